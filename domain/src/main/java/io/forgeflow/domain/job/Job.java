@@ -1,0 +1,22 @@
+package io.forgeflow.domain.job;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A job: its definition and where its schedule stands.
+ *
+ * @param nextRunAt when the scheduler will enqueue the next run of a recurring job (null when none: one-off
+ *                  jobs, paused, cancelled and completed jobs)
+ */
+public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
+    public Job {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(status, "status");
+    }
+
+    public Job withStatus(JobStatus next, Instant nextRun, Instant now) {
+        return new Job(id, spec, next, nextRun, createdAt, now);
+    }
+}

@@ -1,0 +1,128 @@
+package io.forgeflow.domain.job;
+
+import io.forgeflow.domain.error.ValidationException;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A job definition as submitted: every field may be missing. {@link #validate()} applies the defaults of
+ * API.md and the rules that need no knowledge of executors or cron syntax (those are checked by the use case),
+ * and throws a {@link ValidationException} naming the first field at fault and how to fix it.
+ */
+public record JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                       String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds,
+                       String catchUp, String idempotencyKey) {
+
+    public static final int MAX_NAME_LENGTH = 200;
+    public static final int MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+    public static final int DEFAULT_PRIORITY = 5;
+    public static final int DEFAULT_MAX_ATTEMPTS = 3;
+    public static final int DEFAULT_TIMEOUT_SECONDS = 300;
+    /** Payload strings and keys may not nest deeper than this (a guard against pathological documents). */
+    public static final int MAX_PAYLOAD_DEPTH = 32;
+
+    /** The validated specification, with defaults applied. */
+    public JobSpec validate() {
+        String n = requireText("name", name, MAX_NAME_LENGTH, "a short human-readable name such as \"nightly-report\"");
+        String ex = requireText("executor", executor, 100, "the executor that runs the job, e.g. \"shell\" or \"http\"");
+        Map<String, Object> p = payload == null ? Map.of() : payload;
+        checkPayload("payload", p, 0);
+        String cron = cronExpr == null ? null : cronExpr.trim();
+        if (cron != null) {
+            checkNoNul("cron_expr", cron);
+            if (cron.isEmpty()) {
+                throw new ValidationException("cron_expr", "cron_expr must not be empty: omit it for a one-off job, "
+                        + "or give a cron expression such as \"*/5 * * * *\"");
+            }
+        }
+        if (cron != null && runAt != null) {
+            throw new ValidationException("run_at", "give either cron_expr (a recurring job) or run_at (a one-off run "
+                    + "at that time), not both");
+        }
+        String tz = timezone == null ? "UTC" : timezone;
+        checkNoNul("timezone", tz);
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(tz);
+        } catch (DateTimeException e) {
+            throw new ValidationException("timezone", "timezone '" + printable(tz) + "' is not a known IANA time zone: "
+                    + "use a name such as \"UTC\", \"Europe/Berlin\" or \"America/New_York\"");
+        }
+        int prio = inRange("priority", priority, DEFAULT_PRIORITY, 1, 9, " (1 is the highest)");
+        int attempts = inRange("max_attempts", maxAttempts, DEFAULT_MAX_ATTEMPTS, 1, 100, "");
+        int timeout = inRange("timeout_seconds", timeoutSeconds, DEFAULT_TIMEOUT_SECONDS, 1, 86_400, "");
+        CatchUp cu;
+        try {
+            cu = catchUp == null ? CatchUp.SKIP : CatchUp.fromWire(catchUp);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException("catch_up", "catch_up must be \"skip\" or \"once\", was '" + printable(catchUp) + "'");
+        }
+        if (idempotencyKey != null) {
+            checkNoNul("idempotency_key", idempotencyKey);
+            if (idempotencyKey.isEmpty() || idempotencyKey.length() > MAX_IDEMPOTENCY_KEY_LENGTH) {
+                throw new ValidationException("idempotency_key", "idempotency_key must be 1 to "
+                        + MAX_IDEMPOTENCY_KEY_LENGTH + " characters, was " + idempotencyKey.length());
+            }
+        }
+        return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey);
+    }
+
+    private static String requireText(String field, String value, int max, String hint) {
+        if (value == null) {
+            throw new ValidationException(field, field + " is required: " + hint);
+        }
+        checkNoNul(field, value);
+        if (value.isBlank()) {
+            throw new ValidationException(field, field + " must not be blank: " + hint);
+        }
+        if (value.length() > max) {
+            throw new ValidationException(field, field + " must be at most " + max + " characters, was " + value.length());
+        }
+        return value;
+    }
+
+    private static int inRange(String field, Integer value, int dflt, int min, int max, String note) {
+        if (value == null) {
+            return dflt;
+        }
+        if (value < min || value > max) {
+            throw new ValidationException(field, field + " must be between " + min + " and " + max + note
+                    + ", was " + value);
+        }
+        return value;
+    }
+
+    private static void checkNoNul(String field, String value) {
+        if (value.indexOf('\0') >= 0) {
+            throw new ValidationException(field, field + " must not contain NUL (\\u0000) characters");
+        }
+    }
+
+    private static void checkPayload(String path, Object value, int depth) {
+        if (depth > MAX_PAYLOAD_DEPTH) {
+            throw new ValidationException("payload", "payload nests deeper than " + MAX_PAYLOAD_DEPTH + " levels at " + path);
+        }
+        if (value instanceof String s) {
+            checkNoNul(path, s);
+        } else if (value instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                String key = String.valueOf(e.getKey());
+                checkNoNul(path, key);
+                checkPayload(path + "." + key, e.getValue(), depth + 1);
+            }
+        } else if (value instanceof List<?> l) {
+            for (int i = 0; i < l.size(); i++) {
+                checkPayload(path + "[" + i + "]", l.get(i), depth + 1);
+            }
+        }
+    }
+
+    private static String printable(String s) {
+        String cut = s.length() > 60 ? s.substring(0, 60) + "…" : s;
+        return cut.replace('\0', '?');
+    }
+}

@@ -1,0 +1,43 @@
+package io.forgeflow.domain.job;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** The lifecycle of a job definition. */
+public enum JobStatus {
+    /** Fires its schedule. Left by PauseJob (PAUSED), CancelJob (CANCELLED), or the end of a one-off's run (COMPLETED). */
+    ACTIVE,
+    /** Fires nothing; its pending runs were cancelled. Left by ResumeJob (ACTIVE) or CancelJob (CANCELLED). */
+    PAUSED,
+    /** Terminal: cancelled for good by an operator. */
+    CANCELLED,
+    /** Terminal: a one-off job whose run ended. */
+    COMPLETED;
+
+    private static final Map<JobStatus, Set<JobStatus>> NEXT = new EnumMap<>(Map.of(
+            ACTIVE, EnumSet.of(PAUSED, CANCELLED, COMPLETED),
+            PAUSED, EnumSet.of(ACTIVE, CANCELLED),
+            CANCELLED, EnumSet.noneOf(JobStatus.class),
+            COMPLETED, EnumSet.noneOf(JobStatus.class)));
+
+    public boolean canMoveTo(JobStatus next) {
+        return NEXT.get(this).contains(next);
+    }
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static JobStatus fromWire(String value) {
+        for (JobStatus s : values()) {
+            if (s.wireName().equals(value)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown job status '" + value
+                + "': use one of active, paused, cancelled, completed");
+    }
+}

@@ -1,0 +1,29 @@
+package io.forgeflow.domain.port;
+
+import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.run.RunStatus;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A worker's report of how an attempt ended and where the run goes next.
+ *
+ * @param next       SUCCEEDED, PENDING (a retry due {@code retryDelay} after the database's now), DEAD or CANCELLED
+ * @param retryDelay only for PENDING; zero otherwise
+ */
+public record Acknowledgement(RunFence fence, AttemptOutcome outcome, RunStatus next, Duration retryDelay,
+                              String output, String error) {
+    public Acknowledgement {
+        Objects.requireNonNull(fence, "fence");
+        Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(next, "next");
+        retryDelay = retryDelay == null ? Duration.ZERO : retryDelay;
+        if (!RunStatus.RUNNING.canMoveTo(next)) {
+            throw new IllegalArgumentException("a running run cannot become " + next.wireName());
+        }
+        if (next != RunStatus.PENDING && !retryDelay.isZero()) {
+            throw new IllegalArgumentException("only a retry (pending) has a delay");
+        }
+    }
+}

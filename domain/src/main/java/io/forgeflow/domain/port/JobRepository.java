@@ -1,0 +1,71 @@
+package io.forgeflow.domain.port;
+
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.run.Run;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Where job definitions live, and the scheduler's view of them. */
+public interface JobRepository {
+
+    /**
+     * Stores {@code job} and, when {@code firstRun} is not null, its first run, in one transaction. When the
+     * job's idempotency key is already taken, stores nothing and returns the job holding the key with
+     * {@code created = false}. Concurrent calls with one key create exactly one job (a unique constraint
+     * decides, not a read-then-write).
+     */
+    JobCreation create(Job job, Run firstRun);
+
+    /** The job with this id, if any. Ids that are not well-formed simply find nothing. */
+    Optional<Job> find(String id);
+
+    /** Jobs newest first, optionally only those in {@code status}; {@code cursor} from a previous page or null. */
+    Page<Job> list(JobStatus status, int limit, String cursor);
+
+    /**
+     * Compare-and-set on the job's status: when the job is in {@code expected}, moves it to {@code next}, sets
+     * {@code nextRunAt} (null clears it) and applies {@code cancellation} to its runs, all in one transaction.
+     * Returns the updated job, or empty when the job is missing or no longer in {@code expected}.
+     */
+    Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+                               RunCancellation cancellation);
+
+    /**
+     * The scheduler's read: active recurring jobs whose {@code next_run_at} has passed on the database clock
+     * (at most {@code limit}, earliest first), with that clock's reading. Only the leader calls this.
+     */
+    DueJobs dueJobs(int limit);
+
+    /**
+     * Fires one tick in one transaction: advances the job's {@code next_run_at} from {@code expectedNextRunAt}
+     * to {@code newNextRunAt} and, when {@code run} is not null, inserts it. Guarded twice: the update only
+     * applies while {@code next_run_at} still equals {@code expectedNextRunAt} and the job is active, and the
+     * insert is {@code ON CONFLICT (job_id, scheduled_for) DO NOTHING}, so a tick can never fire twice even if
+     * two nodes both believe they lead. Returns true when this call advanced the job.
+     */
+    boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run);
+
+    /** What a status change does to the job's runs. */
+    enum RunCancellation {
+        /** Leave runs alone. */
+        NONE,
+        /** Pending runs become cancelled. */
+        PENDING,
+        /** Pending runs become cancelled, and workers are asked to stop running ones. */
+        PENDING_AND_RUNNING
+    }
+
+    /** The outcome of {@link #create}: the stored job, and whether this call created it. */
+    record JobCreation(Job job, boolean created) {
+    }
+
+    /** Due jobs and the database clock's reading when they were selected. */
+    record DueJobs(Instant now, List<Job> jobs) {
+        public DueJobs {
+            jobs = List.copyOf(jobs);
+        }
+    }
+}

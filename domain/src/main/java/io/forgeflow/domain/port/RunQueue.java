@@ -1,0 +1,61 @@
+package io.forgeflow.domain.port;
+
+import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.run.Run;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The worker's side of the run table: claim, acknowledge, heartbeat, release; and the leader's lease recovery.
+ * All times come from the database clock.
+ */
+public interface RunQueue {
+
+    /**
+     * Claims up to {@code limit} pending runs that are due, whose executor is in {@code executors}, in order of
+     * priority (1 first), then {@code scheduled_for}, then id. Each due run is returned to at most one caller
+     * (FOR UPDATE SKIP LOCKED): concurrent claimers take disjoint sets. Each claimed run becomes RUNNING, held by
+     * {@code workerId} until now + {@code lease}, with its attempt counter incremented and a started attempt row.
+     */
+    List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease);
+
+    /**
+     * Applies acknowledgements, each fenced by its {@link RunFence}, finishing the attempt rows in the same
+     * transaction; a one-off job whose run became terminal becomes completed. Returns the fences that applied;
+     * the others belonged to leases that were lost and changed nothing.
+     */
+    Set<RunFence> acknowledge(Collection<Acknowledgement> acks);
+
+    /**
+     * Extends every lease {@code workerId} holds to now + {@code lease}, in one statement. Returns the fences
+     * that were extended, and which of them an operator asked to cancel.
+     */
+    Heartbeat heartbeat(String workerId, Duration lease);
+
+    /** Ids of the runs held by {@code workerId} that an operator asked to cancel. */
+    Set<String> cancellationsFor(String workerId);
+
+    /**
+     * Gives runs back (a draining worker): each fenced run becomes PENDING, due now, with an attempt row
+     * {@code released}; the attempt does not count against the budget. Returns the fences that applied.
+     */
+    Set<RunFence> release(Collection<RunFence> fences);
+
+    /**
+     * Leader only: runs whose lease expired become PENDING (due after the policy's backoff) with a
+     * {@code lease_expired} attempt row, or DEAD when their attempts are exhausted. At most {@code limit} per
+     * call. Returns the runs as they are after recovery.
+     */
+    List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit);
+
+    /** The result of a heartbeat. */
+    record Heartbeat(Set<RunFence> extended, Set<String> cancelRequested) {
+        public Heartbeat {
+            extended = Set.copyOf(extended);
+            cancelRequested = Set.copyOf(cancelRequested);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.forgeflow.domain.port;
+
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Operators' and the API's view of runs: queries and the controls that are not a worker's. */
+public interface RunRepository {
+
+    /** Stores a new pending run (a manual trigger). */
+    Run insert(Run run);
+
+    Optional<Run> find(String id);
+
+    /** Every attempt of the run, oldest first. */
+    List<Attempt> attempts(String runId);
+
+    /** Runs newest first, optionally of one job and/or in one status; {@code cursor} from a previous page or null. */
+    Page<Run> list(String jobId, RunStatus status, int limit, String cursor);
+
+    /** How many runs are in each status (every status present, zero when none). */
+    Map<RunStatus, Long> countByStatus();
+
+    /** PENDING → CANCELLED, compare-and-set on the status. Empty when the run is not pending (any more). */
+    Optional<Run> cancelPending(String id, String reason);
+
+    /** Asks the worker of a RUNNING run to stop it. Empty when the run is not running (any more). */
+    Optional<Run> requestCancel(String id);
+
+    /**
+     * DEAD or CANCELLED → PENDING, due now, with {@code attemptBudget} more attempts; the attempt history stays.
+     * Empty when the run is in neither status (any more).
+     */
+    Optional<Run> requeue(String id, int attemptBudget);
+}

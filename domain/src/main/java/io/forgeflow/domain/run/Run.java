@@ -1,0 +1,144 @@
+package io.forgeflow.domain.run;
+
+import io.forgeflow.domain.backoff.FailureDecision;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One execution of a job, possibly over several attempts. Immutable: each lifecycle method checks the
+ * transition table of {@link RunStatus} and returns a new {@code Run}, or throws
+ * {@link IllegalRunTransitionException}.
+ *
+ * <p>Invariant (also a CHECK constraint in the database): a run is RUNNING exactly when it has a worker and a
+ * lease. {@code attempt} counts attempts started and never decreases, so (id, attempt) names one attempt
+ * forever; that is what fences late writes.
+ *
+ * @param payload        the executor's payload, as parsed JSON (maps, lists, strings, numbers, booleans)
+ * @param cancelRequested an operator asked the worker holding this run to stop it
+ */
+public record Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+                  Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+                  Instant leaseExpiresAt, String output, String error, String executor,
+                  Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
+
+    public Run {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(scheduledFor, "scheduledFor");
+        Objects.requireNonNull(executor, "executor");
+        payload = payload == null ? Map.of() : payload;
+        if (attempt < 0) {
+            throw new IllegalArgumentException("attempt must be >= 0, was " + attempt);
+        }
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be >= 1, was " + maxAttempts);
+        }
+        if ((status == RunStatus.RUNNING) != (workerId != null && leaseExpiresAt != null)) {
+            throw new IllegalArgumentException("a run is running exactly when it has a worker and a lease (status "
+                    + status.wireName() + ", worker " + workerId + ", lease " + leaseExpiresAt + ")");
+        }
+    }
+
+    /** A fresh pending run of a job, due at {@code dueAt}. */
+    public static Run pending(String id, String jobId, int maxAttempts, int priority, Instant dueAt, String executor,
+                              Map<String, Object> payload, int timeoutSeconds, Instant now) {
+        return new Run(id, jobId, RunStatus.PENDING, 0, maxAttempts, priority, dueAt, null, null, null, null,
+                null, null, executor, payload, timeoutSeconds, false, now);
+    }
+
+    /** PENDING → RUNNING: a worker takes the run for a new attempt until {@code leaseUntil}. */
+    public Run claim(String worker, Instant now, Instant leaseUntil) {
+        Objects.requireNonNull(worker, "worker");
+        check(RunStatus.RUNNING);
+        return new Run(id, jobId, RunStatus.RUNNING, attempt + 1, maxAttempts, priority, scheduledFor, now, null,
+                worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt);
+    }
+
+    /** RUNNING → SUCCEEDED. */
+    public Run succeed(Instant now, String newOutput) {
+        check(RunStatus.SUCCEEDED);
+        return finished(RunStatus.SUCCEEDED, now, newOutput, null);
+    }
+
+    /**
+     * RUNNING → PENDING (a retry due after the decision's delay) or DEAD, as {@code decision} says. Used for
+     * executor failures, timeouts and expired leases alike.
+     */
+    public Run fail(Instant now, String newOutput, String newError, FailureDecision decision) {
+        if (decision.retries()) {
+            check(RunStatus.PENDING);
+            return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts, priority, now.plus(decision.delay()),
+                    startedAt, null, null, null, newOutput, newError, executor, payload, timeoutSeconds, false,
+                    createdAt);
+        }
+        check(RunStatus.DEAD);
+        return finished(RunStatus.DEAD, now, newOutput, newError);
+    }
+
+    /** PENDING or RUNNING → CANCELLED. */
+    public Run cancel(Instant now, String reason) {
+        check(RunStatus.CANCELLED);
+        return finished(RunStatus.CANCELLED, now, output, reason);
+    }
+
+    /** RUNNING: ask the worker to stop; the run stays RUNNING until the worker acknowledges. */
+    public Run requestCancel() {
+        if (status != RunStatus.RUNNING) {
+            throw new IllegalRunTransitionException(id, status, RunStatus.CANCELLED);
+        }
+        return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt);
+    }
+
+    /**
+     * DEAD or CANCELLED → PENDING with a fresh budget of {@code attemptBudget} attempts, due now. The attempt
+     * counter keeps counting (so attempt numbers stay unique), and the history is kept.
+     */
+    public Run requeue(Instant now, int attemptBudget) {
+        if (attemptBudget < 1) {
+            throw new IllegalArgumentException("attemptBudget must be >= 1, was " + attemptBudget);
+        }
+        check(RunStatus.PENDING);
+        if (status == RunStatus.RUNNING) {
+            throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
+        }
+        return new Run(id, jobId, RunStatus.PENDING, attempt, attempt + attemptBudget, priority, now, null, null,
+                null, null, output, error, executor, payload, timeoutSeconds, false, createdAt);
+    }
+
+    /**
+     * RUNNING → PENDING, due now, by a draining worker: the attempt does not count against the budget.
+     */
+    public Run release(Instant now) {
+        if (status != RunStatus.RUNNING) {
+            throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
+        }
+        return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now, startedAt, null, null,
+                null, output, error, executor, payload, timeoutSeconds, false, createdAt);
+    }
+
+    /** Whether another attempt may start after the current one fails. */
+    public boolean hasAttemptsLeft() {
+        return attempt < maxAttempts;
+    }
+
+    /** The timeout of one attempt. */
+    public Duration timeout() {
+        return Duration.ofSeconds(timeoutSeconds);
+    }
+
+    private Run finished(RunStatus next, Instant now, String newOutput, String newError) {
+        return new Run(id, jobId, next, attempt, maxAttempts, priority, scheduledFor, startedAt, now, null, null,
+                newOutput, newError, executor, payload, timeoutSeconds, false, createdAt);
+    }
+
+    private void check(RunStatus next) {
+        if (!status.canMoveTo(next)) {
+            throw new IllegalRunTransitionException(id, status, next);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.forgeflow.domain.run;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The lifecycle of one run. Transitions are the table {@link #NEXT}; nothing else may move a run.
+ * Each constant names the component that moves a run out of it.
+ */
+public enum RunStatus {
+    /** Waiting until scheduledFor (first try, or a retry after backoff). Left by ClaimRuns (RUNNING) or CancelRun / job pause / job cancel (CANCELLED). */
+    PENDING,
+    /** Leased to one worker until leaseExpiresAt. Left by the worker's acknowledgement (SUCCEEDED, PENDING for a retry, DEAD, CANCELLED), by RecoverExpiredLeases once the lease expires (PENDING or DEAD), or by a draining worker releasing it (PENDING). */
+    RUNNING,
+    /** Terminal: the executor reported success. */
+    SUCCEEDED,
+    /** Terminal dead letter: attempts exhausted. Left only by RequeueRun (PENDING). */
+    DEAD,
+    /** Terminal: cancelled by an operator or by its job's pause/cancel. Left only by RequeueRun (PENDING). */
+    CANCELLED;
+
+    private static final Map<RunStatus, Set<RunStatus>> NEXT = new EnumMap<>(Map.of(
+            PENDING, EnumSet.of(RUNNING, CANCELLED),
+            RUNNING, EnumSet.of(SUCCEEDED, PENDING, DEAD, CANCELLED),
+            SUCCEEDED, EnumSet.noneOf(RunStatus.class),
+            DEAD, EnumSet.of(PENDING),
+            CANCELLED, EnumSet.of(PENDING)));
+
+    /** Whether the lifecycle allows a run in this status to move to {@code next}. */
+    public boolean canMoveTo(RunStatus next) {
+        return NEXT.get(this).contains(next);
+    }
+
+    /** True for SUCCEEDED, DEAD and CANCELLED: no worker will touch the run again unless it is requeued. */
+    public boolean isTerminal() {
+        return this == SUCCEEDED || this == DEAD || this == CANCELLED;
+    }
+
+    /** The lower-case name used in the API and in the database. */
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses a wire name; throws {@link IllegalArgumentException} naming the accepted values. */
+    public static RunStatus fromWire(String value) {
+        for (RunStatus s : values()) {
+            if (s.wireName().equals(value)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown run status '" + value
+                + "': use one of pending, running, succeeded, dead, cancelled");
+    }
+}
