@@ -1,0 +1,27 @@
+package io.forgeflow.application.job;
+
+import io.forgeflow.application.support.Paging;
+import io.forgeflow.domain.error.NotFoundException;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.Page;
+
+/** Reads jobs for the API. */
+public final class QueryJobs {
+    private final JobRepository jobs;
+
+    public QueryJobs(JobRepository jobs) {
+        this.jobs = jobs;
+    }
+
+    public Job get(String id) {
+        return jobs.find(id).orElseThrow(() -> new NotFoundException("job", id));
+    }
+
+    /** Newest first; {@code limit} 1–500 (checked by {@link Paging}). */
+    public Page<Job> list(JobStatus status, int limit, String cursor) {
+        Paging.checkLimit(limit);
+        return Paging.withCursor(() -> jobs.list(status, limit, cursor));
+    }
+}

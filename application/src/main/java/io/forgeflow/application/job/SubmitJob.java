@@ -1,0 +1,74 @@
+package io.forgeflow.application.job;
+
+import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.domain.error.ConflictException;
+import io.forgeflow.domain.error.ValidationException;
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobDraft;
+import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.CronSchedules;
+import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.JobRepository.JobCreation;
+import io.forgeflow.domain.port.WorkSignal;
+import io.forgeflow.domain.run.Run;
+
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Submits a job: validates it completely (fields, executor payload, cron), stores it with its first run (one-off
+ * jobs) or its first tick (recurring jobs) in one transaction, and wakes idle workers when a run is due now.
+ * With an idempotency key already used: the same body returns the existing job, another body is a conflict, and
+ * no second job is ever created.
+ */
+public final class SubmitJob {
+    private final JobRepository jobs;
+    private final ExecutorRegistry executors;
+    private final CronSchedules cron;
+    private final WorkSignal signal;
+    private final Clock clock;
+
+    public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock) {
+        this.jobs = jobs;
+        this.executors = executors;
+        this.cron = cron;
+        this.signal = signal;
+        this.clock = clock;
+    }
+
+    /** The stored job and whether this call created it (false: an idempotent replay). */
+    public JobCreation submit(JobDraft draft) {
+        JobSpec spec = draft.validate();
+        executors.validate(spec.executor(), spec.payload());
+        Instant now = clock.instant();
+        String jobId = Ids.newId(now);
+        Run firstRun = null;
+        Instant nextRunAt;
+        if (spec.isRecurring()) {
+            cron.validate(spec.cronExpr());
+            nextRunAt = cron.nextAfter(spec.cronExpr(), spec.zone(), now).orElseThrow(() -> new ValidationException(
+                    "cron_expr", "cron_expr '" + spec.cronExpr() + "' never fires again"));
+        } else {
+            Instant due = spec.runAt() == null ? now : spec.runAt();
+            firstRun = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
+                    spec.payload(), spec.timeoutSeconds(), now);
+            nextRunAt = due;
+        }
+        Job job = new Job(jobId, spec, JobStatus.ACTIVE, nextRunAt, now, now);
+        JobCreation creation = jobs.create(job, firstRun);
+        if (!creation.created()) {
+            if (!creation.job().spec().equals(spec)) {
+                throw new ConflictException("idempotency_key", "idempotency_key '" + spec.idempotencyKey()
+                        + "' was already used for a different job (" + creation.job().id() + "): send exactly the same "
+                        + "body to get that job back, or use a new key");
+            }
+            return creation;
+        }
+        if (firstRun != null && !firstRun.scheduledFor().isAfter(now)) {
+            signal.runsBecameDue();
+        }
+        return creation;
+    }
+}

@@ -1,0 +1,42 @@
+package io.forgeflow.application.run;
+
+import io.forgeflow.application.support.Paging;
+import io.forgeflow.domain.error.NotFoundException;
+import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.port.RunRepository;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+
+import java.util.List;
+import java.util.Map;
+
+/** Reads runs for the API: one run with its attempts, newest-first pages, counts by status. */
+public final class QueryRuns {
+    private final RunRepository runs;
+
+    public QueryRuns(RunRepository runs) {
+        this.runs = runs;
+    }
+
+    public RunDetail get(String id) {
+        Run run = runs.find(id).orElseThrow(() -> new NotFoundException("run", id));
+        return new RunDetail(run, runs.attempts(id));
+    }
+
+    public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
+        Paging.checkLimit(limit);
+        return Paging.withCursor(() -> runs.list(jobId, status, limit, cursor));
+    }
+
+    public Map<RunStatus, Long> stats() {
+        return runs.countByStatus();
+    }
+
+    /** A run and its attempts, oldest first. */
+    public record RunDetail(Run run, List<Attempt> attempts) {
+        public RunDetail {
+            attempts = List.copyOf(attempts);
+        }
+    }
+}

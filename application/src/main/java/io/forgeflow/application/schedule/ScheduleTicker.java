@@ -1,0 +1,123 @@
+package io.forgeflow.application.schedule;
+
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.CatchUp;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.port.CronSchedules;
+import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.LeaderElection;
+import io.forgeflow.domain.port.WorkSignal;
+import io.forgeflow.domain.run.Run;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.IntConsumer;
+
+/**
+ * On the leader: turns due cron ticks into runs. Before each pass the leader re-checks its lock and stops acting
+ * the moment it is in doubt. Each tick inserts its run and advances the job's {@code next_run_at} in one
+ * transaction guarded by the previous {@code next_run_at}, and runs are unique per (job, tick), so a tick fires at
+ * most once even across a leadership handover; a tick is never lost, because {@code next_run_at} only advances in
+ * the transaction that fires it.
+ *
+ * <p>A tick older than the misfire threshold (default 60 s) when the scheduler reaches it was missed (no scheduler
+ * ran, or the job was paused). {@code catch_up = skip} drops missed ticks and continues with the next tick in the
+ * future; {@code once} enqueues one run (for the latest missed tick) standing for all of them, then continues.
+ * Ticks that are merely late by less than the threshold always fire.
+ */
+public final class ScheduleTicker {
+    private static final Logger LOG = LoggerFactory.getLogger(ScheduleTicker.class);
+    private static final int BATCH = 200;
+    private static final int MAX_SCAN = 1_000;
+
+    private final JobRepository jobs;
+    private final CronSchedules cron;
+    private final LeaderElection election;
+    private final WorkSignal signal;
+    private final Duration misfireThreshold;
+    private final IntConsumer missedTicks;
+
+    /** @param missedTicks told how many ticks each job skipped (a metric); may be null */
+    public ScheduleTicker(JobRepository jobs, CronSchedules cron, LeaderElection election, WorkSignal signal,
+                          Duration misfireThreshold, IntConsumer missedTicks) {
+        this.jobs = jobs;
+        this.cron = cron;
+        this.election = election;
+        this.signal = signal;
+        this.misfireThreshold = misfireThreshold;
+        this.missedTicks = missedTicks == null ? n -> { } : missedTicks;
+    }
+
+    /** One pass, if this node leads (it campaigns first). Returns how many runs were enqueued. */
+    public int runOnce() {
+        if (!election.campaign()) {
+            return 0;
+        }
+        int fired = 0;
+        JobRepository.DueJobs due;
+        do {
+            due = jobs.dueJobs(BATCH);
+            for (Job job : due.jobs()) {
+                if (!election.isLeader()) {
+                    return fired;
+                }
+                fired += fire(job, due.now());
+            }
+        } while (due.jobs().size() == BATCH);
+        if (fired > 0) {
+            signal.runsBecameDue();
+        }
+        return fired;
+    }
+
+    private int fire(Job job, Instant now) {
+        JobSpec spec = job.spec();
+        Instant expected = job.nextRunAt();
+        Instant latest = expected;
+        Instant next = cron.nextAfter(spec.cronExpr(), spec.zone(), expected).orElse(null);
+        int behind = 0;
+        int scanned = 0;
+        while (next != null && !next.isAfter(now)) {
+            behind++;
+            latest = next;
+            if (++scanned == MAX_SCAN) {
+                // a long outage of a frequent job: every tick before the threshold window is missed anyway
+                Instant from = now.minus(misfireThreshold);
+                if (from.isAfter(latest)) {
+                    next = cron.nextAfter(spec.cronExpr(), spec.zone(), from).orElse(null);
+                    continue;
+                }
+            }
+            next = cron.nextAfter(spec.cronExpr(), spec.zone(), latest).orElse(null);
+        }
+        boolean latestIsLate = Duration.between(latest, now).compareTo(misfireThreshold) > 0;
+        Instant fireAt;
+        int missed;
+        if (spec.catchUp() == CatchUp.ONCE) {
+            fireAt = latest;
+            missed = behind;
+        } else if (latestIsLate) {
+            fireAt = null;
+            missed = behind + 1;
+        } else {
+            fireAt = latest;
+            missed = behind;
+        }
+        Instant created = now;
+        Run run = fireAt == null ? null : Run.pending(Ids.newId(created), job.id(), spec.maxAttempts(), spec.priority(),
+                fireAt, spec.executor(), spec.payload(), spec.timeoutSeconds(), created);
+        boolean advanced = jobs.fireTick(job.id(), expected, next, run);
+        if (!advanced) {
+            return 0; // another scheduler got there first, or the job was paused meanwhile
+        }
+        if (missed > 0) {
+            missedTicks.accept(missed);
+            LOG.info("job {} ({}): {} missed tick(s) {} (catch_up {}), next at {}", job.id(), spec.name(), missed,
+                    spec.catchUp() == CatchUp.ONCE ? "covered by one run" : "skipped", spec.catchUp().wireName(), next);
+        }
+        return run == null ? 0 : 1;
+    }
+}

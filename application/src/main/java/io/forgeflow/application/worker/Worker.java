@@ -1,0 +1,539 @@
+package io.forgeflow.application.worker;
+
+import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.domain.backoff.FailureDecision;
+import io.forgeflow.domain.execution.Cancellation;
+import io.forgeflow.domain.execution.ExecutionContext;
+import io.forgeflow.domain.execution.ExecutionResult;
+import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.RunExecutor;
+import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.port.WorkSignal;
+import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+
+/**
+ * Claims due runs into free execution slots, executes them, acknowledges the outcome (fenced by worker and
+ * attempt), heartbeats its leases, and drains on shutdown.
+ *
+ * <p>Threads: a claimer (wakes on {@link WorkSignal}, on a freed slot, or every poll interval), an acknowledger
+ * (sends every finished attempt in batches: whatever accumulated while the previous batch was written), a
+ * heartbeater (extends all leases in one statement, notices lost leases and operator cancellations), a bridge
+ * that turns the database's wake-up signal into a local one, and {@code concurrency} execution threads. Each
+ * step is also callable on its own ({@link #claimOnce()}, {@link #heartbeatOnce()}, {@link #flushAcknowledgements()},
+ * {@link #checkCancellationsOnce()}) so tests drive it without sleeping.
+ *
+ * <p>Safety: once the database has been unreachable for so long that a run's lease may have expired, the worker
+ * stops that run's side effects (cancels it) rather than race a new owner; and every acknowledgement is fenced, so
+ * a late one changes nothing.
+ */
+public final class Worker {
+    static final String REASON_OPERATOR = "cancelled by an operator";
+    static final String REASON_LEASE_LOST = "lease lost: another worker may own this run now";
+    static final String REASON_SHUTDOWN = "worker shutting down: run released back to the queue";
+    static final String REASON_WATCHDOG = "timed out: the executor did not stop by itself";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    private static final Duration WATCHDOG_GRACE = Duration.ofSeconds(10);
+
+    private final WorkerSettings settings;
+    private final RunQueue queue;
+    private final ExecutorRegistry executors;
+    private final WorkSignal signal;
+    private final RandomGenerator random;
+    private final WorkerListener listener;
+
+    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    private final LinkedBlockingQueue<Acknowledgement> pendingAcks = new LinkedBlockingQueue<>();
+    private final List<RunFence> toRelease = new ArrayList<>();
+    private final AtomicInteger busy = new AtomicInteger();
+    private final Object wakeLock = new Object();
+    private boolean woken;
+
+    private final ExecutorService slots;
+    private final ScheduledExecutorService watchdog;
+    private volatile boolean accepting = true;
+    private volatile boolean running;
+    private volatile long lastHeartbeatOkNanos = System.nanoTime();
+    private final List<Thread> threads = new ArrayList<>();
+
+    public Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
+                  RandomGenerator random, WorkerListener listener) {
+        this.settings = settings;
+        this.queue = queue;
+        this.executors = executors;
+        this.signal = signal;
+        this.random = random;
+        this.listener = listener == null ? WorkerListener.NONE : listener;
+        AtomicInteger n = new AtomicInteger();
+        this.slots = Executors.newFixedThreadPool(settings.concurrency(), r -> daemon(r, "ff-exec-" + n.incrementAndGet()));
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ff-watchdog"));
+    }
+
+    public String workerId() {
+        return settings.workerId();
+    }
+
+    /** Runs executing now. */
+    public int busySlots() {
+        return busy.get();
+    }
+
+    /** Starts the background threads. */
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        threads.add(loop("ff-claimer", this::claimLoop));
+        threads.add(loop("ff-acknowledger", this::ackLoop));
+        threads.add(loop("ff-heartbeat", this::heartbeatLoop));
+        threads.add(loop("ff-wakeups", this::signalLoop));
+        threads.forEach(Thread::start);
+        LOG.info("worker {} started: {} slots, executors {}, lease {}, heartbeat every {}", settings.workerId(),
+                settings.concurrency(), executors.enabledNames(), settings.lease(), settings.heartbeatInterval());
+    }
+
+    /**
+     * Claims due runs into the free slots and starts executing them. Returns how many were claimed.
+     */
+    public int claimOnce() {
+        int free = settings.concurrency() - busy.get();
+        if (!accepting || free <= 0) {
+            return 0;
+        }
+        List<Run> claimed = queue.claim(settings.workerId(), executors.enabledNames(), free, settings.lease());
+        listener.claimed(claimed);
+        for (Run run : claimed) {
+            start(run);
+        }
+        return claimed.size();
+    }
+
+    /**
+     * Extends this worker's leases; cancels runs whose lease was lost or that an operator cancelled. When the
+     * database cannot be reached and leases may have expired, cancels the runs it can no longer vouch for.
+     */
+    public void heartbeatOnce() {
+        long startedNanos = System.nanoTime();
+        RunQueue.Heartbeat beat;
+        try {
+            beat = queue.heartbeat(settings.workerId(), settings.lease());
+        } catch (RuntimeException e) {
+            stopUntrustedRuns(e);
+            return;
+        }
+        lastHeartbeatOkNanos = startedNanos;
+        for (InFlight f : inFlight.values()) {
+            if (f.claimedNanos < startedNanos && !beat.extended().contains(f.fence) && !f.finished) {
+                f.leaseLost = true;
+                f.cancellation.cancel(REASON_LEASE_LOST);
+                LOG.warn("run {} attempt {}: lease lost (the heartbeat no longer finds it held by {}); stopping it",
+                        f.run.id(), f.run.attempt(), settings.workerId());
+            }
+        }
+        cancelRequested(beat.cancelRequested());
+    }
+
+    /** Stops runs that an operator asked to cancel. */
+    public void checkCancellationsOnce() {
+        if (inFlight.isEmpty()) {
+            return;
+        }
+        cancelRequested(queue.cancellationsFor(settings.workerId()));
+    }
+
+    /** Sends every finished attempt waiting for acknowledgement, in one batch. Returns how many were sent. */
+    public int flushAcknowledgements() {
+        List<Acknowledgement> batch = new ArrayList<>();
+        pendingAcks.drainTo(batch, 1000);
+        if (batch.isEmpty()) {
+            return 0;
+        }
+        send(batch);
+        return batch.size();
+    }
+
+    /**
+     * Drains: stops claiming, lets in-flight runs finish for up to the drain grace, then stops the rest and
+     * releases them back to the queue (not counted against their attempts), flushes acknowledgements, and stops.
+     */
+    public void stop() {
+        accepting = false;
+        wake();
+        long deadline = System.nanoTime() + settings.drainGrace().toNanos();
+        if (!inFlight.isEmpty()) {
+            LOG.info("worker {} draining: waiting up to {} for {} running run(s)", settings.workerId(),
+                    settings.drainGrace(), inFlight.size());
+        }
+        waitUntilIdle(deadline);
+        if (!inFlight.isEmpty()) {
+            LOG.warn("worker {}: drain grace over; stopping {} run(s) and releasing them to the queue",
+                    settings.workerId(), inFlight.size());
+            for (InFlight f : inFlight.values()) {
+                f.released = true;
+                f.cancellation.cancel(REASON_SHUTDOWN);
+            }
+            waitUntilIdle(System.nanoTime() + Duration.ofSeconds(15).toNanos());
+        }
+        running = false;
+        wake();
+        for (Thread t : threads) {
+            t.interrupt();
+        }
+        for (Thread t : threads) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        while (flushAcknowledgements() > 0) {
+            // until nothing is left
+        }
+        List<RunFence> release;
+        synchronized (toRelease) {
+            release = new ArrayList<>(toRelease);
+            toRelease.clear();
+        }
+        for (InFlight f : inFlight.values()) {
+            release.add(f.fence); // an executor that ignored its cancellation: give the run back anyway
+        }
+        if (!release.isEmpty()) {
+            try {
+                Set<RunFence> done = queue.release(release);
+                LOG.info("worker {} released {} run(s) back to the queue", settings.workerId(), done.size());
+            } catch (RuntimeException e) {
+                LOG.error("worker {} could not release {} run(s); they return when their leases expire",
+                        settings.workerId(), release.size(), e);
+            }
+        }
+        slots.shutdownNow();
+        watchdog.shutdownNow();
+        LOG.info("worker {} stopped", settings.workerId());
+    }
+
+    private void start(Run run) {
+        InFlight f = new InFlight(run, new RunFence(run.id(), settings.workerId(), run.attempt()), System.nanoTime());
+        inFlight.put(run.id(), f);
+        listener.busySlots(busy.incrementAndGet());
+        slots.execute(() -> execute(f));
+    }
+
+    private void execute(InFlight f) {
+        Run run = f.run;
+        MDC.put("run_id", run.id());
+        MDC.put("job_id", run.jobId());
+        MDC.put("attempt", Integer.toString(run.attempt()));
+        MDC.put("worker_id", settings.workerId());
+        long began = System.nanoTime();
+        ExecutionResult result;
+        ScheduledFuture<?> guard = watchdog.schedule(() -> f.cancellation.cancel(REASON_WATCHDOG),
+                run.timeout().plus(WATCHDOG_GRACE).toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            RunExecutor executor = executors.enabled(run.executor()).orElse(null);
+            if (executor == null) {
+                result = ExecutionResult.failed("", "executor '" + run.executor() + "' is not enabled on worker "
+                        + settings.workerId());
+            } else if (f.cancellation.isCancelled()) {
+                result = ExecutionResult.cancelled("", f.cancellation.reason());
+            } else {
+                result = executor.execute(new ExecutionContext(run.id(), run.jobId(), run.attempt(), run.payload(),
+                        run.timeout(), f.cancellation, settings.maxOutputBytes()));
+            }
+        } catch (Throwable t) {
+            result = ExecutionResult.failed("", "executor '" + run.executor() + "' crashed: " + t);
+            LOG.error("executor {} threw instead of returning a result", run.executor(), t);
+        } finally {
+            guard.cancel(false);
+        }
+        try {
+            finish(f, result, Duration.ofNanos(System.nanoTime() - began));
+        } finally {
+            MDC.clear();
+        }
+    }
+
+    private void finish(InFlight f, ExecutionResult result, Duration took) {
+        f.finished = true;
+        try {
+            if (f.leaseLost) {
+                listener.fenceLost(f.fence, "result of an attempt whose lease was lost");
+                LOG.warn("run {} attempt {} ended ({}) after its lease was lost; result discarded", f.run.id(),
+                        f.run.attempt(), result.outcome().wireName());
+                return;
+            }
+            if (f.released) {
+                synchronized (toRelease) {
+                    toRelease.add(f.fence);
+                }
+                return;
+            }
+            Acknowledgement ack = decide(f, result);
+            listener.finished(f.run, ack.outcome(), ack.next(), took);
+            LOG.info("run {} attempt {} {} in {} ms -> {}", f.run.id(), f.run.attempt(), ack.outcome().wireName(),
+                    took.toMillis(), ack.next().wireName());
+            pendingAcks.add(ack);
+        } finally {
+            inFlight.remove(f.run.id());
+            listener.busySlots(busy.decrementAndGet());
+            wake();
+        }
+    }
+
+    /** Where the run goes after this attempt: the retry policy decides for failures and timeouts. */
+    Acknowledgement decide(InFlight f, ExecutionResult result) {
+        AttemptOutcome outcome = result.outcome();
+        String error = result.error();
+        if (outcome == AttemptOutcome.CANCELLED && REASON_WATCHDOG.equals(f.cancellation.reason())) {
+            outcome = AttemptOutcome.TIMED_OUT;
+            error = "timed out after " + f.run.timeoutSeconds() + "s; " + (error == null ? REASON_WATCHDOG : error);
+        }
+        switch (outcome) {
+            case SUCCEEDED:
+                return new Acknowledgement(f.fence, outcome, RunStatus.SUCCEEDED, Duration.ZERO, result.output(), null);
+            case CANCELLED:
+                return new Acknowledgement(f.fence, outcome, RunStatus.CANCELLED, Duration.ZERO, result.output(),
+                        error == null ? REASON_OPERATOR : error);
+            default:
+                FailureDecision decision = settings.retryPolicy().decide(f.run.attempt(), f.run.maxAttempts(), random);
+                return new Acknowledgement(f.fence, outcome, decision.retries() ? RunStatus.PENDING : RunStatus.DEAD,
+                        decision.delay(), result.output(), error);
+        }
+    }
+
+    private void send(List<Acknowledgement> batch) {
+        Set<RunFence> applied = queue.acknowledge(batch);
+        for (Acknowledgement ack : batch) {
+            if (!applied.contains(ack.fence())) {
+                listener.fenceLost(ack.fence(), "late acknowledgement");
+                LOG.warn("run {} attempt {}: acknowledgement ({}) discarded: the lease was lost before it arrived, "
+                        + "so another worker may run it again", ack.fence().runId(), ack.fence().attempt(),
+                        ack.outcome().wireName());
+            }
+        }
+    }
+
+    private void cancelRequested(Collection<String> runIds) {
+        for (String id : runIds) {
+            InFlight f = inFlight.get(id);
+            if (f != null && !f.cancellation.isCancelled()) {
+                LOG.info("run {} attempt {}: cancelled by an operator; stopping it", f.run.id(), f.run.attempt());
+                f.cancellation.cancel(REASON_OPERATOR);
+            }
+        }
+    }
+
+    private void stopUntrustedRuns(RuntimeException cause) {
+        long now = System.nanoTime();
+        // leave a heartbeat interval of margin so the side effects stop before another worker could start
+        long trusted = settings.lease().minus(settings.heartbeatInterval()).toNanos();
+        int stopped = 0;
+        for (InFlight f : inFlight.values()) {
+            long since = Math.max(lastHeartbeatOkNanos, f.claimedNanos);
+            if (now - since > trusted && !f.finished && !f.leaseLost) {
+                f.leaseLost = true;
+                f.cancellation.cancel(REASON_LEASE_LOST);
+                stopped++;
+            }
+        }
+        LOG.warn("heartbeat failed ({}); {} run(s) held, {} stopped because their leases can no longer be trusted",
+                cause.toString(), inFlight.size(), stopped);
+    }
+
+    private void claimLoop() {
+        Duration backoff = Duration.ofMillis(100);
+        while (running && accepting) {
+            int free = settings.concurrency() - busy.get();
+            int claimed;
+            try {
+                claimed = claimOnce();
+                backoff = Duration.ofMillis(100);
+            } catch (RuntimeException e) {
+                LOG.warn("claim failed ({}); retrying in {} ms", e.toString(), backoff.toMillis());
+                sleepQuietly(backoff);
+                backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5) : backoff.multipliedBy(2);
+                continue;
+            }
+            if (claimed > 0 && claimed == free) {
+                continue; // every slot filled: there may be more due once one frees
+            }
+            awaitWake(settings.pollInterval());
+        }
+    }
+
+    private void ackLoop() {
+        while (running || !pendingAcks.isEmpty()) {
+            Acknowledgement first;
+            try {
+                first = pendingAcks.poll(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                if (!running) {
+                    return;
+                }
+                continue;
+            }
+            if (first == null) {
+                continue;
+            }
+            List<Acknowledgement> batch = new ArrayList<>();
+            batch.add(first);
+            pendingAcks.drainTo(batch, 999);
+            Duration backoff = Duration.ofMillis(100);
+            while (true) {
+                try {
+                    send(batch);
+                    break;
+                } catch (RuntimeException e) {
+                    LOG.warn("acknowledging {} run(s) failed ({}); retrying in {} ms", batch.size(), e.toString(),
+                            backoff.toMillis());
+                    if (!running) {
+                        pendingAcks.addAll(batch); // stop() flushes once more
+                        return;
+                    }
+                    sleepQuietly(backoff);
+                    backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5) : backoff.multipliedBy(2);
+                }
+            }
+        }
+    }
+
+    private void heartbeatLoop() {
+        long nextBeat = System.nanoTime() + settings.heartbeatInterval().toNanos();
+        Duration tick = settings.pollInterval().compareTo(settings.heartbeatInterval()) < 0
+                ? settings.pollInterval() : settings.heartbeatInterval();
+        while (running) {
+            sleepQuietly(tick);
+            if (!running) {
+                return;
+            }
+            try {
+                if (System.nanoTime() - nextBeat >= 0) {
+                    nextBeat = System.nanoTime() + settings.heartbeatInterval().toNanos();
+                    heartbeatOnce();
+                } else {
+                    checkCancellationsOnce();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("lease maintenance failed: {}", e.toString());
+            }
+        }
+    }
+
+    private void signalLoop() {
+        while (running) {
+            try {
+                if (signal.await(Duration.ofSeconds(1))) {
+                    wake();
+                }
+            } catch (InterruptedException e) {
+                if (!running) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("wake-up signal unavailable: {}", e.toString());
+                sleepQuietly(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    private void wake() {
+        synchronized (wakeLock) {
+            woken = true;
+            wakeLock.notifyAll();
+        }
+    }
+
+    private void awaitWake(Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        synchronized (wakeLock) {
+            while (!woken && running && accepting) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(wakeLock, left);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            woken = false;
+        }
+    }
+
+    private void waitUntilIdle(long deadlineNanos) {
+        while (!inFlight.isEmpty() && System.nanoTime() < deadlineNanos) {
+            synchronized (wakeLock) {
+                try {
+                    wakeLock.wait(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void sleepQuietly(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Thread loop(String name, Runnable body) {
+        return daemon(() -> {
+            try {
+                body.run();
+            } catch (RuntimeException e) {
+                LOG.error("{} stopped unexpectedly", name, e);
+            }
+        }, name + "-" + settings.workerId());
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** A run this worker executes now. */
+    static final class InFlight {
+        final Run run;
+        final RunFence fence;
+        final long claimedNanos;
+        final Cancellation cancellation = new Cancellation();
+        volatile boolean leaseLost;
+        volatile boolean released;
+        volatile boolean finished;
+
+        InFlight(Run run, RunFence fence, long claimedNanos) {
+            this.run = run;
+            this.fence = fence;
+            this.claimedNanos = claimedNanos;
+        }
+    }
+}

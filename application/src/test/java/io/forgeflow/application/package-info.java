@@ -1,0 +1,2 @@
+/** Tests and fakes of the application layer. */
+package io.forgeflow.application;
