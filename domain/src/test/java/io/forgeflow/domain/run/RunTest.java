@@ -1,0 +1,136 @@
+package io.forgeflow.domain.run;
+
+import io.forgeflow.domain.backoff.FailureDecision;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RunTest {
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    final Run pending = Run.pending("r1", "j1", 3, 5, T0, "shell", Map.of("command", "true"), 60, T0);
+
+    @Nested
+    class Claim {
+        @Test
+        void claimingStartsANewAttemptHeldByTheWorkerUntilTheLease() {
+            Run running = pending.claim("w1", T0.plusSeconds(1), T0.plusSeconds(31));
+            assertThat(running.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(running.attempt()).isEqualTo(1);
+            assertThat(running.workerId()).isEqualTo("w1");
+            assertThat(running.leaseExpiresAt()).isEqualTo(T0.plusSeconds(31));
+            assertThat(running.startedAt()).isEqualTo(T0.plusSeconds(1));
+        }
+
+        @Test
+        void aRunningRunCannotBeClaimedAgain() {
+            Run running = pending.claim("w1", T0, T0.plusSeconds(30));
+            assertThatThrownBy(() -> running.claim("w2", T0, T0.plusSeconds(30)))
+                    .isInstanceOf(IllegalRunTransitionException.class)
+                    .hasMessageContaining("running").hasMessageContaining("cannot become running");
+        }
+    }
+
+    @Nested
+    class Finish {
+        final Run running = pending.claim("w1", T0, T0.plusSeconds(30));
+
+        @Test
+        void successReleasesTheLeaseAndKeepsTheOutput() {
+            Run done = running.succeed(T0.plusSeconds(2), "hello");
+            assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(done.workerId()).isNull();
+            assertThat(done.leaseExpiresAt()).isNull();
+            assertThat(done.output()).isEqualTo("hello");
+            assertThat(done.finishedAt()).isEqualTo(T0.plusSeconds(2));
+        }
+
+        @Test
+        void aFailureWithARetryIsPendingAgainAfterTheDelay() {
+            Run retry = running.fail(T0.plusSeconds(2), "out", "exit code 1", FailureDecision.retryAfter(Duration.ofSeconds(7)));
+            assertThat(retry.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(retry.scheduledFor()).isEqualTo(T0.plusSeconds(9));
+            assertThat(retry.attempt()).isEqualTo(1);
+            assertThat(retry.error()).isEqualTo("exit code 1");
+            assertThat(retry.workerId()).isNull();
+        }
+
+        @Test
+        void aFailureWithoutARetryIsDead() {
+            Run dead = running.fail(T0.plusSeconds(2), "out", "boom", FailureDecision.deadLetter());
+            assertThat(dead.status()).isEqualTo(RunStatus.DEAD);
+            assertThat(dead.finishedAt()).isEqualTo(T0.plusSeconds(2));
+        }
+
+        @Test
+        void aPendingRunCannotSucceedOrFail() {
+            assertThatThrownBy(() -> pending.succeed(T0, "")).isInstanceOf(IllegalRunTransitionException.class);
+            assertThatThrownBy(() -> pending.fail(T0, "", "", FailureDecision.deadLetter()))
+                    .isInstanceOf(IllegalRunTransitionException.class);
+        }
+    }
+
+    @Nested
+    class CancelAndRequeue {
+        @Test
+        void aPendingRunIsCancelledAtOnce() {
+            Run cancelled = pending.cancel(T0, "operator");
+            assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(cancelled.error()).isEqualTo("operator");
+        }
+
+        @Test
+        void aRunningRunIsAskedToStopAndStaysRunning() {
+            Run asked = pending.claim("w1", T0, T0.plusSeconds(30)).requestCancel();
+            assertThat(asked.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(asked.cancelRequested()).isTrue();
+            assertThatThrownBy(pending::requestCancel).isInstanceOf(IllegalRunTransitionException.class);
+        }
+
+        @Test
+        void aSucceededRunCannotBeCancelledOrRequeued() {
+            Run done = pending.claim("w1", T0, T0.plusSeconds(30)).succeed(T0, "");
+            assertThatThrownBy(() -> done.cancel(T0, "x")).isInstanceOf(IllegalRunTransitionException.class);
+            assertThatThrownBy(() -> done.requeue(T0, 3)).isInstanceOf(IllegalRunTransitionException.class);
+        }
+
+        @Test
+        void requeueGivesAFreshBudgetAndKeepsCountingAttempts() {
+            Run dead = pending.claim("w1", T0, T0.plusSeconds(30)).fail(T0, "", "x", FailureDecision.deadLetter());
+            Run again = dead.requeue(T0.plusSeconds(60), 3);
+            assertThat(again.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(again.attempt()).isEqualTo(1);
+            assertThat(again.maxAttempts()).isEqualTo(4);
+            assertThat(again.hasAttemptsLeft()).isTrue();
+            assertThat(again.scheduledFor()).isEqualTo(T0.plusSeconds(60));
+            assertThatThrownBy(() -> dead.requeue(T0, 0)).hasMessageContaining(">= 1");
+            assertThatThrownBy(() -> pending.requeue(T0, 3)).isInstanceOf(IllegalRunTransitionException.class);
+        }
+
+        @Test
+        void aReleasedRunDoesNotLoseAnAttempt() {
+            Run running = pending.claim("w1", T0, T0.plusSeconds(30));
+            Run released = running.release(T0.plusSeconds(5));
+            assertThat(released.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(released.maxAttempts() - released.attempt()).isEqualTo(pending.maxAttempts() - pending.attempt());
+            assertThatThrownBy(() -> pending.release(T0)).isInstanceOf(IllegalRunTransitionException.class);
+        }
+    }
+
+    @Test
+    void theRunningInvariantHoldsInEveryConstructedRun() {
+        assertThatThrownBy(() -> new Run("r", "j", RunStatus.RUNNING, 1, 3, 5, T0, T0, null, null, null, null, null,
+                "shell", Map.of(), 1, false, T0)).hasMessageContaining("running exactly when");
+        assertThatThrownBy(() -> new Run("r", "j", RunStatus.PENDING, 0, 3, 5, T0, null, null, "w", T0, null, null,
+                "shell", Map.of(), 1, false, T0)).hasMessageContaining("running exactly when");
+        assertThatThrownBy(() -> new Run("r", "j", RunStatus.PENDING, -1, 3, 5, T0, null, null, null, null, null, null,
+                "shell", Map.of(), 1, false, T0)).hasMessageContaining("attempt");
+        assertThatThrownBy(() -> new Run("r", "j", RunStatus.PENDING, 0, 0, 5, T0, null, null, null, null, null, null,
+                "shell", Map.of(), 1, false, T0)).hasMessageContaining("maxAttempts");
+    }
+}
