@@ -1,0 +1,310 @@
+package io.forgeflow.adapter.executor;
+
+import io.forgeflow.domain.error.ValidationException;
+import io.forgeflow.domain.execution.ExecutionContext;
+import io.forgeflow.domain.execution.ExecutionResult;
+import io.forgeflow.domain.port.RunExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs {@code {"command": "..."}} with {@code /bin/sh -c}; success is exit code 0.
+ *
+ * <h2>Process tree</h2>
+ * The shell is started as {@code setsid --wait /bin/sh -c <command>} (util-linux), so it leads a new session and
+ * process group and every process it starts (pipelines, {@code &} jobs, double-forked orphans) can be found and
+ * killed, see {@link ProcessTree}. On timeout or cancellation the whole tree gets SIGTERM, then SIGKILL after
+ * {@link Settings#killGrace()} (2 s by default). When the shell exits by itself, anything it left running in its
+ * session is killed the same way: a run leaves no process behind, as systemd's {@code KillMode=control-group}.
+ * A process that calls {@code setsid} itself escapes the session and is not killed. Without a {@code setsid}
+ * binary the shell runs in the worker's session and only its descendants are killed (a warning is logged once).
+ *
+ * <h2>Input, output, environment</h2>
+ * Standard input is a pipe closed at once (reads see end of file). Standard output and error are merged and read
+ * by one thread per attempt into a {@link TailBuffer} of {@code maxOutputBytes}: only the tail is kept, never the
+ * whole output, cut on a UTF-8 boundary after a first line {@code [... N bytes truncated ...]}. The environment is
+ * the worker's plus {@code FORGEFLOW_RUN_ID}, {@code FORGEFLOW_JOB_ID} and {@code FORGEFLOW_ATTEMPT}; the working
+ * directory is the worker's. The command is never logged (it may hold secrets). The JDK passes arguments in the
+ * default charset, so a worker whose charset is not UTF-8 refuses (FAILED) commands it cannot encode rather than
+ * run them with {@code ?} in place of those characters.
+ *
+ * <p>Thread-safe and stateless between attempts; {@link #close()} has nothing to free.
+ */
+public final class ShellRunExecutor implements RunExecutor {
+    private static final Logger log = LoggerFactory.getLogger(ShellRunExecutor.class);
+    private static final String COMMAND = "command";
+    /** Linux refuses a single exec argument longer than this (MAX_ARG_STRLEN, terminating NUL included). */
+    private static final int MAX_COMMAND_BYTES = 128 * 1024 - 1;
+    /** How often the waiting thread looks at the process when nothing wakes it (the reader does at end of output). */
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** The longest timeout honoured; longer ones (beyond the API's 86400 s) are clamped to keep nanoTime arithmetic safe. */
+    private static final Duration MAX_TIMEOUT = Duration.ofDays(365);
+
+    private final Settings settings;
+
+    /** Runs {@code /bin/sh} through the {@code setsid} found in /usr/bin or /bin, with a 2 s kill grace. */
+    public ShellRunExecutor() {
+        this(Settings.defaults());
+    }
+
+    public ShellRunExecutor(Settings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        if (!StandardCharsets.UTF_8.equals(Charset.defaultCharset())) {
+            log.warn("default charset is {}, not UTF-8: shell commands it cannot encode will fail to start; "
+                    + "run the worker with -Dfile.encoding=UTF-8 (or LANG=C.UTF-8)", Charset.defaultCharset());
+        }
+        if (settings.setsid() == null) {
+            log.warn("no setsid binary: shell runs share the worker's session, and on timeout only the shell's "
+                    + "descendants are killed (orphaned background processes survive)");
+        }
+    }
+
+    /**
+     * How shell attempts are started and stopped.
+     *
+     * @param shell     the shell run with {@code -c}; {@code /bin/sh} by default
+     * @param setsid    util-linux {@code setsid}, or null to run the shell in the worker's own session
+     * @param killGrace how long the tree has between SIGTERM and SIGKILL; 2 s by default
+     */
+    public record Settings(Path shell, Path setsid, Duration killGrace) {
+        public Settings {
+            Objects.requireNonNull(shell, "shell");
+            Objects.requireNonNull(killGrace, "killGrace");
+            if (killGrace.isNegative()) {
+                throw new IllegalArgumentException("killGrace must not be negative, was " + killGrace);
+            }
+        }
+
+        public static Settings defaults() {
+            Path setsid = Stream.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"))
+                    .filter(Files::isExecutable).findFirst().orElse(null);
+            return new Settings(Path.of("/bin/sh"), setsid, Duration.ofSeconds(2));
+        }
+
+        public Settings withKillGrace(Duration grace) {
+            return new Settings(shell, setsid, grace);
+        }
+
+        public Settings withShell(Path otherShell) {
+            return new Settings(otherShell, setsid, killGrace);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "shell";
+    }
+
+    /** Requires {@code command}: a non-blank string without NUL characters, at most 128 KiB in UTF-8. */
+    @Override
+    public void validate(Map<String, Object> payload) {
+        commandOf(payload);
+    }
+
+    private static String commandOf(Map<String, Object> payload) {
+        PayloadReader reader = new PayloadReader("shell", payload, Set.of(COMMAND));
+        String command = reader.requiredString(COMMAND, "\"./backup.sh --full\"");
+        if (command.indexOf('\0') >= 0) {
+            throw new ValidationException(PayloadReader.field(COMMAND),
+                    "payload.command must not contain NUL characters");
+        }
+        if (command.getBytes(StandardCharsets.UTF_8).length > MAX_COMMAND_BYTES) {
+            throw new ValidationException(PayloadReader.field(COMMAND), "payload.command must be at most "
+                    + MAX_COMMAND_BYTES + " bytes; put a longer script in a file and run that");
+        }
+        return command;
+    }
+
+    @Override
+    public ExecutionResult execute(ExecutionContext context) {
+        String command;
+        try {
+            command = commandOf(context.payload());
+        } catch (ValidationException e) {
+            return ExecutionResult.failed("", "invalid payload: " + e.getMessage());
+        }
+        if (context.cancellation().isCancelled()) {
+            return ExecutionResult.cancelled("", "cancelled (" + context.cancellation().reason() + ") before it started");
+        }
+        if (context.timeout().isZero() || context.timeout().isNegative()) {
+            return ExecutionResult.timedOut("", "timed out after " + DurationText.seconds(context.timeout())
+                    + "; the command was not started");
+        }
+        if (!Charset.defaultCharset().newEncoder().canEncode(command)) {
+            // the JDK encodes arguments with the default charset: unencodable characters would become '?', a glob
+            return ExecutionResult.failed("", "could not start the command: it has characters the worker's charset "
+                    + Charset.defaultCharset() + " cannot pass to a process; start the worker with "
+                    + "-Dfile.encoding=UTF-8 (or LANG=C.UTF-8)");
+        }
+        if (!Files.isExecutable(settings.shell())) {
+            return ExecutionResult.failed("", "could not start the command: " + settings.shell()
+                    + " does not exist or is not executable");
+        }
+        Process process;
+        try {
+            process = processBuilder(command, context).start();
+        } catch (IOException | RuntimeException e) {
+            return ExecutionResult.failed("", "could not start the command: " + e.getMessage());
+        }
+        log.debug("run {} attempt {}: shell started as pid {}", context.runId(), context.attempt(), process.pid());
+        ProcessTree tree = new ProcessTree(process.toHandle(), settings.setsid() != null);
+        try {
+            return supervise(process, tree, context);
+        } catch (RuntimeException e) {
+            tree.kill(Duration.ZERO);
+            log.error("run {} attempt {}: shell supervision failed", context.runId(), context.attempt(), e);
+            return ExecutionResult.failed("", "internal error while running the command: " + e);
+        }
+    }
+
+    private ProcessBuilder processBuilder(String command, ExecutionContext context) {
+        List<String> argv = new ArrayList<>();
+        if (settings.setsid() != null) {
+            argv.add(settings.setsid().toString());
+            argv.add("--wait"); // should setsid ever have to fork, it still reports the shell's exit status
+        }
+        argv.add(settings.shell().toString());
+        argv.add("-c");
+        argv.add(command);
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
+        Map<String, String> environment = builder.environment();
+        environment.put("FORGEFLOW_RUN_ID", context.runId());
+        environment.put("FORGEFLOW_JOB_ID", context.jobId() == null ? "" : context.jobId());
+        environment.put("FORGEFLOW_ATTEMPT", Integer.toString(context.attempt()));
+        return builder;
+    }
+
+    private enum Ending { EXITED, TIMED_OUT, CANCELLED }
+
+    private ExecutionResult supervise(Process process, ProcessTree tree, ExecutionContext context) {
+        closeQuietly(process);
+        Semaphore wakeUp = new Semaphore(0);
+        TailBuffer output = new TailBuffer(context.maxOutputBytes());
+        Thread reader = startReader(process, output, wakeUp, context.runId());
+        context.cancellation().onCancel(wakeUp::release);
+
+        Duration timeout = context.timeout().compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT : context.timeout();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean interrupted = false;
+        Ending ending;
+        try {
+            ending = awaitEnd(process, context, deadline, wakeUp);
+        } catch (InterruptedException e) {
+            interrupted = true; // the worker is stopping: treat it as a cancellation, then restore the flag
+            ending = Ending.CANCELLED;
+        }
+        ProcessTree.Killed killed = tree.kill(settings.killGrace());
+        if (ending == Ending.EXITED && killed.found() > 0) {
+            log.info("run {} attempt {}: killed {} processes the shell left running", context.runId(),
+                    context.attempt(), killed.found());
+        }
+        if (killed.survivors() > 0) {
+            log.warn("run {} attempt {}: {} processes survived SIGKILL", context.runId(), context.attempt(),
+                    killed.survivors());
+        }
+        interrupted |= awaitQuietly(process, reader);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        String text = output.text();
+        String treeFate = killed.survivors() == 0 ? "process tree killed"
+                : killed.survivors() + " processes of its tree could not be killed";
+        switch (ending) {
+            case EXITED:
+                int exitCode = process.exitValue();
+                return exitCode == 0 ? ExecutionResult.succeeded(text) : ExecutionResult.failed(text, "exit code " + exitCode);
+            case TIMED_OUT:
+                return ExecutionResult.timedOut(text, "timed out after " + DurationText.seconds(context.timeout())
+                        + "; " + treeFate);
+            case CANCELLED:
+            default:
+                String reason = interrupted && !context.cancellation().isCancelled()
+                        ? "worker interrupted" : context.cancellation().reason();
+                return ExecutionResult.cancelled(text, "cancelled (" + reason + "); " + treeFate);
+        }
+    }
+
+    private static Ending awaitEnd(Process process, ExecutionContext context, long deadline, Semaphore wakeUp)
+            throws InterruptedException {
+        while (true) {
+            if (context.cancellation().isCancelled()) {
+                return Ending.CANCELLED;
+            }
+            if (!process.isAlive()) {
+                return Ending.EXITED;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return Ending.TIMED_OUT;
+            }
+            // woken at once by a cancellation or the end of output; the poll catches an exit that leaves output open
+            wakeUp.tryAcquire(Math.min(left, POLL_NANOS), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Copies the merged output into the buffer. At the end of output it waits for the shell's exit too, then wakes
+     * the supervising thread, which thus sees the exit at once rather than at its next poll.
+     */
+    private static Thread startReader(Process process, TailBuffer output, Semaphore wakeUp, String runId) {
+        Thread reader = new Thread(() -> {
+            byte[] chunk = new byte[8192];
+            try (InputStream in = process.getInputStream()) {
+                for (int n; (n = in.read(chunk)) != -1; ) {
+                    output.write(chunk, 0, n);
+                }
+                process.waitFor();
+            } catch (IOException e) {
+                // the stream was closed under us: what was read is kept
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                wakeUp.release();
+            }
+        }, "forgeflow-shell-output-" + runId);
+        reader.setDaemon(true); // never keeps the JVM up, even if an escaped process holds the pipe open
+        reader.start();
+        return reader;
+    }
+
+    /** Waits for the reaped exit status and the last output; returns whether the thread was interrupted. */
+    private boolean awaitQuietly(Process process, Thread reader) {
+        long waitMillis = Math.max(1000, settings.killGrace().toMillis());
+        boolean interrupted = false;
+        try {
+            process.waitFor(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        try {
+            reader.join(waitMillis); // output stays open only if a process escaped the session
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        return interrupted;
+    }
+
+    private static void closeQuietly(Process process) {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // the shell already exited
+        }
+    }
+}
