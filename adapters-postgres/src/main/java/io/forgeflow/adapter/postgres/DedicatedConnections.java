@@ -1,0 +1,49 @@
+package io.forgeflow.adapter.postgres;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.function.Supplier;
+
+/**
+ * Opens connections outside the pool, for the users that hold a session for a long time: the leader's advisory lock
+ * ({@link AdvisoryLockLeaderElection}) and the wake-ups ({@link PostgresWorkSignal}: one connection to LISTEN, one to
+ * NOTIFY). They must reach PostgreSQL directly or through a session-pooling proxy, never through PgBouncer in
+ * transaction mode (which would move the session's lock and LISTEN between server connections).
+ */
+public final class DedicatedConnections {
+
+    private DedicatedConnections() {
+    }
+
+    /**
+     * A supplier of new connections to {@code jdbcUrl}; each call opens one (auto-commit on, TCP keep-alive on). A
+     * failure to connect is thrown as an {@link IllegalStateException}.
+     *
+     * @param purpose shown as {@code application_name} in {@code pg_stat_activity}, e.g. {@code forgeflow-leader}
+     */
+    public static Supplier<Connection> to(String jdbcUrl, String user, String password, String purpose) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        return () -> {
+            Properties properties = new Properties();
+            if (user != null) {
+                properties.setProperty("user", user);
+            }
+            if (password != null) {
+                properties.setProperty("password", password);
+            }
+            properties.setProperty("tcpKeepAlive", "true");
+            if (purpose != null) {
+                properties.setProperty("ApplicationName", purpose);
+            }
+            try {
+                return DriverManager.getConnection(jdbcUrl, properties);
+            } catch (SQLException e) {
+                throw new IllegalStateException("could not open a dedicated database connection ("
+                        + (purpose == null ? "unnamed" : purpose) + "): " + e.getMessage(), e);
+            }
+        };
+    }
+}

@@ -1,0 +1,84 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.run.Run;
+import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.locator.UseClasspathSqlLocator;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The statements on {@code jobs} (and the run effects of job controls), one file each under {@code JobSql/}. Ids are
+ * bound as text and cast to {@code uuid} in SQL; callers only pass well-formed ids. {@code :now} is null in production.
+ */
+@UseClasspathSqlLocator
+interface JobSql {
+
+    /** Empty when the idempotency key is taken (nothing was stored). */
+    @SqlQuery
+    Optional<Job> insert(@Bind("id") String id, @Bind("name") String name, @Bind("executor") String executor,
+                         @Bind("payload") Map<String, Object> payload, @Bind("cronExpr") String cronExpr,
+                         @Bind("runAt") Instant runAt, @Bind("timezone") String timezone,
+                         @Bind("priority") int priority, @Bind("maxAttempts") int maxAttempts,
+                         @Bind("timeoutSeconds") int timeoutSeconds, @Bind("catchUp") String catchUp,
+                         @Bind("idempotencyKey") String idempotencyKey, @Bind("status") String status,
+                         @Bind("nextRunAt") Instant nextRunAt, @Bind("createdAt") Instant createdAt,
+                         @Bind("updatedAt") Instant updatedAt, @Bind("now") Instant now);
+
+    default Optional<Job> insert(Job job, Instant now) {
+        JobSpec spec = job.spec();
+        return insert(job.id(), spec.name(), spec.executor(), spec.payload(), spec.cronExpr(), spec.runAt(),
+                spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
+                spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(), now);
+    }
+
+    @SqlQuery
+    Optional<Job> findByIdempotencyKey(@Bind("idempotencyKey") String idempotencyKey);
+
+    @SqlQuery
+    Optional<Job> find(@Bind("id") String id);
+
+    @SqlQuery
+    List<Job> list(@Bind("status") String status, @Bind("after") String afterId, @Bind("limit") int limit);
+
+    /** Locks the job's pending and running runs (call inside the changeStatus transaction). */
+    @SqlQuery
+    List<String> lockLiveRuns(@Bind("id") String jobId);
+
+    @SqlQuery
+    Optional<Job> changeStatus(@Bind("id") String id, @Bind("expected") String expected, @Bind("next") String next,
+                               @Bind("nextRunAt") Instant nextRunAt, @Bind("now") Instant now);
+
+    @SqlUpdate
+    int cancelRuns(@Bind("id") String jobId, @Bind("alsoRunning") boolean alsoRunning, @Bind("reason") String reason,
+                   @Bind("now") Instant now);
+
+    @SqlQuery
+    Instant databaseNow(@Bind("now") Instant now);
+
+    @SqlQuery
+    List<Job> due(@Bind("asOf") Instant asOf, @Bind("limit") int limit);
+
+    @SqlQuery
+    boolean fireTick(@Bind("jobId") String jobId, @Bind("expectedNextRunAt") Instant expectedNextRunAt,
+                     @Bind("newNextRunAt") Instant newNextRunAt, @Bind("runId") String runId,
+                     @Bind("priority") int priority, @Bind("scheduledFor") Instant scheduledFor,
+                     @Bind("maxAttempts") int maxAttempts, @Bind("executor") String executor,
+                     @Bind("payload") Map<String, Object> payload, @Bind("timeoutSeconds") int timeoutSeconds,
+                     @Bind("createdAt") Instant createdAt, @Bind("now") Instant now);
+
+    default boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run, Instant now) {
+        if (run == null) {
+            return fireTick(jobId, expectedNextRunAt, newNextRunAt, null, 1, expectedNextRunAt, 1, "", Map.of(), 1,
+                    null, now);
+        }
+        return fireTick(jobId, expectedNextRunAt, newNextRunAt, run.id(), run.priority(), run.scheduledFor(),
+                run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(), run.createdAt(), now);
+    }
+}

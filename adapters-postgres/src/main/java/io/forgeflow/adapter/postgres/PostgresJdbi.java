@@ -1,0 +1,69 @@
+package io.forgeflow.adapter.postgres;
+
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.argument.AbstractArgumentFactory;
+import org.jdbi.v3.core.argument.Argument;
+import org.jdbi.v3.core.config.ConfigRegistry;
+import org.jdbi.v3.core.generic.GenericType;
+import org.jdbi.v3.core.mapper.ColumnMapper;
+import org.jdbi.v3.postgres.PostgresPlugin;
+import org.jdbi.v3.sqlobject.SqlObjectPlugin;
+
+import javax.sql.DataSource;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+
+/**
+ * Makes the {@link Jdbi} every adapter of this module takes: SqlObjects, the PostgreSQL plugin, {@link Instant}s bound
+ * as {@code timestamptz}, executor payloads ({@code Map<String, Object>}) bound to and read from {@code jsonb} with
+ * Jackson, and row mappers for the domain records ({@code Job}, {@code Run}, {@code Attempt}, node statuses).
+ */
+public final class PostgresJdbi {
+
+    /** The type of executor payloads, as registered for {@code jsonb} columns. */
+    public static final GenericType<Map<String, Object>> PAYLOAD = new GenericType<>() {
+    };
+
+    private PostgresJdbi() {
+    }
+
+    /** A Jdbi over {@code dataSource} (the server's pool) with this module's plugins and mappings. */
+    public static Jdbi create(DataSource dataSource) {
+        Jdbi jdbi = Jdbi.create(dataSource);
+        jdbi.installPlugin(new SqlObjectPlugin());
+        jdbi.installPlugin(new PostgresPlugin());
+        jdbi.registerArgument(new InstantArgumentFactory());
+        jdbi.registerArgument(new PayloadArgumentFactory());
+        Rows.register(jdbi);
+        jdbi.registerColumnMapper(PAYLOAD, (ColumnMapper<Map<String, Object>>) (rs, column, ctx) ->
+                PayloadJson.read(rs.getString(column)));
+        return jdbi;
+    }
+
+    /** Binds an {@link Instant} as a {@code timestamptz} (an offset date-time in UTC), never as a zone-less timestamp. */
+    private static final class InstantArgumentFactory extends AbstractArgumentFactory<Instant> {
+        InstantArgumentFactory() {
+            super(Types.TIMESTAMP_WITH_TIMEZONE);
+        }
+
+        @Override
+        protected Argument build(Instant value, ConfigRegistry config) {
+            return (position, statement, ctx) -> statement.setObject(position, value.atOffset(ZoneOffset.UTC));
+        }
+    }
+
+    /** Binds a payload map as {@code jsonb}. */
+    @SuppressWarnings("rawtypes")
+    private static final class PayloadArgumentFactory extends AbstractArgumentFactory<Map> {
+        PayloadArgumentFactory() {
+            super(Types.OTHER);
+        }
+
+        @Override
+        protected Argument build(Map value, ConfigRegistry config) {
+            return (position, statement, ctx) -> statement.setObject(position, PayloadJson.jsonb(value));
+        }
+    }
+}

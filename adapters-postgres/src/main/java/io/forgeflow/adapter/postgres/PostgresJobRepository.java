@@ -1,0 +1,151 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.jdbi.v3.core.Jdbi;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Job definitions and the scheduler's view of them ({@link JobRepository}).
+ *
+ * <ul>
+ *   <li>{@link #create}: {@code INSERT ... ON CONFLICT (idempotency_key) DO NOTHING}, then, when nothing was stored,
+ *       a read of the job holding the key; the job and its first run commit together.</li>
+ *   <li>{@link #list}: newest first, with an opaque keyset cursor; a malformed cursor throws
+ *       {@link IllegalArgumentException} naming {@code cursor}. Ids that are not well-formed find nothing.</li>
+ *   <li>{@link #changeStatus}: compare-and-set on the job's status, with the run effects in the same transaction
+ *       (pending runs cancelled; running ones flagged for their workers).</li>
+ *   <li>{@link #dueJobs} and {@link #fireTick}: the leader's read on the database clock, and the doubly guarded
+ *       tick (compare-and-set on {@code next_run_at}, and a unique index on the tick a run was fired for).</li>
+ * </ul>
+ */
+public final class PostgresJobRepository implements JobRepository {
+    private static final int CREATE_ATTEMPTS = 3;
+
+    private final Jdbi jdbi;
+    private final DbClock clock;
+
+    /**
+     * @param jdbi      made by {@link PostgresJdbi#create}
+     * @param testClock null in production (the database clock decides); a fixed clock in tests
+     */
+    public PostgresJobRepository(Jdbi jdbi, Clock testClock) {
+        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.clock = new DbClock(testClock);
+    }
+
+    @Override
+    public JobCreation create(Job job, Run firstRun) {
+        Objects.requireNonNull(job, "job");
+        if (firstRun != null && !firstRun.jobId().equalsIgnoreCase(job.id())) {
+            throw new IllegalArgumentException("the first run belongs to job " + firstRun.jobId() + ", not " + job.id());
+        }
+        // The holder of a taken key can vanish between the conflict and the read only if it is deleted; then the
+        // key is free again and the next round stores this job.
+        for (int round = 0; round < CREATE_ATTEMPTS; round++) {
+            Optional<JobCreation> creation = jdbi.inTransaction(handle -> {
+                JobSql jobs = handle.attach(JobSql.class);
+                Instant now = clock.now();
+                Optional<Job> stored = jobs.insert(job, now);
+                if (stored.isPresent()) {
+                    if (firstRun != null) {
+                        handle.attach(RunSql.class).insert(firstRun, now);
+                    }
+                    return Optional.of(new JobCreation(stored.get(), true));
+                }
+                return jobs.findByIdempotencyKey(job.spec().idempotencyKey())
+                        .map(holder -> new JobCreation(holder, false));
+            });
+            if (creation.isPresent()) {
+                return creation.get();
+            }
+        }
+        throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
+                + " kept conflicting with a job that could not be read");
+    }
+
+    @Override
+    public Optional<Job> find(String id) {
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return jdbi.withExtension(JobSql.class, sql -> sql.find(id));
+    }
+
+    /** {@inheritDoc} A malformed cursor throws {@link IllegalArgumentException} naming {@code cursor}. */
+    @Override
+    public Page<Job> list(JobStatus status, int limit, String cursor) {
+        Cursors.checkLimit(limit);
+        String after = Cursors.decode(cursor);
+        String statusName = status == null ? null : status.wireName();
+        List<Job> rows = jdbi.withExtension(JobSql.class, sql -> sql.list(statusName, after, limit + 1));
+        return Cursors.page(rows, limit, Job::id);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Locks the job's pending and running runs first (in id order), then the job: the same order as every other
+     * writer, so a pause never deadlocks with an acknowledgement. Cancelled runs get an error saying why.
+     */
+    @Override
+    public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+                                      RunCancellation cancellation) {
+        Objects.requireNonNull(expected, "expected");
+        Objects.requireNonNull(next, "next");
+        Objects.requireNonNull(cancellation, "cancellation");
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return jdbi.inTransaction(handle -> {
+            JobSql sql = handle.attach(JobSql.class);
+            Instant now = clock.now();
+            if (cancellation != RunCancellation.NONE) {
+                sql.lockLiveRuns(id);
+            }
+            Optional<Job> changed = sql.changeStatus(id, expected.wireName(), next.wireName(), nextRunAt, now);
+            if (changed.isPresent() && cancellation != RunCancellation.NONE) {
+                sql.cancelRuns(id, cancellation == RunCancellation.PENDING_AND_RUNNING,
+                        "cancelled: its job was " + next.wireName(), now);
+            }
+            return changed;
+        });
+    }
+
+    @Override
+    public DueJobs dueJobs(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        return jdbi.withExtension(JobSql.class, sql -> {
+            Instant asOf = sql.databaseNow(clock.now());
+            return new DueJobs(asOf, sql.due(asOf, limit));
+        });
+    }
+
+    @Override
+    public boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+        Objects.requireNonNull(expectedNextRunAt, "expectedNextRunAt");
+        if (!Ids.isWellFormed(jobId)) {
+            return false;
+        }
+        if (run != null && !run.jobId().equalsIgnoreCase(jobId)) {
+            throw new IllegalArgumentException("the run belongs to job " + run.jobId() + ", not " + jobId);
+        }
+        if (run != null && run.status() != RunStatus.PENDING) {
+            throw new IllegalArgumentException("a tick fires a pending run, not a " + run.status().wireName() + " one");
+        }
+        return jdbi.withExtension(JobSql.class,
+                sql -> sql.fireTick(jobId, expectedNextRunAt, newNextRunAt, run, clock.now()));
+    }
+}

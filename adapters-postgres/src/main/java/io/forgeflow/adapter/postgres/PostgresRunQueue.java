@@ -1,0 +1,229 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.Rows.ExpiredLease;
+import io.forgeflow.adapter.postgres.Rows.FenceRow;
+import io.forgeflow.domain.backoff.FailureDecision;
+import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.jdbi.v3.core.Jdbi;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * The claim engine on PostgreSQL ({@link RunQueue}).
+ *
+ * <ul>
+ *   <li>{@link #claim}: one statement; {@code FOR UPDATE SKIP LOCKED} over the pending queue index, the pending →
+ *       running update, and the started attempt rows.</li>
+ *   <li>{@link #acknowledge}, {@link #release}: one statement per batch, every row fenced by
+ *       {@code (id, status = 'running', worker_id, attempt)}; a stale fence changes nothing.</li>
+ *   <li>{@link #heartbeat}: one statement for all of a worker's leases.</li>
+ *   <li>{@link #recoverExpiredLeases}: one transaction of two statements (lock the expired runs with
+ *       {@code SKIP LOCKED}, then move them with the retry policy's jittered delays, drawn here).</li>
+ * </ul>
+ *
+ * Multi-row writers lock runs in id order, and lock runs before jobs, so they cannot deadlock each other. All times are
+ * the database's {@code now()} unless a test clock is given.
+ */
+public final class PostgresRunQueue implements RunQueue {
+    private final Jdbi jdbi;
+    private final DbClock clock;
+    private final RandomGenerator random;
+
+    /**
+     * @param jdbi      made by {@link PostgresJdbi#create}
+     * @param testClock null in production (the database clock decides); a fixed clock in tests
+     */
+    public PostgresRunQueue(Jdbi jdbi, Clock testClock) {
+        this(jdbi, testClock, null);
+    }
+
+    /**
+     * @param random the source of retry jitter for lease recovery; null for {@link ThreadLocalRandom}
+     */
+    public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random) {
+        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.clock = new DbClock(testClock);
+        this.random = random;
+    }
+
+    @Override
+    public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+        Objects.requireNonNull(workerId, "workerId");
+        if (limit < 1 || executors.isEmpty()) {
+            return List.of();
+        }
+        long leaseMillis = positiveMillis(lease, "lease");
+        String[] names = executors.toArray(String[]::new);
+        return jdbi.withExtension(RunSql.class, sql -> sql.claim(workerId, names, limit, leaseMillis, clock.now()));
+    }
+
+    @Override
+    public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
+        Map<RunFence, Acknowledgement> byFence = new LinkedHashMap<>();
+        for (Acknowledgement ack : acks) {
+            if (Ids.isWellFormed(ack.fence().runId())) {
+                byFence.putIfAbsent(normalized(ack.fence()), ack);
+            }
+        }
+        if (byFence.isEmpty()) {
+            return Set.of();
+        }
+        int n = byFence.size();
+        String[] ids = new String[n];
+        String[] workers = new String[n];
+        Integer[] attempts = new Integer[n];
+        String[] next = new String[n];
+        Long[] delays = new Long[n];
+        String[] outcomes = new String[n];
+        String[] outputs = new String[n];
+        String[] errors = new String[n];
+        int i = 0;
+        for (Acknowledgement ack : byFence.values()) {
+            ids[i] = ack.fence().runId();
+            workers[i] = ack.fence().workerId();
+            attempts[i] = ack.fence().attempt();
+            next[i] = ack.next().wireName();
+            delays[i] = ack.next() == RunStatus.PENDING ? Math.max(0, ack.retryDelay().toMillis()) : 0L;
+            outcomes[i] = ack.outcome().wireName();
+            outputs[i] = ack.output();
+            errors[i] = ack.error();
+            i++;
+        }
+        List<RunFence> applied = jdbi.withExtension(RunSql.class,
+                sql -> sql.acknowledge(ids, workers, attempts, next, delays, outcomes, outputs, errors, clock.now()));
+        Set<RunFence> result = new HashSet<>();
+        for (RunFence fence : applied) {
+            result.add(byFence.get(fence).fence());
+        }
+        return result;
+    }
+
+    @Override
+    public Heartbeat heartbeat(String workerId, Duration lease) {
+        Objects.requireNonNull(workerId, "workerId");
+        long leaseMillis = positiveMillis(lease, "lease");
+        List<FenceRow> rows = jdbi.withExtension(RunSql.class,
+                sql -> sql.heartbeat(workerId, leaseMillis, clock.now()));
+        Set<RunFence> extended = new HashSet<>();
+        Set<String> cancel = new HashSet<>();
+        for (FenceRow row : rows) {
+            extended.add(row.fence());
+            if (row.cancelRequested()) {
+                cancel.add(row.fence().runId());
+            }
+        }
+        return new Heartbeat(extended, cancel);
+    }
+
+    @Override
+    public Set<String> cancellationsFor(String workerId) {
+        Objects.requireNonNull(workerId, "workerId");
+        return Set.copyOf(jdbi.withExtension(RunSql.class, sql -> sql.cancellationsFor(workerId)));
+    }
+
+    @Override
+    public Set<RunFence> release(Collection<RunFence> fences) {
+        Map<RunFence, RunFence> byFence = new LinkedHashMap<>();
+        for (RunFence fence : fences) {
+            if (Ids.isWellFormed(fence.runId())) {
+                byFence.putIfAbsent(normalized(fence), fence);
+            }
+        }
+        if (byFence.isEmpty()) {
+            return Set.of();
+        }
+        int n = byFence.size();
+        String[] ids = new String[n];
+        String[] workers = new String[n];
+        Integer[] attempts = new Integer[n];
+        int i = 0;
+        for (RunFence fence : byFence.values()) {
+            ids[i] = fence.runId();
+            workers[i] = fence.workerId();
+            attempts[i] = fence.attempt();
+            i++;
+        }
+        List<RunFence> applied = jdbi.withExtension(RunSql.class,
+                sql -> sql.release(ids, workers, attempts, clock.now()));
+        Set<RunFence> result = new HashSet<>();
+        for (RunFence fence : applied) {
+            result.add(byFence.get(fence));
+        }
+        return result;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A run an operator had asked to cancel ({@code cancel_requested}) becomes CANCELLED rather than being retried:
+     * its worker is gone, and nobody wants it run again. The attempt row says {@code lease_expired} either way.
+     */
+    @Override
+    public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
+        Objects.requireNonNull(retryPolicy, "retryPolicy");
+        if (limit < 1) {
+            return List.of();
+        }
+        return jdbi.inTransaction(handle -> {
+            RunSql sql = handle.attach(RunSql.class);
+            List<ExpiredLease> expired = sql.expiredLeases(limit, clock.now());
+            if (expired.isEmpty()) {
+                return List.of();
+            }
+            RandomGenerator jitter = random == null ? ThreadLocalRandom.current() : random;
+            int n = expired.size();
+            String[] ids = new String[n];
+            String[] workers = new String[n];
+            Integer[] attempts = new Integer[n];
+            String[] next = new String[n];
+            Long[] delays = new Long[n];
+            for (int i = 0; i < n; i++) {
+                ExpiredLease lease = expired.get(i);
+                ids[i] = lease.runId();
+                workers[i] = lease.workerId();
+                attempts[i] = lease.attempt();
+                if (lease.cancelRequested()) {
+                    next[i] = RunStatus.CANCELLED.wireName();
+                    delays[i] = 0L;
+                } else {
+                    FailureDecision decision = retryPolicy.decide(Math.max(1, lease.attempt()), lease.maxAttempts(), jitter);
+                    next[i] = decision.retries() ? RunStatus.PENDING.wireName() : RunStatus.DEAD.wireName();
+                    delays[i] = decision.delay().toMillis();
+                }
+            }
+            return new ArrayList<>(sql.recoverLeases(ids, workers, attempts, next, delays, clock.now()));
+        });
+    }
+
+    /** The fence as the database returns it (ids in lower case), to match returned rows to the caller's fences. */
+    private static RunFence normalized(RunFence fence) {
+        return new RunFence(fence.runId().toLowerCase(Locale.ROOT), fence.workerId(), fence.attempt());
+    }
+
+    static long positiveMillis(Duration duration, String name) {
+        Objects.requireNonNull(duration, name);
+        long millis = duration.toMillis();
+        if (millis < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1 ms, was " + duration);
+        }
+        return millis;
+    }
+}

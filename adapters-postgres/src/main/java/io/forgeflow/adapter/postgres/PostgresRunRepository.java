@@ -1,0 +1,108 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.port.RunRepository;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.jdbi.v3.core.Jdbi;
+
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Runs as operators and the API see them ({@link RunRepository}). Listings are newest first with opaque keyset
+ * cursors; ids that are not well-formed find nothing. Each control is a single compare-and-set statement on the run's
+ * status, so it races safely with claimers and workers. Cancelling the pending run of a one-off job completes the job,
+ * as the end of its run would.
+ */
+public final class PostgresRunRepository implements RunRepository {
+    private final Jdbi jdbi;
+    private final DbClock clock;
+
+    /**
+     * @param jdbi      made by {@link PostgresJdbi#create}
+     * @param testClock null in production (the database clock decides); a fixed clock in tests
+     */
+    public PostgresRunRepository(Jdbi jdbi, Clock testClock) {
+        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.clock = new DbClock(testClock);
+    }
+
+    @Override
+    public Run insert(Run run) {
+        Objects.requireNonNull(run, "run");
+        return jdbi.withExtension(RunSql.class, sql -> sql.insert(run, clock.now()));
+    }
+
+    @Override
+    public Optional<Run> find(String id) {
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return jdbi.withExtension(RunSql.class, sql -> sql.find(id));
+    }
+
+    @Override
+    public List<Attempt> attempts(String runId) {
+        if (!Ids.isWellFormed(runId)) {
+            return List.of();
+        }
+        return jdbi.withExtension(RunSql.class, sql -> sql.attempts(runId));
+    }
+
+    /** {@inheritDoc} A malformed cursor throws {@link IllegalArgumentException} naming {@code cursor}. */
+    @Override
+    public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
+        Cursors.checkLimit(limit);
+        String after = Cursors.decode(cursor);
+        if (jobId != null && !Ids.isWellFormed(jobId)) {
+            return new Page<>(List.of(), null);
+        }
+        String statusName = status == null ? null : status.wireName();
+        List<Run> rows = jdbi.withExtension(RunSql.class, sql -> sql.list(jobId, statusName, after, limit + 1));
+        return Cursors.page(rows, limit, Run::id);
+    }
+
+    @Override
+    public Map<RunStatus, Long> countByStatus() {
+        Map<String, Long> counts = jdbi.withExtension(RunSql.class, RunSql::countByStatus);
+        Map<RunStatus, Long> all = new EnumMap<>(RunStatus.class);
+        for (RunStatus status : RunStatus.values()) {
+            all.put(status, counts.getOrDefault(status.wireName(), 0L));
+        }
+        return all;
+    }
+
+    @Override
+    public Optional<Run> cancelPending(String id, String reason) {
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return jdbi.withExtension(RunSql.class, sql -> sql.cancelPending(id, reason, clock.now()));
+    }
+
+    @Override
+    public Optional<Run> requestCancel(String id) {
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return jdbi.withExtension(RunSql.class, sql -> sql.requestCancel(id));
+    }
+
+    @Override
+    public Optional<Run> requeue(String id, int attemptBudget) {
+        if (attemptBudget < 1) {
+            throw new IllegalArgumentException("attemptBudget must be >= 1, was " + attemptBudget);
+        }
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return jdbi.withExtension(RunSql.class, sql -> sql.requeue(id, attemptBudget, clock.now()));
+    }
+}

@@ -1,0 +1,110 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.domain.job.CatchUp;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
+import io.forgeflow.domain.port.NodeRegistry.NodeStatus;
+import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.jdbi.v3.core.Jdbi;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.Set;
+
+/** Row mappers from this module's tables to domain records (and to the few row shapes its statements return). */
+final class Rows {
+
+    private Rows() {
+    }
+
+    /** A fence a statement applied, plus whether an operator asked to cancel that run. */
+    record FenceRow(RunFence fence, boolean cancelRequested) {
+    }
+
+    /** A running run whose lease expired, as the leader's recovery reads it. */
+    record ExpiredLease(String runId, String workerId, int attempt, int maxAttempts, boolean cancelRequested) {
+    }
+
+    static void register(Jdbi jdbi) {
+        jdbi.registerRowMapper(Run.class, (rs, ctx) -> run(rs));
+        jdbi.registerRowMapper(Job.class, (rs, ctx) -> job(rs));
+        jdbi.registerRowMapper(Attempt.class, (rs, ctx) -> attempt(rs));
+        jdbi.registerRowMapper(NodeStatus.class, (rs, ctx) -> node(rs));
+        jdbi.registerRowMapper(RunFence.class, (rs, ctx) ->
+                new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")));
+        jdbi.registerRowMapper(FenceRow.class, (rs, ctx) -> new FenceRow(
+                new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
+                rs.getBoolean("cancel_requested")));
+        jdbi.registerRowMapper(ExpiredLease.class, (rs, ctx) -> new ExpiredLease(rs.getString("id"),
+                rs.getString("worker_id"), rs.getInt("attempt"), rs.getInt("max_attempts"),
+                rs.getBoolean("cancel_requested")));
+    }
+
+    static Run run(ResultSet rs) throws SQLException {
+        return new Run(
+                rs.getString("id"),
+                rs.getString("job_id"),
+                RunStatus.fromWire(rs.getString("status")),
+                rs.getInt("attempt"),
+                rs.getInt("max_attempts"),
+                rs.getInt("priority"),
+                instant(rs, "scheduled_for"),
+                instant(rs, "started_at"),
+                instant(rs, "finished_at"),
+                rs.getString("worker_id"),
+                instant(rs, "lease_expires_at"),
+                rs.getString("output"),
+                rs.getString("error"),
+                rs.getString("executor"),
+                PayloadJson.read(rs.getString("payload")),
+                rs.getInt("timeout_seconds"),
+                rs.getBoolean("cancel_requested"),
+                instant(rs, "created_at"));
+    }
+
+    static Job job(ResultSet rs) throws SQLException {
+        JobSpec spec = new JobSpec(
+                rs.getString("name"),
+                rs.getString("executor"),
+                PayloadJson.read(rs.getString("payload")),
+                rs.getString("cron_expr"),
+                instant(rs, "run_at"),
+                rs.getString("timezone"),
+                rs.getInt("priority"),
+                rs.getInt("max_attempts"),
+                rs.getInt("timeout_seconds"),
+                CatchUp.fromWire(rs.getString("catch_up")),
+                rs.getString("idempotency_key"));
+        return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
+                instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"));
+    }
+
+    static Attempt attempt(ResultSet rs) throws SQLException {
+        String outcome = rs.getString("outcome");
+        return new Attempt(rs.getString("run_id"), rs.getInt("attempt"), rs.getString("worker_id"),
+                instant(rs, "started_at"), instant(rs, "finished_at"),
+                outcome == null ? null : AttemptOutcome.fromWire(outcome), rs.getString("error"));
+    }
+
+    static NodeStatus node(ResultSet rs) throws SQLException {
+        Array roles = rs.getArray("roles");
+        NodeInfo info = new NodeInfo(rs.getString("worker_id"), Set.copyOf(Arrays.asList((String[]) roles.getArray())),
+                rs.getString("version"), instant(rs, "started_at"), rs.getBoolean("leader"));
+        return new NodeStatus(info, instant(rs, "last_seen_at"), rs.getLong("running"));
+    }
+
+    static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+}

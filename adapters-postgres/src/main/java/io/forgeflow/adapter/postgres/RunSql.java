@@ -1,0 +1,94 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.Rows.ExpiredLease;
+import io.forgeflow.adapter.postgres.Rows.FenceRow;
+import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.Run;
+import org.jdbi.v3.sqlobject.config.KeyColumn;
+import org.jdbi.v3.sqlobject.config.ValueColumn;
+import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.locator.UseClasspathSqlLocator;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The statements on {@code runs} and {@code run_attempts}, one file each under {@code RunSql/}. Ids are bound as text
+ * and cast to {@code uuid} in SQL; callers only pass well-formed ids. {@code :now} is null in production.
+ */
+@UseClasspathSqlLocator
+interface RunSql {
+
+    @SqlQuery
+    List<Run> claim(@Bind("worker") String workerId, @Bind("executors") String[] executors, @Bind("limit") int limit,
+                    @Bind("leaseMillis") long leaseMillis, @Bind("now") Instant now);
+
+    @SqlQuery
+    List<RunFence> acknowledge(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
+                               @Bind("attempts") Integer[] attempts, @Bind("nextStatuses") String[] nextStatuses,
+                               @Bind("delaysMillis") Long[] delaysMillis, @Bind("outcomes") String[] outcomes,
+                               @Bind("outputs") String[] outputs, @Bind("errors") String[] errors,
+                               @Bind("now") Instant now);
+
+    @SqlQuery
+    List<FenceRow> heartbeat(@Bind("worker") String workerId, @Bind("leaseMillis") long leaseMillis,
+                             @Bind("now") Instant now);
+
+    @SqlQuery
+    List<String> cancellationsFor(@Bind("worker") String workerId);
+
+    @SqlQuery
+    List<RunFence> release(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
+                           @Bind("attempts") Integer[] attempts, @Bind("now") Instant now);
+
+    /** Locks the runs it returns: call inside the recovery transaction. */
+    @SqlQuery
+    List<ExpiredLease> expiredLeases(@Bind("limit") int limit, @Bind("now") Instant now);
+
+    @SqlQuery
+    List<Run> recoverLeases(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
+                            @Bind("attempts") Integer[] attempts, @Bind("nextStatuses") String[] nextStatuses,
+                            @Bind("delaysMillis") Long[] delaysMillis, @Bind("now") Instant now);
+
+    @SqlQuery
+    Run insert(@Bind("id") String id, @Bind("jobId") String jobId, @Bind("status") String status,
+               @Bind("priority") int priority, @Bind("scheduledFor") Instant scheduledFor,
+               @Bind("attempt") int attempt, @Bind("maxAttempts") int maxAttempts, @Bind("executor") String executor,
+               @Bind("payload") Map<String, Object> payload, @Bind("timeoutSeconds") int timeoutSeconds,
+               @Bind("createdAt") Instant createdAt, @Bind("now") Instant now);
+
+    /** Inserts a new run as given (a first run or a manual trigger: no scheduler tick). */
+    default Run insert(Run run, Instant now) {
+        return insert(run.id(), run.jobId(), run.status().wireName(), run.priority(), run.scheduledFor(),
+                run.attempt(), run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(),
+                run.createdAt(), now);
+    }
+
+    @SqlQuery
+    Optional<Run> find(@Bind("id") String id);
+
+    @SqlQuery
+    List<Attempt> attempts(@Bind("runId") String runId);
+
+    @SqlQuery
+    List<Run> list(@Bind("jobId") String jobId, @Bind("status") String status, @Bind("after") String afterId,
+                   @Bind("limit") int limit);
+
+    @SqlQuery
+    @KeyColumn("status")
+    @ValueColumn("runs")
+    Map<String, Long> countByStatus();
+
+    @SqlQuery
+    Optional<Run> cancelPending(@Bind("id") String id, @Bind("reason") String reason, @Bind("now") Instant now);
+
+    @SqlQuery
+    Optional<Run> requestCancel(@Bind("id") String id);
+
+    @SqlQuery
+    Optional<Run> requeue(@Bind("id") String id, @Bind("attemptBudget") int attemptBudget, @Bind("now") Instant now);
+}

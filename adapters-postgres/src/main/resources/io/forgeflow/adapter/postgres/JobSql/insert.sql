@@ -1,0 +1,11 @@
+-- insert: ON CONFLICT (idempotency_key) DO NOTHING lets the unique constraint decide between concurrent submissions
+-- with one key (a second inserter waits for the first to commit, then stores nothing and returns no row); no
+-- read-then-write. A null key never conflicts.
+INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
+                  catch_up, idempotency_key, status, next_run_at, created_at, updated_at)
+VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timezone, :priority, :maxAttempts,
+        :timeoutSeconds, :catchUp, :idempotencyKey, :status, :nextRunAt,
+        coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
+        coalesce(CAST(:updatedAt AS timestamptz), CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()))
+ON CONFLICT (idempotency_key) DO NOTHING
+RETURNING *

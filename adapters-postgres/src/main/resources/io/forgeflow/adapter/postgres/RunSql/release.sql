@@ -1,0 +1,38 @@
+-- release: a draining worker gives runs back. Fenced like acknowledge, locking the runs in id order. Each released
+-- run is due now, and its max_attempts grows by one so that the released attempt does not count against the budget.
+WITH batch AS (
+    SELECT *
+    FROM unnest(CAST(:ids AS uuid[]), CAST(:workers AS text[]), CAST(:attempts AS integer[]))
+         AS b (id, worker_id, attempt)
+), held AS MATERIALIZED (
+    SELECT r.id
+    FROM runs r
+    JOIN batch b ON b.id = r.id
+    WHERE r.id = ANY (CAST(:ids AS uuid[]))
+      AND r.status = 'running' AND r.worker_id = b.worker_id AND r.attempt = b.attempt
+    ORDER BY r.id
+    FOR UPDATE OF r
+), released AS (
+    UPDATE runs r
+    SET status           = 'pending',
+        worker_id        = NULL,
+        lease_expires_at = NULL,
+        cancel_requested = false,
+        scheduled_for    = coalesce(CAST(:now AS timestamptz), now()),
+        finished_at      = NULL,
+        max_attempts     = r.max_attempts + 1
+    FROM held h
+    JOIN batch b ON b.id = h.id
+    WHERE r.id = h.id AND r.status = 'running' AND r.worker_id = b.worker_id AND r.attempt = b.attempt
+    RETURNING r.id, r.started_at, b.worker_id, b.attempt
+), finished AS (
+    INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
+    SELECT id, attempt, worker_id, coalesce(started_at, CAST(:now AS timestamptz), now()),
+           coalesce(CAST(:now AS timestamptz), now()), 'released', 'released by draining worker ' || worker_id
+    FROM released
+    ON CONFLICT (run_id, attempt) DO UPDATE
+        SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
+        WHERE a.outcome IS NULL
+)
+SELECT id, worker_id, attempt
+FROM released

@@ -1,0 +1,99 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AdvisoryLockLeaderElectionIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    final AdvisoryLockLeaderElection first = new AdvisoryLockLeaderElection(pg.connectionSupplier());
+    final AdvisoryLockLeaderElection second = new AdvisoryLockLeaderElection(pg.connectionSupplier());
+
+    @AfterEach
+    void closeBoth() {
+        first.close();
+        second.close();
+    }
+
+    @Test
+    void ofTwoCampaignersOnlyOneLeads() {
+        assertThat(first.campaign()).isTrue();
+        assertThat(second.campaign()).isFalse();
+        assertThat(first.campaign()).as("the leader confirms its lock").isTrue();
+        assertThat(second.campaign()).isFalse();
+        assertThat(first.isLeader()).isTrue();
+        assertThat(second.isLeader()).isFalse();
+        assertThat(lockHolders()).hasSize(1);
+    }
+
+    @Test
+    void aResigningLeaderLetsAStandbyTakeOverAtOnce() {
+        first.campaign();
+
+        first.resign();
+
+        assertThat(first.isLeader()).isFalse();
+        assertThat(second.campaign()).isTrue();
+        assertThat(first.campaign()).isFalse();
+    }
+
+    @Test
+    void aLeaderWhoseBackendIsTerminatedStepsDownAndTheStandbyTakesOver() {
+        assertThat(first.campaign()).isTrue();
+        int leaderPid = lockHolders().get(0);
+
+        assertThat(terminate(leaderPid)).isTrue();
+
+        assertThat(first.campaign()).as("the old leader's next campaign").isFalse();
+        assertThat(first.isLeader()).isFalse();
+        Conditions.awaitTrue(second::campaign, Duration.ofSeconds(10), "the standby takes over");
+        assertThat(second.isLeader()).isTrue();
+        assertThat(first.campaign()).as("the old leader reconnects as a standby").isFalse();
+    }
+
+    @Test
+    void aCampaignWithoutADatabaseReturnsFalse() {
+        Supplier<Connection> unreachable = () -> {
+            throw new IllegalStateException("connection refused");
+        };
+        AdvisoryLockLeaderElection election = new AdvisoryLockLeaderElection(unreachable);
+
+        assertThat(election.campaign()).isFalse();
+        assertThat(election.isLeader()).isFalse();
+        election.close();
+    }
+
+    @Test
+    void closingTheLeaderReleasesTheLock() {
+        first.campaign();
+
+        first.close();
+
+        assertThat(lockHolders()).isEmpty();
+        assertThat(second.campaign()).isTrue();
+    }
+
+    private static List<Integer> lockHolders() {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
+                        + "AND granted AND objid::bigint = :objid AND classid::bigint = :classid")
+                .bind("objid", AdvisoryLockLeaderElection.LOCK_KEY & 0xFFFF_FFFFL)
+                .bind("classid", AdvisoryLockLeaderElection.LOCK_KEY >>> 32)
+                .mapTo(Integer.class).list());
+    }
+
+    private static boolean terminate(int pid) {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT pg_terminate_backend(:pid)").bind("pid", pid)
+                .mapTo(Boolean.class).one());
+    }
+
+}

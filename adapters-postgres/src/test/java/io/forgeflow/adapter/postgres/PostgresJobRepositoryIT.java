@@ -1,0 +1,442 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.CatchUp;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.JobRepository.DueJobs;
+import io.forgeflow.domain.port.JobRepository.JobCreation;
+import io.forgeflow.domain.port.JobRepository.RunCancellation;
+import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+
+import static io.forgeflow.adapter.postgres.testing.TestJobs.aJob;
+import static io.forgeflow.adapter.postgres.testing.TestRuns.aRun;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+class PostgresJobRepositoryIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    final TestClock clock = TestClock.at("2025-01-01T00:00:00Z");
+    final Instant now = clock.instant();
+    final PostgresJobRepository jobs = new PostgresJobRepository(pg.jdbi(), clock);
+    final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), clock);
+    final PostgresRunQueue queue = new PostgresRunQueue(pg.jdbi(), clock);
+
+    @Nested
+    class Create {
+
+        @Test
+        void aJobAndItsFirstRunAreStoredTogether() {
+            Job job = aJob().withPayload(Map.of("command", "echo hi", "env", Map.of("A", 1))).runAt(now).build();
+            Run first = firstRunOf(job);
+
+            JobCreation creation = jobs.create(job, first);
+
+            assertThat(creation.created()).isTrue();
+            assertThat(creation.job()).isEqualTo(job);
+            assertThat(jobs.find(job.id())).contains(job);
+            assertThat(runs.find(first.id())).contains(first);
+        }
+
+        @Test
+        void aTakenIdempotencyKeyReturnsTheJobHoldingItAndStoresNothing() {
+            Job original = aJob().withIdempotencyKey("nightly").build();
+            jobs.create(original, firstRunOf(original));
+            Job again = aJob().withIdempotencyKey("nightly").named("another").build();
+            Run againRun = firstRunOf(again);
+
+            JobCreation creation = jobs.create(again, againRun);
+
+            assertThat(creation.created()).isFalse();
+            assertThat(creation.job()).isEqualTo(original);
+            assertThat(jobs.find(again.id())).isEmpty();
+            assertThat(runs.find(againRun.id())).isEmpty();
+        }
+
+        @Test
+        void twentyConcurrentSubmissionsWithOneKeyCreateExactlyOneJob() throws Exception {
+            int threads = 20;
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Callable<JobCreation>> calls = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                Job job = aJob().withIdempotencyKey("one-key").named("submission-" + i).build();
+                Run run = firstRunOf(job);
+                calls.add(() -> {
+                    start.await();
+                    return jobs.create(job, run);
+                });
+            }
+
+            List<JobCreation> creations = runConcurrently(calls);
+
+            assertThat(creations).filteredOn(JobCreation::created).hasSize(1);
+            assertThat(creations).extracting(c -> c.job().id()).containsOnly(creations.stream()
+                    .filter(JobCreation::created).findFirst().orElseThrow().job().id());
+            assertThat(count("SELECT count(*) FROM jobs")).isEqualTo(1);
+            assertThat(count("SELECT count(*) FROM runs")).isEqualTo(1);
+        }
+
+        @Test
+        void whenTheFirstRunCannotBeStoredNeitherIsTheJob() {
+            Job job = aJob().build();
+            Run invalid = Run.pending(Ids.newId(now), job.id(), 3, 5, now, "noop", Map.of(), 0, now);
+
+            assertThatThrownBy(() -> jobs.create(job, invalid)).hasMessageContaining("runs_timeout_range");
+
+            assertThat(jobs.find(job.id())).isEmpty();
+        }
+
+        @Test
+        void aFirstRunOfAnotherJobIsRefused() {
+            Job job = aJob().build();
+            Run foreign = firstRunOf(aJob().build());
+
+            assertThatThrownBy(() -> jobs.create(job, foreign)).isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void aRecurringJobIsStoredWithItsSchedule() {
+            Job job = aJob().recurring("0 9 * * MON-FRI", now.plusSeconds(3600)).withTimezone("Europe/Berlin")
+                    .catchingUp(CatchUp.ONCE).withPriority(2).withMaxAttempts(7).withTimeoutSeconds(60).build();
+
+            jobs.create(job, null);
+
+            assertThat(jobs.find(job.id())).contains(job);
+            assertThat(count("SELECT count(*) FROM runs")).isZero();
+        }
+    }
+
+    @Nested
+    class Find {
+
+        @Test
+        void idsThatAreNotWellFormedFindNothing() {
+            assertThat(jobs.find("not-a-uuid")).isEmpty();
+            assertThat(jobs.find("")).isEmpty();
+            assertThat(jobs.find(null)).isEmpty();
+            assertThat(jobs.find("'; DROP TABLE jobs; --")).isEmpty();
+        }
+
+        @Test
+        void anUnknownIdFindsNothing() {
+            assertThat(jobs.find(Ids.newId(now))).isEmpty();
+        }
+    }
+
+    @Nested
+    class Listing {
+
+        @Test
+        void jobsAreListedNewestFirstPageByPage() {
+            List<Job> created = new ArrayList<>();
+            for (int i = 0; i < 7; i++) {
+                created.add(pg.insert(aJob().createdAt(now.plusMillis(i))));
+            }
+
+            Page<Job> first = jobs.list(null, 3, null);
+            Page<Job> second = jobs.list(null, 3, first.nextCursor());
+            Page<Job> third = jobs.list(null, 3, second.nextCursor());
+
+            assertThat(first.items()).extracting(Job::id)
+                    .containsExactly(created.get(6).id(), created.get(5).id(), created.get(4).id());
+            assertThat(second.items()).extracting(Job::id)
+                    .containsExactly(created.get(3).id(), created.get(2).id(), created.get(1).id());
+            assertThat(third.items()).extracting(Job::id).containsExactly(created.get(0).id());
+            assertThat(third.nextCursor()).isNull();
+        }
+
+        @Test
+        void aPageThatEndsExactlyAtTheLastJobHasNoNextCursor() {
+            IntStream.range(0, 3).forEach(i -> pg.insert(aJob().createdAt(now.plusMillis(i))));
+
+            assertThat(jobs.list(null, 3, null).nextCursor()).isNull();
+        }
+
+        @Test
+        void theListCanBeFilteredByStatus() {
+            Job paused = pg.insert(aJob().paused().createdAt(now));
+            pg.insert(aJob().createdAt(now.plusMillis(1)));
+
+            assertThat(jobs.list(JobStatus.PAUSED, 10, null).items()).containsExactly(paused);
+            assertThat(jobs.list(JobStatus.CANCELLED, 10, null).items()).isEmpty();
+        }
+
+        @Test
+        void aMalformedCursorIsRefusedNamingTheCursor() {
+            for (String cursor : List.of("garbage", "", "AAAAAAAAAAAAAAAAAAAAA!", "AAAAAAAAAAAAAAAAAAAAAAAA")) {
+                assertThatThrownBy(() -> jobs.list(null, 10, cursor))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("cursor");
+            }
+        }
+    }
+
+    @Nested
+    class ChangeStatus {
+
+        @Test
+        void theStatusChangesOnlyFromTheExpectedOne() {
+            Job job = pg.insert(aJob().recurring("* * * * *", now.plusSeconds(60)));
+            clock.advance(Duration.ofSeconds(5));
+
+            Job paused = jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.NONE)
+                    .orElseThrow();
+
+            assertThat(paused.status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(paused.nextRunAt()).isNull();
+            assertThat(paused.updatedAt()).isEqualTo(clock.instant());
+            assertThat(jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
+                    RunCancellation.PENDING_AND_RUNNING)).isEmpty();
+            assertThat(jobs.find(job.id())).contains(paused);
+        }
+
+        @Test
+        void resumingSetsTheNextRunTime() {
+            Job job = pg.insert(aJob().recurring("* * * * *", null).paused());
+
+            Job resumed = jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, now.plusSeconds(60),
+                    RunCancellation.NONE).orElseThrow();
+
+            assertThat(resumed.nextRunAt()).isEqualTo(now.plusSeconds(60));
+        }
+
+        @Test
+        void missingAndMalformedJobsChangeNothing() {
+            assertThat(jobs.changeStatus(Ids.newId(now), JobStatus.ACTIVE, JobStatus.PAUSED, null,
+                    RunCancellation.PENDING)).isEmpty();
+            assertThat(jobs.changeStatus("nope", JobStatus.ACTIVE, JobStatus.PAUSED, null,
+                    RunCancellation.PENDING)).isEmpty();
+        }
+
+        @Test
+        void pausingCancelsPendingRunsAndLeavesRunningOnes() {
+            Job job = pg.insert(aJob());
+            Run pending = pg.insert(aRun().ofJob(job.id()).dueAt(now.plusSeconds(60)));
+            Run running = pg.insert(aRun().ofJob(job.id()).running().leasedBy("w1").leaseUntil(now.plusSeconds(30)));
+            Run done = pg.insert(aRun().ofJob(job.id()).succeeded());
+            Run otherJobs = pg.insert(aRun());
+
+            jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING);
+
+            Run cancelled = runs.find(pending.id()).orElseThrow();
+            assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(cancelled.finishedAt()).isEqualTo(now);
+            assertThat(cancelled.error()).contains("paused");
+            assertThat(runs.find(running.id())).contains(running);
+            assertThat(runs.find(done.id())).contains(done);
+            assertThat(runs.find(otherJobs.id())).contains(otherJobs);
+        }
+
+        @Test
+        void cancellingAlsoAsksTheWorkersOfRunningRunsToStop() {
+            Job job = pg.insert(aJob());
+            Run pending = pg.insert(aRun().ofJob(job.id()));
+            Run running = pg.insert(aRun().ofJob(job.id()).running().leasedBy("w1").leaseUntil(now.plusSeconds(30)));
+
+            jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
+                    RunCancellation.PENDING_AND_RUNNING);
+
+            assertThat(runs.find(pending.id()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+            Run flagged = runs.find(running.id()).orElseThrow();
+            assertThat(flagged.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(flagged.cancelRequested()).isTrue();
+            assertThat(queue.heartbeat("w1", Duration.ofSeconds(30)).cancelRequested()).containsExactly(running.id());
+        }
+
+        @Test
+        void whenTheCompareAndSetFailsTheRunsAreLeftAlone() {
+            Job job = pg.insert(aJob().paused());
+            Run pending = pg.insert(aRun().ofJob(job.id()));
+
+            assertThat(jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
+                    RunCancellation.PENDING_AND_RUNNING)).isEmpty();
+
+            assertThat(runs.find(pending.id())).contains(pending);
+        }
+
+        @Test
+        void ofTwoConcurrentChangesFromOneStatusExactlyOneWins() throws Exception {
+            Job job = pg.insert(aJob());
+            pg.insert(aRun().ofJob(job.id()));
+            CyclicBarrier start = new CyclicBarrier(2);
+            Callable<Boolean> pause = () -> {
+                start.await();
+                return jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING)
+                        .isPresent();
+            };
+            Callable<Boolean> cancel = () -> {
+                start.await();
+                return jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
+                        RunCancellation.PENDING_AND_RUNNING).isPresent();
+            };
+
+            assertThat(runConcurrently(List.of(pause, cancel))).containsExactlyInAnyOrder(true, false);
+        }
+    }
+
+    @Nested
+    class Scheduling {
+
+        @Test
+        void dueJobsAreActiveRecurringJobsWhoseNextRunHasPassedEarliestFirst() {
+            Job later = pg.insert(aJob().recurring("* * * * *", now.minusSeconds(10)));
+            Job earlier = pg.insert(aJob().recurring("* * * * *", now.minusSeconds(20)));
+            Job exactlyNow = pg.insert(aJob().recurring("* * * * *", now));
+            pg.insert(aJob().recurring("* * * * *", now.plusSeconds(1)));
+            pg.insert(aJob().recurring("* * * * *", now.minusSeconds(30)).paused());
+            pg.insert(aJob().withNextRunAt(now.minusSeconds(30)));
+
+            DueJobs due = jobs.dueJobs(10);
+
+            assertThat(due.now()).isEqualTo(now);
+            assertThat(due.jobs()).extracting(Job::id).containsExactly(earlier.id(), later.id(), exactlyNow.id());
+            assertThat(jobs.dueJobs(1).jobs()).extracting(Job::id).containsExactly(earlier.id());
+        }
+
+        @Test
+        void withoutATestClockDueJobsAreReadOnTheDatabaseClock() {
+            PostgresJobRepository production = new PostgresJobRepository(pg.jdbi(), null);
+            Job due = pg.insert(aJob().recurring("* * * * *", Instant.now().minus(Duration.ofHours(1))));
+            pg.insert(aJob().recurring("* * * * *", Instant.now().plus(Duration.ofHours(1))));
+
+            DueJobs result = production.dueJobs(10);
+
+            assertThat(result.jobs()).extracting(Job::id).containsExactly(due.id());
+            assertThat(result.now()).isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
+        }
+
+        @Test
+        void aTickAdvancesTheJobAndInsertsItsRun() {
+            Job job = pg.insert(aJob().recurring("* * * * *", now));
+            Run run = tickRun(job, now);
+
+            assertThat(jobs.fireTick(job.id(), now, now.plusSeconds(60), run)).isTrue();
+
+            assertThat(jobs.find(job.id()).orElseThrow().nextRunAt()).isEqualTo(now.plusSeconds(60));
+            assertThat(runs.find(run.id())).contains(run);
+        }
+
+        @Test
+        void aTickWithAStaleExpectationDoesNothing() {
+            Job job = pg.insert(aJob().recurring("* * * * *", now.plusSeconds(60)));
+            Run run = tickRun(job, now);
+
+            assertThat(jobs.fireTick(job.id(), now, now.plusSeconds(60), run)).isFalse();
+
+            assertThat(runs.find(run.id())).isEmpty();
+        }
+
+        @Test
+        void aTickOfAJobThatIsNotActiveDoesNothing() {
+            Job job = pg.insert(aJob().recurring("* * * * *", now).paused());
+
+            assertThat(jobs.fireTick(job.id(), now, now.plusSeconds(60), tickRun(job, now))).isFalse();
+            assertThat(count("SELECT count(*) FROM runs")).isZero();
+        }
+
+        @Test
+        void aSkippedTickOnlyAdvancesTheJob() {
+            Job job = pg.insert(aJob().recurring("* * * * *", now));
+
+            assertThat(jobs.fireTick(job.id(), now, now.plusSeconds(60), null)).isTrue();
+
+            assertThat(jobs.find(job.id()).orElseThrow().nextRunAt()).isEqualTo(now.plusSeconds(60));
+            assertThat(count("SELECT count(*) FROM runs")).isZero();
+        }
+
+        @Test
+        void ofTwoSchedulersFiringTheSameTickExactlyOneWinsAndOneRunExists() throws Exception {
+            Job job = pg.insert(aJob().recurring("* * * * *", now));
+            CyclicBarrier start = new CyclicBarrier(2);
+            List<Callable<Boolean>> firers = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                Run run = tickRun(job, now);
+                firers.add(() -> {
+                    start.await();
+                    return jobs.fireTick(job.id(), now, now.plusSeconds(60), run);
+                });
+            }
+
+            assertThat(runConcurrently(firers)).containsExactlyInAnyOrder(true, false);
+            assertThat(count("SELECT count(*) FROM runs")).isEqualTo(1);
+        }
+
+        @Test
+        void aTickThatAlreadyFiredNeverFiresASecondRunEvenIfTheJobIsWoundBack() {
+            Job job = pg.insert(aJob().recurring("* * * * *", now));
+            jobs.fireTick(job.id(), now, now.plusSeconds(60), tickRun(job, now));
+            pg.jdbi().useHandle(h -> h.createUpdate("UPDATE jobs SET next_run_at = :tick")
+                    .bind("tick", now).execute());
+
+            assertThat(jobs.fireTick(job.id(), now, now.plusSeconds(60), tickRun(job, now))).isTrue();
+
+            assertThat(count("SELECT count(*) FROM runs")).isEqualTo(1);
+        }
+
+        @Test
+        void manualRunsNeverConflictWithTicksOrWithEachOther() {
+            Job job = pg.insert(aJob().recurring("* * * * *", now));
+            runs.insert(tickRun(job, now));
+            runs.insert(tickRun(job, now));
+
+            assertThat(jobs.fireTick(job.id(), now, now.plusSeconds(60), tickRun(job, now))).isTrue();
+
+            assertThat(count("SELECT count(*) FROM runs")).isEqualTo(3);
+        }
+    }
+
+    private Run firstRunOf(Job job) {
+        return Run.pending(Ids.newId(now), job.id(), job.spec().maxAttempts(), job.spec().priority(),
+                job.spec().runAt() == null ? now : job.spec().runAt(), job.spec().executor(), job.spec().payload(),
+                job.spec().timeoutSeconds(), now);
+    }
+
+    private Run tickRun(Job job, Instant tick) {
+        return Run.pending(Ids.newId(now), job.id(), job.spec().maxAttempts(), job.spec().priority(), tick,
+                job.spec().executor(), job.spec().payload(), job.spec().timeoutSeconds(), now);
+    }
+
+    private static <T> List<T> runConcurrently(List<Callable<T>> calls) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(calls.size());
+        try {
+            return assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                List<Future<T>> futures = new ArrayList<>();
+                for (Callable<T> call : calls) {
+                    futures.add(pool.submit(call));
+                }
+                List<T> results = new ArrayList<>();
+                for (Future<T> future : futures) {
+                    results.add(future.get());
+                }
+                return results;
+            });
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static long count(String sql) {
+        return pg.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+    }
+}

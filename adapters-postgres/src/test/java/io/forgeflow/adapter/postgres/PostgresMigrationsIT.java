@@ -1,0 +1,62 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import javax.sql.DataSource;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PostgresMigrationsIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    @Test
+    void theFixtureDatabaseIsMigrated() {
+        assertThat(PostgresMigrations.isMigrated(pg.dataSource())).isTrue();
+        assertThat(PostgresMigrations.pendingChangeSets(pg.dataSource())).isEmpty();
+    }
+
+    @Test
+    void migratingTwiceChangesNothing() {
+        int applied = appliedChangeSets(pg.dataSource());
+
+        PostgresMigrations.migrate(pg.dataSource());
+        PostgresMigrations.migrate(pg.dataSource());
+
+        assertThat(appliedChangeSets(pg.dataSource())).isEqualTo(applied).isPositive();
+        assertThat(PostgresMigrations.isMigrated(pg.dataSource())).isTrue();
+    }
+
+    @Test
+    void anEmptyDatabaseIsNotMigratedAndCheckingCreatesNothing() {
+        DataSource empty = pg.createEmptyDatabase();
+
+        assertThat(PostgresMigrations.isMigrated(empty)).isFalse();
+        assertThat(PostgresMigrations.pendingChangeSets(empty)).contains("0001-jobs", "0001-runs");
+        assertThat(tables(empty)).isEmpty();
+    }
+
+    @Test
+    void migratingAnEmptyDatabaseMakesItMigrated() {
+        DataSource empty = pg.createEmptyDatabase();
+
+        PostgresMigrations.migrate(empty);
+
+        assertThat(PostgresMigrations.isMigrated(empty)).isTrue();
+        assertThat(tables(empty)).contains("jobs", "runs", "run_attempts", "nodes");
+    }
+
+    private static int appliedChangeSets(DataSource dataSource) {
+        return PostgresJdbi.create(dataSource).withHandle(h ->
+                h.createQuery("SELECT count(*) FROM databasechangelog").mapTo(Integer.class).one());
+    }
+
+    private static List<String> tables(DataSource dataSource) {
+        return PostgresJdbi.create(dataSource).withHandle(h -> h.createQuery(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+                .mapTo(String.class).list());
+    }
+}

@@ -1,0 +1,178 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+class PostgresWorkSignalIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    final PostgresWorkSignal sender = new PostgresWorkSignal(pg.connectionSupplier());
+    final PostgresWorkSignal receiver = new PostgresWorkSignal(pg.connectionSupplier());
+    final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void close() {
+        threads.shutdownNow();
+        sender.close();
+        receiver.close();
+    }
+
+    @Test
+    void aSignalOnOneNodeWakesAnAwaitOnAnotherWithinASecond() throws Exception {
+        drain(receiver);
+        CompletableFuture<Boolean> woken = CompletableFuture.supplyAsync(() -> awaitQuietly(receiver,
+                Duration.ofSeconds(10)), threads);
+
+        long start = System.nanoTime();
+        sender.runsBecameDue();
+
+        assertThat(woken.get(1, TimeUnit.SECONDS)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void aSignalSentWhileNobodyWaitsWakesTheNextAwait() throws Exception {
+        drain(receiver);
+        sender.runsBecameDue();
+
+        assertThat(receiver.await(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void withoutASignalAwaitTimesOut() throws Exception {
+        drain(receiver);
+
+        long start = System.nanoTime();
+        assertThat(receiver.await(Duration.ofMillis(300))).isFalse();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250), Duration.ofSeconds(3));
+    }
+
+    @Test
+    void aBurstOfTenThousandCallsCostsFewNotifications() throws Exception {
+        try (Connection listener = pg.connectionSupplier().get()) {
+            listen(listener);
+            AtomicInteger received = new AtomicInteger();
+
+            long start = System.nanoTime();
+            for (int i = 0; i < 10_000; i++) {
+                sender.runsBecameDue();
+            }
+            Duration burst = Duration.ofNanos(System.nanoTime() - start);
+
+            // the burst's notifications have all arrived once the count stops short of what was sent
+            Conditions.awaitTrue(() -> {
+                received.addAndGet(poll(listener));
+                return received.get() >= 1 && received.get() == sender.notificationsSent();
+            }, Duration.ofSeconds(5), "every notification sent has arrived");
+            assertThat(received.get()).as("notifications for a burst of %s", burst)
+                    .isLessThanOrEqualTo(2 + (int) (burst.toMillis() / 2) + 5)
+                    .isLessThan(100);
+            assertThat(sender.notificationsSent()).isLessThan(100);
+        }
+    }
+
+    @Test
+    void awaitReconnectsWhenTheListenConnectionDrops() throws Exception {
+        drain(receiver);
+        int terminated = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(pg_terminate_backend(pid)) "
+                + "FROM pg_stat_activity WHERE datname = current_database() AND query = :listen "
+                + "AND pid <> pg_backend_pid()").bind("listen", "LISTEN " + PostgresWorkSignal.CHANNEL)
+                .mapTo(Integer.class).one());
+        assertThat(terminated).isEqualTo(2);
+
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            // after a drop, the first await reports a (possibly missed) signal once it has listened again
+            Conditions.awaitTrue(() -> awaitQuietly(receiver, Duration.ofMillis(200)), Duration.ofSeconds(8),
+                    "the receiver listens again");
+            drain(receiver);
+            sender.runsBecameDue();
+            assertThat(receiver.await(Duration.ofSeconds(5))).isTrue();
+        });
+    }
+
+    @Test
+    void theSenderReconnectsWhenItsConnectionDrops() throws Exception {
+        drain(receiver);
+        sender.runsBecameDue();
+        assertThat(receiver.await(Duration.ofSeconds(5))).isTrue();
+        drain(receiver);
+        int terminated = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(pg_terminate_backend(pid)) "
+                + "FROM pg_stat_activity WHERE datname = current_database() AND query = :notify "
+                + "AND pid <> pg_backend_pid()").bind("notify", "NOTIFY " + PostgresWorkSignal.CHANNEL)
+                .mapTo(Integer.class).one());
+        assertThat(terminated).isEqualTo(1);
+
+        sender.runsBecameDue();
+
+        assertThat(receiver.await(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void awaitIsInterruptible() throws Exception {
+        drain(receiver);
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                receiver.await(Duration.ofMinutes(1));
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        waiter.start();
+
+        waiter.interrupt();
+
+        assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+    }
+
+    /** Consumes signals left over from construction or earlier calls, so each test starts quiet. */
+    private static void drain(PostgresWorkSignal signal) throws InterruptedException {
+        while (signal.await(Duration.ofMillis(50))) {
+            // keep draining
+        }
+    }
+
+    private static boolean awaitQuietly(PostgresWorkSignal signal, Duration timeout) {
+        try {
+            return signal.await(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void listen(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("LISTEN " + PostgresWorkSignal.CHANNEL);
+        }
+    }
+
+    private static int poll(Connection connection) {
+        try {
+            PGNotification[] notifications = connection.unwrap(PGConnection.class).getNotifications(50);
+            return notifications == null ? 0 : notifications.length;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
