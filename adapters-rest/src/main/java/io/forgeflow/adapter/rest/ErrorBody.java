@@ -1,0 +1,65 @@
+package io.forgeflow.adapter.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one error shape of the API: {@code {"error": "what is wrong and how to fix it", "field": "cron_expr"}},
+ * {@code field} only when one field is at fault. Serialized here with a private mapper, so an error can always be
+ * written, whatever JSON provider the server registers and whatever state it is in.
+ */
+final class ErrorBody {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_MESSAGE_CHARS = 2_000;
+
+    private ErrorBody() {
+    }
+
+    static String json(String error, String field) {
+        return json(error, field, null);
+    }
+
+    static String json(String error, String field, String errorId) {
+        Map<String, String> body = new LinkedHashMap<>();
+        body.put("error", clip(error == null || error.isBlank() ? "request failed" : error));
+        if (field != null) {
+            body.put("field", clip(field));
+        }
+        if (errorId != null) {
+            body.put("error_id", errorId);
+        }
+        try {
+            return JSON.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            return "{\"error\":\"request failed\"}";
+        }
+    }
+
+    static Response response(int status, String error, String field) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(json(error, field)).build();
+    }
+
+    /** Writes an error straight to the servlet response (filters answer before Jersey sees the request). */
+    static void write(HttpServletResponse response, int status, String error, String field) throws IOException {
+        byte[] bytes = json(error, field).getBytes(StandardCharsets.UTF_8);
+        response.resetBuffer();
+        response.setStatus(status);
+        response.setContentType(MediaType.APPLICATION_JSON);
+        response.setCharacterEncoding("UTF-8");
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+        response.flushBuffer();
+    }
+
+    private static String clip(String s) {
+        return s.length() <= MAX_MESSAGE_CHARS ? s : s.substring(0, MAX_MESSAGE_CHARS) + "…";
+    }
+}

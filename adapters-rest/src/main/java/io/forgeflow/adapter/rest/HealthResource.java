@@ -1,0 +1,50 @@
+package io.forgeflow.adapter.rest;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/** Liveness ({@code /healthz}: the process answers) and readiness ({@code /readyz}: it can do its work). */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public final class HealthResource {
+    private static final Logger LOG = LoggerFactory.getLogger(HealthResource.class);
+    private final ReadinessCheck readiness;
+
+    public HealthResource(ReadinessCheck readiness) {
+        this.readiness = Objects.requireNonNull(readiness, "readiness");
+    }
+
+    @GET
+    @Path("healthz")
+    public StatusResponse healthz() {
+        return new StatusResponse("ok");
+    }
+
+    /** 200 {@code {"status": "ready"}}, or 503 {@code {"error": "<reason>"}}. */
+    @GET
+    @Path("readyz")
+    public Response readyz() {
+        Optional<String> problem;
+        try {
+            problem = readiness.problem();
+        } catch (RuntimeException e) {
+            LOG.warn("readiness check failed", e);
+            problem = Optional.of("readiness check failed: " + e);
+        }
+        if (problem == null) {
+            problem = Optional.of("readiness check gave no answer");
+        }
+        if (problem.isEmpty()) {
+            return Response.ok(new StatusResponse("ready"), MediaType.APPLICATION_JSON_TYPE).build();
+        }
+        return ErrorBody.response(503, problem.get(), null);
+    }
+}

@@ -1,0 +1,109 @@
+package io.forgeflow.adapter.rest;
+
+import io.forgeflow.application.job.CancelJob;
+import io.forgeflow.application.job.PauseJob;
+import io.forgeflow.application.job.QueryJobs;
+import io.forgeflow.application.job.ResumeJob;
+import io.forgeflow.application.job.SubmitJob;
+import io.forgeflow.application.job.TriggerJob;
+import io.forgeflow.domain.error.NotFoundException;
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.port.JobRepository.JobCreation;
+import io.forgeflow.domain.run.Run;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.io.InputStream;
+import java.util.Objects;
+
+/** {@code /api/jobs}: submit, list, read and control jobs (API.md, "Jobs"). */
+@Path("/api/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+public final class JobResource {
+    private final SubmitJob submitJob;
+    private final QueryJobs queryJobs;
+    private final PauseJob pauseJob;
+    private final ResumeJob resumeJob;
+    private final CancelJob cancelJob;
+    private final TriggerJob triggerJob;
+
+    public JobResource(SubmitJob submitJob, QueryJobs queryJobs, PauseJob pauseJob, ResumeJob resumeJob,
+                       CancelJob cancelJob, TriggerJob triggerJob) {
+        this.submitJob = Objects.requireNonNull(submitJob, "submitJob");
+        this.queryJobs = Objects.requireNonNull(queryJobs, "queryJobs");
+        this.pauseJob = Objects.requireNonNull(pauseJob, "pauseJob");
+        this.resumeJob = Objects.requireNonNull(resumeJob, "resumeJob");
+        this.cancelJob = Objects.requireNonNull(cancelJob, "cancelJob");
+        this.triggerJob = Objects.requireNonNull(triggerJob, "triggerJob");
+    }
+
+    /** 201 with the new job, or 200 with the existing one when its idempotency key is replayed with the same body. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response submit(InputStream body, @Context UriInfo uri) {
+        JobCreation creation = submitJob.submit(JobSubmission.read(body));
+        JobResponse job = JobResponse.of(creation.job());
+        if (!creation.created()) {
+            return Response.ok(job).build();
+        }
+        return Response.created(uri.getBaseUriBuilder().path("api/jobs").path(job.id()).build()).entity(job).build();
+    }
+
+    /** Newest first; {@code status}, {@code limit} (1–500, default 50) and {@code cursor} are optional. */
+    @GET
+    public PageResponse<JobResponse> list(@Context UriInfo uri) {
+        Query q = Query.of(uri, "status", "limit", "cursor");
+        return PageResponse.of(queryJobs.list(q.jobStatus(), q.limit(), q.cursor()), JobResponse::of);
+    }
+
+    @GET
+    @Path("{id}")
+    public JobResponse get(@PathParam("id") String id) {
+        return JobResponse.of(queryJobs.get(wellFormed(id)));
+    }
+
+    @POST
+    @Path("{id}/pause")
+    public JobResponse pause(@PathParam("id") String id) {
+        return JobResponse.of(pauseJob.pause(wellFormed(id)));
+    }
+
+    @POST
+    @Path("{id}/resume")
+    public JobResponse resume(@PathParam("id") String id) {
+        return JobResponse.of(resumeJob.resume(wellFormed(id)));
+    }
+
+    @POST
+    @Path("{id}/cancel")
+    public JobResponse cancel(@PathParam("id") String id) {
+        Job job = cancelJob.cancel(wellFormed(id));
+        return JobResponse.of(job);
+    }
+
+    /** 201 with the new run, due now. */
+    @POST
+    @Path("{id}/trigger")
+    public Response trigger(@PathParam("id") String id, @Context UriInfo uri) {
+        Run run = triggerJob.trigger(wellFormed(id));
+        return Response.created(uri.getBaseUriBuilder().path("api/runs").path(run.id()).build())
+                .entity(RunResponse.of(run)).build();
+    }
+
+    /** An id that cannot name a job is simply not found (ids are opaque to clients). */
+    static String wellFormed(String id) {
+        if (!Ids.isWellFormed(id)) {
+            throw new NotFoundException("job", JsonBody.shorten(id));
+        }
+        return id;
+    }
+}

@@ -1,0 +1,40 @@
+package io.forgeflow.adapter.rest;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobSpec;
+
+import java.util.Map;
+
+/** A job as the API shows it. Every field is present; absent values are null. Timestamps are RFC 3339 UTC. */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+@JsonPropertyOrder({"id", "name", "executor", "payload", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
+        "timeout_seconds", "catch_up", "idempotency_key", "status", "next_run_at", "created_at", "updated_at"})
+public record JobResponse(
+        @JsonProperty("id") String id,
+        @JsonProperty("name") String name,
+        @JsonProperty("executor") String executor,
+        @JsonProperty("payload") Map<String, Object> payload,
+        @JsonProperty("cron_expr") String cronExpr,
+        @JsonProperty("run_at") String runAt,
+        @JsonProperty("timezone") String timezone,
+        @JsonProperty("priority") int priority,
+        @JsonProperty("max_attempts") int maxAttempts,
+        @JsonProperty("timeout_seconds") int timeoutSeconds,
+        @JsonProperty("catch_up") String catchUp,
+        @JsonProperty("idempotency_key") String idempotencyKey,
+        @JsonProperty("status") String status,
+        @JsonProperty("next_run_at") String nextRunAt,
+        @JsonProperty("created_at") String createdAt,
+        @JsonProperty("updated_at") String updatedAt) {
+
+    static JobResponse of(Job job) {
+        JobSpec s = job.spec();
+        return new JobResponse(job.id(), s.name(), s.executor(), s.payload(), s.cronExpr(), Timestamps.format(s.runAt()),
+                s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(), s.catchUp().wireName(),
+                s.idempotencyKey(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
+                Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()));
+    }
+}

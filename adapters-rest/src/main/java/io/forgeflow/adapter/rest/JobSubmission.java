@@ -1,0 +1,238 @@
+package io.forgeflow.adapter.rest;
+
+import io.forgeflow.domain.error.ValidationException;
+import io.forgeflow.domain.job.JobDraft;
+
+import java.io.InputStream;
+import java.math.BigInteger;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns the body of {@code POST /api/jobs} into a {@link JobDraft}: only the fields of API.md, each of its JSON
+ * type. Unknown fields are refused (a typo such as {@code cron} would otherwise submit a job that runs once, now),
+ * with a suggestion; read-only fields of the response are refused as such. Rules about values (ranges, lengths,
+ * time zones, cron syntax) are the domain's and the use case's.
+ */
+final class JobSubmission {
+    static final String EXAMPLE = "{\"name\": \"nightly-report\", \"executor\": \"shell\", "
+            + "\"payload\": {\"command\": \"echo hello\"}, \"cron_expr\": \"0 3 * * *\"}";
+
+    /** The submittable fields, in the order the API documents them. */
+    static final List<String> FIELDS = List.of("name", "executor", "payload", "cron_expr", "run_at", "timezone",
+            "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key");
+    private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at");
+    private static final String RUN_AT_FORMAT = "an RFC 3339 timestamp with a UTC offset, such as \"2026-07-01T09:30:00Z\"";
+
+    /** Where a wrong name most likely came from. Keys are normalized (lower case, letters and digits only). */
+    private static final Map<String, String> ALIASES = Map.ofEntries(
+            Map.entry("cron", "cron_expr"), Map.entry("schedule", "cron_expr"), Map.entry("cronexpression", "cron_expr"),
+            Map.entry("crontab", "cron_expr"), Map.entry("expression", "cron_expr"),
+            Map.entry("at", "run_at"), Map.entry("when", "run_at"), Map.entry("startat", "run_at"),
+            Map.entry("runtime", "run_at"), Map.entry("scheduledfor", "run_at"), Map.entry("runon", "run_at"),
+            Map.entry("tz", "timezone"), Map.entry("zone", "timezone"), Map.entry("zoneid", "timezone"),
+            Map.entry("retries", "max_attempts"), Map.entry("maxretries", "max_attempts"), Map.entry("attempts", "max_attempts"),
+            Map.entry("timeout", "timeout_seconds"), Map.entry("timeoutsecs", "timeout_seconds"),
+            Map.entry("type", "executor"), Map.entry("kind", "executor"), Map.entry("runner", "executor"),
+            Map.entry("params", "payload"), Map.entry("parameters", "payload"), Map.entry("args", "payload"),
+            Map.entry("data", "payload"), Map.entry("config", "payload"),
+            Map.entry("command", "payload.command"), Map.entry("cmd", "payload.command"),
+            Map.entry("url", "payload.url"), Map.entry("method", "payload.method"), Map.entry("headers", "payload.headers"),
+            Map.entry("key", "idempotency_key"), Map.entry("idempotency", "idempotency_key"),
+            Map.entry("requestid", "idempotency_key"),
+            Map.entry("catchup", "catch_up"), Map.entry("misfire", "catch_up"), Map.entry("title", "name"),
+            Map.entry("jobname", "name"));
+
+    private JobSubmission() {
+    }
+
+    static JobDraft read(InputStream body) {
+        return toDraft(JsonBody.readObject(body, EXAMPLE));
+    }
+
+    static JobDraft toDraft(Map<String, Object> body) {
+        for (String key : body.keySet()) {
+            if (READ_ONLY.contains(key)) {
+                throw new ValidationException(key, "'" + key + "' is set by the server and cannot be submitted: "
+                        + "leave it out of the request");
+            }
+            if (!FIELDS.contains(key)) {
+                throw new ValidationException(JsonBody.shorten(key), unknownField(key));
+            }
+        }
+        return new JobDraft(
+                string(body, "name", "a short name such as \"nightly-report\""),
+                string(body, "executor", "an executor name such as \"shell\" or \"http\""),
+                object(body, "payload"),
+                string(body, "cron_expr", "a cron expression such as \"*/5 * * * *\""),
+                timestamp(body, "run_at"),
+                string(body, "timezone", "an IANA time zone such as \"Europe/Berlin\""),
+                integer(body, "priority", 1, 9),
+                integer(body, "max_attempts", 1, 100),
+                integer(body, "timeout_seconds", 1, 86_400),
+                string(body, "catch_up", "\"skip\" or \"once\""),
+                string(body, "idempotency_key", "a string of up to 200 characters"));
+    }
+
+    private static String string(Map<String, Object> body, String field, String example) {
+        Object v = body.get(field);
+        if (v == null || v instanceof String) {
+            return (String) v;
+        }
+        throw new ValidationException(field, field + " must be a string (" + example + "), not " + kind(v));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(Map<String, Object> body, String field) {
+        Object v = body.get(field);
+        if (v == null || v instanceof Map) {
+            return (Map<String, Object>) v;
+        }
+        throw new ValidationException(field, field + " must be a JSON object holding the executor's settings, "
+                + "such as {\"command\": \"echo hello\"}, not " + kind(v));
+    }
+
+    /**
+     * A whole number. Values that do not fit an int are out of range for every field; the range in the message
+     * repeats the domain's rule ({@link JobDraft#validate()} checks values that do fit).
+     */
+    private static Integer integer(Map<String, Object> body, String field, int min, int max) {
+        Object v = body.get(field);
+        if (v == null || v instanceof Integer) {
+            return (Integer) v;
+        }
+        if (v instanceof Long || v instanceof BigInteger) {
+            throw new ValidationException(field, field + " must be between " + min + " and " + max + ", was "
+                    + JsonBody.shorten(v.toString()));
+        }
+        throw new ValidationException(field, field + " must be a whole number from " + min + " to " + max + ", not "
+                + kind(v));
+    }
+
+    private static Instant timestamp(Map<String, Object> body, String field) {
+        Object v = body.get(field);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof String)) {
+            throw new ValidationException(field, field + " must be " + RUN_AT_FORMAT + ", not " + kind(v));
+        }
+        String text = ((String) v).trim();
+        try {
+            OffsetDateTime parsed = OffsetDateTime.parse(rfc3339ToIso(text), DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            if (parsed.getYear() < 1 || parsed.getYear() > 9999) {
+                throw new ValidationException(field, field + " must be within the years 0001 to 9999, was '"
+                        + JsonBody.shorten(text) + "'");
+            }
+            // the database keeps microseconds; cutting here makes an idempotent replay compare equal to what was stored
+            return parsed.toInstant().truncatedTo(ChronoUnit.MICROS);
+        } catch (DateTimeException e) {
+            throw new ValidationException(field, field + " must be " + RUN_AT_FORMAT + ", was '"
+                    + JsonBody.shorten(text) + "'");
+        }
+    }
+
+    /** RFC 3339 also allows a lower-case {@code t}/{@code z}, and a space between date and time. */
+    private static String rfc3339ToIso(String text) {
+        if (text.length() < 11) {
+            return text;
+        }
+        char sep = text.charAt(10);
+        String s = sep == ' ' || sep == 't' ? text.substring(0, 10) + 'T' + text.substring(11) : text;
+        return s.endsWith("z") ? s.substring(0, s.length() - 1) + 'Z' : s;
+    }
+
+    private static String kind(Object v) {
+        if (v instanceof String) {
+            return "a string";
+        }
+        if (v instanceof Number) {
+            return "a number (" + JsonBody.shorten(v.toString()) + ")";
+        }
+        if (v instanceof Boolean) {
+            return "a boolean (" + v + ")";
+        }
+        if (v instanceof Map) {
+            return "an object";
+        }
+        if (v instanceof List) {
+            return "an array";
+        }
+        return "null";
+    }
+
+    static String unknownField(String key) {
+        String shown = JsonBody.shorten(key);
+        String suggestion = suggest(key);
+        if (suggestion == null) {
+            return "unknown field '" + shown + "': a job has " + String.join(", ", FIELDS);
+        }
+        if (suggestion.startsWith("payload.")) {
+            return "unknown field '" + shown + "' — did you mean " + suggestion + "? Executor settings go inside "
+                    + "payload, e.g. {\"payload\": {\"" + suggestion.substring("payload.".length()) + "\": ...}}";
+        }
+        return "unknown field '" + shown + "' — did you mean " + suggestion + "?";
+    }
+
+    /** The field the client most likely meant, or null. */
+    static String suggest(String key) {
+        String k = normalize(key);
+        for (String f : FIELDS) {
+            if (normalize(f).equals(k)) {
+                return f;
+            }
+        }
+        String alias = ALIASES.get(k);
+        if (alias != null) {
+            return alias;
+        }
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String f : FIELDS) {
+            int d = distance(k, normalize(f));
+            if (d < bestDistance) {
+                best = f;
+                bestDistance = d;
+            }
+        }
+        return bestDistance <= 2 && k.length() > 2 ? best : null;
+    }
+
+    private static String normalize(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : s.toLowerCase(Locale.ROOT).toCharArray()) {
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Levenshtein distance (short strings only: keys are cut to 60 characters first). */
+    private static int distance(String a, String b) {
+        a = a.length() > 60 ? a.substring(0, 60) : a;
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

@@ -1,0 +1,75 @@
+package io.forgeflow.adapter.rest;
+
+import io.forgeflow.application.job.CancelJob;
+import io.forgeflow.application.job.PauseJob;
+import io.forgeflow.application.job.QueryJobs;
+import io.forgeflow.application.job.ResumeJob;
+import io.forgeflow.application.job.SubmitJob;
+import io.forgeflow.application.job.TriggerJob;
+import io.forgeflow.application.node.QueryNodes;
+import io.forgeflow.application.run.CancelRun;
+import io.forgeflow.application.run.QueryRuns;
+import io.forgeflow.application.run.RequeueRun;
+import jakarta.servlet.Filter;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything the server registers to serve the REST API. With Dropwizard, in {@code Application.run}:
+ *
+ * <pre>{@code
+ * // config: server.registerDefaultExceptionMappers: false (these mappers are the only ones)
+ * RestModule.resources(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob,
+ *         queryRuns, cancelRun, requeueRun, queryNodes, readiness).forEach(environment.jersey()::register);
+ * RestModule.providers().forEach(environment.jersey()::register);
+ * // in this order, and during run(): Dropwizard adds its own filters later, when it builds the server
+ * RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
+ *         .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
+ * // errors Jetty answers before any filter runs (malformed URIs, oversized headers)
+ * environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
+ * environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+ *     public void lifeCycleStarting(LifeCycle event) {
+ *         if (event instanceof Server) ((Server) event).setErrorHandler(new JsonErrorHandler());
+ *     }
+ * });
+ * }</pre>
+ */
+public final class RestModule {
+    private RestModule() {
+    }
+
+    /** The JAX-RS resources: jobs, runs, stats, nodes, and the health routes. */
+    public static List<Object> resources(SubmitJob submitJob, QueryJobs queryJobs, PauseJob pauseJob,
+                                         ResumeJob resumeJob, CancelJob cancelJob, TriggerJob triggerJob,
+                                         QueryRuns queryRuns, CancelRun cancelRun, RequeueRun requeueRun,
+                                         QueryNodes queryNodes, ReadinessCheck readiness) {
+        return List.of(
+                new JobResource(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob),
+                new RunResource(queryRuns, cancelRun, requeueRun),
+                new StatsResource(queryRuns),
+                new NodeResource(queryNodes),
+                new HealthResource(readiness));
+    }
+
+    /**
+     * The exception mappers: the domain's exceptions, this adapter's refusals, Jackson's exceptions, Jersey's
+     * own (404, 405, 415 ...), and a catch-all that answers 500 with a logged error id.
+     */
+    public static List<Object> providers() {
+        return ExceptionMappers.all();
+    }
+
+    /**
+     * The servlet filters, by name, in the order they must run (in front of Jersey, for every request):
+     * JSON error pages, the body limit, then the content-type rules.
+     */
+    public static Map<String, Filter> filters() {
+        Map<String, Filter> filters = new LinkedHashMap<>();
+        filters.put("forgeflow-json-errors", new JsonErrorFilter());
+        filters.put("forgeflow-body-limit", new BodyLimitFilter());
+        filters.put("forgeflow-json-content-type", new JsonContentTypeFilter());
+        return filters;
+    }
+}

@@ -1,0 +1,67 @@
+package io.forgeflow.adapter.rest;
+
+import io.forgeflow.application.run.CancelRun;
+import io.forgeflow.application.run.QueryRuns;
+import io.forgeflow.application.run.QueryRuns.RunDetail;
+import io.forgeflow.application.run.RequeueRun;
+import io.forgeflow.domain.error.NotFoundException;
+import io.forgeflow.domain.id.Ids;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.util.Objects;
+
+/** {@code /api/runs}: list and read runs, requeue dead-letters, cancel (API.md, "Runs"). */
+@Path("/api/runs")
+@Produces(MediaType.APPLICATION_JSON)
+public final class RunResource {
+    private final QueryRuns queryRuns;
+    private final CancelRun cancelRun;
+    private final RequeueRun requeueRun;
+
+    public RunResource(QueryRuns queryRuns, CancelRun cancelRun, RequeueRun requeueRun) {
+        this.queryRuns = Objects.requireNonNull(queryRuns, "queryRuns");
+        this.cancelRun = Objects.requireNonNull(cancelRun, "cancelRun");
+        this.requeueRun = Objects.requireNonNull(requeueRun, "requeueRun");
+    }
+
+    /** Newest first; {@code job_id}, {@code status} ({@code dead}: the dead-letter queue), {@code limit}, {@code cursor}. */
+    @GET
+    public PageResponse<RunResponse> list(@Context UriInfo uri) {
+        Query q = Query.of(uri, "job_id", "status", "limit", "cursor");
+        return PageResponse.of(queryRuns.list(q.jobId(), q.runStatus(), q.limit(), q.cursor()), RunResponse::of);
+    }
+
+    /** The run with its attempts, oldest first. */
+    @GET
+    @Path("{id}")
+    public RunResponse get(@PathParam("id") String id) {
+        RunDetail detail = queryRuns.get(wellFormed(id));
+        return RunResponse.of(detail.run(), detail.attempts());
+    }
+
+    @POST
+    @Path("{id}/requeue")
+    public RunResponse requeue(@PathParam("id") String id) {
+        return RunResponse.of(requeueRun.requeue(wellFormed(id)));
+    }
+
+    @POST
+    @Path("{id}/cancel")
+    public RunResponse cancel(@PathParam("id") String id) {
+        return RunResponse.of(cancelRun.cancel(wellFormed(id)));
+    }
+
+    private static String wellFormed(String id) {
+        if (!Ids.isWellFormed(id)) {
+            throw new NotFoundException("run", JsonBody.shorten(id));
+        }
+        return id;
+    }
+}

@@ -1,0 +1,48 @@
+package io.forgeflow.adapter.rest;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.Run;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * A run as the API shows it. Every field is present (null when it has no value), except {@code attempts}, which
+ * only {@code GET /api/runs/{id}} includes. {@code cancel_requested} (an addition to API.md's list) tells that a
+ * running run was asked to stop and its worker has not acknowledged yet.
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+@JsonPropertyOrder({"id", "job_id", "status", "attempt", "max_attempts", "priority", "scheduled_for", "started_at",
+        "finished_at", "worker_id", "lease_expires_at", "output", "error", "cancel_requested", "attempts"})
+public record RunResponse(
+        @JsonProperty("id") String id,
+        @JsonProperty("job_id") String jobId,
+        @JsonProperty("status") String status,
+        @JsonProperty("attempt") int attempt,
+        @JsonProperty("max_attempts") int maxAttempts,
+        @JsonProperty("priority") int priority,
+        @JsonProperty("scheduled_for") String scheduledFor,
+        @JsonProperty("started_at") String startedAt,
+        @JsonProperty("finished_at") String finishedAt,
+        @JsonProperty("worker_id") String workerId,
+        @JsonProperty("lease_expires_at") String leaseExpiresAt,
+        @JsonProperty("output") String output,
+        @JsonProperty("error") String error,
+        @JsonProperty("cancel_requested") boolean cancelRequested,
+        @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts) {
+
+    static RunResponse of(Run run) {
+        return of(run, null);
+    }
+
+    static RunResponse of(Run run, List<Attempt> attempts) {
+        return new RunResponse(run.id(), run.jobId(), run.status().wireName(), run.attempt(), run.maxAttempts(),
+                run.priority(), Timestamps.format(run.scheduledFor()), Timestamps.format(run.startedAt()),
+                Timestamps.format(run.finishedAt()), run.workerId(), Timestamps.format(run.leaseExpiresAt()),
+                run.output(), run.error(), run.cancelRequested(),
+                attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()));
+    }
+}

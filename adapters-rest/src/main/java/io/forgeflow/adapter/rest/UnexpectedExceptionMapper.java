@@ -1,0 +1,35 @@
+package io.forgeflow.adapter.rest;
+
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The last resort: anything no other mapper claims is a bug (or an outage, such as a lost database). The client
+ * gets 500 with a generic message and an error id; the log gets that id with the stack trace. Never a stack
+ * trace in the body.
+ */
+public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
+    private static final Logger LOG = LoggerFactory.getLogger(UnexpectedExceptionMapper.class);
+
+    @Override
+    public Response toResponse(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof BodyTooLargeException) {
+                return ErrorBody.response(413, ApiException.tooLarge(((BodyTooLargeException) c).limit()).getMessage(), null);
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        String id = String.format("%016x", ThreadLocalRandom.current().nextLong());
+        LOG.error("unexpected error {} while serving a request", id, t);
+        return Response.status(500).type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
+                .entity(ErrorBody.json("internal server error (error id " + id + "): the server logged the details; "
+                        + "retry later, and report the error id if it persists", null, id))
+                .build();
+    }
+}

@@ -1,0 +1,97 @@
+package io.forgeflow.adapter.rest;
+
+import io.forgeflow.domain.error.ValidationException;
+import io.forgeflow.domain.job.JobDraft;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JobSubmissionTest {
+
+    private static JobDraft read(String json) {
+        return JobSubmission.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void everyFieldIsReadIntoTheDraft() {
+        JobDraft d = read("{\"name\": \"n\", \"executor\": \"http\", \"payload\": {\"url\": \"http://x\", \"headers\": "
+                + "{\"a\": \"b\"}, \"body\": [1, 2.5, true, null]}, \"run_at\": \"2026-07-01T09:30:00Z\", \"timezone\": "
+                + "\"Europe/Berlin\", \"priority\": 1, \"max_attempts\": 7, \"timeout_seconds\": 60, \"catch_up\": \"once\", "
+                + "\"idempotency_key\": \"k\"}");
+
+        assertThat(d).isEqualTo(new JobDraft("n", "http", Map.of("url", "http://x", "headers", Map.of("a", "b"),
+                "body", java.util.Arrays.asList(1, 2.5, true, null)), null, Instant.parse("2026-07-01T09:30:00Z"),
+                "Europe/Berlin", 1, 7, 60, "once", "k"));
+    }
+
+    @Test
+    void nullsAreAbsentValues() {
+        JobDraft d = read("{\"name\": \"n\", \"executor\": \"shell\", \"payload\": null, \"priority\": null}");
+
+        assertThat(d.payload()).isNull();
+        assertThat(d.priority()).isNull();
+        assertThat(d.validate().priority()).isEqualTo(JobDraft.DEFAULT_PRIORITY);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "2026-07-01T09:30:00Z, 2026-07-01T09:30:00Z",
+            "2026-07-01t09:30:00z, 2026-07-01T09:30:00Z",
+            "2026-07-01 09:30:00Z, 2026-07-01T09:30:00Z",
+            "2026-07-01T11:30:00.250+02:00, 2026-07-01T09:30:00.250Z",
+            "2026-07-01T04:30:00-05:00, 2026-07-01T09:30:00Z"})
+    void runAtAcceptsRfc3339Timestamps(String given, String expected) {
+        assertThat(read("{\"run_at\": \"" + given + "\"}").runAt()).isEqualTo(Instant.parse(expected));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "cron, cron_expr",
+            "cronExpr, cron_expr",
+            "CRON-EXPR, cron_expr",
+            "schedule, cron_expr",
+            "maxAttempts, max_attempts",
+            "retries, max_attempts",
+            "priorty, priority",
+            "timeout, timeout_seconds",
+            "tz, timezone",
+            "runAt, run_at",
+            "command, payload.command",
+            "idempotencyKey, idempotency_key"})
+    void anUnknownFieldSuggestsTheFieldMeant(String given, String meant) {
+        assertThatThrownBy(() -> read("{\"" + given + "\": 1}"))
+                .isInstanceOfSatisfying(ValidationException.class, e -> {
+                    assertThat(e.field()).isEqualTo(given);
+                    assertThat(e.getMessage()).startsWith("unknown field '" + given + "' — did you mean " + meant + "?");
+                });
+    }
+
+    @Test
+    void anUnknownFieldWithoutAGoodGuessListsTheFields() {
+        assertThatThrownBy(() -> read("{\"colour\": \"blue\"}"))
+                .isInstanceOfSatisfying(ValidationException.class, e ->
+                        assertThat(e.getMessage()).isEqualTo("unknown field 'colour': a job has name, executor, payload, "
+                                + "cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up, "
+                                + "idempotency_key"));
+    }
+
+    @Test
+    void aWrongTypeSaysWhatWasExpectedAndWhatCame() {
+        assertThatThrownBy(() -> read("{\"priority\": \"high\"}"))
+                .isInstanceOfSatisfying(ValidationException.class, e -> {
+                    assertThat(e.field()).isEqualTo("priority");
+                    assertThat(e.getMessage()).isEqualTo("priority must be a whole number from 1 to 9, not a string");
+                });
+        assertThatThrownBy(() -> read("{\"run_at\": \"soon\"}"))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.getMessage())
+                        .contains("RFC 3339").contains("2026-07-01T09:30:00Z"));
+    }
+}

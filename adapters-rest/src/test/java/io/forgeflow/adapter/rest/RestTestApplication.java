@@ -1,0 +1,111 @@
+package io.forgeflow.adapter.rest;
+
+import com.codahale.metrics.health.HealthCheck;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.setup.Environment;
+import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.application.job.CancelJob;
+import io.forgeflow.application.job.PauseJob;
+import io.forgeflow.application.job.QueryJobs;
+import io.forgeflow.application.job.ResumeJob;
+import io.forgeflow.application.job.SubmitJob;
+import io.forgeflow.application.job.TriggerJob;
+import io.forgeflow.application.node.QueryNodes;
+import io.forgeflow.application.run.CancelRun;
+import io.forgeflow.application.run.QueryRuns;
+import io.forgeflow.application.run.RequeueRun;
+import io.forgeflow.application.schedule.CronUtilsSchedules;
+import io.forgeflow.application.testkit.CountingWorkSignal;
+import io.forgeflow.application.testkit.FakeExecutor;
+import io.forgeflow.application.testkit.InMemoryStore;
+import io.forgeflow.application.testkit.MutableClock;
+import jakarta.servlet.DispatcherType;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A server wired like the real one, but over the in-memory fakes: the real use cases, the adapter's resources,
+ * mappers and filters, registered the way {@link RestModule} says.
+ */
+public class RestTestApplication extends Application<RestTestConfiguration> {
+    final MutableClock clock = MutableClock.at("2026-03-01T12:00:00Z");
+    final InMemoryStore store = new InMemoryStore(clock);
+    final CountingWorkSignal signal = new CountingWorkSignal();
+    /** What /readyz reports; null means ready. */
+    final AtomicReference<String> notReadyBecause = new AtomicReference<>();
+
+    @Override
+    public void run(RestTestConfiguration configuration, Environment environment) {
+        ExecutorRegistry executors = new ExecutorRegistry(List.of(new FakeExecutor("shell"), new FakeExecutor("http")), null);
+        CronUtilsSchedules cron = new CronUtilsSchedules();
+        RestModule.resources(
+                new SubmitJob(store.jobs(), executors, cron, signal, clock),
+                new QueryJobs(store.jobs()),
+                new PauseJob(store.jobs()),
+                new ResumeJob(store.jobs(), store.runs(), cron, signal, clock),
+                new CancelJob(store.jobs()),
+                new TriggerJob(store.jobs(), store.runs(), signal, clock),
+                new QueryRuns(store.runs()),
+                new CancelRun(store.runs()),
+                new RequeueRun(store.runs(), store.jobs(), signal),
+                new QueryNodes(store.nodes(), Duration.ofSeconds(10)),
+                () -> Optional.ofNullable(notReadyBecause.get())).forEach(environment.jersey()::register);
+        RestModule.providers().forEach(environment.jersey()::register);
+        RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
+        environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+                if (event instanceof Server) {
+                    ((Server) event).setErrorHandler(new JsonErrorHandler());
+                }
+            }
+        });
+        environment.jersey().register(new Boom());
+        environment.jersey().register(new Bind());
+        environment.healthChecks().register("fakes", new HealthCheck() {
+            @Override
+            protected Result check() {
+                return Result.healthy();
+            }
+        });
+    }
+
+    /** A route whose body Dropwizard's Jackson provider binds, to see its exceptions answered by the adapter. */
+    @Path("/test/bind")
+    public static final class Bind {
+        public record Probe(@JsonProperty("count") int count, @JsonProperty("when") Instant when) {
+        }
+
+        @POST
+        @Consumes(MediaType.APPLICATION_JSON)
+        @Produces(MediaType.APPLICATION_JSON)
+        public Probe bind(Probe probe) {
+            return probe;
+        }
+    }
+
+    /** A route that fails unexpectedly, to see the 500 answer. */
+    @Path("/test/boom")
+    public static final class Boom {
+        @GET
+        public String boom() {
+            throw new IllegalStateException("secret internal detail at io.forgeflow.Secret.method(Secret.java:42)");
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.forgeflow.application.testkit;
+
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** {@link JobRepository} over an {@link InMemoryStore}; see the store for the transaction and clock rules. */
+public final class InMemoryJobRepository implements JobRepository {
+    private final InMemoryStore store;
+
+    InMemoryJobRepository(InMemoryStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public JobCreation create(Job job, Run firstRun) {
+        synchronized (store) {
+            String key = job.spec().idempotencyKey();
+            if (key != null) {
+                Optional<Job> holder = store.jobs.values().stream()
+                        .filter(j -> key.equals(j.spec().idempotencyKey())).findFirst();
+                if (holder.isPresent()) {
+                    return new JobCreation(holder.get(), false);
+                }
+            }
+            if (store.jobs.containsKey(job.id())) {
+                throw new IllegalStateException("duplicate key: a job with id " + job.id() + " exists");
+            }
+            store.insertJob(job);
+            if (firstRun != null) {
+                store.insertRun(firstRun);
+            }
+            return new JobCreation(job, true);
+        }
+    }
+
+    @Override
+    public Optional<Job> find(String id) {
+        synchronized (store) {
+            return Optional.ofNullable(id == null ? null : store.jobs.get(id));
+        }
+    }
+
+    @Override
+    public Page<Job> list(JobStatus status, int limit, String cursor) {
+        synchronized (store) {
+            return store.page(store.jobs.values().stream().filter(j -> status == null || j.status() == status),
+                    Job::id, limit, cursor, "job");
+        }
+    }
+
+    @Override
+    public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+                                      RunCancellation cancellation) {
+        synchronized (store) {
+            Job job = store.jobs.get(id);
+            if (job == null || job.status() != expected) {
+                return Optional.empty();
+            }
+            Instant now = store.now();
+            Job changed = job.withStatus(next, nextRunAt, now);
+            store.jobs.put(id, changed);
+            if (cancellation != RunCancellation.NONE) {
+                String reason = "cancelled because job " + id + " was " + next.wireName();
+                for (Run run : List.copyOf(store.runs.values())) {
+                    if (!run.jobId().equals(id)) {
+                        continue;
+                    }
+                    if (run.status() == RunStatus.PENDING) {
+                        store.runs.put(run.id(), run.cancel(now, reason));
+                    } else if (run.status() == RunStatus.RUNNING && !run.cancelRequested()
+                            && cancellation == RunCancellation.PENDING_AND_RUNNING) {
+                        store.runs.put(run.id(), run.requestCancel());
+                    }
+                }
+            }
+            return Optional.of(changed);
+        }
+    }
+
+    @Override
+    public DueJobs dueJobs(int limit) {
+        synchronized (store) {
+            Instant now = store.now();
+            List<Job> due = store.jobs.values().stream()
+                    .filter(j -> j.status() == JobStatus.ACTIVE && j.spec().isRecurring() && j.nextRunAt() != null
+                            && !j.nextRunAt().isAfter(now))
+                    .sorted(Comparator.comparing(Job::nextRunAt).thenComparing(Job::id))
+                    .limit(limit)
+                    .collect(Collectors.toList());
+            return new DueJobs(now, due);
+        }
+    }
+
+    @Override
+    public boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+        synchronized (store) {
+            Job job = store.jobs.get(jobId);
+            if (job == null || job.status() != JobStatus.ACTIVE || !Objects.equals(job.nextRunAt(), expectedNextRunAt)) {
+                return false;
+            }
+            store.jobs.put(jobId, new Job(job.id(), job.spec(), job.status(), newNextRunAt, job.createdAt(),
+                    job.updatedAt()));
+            if (run != null) {
+                boolean taken = store.tickRuns.stream().map(store.runs::get)
+                        .anyMatch(r -> r.jobId().equals(jobId) && r.scheduledFor().equals(run.scheduledFor()));
+                if (!taken) {
+                    store.insertRun(run);
+                    store.tickRuns.add(run.id());
+                }
+            }
+            return true;
+        }
+    }
+}

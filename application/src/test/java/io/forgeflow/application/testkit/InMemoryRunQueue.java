@@ -1,0 +1,187 @@
+package io.forgeflow.application.testkit;
+
+import io.forgeflow.domain.backoff.FailureDecision;
+import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@link RunQueue} over an {@link InMemoryStore}. Each call holds the store's monitor, so a claim hands each due
+ * run to at most one caller, and every worker write is fenced by run id, status RUNNING, worker and attempt,
+ * exactly as the SQL is.
+ */
+public final class InMemoryRunQueue implements RunQueue {
+    private static final Comparator<Run> CLAIM_ORDER = Comparator.comparingInt(Run::priority)
+            .thenComparing(Run::scheduledFor)
+            .thenComparing(Run::id);
+
+    private final InMemoryStore store;
+
+    InMemoryRunQueue(InMemoryStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+        synchronized (store) {
+            Instant now = store.now();
+            List<Run> due = store.runs.values().stream()
+                    .filter(r -> r.status() == RunStatus.PENDING && !r.scheduledFor().isAfter(now)
+                            && executors.contains(r.executor()))
+                    .sorted(CLAIM_ORDER)
+                    .limit(Math.max(0, limit))
+                    .collect(Collectors.toList());
+            List<Run> claimed = new ArrayList<>();
+            for (Run run : due) {
+                Run held = run.claim(workerId, now, now.plus(lease));
+                store.runs.put(held.id(), held);
+                store.startAttempt(held, now);
+                claimed.add(held);
+            }
+            return claimed;
+        }
+    }
+
+    @Override
+    public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
+        synchronized (store) {
+            Instant now = store.now();
+            Set<RunFence> applied = new LinkedHashSet<>();
+            for (Acknowledgement ack : acks) {
+                Run run = heldUnder(ack.fence());
+                if (run == null) {
+                    continue;
+                }
+                Run next = finish(run, ack, now);
+                store.runs.put(next.id(), next);
+                store.finishAttempt(run.id(), run.attempt(), now, ack.outcome(), ack.error());
+                store.completeOneOffJob(next, now);
+                applied.add(ack.fence());
+            }
+            return applied;
+        }
+    }
+
+    @Override
+    public Heartbeat heartbeat(String workerId, Duration lease) {
+        synchronized (store) {
+            Instant until = store.now().plus(lease);
+            Set<RunFence> extended = new HashSet<>();
+            Set<String> cancel = new HashSet<>();
+            for (Run run : heldBy(workerId)) {
+                store.runs.put(run.id(), withLease(run, until));
+                extended.add(new RunFence(run.id(), workerId, run.attempt()));
+                if (run.cancelRequested()) {
+                    cancel.add(run.id());
+                }
+            }
+            return new Heartbeat(extended, cancel);
+        }
+    }
+
+    @Override
+    public Set<String> cancellationsFor(String workerId) {
+        synchronized (store) {
+            return heldBy(workerId).stream().filter(Run::cancelRequested).map(Run::id).collect(Collectors.toSet());
+        }
+    }
+
+    @Override
+    public Set<RunFence> release(Collection<RunFence> fences) {
+        synchronized (store) {
+            Instant now = store.now();
+            Set<RunFence> applied = new LinkedHashSet<>();
+            for (RunFence fence : fences) {
+                Run run = heldUnder(fence);
+                if (run == null) {
+                    continue;
+                }
+                store.runs.put(run.id(), run.release(now));
+                store.finishAttempt(run.id(), run.attempt(), now, AttemptOutcome.RELEASED, "released by draining worker "
+                        + fence.workerId());
+                applied.add(fence);
+            }
+            return applied;
+        }
+    }
+
+    @Override
+    public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
+        synchronized (store) {
+            Instant now = store.now();
+            List<Run> expired = store.runs.values().stream()
+                    .filter(r -> r.status() == RunStatus.RUNNING && r.leaseExpiresAt().isBefore(now))
+                    .sorted(Comparator.comparing(Run::leaseExpiresAt).thenComparing(Run::id))
+                    .limit(Math.max(0, limit))
+                    .collect(Collectors.toList());
+            List<Run> recovered = new ArrayList<>();
+            for (Run run : expired) {
+                String error = "lease expired: worker " + run.workerId() + " stopped heartbeating during attempt "
+                        + run.attempt();
+                FailureDecision decision = retryPolicy.decide(run.attempt(), run.maxAttempts(), store.random());
+                Run next = run.fail(now, run.output(), error, decision);
+                store.runs.put(next.id(), next);
+                store.finishAttempt(run.id(), run.attempt(), now, AttemptOutcome.LEASE_EXPIRED, error);
+                store.completeOneOffJob(next, now);
+                recovered.add(next);
+            }
+            return recovered;
+        }
+    }
+
+    /** The run named by the fence if it is still running under that worker and attempt, else null. */
+    private Run heldUnder(RunFence fence) {
+        Run run = store.runs.get(fence.runId());
+        if (run == null || run.status() != RunStatus.RUNNING || !fence.workerId().equals(run.workerId())
+                || run.attempt() != fence.attempt()) {
+            return null;
+        }
+        return run;
+    }
+
+    private List<Run> heldBy(String workerId) {
+        return store.runs.values().stream()
+                .filter(r -> r.status() == RunStatus.RUNNING && workerId.equals(r.workerId()))
+                .collect(Collectors.toList());
+    }
+
+    private static Run finish(Run run, Acknowledgement ack, Instant now) {
+        switch (ack.next()) {
+            case SUCCEEDED:
+                return run.succeed(now, ack.output());
+            case PENDING:
+                return run.fail(now, ack.output(), ack.error(), FailureDecision.retryAfter(ack.retryDelay()));
+            case DEAD:
+                return run.fail(now, ack.output(), ack.error(), FailureDecision.deadLetter());
+            case CANCELLED:
+                Run cancelled = run.cancel(now, ack.error());
+                return new Run(cancelled.id(), cancelled.jobId(), cancelled.status(), cancelled.attempt(),
+                        cancelled.maxAttempts(), cancelled.priority(), cancelled.scheduledFor(), cancelled.startedAt(),
+                        cancelled.finishedAt(), null, null, ack.output(), cancelled.error(), cancelled.executor(),
+                        cancelled.payload(), cancelled.timeoutSeconds(), false, cancelled.createdAt());
+            default:
+                throw new IllegalArgumentException("a running run cannot become " + ack.next().wireName());
+        }
+    }
+
+    private static Run withLease(Run r, Instant leaseUntil) {
+        return new Run(r.id(), r.jobId(), r.status(), r.attempt(), r.maxAttempts(), r.priority(), r.scheduledFor(),
+                r.startedAt(), r.finishedAt(), r.workerId(), leaseUntil, r.output(), r.error(), r.executor(),
+                r.payload(), r.timeoutSeconds(), r.cancelRequested(), r.createdAt());
+    }
+}

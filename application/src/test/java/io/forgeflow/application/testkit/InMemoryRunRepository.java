@@ -1,0 +1,104 @@
+package io.forgeflow.application.testkit;
+
+import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.port.RunRepository;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@link RunRepository} over an {@link InMemoryStore}; see the store for the transaction and clock rules. */
+public final class InMemoryRunRepository implements RunRepository {
+    private final InMemoryStore store;
+
+    InMemoryRunRepository(InMemoryStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public Run insert(Run run) {
+        synchronized (store) {
+            store.insertRun(run);
+            return run;
+        }
+    }
+
+    @Override
+    public Optional<Run> find(String id) {
+        synchronized (store) {
+            return Optional.ofNullable(id == null ? null : store.runs.get(id));
+        }
+    }
+
+    @Override
+    public List<Attempt> attempts(String runId) {
+        synchronized (store) {
+            return List.copyOf(store.attempts.getOrDefault(runId, List.of()));
+        }
+    }
+
+    @Override
+    public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
+        synchronized (store) {
+            return store.page(store.runs.values().stream()
+                            .filter(r -> jobId == null || r.jobId().equals(jobId))
+                            .filter(r -> status == null || r.status() == status),
+                    Run::id, limit, cursor, "run");
+        }
+    }
+
+    @Override
+    public Map<RunStatus, Long> countByStatus() {
+        synchronized (store) {
+            Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
+            for (RunStatus s : RunStatus.values()) {
+                counts.put(s, 0L);
+            }
+            store.runs.values().forEach(r -> counts.merge(r.status(), 1L, Long::sum));
+            return counts;
+        }
+    }
+
+    @Override
+    public Optional<Run> cancelPending(String id, String reason) {
+        synchronized (store) {
+            Run run = store.runs.get(id);
+            if (run == null || run.status() != RunStatus.PENDING) {
+                return Optional.empty();
+            }
+            Run cancelled = run.cancel(store.now(), reason);
+            store.runs.put(id, cancelled);
+            return Optional.of(cancelled);
+        }
+    }
+
+    @Override
+    public Optional<Run> requestCancel(String id) {
+        synchronized (store) {
+            Run run = store.runs.get(id);
+            if (run == null || run.status() != RunStatus.RUNNING) {
+                return Optional.empty();
+            }
+            Run asked = run.requestCancel();
+            store.runs.put(id, asked);
+            return Optional.of(asked);
+        }
+    }
+
+    @Override
+    public Optional<Run> requeue(String id, int attemptBudget) {
+        synchronized (store) {
+            Run run = store.runs.get(id);
+            if (run == null || (run.status() != RunStatus.DEAD && run.status() != RunStatus.CANCELLED)) {
+                return Optional.empty();
+            }
+            Run requeued = run.requeue(store.now(), attemptBudget);
+            store.runs.put(id, requeued);
+            return Optional.of(requeued);
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.forgeflow.application.testkit;
+
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.run.Run;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * One in-memory database for the fakes: jobs, runs, attempt rows and nodes, shared by the
+ * {@link InMemoryJobRepository}, {@link InMemoryRunRepository}, {@link InMemoryRunQueue} and
+ * {@link InMemoryNodeRegistry} it hands out, so that (as in Postgres) a pause seen through the job repository
+ * cancels runs the queue can no longer claim.
+ *
+ * <p>Every operation holds the store's monitor for its whole duration, which makes each one a transaction: a
+ * claim returns each run to at most one caller, compare-and-set updates cannot interleave. "Now" is always the
+ * store's clock (normally a {@link MutableClock}), standing in for the database clock.
+ *
+ * <p>Listings are newest first by insertion order; cursors are opaque strings that only this store decodes
+ * (anything else is an {@link IllegalArgumentException}, as the ports expect).
+ */
+public final class InMemoryStore {
+    private final Clock clock;
+    final Map<String, Job> jobs = new HashMap<>();
+    final Map<String, Run> runs = new HashMap<>();
+    final Map<String, List<Attempt>> attempts = new HashMap<>();
+    /** Runs inserted by a schedule tick: UNIQUE (job_id, scheduled_for) applies to these. */
+    final Set<String> tickRuns = new HashSet<>();
+    final Map<String, NodeRow> nodes = new TreeMap<>();
+    private final Map<String, Long> insertionOrder = new HashMap<>();
+    private long sequence;
+    private RandomGenerator random = new SplittableRandom(20_250_101L);
+
+    private final InMemoryJobRepository jobRepository;
+    private final InMemoryRunRepository runRepository;
+    private final InMemoryRunQueue runQueue;
+    private final InMemoryNodeRegistry nodeRegistry;
+
+    public InMemoryStore(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.jobRepository = new InMemoryJobRepository(this);
+        this.runRepository = new InMemoryRunRepository(this);
+        this.runQueue = new InMemoryRunQueue(this);
+        this.nodeRegistry = new InMemoryNodeRegistry(this);
+    }
+
+    public InMemoryJobRepository jobs() {
+        return jobRepository;
+    }
+
+    public InMemoryRunRepository runs() {
+        return runRepository;
+    }
+
+    public InMemoryRunQueue queue() {
+        return runQueue;
+    }
+
+    public InMemoryNodeRegistry nodes() {
+        return nodeRegistry;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The random source of lease recovery's backoff; seeded, so runs are repeatable. */
+    public synchronized void setRandom(RandomGenerator random) {
+        this.random = Objects.requireNonNull(random, "random");
+    }
+
+    /** Every job, newest first. */
+    public synchronized List<Job> allJobs() {
+        return newestFirst(jobs.values().stream(), Job::id);
+    }
+
+    /** Every run, newest first. */
+    public synchronized List<Run> allRuns() {
+        return newestFirst(runs.values().stream(), Run::id);
+    }
+
+    /** Every attempt row of every run. */
+    public synchronized List<Attempt> allAttempts() {
+        return attempts.values().stream().flatMap(List::stream).collect(Collectors.toList());
+    }
+
+    /** Drops everything (between tests). */
+    public synchronized void clear() {
+        jobs.clear();
+        runs.clear();
+        attempts.clear();
+        tickRuns.clear();
+        nodes.clear();
+        insertionOrder.clear();
+    }
+
+    // ---- shared by the fakes; callers hold the monitor ----
+
+    Instant now() {
+        return clock.instant();
+    }
+
+    RandomGenerator random() {
+        return random;
+    }
+
+    void insertJob(Job job) {
+        jobs.put(job.id(), job);
+        insertionOrder.put(job.id(), ++sequence);
+    }
+
+    void insertRun(Run run) {
+        if (runs.containsKey(run.id())) {
+            throw new IllegalStateException("duplicate key: a run with id " + run.id() + " exists");
+        }
+        runs.put(run.id(), run);
+        insertionOrder.put(run.id(), ++sequence);
+    }
+
+    void startAttempt(Run claimed, Instant now) {
+        attempts.computeIfAbsent(claimed.id(), k -> new ArrayList<>())
+                .add(new Attempt(claimed.id(), claimed.attempt(), claimed.workerId(), now, null, null, null));
+    }
+
+    void finishAttempt(String runId, int attempt, Instant now, AttemptOutcome outcome, String error) {
+        List<Attempt> rows = attempts.getOrDefault(runId, List.of());
+        for (int i = 0; i < rows.size(); i++) {
+            Attempt a = rows.get(i);
+            if (a.attempt() == attempt && a.finishedAt() == null) {
+                rows.set(i, new Attempt(runId, attempt, a.workerId(), a.startedAt(), now, outcome, error));
+            }
+        }
+    }
+
+    /** A one-off job whose run became terminal becomes completed (recurring jobs go on). */
+    void completeOneOffJob(Run run, Instant now) {
+        if (!run.status().isTerminal()) {
+            return;
+        }
+        Job job = jobs.get(run.jobId());
+        if (job != null && !job.spec().isRecurring() && job.status() == JobStatus.ACTIVE) {
+            jobs.put(job.id(), job.withStatus(JobStatus.COMPLETED, null, now));
+        }
+    }
+
+    <T> List<T> newestFirst(Stream<T> rows, Function<T, String> id) {
+        return rows.sorted(Comparator.comparingLong((T t) -> insertionOrder.get(id.apply(t))).reversed())
+                .collect(Collectors.toList());
+    }
+
+    /** A newest-first page of {@code rows} after {@code cursor}; cursors are tagged with {@code kind}. */
+    <T> Page<T> page(Stream<T> rows, Function<T, String> id, int limit, String cursor, String kind) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        }
+        long before = cursor == null ? Long.MAX_VALUE : decodeCursor(cursor, kind);
+        List<T> sorted = newestFirst(rows.filter(t -> insertionOrder.get(id.apply(t)) < before), id);
+        List<T> items = sorted.subList(0, Math.min(limit, sorted.size()));
+        String next = sorted.size() > limit
+                ? encodeCursor(kind, insertionOrder.get(id.apply(items.get(items.size() - 1)))) : null;
+        return new Page<>(items, next);
+    }
+
+    private static String encodeCursor(String kind, long position) {
+        return Base64.getUrlEncoder().withoutPadding()
+                .encodeToString((kind + ":" + position).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Throws IllegalArgumentException for anything {@link #encodeCursor} did not produce. */
+    private static long decodeCursor(String cursor, String kind) {
+        String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+        if (!text.startsWith(kind + ":")) {
+            throw new IllegalArgumentException("not a " + kind + " cursor");
+        }
+        long position = Long.parseLong(text.substring(kind.length() + 1));
+        if (position < 1) {
+            throw new IllegalArgumentException("not a " + kind + " cursor");
+        }
+        return position;
+    }
+
+    /** A node's row: what it said of itself, and when it last said it. */
+    record NodeRow(io.forgeflow.domain.port.NodeRegistry.NodeInfo info, Instant lastSeenAt) {
+    }
+}

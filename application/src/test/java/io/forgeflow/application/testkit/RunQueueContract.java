@@ -1,0 +1,390 @@
+package io.forgeflow.application.testkit;
+
+import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.CatchUp;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.port.RunRepository;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * What every {@link RunQueue} does, seeded and observed only through the ports (so an adapter's test can extend
+ * it too): claim order and exclusivity, fenced acknowledgements, heartbeats, release and lease recovery. "Now" is
+ * {@link #clock()}, which the implementation under test must use as its database clock.
+ */
+public abstract class RunQueueContract {
+    protected static final String WORKER_A = "worker-a";
+    protected static final String WORKER_B = "worker-b";
+    protected static final Duration LEASE = Duration.ofSeconds(30);
+    protected static final Set<String> SHELL = Set.of("shell");
+
+    protected abstract MutableClock clock();
+
+    protected abstract JobRepository jobs();
+
+    protected abstract RunRepository runs();
+
+    protected abstract RunQueue queue();
+
+    private Job recurringJob;
+
+    /** A recurring job (it never completes) to hang runs on. */
+    protected Job recurringJob() {
+        if (recurringJob == null) {
+            Instant now = clock().instant();
+            JobSpec spec = new JobSpec("contract", "shell", Map.of("command", "true"), "*/5 * * * *", null, "UTC", 5, 3,
+                    60, CatchUp.SKIP, null);
+            recurringJob = jobs().create(new Job(Ids.newId(now), spec, JobStatus.ACTIVE, now.plusSeconds(300), now, now),
+                    null).job();
+        }
+        return recurringJob;
+    }
+
+    protected Run pendingRun(int priority, Instant dueAt) {
+        return pendingRun(priority, dueAt, "shell", 3);
+    }
+
+    protected Run pendingRun(int priority, Instant dueAt, String executor, int maxAttempts) {
+        Instant now = clock().instant();
+        return runs().insert(Run.pending(Ids.newId(now), recurringJob().id(), maxAttempts, priority, dueAt, executor,
+                Map.of("command", "true"), 60, now));
+    }
+
+    protected Run claimOne(String worker) {
+        List<Run> claimed = queue().claim(worker, SHELL, 1, LEASE);
+        assertThat(claimed).hasSize(1);
+        return claimed.get(0);
+    }
+
+    protected static RunFence fence(Run run) {
+        return new RunFence(run.id(), run.workerId(), run.attempt());
+    }
+
+    protected static Acknowledgement success(RunFence fence) {
+        return new Acknowledgement(fence, AttemptOutcome.SUCCEEDED, RunStatus.SUCCEEDED, Duration.ZERO, "done", null);
+    }
+
+    protected Run reload(Run run) {
+        return runs().find(run.id()).orElseThrow();
+    }
+
+    @Nested
+    class Claim {
+        @Test
+        void claimTakesDueRunsByPriorityThenDueTime() {
+            Instant now = clock().instant();
+            Run lowOld = pendingRun(9, now.minusSeconds(300));
+            Run midNewer = pendingRun(5, now.minusSeconds(10));
+            Run high = pendingRun(1, now.minusSeconds(1));
+            Run midOlder = pendingRun(5, now.minusSeconds(20));
+
+            List<Run> claimed = queue().claim(WORKER_A, SHELL, 10, LEASE);
+
+            assertThat(claimed).extracting(Run::id)
+                    .containsExactly(high.id(), midOlder.id(), midNewer.id(), lowOld.id());
+        }
+
+        @Test
+        void claimBreaksTiesById() {
+            Instant due = clock().instant().minusSeconds(1);
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                ids.add(pendingRun(5, due).id());
+            }
+
+            List<Run> claimed = queue().claim(WORKER_A, SHELL, 10, LEASE);
+
+            assertThat(claimed).extracting(Run::id).containsExactlyElementsOf(ids.stream().sorted().collect(Collectors.toList()));
+        }
+
+        @Test
+        void claimLeavesRunsThatAreNotDueYet() {
+            Run due = pendingRun(5, clock().instant());
+            pendingRun(1, clock().instant().plusSeconds(1));
+
+            assertThat(queue().claim(WORKER_A, SHELL, 10, LEASE)).extracting(Run::id).containsExactly(due.id());
+        }
+
+        @Test
+        void claimTakesOnlyRunsOfTheGivenExecutors() {
+            pendingRun(1, clock().instant(), "http", 3);
+            Run shell = pendingRun(5, clock().instant());
+
+            assertThat(queue().claim(WORKER_A, SHELL, 10, LEASE)).extracting(Run::id).containsExactly(shell.id());
+            assertThat(queue().claim(WORKER_B, Set.of("http", "shell"), 10, LEASE)).extracting(Run::executor)
+                    .containsExactly("http");
+        }
+
+        @Test
+        void claimHoldsTheRunUnderANewAttemptWithALeaseAndAStartedAttemptRow() {
+            Run run = pendingRun(5, clock().instant());
+
+            Run held = claimOne(WORKER_A);
+
+            assertThat(held.id()).isEqualTo(run.id());
+            assertThat(held.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(held.workerId()).isEqualTo(WORKER_A);
+            assertThat(held.attempt()).isEqualTo(1);
+            assertThat(held.leaseExpiresAt()).isEqualTo(clock().instant().plus(LEASE));
+            assertThat(reload(run)).isEqualTo(held);
+            List<Attempt> attempts = runs().attempts(run.id());
+            assertThat(attempts).singleElement().satisfies(a -> {
+                assertThat(a.attempt()).isEqualTo(1);
+                assertThat(a.workerId()).isEqualTo(WORKER_A);
+                assertThat(a.startedAt()).isEqualTo(clock().instant());
+                assertThat(a.outcome()).isNull();
+            });
+        }
+
+        @Test
+        void claimStopsAtTheLimitAndALaterClaimTakesTheRest() {
+            for (int i = 0; i < 5; i++) {
+                pendingRun(5, clock().instant());
+            }
+
+            List<Run> first = queue().claim(WORKER_A, SHELL, 3, LEASE);
+            List<Run> second = queue().claim(WORKER_B, SHELL, 3, LEASE);
+
+            assertThat(first).hasSize(3);
+            assertThat(second).hasSize(2);
+            assertThat(second).extracting(Run::id).doesNotContainAnyElementsOf(first.stream().map(Run::id).collect(Collectors.toList()));
+        }
+
+        @Test
+        void concurrentClaimersTakeDisjointRunsThatTogetherCoverAll() {
+            int total = 300;
+            Set<String> all = new HashSet<>();
+            for (int i = 0; i < total; i++) {
+                all.add(pendingRun(1 + i % 9, clock().instant()).id());
+            }
+            CyclicBarrier start = new CyclicBarrier(2);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                    List<Future<List<String>>> claims = new ArrayList<>();
+                    for (String worker : List.of(WORKER_A, WORKER_B)) {
+                        claims.add(pool.submit(() -> {
+                            start.await();
+                            List<String> mine = new ArrayList<>();
+                            List<Run> batch;
+                            do {
+                                batch = queue().claim(worker, SHELL, 7, LEASE);
+                                batch.forEach(r -> mine.add(r.id()));
+                            } while (!batch.isEmpty());
+                            return mine;
+                        }));
+                    }
+                    List<String> a = claims.get(0).get();
+                    List<String> b = claims.get(1).get();
+                    assertThat(a).doesNotContainAnyElementsOf(b);
+                    Set<String> union = new HashSet<>(a);
+                    union.addAll(b);
+                    assertThat(union).isEqualTo(all);
+                    assertThat(a.size() + b.size()).isEqualTo(total);
+                });
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Nested
+    class Acknowledge {
+        @Test
+        void acknowledgementWithTheCurrentFenceFinishesTheRunAndItsAttemptRow() {
+            pendingRun(5, clock().instant());
+            Run held = claimOne(WORKER_A);
+            clock().advance(Duration.ofSeconds(3));
+
+            Set<RunFence> applied = queue().acknowledge(List.of(success(fence(held))));
+
+            assertThat(applied).containsExactly(fence(held));
+            Run done = reload(held);
+            assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(done.output()).isEqualTo("done");
+            assertThat(done.finishedAt()).isEqualTo(clock().instant());
+            assertThat(done.workerId()).isNull();
+            assertThat(done.leaseExpiresAt()).isNull();
+            assertThat(runs().attempts(held.id())).singleElement().satisfies(a -> {
+                assertThat(a.outcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
+                assertThat(a.finishedAt()).isEqualTo(clock().instant());
+            });
+        }
+
+        @Test
+        void acknowledgementFromAnotherWorkerChangesNothing() {
+            pendingRun(5, clock().instant());
+            Run held = claimOne(WORKER_A);
+
+            Set<RunFence> applied = queue().acknowledge(List.of(success(new RunFence(held.id(), WORKER_B, 1))));
+
+            assertThat(applied).isEmpty();
+            assertThat(reload(held)).isEqualTo(held);
+            assertThat(runs().attempts(held.id())).singleElement().extracting(Attempt::outcome).isNull();
+        }
+
+        @Test
+        void lateAcknowledgementOfAnEarlierAttemptOfTheSameWorkerChangesNothing() {
+            pendingRun(5, clock().instant());
+            Run first = claimOne(WORKER_A);
+            clock().advance(LEASE.plusSeconds(1));
+            assertThat(queue().recoverExpiredLeases(new RetryPolicy(Duration.ofMillis(1), Duration.ofMillis(1)), 10))
+                    .singleElement().extracting(Run::status).isEqualTo(RunStatus.PENDING);
+            clock().advance(Duration.ofSeconds(1));
+            Run second = claimOne(WORKER_A);
+            assertThat(second.attempt()).isEqualTo(2);
+
+            Set<RunFence> stale = queue().acknowledge(List.of(success(fence(first))));
+
+            assertThat(stale).isEmpty();
+            assertThat(reload(second).status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(queue().acknowledge(List.of(success(fence(second))))).containsExactly(fence(second));
+            assertThat(reload(second).status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+
+        @Test
+        void aSecondAcknowledgementOfOneAttemptChangesNothing() {
+            pendingRun(5, clock().instant());
+            Run held = claimOne(WORKER_A);
+            queue().acknowledge(List.of(success(fence(held))));
+
+            Acknowledgement again = new Acknowledgement(fence(held), AttemptOutcome.FAILED, RunStatus.DEAD, Duration.ZERO,
+                    "", "boom");
+
+            assertThat(queue().acknowledge(List.of(again))).isEmpty();
+            assertThat(reload(held).status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+
+        @Test
+        void aRetryGoesBackToPendingDueAfterItsDelay() {
+            pendingRun(5, clock().instant());
+            Run held = claimOne(WORKER_A);
+            Acknowledgement retry = new Acknowledgement(fence(held), AttemptOutcome.FAILED, RunStatus.PENDING,
+                    Duration.ofSeconds(10), "out", "exit 1");
+
+            queue().acknowledge(List.of(retry));
+
+            Run pending = reload(held);
+            assertThat(pending.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(pending.scheduledFor()).isEqualTo(clock().instant().plusSeconds(10));
+            assertThat(pending.error()).isEqualTo("exit 1");
+            assertThat(queue().claim(WORKER_A, SHELL, 10, LEASE)).isEmpty();
+            clock().advance(Duration.ofSeconds(10));
+            assertThat(claimOne(WORKER_B).attempt()).isEqualTo(2);
+            assertThat(runs().attempts(held.id())).extracting(Attempt::outcome)
+                    .containsExactly(AttemptOutcome.FAILED, null);
+        }
+
+        @Test
+        void aOneOffJobCompletesWhenItsRunEndsButARecurringJobGoesOn() {
+            Instant now = clock().instant();
+            JobSpec oneOff = new JobSpec("once", "shell", Map.of(), null, null, "UTC", 5, 1, 60, CatchUp.SKIP, null);
+            String jobId = Ids.newId(now);
+            Run first = Run.pending(Ids.newId(now), jobId, 1, 5, now, "shell", Map.of(), 60, now);
+            jobs().create(new Job(jobId, oneOff, JobStatus.ACTIVE, now, now, now), first);
+            pendingRun(9, now);
+
+            List<Run> held = queue().claim(WORKER_A, SHELL, 10, LEASE);
+            List<Acknowledgement> dead = held.stream().map(r -> new Acknowledgement(fence(r), AttemptOutcome.FAILED,
+                    RunStatus.DEAD, Duration.ZERO, "", "exit 2")).collect(Collectors.toList());
+            queue().acknowledge(dead);
+
+            assertThat(jobs().find(jobId).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+            assertThat(jobs().find(recurringJob().id()).orElseThrow().status()).isEqualTo(JobStatus.ACTIVE);
+        }
+    }
+
+    @Nested
+    class Leases {
+        @Test
+        void heartbeatExtendsOnlyTheWorkersOwnLeasesAndReportsCancellations() {
+            pendingRun(5, clock().instant());
+            pendingRun(5, clock().instant());
+            Run mine = claimOne(WORKER_A);
+            Run theirs = claimOne(WORKER_B);
+            runs().requestCancel(mine.id());
+            clock().advance(Duration.ofSeconds(20));
+
+            RunQueue.Heartbeat beat = queue().heartbeat(WORKER_A, LEASE);
+
+            assertThat(beat.extended()).containsExactly(fence(mine));
+            assertThat(beat.cancelRequested()).containsExactly(mine.id());
+            assertThat(queue().cancellationsFor(WORKER_A)).containsExactly(mine.id());
+            assertThat(queue().cancellationsFor(WORKER_B)).isEmpty();
+            assertThat(reload(mine).leaseExpiresAt()).isEqualTo(clock().instant().plus(LEASE));
+            assertThat(reload(theirs).leaseExpiresAt()).isEqualTo(theirs.leaseExpiresAt());
+        }
+
+        @Test
+        void releaseGivesTheRunBackDueNowWithoutSpendingAnAttempt() {
+            pendingRun(5, clock().instant().minusSeconds(60), "shell", 1);
+            Run held = claimOne(WORKER_A);
+
+            assertThat(queue().release(List.of(fence(held), new RunFence(held.id(), WORKER_B, 1))))
+                    .containsExactly(fence(held));
+
+            Run released = reload(held);
+            assertThat(released.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(released.scheduledFor()).isEqualTo(clock().instant());
+            assertThat(released.hasAttemptsLeft()).isTrue();
+            assertThat(runs().attempts(held.id())).singleElement().extracting(Attempt::outcome)
+                    .isEqualTo(AttemptOutcome.RELEASED);
+        }
+
+        @Test
+        void expiredLeasesGoBackToPendingOrDeadAndValidLeasesAreLeftAlone() {
+            pendingRun(5, clock().instant(), "shell", 3);
+            pendingRun(5, clock().instant(), "shell", 1);
+            Run retried = null;
+            Run exhausted = null;
+            for (Run r : queue().claim(WORKER_A, SHELL, 10, LEASE)) {
+                if (r.maxAttempts() == 3) {
+                    retried = r;
+                } else {
+                    exhausted = r;
+                }
+            }
+            clock().advance(Duration.ofSeconds(10));
+            pendingRun(5, clock().instant());
+            Run fresh = claimOne(WORKER_B);
+            clock().advance(LEASE.minusSeconds(5));
+
+            List<Run> recovered = queue().recoverExpiredLeases(RetryPolicy.DEFAULT, 100);
+
+            assertThat(recovered).extracting(Run::id).containsExactlyInAnyOrder(retried.id(), exhausted.id());
+            assertThat(reload(retried).status()).isEqualTo(RunStatus.PENDING);
+            assertThat(reload(exhausted).status()).isEqualTo(RunStatus.DEAD);
+            assertThat(reload(fresh).status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(runs().attempts(retried.id())).singleElement().extracting(Attempt::outcome)
+                    .isEqualTo(AttemptOutcome.LEASE_EXPIRED);
+            assertThat(queue().acknowledge(List.of(success(fence(retried))))).isEmpty();
+        }
+    }
+}

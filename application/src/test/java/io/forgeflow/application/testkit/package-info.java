@@ -1,0 +1,10 @@
+/**
+ * Honest in-memory fakes of the domain ports, for use-case and adapter tests: {@link
+ * io.forgeflow.application.testkit.InMemoryStore} (jobs, runs, attempts and nodes behind the repository, queue and
+ * registry ports), {@link io.forgeflow.application.testkit.MutableClock}, {@link
+ * io.forgeflow.application.testkit.FakeLeaderElection}, {@link io.forgeflow.application.testkit.CountingWorkSignal}
+ * and {@link io.forgeflow.application.testkit.FakeExecutor}. They follow the ports' Javadoc, are thread-safe, and
+ * take "now" from the store's clock. {@link io.forgeflow.application.testkit.RunQueueContract} is the behaviour every
+ * {@code RunQueue} must show, extended by the fake's test here and meant for the Postgres adapter's IT as well.
+ */
+package io.forgeflow.application.testkit;
