@@ -43,8 +43,9 @@ public interface JobRepository {
      * Fires one tick in one transaction: advances the job's {@code next_run_at} from {@code expectedNextRunAt}
      * to {@code newNextRunAt} and, when {@code run} is not null, inserts it. Guarded twice: the update only
      * applies while {@code next_run_at} still equals {@code expectedNextRunAt} and the job is active, and the
-     * insert is {@code ON CONFLICT (job_id, scheduled_for) DO NOTHING}, so a tick can never fire twice even if
-     * two nodes both believe they lead. Returns true when this call advanced the job.
+     * insert is guarded by a unique index on (job_id, fired_for), fired_for being the tick the run stands for
+     * ({@code ON CONFLICT DO NOTHING}), so a tick can never fire twice even if two nodes both believe they lead.
+     * Returns true when this call advanced the job.
      */
     boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run);
 

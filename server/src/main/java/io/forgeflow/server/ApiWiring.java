@@ -1,0 +1,86 @@
+package io.forgeflow.server;
+
+import io.dropwizard.core.setup.Environment;
+import io.forgeflow.adapter.postgres.PostgresHealth;
+import io.forgeflow.adapter.rest.HealthResource;
+import io.forgeflow.adapter.rest.JsonErrorHandler;
+import io.forgeflow.adapter.rest.ReadinessCheck;
+import io.forgeflow.adapter.rest.RestModule;
+import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.application.job.CancelJob;
+import io.forgeflow.application.job.PauseJob;
+import io.forgeflow.application.job.QueryJobs;
+import io.forgeflow.application.job.ResumeJob;
+import io.forgeflow.application.job.SubmitJob;
+import io.forgeflow.application.job.TriggerJob;
+import io.forgeflow.application.node.QueryNodes;
+import io.forgeflow.application.run.CancelRun;
+import io.forgeflow.application.run.QueryRuns;
+import io.forgeflow.application.run.RequeueRun;
+import io.forgeflow.domain.port.CronSchedules;
+import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.NodeRegistry;
+import io.forgeflow.domain.port.RunRepository;
+import io.forgeflow.domain.port.WorkSignal;
+import jakarta.servlet.DispatcherType;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+
+/** The HTTP surface: the REST API on api nodes, health and readiness everywhere, errors always in JSON. */
+final class ApiWiring {
+    private final Environment environment;
+    private final JobRepository jobs;
+    private final RunRepository runs;
+    private final NodeRegistry nodes;
+    private final ExecutorRegistry executors;
+    private final CronSchedules cron;
+    private final WorkSignal signal;
+    private final Clock clock;
+    private final PostgresHealth health;
+    private final Duration heartbeatInterval;
+    private final boolean apiRole;
+
+    ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
+              ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
+              Duration heartbeatInterval, boolean apiRole) {
+        this.environment = environment;
+        this.jobs = jobs;
+        this.runs = runs;
+        this.nodes = nodes;
+        this.executors = executors;
+        this.cron = cron;
+        this.signal = signal;
+        this.clock = clock;
+        this.health = health;
+        this.heartbeatInterval = heartbeatInterval;
+        this.apiRole = apiRole;
+    }
+
+    void register() {
+        ReadinessCheck readiness = health::problem;
+        if (apiRole) {
+            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock), new QueryJobs(jobs), new PauseJob(jobs),
+                    new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock),
+                    new QueryRuns(runs), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
+                    new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);
+        } else {
+            environment.jersey().register(new HealthResource(readiness));
+        }
+        RestModule.providers().forEach(environment.jersey()::register);
+        RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
+        environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+                if (event instanceof Server server) {
+                    server.setErrorHandler(new JsonErrorHandler());
+                }
+            }
+        });
+    }
+}

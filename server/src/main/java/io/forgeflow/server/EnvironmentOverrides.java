@@ -1,0 +1,142 @@
+package io.forgeflow.server;
+
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.util.Duration;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Applies {@code FORGEFLOW_*} environment variables over the YAML configuration (the environment wins). A value
+ * that does not parse stops the node with a message naming the variable and the expected form.
+ */
+public final class EnvironmentOverrides {
+    static final Set<String> ROLES = Set.of("api", "scheduler", "worker");
+
+    private EnvironmentOverrides() {
+    }
+
+    public static void apply(ForgeFlowConfiguration config, Map<String, String> env) {
+        ForgeFlowSettings s = config.forgeflow();
+        String v;
+        if ((v = env.get("FORGEFLOW_DATABASE_URL")) != null) {
+            s.databaseUrl = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_DATA_DIR")) != null && !v.isBlank()) {
+            s.dataDirectory = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_ROLES")) != null) {
+            s.roles = list(v);
+        }
+        if ((v = env.get("FORGEFLOW_WORKER_ID")) != null) {
+            s.workerId = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_CONCURRENCY")) != null) {
+            s.concurrency = integer("FORGEFLOW_CONCURRENCY", v, 1, 1000);
+        }
+        if ((v = env.get("FORGEFLOW_MAX_OUTPUT_BYTES")) != null) {
+            s.maxOutputBytes = integer("FORGEFLOW_MAX_OUTPUT_BYTES", v, 1024, 16 * 1024 * 1024);
+        }
+        if ((v = env.get("FORGEFLOW_POLL_INTERVAL")) != null) {
+            s.pollInterval = duration("FORGEFLOW_POLL_INTERVAL", v);
+        }
+        if ((v = env.get("FORGEFLOW_LEASE_DURATION")) != null) {
+            s.leaseDuration = duration("FORGEFLOW_LEASE_DURATION", v);
+        }
+        if ((v = env.get("FORGEFLOW_HEARTBEAT_INTERVAL")) != null) {
+            s.heartbeatInterval = duration("FORGEFLOW_HEARTBEAT_INTERVAL", v);
+        }
+        if ((v = env.get("FORGEFLOW_SCHEDULER_TICK")) != null) {
+            s.schedulerTick = duration("FORGEFLOW_SCHEDULER_TICK", v);
+        }
+        if ((v = env.get("FORGEFLOW_RETRY_BASE")) != null) {
+            s.retryBase = duration("FORGEFLOW_RETRY_BASE", v);
+        }
+        if ((v = env.get("FORGEFLOW_DRAIN_GRACE")) != null) {
+            s.drainGrace = duration("FORGEFLOW_DRAIN_GRACE", v);
+        }
+        if ((v = env.get("FORGEFLOW_EXECUTORS")) != null) {
+            s.executors = list(v);
+        }
+        DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
+        if ((v = env.get("FORGEFLOW_LISTEN_ADDR")) != null) {
+            HostPort hp = hostPort("FORGEFLOW_LISTEN_ADDR", v);
+            server.setApplicationConnectors(List.of(ForgeFlowConfiguration.http(hp.host(), hp.port())));
+        }
+        if ((v = env.get("FORGEFLOW_ADMIN_LISTEN_ADDR")) != null) {
+            HostPort hp = hostPort("FORGEFLOW_ADMIN_LISTEN_ADDR", v);
+            server.setAdminConnectors(List.of(ForgeFlowConfiguration.http(hp.host(), hp.port())));
+        }
+        validate(s);
+    }
+
+    /** Checks what bean validation cannot: role names, the heartbeat against the lease. */
+    static void validate(ForgeFlowSettings s) {
+        if (s.roles.isEmpty()) {
+            throw new IllegalArgumentException("FORGEFLOW_ROLES is empty: give one or more of api, scheduler, worker");
+        }
+        for (String role : s.roles) {
+            if (!ROLES.contains(role)) {
+                throw new IllegalArgumentException("FORGEFLOW_ROLES names unknown role '" + role
+                        + "': use a comma-separated list of api, scheduler, worker");
+            }
+        }
+        if (s.heartbeatInterval.toMilliseconds() * 2 > s.leaseDuration.toMilliseconds()) {
+            throw new IllegalArgumentException("FORGEFLOW_HEARTBEAT_INTERVAL (" + s.heartbeatInterval
+                    + ") must be at most half of FORGEFLOW_LEASE_DURATION (" + s.leaseDuration + ")");
+        }
+        for (Duration d : List.of(s.pollInterval, s.leaseDuration, s.heartbeatInterval, s.schedulerTick, s.retryBase)) {
+            if (d.toMilliseconds() <= 0) {
+                throw new IllegalArgumentException("durations must be positive, got " + d);
+            }
+        }
+    }
+
+    static List<String> list(String v) {
+        List<String> out = new ArrayList<>();
+        Arrays.stream(v.split(",")).map(String::trim).filter(x -> !x.isEmpty())
+                .map(x -> x.toLowerCase(Locale.ROOT)).forEach(out::add);
+        return out;
+    }
+
+    static int integer(String name, String v, int min, int max) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < min || n > max) {
+                throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", was " + n);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, was '" + v + "'");
+        }
+    }
+
+    static Duration duration(String name, String v) {
+        try {
+            return Duration.parse(v.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " must be a duration such as 30s, 500ms or 2m, was '" + v + "'");
+        }
+    }
+
+    static HostPort hostPort(String name, String v) {
+        String t = v.trim();
+        int colon = t.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException(name + " must be host:port such as 127.0.0.1:8080 or 0.0.0.0:8080, was '" + v + "'");
+        }
+        String host = t.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port = integer(name + " port", t.substring(colon + 1), 0, 65535);
+        return new HostPort(host.isEmpty() ? "0.0.0.0" : host, port);
+    }
+
+    record HostPort(String host, int port) {
+    }
+}

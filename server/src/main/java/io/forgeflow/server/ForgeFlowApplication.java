@@ -1,0 +1,86 @@
+package io.forgeflow.server;
+
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.migrations.MigrationsBundle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+
+/**
+ * The ForgeFlow node: {@code java -jar forgeflow.jar server [forgeflow.yml]}. The composition root: reads the
+ * configuration (YAML, then {@code FORGEFLOW_*} variables), connects to PostgreSQL (or starts the development
+ * database), migrates, and wires the roles ({@link NodeWiring}).
+ */
+public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
+    private static final Logger LOG = LoggerFactory.getLogger(ForgeFlowApplication.class);
+
+    public static void main(String[] args) throws Exception {
+        exitZeroOnSigterm();
+        new ForgeFlowApplication().run(args);
+    }
+
+    @Override
+    public String getName() {
+        return "forgeflow";
+    }
+
+    @Override
+    public void initialize(Bootstrap<ForgeFlowConfiguration> bootstrap) {
+        bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
+                bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+        bootstrap.addBundle(new MigrationsBundle<ForgeFlowConfiguration>() {
+            @Override
+            public DataSourceFactory getDataSourceFactory(ForgeFlowConfiguration configuration) {
+                EnvironmentOverrides.apply(configuration, System.getenv());
+                if (configuration.forgeflow().databaseUrl.isBlank()) {
+                    throw new IllegalStateException("the db commands need a database: set FORGEFLOW_DATABASE_URL "
+                            + "(postgresql://user:pass@host:5432/db); the development database migrates itself at start");
+                }
+                return DatabaseSettings.apply(configuration.database(), configuration.forgeflow().databaseUrl);
+            }
+
+            @Override
+            public String getMigrationsFileName() {
+                return "migrations.xml";
+            }
+        });
+    }
+
+    @Override
+    public void run(ForgeFlowConfiguration config, Environment environment) throws Exception {
+        EnvironmentOverrides.apply(config, System.getenv());
+        ForgeFlowSettings settings = config.forgeflow();
+        DataSourceFactory dsf = config.database();
+        if (settings.databaseUrl.isBlank()) {
+            DevelopmentDatabase dev = DevelopmentDatabase.start(java.nio.file.Path.of(settings.dataDirectory));
+            environment.lifecycle().manage(dev);
+            dsf.setUrl(dev.jdbcUrl());
+            dsf.setUser(dev.user());
+            dsf.setPassword("");
+        } else {
+            DatabaseSettings.apply(dsf, settings.databaseUrl);
+            LOG.info("database: {}", DatabaseSettings.describe(dsf));
+        }
+        ManagedDataSource dataSource = dsf.build(environment.metrics(), "postgresql");
+        environment.lifecycle().manage(dataSource);
+        new NodeWiring(config, environment, dataSource).wire();
+    }
+
+    /**
+     * SIGTERM is an orderly stop (drain, release, exit 0), not a failure: without this the JVM reports 143 even
+     * though every shutdown hook ran.
+     */
+    private static void exitZeroOnSigterm() {
+        try {
+            Signal.handle(new Signal("TERM"), sig -> new Thread(() -> System.exit(0), "ff-sigterm").start());
+        } catch (IllegalArgumentException e) {
+            LOG.debug("SIGTERM handler not installed: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.forgeflow.server;
+
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.ManagedDataSource;
+import io.dropwizard.lifecycle.Managed;
+import io.forgeflow.adapter.postgres.AdvisoryLockLeaderElection;
+import io.forgeflow.adapter.postgres.PostgresHealth;
+import io.forgeflow.adapter.postgres.PostgresJdbi;
+import io.forgeflow.adapter.postgres.PostgresJobRepository;
+import io.forgeflow.adapter.postgres.PostgresMigrations;
+import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
+import io.forgeflow.adapter.postgres.PostgresRunQueue;
+import io.forgeflow.adapter.postgres.PostgresRunRepository;
+import io.forgeflow.adapter.postgres.PostgresWorkSignal;
+import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.application.lease.LeaseRescuer;
+import io.forgeflow.application.schedule.CronUtilsSchedules;
+import io.forgeflow.application.schedule.ScheduleTicker;
+import io.forgeflow.application.support.PeriodicTask;
+import io.forgeflow.application.worker.Worker;
+import io.forgeflow.application.worker.WorkerSettings;
+import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
+import io.forgeflow.domain.port.RunExecutor;
+import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
+import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * Plain constructor calls that turn a configuration into a running node: adapters, use cases, the roles' loops,
+ * and the HTTP surface. Nothing here decides anything.
+ */
+final class NodeWiring {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeWiring.class);
+    static final String VERSION = versionOf();
+
+    private final ForgeFlowConfiguration config;
+    private final ForgeFlowSettings settings;
+    private final Environment environment;
+    private final ManagedDataSource dataSource;
+
+    NodeWiring(ForgeFlowConfiguration config, Environment environment, ManagedDataSource dataSource) {
+        this.config = config;
+        this.settings = config.forgeflow();
+        this.environment = environment;
+        this.dataSource = dataSource;
+    }
+
+    void wire() {
+        if (settings.migrateOnStart) {
+            PostgresMigrations.migrate(dataSource);
+        }
+        Set<String> roles = new HashSet<>(settings.roles);
+        String workerId = settings.workerId.isBlank() ? defaultWorkerId() : settings.workerId;
+        Clock clock = Clock.systemUTC();
+        Jdbi jdbi = PostgresJdbi.create(dataSource);
+        PostgresJobRepository jobs = new PostgresJobRepository(jdbi, null);
+        PostgresRunRepository runs = new PostgresRunRepository(jdbi, null);
+        PostgresRunQueue queue = new PostgresRunQueue(jdbi, null);
+        PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
+        CronUtilsSchedules cron = new CronUtilsSchedules();
+        RetryPolicy retryPolicy = new RetryPolicy(settings.retryBase.toJavaDuration(),
+                max(Duration.ofMinutes(15), settings.retryBase.toJavaDuration()));
+
+        List<RunExecutor> found = new ArrayList<>();
+        ServiceLoader.load(RunExecutor.class).forEach(found::add);
+        ExecutorRegistry executors = new ExecutorRegistry(found, new HashSet<>(settings.executors));
+        environment.lifecycle().manage(managed(() -> { }, executors::closeAll));
+
+        PostgresWorkSignal signal = new PostgresWorkSignal(DatabaseSettings.dedicated(config.database(), "wake-ups"));
+        environment.lifecycle().manage(managed(() -> { }, signal::close));
+        AdvisoryLockLeaderElection election = roles.contains("scheduler")
+                ? new AdvisoryLockLeaderElection(DatabaseSettings.dedicated(config.database(), "scheduler leadership"))
+                : null;
+
+        PrometheusRegistry registry = new PrometheusRegistry();
+        DropwizardExports.builder().dropwizardRegistry(environment.metrics()).register(registry);
+        JvmMetrics.builder().register(registry);
+        ForgeFlowMetrics metrics = new ForgeFlowMetrics(registry, settings.concurrency, election, runs);
+        environment.getApplicationContext().addServlet(new ServletHolder(new PrometheusMetricsServlet(registry)), "/metrics");
+        environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping("/prometheus");
+
+        PostgresHealth health = new PostgresHealth(dataSource);
+        new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, clock, health,
+                settings.heartbeatInterval.toJavaDuration(), roles.contains("api")).register();
+
+        if (roles.contains("scheduler")) {
+            ScheduleTicker ticker = new ScheduleTicker(jobs, cron, election, signal,
+                    settings.misfireThreshold.toJavaDuration(), metrics::missed);
+            LeaseRescuer rescuer = new LeaseRescuer(queue, election, retryPolicy, metrics::recovered);
+            PeriodicTask loop = new PeriodicTask("ff-scheduler", settings.schedulerTick.toJavaDuration(), () -> {
+                ticker.runOnce();
+                rescuer.runOnce();
+            });
+            environment.lifecycle().manage(managed(loop::start, () -> {
+                loop.stop();
+                election.resign();
+                election.close();
+            }));
+        }
+        if (roles.contains("worker")) {
+            WorkerSettings ws = new WorkerSettings(workerId, settings.concurrency, settings.pollInterval.toJavaDuration(),
+                    settings.leaseDuration.toJavaDuration(), settings.heartbeatInterval.toJavaDuration(),
+                    settings.drainGrace.toJavaDuration(), settings.maxOutputBytes, retryPolicy);
+            Worker worker = new Worker(ws, queue, executors, signal, new SplittableRandom(new SecureRandom().nextLong()), metrics);
+            environment.lifecycle().manage(managed(worker::start, worker::stop));
+        }
+        Instant startedAt = clock.instant();
+        PeriodicTask nodeBeat = new PeriodicTask("ff-node-heartbeat", settings.heartbeatInterval.toJavaDuration(),
+                () -> nodes.heartbeat(new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader())));
+        environment.lifecycle().manage(managed(nodeBeat::start, () -> {
+            nodeBeat.stop();
+            try {
+                nodes.remove(workerId);
+            } catch (RuntimeException e) {
+                LOG.debug("could not remove node row: {}", e.toString());
+            }
+        }));
+        LOG.info("node {} (ForgeFlow {}) roles {}", workerId, VERSION, roles);
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    static String defaultWorkerId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "node";
+        }
+        String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
+        return host + "-" + pid + "-" + Integer.toHexString(new SecureRandom().nextInt(0x10000));
+    }
+
+    private static String versionOf() {
+        String v = NodeWiring.class.getPackage().getImplementationVersion();
+        return v == null ? "0.1.0-SNAPSHOT" : v;
+    }
+
+    static Managed managed(Runnable start, Runnable stop) {
+        return new Managed() {
+            @Override
+            public void start() {
+                start.run();
+            }
+
+            @Override
+            public void stop() {
+                stop.run();
+            }
+        };
+    }
+}

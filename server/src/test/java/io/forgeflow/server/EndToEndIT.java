@@ -1,0 +1,141 @@
+package io.forgeflow.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.ResourceHelpers;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The whole path of one job through a real node on a real PostgreSQL: submit, claim, execute, acknowledge, read. */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class EndToEndIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    static final DropwizardAppExtension<ForgeFlowConfiguration> APP = new DropwizardAppExtension<>(
+            ForgeFlowApplication.class, ResourceHelpers.resourceFilePath("test-config.yml"),
+            ConfigOverride.config("forgeflow.databaseUrl", () -> pg.jdbcUrl()),
+            ConfigOverride.config("forgeflow.workerId", "e2e-worker"));
+
+    final HttpClient http = HttpClient.newHttpClient();
+    final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void aShellJobSubmittedOverRestRunsToSucceededWithItsOutput() throws Exception {
+        HttpResponse<String> created = post("/api/jobs",
+                "{\"name\": \"hello\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo hello from forgeflow\"}}", null);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String jobId = json.readTree(created.body()).get("id").asText();
+
+        JsonNode run = awaitRun(jobId, r -> "succeeded".equals(r.get("status").asText()));
+        assertThat(run.get("output").asText()).contains("hello from forgeflow");
+        assertThat(run.get("attempt").asInt()).isEqualTo(1);
+
+        JsonNode detail = json.readTree(get("/api/runs/" + run.get("id").asText()).body());
+        assertThat(detail.get("attempts")).hasSize(1);
+        assertThat(detail.get("attempts").get(0).get("outcome").asText()).isEqualTo("succeeded");
+        assertThat(detail.get("attempts").get(0).get("worker_id").asText()).isEqualTo("e2e-worker");
+
+        JsonNode job = json.readTree(get("/api/jobs/" + jobId).body());
+        assertThat(job.get("status").asText()).isEqualTo("completed");
+        JsonNode stats = json.readTree(get("/api/stats").body());
+        assertThat(stats.get("succeeded").asLong()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void aCurlStyleFormEncodedBodyIsReadAsJson() throws Exception {
+        HttpResponse<String> created = post("/api/jobs",
+                "{\"name\": \"curl\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}}",
+                "application/x-www-form-urlencoded");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    }
+
+    @Test
+    void aFailingJobIsRetriedThenDeadLetteredWithEveryAttemptRecorded() throws Exception {
+        HttpResponse<String> created = post("/api/jobs", "{\"name\": \"fails\", \"executor\": \"shell\", "
+                + "\"max_attempts\": 2, \"payload\": {\"command\": \"echo boom >&2; exit 3\"}}", null);
+        String jobId = json.readTree(created.body()).get("id").asText();
+        JsonNode run = awaitRun(jobId, r -> "dead".equals(r.get("status").asText()));
+        assertThat(run.get("attempt").asInt()).isEqualTo(2);
+        assertThat(run.get("error").asText()).contains("exit code 3");
+        assertThat(run.get("output").asText()).contains("boom");
+        JsonNode detail = json.readTree(get("/api/runs/" + run.get("id").asText()).body());
+        assertThat(detail.get("attempts")).hasSize(2);
+        assertThat(detail.get("attempts").get(1).get("outcome").asText()).isEqualTo("failed");
+
+        JsonNode dead = json.readTree(get("/api/runs?status=dead&job_id=" + jobId).body());
+        assertThat(dead.get("items")).hasSize(1);
+    }
+
+    @Test
+    void healthAndReadinessAndMetricsAnswer() throws Exception {
+        assertThat(get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(get("/readyz").statusCode()).isEqualTo(200);
+        HttpResponse<String> metrics = get("/metrics");
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        assertThat(metrics.body()).contains("forgeflow_worker_slots").contains("jvm_");
+    }
+
+    @Test
+    void errorsAnswerInTheApiShapeWithoutStackTraces() throws Exception {
+        HttpResponse<String> bad = post("/api/jobs", "{\"name\": \"x\", \"executor\": \"shell\", \"priority\": 11, "
+                + "\"payload\": {\"command\": \"true\"}}", null);
+        assertThat(bad.statusCode()).isEqualTo(422);
+        assertThat(json.readTree(bad.body()).get("field").asText()).isEqualTo("priority");
+        HttpResponse<String> missing = get("/api/jobs/00000000-0000-7000-8000-000000000000");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        HttpResponse<String> route = get("/api/nothing-here");
+        assertThat(route.statusCode()).isEqualTo(404);
+        assertThat(route.body()).contains("\"error\"").doesNotContain("Exception");
+    }
+
+    JsonNode awaitRun(String jobId, Predicate<JsonNode> condition) throws Exception {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        JsonNode last = null;
+        while (Instant.now().isBefore(deadline)) {
+            JsonNode page = json.readTree(get("/api/runs?job_id=" + jobId).body());
+            if (page.get("items").size() > 0) {
+                last = page.get("items").get(0);
+                if (condition.test(last)) {
+                    return last;
+                }
+            }
+            Thread.onSpinWait();
+            synchronized (this) {
+                wait(50);
+            }
+        }
+        throw new AssertionError("run of job " + jobId + " did not reach the expected state; last seen: " + last);
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> post(String path, String body, String contentType) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + APP.getLocalPort() + path);
+    }
+}
