@@ -100,7 +100,7 @@ public final class PostgresJobRepository implements JobRepository {
      */
     @Override
     public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
-                                      RunCancellation cancellation) {
+                                      RunCancellation cancellation, Run insert) {
         Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(next, "next");
         Objects.requireNonNull(cancellation, "cancellation");
@@ -117,6 +117,12 @@ public final class PostgresJobRepository implements JobRepository {
             if (changed.isPresent() && cancellation != RunCancellation.NONE) {
                 sql.cancelRuns(id, cancellation == RunCancellation.PENDING_AND_RUNNING,
                         "cancelled: its job was " + next.wireName(), now);
+            }
+            if (changed.isPresent() && insert != null) {
+                if (!insert.jobId().equalsIgnoreCase(id)) {
+                    throw new IllegalArgumentException("the run belongs to job " + insert.jobId() + ", not " + id);
+                }
+                handle.attach(RunSql.class).insert(insert, now);
             }
             return changed;
         });

@@ -200,14 +200,14 @@ class PostgresJobRepositoryIT {
             Job job = pg.insert(aJob().recurring("* * * * *", now.plusSeconds(60)));
             clock.advance(Duration.ofSeconds(5));
 
-            Job paused = jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.NONE)
+            Job paused = jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.NONE, null)
                     .orElseThrow();
 
             assertThat(paused.status()).isEqualTo(JobStatus.PAUSED);
             assertThat(paused.nextRunAt()).isNull();
             assertThat(paused.updatedAt()).isEqualTo(clock.instant());
             assertThat(jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
-                    RunCancellation.PENDING_AND_RUNNING)).isEmpty();
+                    RunCancellation.PENDING_AND_RUNNING, null)).isEmpty();
             assertThat(jobs.find(job.id())).contains(paused);
         }
 
@@ -216,7 +216,7 @@ class PostgresJobRepositoryIT {
             Job job = pg.insert(aJob().recurring("* * * * *", null).paused());
 
             Job resumed = jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, now.plusSeconds(60),
-                    RunCancellation.NONE).orElseThrow();
+                    RunCancellation.NONE, null).orElseThrow();
 
             assertThat(resumed.nextRunAt()).isEqualTo(now.plusSeconds(60));
         }
@@ -224,9 +224,9 @@ class PostgresJobRepositoryIT {
         @Test
         void missingAndMalformedJobsChangeNothing() {
             assertThat(jobs.changeStatus(Ids.newId(now), JobStatus.ACTIVE, JobStatus.PAUSED, null,
-                    RunCancellation.PENDING)).isEmpty();
+                    RunCancellation.PENDING, null)).isEmpty();
             assertThat(jobs.changeStatus("nope", JobStatus.ACTIVE, JobStatus.PAUSED, null,
-                    RunCancellation.PENDING)).isEmpty();
+                    RunCancellation.PENDING, null)).isEmpty();
         }
 
         @Test
@@ -237,7 +237,7 @@ class PostgresJobRepositoryIT {
             Run done = pg.insert(aRun().ofJob(job.id()).succeeded());
             Run otherJobs = pg.insert(aRun());
 
-            jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING);
+            jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING, null);
 
             Run cancelled = runs.find(pending.id()).orElseThrow();
             assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
@@ -255,7 +255,7 @@ class PostgresJobRepositoryIT {
             Run running = pg.insert(aRun().ofJob(job.id()).running().leasedBy("w1").leaseUntil(now.plusSeconds(30)));
 
             jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
-                    RunCancellation.PENDING_AND_RUNNING);
+                    RunCancellation.PENDING_AND_RUNNING, null);
 
             assertThat(runs.find(pending.id()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
             Run flagged = runs.find(running.id()).orElseThrow();
@@ -270,7 +270,7 @@ class PostgresJobRepositoryIT {
             Run pending = pg.insert(aRun().ofJob(job.id()));
 
             assertThat(jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
-                    RunCancellation.PENDING_AND_RUNNING)).isEmpty();
+                    RunCancellation.PENDING_AND_RUNNING, null)).isEmpty();
 
             assertThat(runs.find(pending.id())).contains(pending);
         }
@@ -282,13 +282,13 @@ class PostgresJobRepositoryIT {
             CyclicBarrier start = new CyclicBarrier(2);
             Callable<Boolean> pause = () -> {
                 start.await();
-                return jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING)
+                return jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING, null)
                         .isPresent();
             };
             Callable<Boolean> cancel = () -> {
                 start.await();
                 return jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
-                        RunCancellation.PENDING_AND_RUNNING).isPresent();
+                        RunCancellation.PENDING_AND_RUNNING, null).isPresent();
             };
 
             assertThat(runConcurrently(List.of(pause, cancel))).containsExactlyInAnyOrder(true, false);

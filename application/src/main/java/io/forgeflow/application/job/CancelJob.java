@@ -25,6 +25,6 @@ public final class CancelJob {
             throw JobControls.illegal(job, "cancelled");
         }
         return JobControls.orRaced(jobs.changeStatus(id, job.status(), JobStatus.CANCELLED, null,
-                RunCancellation.PENDING_AND_RUNNING), id);
+                RunCancellation.PENDING_AND_RUNNING, null), id);
     }
 }

@@ -21,6 +21,6 @@ public final class PauseJob {
         if (!job.status().canMoveTo(JobStatus.PAUSED)) {
             throw JobControls.illegal(job, "paused");
         }
-        return JobControls.orRaced(jobs.changeStatus(id, job.status(), JobStatus.PAUSED, null, RunCancellation.PENDING), id);
+        return JobControls.orRaced(jobs.changeStatus(id, job.status(), JobStatus.PAUSED, null, RunCancellation.PENDING, null), id);
     }
 }

@@ -22,6 +22,6 @@ public final class QueryJobs {
     /** Newest first; {@code limit} 1–500 (checked by {@link Paging}). */
     public Page<Job> list(JobStatus status, int limit, String cursor) {
         Paging.checkLimit(limit);
-        return Paging.withCursor(() -> jobs.list(status, limit, cursor));
+        return Paging.withCursor(cursor, () -> jobs.list(status, limit, cursor));
     }
 }

@@ -54,19 +54,18 @@ public final class ResumeJob {
                 }
             }
             return JobControls.orRaced(jobs.changeStatus(id, JobStatus.PAUSED, JobStatus.ACTIVE, next,
-                    RunCancellation.NONE), id);
+                    RunCancellation.NONE, null), id);
         }
         boolean live = !runs.list(id, RunStatus.PENDING, 1, null).items().isEmpty()
                 || !runs.list(id, RunStatus.RUNNING, 1, null).items().isEmpty();
         Instant due = spec.runAt() != null && spec.runAt().isAfter(now) ? spec.runAt() : now;
-        Job resumed = JobControls.orRaced(jobs.changeStatus(id, JobStatus.PAUSED, JobStatus.ACTIVE, live ? job.nextRunAt() : due,
-                RunCancellation.NONE), id);
-        if (!live) {
-            runs.insert(Run.pending(Ids.newId(now), id, spec.maxAttempts(), spec.priority(), due, spec.executor(),
-                    spec.payload(), spec.timeoutSeconds(), now));
-            if (!due.isAfter(now)) {
-                signal.runsBecameDue();
-            }
+        Run again = live ? null : Run.pending(Ids.newId(now), id, spec.maxAttempts(), spec.priority(), due,
+                spec.executor(), spec.payload(), spec.timeoutSeconds(), now);
+        // the status change and the new run commit together: a crash cannot leave an active one-off without a run
+        Job resumed = JobControls.orRaced(jobs.changeStatus(id, JobStatus.PAUSED, JobStatus.ACTIVE,
+                live ? job.nextRunAt() : due, RunCancellation.NONE, again), id);
+        if (again != null && !due.isAfter(now)) {
+            signal.runsBecameDue();
         }
         return resumed;
     }

@@ -59,7 +59,7 @@ public final class SubmitJob {
         Job job = new Job(jobId, spec, JobStatus.ACTIVE, nextRunAt, now, now);
         JobCreation creation = jobs.create(job, firstRun);
         if (!creation.created()) {
-            if (!creation.job().spec().equals(spec)) {
+            if (!creation.job().spec().sameRequestAs(spec)) {
                 throw new ConflictException("idempotency_key", "idempotency_key '" + spec.idempotencyKey()
                         + "' was already used for a different job (" + creation.job().id() + "): send exactly the same "
                         + "body to get that job back, or use a new key");

@@ -26,7 +26,7 @@ public final class QueryRuns {
 
     public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
         Paging.checkLimit(limit);
-        return Paging.withCursor(() -> runs.list(jobId, status, limit, cursor));
+        return Paging.withCursor(cursor, () -> runs.list(jobId, status, limit, cursor));
     }
 
     public Map<RunStatus, Long> stats() {

@@ -3,6 +3,7 @@ package io.forgeflow.application.run;
 import io.forgeflow.domain.error.ConflictException;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.RunRepository;
 import io.forgeflow.domain.port.WorkSignal;
@@ -30,7 +31,12 @@ public final class RequeueRun {
             throw new ConflictException("run " + id + " is " + run.status().wireName()
                     + " and cannot be requeued: only dead and cancelled runs can");
         }
-        int budget = jobs.find(run.jobId()).map(Job::spec).map(s -> s.maxAttempts()).orElse(run.maxAttempts());
+        Job job = jobs.find(run.jobId()).orElse(null);
+        if (job != null && job.status() == JobStatus.CANCELLED) {
+            throw new ConflictException("run " + id + " belongs to job " + job.id() + ", which is cancelled for good: "
+                    + "submit a new job to run it again");
+        }
+        int budget = job == null ? run.maxAttempts() : job.spec().maxAttempts();
         Run requeued = runs.requeue(id, budget).orElseThrow(() -> new ConflictException(
                 "run " + id + " changed while this request ran; read it again and retry"));
         signal.runsBecameDue();

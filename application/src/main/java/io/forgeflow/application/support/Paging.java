@@ -19,8 +19,14 @@ public final class Paging {
         }
     }
 
-    /** Runs a paged read, turning a cursor the adapter cannot decode into a 400 that names {@code cursor}. */
-    public static <T> Page<T> withCursor(Supplier<Page<T>> read) {
+    /**
+     * Runs a paged read, turning a cursor the adapter cannot decode into a 400 that names {@code cursor}. Without
+     * a cursor nothing is translated: an IllegalArgumentException then is a bug and must surface as one.
+     */
+    public static <T> Page<T> withCursor(String cursor, Supplier<Page<T>> read) {
+        if (cursor == null) {
+            return read.get();
+        }
         try {
             return read.get();
         } catch (IllegalArgumentException e) {

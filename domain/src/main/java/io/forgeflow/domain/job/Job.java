@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * A job: its definition and where its schedule stands.
  *
- * @param nextRunAt when the scheduler will enqueue the next run of a recurring job (null when none: one-off
- *                  jobs, paused, cancelled and completed jobs)
+ * @param nextRunAt a recurring job: when the scheduler enqueues its next run; a one-off job: when its run is
+ *                  due, until the run ends; null when nothing is coming (paused, cancelled, completed jobs)
  */
 public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
     public Job {

@@ -2,7 +2,12 @@ package io.forgeflow.domain.job;
 
 import java.time.Instant;
 import java.time.ZoneId;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 
 /**
@@ -18,6 +23,47 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         Objects.requireNonNull(timezone, "timezone");
         Objects.requireNonNull(catchUp, "catchUp");
         payload = payload == null ? Map.of() : payload;
+    }
+
+    /**
+     * Whether {@code other} is the same request: equal fields, with payloads compared as JSON values (numbers by
+     * value, so 100, 100.0 and 1e2 match; object keys in any order). An idempotent replay must match this way,
+     * since the payload came back through a database that normalises numbers.
+     */
+    public boolean sameRequestAs(JobSpec other) {
+        return other != null && name.equals(other.name) && executor.equals(other.executor)
+                && Objects.equals(cronExpr, other.cronExpr) && Objects.equals(runAt, other.runAt)
+                && timezone.equals(other.timezone) && priority == other.priority && maxAttempts == other.maxAttempts
+                && timeoutSeconds == other.timeoutSeconds && catchUp == other.catchUp
+                && Objects.equals(idempotencyKey, other.idempotencyKey)
+                && canonical(payload).equals(canonical(other.payload));
+    }
+
+    private static Object canonical(Object value) {
+        if (value instanceof Map<?, ?> m) {
+            Map<String, Object> sorted = new TreeMap<>();
+            m.forEach((k, v) -> sorted.put(String.valueOf(k), canonical(v)));
+            return sorted;
+        }
+        if (value instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            l.forEach(v -> out.add(canonical(v)));
+            return out;
+        }
+        if (value instanceof BigDecimal d) {
+            return d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros();
+        }
+        if (value instanceof BigInteger i) {
+            return canonical(new BigDecimal(i));
+        }
+        if (value instanceof Double || value instanceof Float) {
+            double d = ((Number) value).doubleValue();
+            return Double.isFinite(d) ? canonical(BigDecimal.valueOf(d)) : value;
+        }
+        if (value instanceof Number n) {
+            return canonical(BigDecimal.valueOf(n.longValue()));
+        }
+        return value;
     }
 
     /** A recurring job has a cron expression; a one-off job has none. */

@@ -27,11 +27,12 @@ public interface JobRepository {
 
     /**
      * Compare-and-set on the job's status: when the job is in {@code expected}, moves it to {@code next}, sets
-     * {@code nextRunAt} (null clears it) and applies {@code cancellation} to its runs, all in one transaction.
-     * Returns the updated job, or empty when the job is missing or no longer in {@code expected}.
+     * {@code nextRunAt} (null clears it), applies {@code cancellation} to its runs and, when {@code insert} is not
+     * null, stores that new run, all in one transaction. Returns the updated job, or empty (and nothing changed)
+     * when the job is missing or no longer in {@code expected}.
      */
     Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
-                               RunCancellation cancellation);
+                               RunCancellation cancellation, Run insert);
 
     /**
      * The scheduler's read: active recurring jobs whose {@code next_run_at} has passed on the database clock

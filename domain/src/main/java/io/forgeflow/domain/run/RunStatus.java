@@ -11,9 +11,9 @@ import java.util.Set;
  * Each constant names the component that moves a run out of it.
  */
 public enum RunStatus {
-    /** Waiting until scheduledFor (first try, or a retry after backoff). Left by ClaimRuns (RUNNING) or CancelRun / job pause / job cancel (CANCELLED). */
+    /** Waiting until scheduledFor (first try, or a retry after backoff). Left by the Worker's claim (RUNNING) or CancelRun / job pause / job cancel (CANCELLED). */
     PENDING,
-    /** Leased to one worker until leaseExpiresAt. Left by the worker's acknowledgement (SUCCEEDED, PENDING for a retry, DEAD, CANCELLED), by RecoverExpiredLeases once the lease expires (PENDING or DEAD), or by a draining worker releasing it (PENDING). */
+    /** Leased to one worker until leaseExpiresAt. Left by the worker's acknowledgement (SUCCEEDED, PENDING for a retry, DEAD, CANCELLED), by LeaseRescuer once the lease expires (PENDING or DEAD), or by a draining worker releasing it (PENDING). */
     RUNNING,
     /** Terminal: the executor reported success. */
     SUCCEEDED,

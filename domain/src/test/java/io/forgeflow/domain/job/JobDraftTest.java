@@ -90,6 +90,22 @@ class JobDraftTest {
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("payload.body[1]"));
     }
 
+    @Test
+    void aReplayMatchesWhenPayloadNumbersAndKeyOrderDifferOnlyInForm() {
+        JobSpec a = new JobDraft("n", "http", Map.of("body", Map.of("n", 100, "x", List.of(1.5, 2))), null, null, null,
+                null, null, null, null, "k").validate();
+        JobSpec b = new JobDraft("n", "http", Map.of("body", Map.of("x", List.of(new java.math.BigDecimal("1.50"), 2L),
+                "n", 100.0)), null, null, null, null, null, null, null, "k").validate();
+        JobSpec c = new JobDraft("n", "http", Map.of("body", Map.of("n", 101, "x", List.of(1.5, 2))), null, null, null,
+                null, null, null, null, "k").validate();
+        JobSpec d = new JobDraft("n", "http", Map.of("body", Map.of("n", 100, "x", List.of(1.5, 2))), null, null, null,
+                4, null, null, null, "k").validate();
+        assertThat(a.sameRequestAs(b)).isTrue();
+        assertThat(a.sameRequestAs(c)).isFalse();
+        assertThat(a.sameRequestAs(d)).isFalse();
+        assertThat(a.sameRequestAs(null)).isFalse();
+    }
+
     static Arguments bad(String field, UnaryOperator<Map<String, Object>> change, String message) {
         return Arguments.of(field, change, message);
     }
