@@ -61,7 +61,7 @@ public final class InMemoryJobRepository implements JobRepository {
 
     @Override
     public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
-                                      RunCancellation cancellation) {
+                                      RunCancellation cancellation, Run insert) {
         synchronized (store) {
             Job job = store.jobs.get(id);
             if (job == null || job.status() != expected) {
@@ -83,6 +83,9 @@ public final class InMemoryJobRepository implements JobRepository {
                         store.runs.put(run.id(), run.requestCancel());
                     }
                 }
+            }
+            if (insert != null) {
+                store.insertRun(insert);
             }
             return Optional.of(changed);
         }

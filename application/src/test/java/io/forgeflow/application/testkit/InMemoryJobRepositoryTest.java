@@ -79,8 +79,8 @@ class InMemoryJobRepositoryTest {
         store.queue().claim("w", Set.of("shell"), 1, Duration.ofSeconds(30));
         clock.advance(Duration.ofSeconds(5));
 
-        assertThat(jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, null, RunCancellation.NONE)).isEmpty();
-        Job paused = jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING)
+        assertThat(jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, null, RunCancellation.NONE, null)).isEmpty();
+        Job paused = jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING, null)
                 .orElseThrow();
 
         assertThat(paused.status()).isEqualTo(JobStatus.PAUSED);
@@ -110,7 +110,7 @@ class InMemoryJobRepositoryTest {
         Job due = jobs.create(job(null, "* * * * *"), null).job();
         jobs.create(job(null, null), null);
         Job paused = jobs.create(job(null, "* * * * *"), null).job();
-        jobs.changeStatus(paused.id(), JobStatus.ACTIVE, JobStatus.PAUSED, paused.nextRunAt(), RunCancellation.PENDING);
+        jobs.changeStatus(paused.id(), JobStatus.ACTIVE, JobStatus.PAUSED, paused.nextRunAt(), RunCancellation.PENDING, null);
 
         assertThat(jobs.dueJobs(10).jobs()).isEmpty();
         clock.advance(Duration.ofSeconds(60));
