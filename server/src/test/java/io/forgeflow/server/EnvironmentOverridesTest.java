@@ -1,0 +1,94 @@
+package io.forgeflow.server;
+
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.util.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class EnvironmentOverridesTest {
+
+    @Test
+    void theDefaultsAreSafeAndCompleteWithoutAnyConfiguration() {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(config, Map.of());
+        DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
+        HttpConnectorFactory app = (HttpConnectorFactory) server.getApplicationConnectors().get(0);
+        HttpConnectorFactory admin = (HttpConnectorFactory) server.getAdminConnectors().get(0);
+        assertThat(app.getBindHost()).isEqualTo("127.0.0.1");
+        assertThat(app.getPort()).isEqualTo(8080);
+        assertThat(admin.getBindHost()).isEqualTo("127.0.0.1");
+        assertThat(admin.getPort()).isEqualTo(8081);
+        assertThat(server.getRegisterDefaultExceptionMappers()).isFalse();
+        ForgeFlowSettings s = config.forgeflow();
+        assertThat(s.roles).containsExactly("api", "scheduler", "worker");
+        assertThat(s.concurrency).isEqualTo(16);
+        assertThat(s.leaseDuration).isEqualTo(Duration.seconds(30));
+        assertThat(s.heartbeatInterval).isEqualTo(Duration.seconds(10));
+        assertThat(s.retryBase).isEqualTo(Duration.seconds(5));
+        assertThat(s.databaseUrl).isEmpty();
+    }
+
+    @Test
+    void everyVariableOverridesItsSetting() {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(config, Map.ofEntries(
+                Map.entry("FORGEFLOW_DATABASE_URL", "postgresql://u:p@db:5432/ff"),
+                Map.entry("FORGEFLOW_ROLES", "worker, api"),
+                Map.entry("FORGEFLOW_LISTEN_ADDR", "0.0.0.0:9090"),
+                Map.entry("FORGEFLOW_ADMIN_LISTEN_ADDR", "[::1]:9091"),
+                Map.entry("FORGEFLOW_WORKER_ID", "w-7"),
+                Map.entry("FORGEFLOW_CONCURRENCY", "4"),
+                Map.entry("FORGEFLOW_POLL_INTERVAL", "500ms"),
+                Map.entry("FORGEFLOW_LEASE_DURATION", "1m"),
+                Map.entry("FORGEFLOW_HEARTBEAT_INTERVAL", "20s"),
+                Map.entry("FORGEFLOW_SCHEDULER_TICK", "2s"),
+                Map.entry("FORGEFLOW_RETRY_BASE", "1s"),
+                Map.entry("FORGEFLOW_DRAIN_GRACE", "5s"),
+                Map.entry("FORGEFLOW_EXECUTORS", "http,noop")));
+        ForgeFlowSettings s = config.forgeflow();
+        assertThat(s.databaseUrl).isEqualTo("postgresql://u:p@db:5432/ff");
+        assertThat(s.roles).containsExactly("worker", "api");
+        assertThat(s.workerId).isEqualTo("w-7");
+        assertThat(s.concurrency).isEqualTo(4);
+        assertThat(s.pollInterval).isEqualTo(Duration.milliseconds(500));
+        assertThat(s.leaseDuration).isEqualTo(Duration.minutes(1));
+        assertThat(s.heartbeatInterval).isEqualTo(Duration.seconds(20));
+        assertThat(s.schedulerTick).isEqualTo(Duration.seconds(2));
+        assertThat(s.retryBase).isEqualTo(Duration.seconds(1));
+        assertThat(s.drainGrace).isEqualTo(Duration.seconds(5));
+        assertThat(s.executors).isEqualTo(List.of("http", "noop"));
+        DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
+        HttpConnectorFactory app = (HttpConnectorFactory) server.getApplicationConnectors().get(0);
+        HttpConnectorFactory admin = (HttpConnectorFactory) server.getAdminConnectors().get(0);
+        assertThat(app.getBindHost()).isEqualTo("0.0.0.0");
+        assertThat(app.getPort()).isEqualTo(9090);
+        assertThat(admin.getBindHost()).isEqualTo("::1");
+        assertThat(admin.getPort()).isEqualTo(9091);
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "FORGEFLOW_CONCURRENCY        | many  | whole number",
+            "FORGEFLOW_CONCURRENCY        | 0     | between 1 and 1000",
+            "FORGEFLOW_POLL_INTERVAL      | soon  | duration such as 30s",
+            "FORGEFLOW_LISTEN_ADDR        | 8080  | host:port",
+            "FORGEFLOW_LISTEN_ADDR        | h:99999 | between 0 and 65535",
+            "FORGEFLOW_ROLES              | api,cook | unknown role 'cook'",
+            "FORGEFLOW_ROLES              | ,     | is empty",
+            "FORGEFLOW_HEARTBEAT_INTERVAL | 20s   | at most half"})
+    void aBadValueStopsTheNodeWithAMessageNamingTheVariable(String name, String value, String message) {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        assertThatThrownBy(() -> EnvironmentOverrides.apply(config, Map.of(name.trim(), value.trim())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(name.trim().replace("_INTERVAL", ""))
+                .hasMessageContaining(message.trim());
+    }
+}
