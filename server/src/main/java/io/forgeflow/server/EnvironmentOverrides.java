@@ -22,6 +22,9 @@ public final class EnvironmentOverrides {
 
     public static void apply(ForgeFlowConfiguration config, Map<String, String> env) {
         ForgeFlowSettings s = config.forgeflow();
+        // an empty YAML value (databaseUrl: ${FORGEFLOW_DATABASE_URL:-}) arrives as null
+        s.databaseUrl = s.databaseUrl == null ? "" : s.databaseUrl.trim();
+        s.workerId = s.workerId == null ? "" : s.workerId.trim();
         String v;
         if ((v = env.get("FORGEFLOW_DATABASE_URL")) != null) {
             s.databaseUrl = v.trim();

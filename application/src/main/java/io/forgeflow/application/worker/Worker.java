@@ -292,8 +292,12 @@ public final class Worker {
             }
             Acknowledgement ack = decide(f, result);
             listener.finished(f.run, ack.outcome(), ack.next(), took);
-            LOG.info("run {} attempt {} {} in {} ms -> {}", f.run.id(), f.run.attempt(), ack.outcome().wireName(),
-                    took.toMillis(), ack.next().wireName());
+            if (ack.outcome() == AttemptOutcome.SUCCEEDED) {
+                LOG.debug("run {} attempt {} succeeded in {} ms", f.run.id(), f.run.attempt(), took.toMillis());
+            } else {
+                LOG.info("run {} attempt {} {} in {} ms -> {}: {}", f.run.id(), f.run.attempt(),
+                        ack.outcome().wireName(), took.toMillis(), ack.next().wireName(), ack.error());
+            }
             pendingAcks.add(ack);
         } finally {
             inFlight.remove(f.run.id());
