@@ -30,7 +30,7 @@ import java.util.Set;
 /**
  * Applies and checks ForgeFlow's schema with Liquibase, from the same root changelog Dropwizard's MigrationsBundle
  * uses ({@value #CHANGELOG} on the classpath). Concurrent migrations by nodes starting together are serialised by
- * Liquibase's lock table. Liquibase's anonymous analytics are switched off, and its console output and update summary go to its log.
+ * an advisory lock. Liquibase's anonymous analytics are switched off, and its console output and update summary go to its log.
  */
 public final class PostgresMigrations {
     /** The root changelog, a classpath resource. */
@@ -41,17 +41,34 @@ public final class PostgresMigrations {
     private PostgresMigrations() {
     }
 
-    /** Applies every pending changeset. Idempotent: a migrated database is left as it is. */
+    /**
+     * Applies every pending changeset. Idempotent: a migrated database is left as it is. Nodes that start together
+     * on a fresh database are serialised by a session-level advisory lock ({@value #MIGRATION_LOCK_KEY}) held on a
+     * connection of its own for the whole migration: Liquibase's own lock table cannot protect its creation, and
+     * two nodes creating it at once fail with a duplicate-key error.
+     */
     public static void migrate(DataSource dataSource) {
-        inLiquibase(dataSource, "migrate the database", database -> {
-            new CommandScope(UpdateCommandStep.COMMAND_NAME)
-                    .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                    .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
-                    .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
-                    .execute();
-            return null;
-        });
+        try (Connection lock = dataSource.getConnection(); Statement st = lock.createStatement()) {
+            st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK_KEY + ")");
+            try {
+                inLiquibase(dataSource, "migrate the database", database -> {
+                    new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                            .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                            .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                            .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
+                            .execute();
+                    return null;
+                });
+            } finally {
+                st.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK_KEY + ")");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not take the migration lock: " + e.getMessage(), e);
+        }
     }
+
+    /** The advisory-lock key that serialises migrations ("FFMigrate"), distinct from the scheduler's. */
+    public static final long MIGRATION_LOCK_KEY = 0x4646_4D69_6772_6174L;
 
     /** Whether no changeset is pending (false for an empty database). Creates nothing; one query. */
     public static boolean isMigrated(DataSource dataSource) {

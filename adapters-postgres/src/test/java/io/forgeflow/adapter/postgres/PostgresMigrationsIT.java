@@ -31,6 +31,30 @@ class PostgresMigrationsIT {
     }
 
     @Test
+    void nodesMigratingAFreshDatabaseAtTheSameTimeAllSucceed() throws Exception {
+        DataSource fresh = pg.createEmptyDatabase();
+        int nodes = 4;
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(nodes);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(nodes);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                done.add(pool.submit(() -> {
+                    together.await();
+                    PostgresMigrations.migrate(fresh);
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get(120, java.util.concurrent.TimeUnit.SECONDS); // throws if any node's migration failed
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(PostgresMigrations.isMigrated(fresh)).isTrue();
+    }
+
+    @Test
     void anEmptyDatabaseIsNotMigratedAndCheckingCreatesNothing() {
         DataSource empty = pg.createEmptyDatabase();
 
