@@ -83,6 +83,59 @@ class EndToEndIT {
     }
 
     @Test
+    void theWebhookExampleDeliversItsJsonBodyToALocalReceiver() throws Exception {
+        com.sun.net.httpserver.HttpServer receiver = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        java.util.concurrent.BlockingQueue<String> received = new java.util.concurrent.LinkedBlockingQueue<>();
+        receiver.createContext("/hook", exchange -> {
+            received.add(exchange.getRequestMethod() + " " + exchange.getRequestHeaders().getFirst("Content-Type")
+                    + " " + new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            byte[] ok = "thanks".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, ok.length);
+            exchange.getResponseBody().write(ok);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
+            HttpResponse<String> created = post("/api/jobs", "{\"name\": \"notify\", \"executor\": \"http\", "
+                    + "\"max_attempts\": 5, \"payload\": {\"url\": \"" + url + "\", \"body\": {\"event\": \"ping\"}}}", null);
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            String jobId = json.readTree(created.body()).get("id").asText();
+            JsonNode run = awaitRun(jobId, r -> "succeeded".equals(r.get("status").asText()));
+            assertThat(received.poll(5, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo("POST application/json {\"event\":\"ping\"}");
+            assertThat(run.get("output").asText()).startsWith("HTTP 200").contains("thanks");
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void aPayloadThatTheExecutorRefusesIsA422NamingTheField() throws Exception {
+        HttpResponse<String> bad = post("/api/jobs", "{\"name\": \"x\", \"executor\": \"http\", "
+                + "\"payload\": {\"url\": \"ftp://example.org/x\"}}", null);
+        assertThat(bad.statusCode()).isEqualTo(422);
+        assertThat(json.readTree(bad.body()).get("field").asText()).isEqualTo("payload.url");
+        HttpResponse<String> unknown = post("/api/jobs", "{\"name\": \"x\", \"executor\": \"carrier-pigeon\"}", null);
+        assertThat(unknown.statusCode()).isEqualTo(422);
+        assertThat(json.readTree(unknown.body()).get("field").asText()).isEqualTo("executor");
+        assertThat(json.readTree(unknown.body()).get("error").asText()).contains("shell").contains("http");
+    }
+
+    @Test
+    void anExecutorPluggedInThroughServiceLoaderValidatesAndRuns() throws Exception {
+        HttpResponse<String> bad = post("/api/jobs", "{\"name\": \"r\", \"executor\": \"reverse\", \"payload\": {}}", null);
+        assertThat(bad.statusCode()).isEqualTo(422);
+        assertThat(json.readTree(bad.body()).get("field").asText()).isEqualTo("payload.text");
+        HttpResponse<String> created = post("/api/jobs",
+                "{\"name\": \"r\", \"executor\": \"reverse\", \"payload\": {\"text\": \"wolfegrof\"}}", null);
+        String jobId = json.readTree(created.body()).get("id").asText();
+        JsonNode run = awaitRun(jobId, r -> "succeeded".equals(r.get("status").asText()));
+        assertThat(run.get("output").asText()).isEqualTo("forgeflow");
+    }
+
+    @Test
     void healthAndReadinessAndMetricsAnswer() throws Exception {
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
         assertThat(get("/readyz").statusCode()).isEqualTo(200);

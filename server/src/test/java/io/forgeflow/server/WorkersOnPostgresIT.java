@@ -144,6 +144,20 @@ class WorkersOnPostgresIT {
         assertThat(runs.attempts(run.id())).extracting(Attempt::outcome).containsOnly(AttemptOutcome.LEASE_EXPIRED).hasSize(3);
     }
 
+    @Test
+    void aWorkerNeverClaimsARunOfAnExecutorItDoesNotRun() {
+        Run shellRun = seedOne(3, "shell");
+        Run httpRun = seedOne(3, "http");
+        RecordingExecutor http = new RecordingExecutor("http");
+        Worker httpOnly = worker("http-only", 4, Duration.ofSeconds(30), http);
+        assertThat(httpOnly.claimOnce()).isEqualTo(1);
+        await(Duration.ofSeconds(20), () -> httpOnly.busySlots() == 0);
+        assertThat(httpOnly.claimOnce()).isZero();
+        assertThat(runs.find(httpRun.id()).orElseThrow().status()).isIn(RunStatus.RUNNING, RunStatus.SUCCEEDED);
+        assertThat(runs.find(shellRun.id()).orElseThrow().status()).isEqualTo(RunStatus.PENDING);
+        httpOnly.stop();
+    }
+
     // ---------------------------------------------------------------------------------------------------------
 
     Worker worker(String id, int slots, Duration lease, RunExecutor executor) {
