@@ -103,8 +103,8 @@ public final class PostgresRunQueue implements RunQueue {
             next[i] = ack.next().wireName();
             delays[i] = ack.next() == RunStatus.PENDING ? Math.max(0, ack.retryDelay().toMillis()) : 0L;
             outcomes[i] = ack.outcome().wireName();
-            outputs[i] = ack.output();
-            errors[i] = ack.error();
+            outputs[i] = storable(ack.output());
+            errors[i] = storable(ack.error());
             i++;
         }
         List<RunFence> applied = jdbi.withExtension(RunSql.class,
@@ -225,5 +225,13 @@ public final class PostgresRunQueue implements RunQueue {
             throw new IllegalArgumentException(name + " must be at least 1 ms, was " + duration);
         }
         return millis;
+    }
+
+    /**
+     * PostgreSQL text cannot hold NUL characters, and a shell command's output may contain them (binary output):
+     * they are stored as U+FFFD so that the result is kept instead of refused.
+     */
+    static String storable(String text) {
+        return text == null || text.indexOf('\0') < 0 ? text : text.replace('\0', '\uFFFD');
     }
 }

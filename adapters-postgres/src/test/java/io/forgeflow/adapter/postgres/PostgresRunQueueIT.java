@@ -254,6 +254,18 @@ class PostgresRunQueueIT {
     class Acknowledge {
 
         @Test
+        void outputAndErrorsWithNulCharactersAreStoredInsteadOfRefused() {
+            pg.insert(aRun().dueAt(now.minusSeconds(1)));
+            Run run = queue.claim("w1", NOOP, 1, LEASE).get(0);
+            Set<RunFence> applied = queue.acknowledge(List.of(new Acknowledgement(fence(run), AttemptOutcome.FAILED,
+                    RunStatus.DEAD, null, "bin\u0000ary", "bad\u0000byte")));
+            assertThat(applied).containsExactly(fence(run));
+            Run stored = runs.find(run.id()).orElseThrow();
+            assertThat(stored.output()).isEqualTo("bin\uFFFDary");
+            assertThat(stored.error()).isEqualTo("bad\uFFFDbyte");
+        }
+
+        @Test
         void aBatchOfMixedOutcomesIsAppliedInOneCall() {
             IntStream.range(0, 4).forEach(i -> pg.insert(aRun().withMaxAttempts(3).dueAt(now.minusSeconds(10 - i))));
             List<Run> claimed = queue.claim("w1", NOOP, 4, LEASE);

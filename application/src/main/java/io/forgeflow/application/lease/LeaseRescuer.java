@@ -1,5 +1,6 @@
 package io.forgeflow.application.lease;
 
+import io.forgeflow.application.support.RunLogContext;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.LeaderElection;
 import io.forgeflow.domain.port.RunQueue;
@@ -42,9 +43,13 @@ public final class LeaseRescuer {
         do {
             batch = queue.recoverExpiredLeases(retryPolicy, BATCH);
             for (Run run : batch) {
-                LOG.warn("run {} of job {}: lease of attempt {} expired; {}", run.id(), run.jobId(), run.attempt(),
-                        run.status() == RunStatus.DEAD ? "attempts exhausted, dead-lettered"
-                                : "back to the queue, due " + run.scheduledFor());
+                // worker_id is left out: the run has no worker any more; the error names the one that vanished
+                try (RunLogContext ignored = RunLogContext.of(run.id(), run.jobId(), run.attempt(), null)) {
+                    LOG.warn("run {} of job {}: lease of attempt {} expired; {} ({})", run.id(), run.jobId(),
+                            run.attempt(), run.status() == RunStatus.DEAD ? "attempts exhausted, dead-lettered"
+                                    : run.status() == RunStatus.CANCELLED ? "cancelled as an operator had asked"
+                                    : "back to the queue, due " + run.scheduledFor(), run.error());
+                }
             }
             total += batch.size();
         } while (batch.size() == BATCH && election.isLeader());

@@ -26,7 +26,8 @@ import java.util.function.IntConsumer;
  * <p>A tick older than the misfire threshold (default 60 s) when the scheduler reaches it was missed (no scheduler
  * ran, or the job was paused). {@code catch_up = skip} drops missed ticks and continues with the next tick in the
  * future; {@code once} enqueues one run (for the latest missed tick) standing for all of them, then continues.
- * Ticks that are merely late by less than the threshold always fire.
+ * When a pass finds several due ticks of one job, only the newest can fire (if it is within the threshold); the
+ * older ones are folded into it as with {@code skip}, so a job never gets a burst of runs for one slow pass.
  */
 public final class ScheduleTicker {
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleTicker.class);
@@ -58,15 +59,25 @@ public final class ScheduleTicker {
         }
         int fired = 0;
         JobRepository.DueJobs due;
+        int failed;
+        passes:
         do {
             due = jobs.dueJobs(BATCH);
+            failed = 0;
             for (Job job : due.jobs()) {
                 if (!election.isLeader()) {
-                    return fired;
+                    break passes; // stop acting, but still wake workers for the runs already committed
                 }
-                fired += fire(job, due.now());
+                try {
+                    fired += fire(job, due.now());
+                } catch (RuntimeException e) {
+                    // one job whose schedule cannot be evaluated (say, written by a newer node) must not stop the rest
+                    failed++;
+                    LOG.error("job {} ({}): its schedule could not be evaluated, skipping it this pass: {}", job.id(),
+                            job.spec().name(), e.toString());
+                }
             }
-        } while (due.jobs().size() == BATCH);
+        } while (due.jobs().size() == BATCH && failed < due.jobs().size());
         if (fired > 0) {
             signal.runsBecameDue();
         }

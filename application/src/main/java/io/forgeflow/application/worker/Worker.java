@@ -1,6 +1,7 @@
 package io.forgeflow.application.worker;
 
 import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.application.support.RunLogContext;
 import io.forgeflow.domain.backoff.FailureDecision;
 import io.forgeflow.domain.execution.Cancellation;
 import io.forgeflow.domain.execution.ExecutionContext;
@@ -66,6 +67,8 @@ public final class Worker {
 
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<Acknowledgement> pendingAcks = new LinkedBlockingQueue<>();
+    /** The job of each run whose acknowledgement waits to be sent, for the log lines about a discarded one. */
+    private final Map<RunFence, String> ackJobIds = new ConcurrentHashMap<>();
     private final List<RunFence> toRelease = new ArrayList<>();
     private final AtomicInteger busy = new AtomicInteger();
     private final Object wakeLock = new Object();
@@ -149,8 +152,10 @@ public final class Worker {
             if (f.claimedNanos < startedNanos && !beat.extended().contains(f.fence) && !f.finished) {
                 f.leaseLost = true;
                 f.cancellation.cancel(REASON_LEASE_LOST);
-                LOG.warn("run {} attempt {}: lease lost (the heartbeat no longer finds it held by {}); stopping it",
-                        f.run.id(), f.run.attempt(), settings.workerId());
+                try (RunLogContext ignored = logContext(f.run)) {
+                    LOG.warn("run {} attempt {}: lease lost (the heartbeat no longer finds it held by {}); stopping it",
+                            f.run.id(), f.run.attempt(), settings.workerId());
+                }
             }
         }
         cancelRequested(beat.cancelRequested());
@@ -209,8 +214,14 @@ public final class Worker {
                 Thread.currentThread().interrupt();
             }
         }
-        while (flushAcknowledgements() > 0) {
-            // until nothing is left
+        try {
+            while (flushAcknowledgements() > 0) {
+                // until nothing is left
+            }
+        } catch (RuntimeException e) {
+            LOG.error("worker {}: {} acknowledgement(s) could not be written before stopping; those runs return to the "
+                    + "queue when their leases expire", settings.workerId(), pendingAcks.size() + 1, e);
+            pendingAcks.clear();
         }
         List<RunFence> release;
         synchronized (toRelease) {
@@ -243,10 +254,10 @@ public final class Worker {
 
     private void execute(InFlight f) {
         Run run = f.run;
-        MDC.put("run_id", run.id());
-        MDC.put("job_id", run.jobId());
-        MDC.put("attempt", Integer.toString(run.attempt()));
-        MDC.put("worker_id", settings.workerId());
+        MDC.put(RunLogContext.RUN_ID, run.id());
+        MDC.put(RunLogContext.JOB_ID, run.jobId());
+        MDC.put(RunLogContext.ATTEMPT, Integer.toString(run.attempt()));
+        MDC.put(RunLogContext.WORKER_ID, settings.workerId());
         long began = System.nanoTime();
         ExecutionResult result;
         ScheduledFuture<?> guard = watchdog.schedule(() -> f.cancellation.cancel(REASON_WATCHDOG),
@@ -298,6 +309,7 @@ public final class Worker {
                 LOG.info("run {} attempt {} {} in {} ms -> {}: {}", f.run.id(), f.run.attempt(),
                         ack.outcome().wireName(), took.toMillis(), ack.next().wireName(), ack.error());
             }
+            ackJobIds.put(ack.fence(), f.run.jobId());
             pendingAcks.add(ack);
         } finally {
             inFlight.remove(f.run.id());
@@ -306,10 +318,21 @@ public final class Worker {
         }
     }
 
+    /** The run's fields for the log lines about it (this worker holds it). */
+    private RunLogContext logContext(Run run) {
+        return RunLogContext.of(run.id(), run.jobId(), run.attempt(), settings.workerId());
+    }
+
     /** Where the run goes after this attempt: the retry policy decides for failures and timeouts. */
     Acknowledgement decide(InFlight f, ExecutionResult result) {
         AttemptOutcome outcome = result.outcome();
         String error = result.error();
+        if ((outcome == AttemptOutcome.FAILED || outcome == AttemptOutcome.TIMED_OUT)
+                && REASON_OPERATOR.equals(f.cancellation.reason())) {
+            // an operator asked for the stop: however the executor ended it, this is a cancellation, not a failure
+            outcome = AttemptOutcome.CANCELLED;
+            error = error == null ? REASON_OPERATOR : REASON_OPERATOR + "; the executor reported: " + error;
+        }
         if (outcome == AttemptOutcome.CANCELLED && REASON_WATCHDOG.equals(f.cancellation.reason())) {
             outcome = AttemptOutcome.TIMED_OUT;
             error = "timed out after " + f.run.timeoutSeconds() + "s; " + (error == null ? REASON_WATCHDOG : error);
@@ -330,11 +353,15 @@ public final class Worker {
     private void send(List<Acknowledgement> batch) {
         Set<RunFence> applied = queue.acknowledge(batch);
         for (Acknowledgement ack : batch) {
+            String jobId = ackJobIds.remove(ack.fence());
             if (!applied.contains(ack.fence())) {
                 listener.fenceLost(ack.fence(), "late acknowledgement");
-                LOG.warn("run {} attempt {}: acknowledgement ({}) discarded: the lease was lost before it arrived, "
-                        + "so another worker may run it again", ack.fence().runId(), ack.fence().attempt(),
-                        ack.outcome().wireName());
+                try (RunLogContext ignored = RunLogContext.of(ack.fence().runId(), jobId, ack.fence().attempt(),
+                        ack.fence().workerId())) {
+                    LOG.warn("run {} attempt {}: acknowledgement ({}) discarded: the lease was lost before it arrived, "
+                            + "so another worker may run it again", ack.fence().runId(), ack.fence().attempt(),
+                            ack.outcome().wireName());
+                }
             }
         }
     }
@@ -343,7 +370,9 @@ public final class Worker {
         for (String id : runIds) {
             InFlight f = inFlight.get(id);
             if (f != null && !f.cancellation.isCancelled()) {
-                LOG.info("run {} attempt {}: cancelled by an operator; stopping it", f.run.id(), f.run.attempt());
+                try (RunLogContext ignored = logContext(f.run)) {
+                    LOG.info("run {} attempt {}: cancelled by an operator; stopping it", f.run.id(), f.run.attempt());
+                }
                 f.cancellation.cancel(REASON_OPERATOR);
             }
         }
@@ -360,6 +389,10 @@ public final class Worker {
                 f.leaseLost = true;
                 f.cancellation.cancel(REASON_LEASE_LOST);
                 stopped++;
+                try (RunLogContext ignored = logContext(f.run)) {
+                    LOG.warn("run {} attempt {}: stopping it, its lease can no longer be trusted", f.run.id(),
+                            f.run.attempt());
+                }
             }
         }
         LOG.warn("heartbeat failed ({}); {} run(s) held, {} stopped because their leases can no longer be trusted",
@@ -410,6 +443,13 @@ public final class Worker {
                     send(batch);
                     break;
                 } catch (RuntimeException e) {
+                    if (batch.size() > 1 || !isBare(batch.get(0))) {
+                        // a batch the database refuses may hold one poisoned acknowledgement: isolate it
+                        batch = sendOneByOne(batch, e);
+                        if (batch.isEmpty()) {
+                            break;
+                        }
+                    }
                     LOG.warn("acknowledging {} run(s) failed ({}); retrying in {} ms", batch.size(), e.toString(),
                             backoff.toMillis());
                     if (!running) {
@@ -421,6 +461,46 @@ public final class Worker {
                 }
             }
         }
+    }
+
+    /**
+     * Sends each acknowledgement alone; one the database still refuses is sent once more without its output and
+     * with an error saying why, so a result that cannot be stored (say, output PostgreSQL rejects) never holds back
+     * the others. Returns what could not be sent even so (the database is down): the caller backs off and retries.
+     */
+    private List<Acknowledgement> sendOneByOne(List<Acknowledgement> batch, RuntimeException cause) {
+        List<Acknowledgement> left = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Acknowledgement ack = batch.get(i);
+            try {
+                send(List.of(ack));
+            } catch (RuntimeException alone) {
+                Acknowledgement bare = bare(ack, alone);
+                try {
+                    send(List.of(bare));
+                    LOG.error("run {} attempt {}: its result could not be stored ({}); stored without output",
+                            ack.fence().runId(), ack.fence().attempt(), alone.toString());
+                } catch (RuntimeException stillFailing) {
+                    // not this acknowledgement but the database: keep the rest for the caller's backoff
+                    left.addAll(batch.subList(i, batch.size()));
+                    break;
+                }
+            }
+        }
+        if (!left.isEmpty()) {
+            LOG.warn("acknowledging {} run(s) failed ({}); retrying", left.size(), cause.toString());
+        }
+        return left;
+    }
+
+    private static Acknowledgement bare(Acknowledgement ack, RuntimeException why) {
+        String error = "the attempt's result could not be stored: " + why.getClass().getSimpleName()
+                + (ack.error() == null ? "" : "; the executor reported: " + ack.error().replace('\0', ' '));
+        return new Acknowledgement(ack.fence(), ack.outcome(), ack.next(), ack.retryDelay(), "", error);
+    }
+
+    private static boolean isBare(Acknowledgement ack) {
+        return (ack.output() == null || ack.output().isEmpty()) && ack.error() != null && ack.error().startsWith("the attempt's result could not");
     }
 
     private void heartbeatLoop() {

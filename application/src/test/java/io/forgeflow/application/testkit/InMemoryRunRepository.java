@@ -72,6 +72,7 @@ public final class InMemoryRunRepository implements RunRepository {
             }
             Run cancelled = run.cancel(store.now(), reason);
             store.runs.put(id, cancelled);
+            store.completeOneOffJob(cancelled, store.now());
             return Optional.of(cancelled);
         }
     }

@@ -158,7 +158,8 @@ public final class InMemoryStore {
             return;
         }
         Job job = jobs.get(run.jobId());
-        if (job != null && !job.spec().isRecurring() && job.status() == JobStatus.ACTIVE) {
+        if (job != null && !job.spec().isRecurring()
+                && (job.status() == JobStatus.ACTIVE || job.status() == JobStatus.PAUSED)) {
             jobs.put(job.id(), job.withStatus(JobStatus.COMPLETED, null, now));
         }
     }

@@ -6,5 +6,7 @@
  * and {@link io.forgeflow.application.testkit.FakeExecutor}. They follow the ports' Javadoc, are thread-safe, and
  * take "now" from the store's clock. {@link io.forgeflow.application.testkit.RunQueueContract} is the behaviour every
  * {@code RunQueue} must show, extended by the fake's test here and meant for the Postgres adapter's IT as well.
+ * {@link io.forgeflow.application.testkit.JobDrafts} builds job submissions from a named starting point, and {@link
+ * io.forgeflow.application.testkit.Await} waits for another thread's work with a deadline instead of a sleep.
  */
 package io.forgeflow.application.testkit;

@@ -10,7 +10,10 @@ import java.util.Set;
 public enum JobStatus {
     /** Fires its schedule. Left by PauseJob (PAUSED), CancelJob (CANCELLED), or the end of a one-off's run (COMPLETED). */
     ACTIVE,
-    /** Fires nothing; its pending runs were cancelled. Left by ResumeJob (ACTIVE) or CancelJob (CANCELLED). */
+    /**
+     * Fires nothing; its pending runs were cancelled. Left by ResumeJob (ACTIVE), CancelJob (CANCELLED), or the end
+     * of a one-off's run that was already running when the job was paused (COMPLETED).
+     */
     PAUSED,
     /** Terminal: cancelled for good by an operator. */
     CANCELLED,
@@ -19,7 +22,7 @@ public enum JobStatus {
 
     private static final Map<JobStatus, Set<JobStatus>> NEXT = new EnumMap<>(Map.of(
             ACTIVE, EnumSet.of(PAUSED, CANCELLED, COMPLETED),
-            PAUSED, EnumSet.of(ACTIVE, CANCELLED),
+            PAUSED, EnumSet.of(ACTIVE, CANCELLED, COMPLETED),
             CANCELLED, EnumSet.noneOf(JobStatus.class),
             COMPLETED, EnumSet.noneOf(JobStatus.class)));
 

@@ -16,6 +16,22 @@ public interface NodeRegistry {
     /** Nodes seen within {@code liveWindowSeconds}, with the number of runs each holds. */
     List<NodeStatus> list(long liveWindowSeconds);
 
+    /**
+     * Nodes seen within {@code keepWindowSeconds}, each {@linkplain NodeStatus#live() live} when seen within
+     * {@code liveWindowSeconds} (gone otherwise), with the number of runs each holds. By default only the live ones.
+     */
+    default List<NodeStatus> list(long liveWindowSeconds, long keepWindowSeconds) {
+        return list(liveWindowSeconds);
+    }
+
+    /**
+     * Deletes the rows of nodes not seen for more than {@code unseenForSeconds} (nodes that died without removing
+     * their row). Returns how many were deleted. By default keeps everything.
+     */
+    default int forgetUnseen(long unseenForSeconds) {
+        return 0;
+    }
+
     /** What a node says of itself. */
     record NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader) {
         public NodeInfo {
@@ -23,7 +39,16 @@ public interface NodeRegistry {
         }
     }
 
-    /** A node as the cluster sees it. */
-    record NodeStatus(NodeInfo info, Instant lastSeenAt, long running) {
+    /**
+     * A node as the cluster sees it.
+     *
+     * @param live whether it heartbeated recently (within three heartbeats); false: it is gone (crashed, or cut off)
+     */
+    record NodeStatus(NodeInfo info, Instant lastSeenAt, long running, boolean live) {
+
+        /** A live node. */
+        public NodeStatus(NodeInfo info, Instant lastSeenAt, long running) {
+            this(info, lastSeenAt, running, true);
+        }
     }
 }

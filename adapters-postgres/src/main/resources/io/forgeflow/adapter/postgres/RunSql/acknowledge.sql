@@ -46,7 +46,7 @@ WITH batch AS (
     UPDATE jobs j
     SET status = 'completed', next_run_at = NULL, updated_at = coalesce(CAST(:now AS timestamptz), now())
     WHERE j.id IN (SELECT job_id FROM done WHERE status IN ('succeeded', 'dead', 'cancelled'))
-      AND j.status = 'active'
+      AND j.status IN ('active', 'paused')
       AND j.cron_expr IS NULL
 )
 SELECT id, worker_id, attempt

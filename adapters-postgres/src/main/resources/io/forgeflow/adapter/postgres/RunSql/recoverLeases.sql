@@ -34,7 +34,7 @@ WITH batch AS (
     UPDATE jobs j
     SET status = 'completed', next_run_at = NULL, updated_at = coalesce(CAST(:now AS timestamptz), now())
     WHERE j.id IN (SELECT job_id FROM recovered WHERE status IN ('dead', 'cancelled'))
-      AND j.status = 'active'
+      AND j.status IN ('active', 'paused')
       AND j.cron_expr IS NULL
 )
 SELECT *

@@ -1,0 +1,73 @@
+package io.forgeflow.application.job;
+
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.run.Run;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A {@link JobRepository} that lets a test act between a use case's read and its compare-and-set: {@link
+ * #beforeNextChangeStatus} runs once, just before the next {@code changeStatus} reaches the real repository, as
+ * another request committing in between would.
+ */
+final class InterleavingJobRepository implements JobRepository {
+    private final JobRepository delegate;
+    private Runnable beforeChangeStatus;
+    private int changeStatusCalls;
+
+    InterleavingJobRepository(JobRepository delegate) {
+        this.delegate = delegate;
+    }
+
+    synchronized void beforeNextChangeStatus(Runnable interleaved) {
+        this.beforeChangeStatus = interleaved;
+    }
+
+    synchronized int changeStatusCalls() {
+        return changeStatusCalls;
+    }
+
+    @Override
+    public JobCreation create(Job job, Run firstRun) {
+        return delegate.create(job, firstRun);
+    }
+
+    @Override
+    public Optional<Job> find(String id) {
+        return delegate.find(id);
+    }
+
+    @Override
+    public Page<Job> list(JobStatus status, int limit, String cursor) {
+        return delegate.list(status, limit, cursor);
+    }
+
+    @Override
+    public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+                                      RunCancellation cancellation, Run insert) {
+        Runnable interleaved;
+        synchronized (this) {
+            changeStatusCalls++;
+            interleaved = beforeChangeStatus;
+            beforeChangeStatus = null;
+        }
+        if (interleaved != null) {
+            interleaved.run();
+        }
+        return delegate.changeStatus(id, expected, next, nextRunAt, cancellation, insert);
+    }
+
+    @Override
+    public DueJobs dueJobs(int limit) {
+        return delegate.dueJobs(limit);
+    }
+
+    @Override
+    public boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+        return delegate.fireTick(jobId, expectedNextRunAt, newNextRunAt, run);
+    }
+}

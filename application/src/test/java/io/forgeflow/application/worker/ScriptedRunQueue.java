@@ -1,0 +1,87 @@
+package io.forgeflow.application.worker;
+
+import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.run.Run;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link RunQueue} in front of the in-memory one that records what a worker asked of it and can play an
+ * unreachable database for heartbeats or acknowledgements (throwing, as a JDBC adapter would).
+ */
+final class ScriptedRunQueue implements RunQueue {
+    private final RunQueue delegate;
+    volatile boolean heartbeatsFail;
+    volatile boolean acknowledgementsFail;
+    /** Refuses a whole batch holding a NUL character in an output or error, as PostgreSQL refuses such text. */
+    volatile boolean refusesNulLikePostgres;
+    final AtomicInteger refusedBatches = new AtomicInteger();
+    final List<Set<String>> claimedWithExecutors = new CopyOnWriteArrayList<>();
+    final List<Acknowledgement> acknowledgementsSent = new CopyOnWriteArrayList<>();
+    final AtomicInteger cancellationQueries = new AtomicInteger();
+
+    ScriptedRunQueue(RunQueue delegate) {
+        this.delegate = delegate;
+    }
+
+    void recover() {
+        heartbeatsFail = false;
+        acknowledgementsFail = false;
+        refusesNulLikePostgres = false;
+    }
+
+    @Override
+    public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+        claimedWithExecutors.add(Set.copyOf(executors));
+        return delegate.claim(workerId, executors, limit, lease);
+    }
+
+    @Override
+    public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
+        if (acknowledgementsFail) {
+            throw new IllegalStateException("database unreachable (acknowledge)");
+        }
+        if (refusesNulLikePostgres && acks.stream().anyMatch(a -> hasNul(a.output()) || hasNul(a.error()))) {
+            refusedBatches.incrementAndGet();
+            throw new IllegalStateException("ERROR: invalid byte sequence for encoding \"UTF8\": 0x00");
+        }
+        acknowledgementsSent.addAll(acks);
+        return delegate.acknowledge(acks);
+    }
+
+    private static boolean hasNul(String text) {
+        return text != null && text.indexOf('\0') >= 0;
+    }
+
+    @Override
+    public Heartbeat heartbeat(String workerId, Duration lease) {
+        if (heartbeatsFail) {
+            throw new IllegalStateException("database unreachable (heartbeat)");
+        }
+        return delegate.heartbeat(workerId, lease);
+    }
+
+    @Override
+    public Set<String> cancellationsFor(String workerId) {
+        cancellationQueries.incrementAndGet();
+        return delegate.cancellationsFor(workerId);
+    }
+
+    @Override
+    public Set<RunFence> release(Collection<RunFence> fences) {
+        return delegate.release(fences);
+    }
+
+    @Override
+    public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
+        return delegate.recoverExpiredLeases(retryPolicy, limit);
+    }
+}

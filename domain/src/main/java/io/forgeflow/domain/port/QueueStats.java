@@ -1,0 +1,35 @@
+package io.forgeflow.domain.port;
+
+import io.forgeflow.domain.run.RunStatus;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/** How the run queue looks now, for metrics: cheap enough to be read on every scrape. */
+public interface QueueStats {
+
+    /**
+     * Runs per status and the age of the oldest due pending run, read in one round trip on the database clock. The
+     * counts use the status indexes; the lag is one index probe per priority.
+     */
+    Snapshot snapshot();
+
+    /**
+     * @param depth runs per status (every status present, zero when none)
+     * @param lag   how long the oldest pending run has been due (now minus its {@code scheduled_for}); zero when no
+     *              pending run is due
+     */
+    record Snapshot(Map<RunStatus, Long> depth, Duration lag) {
+        public Snapshot {
+            Objects.requireNonNull(lag, "lag");
+            Map<RunStatus, Long> all = new EnumMap<>(RunStatus.class);
+            for (RunStatus status : RunStatus.values()) {
+                all.put(status, depth == null ? 0L : depth.getOrDefault(status, 0L));
+            }
+            depth = Map.copyOf(all);
+            lag = lag.isNegative() ? Duration.ZERO : lag;
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.forgeflow.domain.port;
+
+import java.time.Duration;
+
+/**
+ * Deletes history that is older than the retention period, in bounded batches, so that the tables do not grow
+ * forever. Only the scheduler leader calls it. Each call is one short statement that skips rows other transactions
+ * hold ({@code SKIP LOCKED}), so it never waits for, or blocks, the claim engine for long.
+ */
+public interface Retention {
+
+    /**
+     * Deletes at most {@code limit} finished runs (succeeded, dead, cancelled) whose {@code finished_at} is older
+     * than the database's now minus {@code olderThan}, with their attempt rows. Returns how many runs were deleted
+     * (fewer than {@code limit}: nothing more is due now).
+     */
+    int deleteFinishedRuns(Duration olderThan, int limit);
+
+    /**
+     * Deletes at most {@code limit} jobs that can never run again (status {@code completed} or {@code cancelled})
+     * whose last change is older than now minus {@code olderThan} and that have no runs left. Their idempotency
+     * keys become free again. Returns how many jobs were deleted.
+     */
+    int deleteFinishedJobs(Duration olderThan, int limit);
+}
