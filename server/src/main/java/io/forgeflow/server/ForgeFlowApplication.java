@@ -34,6 +34,7 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
     public void initialize(Bootstrap<ForgeFlowConfiguration> bootstrap) {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+        bootstrap.addCommand(new io.forgeflow.server.bench.BenchCommand());
         bootstrap.addBundle(new MigrationsBundle<ForgeFlowConfiguration>() {
             @Override
             public DataSourceFactory getDataSourceFactory(ForgeFlowConfiguration configuration) {

@@ -1,0 +1,165 @@
+package io.forgeflow.server.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dropwizard.core.cli.Command;
+import io.dropwizard.core.setup.Bootstrap;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code java -jar forgeflow.jar bench}: the workloads of BENCHMARKS.md (W0, W1, W1-large, W2 at several rates, the
+ * REST submission load) against fresh databases on {@code FORGEFLOW_DATABASE_URL} (or an embedded PostgreSQL),
+ * printed as one table and written as JSON. Every drain checks that nothing was lost and nothing ran twice.
+ */
+public final class BenchCommand extends Command {
+
+    public BenchCommand() {
+        super("bench", "Run the benchmark workloads (W0, W1, W1-large, W2, REST) and print the results");
+    }
+
+    @Override
+    public void configure(Subparser subparser) {
+        subparser.addArgument("--workloads").setDefault("W0,W1,W1-large,W2,REST")
+                .help("comma-separated: W0, W1, W1-large, W2, REST");
+        subparser.addArgument("--n").type(Integer.class).setDefault(20_000).help("W1 runs (20000)");
+        subparser.addArgument("--large-n").type(Integer.class).setDefault(1_000_000).help("W1-large runs (1000000)");
+        subparser.addArgument("--rates").setDefault("200,1000,5000").help("W2 rates per second");
+        subparser.addArgument("--measure-seconds").type(Integer.class).setDefault(30).help("W2 measured window");
+        subparser.addArgument("--warmup-seconds").type(Integer.class).setDefault(3).help("W2 and REST warm-up");
+        subparser.addArgument("--rest-seconds").type(Integer.class).setDefault(20).help("REST measured window");
+        subparser.addArgument("--rest-clients").type(Integer.class).setDefault(32).help("REST concurrent clients");
+        subparser.addArgument("--w0-seconds").type(Integer.class).setDefault(10).help("W0 length");
+        subparser.addArgument("--out").setDefault("bench-results.json").help("where to write the JSON results");
+    }
+
+    @Override
+    public void run(Bootstrap<?> bootstrap, Namespace ns) throws Exception {
+        PrintStream out = System.out;
+        Set<String> workloads = Set.copyOf(Arrays.stream(ns.getString("workloads").split(","))
+                .map(s -> s.trim().toUpperCase(Locale.ROOT)).toList());
+        Duration warmup = Duration.ofSeconds(ns.getInt("warmup_seconds"));
+        HeapWatch heap = new HeapWatch();
+        heap.start();
+        List<BenchResult> results = new ArrayList<>();
+        Instant started = Instant.now();
+        try (BenchDatabase db = BenchDatabase.open(System.getenv("FORGEFLOW_DATABASE_URL"))) {
+            out.println("ForgeFlow bench on " + db.describe() + ", " + Runtime.getRuntime().availableProcessors()
+                    + " cores, max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
+            Workloads w = new Workloads(db, out);
+            Double reference = null;
+            if (workloads.contains("W0")) {
+                out.println("W0 ...");
+                BenchResult w0 = w.w0(Duration.ofSeconds(ns.getInt("w0_seconds")));
+                reference = w0.runsPerSecond();
+                results.add(w0);
+            }
+            if (workloads.contains("W1")) {
+                out.println("W1 ...");
+                results.add(w.w1("W1", ns.getInt("n"), reference));
+            }
+            if (workloads.contains("W1-LARGE")) {
+                out.println("W1-large ...");
+                results.add(w.w1("W1-large", ns.getInt("large_n"), reference));
+            }
+            if (workloads.contains("W2")) {
+                for (String r : ns.getString("rates").split(",")) {
+                    int rate = Integer.parseInt(r.trim());
+                    out.println("W2 at " + rate + "/s ...");
+                    results.add(w.w2(rate, warmup, Duration.ofSeconds(ns.getInt("measure_seconds"))));
+                }
+            }
+            if (workloads.contains("REST")) {
+                out.println("REST ...");
+                results.add(new RestLoad(db, out).run(ns.getInt("rest_clients"), warmup,
+                        Duration.ofSeconds(ns.getInt("rest_seconds"))));
+            }
+        } finally {
+            heap.stop();
+        }
+        print(out, results, heap.peakMiB());
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("date", started.toString());
+        json.put("cores", Runtime.getRuntime().availableProcessors());
+        json.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
+        json.put("peak_heap_used_mib", heap.peakMiB());
+        json.put("java", System.getProperty("java.version"));
+        json.put("results", results);
+        Path file = Path.of(ns.getString("out"));
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
+        out.println("results written to " + file.toAbsolutePath());
+        if (results.stream().anyMatch(r -> !r.correct() && !r.workload().startsWith("REST"))) {
+            out.println("CORRECTNESS FAILURE: a workload lost or duplicated runs");
+            System.exit(1);
+        }
+    }
+
+    static void print(PrintStream out, List<BenchResult> results, long peakHeap) {
+        out.println();
+        out.printf("%-48s %11s %8s %8s %8s %9s %8s %8s %9s %5s %5s %12s%n", "workload", "runs/s", "p50 ms", "p95 ms",
+                "p99 ms", "max ms", "enq p50", "enq p99", "executed", "lost", "dup", "vs reference");
+        for (BenchResult r : results) {
+            out.printf("%-48s %11.0f %8s %8s %8s %9s %8s %8s %9d %5d %5d %12s%n", r.workload(), r.runsPerSecond(),
+                    f(r.p50()), f(r.p95()), f(r.p99()), f(r.max()), f(r.enqueueP50()), f(r.enqueueP99()), r.executed(),
+                    r.lost(), r.duplicated(), r.ratio() == null ? "" : String.format(Locale.ROOT, "%.2f x %s", r.ratio(), r.reference()));
+        }
+        out.printf("peak heap used: %d MiB of %d MiB%n", peakHeap, Runtime.getRuntime().maxMemory() >> 20);
+    }
+
+    private static String f(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /** Samples heap use after collections (the pools' collection usage), i.e. what the process really holds. */
+    static final class HeapWatch {
+        private volatile boolean running = true;
+        private volatile long peak;
+        private final Thread thread = new Thread(this::loop, "bench-heap");
+
+        void start() {
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void stop() {
+            running = false;
+        }
+
+        long peakMiB() {
+            return peak >> 20;
+        }
+
+        private void loop() {
+            while (running) {
+                long used = 0;
+                for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                    if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                        used += pool.getCollectionUsage().getUsed();
+                    }
+                }
+                peak = Math.max(peak, used);
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+}

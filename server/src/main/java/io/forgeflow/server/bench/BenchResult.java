@@ -1,0 +1,35 @@
+package io.forgeflow.server.bench;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * One row of the benchmark table.
+ *
+ * @param runsPerSecond throughput (W0: transactions per second; REST: submissions per second)
+ * @param target        the requested rate (W2) or null
+ * @param reference     what the row is compared with, measured in the same run (W0 for drains)
+ * @param ratio         runsPerSecond / reference
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+record BenchResult(@JsonProperty("workload") String workload,
+                   @JsonProperty("runs_per_second") double runsPerSecond,
+                   @JsonProperty("target_per_second") Double target,
+                   @JsonProperty("p50_ms") double p50, @JsonProperty("p95_ms") double p95,
+                   @JsonProperty("p99_ms") double p99, @JsonProperty("max_ms") double max,
+                   @JsonProperty("enqueue_p50_ms") double enqueueP50, @JsonProperty("enqueue_p99_ms") double enqueueP99,
+                   @JsonProperty("executed") long executed, @JsonProperty("lost") long lost,
+                   @JsonProperty("duplicated") long duplicated,
+                   @JsonProperty("reference") String reference, @JsonProperty("ratio") Double ratio,
+                   @JsonProperty("note") String note) {
+
+    static BenchResult throughput(String workload, double perSecond, long executed, long lost, long duplicated,
+                                  String reference, Double ratio, String note) {
+        return new BenchResult(workload, perSecond, null, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Double.NaN, executed, lost, duplicated, reference, ratio, note);
+    }
+
+    boolean correct() {
+        return lost == 0 && duplicated == 0;
+    }
+}

@@ -1,0 +1,222 @@
+package io.forgeflow.server.bench;
+
+import io.forgeflow.adapter.postgres.PostgresJdbi;
+import io.forgeflow.adapter.postgres.PostgresJobRepository;
+import io.forgeflow.adapter.postgres.PostgresRunQueue;
+import io.forgeflow.adapter.postgres.PostgresWorkSignal;
+import io.forgeflow.adapter.postgres.DedicatedConnections;
+import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.application.job.SubmitJob;
+import io.forgeflow.application.schedule.CronUtilsSchedules;
+import io.forgeflow.application.worker.Worker;
+import io.forgeflow.application.worker.WorkerListener;
+import io.forgeflow.application.worker.WorkerSettings;
+import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.job.JobDraft;
+import org.jdbi.v3.core.Jdbi;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/** The workloads of BENCHMARKS.md, each on a fresh database. */
+final class Workloads {
+    private final BenchDatabase db;
+    private final java.io.PrintStream out;
+
+    Workloads(BenchDatabase db, java.io.PrintStream out) {
+        this.db = db;
+        this.out = out;
+    }
+
+    /** W0: single-row UPDATEs, each in its own transaction, from 16 clients: the database's commit ceiling. */
+    BenchResult w0(Duration length) throws Exception {
+        try (BenchDatabase.Fresh fresh = db.fresh("w0")) {
+            try (Connection c = fresh.dataSource.getConnection(); Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE bench_ref (id int PRIMARY KEY, v bigint NOT NULL)");
+                st.execute("INSERT INTO bench_ref SELECT g, 0 FROM generate_series(1, 100000) g");
+                st.execute("VACUUM ANALYZE bench_ref");
+            }
+            int clients = 16;
+            AtomicLong done = new AtomicLong();
+            long end = System.nanoTime() + length.toNanos();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < clients; t++) {
+                Thread th = new Thread(() -> {
+                    try (Connection c = db.connect(fresh.name);
+                         PreparedStatement ps = c.prepareStatement("UPDATE bench_ref SET v = v + 1 WHERE id = ?")) {
+                        c.setAutoCommit(true);
+                        while (System.nanoTime() < end) {
+                            ps.setInt(1, 1 + ThreadLocalRandom.current().nextInt(100_000));
+                            ps.executeUpdate();
+                            done.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, "w0-" + t);
+                threads.add(th);
+            }
+            long t0 = System.nanoTime();
+            threads.forEach(Thread::start);
+            for (Thread th : threads) {
+                th.join();
+            }
+            double perSecond = done.get() / ((System.nanoTime() - t0) / 1e9);
+            return BenchResult.throughput("W0 pgbench-like UPDATE, 16 clients", perSecond, done.get(), 0, 0,
+                    null, null, "the database's commit ceiling for one transaction per operation");
+        }
+    }
+
+    /** W1 / W1-large: drain N due no-op runs with one 16-slot worker. */
+    BenchResult w1(String label, int n, Double reference) throws Exception {
+        try (BenchDatabase.Fresh fresh = db.fresh(label)) {
+            seed(fresh, n);
+            Jdbi jdbi = PostgresJdbi.create(fresh.dataSource);
+            CountingNoop noop = new CountingNoop(n);
+            PostgresWorkSignal signal = new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name), db.user(),
+                    db.password(), "bench wake-ups"));
+            Worker worker = worker("bench-w1", jdbi, noop, signal, Duration.ofMillis(100));
+            long t0 = System.nanoTime();
+            worker.start();
+            long tEnd;
+            try (Connection c = db.connect(fresh.name);
+                 PreparedStatement unfinished = c.prepareStatement(
+                         "SELECT count(*) FROM runs WHERE status IN ('pending', 'running')")) {
+                long lastPoll = t0;
+                while (true) {
+                    // the database count is the truth: poll it every 10 ms once every run has executed, and only
+                    // every 2 s before (counting a million-row backlog every 10 ms would load the measured database)
+                    long now = System.nanoTime();
+                    boolean allExecuted = noop.total.get() >= n;
+                    if (allExecuted || now - lastPoll > 2_000_000_000L) {
+                        lastPoll = now;
+                        if (poll(unfinished) == 0) {
+                            tEnd = System.nanoTime();
+                            break;
+                        }
+                    }
+                    LockSupport.parkNanos(10_000_000L);
+                    if (now - t0 > Duration.ofMinutes(10).toNanos()) {
+                        throw new IllegalStateException(label + " did not drain within 10 minutes");
+                    }
+                }
+            } finally {
+                worker.stop();
+                signal.close();
+            }
+            double perSecond = n / ((tEnd - t0) / 1e9);
+            return BenchResult.throughput(label + " drain " + n + " no-op runs, 16 slots", perSecond,
+                    noop.total.get() - noop.duplicated(), noop.lost(), noop.duplicated(),
+                    reference == null ? null : "W0", reference == null ? null : perSecond / reference, null);
+        }
+    }
+
+    /** W2: an open-loop producer at rate R through the submission path; pickup latency from the intended time. */
+    BenchResult w2(int rate, Duration warmup, Duration measured) throws Exception {
+        try (BenchDatabase.Fresh fresh = db.fresh("w2_" + rate)) {
+            Jdbi jdbi = PostgresJdbi.create(fresh.dataSource);
+            int total = (int) (rate * (warmup.toMillis() + measured.toMillis()) / 1000);
+            CountingNoop noop = new CountingNoop(total);
+            PostgresWorkSignal signal = new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name), db.user(),
+                    db.password(), "bench wake-ups"));
+            Worker worker = worker("bench-w2", jdbi, noop, signal, Duration.ofMillis(100));
+            ExecutorRegistry registry = new ExecutorRegistry(List.of(noop), Set.of());
+            SubmitJob submit = new SubmitJob(new PostgresJobRepository(jdbi, null), registry, new CronUtilsSchedules(),
+                    signal, Clock.systemUTC());
+            worker.start();
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            long[] enqueueLatency = new long[total];
+            long t0 = System.nanoTime() + Duration.ofMillis(50).toNanos();
+            long intervalNanos = 1_000_000_000L / rate;
+            AtomicLong next = new AtomicLong();
+            List<Thread> producers = new ArrayList<>();
+            for (int p = 0; p < 4; p++) {
+                Thread th = new Thread(() -> {
+                    for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
+                        long intended = t0 + i * intervalNanos;
+                        long wait;
+                        while ((wait = intended - System.nanoTime()) > 0) {
+                            LockSupport.parkNanos(wait);
+                        }
+                        submit.submit(new JobDraft("w2", "noop", Map.of("i", (int) i), null, null, null, null, null,
+                                null, null, null));
+                        enqueueLatency[(int) i] = System.nanoTime() - intended;
+                    }
+                }, "w2-producer-" + p);
+                producers.add(th);
+                th.start();
+            }
+            for (Thread th : producers) {
+                th.join();
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (noop.total.get() < total && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(10_000_000L);
+            }
+            worker.stop();
+            signal.close();
+            int first = (int) (rate * warmup.toMillis() / 1000);
+            long[] pickup = new long[total - first];
+            long[] enqueue = new long[total - first];
+            int k = 0;
+            long minStart = Long.MAX_VALUE;
+            long maxStart = Long.MIN_VALUE;
+            for (int i = first; i < total; i++) {
+                enqueue[i - first] = enqueueLatency[i];
+                if (noop.executions.get(i) > 0) {
+                    long started = noop.startedNanos.get(i);
+                    pickup[k++] = started - (t0 + i * intervalNanos);
+                    minStart = Math.min(minStart, started);
+                    maxStart = Math.max(maxStart, started);
+                }
+            }
+            Stats latency = Stats.of(pickup, k);
+            Stats enq = Stats.of(enqueue, enqueue.length);
+            double achieved = k > 1 ? (k - 1) / ((maxStart - minStart) / 1e9) : 0;
+            return new BenchResult("W2 steady rate " + rate + "/s (pickup latency)", achieved, (double) rate,
+                    latency.p50(), latency.p95(), latency.p99(), latency.max(), enq.p50(), enq.p99(),
+                    noop.total.get() - noop.duplicated(), noop.lost(), noop.duplicated(), null, null,
+                    "4 producer threads calling SubmitJob (job + run, one transaction each)");
+        }
+    }
+
+    private Worker worker(String id, Jdbi jdbi, CountingNoop noop, PostgresWorkSignal signal, Duration poll) {
+        WorkerSettings settings = new WorkerSettings(id, 16, poll, Duration.ofSeconds(30), Duration.ofSeconds(10),
+                Duration.ofSeconds(10), 64 * 1024, new RetryPolicy(Duration.ofSeconds(5), Duration.ofMinutes(15)));
+        return new Worker(settings, new PostgresRunQueue(jdbi, null), new ExecutorRegistry(List.of(noop), Set.of()),
+                signal, new SplittableRandom(), WorkerListener.NONE);
+    }
+
+    private void seed(BenchDatabase.Fresh fresh, int n) throws Exception {
+        long t = System.nanoTime();
+        try (Connection c = fresh.dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO jobs (id, name, executor, status) VALUES "
+                    + "('00000000-0000-7000-8000-000000000001', 'bench', 'noop', 'active')");
+            st.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
+                    + "payload, timeout_seconds) SELECT gen_random_uuid(), '00000000-0000-7000-8000-000000000001', "
+                    + "'pending', 5, now() - interval '1 second', 0, 3, 'noop', jsonb_build_object('i', g - 1), 60 "
+                    + "FROM generate_series(1, " + n + ") g");
+            st.execute("VACUUM ANALYZE runs");
+        }
+        out.printf("  seeded %,d runs in %.1f s%n", n, (System.nanoTime() - t) / 1e9);
+    }
+
+    private static long poll(PreparedStatement unfinished) throws Exception {
+        try (ResultSet rs = unfinished.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
