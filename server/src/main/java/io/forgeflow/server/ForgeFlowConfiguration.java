@@ -1,5 +1,6 @@
 package io.forgeflow.server;
 
+import com.fasterxml.jackson.annotation.JsonMerge;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.server.DefaultServerFactory;
@@ -15,17 +16,20 @@ import java.util.List;
  * The node's configuration: Dropwizard's sections plus {@code forgeflow:} and {@code database:} (pool settings;
  * the URL usually comes from {@code forgeflow.databaseUrl}). The defaults are safe: both ports listen on loopback
  * (127.0.0.1:8080 and 127.0.0.1:8081), and Dropwizard's own exception mappers are off so that every error answers in
- * the API's JSON shape.
+ * the API's JSON shape. The {@code forgeflow:} and {@code database:} sections merge into these defaults, so a YAML file
+ * names only what it changes.
  */
 public class ForgeFlowConfiguration extends Configuration {
 
     @Valid
     @NotNull
+    @JsonMerge
     @JsonProperty("forgeflow")
     private ForgeFlowSettings forgeflow = new ForgeFlowSettings();
 
     @Valid
     @NotNull
+    @JsonMerge
     @JsonProperty("database")
     private DataSourceFactory database = defaultDatabase();
 
