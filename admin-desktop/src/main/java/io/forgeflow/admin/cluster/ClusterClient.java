@@ -1,0 +1,60 @@
+package io.forgeflow.admin.cluster;
+
+import io.forgeflow.client.EventSubscription;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.Node;
+import io.forgeflow.client.Page;
+import io.forgeflow.client.Run;
+import io.forgeflow.client.RunEventListener;
+import io.forgeflow.client.Stats;
+import io.forgeflow.client.SubmitResult;
+
+import java.util.List;
+
+/**
+ * The cluster as the view models see it: one blocking method per thing they do. Implementations throw
+ * {@link io.forgeflow.client.ForgeFlowApiException} for errors the server answers and
+ * {@link io.forgeflow.client.ForgeFlowUnavailableException} when it cannot be reached. View models call these only
+ * through {@link io.forgeflow.admin.support.Async}, never on the UI thread.
+ */
+public interface ClusterClient extends AutoCloseable {
+
+    /** The server URL, for display (never contains the token). */
+    String serverUrl();
+
+    Stats stats();
+
+    List<Node> nodes();
+
+    /** One page of jobs, newest first; status null means all. */
+    Page<Job> jobs(String status, String cursor, int limit);
+
+    Job job(String id);
+
+    SubmitResult submit(JobRequest request);
+
+    Job pause(String jobId);
+
+    Job resume(String jobId);
+
+    Job cancel(String jobId);
+
+    Run trigger(String jobId);
+
+    /** One page of runs, newest first; jobId null means across jobs, status null means all. */
+    Page<Run> runs(String jobId, String status, String cursor, int limit);
+
+    /** One run with its attempts. */
+    Run run(String id);
+
+    Run requeue(String runId);
+
+    Run cancelRun(String runId);
+
+    /** The live event stream; listener callbacks arrive on a background thread. */
+    EventSubscription events(RunEventListener listener);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,120 @@
+package io.forgeflow.admin.cluster;
+
+import io.forgeflow.client.EventSubscription;
+import io.forgeflow.client.ForgeFlowClient;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.Node;
+import io.forgeflow.client.Page;
+import io.forgeflow.client.Run;
+import io.forgeflow.client.RunEventListener;
+import io.forgeflow.client.Stats;
+import io.forgeflow.client.SubmitResult;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/** {@link ClusterClient} over HTTP: a thin adapter on the project's one REST client, {@link ForgeFlowClient}. */
+public final class RestClusterClient implements ClusterClient {
+    private final ForgeFlowClient client;
+
+    public RestClusterClient(ForgeFlowClient client) {
+        this.client = Objects.requireNonNull(client, "client");
+    }
+
+    /**
+     * A client with the console's timeouts: 3 s to connect and 15 s for a call, so a hung server shows an error
+     * instead of a spinner forever; the event stream reconnects every 2 s.
+     */
+    public static RestClusterClient open(String serverUrl, String token) {
+        return new RestClusterClient(ForgeFlowClient.builder(serverUrl).token(token)
+                .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(15))
+                .callTimeout(Duration.ofSeconds(15)).eventRetry(Duration.ofSeconds(2)).build());
+    }
+
+    @Override
+    public String serverUrl() {
+        return client.baseUrl();
+    }
+
+    @Override
+    public Stats stats() {
+        return client.stats();
+    }
+
+    @Override
+    public List<Node> nodes() {
+        return client.nodes();
+    }
+
+    @Override
+    public Page<Job> jobs(String status, String cursor, int limit) {
+        return client.listJobs(status, limit, cursor);
+    }
+
+    @Override
+    public Job job(String id) {
+        return client.getJob(id);
+    }
+
+    @Override
+    public SubmitResult submit(JobRequest request) {
+        return client.submitJob(request);
+    }
+
+    @Override
+    public Job pause(String jobId) {
+        return client.pauseJob(jobId);
+    }
+
+    @Override
+    public Job resume(String jobId) {
+        return client.resumeJob(jobId);
+    }
+
+    @Override
+    public Job cancel(String jobId) {
+        return client.cancelJob(jobId);
+    }
+
+    @Override
+    public Run trigger(String jobId) {
+        return client.triggerJob(jobId);
+    }
+
+    @Override
+    public Page<Run> runs(String jobId, String status, String cursor, int limit) {
+        return client.listRuns(jobId, status, limit, cursor);
+    }
+
+    @Override
+    public Run run(String id) {
+        return client.getRun(id);
+    }
+
+    @Override
+    public Run requeue(String runId) {
+        return client.requeueRun(runId);
+    }
+
+    @Override
+    public Run cancelRun(String runId) {
+        return client.cancelRun(runId);
+    }
+
+    @Override
+    public EventSubscription events(RunEventListener listener) {
+        return client.subscribe(listener);
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RestClusterClient[" + client.baseUrl() + "]";
+    }
+}

@@ -1,0 +1,75 @@
+package io.forgeflow.admin.connect;
+
+import io.forgeflow.admin.fx.Views;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.PasswordField;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+
+/** The connect screen. It only binds controls to {@link ConnectionViewModel}. */
+public final class ConnectView extends StackPane {
+
+    public ConnectView(ConnectionViewModel vm) {
+        setId("connectView");
+        Label title = new Label("ForgeFlow operations console");
+        title.setId("title");
+        title.getStyleClass().add("title");
+        Label hint = new Label("Connect to any node of the cluster that serves the REST API.");
+
+        TextField url = new TextField();
+        url.setId("serverUrl");
+        url.setPromptText(ConnectionViewModel.DEFAULT_URL);
+        url.textProperty().bindBidirectional(vm.serverUrlProperty());
+        url.setPrefColumnCount(28);
+
+        PasswordField token = new PasswordField();
+        token.setId("apiToken");
+        token.setPromptText("optional");
+        token.textProperty().bindBidirectional(vm.tokenProperty());
+
+        CheckBox remember = new CheckBox("Remember the token on this computer");
+        remember.setId("rememberToken");
+        remember.selectedProperty().bindBidirectional(vm.rememberTokenProperty());
+
+        Button connect = new Button();
+        connect.setId("connectButton");
+        connect.setDefaultButton(true);
+        connect.textProperty().bind(vm.connectLabelProperty());
+        connect.disableProperty().bind(vm.canConnectProperty().not());
+        connect.setOnAction(e -> vm.connect());
+        url.setOnAction(e -> vm.connect());
+        token.setOnAction(e -> vm.connect());
+
+        ProgressIndicator spinner = new ProgressIndicator();
+        spinner.setPrefSize(18, 18);
+        spinner.visibleProperty().bind(vm.busyProperty());
+
+        GridPane form = new GridPane();
+        form.setHgap(10);
+        form.setVgap(10);
+        form.addRow(0, new Label("Server URL"), url);
+        form.addRow(1, new Label("API token"), token);
+        form.add(remember, 1, 2);
+        HBox actions = new HBox(10, connect, spinner);
+        actions.setAlignment(Pos.CENTER_LEFT);
+        form.add(actions, 1, 3);
+
+        Label message = Views.message("connectMessage", vm.messageProperty(), vm.failedProperty());
+        message.setMaxWidth(520);
+
+        VBox card = new VBox(14, title, hint, form, message);
+        card.getStyleClass().add("card");
+        card.setPadding(new Insets(28));
+        card.setMaxSize(600, USE_PREF_SIZE);
+        setAlignment(Pos.CENTER);
+        getChildren().add(card);
+    }
+}

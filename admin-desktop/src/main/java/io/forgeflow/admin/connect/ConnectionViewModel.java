@@ -1,0 +1,213 @@
+package io.forgeflow.admin.connect;
+
+import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.admin.cluster.ClusterConnector;
+import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Problems;
+import io.forgeflow.admin.support.Secrets;
+import io.forgeflow.admin.support.SettingsStore;
+import io.forgeflow.client.ForgeFlowApiException;
+import io.forgeflow.client.ForgeFlowUnavailableException;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Objects;
+
+/**
+ * Connects to a server: checks the URL, opens a client, and proves it with {@code GET /api/stats} (which needs the
+ * token when the server requires one). Success remembers URL and token; failure says whether the server is
+ * unreachable, refused the token, or is not a ForgeFlow API, and offers Retry. The token is never logged.
+ */
+public final class ConnectionViewModel {
+    public static final String DEFAULT_URL = "http://127.0.0.1:8080";
+    static final String URL_KEY = "serverUrl";
+    static final String TOKEN_KEY = "apiToken";
+    private static final System.Logger LOG = System.getLogger(ConnectionViewModel.class.getName());
+
+    private final ClusterConnector connector;
+    private final SettingsStore settings;
+    private final Async async;
+
+    private final StringProperty serverUrl = new SimpleStringProperty(this, "serverUrl");
+    private final StringProperty token = new SimpleStringProperty(this, "token");
+    private final BooleanProperty rememberToken = new SimpleBooleanProperty(this, "rememberToken", true);
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private final ReadOnlyBooleanWrapper failed = new ReadOnlyBooleanWrapper(this, "failed");
+    private final ReadOnlyStringWrapper connectLabel = new ReadOnlyStringWrapper(this, "connectLabel", "Connect");
+    private final ReadOnlyObjectWrapper<ClusterClient> connected = new ReadOnlyObjectWrapper<>(this, "connected");
+    private final BooleanBinding canConnect;
+
+    public ConnectionViewModel(ClusterConnector connector, SettingsStore settings, Async async) {
+        this.connector = Objects.requireNonNull(connector, "connector");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.async = Objects.requireNonNull(async, "async");
+        serverUrl.set(settings.get(URL_KEY, DEFAULT_URL));
+        token.set(settings.get(TOKEN_KEY, ""));
+        canConnect = Bindings.createBooleanBinding(
+                () -> !busy.get() && serverUrl.get() != null && !serverUrl.get().isBlank(), busy, serverUrl);
+    }
+
+    public StringProperty serverUrlProperty() {
+        return serverUrl;
+    }
+
+    public StringProperty tokenProperty() {
+        return token;
+    }
+
+    public BooleanProperty rememberTokenProperty() {
+        return rememberToken;
+    }
+
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    /** What happened last: progress, success, or what failed and what to do. */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    /** Whether {@link #messageProperty()} reports a failure. */
+    public ReadOnlyBooleanProperty failedProperty() {
+        return failed.getReadOnlyProperty();
+    }
+
+    /** "Connect", "Connecting…" or, after a failure, "Retry". */
+    public ReadOnlyStringProperty connectLabelProperty() {
+        return connectLabel.getReadOnlyProperty();
+    }
+
+    public BooleanBinding canConnectProperty() {
+        return canConnect;
+    }
+
+    /** The client once connected; null before and after disconnecting. */
+    public ReadOnlyObjectProperty<ClusterClient> connectedProperty() {
+        return connected.getReadOnlyProperty();
+    }
+
+    public void connect() {
+        if (busy.get()) {
+            return;
+        }
+        String url = normalize(serverUrl.get());
+        String problem = checkUrl(url);
+        if (problem != null) {
+            fail(problem);
+            return;
+        }
+        serverUrl.set(url);
+        String secret = token.get() == null ? "" : token.get().strip();
+        busy.set(true);
+        failed.set(false);
+        connectLabel.set("Connecting…");
+        message.set("Connecting to " + url + "…");
+        LOG.log(System.Logger.Level.INFO, "connecting to " + url + ", API token " + Secrets.describe(secret));
+        async.run(() -> {
+            ClusterClient client = connector.open(url, secret.isEmpty() ? null : secret);
+            try {
+                client.stats();
+                return client;
+            } catch (RuntimeException e) {
+                client.close();
+                throw e;
+            }
+        }, client -> {
+            busy.set(false);
+            settings.put(URL_KEY, url);
+            settings.put(TOKEN_KEY, rememberToken.get() && !secret.isEmpty() ? secret : null);
+            connectLabel.set("Connect");
+            message.set("Connected to " + url);
+            LOG.log(System.Logger.Level.INFO, "connected to " + url);
+            connected.set(client);
+        }, failure -> {
+            busy.set(false);
+            LOG.log(System.Logger.Level.INFO, "could not connect to " + url + ": " + failure.getMessage());
+            fail(explain(url, secret, failure));
+        });
+    }
+
+    /** Closes the client and returns to the connect screen. */
+    public void disconnect() {
+        ClusterClient client = connected.get();
+        connected.set(null);
+        if (client != null) {
+            client.close();
+        }
+        failed.set(false);
+        connectLabel.set("Connect");
+        message.set("Disconnected.");
+    }
+
+    private void fail(String text) {
+        failed.set(true);
+        connectLabel.set("Retry");
+        message.set(text);
+    }
+
+    static String explain(String url, String token, Exception failure) {
+        if (failure instanceof ForgeFlowUnavailableException u) {
+            return "Cannot reach the server at " + url + " (" + Problems.cause(u) + "). Check that a ForgeFlow node "
+                    + "runs there and that the URL and port are right, then Retry.";
+        }
+        if (failure instanceof ForgeFlowApiException api) {
+            if (api.isAuthenticationFailure()) {
+                return token.isEmpty()
+                        ? "The server requires an API token (HTTP " + api.status() + "). Enter the token and Retry."
+                        : "The server refused the API token (HTTP " + api.status() + ": " + api.error()
+                                + "). Check the token and Retry.";
+            }
+            if (api.isNotFound()) {
+                return "No ForgeFlow API at " + url + " (HTTP 404 for /api/stats). Check the URL: it is the node's "
+                        + "address, without /api.";
+            }
+            return "The server at " + url + " answered HTTP " + api.status() + ": " + api.error() + ". Retry when "
+                    + "it is healthy.";
+        }
+        return "Cannot connect to " + url + ": " + failure.getMessage();
+    }
+
+    private static String normalize(String url) {
+        String u = url == null ? "" : url.strip();
+        if (!u.isEmpty() && !u.contains("://")) {
+            u = "http://" + u;
+        }
+        while (u.endsWith("/")) {
+            u = u.substring(0, u.length() - 1);
+        }
+        return u;
+    }
+
+    private static String checkUrl(String url) {
+        if (url.isEmpty()) {
+            return "Enter the server URL, e.g. " + DEFAULT_URL + ".";
+        }
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme();
+            if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
+                return "The URL must start with http:// or https://, e.g. " + DEFAULT_URL + ".";
+            }
+            if (uri.getHost() == null) {
+                return "The URL has no host: write it like " + DEFAULT_URL + ".";
+            }
+            return null;
+        } catch (URISyntaxException e) {
+            return "That is not a URL (" + e.getReason() + "): write it like " + DEFAULT_URL + ".";
+        }
+    }
+}

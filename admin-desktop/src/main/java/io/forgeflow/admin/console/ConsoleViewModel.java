@@ -1,0 +1,158 @@
+package io.forgeflow.admin.console;
+
+import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.deadletters.DeadLetterViewModel;
+import io.forgeflow.admin.jobs.JobFormViewModel;
+import io.forgeflow.admin.jobs.JobListViewModel;
+import io.forgeflow.admin.overview.OverviewViewModel;
+import io.forgeflow.admin.runs.RunDetailViewModel;
+import io.forgeflow.admin.runs.RunListViewModel;
+import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Navigator;
+import io.forgeflow.admin.support.Ticker;
+import io.forgeflow.admin.support.Times;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything the console shows while connected to one server: the screens' view models, built on one
+ * {@link ClusterClient}, and which screen is in front. It is the {@link Navigator} the screens use to send the
+ * operator elsewhere (a dead run on the overview opens in Runs, a job's runs open in Runs).
+ */
+public final class ConsoleViewModel implements Navigator {
+    /** The console's screens, in tab order. */
+    public enum Screen { OVERVIEW, JOBS, SUBMIT, RUNS, DEAD_LETTERS }
+
+    private final ClusterClient cluster;
+    private final JobNames names;
+    private final OverviewViewModel overview;
+    private final JobListViewModel jobs;
+    private final JobFormViewModel form;
+    private final RunListViewModel runs;
+    private final DeadLetterViewModel deadLetters;
+    private final ObjectProperty<Screen> screen = new SimpleObjectProperty<>(this, "screen", Screen.OVERVIEW);
+    private final Ticker ticker;
+    private final Duration pollInterval;
+    private Ticker.Cancellable polling;
+
+    public ConsoleViewModel(ClusterClient cluster, Async async, Ticker ticker, Duration pollInterval, Times times) {
+        this.cluster = Objects.requireNonNull(cluster, "cluster");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+        this.names = new JobNames(cluster, async);
+        this.overview = new OverviewViewModel(cluster, async, ticker, pollInterval, names, times, this);
+        this.jobs = new JobListViewModel(cluster, async, names, times, this);
+        this.form = new JobFormViewModel(cluster, async, times, this);
+        this.runs = new RunListViewModel(cluster, async, names, times, new RunDetailViewModel(cluster, async, names,
+                times));
+        this.deadLetters = new DeadLetterViewModel(cluster, async, names, times, this);
+        form.setOnSubmitted(jobs::upsert);
+        screen.addListener((o, was, now) -> {
+            if (now == Screen.JOBS) {
+                jobs.refresh();
+            } else if (now == Screen.DEAD_LETTERS) {
+                deadLetters.refresh();
+            }
+        });
+    }
+
+    /** Loads every screen once, starts the live overview, and keeps the screen in front fresh. */
+    public void start() {
+        overview.start();
+        jobs.refresh();
+        runs.refresh();
+        deadLetters.refresh();
+        polling = ticker.every(pollInterval, this::poll);
+    }
+
+    /**
+     * The screen in front updates itself: Jobs and Runs reload their first page, an open pending or running run
+     * reloads. Dead letters stay still while the operator selects (their count on the overview is live).
+     */
+    void poll() {
+        switch (screen.get()) {
+            case JOBS -> jobs.poll();
+            case RUNS -> runs.poll();
+            default -> { }
+        }
+    }
+
+    /** Stops live updates (the connection view model closes the client). */
+    public void stop() {
+        overview.stop();
+        if (polling != null) {
+            polling.close();
+            polling = null;
+        }
+    }
+
+    @Override
+    public void showRun(String runId) {
+        runs.open(runId);
+        screen.set(Screen.RUNS);
+    }
+
+    @Override
+    public void showRunsOfJob(String jobId) {
+        runs.showJob(jobId);
+        screen.set(Screen.RUNS);
+    }
+
+    @Override
+    public void showDeadLetters() {
+        screen.set(Screen.DEAD_LETTERS);
+    }
+
+    @Override
+    public void showSubmitForm() {
+        if (form.submittedProperty().get() != null) {
+            form.reset();
+        }
+        screen.set(Screen.SUBMIT);
+    }
+
+    @Override
+    public void showJobs() {
+        screen.set(Screen.JOBS);
+    }
+
+    public String serverUrl() {
+        return cluster.serverUrl();
+    }
+
+    public ObjectProperty<Screen> screenProperty() {
+        return screen;
+    }
+
+    public OverviewViewModel overview() {
+        return overview;
+    }
+
+    public JobListViewModel jobs() {
+        return jobs;
+    }
+
+    public JobFormViewModel form() {
+        return form;
+    }
+
+    public RunListViewModel runs() {
+        return runs;
+    }
+
+    public RunDetailViewModel runDetail() {
+        return runs.detail();
+    }
+
+    public DeadLetterViewModel deadLetters() {
+        return deadLetters;
+    }
+
+    public JobNames names() {
+        return names;
+    }
+}

@@ -1,0 +1,164 @@
+package io.forgeflow.admin.jobs;
+
+import io.forgeflow.admin.fx.Views;
+import io.forgeflow.admin.jobs.JobFormViewModel.Field;
+import io.forgeflow.admin.jobs.JobFormViewModel.ScheduleMode;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.geometry.Insets;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TextInputControl;
+import javafx.scene.layout.ColumnConstraints;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+import java.time.ZoneId;
+import java.util.Locale;
+
+/** The submit form. It only binds controls to {@link JobFormViewModel}. */
+public final class JobFormView extends ScrollPane {
+    private final JobFormViewModel vm;
+    private final GridPane grid = new GridPane();
+    private int row;
+
+    public JobFormView(JobFormViewModel vm) {
+        this.vm = vm;
+        setId("jobFormView");
+        setFitToWidth(true);
+        grid.setHgap(12);
+        grid.setVgap(6);
+        grid.setPadding(new Insets(16));
+        ColumnConstraints labels = new ColumnConstraints(150);
+        ColumnConstraints inputs = new ColumnConstraints();
+        inputs.setHgrow(Priority.ALWAYS);
+        inputs.setMaxWidth(640);
+        grid.getColumnConstraints().setAll(labels, inputs);
+
+        BooleanBinding shell = vm.executorProperty().isEqualTo("shell");
+        BooleanBinding http = vm.executorProperty().isEqualTo("http");
+        BooleanBinding cron = vm.scheduleModeProperty().isEqualTo(ScheduleMode.CRON);
+        BooleanBinding once = vm.scheduleModeProperty().isEqualTo(ScheduleMode.ONCE);
+
+        Label heading = Views.heading("Submit a job");
+        grid.add(heading, 0, row++, 2, 1);
+        add("Name", field("jobName", vm.nameProperty(), "nightly-report"), Field.NAME, null);
+        ChoiceBox<String> executor = new ChoiceBox<>(FXCollections.observableArrayList(JobFormViewModel.EXECUTORS));
+        executor.setId("jobExecutor");
+        executor.valueProperty().bindBidirectional(vm.executorProperty());
+        add("Executor", executor, Field.EXECUTOR, null);
+        add("Command", field("jobCommand", vm.commandProperty(), "/bin/sh -c … e.g. echo hello"), Field.COMMAND, shell);
+        add("URL", field("jobUrl", vm.urlProperty(), "https://example.com/hook"), Field.URL, http);
+        ChoiceBox<String> method = new ChoiceBox<>(FXCollections.observableArrayList(JobFormViewModel.HTTP_METHODS));
+        method.setId("jobMethod");
+        method.valueProperty().bindBidirectional(vm.methodProperty());
+        add("Method", method, Field.METHOD, http);
+        add("Headers (JSON)", area("jobHeaders", vm.headersProperty(), "{\"Authorization\": \"Bearer …\"}"),
+                Field.HEADERS, http);
+        add("Body (JSON)", area("jobBody", vm.bodyProperty(), "{\"report\": \"daily\"}"), Field.BODY, http);
+
+        ChoiceBox<ScheduleMode> mode = new ChoiceBox<>(FXCollections.observableArrayList(ScheduleMode.values()));
+        mode.setId("jobScheduleMode");
+        mode.valueProperty().bindBidirectional(vm.scheduleModeProperty());
+        add("When", mode, null, null);
+        TextField cronField = field("jobCron", vm.cronExprProperty(), "*/5 * * * *   or   @daily");
+        Label cronStatus = new Label();
+        cronStatus.setId("cronStatus");
+        cronStatus.textProperty().bind(vm.cronStatusProperty());
+        ListView<String> preview = new ListView<>(vm.cronPreview());
+        preview.setId("cronPreview");
+        preview.setPrefHeight(5 * 26 + 4);
+        preview.setFocusTraversable(false);
+        preview.visibleProperty().bind(Bindings.isNotEmpty(vm.cronPreview()));
+        preview.managedProperty().bind(preview.visibleProperty());
+        add("Cron", new VBox(4, cronField, cronStatus, preview), Field.CRON, cron);
+        add("Run at", field("jobRunAt", vm.runAtProperty(), "2026-07-01 09:30 (in the time zone below)"),
+                Field.RUN_AT, once);
+        ComboBox<String> zone = new ComboBox<>(FXCollections.observableArrayList(
+                ZoneId.getAvailableZoneIds().stream().sorted().toList()));
+        zone.setId("jobTimezone");
+        zone.setEditable(true);
+        zone.getEditor().textProperty().bindBidirectional(vm.timezoneProperty());
+        add("Time zone", zone, Field.TIMEZONE, null);
+        add("Priority", small("jobPriority", vm.priorityProperty(), "1 (highest) – 9"), Field.PRIORITY, null);
+        add("Max attempts", small("jobMaxAttempts", vm.maxAttemptsProperty(), "1 – 100"), Field.MAX_ATTEMPTS, null);
+        add("Timeout (s)", small("jobTimeout", vm.timeoutSecondsProperty(), "1 – 86400"), Field.TIMEOUT, null);
+        ChoiceBox<String> catchUp = new ChoiceBox<>(FXCollections.observableArrayList(
+                JobFormViewModel.CATCH_UP_CHOICES));
+        catchUp.setId("jobCatchUp");
+        catchUp.valueProperty().bindBidirectional(vm.catchUpProperty());
+        add("Missed ticks", catchUp, Field.CATCH_UP, cron);
+        add("Idempotency key", field("jobIdempotencyKey", vm.idempotencyKeyProperty(),
+                "optional: resubmitting with the same key never makes a second job"), Field.IDEMPOTENCY_KEY, null);
+
+        Button submit = Views.button("submitJob", "Submit job", vm::submit);
+        submit.getStyleClass().add("primary");
+        submit.setDefaultButton(true);
+        submit.disableProperty().bind(vm.submittingProperty());
+        Button clear = Views.button("resetForm", "Clear", vm::reset);
+        Button runs = Views.button("formViewRuns", "View its runs", vm::showRunsOfSubmitted);
+        runs.visibleProperty().bind(vm.submittedProperty().isNotNull());
+        grid.add(Views.toolbar(submit, clear, runs), 1, row++);
+        Label message = Views.message("formMessage", vm.messageProperty(), vm.failedProperty());
+        grid.add(message, 1, row++);
+        setContent(grid);
+    }
+
+    private void add(String caption, Node input, Field field, BooleanBinding shownWhen) {
+        Label label = new Label(caption);
+        VBox box = new VBox(2, input);
+        if (field != null) {
+            Label error = new Label();
+            error.setId("error-" + field.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            error.getStyleClass().add("field-error");
+            error.setWrapText(true);
+            error.textProperty().bind(vm.errorProperty(field));
+            error.visibleProperty().bind(Bindings.isNotEmpty(vm.errorProperty(field)));
+            error.managedProperty().bind(error.visibleProperty());
+            box.getChildren().add(error);
+        }
+        if (shownWhen != null) {
+            for (Node n : new Node[] {label, box}) {
+                n.visibleProperty().bind(shownWhen);
+                n.managedProperty().bind(shownWhen);
+            }
+        }
+        grid.add(label, 0, row);
+        grid.add(box, 1, row++);
+    }
+
+    private static TextField field(String id, StringProperty property, String prompt) {
+        TextField field = new TextField();
+        bind(field, id, property, prompt);
+        return field;
+    }
+
+    private static TextField small(String id, StringProperty property, String prompt) {
+        TextField field = field(id, property, prompt);
+        field.setMaxWidth(160);
+        return field;
+    }
+
+    private static TextArea area(String id, StringProperty property, String prompt) {
+        TextArea area = new TextArea();
+        area.setPrefRowCount(3);
+        bind(area, id, property, prompt);
+        return area;
+    }
+
+    private static void bind(TextInputControl control, String id, StringProperty property, String prompt) {
+        control.setId(id);
+        control.setPromptText(prompt);
+        control.textProperty().bindBidirectional(property);
+    }
+}

@@ -1,0 +1,422 @@
+package io.forgeflow.admin.jobs;
+
+import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Confirmation;
+import io.forgeflow.admin.support.Navigator;
+import io.forgeflow.admin.support.Problems;
+import io.forgeflow.admin.support.Times;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.Page;
+import io.forgeflow.client.Run;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
+
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+
+/**
+ * The Jobs screen: jobs loaded page by page (status filtered by the server, text filtered here), the selected job,
+ * and its commands. Pause, resume and trigger act at once; cancel (permanent) waits for a confirmation.
+ */
+public final class JobListViewModel {
+    /** Status filter choices; "all" sends no status. */
+    public static final List<String> STATUS_CHOICES = List.of("all", Job.ACTIVE, Job.PAUSED, Job.CANCELLED,
+            Job.COMPLETED);
+    static final int PAGE_SIZE = 200;
+
+    private final ClusterClient cluster;
+    private final Async async;
+    private final JobNames names;
+    private final Times times;
+    private final Navigator navigator;
+
+    private final ObservableList<Job> jobs = FXCollections.observableArrayList();
+    private final FilteredList<Job> visible = new FilteredList<>(jobs, j -> true);
+    private final StringProperty filterText = new SimpleStringProperty(this, "filterText", "");
+    private final StringProperty statusFilter = new SimpleStringProperty(this, "statusFilter", "all");
+    private final ObjectProperty<Job> selected = new SimpleObjectProperty<>(this, "selected");
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
+    private final ReadOnlyBooleanWrapper acting = new ReadOnlyBooleanWrapper(this, "acting");
+    private final ReadOnlyBooleanWrapper hasMore = new ReadOnlyBooleanWrapper(this, "hasMore");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private final ReadOnlyBooleanWrapper failed = new ReadOnlyBooleanWrapper(this, "failed");
+    private final ReadOnlyStringWrapper count = new ReadOnlyStringWrapper(this, "count", "");
+    private final ReadOnlyObjectWrapper<Confirmation> confirmation = new ReadOnlyObjectWrapper<>(this, "confirmation");
+    private final BooleanBinding canPause;
+    private final BooleanBinding canResume;
+    private final BooleanBinding canCancel;
+    private final BooleanBinding canTrigger;
+    private final BooleanBinding hasSelection;
+
+    private String nextCursor;
+    private long generation;
+    private int pages;
+    private boolean polling;
+
+    public JobListViewModel(ClusterClient cluster, Async async, JobNames names, Times times, Navigator navigator) {
+        this.cluster = Objects.requireNonNull(cluster, "cluster");
+        this.async = Objects.requireNonNull(async, "async");
+        this.names = Objects.requireNonNull(names, "names");
+        this.times = Objects.requireNonNull(times, "times");
+        this.navigator = Objects.requireNonNull(navigator, "navigator");
+        filterText.addListener((o, a, b) -> applyFilter());
+        statusFilter.addListener((o, a, b) -> refresh());
+        jobs.addListener((javafx.collections.ListChangeListener<Job>) c -> updateCount());
+        visible.addListener((javafx.collections.ListChangeListener<Job>) c -> updateCount());
+        hasSelection = selected.isNotNull();
+        canPause = whenSelected(Job.ACTIVE);
+        canResume = whenSelected(Job.PAUSED);
+        canCancel = whenSelected(Job.ACTIVE, Job.PAUSED);
+        canTrigger = whenSelected(Job.ACTIVE, Job.PAUSED);
+    }
+
+    private BooleanBinding whenSelected(String... statuses) {
+        List<String> allowed = List.of(statuses);
+        return Bindings.createBooleanBinding(() -> !acting.get() && selected.get() != null
+                && allowed.contains(selected.get().status()), selected, acting);
+    }
+
+    /** Loads the first page again (keeping the selection when the job is still there). */
+    public void refresh() {
+        long mine = ++generation;
+        loading.set(true);
+        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
+        async.run(() -> cluster.jobs(status, null, PAGE_SIZE), page -> {
+            if (mine != generation) {
+                return;
+            }
+            loading.set(false);
+            pages = 1;
+            replace(page);
+            if (failed.get()) {
+                message.set("");
+                failed.set(false);
+            }
+        }, failure -> {
+            if (mine == generation) {
+                loading.set(false);
+                report(Problems.describe("load the jobs", failure));
+            }
+        });
+    }
+
+    /** Appends the next page, when there is one. */
+    public void loadMore() {
+        if (nextCursor == null || loading.get()) {
+            return;
+        }
+        long mine = generation;
+        String cursor = nextCursor;
+        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
+        loading.set(true);
+        async.run(() -> cluster.jobs(status, cursor, PAGE_SIZE), page -> {
+            if (mine != generation) {
+                return;
+            }
+            loading.set(false);
+            pages++;
+            jobs.addAll(page.items());
+            accept(page);
+        }, failure -> {
+            if (mine == generation) {
+                loading.set(false);
+                report(Problems.describe("load more jobs", failure));
+            }
+        });
+    }
+
+    /**
+     * Called every poll interval while the Jobs screen shows: reloads the first page (statuses and next runs change)
+     * unless the operator paged further, is acting, or has a confirmation open.
+     */
+    public void poll() {
+        if (loading.get() || acting.get() || polling || pages != 1 || confirmation.get() != null) {
+            return;
+        }
+        polling = true;
+        long mine = generation;
+        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
+        async.run(() -> cluster.jobs(status, null, PAGE_SIZE), page -> {
+            polling = false;
+            if (mine == generation && pages == 1 && !jobs.equals(page.items())) {
+                replace(page);
+            }
+        }, failure -> polling = false);
+    }
+
+    private void replace(Page<Job> page) {
+        String keep = selected.get() == null ? null : selected.get().id();
+        jobs.setAll(page.items());
+        accept(page);
+        selected.set(keep == null ? null : find(keep));
+    }
+
+    private void accept(Page<Job> page) {
+        nextCursor = page.hasMore() ? page.nextCursor() : null;
+        hasMore.set(nextCursor != null);
+        page.items().forEach(names::learn);
+        updateCount();
+    }
+
+    public void pauseSelected() {
+        act("pause", cluster::pause, job -> "Paused " + job.name() + ": no new runs until you resume it.");
+    }
+
+    public void resumeSelected() {
+        act("resume", cluster::resume, job -> "Resumed " + job.name() + "; next run "
+                + times.local(job.nextRunAt()) + ".");
+    }
+
+    /** Asks for a confirmation first: cancelling a job is permanent. */
+    public void cancelSelected() {
+        Job job = selected.get();
+        if (job == null) {
+            return;
+        }
+        confirmation.set(new Confirmation("Cancel job \"" + job.name() + "\" for good? Its pending runs are "
+                + "cancelled and a running run is asked to stop. This cannot be undone.", "Cancel job",
+                () -> act("cancel", cluster::cancel, j -> "Cancelled " + j.name() + ".")));
+    }
+
+    public void triggerSelected() {
+        Job job = selected.get();
+        if (job == null || acting.get()) {
+            return;
+        }
+        acting.set(true);
+        async.run(() -> cluster.trigger(job.id()), (Run run) -> {
+            acting.set(false);
+            say("Triggered " + job.name() + ": run " + run.id() + " is " + run.status() + ".");
+        }, failure -> {
+            acting.set(false);
+            report(Problems.describe("trigger " + job.name(), failure));
+        });
+    }
+
+    /** The operator said yes to the pending confirmation. */
+    public void confirm() {
+        Confirmation pending = confirmation.get();
+        confirmation.set(null);
+        if (pending != null) {
+            pending.onConfirm().run();
+        }
+    }
+
+    /** The operator said no. */
+    public void dismiss() {
+        confirmation.set(null);
+    }
+
+    /** Opens the Runs screen for the selected job. */
+    public void showRunsOfSelected() {
+        Job job = selected.get();
+        if (job != null) {
+            navigator.showRunsOfJob(job.id());
+        }
+    }
+
+    /** Opens the submit form. */
+    public void newJob() {
+        navigator.showSubmitForm();
+    }
+
+    /** Puts a job (new or changed) into the list, at the top when new, and selects it. */
+    public void upsert(Job job) {
+        names.learn(job);
+        int index = indexOf(job.id());
+        if (index >= 0) {
+            jobs.set(index, job);
+        } else {
+            jobs.add(0, job);
+        }
+        selected.set(job);
+    }
+
+    private interface Action {
+        Job apply(String jobId);
+    }
+
+    private interface Describe {
+        String text(Job job);
+    }
+
+    private void act(String verb, Action action, Describe success) {
+        Job job = selected.get();
+        if (job == null || acting.get()) {
+            return;
+        }
+        acting.set(true);
+        Callable<Job> work = () -> action.apply(job.id());
+        async.run(work, updated -> {
+            acting.set(false);
+            upsert(updated);
+            say(success.text(updated));
+        }, failure -> {
+            acting.set(false);
+            report(Problems.describe(verb + " job " + job.name(), failure));
+        });
+    }
+
+    private void say(String text) {
+        failed.set(false);
+        message.set(text);
+    }
+
+    private void report(String text) {
+        failed.set(true);
+        message.set(text);
+    }
+
+    private void applyFilter() {
+        String needle = filterText.get() == null ? "" : filterText.get().strip().toLowerCase(Locale.ROOT);
+        Predicate<Job> predicate = needle.isEmpty() ? j -> true : j -> contains(j.name(), needle)
+                || contains(j.executor(), needle) || contains(j.id(), needle) || contains(j.cronExpr(), needle)
+                || contains(j.status(), needle);
+        visible.setPredicate(predicate);
+    }
+
+    private static boolean contains(String haystack, String needle) {
+        return haystack != null && haystack.toLowerCase(Locale.ROOT).contains(needle);
+    }
+
+    private void updateCount() {
+        String more = hasMore.get() ? " (more on the server: Load more)" : "";
+        count.set(visible.size() == jobs.size() ? jobs.size() + " jobs" + more
+                : visible.size() + " of " + jobs.size() + " jobs match" + more);
+    }
+
+    private Job find(String id) {
+        int index = indexOf(id);
+        return index < 0 ? null : jobs.get(index);
+    }
+
+    private int indexOf(String id) {
+        for (int i = 0; i < jobs.size(); i++) {
+            if (jobs.get(i).id().equals(id)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    // ---------------------------------------------------------------- how a job reads in the table
+
+    /** {@code 0 3 * * *  (Europe/Berlin)}, {@code once at 2026-07-01 12:00:00 CEST}, or {@code once, right away}. */
+    public String scheduleOf(Job job) {
+        if (job.cronExpr() != null && !job.cronExpr().isBlank()) {
+            return job.cronExpr() + "  (" + (job.timezone() == null ? "UTC" : job.timezone()) + ")";
+        }
+        if (job.runAt() != null) {
+            return "once at " + Times.in(job.runAt(), zoneOf(job));
+        }
+        return "once, right away";
+    }
+
+    /** The next run in the operator's time zone. */
+    public String nextRunLocalOf(Job job) {
+        return times.local(job.nextRunAt());
+    }
+
+    /** The next run in UTC. */
+    public String nextRunUtcOf(Job job) {
+        return Times.utc(job.nextRunAt());
+    }
+
+    private static ZoneId zoneOf(Job job) {
+        try {
+            return ZoneId.of(job.timezone() == null ? "UTC" : job.timezone());
+        } catch (RuntimeException e) {
+            return ZoneId.of("UTC");
+        }
+    }
+
+    // ---------------------------------------------------------------- state for the view
+
+    /** Every job loaded so far. */
+    public ObservableList<Job> jobs() {
+        return jobs;
+    }
+
+    /** The loaded jobs that match the filter text; the view sorts this. */
+    public FilteredList<Job> visibleJobs() {
+        return visible;
+    }
+
+    public StringProperty filterTextProperty() {
+        return filterText;
+    }
+
+    /** One of {@link #STATUS_CHOICES}; changing it reloads. */
+    public StringProperty statusFilterProperty() {
+        return statusFilter;
+    }
+
+    public ObjectProperty<Job> selectedProperty() {
+        return selected;
+    }
+
+    public ReadOnlyBooleanProperty loadingProperty() {
+        return loading.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasMoreProperty() {
+        return hasMore.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty failedProperty() {
+        return failed.getReadOnlyProperty();
+    }
+
+    /** {@code 12 jobs} or {@code 3 of 12 jobs match}. */
+    public ReadOnlyStringProperty countProperty() {
+        return count.getReadOnlyProperty();
+    }
+
+    /** A destructive action waiting for yes or no; null when none. */
+    public ReadOnlyObjectProperty<Confirmation> confirmationProperty() {
+        return confirmation.getReadOnlyProperty();
+    }
+
+    public BooleanBinding canPauseProperty() {
+        return canPause;
+    }
+
+    public BooleanBinding canResumeProperty() {
+        return canResume;
+    }
+
+    public BooleanBinding canCancelProperty() {
+        return canCancel;
+    }
+
+    public BooleanBinding canTriggerProperty() {
+        return canTrigger;
+    }
+
+    public BooleanBinding hasSelectionProperty() {
+        return hasSelection;
+    }
+}

@@ -1,0 +1,286 @@
+package io.forgeflow.admin.runs;
+
+import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Problems;
+import io.forgeflow.admin.support.Times;
+import io.forgeflow.client.Page;
+import io.forgeflow.client.Run;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Run history, newest first: across jobs or for one job, optionally one status (filtered by the server), loaded a page
+ * at a time with the cursor ("Load more"). Selecting a run loads its detail. Tens of thousands of rows are fine: the
+ * list only holds records, and the table draws the visible rows.
+ */
+public final class RunListViewModel {
+    public static final List<String> STATUS_CHOICES = List.of("all", Run.PENDING, Run.RUNNING, Run.SUCCEEDED,
+            Run.DEAD, Run.CANCELLED);
+    /** The API's largest page. */
+    public static final int PAGE_SIZE = 500;
+
+    private final ClusterClient cluster;
+    private final Async async;
+    private final JobNames names;
+    private final Times times;
+    private final RunDetailViewModel detail;
+
+    private final ObservableList<Run> runs = FXCollections.observableArrayList();
+    private final StringProperty jobFilter = new SimpleStringProperty(this, "jobFilter");
+    private final ReadOnlyStringWrapper jobFilterLabel = new ReadOnlyStringWrapper(this, "jobFilterLabel", "All jobs");
+    private final StringProperty statusFilter = new SimpleStringProperty(this, "statusFilter", "all");
+    private final ObjectProperty<Run> selected = new SimpleObjectProperty<>(this, "selected");
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
+    private final ReadOnlyBooleanWrapper hasMore = new ReadOnlyBooleanWrapper(this, "hasMore");
+    private final ReadOnlyStringWrapper count = new ReadOnlyStringWrapper(this, "count", "");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private String nextCursor;
+    private long generation;
+    private boolean quiet;
+    private boolean opening;
+    private int pages;
+    private boolean polling;
+
+    public RunListViewModel(ClusterClient cluster, Async async, JobNames names, Times times,
+                            RunDetailViewModel detail) {
+        this.cluster = Objects.requireNonNull(cluster, "cluster");
+        this.async = Objects.requireNonNull(async, "async");
+        this.names = Objects.requireNonNull(names, "names");
+        this.times = Objects.requireNonNull(times, "times");
+        this.detail = Objects.requireNonNull(detail, "detail");
+        statusFilter.addListener((o, a, b) -> {
+            if (!quiet) {
+                refresh();
+            }
+        });
+        selected.addListener((o, was, run) -> {
+            if (!opening && run != null && (was == null || !was.id().equals(run.id()))) {
+                detail.load(run.id());
+            }
+        });
+        names.names().addListener((javafx.collections.MapChangeListener<String, String>) c -> updateLabel());
+        detail.setOnChanged(this::replace);
+    }
+
+    /** Shows the runs of one job (all statuses). */
+    public void showJob(String jobId) {
+        quiet = true;
+        try {
+            jobFilter.set(jobId);
+            statusFilter.set("all");
+        } finally {
+            quiet = false;
+        }
+        names.resolve(List.of(jobId));
+        updateLabel();
+        refresh();
+    }
+
+    /** Shows the runs of every job. */
+    public void showAllJobs() {
+        jobFilter.set(null);
+        updateLabel();
+        refresh();
+    }
+
+    /** Opens one run's detail, whatever the list shows. */
+    public void open(String runId) {
+        Run inList = runs.stream().filter(r -> r.id().equals(runId)).findFirst().orElse(null);
+        opening = true;
+        try {
+            selected.set(inList);
+        } finally {
+            opening = false;
+        }
+        detail.load(runId);
+    }
+
+    public void refresh() {
+        long mine = ++generation;
+        loading.set(true);
+        message.set("");
+        String job = jobFilter.get();
+        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
+        async.run(() -> cluster.runs(job, status, null, PAGE_SIZE), page -> {
+            if (mine != generation) {
+                return;
+            }
+            loading.set(false);
+            pages = 1;
+            replace(page);
+        }, failure -> {
+            if (mine == generation) {
+                loading.set(false);
+                message.set(Problems.describe("load the runs", failure));
+            }
+        });
+    }
+
+    public void loadMore() {
+        if (nextCursor == null || loading.get()) {
+            return;
+        }
+        long mine = generation;
+        String cursor = nextCursor;
+        String job = jobFilter.get();
+        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
+        loading.set(true);
+        async.run(() -> cluster.runs(job, status, cursor, PAGE_SIZE), page -> {
+            if (mine != generation) {
+                return;
+            }
+            loading.set(false);
+            pages++;
+            runs.addAll(page.items());
+            accept(page);
+        }, failure -> {
+            if (mine == generation) {
+                loading.set(false);
+                message.set(Problems.describe("load more runs", failure));
+            }
+        });
+    }
+
+    /**
+     * Called every poll interval while the Runs screen shows: reloads the first page when only the first page is
+     * loaded (an operator who paged further keeps the list still), so runs move from pending to succeeded on their
+     * own. Failures are left to the overview, which reports a lost connection.
+     */
+    public void poll() {
+        if (loading.get() || polling || pages != 1) {
+            return;
+        }
+        polling = true;
+        long mine = generation;
+        String job = jobFilter.get();
+        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
+        async.run(() -> cluster.runs(job, status, null, PAGE_SIZE), page -> {
+            polling = false;
+            if (mine == generation && pages == 1 && !runs.equals(page.items())) {
+                replace(page);
+            }
+        }, failure -> polling = false);
+        detail.poll();
+    }
+
+    /** Shows a fresh first page, keeping the selected run selected without reloading its detail. */
+    private void replace(Page<Run> page) {
+        String keep = selected.get() == null ? null : selected.get().id();
+        runs.setAll(page.items());
+        accept(page);
+        if (keep != null) {
+            opening = true;
+            try {
+                runs.stream().filter(r -> r.id().equals(keep)).findFirst().ifPresent(selected::set);
+            } finally {
+                opening = false;
+            }
+        }
+    }
+
+    private void accept(Page<Run> page) {
+        nextCursor = page.hasMore() ? page.nextCursor() : null;
+        hasMore.set(nextCursor != null);
+        names.resolve(page.items().stream().map(Run::jobId).toList());
+        count.set(runs.size() + (runs.size() == 1 ? " run" : " runs") + (hasMore.get() ? " loaded; more on the server"
+                : ""));
+    }
+
+    /** Puts a changed run (cancelled, requeued) in place. */
+    void replace(Run run) {
+        for (int i = 0; i < runs.size(); i++) {
+            if (runs.get(i).id().equals(run.id())) {
+                runs.set(i, run);
+                return;
+            }
+        }
+    }
+
+    private void updateLabel() {
+        String job = jobFilter.get();
+        jobFilterLabel.set(job == null ? "All jobs" : "Job " + names.nameOf(job)
+                + (names.names().containsKey(job) ? " (" + job + ")" : ""));
+    }
+
+    // ---------------------------------------------------------------- how a run reads in the table
+
+    public String jobName(String jobId) {
+        return names.nameOf(jobId);
+    }
+
+    /** Job names as they arrive, so views can redraw rows that showed an id. */
+    public javafx.collections.ObservableMap<String, String> names() {
+        return names.names();
+    }
+
+    public String attemptsOf(Run run) {
+        return run.attempt() + " / " + run.maxAttempts();
+    }
+
+    /** {@code 07-01 11:30:05} in the operator's zone; the column header names the zone. */
+    public String timeOf(java.time.Instant instant) {
+        return times.compact(instant);
+    }
+
+    /** The operator's time zone, for column headers. */
+    public String zoneName() {
+        return times.zoneName();
+    }
+
+    // ---------------------------------------------------------------- state for the view
+
+    public ObservableList<Run> runs() {
+        return runs;
+    }
+
+    /** The job whose runs are shown; null for all jobs. */
+    public StringProperty jobFilterProperty() {
+        return jobFilter;
+    }
+
+    public ReadOnlyStringProperty jobFilterLabelProperty() {
+        return jobFilterLabel.getReadOnlyProperty();
+    }
+
+    /** One of {@link #STATUS_CHOICES}; changing it reloads. */
+    public StringProperty statusFilterProperty() {
+        return statusFilter;
+    }
+
+    public ObjectProperty<Run> selectedProperty() {
+        return selected;
+    }
+
+    public ReadOnlyBooleanProperty loadingProperty() {
+        return loading.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasMoreProperty() {
+        return hasMore.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty countProperty() {
+        return count.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    public RunDetailViewModel detail() {
+        return detail;
+    }
+}

@@ -1,0 +1,119 @@
+package io.forgeflow.admin.console;
+
+import io.forgeflow.admin.console.ConsoleViewModel.Screen;
+import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Times;
+import io.forgeflow.admin.testing.FakeClusterClient;
+import io.forgeflow.admin.testing.Fixtures;
+import io.forgeflow.admin.testing.ManualTicker;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.Run;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ConsoleViewModelTest {
+    final FakeClusterClient cluster = new FakeClusterClient()
+            .withJob(Fixtures.job("job_1", "backup", Job.ACTIVE))
+            .withRun(Fixtures.run("run_1", "job_1", Run.DEAD));
+    final ManualTicker ticker = new ManualTicker();
+    final ConsoleViewModel vm = new ConsoleViewModel(cluster, Async.sameThread(), ticker, Duration.ofSeconds(2),
+            new Times(ZoneId.of("UTC"), Clock.fixed(Fixtures.T0, ZoneOffset.UTC)));
+
+    @Test
+    void startLoadsEveryScreenAndStartsTheOverview() {
+        vm.start();
+
+        assertThat(vm.screenProperty().get()).isEqualTo(Screen.OVERVIEW);
+        assertThat(vm.overview().attention()).hasSize(1);
+        assertThat(vm.jobs().jobs()).hasSize(1);
+        assertThat(vm.runs().runs()).hasSize(1);
+        assertThat(vm.deadLetters().dead()).hasSize(1);
+        assertThat(ticker.active()).as("the overview's poll and the front screen's").isEqualTo(2);
+    }
+
+    @Test
+    void aDeadRunOnTheOverviewOpensWithItsErrorInOneStep() {
+        vm.start();
+
+        vm.overview().open(vm.overview().attention().get(0));
+
+        assertThat(vm.screenProperty().get()).isEqualTo(Screen.RUNS);
+        assertThat(vm.runDetail().errorProperty().get()).isEqualTo("exit code 1: disk full");
+    }
+
+    @Test
+    void aJobsRunsOpenFiltered() {
+        vm.start();
+        vm.jobs().selectedProperty().set(vm.jobs().jobs().get(0));
+
+        vm.jobs().showRunsOfSelected();
+
+        assertThat(vm.screenProperty().get()).isEqualTo(Screen.RUNS);
+        assertThat(vm.runs().jobFilterProperty().get()).isEqualTo("job_1");
+    }
+
+    @Test
+    void aSubmittedJobAppearsInTheJobsListAndTheFormOpensEmptyNextTime() {
+        vm.start();
+        vm.form().nameProperty().set("hello");
+        vm.form().commandProperty().set("echo hello");
+
+        vm.form().submit();
+        vm.showSubmitForm();
+
+        assertThat(vm.jobs().jobs()).extracting(Job::name).contains("hello");
+        assertThat(vm.form().nameProperty().get()).isEmpty();
+        assertThat(vm.screenProperty().get()).isEqualTo(Screen.SUBMIT);
+    }
+
+    @Test
+    void theRunsScreenFollowsARunToItsEndWithoutAClick() {
+        vm.start();
+        vm.showRunsOfJob("job_1");
+        cluster.withRun(Fixtures.run("run_2", "job_1", Run.PENDING));
+        ticker.tick();
+        assertThat(vm.runs().runs()).extracting(Run::id).containsExactly("run_2", "run_1");
+        vm.runs().selectedProperty().set(vm.runs().runs().get(0));
+        assertThat(vm.runDetail().statusProperty().get()).isEqualTo(Run.PENDING);
+
+        cluster.change("run_2", Run.SUCCEEDED);
+        ticker.tick();
+
+        assertThat(vm.runs().runs().get(0).status()).isEqualTo(Run.SUCCEEDED);
+        assertThat(vm.runDetail().statusProperty().get()).isEqualTo(Run.SUCCEEDED);
+        assertThat(vm.runs().selectedProperty().get().id()).isEqualTo("run_2");
+    }
+
+    @Test
+    void aListPagedFurtherIsNotReloadedUnderTheOperator() {
+        for (int i = 0; i < 600; i++) {
+            cluster.withRun(Fixtures.run("bulk_" + i, "job_1", Run.SUCCEEDED));
+        }
+        vm.start();
+        vm.screenProperty().set(Screen.RUNS);
+        vm.runs().loadMore();
+        int calls = cluster.calls().size();
+
+        ticker.tick();
+
+        assertThat(cluster.calls().subList(calls, cluster.calls().size())).as("no page of 500 runs is fetched")
+                .noneMatch(c -> c.startsWith("runs") && c.endsWith(" 500"));
+        assertThat(vm.runs().runs()).hasSize(601);
+    }
+
+    @Test
+    void stopEndsTheLiveUpdates() {
+        vm.start();
+
+        vm.stop();
+
+        assertThat(ticker.active()).isZero();
+        assertThat(cluster.subscriptionClosed()).isTrue();
+    }
+}

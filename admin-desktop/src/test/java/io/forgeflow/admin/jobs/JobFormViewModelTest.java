@@ -1,0 +1,236 @@
+package io.forgeflow.admin.jobs;
+
+import io.forgeflow.admin.jobs.JobFormViewModel.Field;
+import io.forgeflow.admin.jobs.JobFormViewModel.ScheduleMode;
+import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Navigator;
+import io.forgeflow.admin.support.Times;
+import io.forgeflow.admin.testing.FakeClusterClient;
+import io.forgeflow.admin.testing.Fixtures;
+import io.forgeflow.client.ForgeFlowApiException;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.SubmitResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class JobFormViewModelTest {
+    final FakeClusterClient cluster = new FakeClusterClient();
+    final Times times = new Times(ZoneId.of("UTC"), Clock.fixed(Fixtures.T0, ZoneOffset.UTC));
+    final JobFormViewModel vm = new JobFormViewModel(cluster, Async.sameThread(), times, Navigator.NONE);
+    final List<Job> accepted = new ArrayList<>();
+
+    {
+        vm.setOnSubmitted(accepted::add);
+    }
+
+    void fillShellJob() {
+        vm.nameProperty().set("hello");
+        vm.commandProperty().set("echo hello");
+    }
+
+    String error(Field field) {
+        return vm.errorProperty(field).get();
+    }
+
+    @Test
+    void aFreshFormShowsNoErrorsButIsNotValid() {
+        assertThat(vm.validProperty().get()).isFalse();
+        for (Field f : Field.values()) {
+            assertThat(error(f)).as(f.name()).isEmpty();
+        }
+    }
+
+    @Test
+    void submittingAnIncompleteFormShowsEveryProblemAndSendsNothing() {
+        vm.submit();
+
+        assertThat(error(Field.NAME)).startsWith("Required");
+        assertThat(error(Field.COMMAND)).startsWith("Required");
+        assertThat(vm.failedProperty().get()).isTrue();
+        assertThat(vm.messageProperty().get()).isEqualTo("Fix the fields marked in red, then submit again.");
+        assertThat(cluster.calls()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "PRIORITY|0|Must be 1 to 9", "PRIORITY|10|Must be 1 to 9", "PRIORITY|x|whole number from 1 to 9",
+            "PRIORITY|1|", "PRIORITY|9|",
+            "MAX_ATTEMPTS|0|Must be 1 to 100", "MAX_ATTEMPTS|101|Must be 1 to 100", "MAX_ATTEMPTS|100|",
+            "TIMEOUT|0|Must be 1 to 86400", "TIMEOUT|86401|Must be 1 to 86400", "TIMEOUT|86400|",
+            "TIMEZONE|Mars/Olympus|Unknown time zone", "TIMEZONE|America/New_York|"})
+    void rangesMirrorTheServer(Field field, String value, String problem) {
+        fillShellJob();
+        switch (field) {
+            case PRIORITY -> vm.priorityProperty().set(value);
+            case MAX_ATTEMPTS -> vm.maxAttemptsProperty().set(value);
+            case TIMEOUT -> vm.timeoutSecondsProperty().set(value);
+            case TIMEZONE -> vm.timezoneProperty().set(value);
+            default -> throw new IllegalArgumentException(field.name());
+        }
+
+        if (problem == null) {
+            assertThat(error(field)).isEmpty();
+            assertThat(vm.validProperty().get()).isTrue();
+        } else {
+            assertThat(error(field)).contains(problem);
+            assertThat(vm.validProperty().get()).isFalse();
+        }
+    }
+
+    @Test
+    void aNameLongerThan200CharactersIsRefused() {
+        vm.nameProperty().set("n".repeat(201));
+
+        assertThat(error(Field.NAME)).isEqualTo("At most 200 characters (this has 201).");
+    }
+
+    @Test
+    void cronIsCheckedAsItIsTypedWithTheNextFiveFireTimes() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.timezoneProperty().set("Europe/Berlin");
+
+        vm.cronExprProperty().set("*/15 * *");
+        assertThat(error(Field.CRON)).contains("Cron needs 5 fields");
+        assertThat(vm.cronPreview()).isEmpty();
+
+        vm.cronExprProperty().set("0 3 * * *");
+        assertThat(error(Field.CRON)).isEmpty();
+        assertThat(vm.cronStatusProperty().get()).isEqualTo("Valid. Next 5 fire times in Europe/Berlin:");
+        assertThat(vm.cronPreview()).hasSize(5);
+        assertThat(vm.cronPreview().get(0)).isEqualTo("2026-07-02 03:00:00 CEST   (2026-07-02 01:00:00Z)");
+    }
+
+    @Test
+    void theRequestCarriesEveryField() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("@hourly");
+        vm.timezoneProperty().set("Europe/Berlin");
+        vm.priorityProperty().set("2");
+        vm.maxAttemptsProperty().set("7");
+        vm.timeoutSecondsProperty().set("60");
+        vm.catchUpProperty().set("once");
+        vm.idempotencyKeyProperty().set("deploy-42");
+
+        assertThat(vm.validate()).isTrue();
+        assertThat(vm.request()).isEqualTo(new JobRequest("hello", "shell", Map.of("command", "echo hello"), "@hourly",
+                null, "Europe/Berlin", 2, 7, 60, "once", "deploy-42"));
+    }
+
+    @Test
+    void anHttpJobNeedsAUrlAndValidJson() {
+        vm.nameProperty().set("hook");
+        vm.executorProperty().set("http");
+        vm.bodyProperty().set("{\"a\": ");
+        vm.headersProperty().set("[1]");
+        vm.submit();
+
+        assertThat(error(Field.URL)).startsWith("Required");
+        assertThat(error(Field.BODY)).startsWith("Not valid JSON");
+        assertThat(error(Field.HEADERS)).startsWith("Write a JSON object");
+
+        vm.urlProperty().set("https://example.test/hook");
+        vm.bodyProperty().set("{\"a\": 1}");
+        vm.headersProperty().set("{\"X-Token\": \"t\"}");
+        vm.methodProperty().set("PUT");
+
+        assertThat(vm.validate()).isTrue();
+        assertThat(vm.request().payload()).isEqualTo(Map.of("url", "https://example.test/hook", "method", "PUT",
+                "headers", Map.of("X-Token", "t"), "body", Map.of("a", 1)));
+    }
+
+    @Test
+    void aOneOffTimeIsReadInTheJobsZone() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.ONCE);
+        vm.timezoneProperty().set("Asia/Tokyo");
+        vm.runAtProperty().set("tomorrow");
+        assertThat(error(Field.RUN_AT)).startsWith("Write the time as");
+
+        vm.runAtProperty().set("2026-07-02 09:00");
+
+        assertThat(vm.validate()).isTrue();
+        assertThat(vm.request().runAt()).isEqualTo(Instant.parse("2026-07-02T00:00:00Z"));
+        assertThat(vm.request().cronExpr()).isNull();
+    }
+
+    @Test
+    void aCreatedJobIsReportedAndHandedOn() {
+        fillShellJob();
+
+        vm.submit();
+
+        assertThat(cluster.calls()).containsExactly("submit hello");
+        assertThat(vm.failedProperty().get()).isFalse();
+        assertThat(vm.messageProperty().get()).startsWith("Created job hello (job_1)");
+        assertThat(vm.submittedProperty().get().name()).isEqualTo("hello");
+        assertThat(accepted).extracting(Job::id).containsExactly("job_1");
+    }
+
+    @Test
+    void aReplayedSubmissionSaysNoSecondJobWasCreated() {
+        fillShellJob();
+        cluster.answerSubmit(() -> new SubmitResult(Fixtures.job("job_7", "hello", Job.ACTIVE), false));
+
+        vm.submit();
+
+        assertThat(vm.messageProperty().get()).isEqualTo("Already submitted: the idempotency key matches job hello "
+                + "(job_7); no second job was created.");
+    }
+
+    @Test
+    void theServersValidationMessageIsShownOnItsField() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("0 0 12 ? * FRIL");
+        cluster.failNext("submit", new ForgeFlowApiException(422, "cron_expr '0 0 12 ? * FRIL' is not valid",
+                "cron_expr"));
+
+        vm.submit();
+
+        assertThat(error(Field.CRON)).isEqualTo("cron_expr '0 0 12 ? * FRIL' is not valid");
+        assertThat(vm.messageProperty().get()).isEqualTo("The server rejected the job: cron_expr '0 0 12 ? * FRIL' "
+                + "is not valid");
+        assertThat(vm.failedProperty().get()).isTrue();
+
+        vm.cronExprProperty().set("0 0 12 * * FRI");
+
+        assertThat(error(Field.CRON)).as("editing the field clears the server's message").isEmpty();
+    }
+
+    @Test
+    void payloadErrorsLandOnTheExecutorsField() {
+        vm.executorProperty().set("http");
+        assertThat(vm.fieldOf("payload.url")).isEqualTo(Field.URL);
+        assertThat(vm.fieldOf("payload.body")).isEqualTo(Field.BODY);
+        vm.executorProperty().set("shell");
+        assertThat(vm.fieldOf("payload.command")).isEqualTo(Field.COMMAND);
+        assertThat(vm.fieldOf("max_attempts")).isEqualTo(Field.MAX_ATTEMPTS);
+    }
+
+    @Test
+    void resetClearsTheFormForAnotherJob() {
+        fillShellJob();
+        vm.submit();
+
+        vm.reset();
+
+        assertThat(vm.nameProperty().get()).isEmpty();
+        assertThat(vm.submittedProperty().get()).isNull();
+        assertThat(vm.messageProperty().get()).isEmpty();
+        assertThat(error(Field.NAME)).isEmpty();
+    }
+}

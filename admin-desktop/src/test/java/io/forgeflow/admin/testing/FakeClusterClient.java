@@ -1,0 +1,295 @@
+package io.forgeflow.admin.testing;
+
+import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.client.EventSubscription;
+import io.forgeflow.client.ForgeFlowApiException;
+import io.forgeflow.client.ForgeFlowException;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.Node;
+import io.forgeflow.client.Page;
+import io.forgeflow.client.Run;
+import io.forgeflow.client.RunEvent;
+import io.forgeflow.client.RunEventListener;
+import io.forgeflow.client.Stats;
+import io.forgeflow.client.SubmitResult;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.function.Supplier;
+
+/**
+ * An in-memory cluster for view-model tests: jobs and runs in insertion order (lists answer newest first), the
+ * transitions of API.md (409 where the server refuses), scripted failures per method, and an event stream the test
+ * drives. Records every call as {@code "method arg…"}.
+ */
+public final class FakeClusterClient implements ClusterClient {
+    private final Map<String, Job> jobs = new LinkedHashMap<>();
+    private final Map<String, Run> runs = new LinkedHashMap<>();
+    private final Map<String, Queue<RuntimeException>> failures = new HashMap<>();
+    private final List<String> calls = new ArrayList<>();
+    private final List<Node> nodes = new ArrayList<>();
+    private RunEventListener listener;
+    private boolean subscriptionClosed;
+    private boolean closed;
+    private int nextId = 1;
+    private Supplier<SubmitResult> submitAnswer;
+
+    public FakeClusterClient withJob(Job job) {
+        jobs.put(job.id(), job);
+        return this;
+    }
+
+    public FakeClusterClient withRun(Run run) {
+        runs.put(run.id(), run);
+        return this;
+    }
+
+    public FakeClusterClient withNode(Node node) {
+        nodes.add(node);
+        return this;
+    }
+
+    /** The next call of method (e.g. "stats", "pause") throws failure. */
+    public FakeClusterClient failNext(String method, RuntimeException failure) {
+        failures.computeIfAbsent(method, m -> new ArrayDeque<>()).add(failure);
+        return this;
+    }
+
+    /** Answers submissions with this instead of creating a job. */
+    public FakeClusterClient answerSubmit(Supplier<SubmitResult> answer) {
+        this.submitAnswer = answer;
+        return this;
+    }
+
+    public List<String> calls() {
+        return calls;
+    }
+
+    public Run runById(String id) {
+        return runs.get(id);
+    }
+
+    public Job jobById(String id) {
+        return jobs.get(id);
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    public boolean subscriptionClosed() {
+        return subscriptionClosed;
+    }
+
+    // ---------------------------------------------------------------- the event stream, driven by the test
+
+    public void openStream() {
+        listener.onOpen();
+    }
+
+    public void emit(RunEvent event) {
+        listener.onEvent(event);
+    }
+
+    public void failStream(ForgeFlowException failure, boolean retrying) {
+        listener.onFailure(failure, retrying);
+    }
+
+    private void called(String method, Object... args) {
+        StringBuilder call = new StringBuilder(method);
+        for (Object arg : args) {
+            call.append(' ').append(arg);
+        }
+        calls.add(call.toString());
+        Queue<RuntimeException> queued = failures.get(method);
+        if (queued != null && !queued.isEmpty()) {
+            throw queued.remove();
+        }
+    }
+
+    @Override
+    public String serverUrl() {
+        return "http://fake:8080/";
+    }
+
+    @Override
+    public Stats stats() {
+        called("stats");
+        Map<String, Long> n = new HashMap<>();
+        runs.values().forEach(r -> n.merge(r.status(), 1L, Long::sum));
+        return new Stats(n.getOrDefault(Run.PENDING, 0L), n.getOrDefault(Run.RUNNING, 0L),
+                n.getOrDefault(Run.SUCCEEDED, 0L), n.getOrDefault(Run.DEAD, 0L), n.getOrDefault(Run.CANCELLED, 0L));
+    }
+
+    @Override
+    public List<Node> nodes() {
+        called("nodes");
+        return List.copyOf(nodes);
+    }
+
+    @Override
+    public Page<Job> jobs(String status, String cursor, int limit) {
+        called("jobs", status, cursor, limit);
+        List<Job> all = new ArrayList<>(jobs.values());
+        java.util.Collections.reverse(all);
+        return page(all.stream().filter(j -> status == null || j.status().equals(status)).toList(), cursor, limit);
+    }
+
+    @Override
+    public Job job(String id) {
+        called("job", id);
+        Job job = jobs.get(id);
+        if (job == null) {
+            throw new ForgeFlowApiException(404, "no job " + id, null);
+        }
+        return job;
+    }
+
+    @Override
+    public SubmitResult submit(JobRequest request) {
+        called("submit", request.name());
+        if (submitAnswer != null) {
+            return submitAnswer.get();
+        }
+        String id = "job_" + nextId++;
+        Job job = new Job(id, request.name(), request.executor(), request.payload(), request.cronExpr(),
+                request.runAt(), request.timezone(), request.priority(), request.maxAttempts(),
+                request.timeoutSeconds(), request.catchUp(), request.idempotencyKey(), Job.ACTIVE,
+                Fixtures.T0.plusSeconds(60), Fixtures.T0, Fixtures.T0);
+        jobs.put(id, job);
+        return new SubmitResult(job, true);
+    }
+
+    @Override
+    public Job pause(String jobId) {
+        called("pause", jobId);
+        return move(jobId, Job.PAUSED, Job.ACTIVE);
+    }
+
+    @Override
+    public Job resume(String jobId) {
+        called("resume", jobId);
+        return move(jobId, Job.ACTIVE, Job.PAUSED);
+    }
+
+    @Override
+    public Job cancel(String jobId) {
+        called("cancel", jobId);
+        return move(jobId, Job.CANCELLED, Job.ACTIVE, Job.PAUSED);
+    }
+
+    private Job move(String jobId, String to, String... from) {
+        Job job = jobs.get(jobId);
+        if (job == null) {
+            throw new ForgeFlowApiException(404, "no job " + jobId, null);
+        }
+        if (!List.of(from).contains(job.status())) {
+            throw new ForgeFlowApiException(409, "job " + jobId + " is " + job.status(), null);
+        }
+        Job moved = Fixtures.withStatus(job, to);
+        jobs.put(jobId, moved);
+        return moved;
+    }
+
+    @Override
+    public Run trigger(String jobId) {
+        called("trigger", jobId);
+        Run run = Fixtures.run("run_t" + nextId++, jobId, Run.PENDING);
+        runs.put(run.id(), run);
+        return run;
+    }
+
+    @Override
+    public Page<Run> runs(String jobId, String status, String cursor, int limit) {
+        called("runs", jobId, status, cursor, limit);
+        List<Run> all = new ArrayList<>(runs.values());
+        java.util.Collections.reverse(all);
+        return page(all.stream().filter(r -> jobId == null || r.jobId().equals(jobId))
+                .filter(r -> status == null || r.status().equals(status)).toList(), cursor, limit);
+    }
+
+    @Override
+    public Run run(String id) {
+        called("run", id);
+        Run run = runs.get(id);
+        if (run == null) {
+            throw new ForgeFlowApiException(404, "no run " + id, null);
+        }
+        return run;
+    }
+
+    @Override
+    public Run requeue(String runId) {
+        called("requeue", runId);
+        Run run = runs.get(runId);
+        if (!run.status().equals(Run.DEAD) && !run.status().equals(Run.CANCELLED)) {
+            throw new ForgeFlowApiException(409, "run " + runId + " is " + run.status()
+                    + "; only dead or cancelled runs can be requeued", null);
+        }
+        Run moved = Fixtures.withStatus(run, Run.PENDING);
+        runs.put(runId, moved);
+        return moved;
+    }
+
+    @Override
+    public Run cancelRun(String runId) {
+        called("cancelRun", runId);
+        Run run = runs.get(runId);
+        if (!run.status().equals(Run.PENDING) && !run.status().equals(Run.RUNNING)) {
+            throw new ForgeFlowApiException(409, "run " + runId + " is " + run.status(), null);
+        }
+        Run moved = Fixtures.withStatus(run, Run.CANCELLED);
+        runs.put(runId, moved);
+        return moved;
+    }
+
+    /** Changes a run behind the console's back (as a worker would). */
+    public void change(String runId, String status) {
+        runs.put(runId, Fixtures.withStatus(runs.get(runId), status));
+    }
+
+    @Override
+    public EventSubscription events(RunEventListener l) {
+        called("events");
+        this.listener = l;
+        return new EventSubscription() {
+            @Override
+            public boolean isActive() {
+                return !subscriptionClosed;
+            }
+
+            @Override
+            public String lastEventId() {
+                return null;
+            }
+
+            @Override
+            public void close() {
+                subscriptionClosed = true;
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    private static <T> Page<T> page(List<T> all, String cursor, int limit) {
+        int from = cursor == null ? 0 : Integer.parseInt(cursor);
+        int to = Math.min(all.size(), from + limit);
+        return new Page<>(all.subList(from, to), to < all.size() ? Integer.toString(to) : null);
+    }
+
+    public static RunEvent event(String runId, String jobId, String status, String previous) {
+        return new RunEvent("e-" + runId + "-" + status, "run", runId, jobId, status, previous,
+                Instant.parse("2026-07-01T09:31:00Z"), "{}");
+    }
+}

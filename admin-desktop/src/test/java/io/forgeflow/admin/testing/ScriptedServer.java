@@ -1,0 +1,627 @@
+package io.forgeflow.admin.testing;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.forgeflow.admin.jobs.CronSchedule;
+import io.forgeflow.client.Attempt;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.Node;
+import io.forgeflow.client.Run;
+import io.forgeflow.client.Stats;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A ForgeFlow server in miniature on loopback (the JDK's HttpServer) speaking API.md from memory: jobs, runs with
+ * attempts, the state transitions with their 409s, validation 422s, cursor paging, stats and nodes. Scripts for
+ * the UI tests: an optional API token (401 without it), an event stream that is off (404, like a server that does not
+ * implement it yet) or on (SSE the test feeds), and stalls that hold requests until released.
+ */
+public final class ScriptedServer implements AutoCloseable {
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .build();
+
+    private final HttpServer http;
+    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "scripted-server");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<Job> jobs = new ArrayList<>();
+    private final List<Run> runs = new ArrayList<>();
+    private final List<Node> nodes = new ArrayList<>();
+    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final List<OutputStream> streams = new CopyOnWriteArrayList<>();
+    private final List<Stall> stalls = new CopyOnWriteArrayList<>();
+    private volatile String token;
+    private volatile boolean sse;
+    private int nextJob = 1;
+    private int nextRun = 1;
+    private int nextEvent = 1;
+    private Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+
+    private record Stall(Predicate<String> matches, CountDownLatch release) {
+    }
+
+    public ScriptedServer() {
+        try {
+            http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot open a loopback port", e);
+        }
+        http.setExecutor(pool);
+        http.createContext("/", this::handle);
+        http.start();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + http.getAddress().getPort();
+    }
+
+    /** Requests must carry {@code Authorization: Bearer token}; 401 otherwise. */
+    public ScriptedServer requireToken(String token) {
+        this.token = token;
+        return this;
+    }
+
+    /** Serves {@code GET /api/events} as an event stream fed by {@link #emit}; off by default (404). */
+    public ScriptedServer enableEvents() {
+        this.sse = true;
+        return this;
+    }
+
+    /** Holds every request whose "METHOD /path" starts with prefix until the returned latch is counted down. */
+    public CountDownLatch stall(String prefix) {
+        CountDownLatch latch = new CountDownLatch(1);
+        stalls.add(new Stall(r -> r.startsWith(prefix), latch));
+        return latch;
+    }
+
+    /** "METHOD /path?query" of every request so far. */
+    public List<String> requests() {
+        return requests;
+    }
+
+    public synchronized Instant now() {
+        return now;
+    }
+
+    // ---------------------------------------------------------------- seeding and scripting
+
+    public synchronized Job addJob(String name, String executor, Map<String, Object> payload, String cron,
+                                   String zone, String status) {
+        Job job = new Job("job_" + nextJob++, name, executor, payload, cron, null, zone, 5, 3, 300, "skip", null,
+                status, status.equals(Job.ACTIVE) ? nextFire(cron, zone) : null, now.minusSeconds(86_400),
+                now.minusSeconds(3600));
+        jobs.add(job);
+        return job;
+    }
+
+    public synchronized Run addRun(String jobId, String status, String output, String error, List<Attempt> attempts,
+                                   Instant at) {
+        boolean finished = status.equals(Run.SUCCEEDED) || status.equals(Run.DEAD) || status.equals(Run.CANCELLED);
+        boolean started = finished || status.equals(Run.RUNNING);
+        Instant startedAt = !started ? null : attempts.isEmpty() ? at.plusSeconds(1) : attempts.get(0).startedAt();
+        Instant lastEnd = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).finishedAt();
+        Instant finishedAt = !finished ? null : lastEnd != null ? lastEnd : at.plusSeconds(4);
+        Run run = new Run("run_" + nextRun++, jobId, status, attempts.isEmpty() ? (started ? 1 : 0) : attempts.size(),
+                3, 5, at, startedAt, finishedAt,
+                status.equals(Run.RUNNING) ? "node-a" : null, status.equals(Run.RUNNING) ? at.plusSeconds(30) : null,
+                output, error, List.copyOf(attempts));
+        runs.add(run);
+        return run;
+    }
+
+    /** count succeeded runs of a job, one minute apart, the newest last. */
+    public synchronized void addManyRuns(String jobId, int count) {
+        Instant start = now.minusSeconds(60L * count);
+        for (int i = 0; i < count; i++) {
+            Instant at = start.plusSeconds(60L * i);
+            runs.add(new Run("run_" + nextRun++, jobId, Run.SUCCEEDED, 1, 3, 5, at, at.plusSeconds(1),
+                    at.plusSeconds(2), null, null, "ok " + i, null, List.of()));
+        }
+    }
+
+    public synchronized void addNode(Node node) {
+        nodes.add(node);
+    }
+
+    /** A worker changed a run (and the stream, when on, says so). */
+    public void changeRun(String runId, String status, String error) {
+        Run changed;
+        String before;
+        synchronized (this) {
+            int i = indexOfRun(runId);
+            Run r = runs.get(i);
+            before = r.status();
+            changed = new Run(r.id(), r.jobId(), status, Math.max(1, r.attempt()), r.maxAttempts(), r.priority(),
+                    r.scheduledFor(), r.startedAt() == null ? now : r.startedAt(), now, null, null,
+                    r.output(), error, r.attempts());
+            runs.set(i, changed);
+        }
+        emit(changed, before);
+    }
+
+    public synchronized Job job(String id) {
+        return jobs.stream().filter(j -> j.id().equals(id)).findFirst().orElse(null);
+    }
+
+    public synchronized Job jobNamed(String name) {
+        return jobs.stream().filter(j -> j.name().equals(name)).findFirst().orElse(null);
+    }
+
+    public synchronized Run run(String id) {
+        int i = indexOfRun(id);
+        return i < 0 ? null : runs.get(i);
+    }
+
+    public synchronized List<Run> runsOf(String jobId) {
+        return runs.stream().filter(r -> r.jobId().equals(jobId)).toList();
+    }
+
+    /** Sends a run event to every open stream. */
+    public void emit(Run run, String previousStatus) {
+        if (!sse) {
+            return;
+        }
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("run_id", run.id());
+        data.put("job_id", run.jobId());
+        data.put("status", run.status());
+        data.put("previous_status", previousStatus);
+        data.put("at", now().toString());
+        String event;
+        synchronized (this) {
+            event = "id: " + nextEvent++ + "\nevent: run\ndata: " + write(data) + "\n\n";
+        }
+        for (OutputStream out : streams) {
+            try {
+                out.write(event.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            } catch (IOException gone) {
+                streams.remove(out);
+            }
+        }
+    }
+
+    /** Whether a client holds the event stream open. */
+    public boolean hasEventListener() {
+        return !streams.isEmpty();
+    }
+
+    @Override
+    public void close() {
+        stalls.forEach(s -> s.release.countDown());
+        for (OutputStream out : streams) {
+            try {
+                out.close();
+            } catch (IOException ignored) {
+                // the client is gone already
+            }
+        }
+        http.stop(0);
+        pool.shutdownNow();
+    }
+
+    // ---------------------------------------------------------------- HTTP
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        String path = exchange.getRequestURI().getRawPath();
+        String query = exchange.getRequestURI().getRawQuery();
+        String line = method + " " + path + (query == null ? "" : "?" + query);
+        requests.add(line);
+        try {
+            for (Stall stall : stalls) {
+                if (stall.matches.test(line)) {
+                    stall.release.await(30, TimeUnit.SECONDS);
+                }
+            }
+            if (token != null && path.startsWith("/api/")) {
+                String auth = exchange.getRequestHeaders().getFirst("Authorization");
+                if (!("Bearer " + token).equals(auth)) {
+                    send(exchange, 401, error("missing or invalid API token: send Authorization: Bearer <token>", null));
+                    return;
+                }
+            }
+            if (path.equals("/api/events") && method.equals("GET")) {
+                events(exchange);
+                return;
+            }
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            Answer answer = route(method, path, parse(query), body);
+            send(exchange, answer.status, answer.body);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exchange.close();
+        } catch (RuntimeException e) {
+            send(exchange, 500, error("scripted server bug: " + e, null));
+        }
+    }
+
+    private void events(HttpExchange exchange) throws IOException {
+        if (!sse) {
+            send(exchange, 404, error("HTTP 404 Not Found", null));
+            return;
+        }
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        out.write(": connected\n\n".getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        streams.add(out);
+    }
+
+    private record Answer(int status, String body) {
+    }
+
+    private synchronized Answer route(String method, String path, Map<String, String> q, byte[] body) {
+        String[] p = path.split("/");
+        boolean get = method.equals("GET");
+        boolean post = method.equals("POST");
+        if (get && path.equals("/healthz")) {
+            return ok(Map.of("status", "ok"));
+        }
+        if (get && path.equals("/readyz")) {
+            return ok(Map.of("status", "ready"));
+        }
+        if (get && path.equals("/api/stats")) {
+            return ok(stats());
+        }
+        if (get && path.equals("/api/nodes")) {
+            return ok(Map.of("items", nodes));
+        }
+        if (path.equals("/api/jobs")) {
+            if (get) {
+                List<Job> newest = new ArrayList<>(jobs);
+                Collections.reverse(newest);
+                String status = q.get("status");
+                return page(newest.stream().filter(j -> status == null || j.status().equals(status)).toList(), q);
+            }
+            if (post) {
+                return submit(body);
+            }
+        }
+        if (p.length >= 4 && p[1].equals("api") && p[2].equals("jobs")) {
+            Job job = job(p[3]);
+            if (job == null) {
+                return new Answer(404, error("no job with id " + p[3], null));
+            }
+            if (get && p.length == 4) {
+                return ok(job);
+            }
+            if (post && p.length == 5) {
+                return jobAction(job, p[4]);
+            }
+        }
+        if (get && path.equals("/api/runs")) {
+            List<Run> newest = new ArrayList<>(runs);
+            Collections.reverse(newest);
+            String jobId = q.get("job_id");
+            String status = q.get("status");
+            return page(newest.stream().filter(r -> jobId == null || r.jobId().equals(jobId))
+                    .filter(r -> status == null || r.status().equals(status)).map(ScriptedServer::withoutAttempts)
+                    .toList(), q);
+        }
+        if (p.length >= 4 && p[1].equals("api") && p[2].equals("runs")) {
+            int i = indexOfRun(p[3]);
+            if (i < 0) {
+                return new Answer(404, error("no run with id " + p[3], null));
+            }
+            if (get && p.length == 4) {
+                return ok(runs.get(i));
+            }
+            if (post && p.length == 5) {
+                return runAction(i, p[4]);
+            }
+        }
+        return new Answer(404, error("HTTP 404 Not Found", null));
+    }
+
+    private Answer submit(byte[] body) {
+        Map<String, Object> in;
+        try {
+            in = JSON.readValue(body, new TypeReference<>() { });
+        } catch (IOException e) {
+            return new Answer(400, error("malformed JSON: " + e.getMessage(), null));
+        }
+        String name = (String) in.get("name");
+        if (name == null || name.isBlank() || name.length() > 200) {
+            return new Answer(422, error("name is required, 1 to 200 characters", "name"));
+        }
+        String executor = (String) in.get("executor");
+        if (!"shell".equals(executor) && !"http".equals(executor)) {
+            return new Answer(422, error("executor must be shell or http", "executor"));
+        }
+        String cron = (String) in.get("cron_expr");
+        if (cron != null && (cron.contains("L") || cron.contains("#") || !(cron.startsWith("@")
+                || cron.trim().split("\\s+").length == 5 || cron.trim().split("\\s+").length == 6))) {
+            return new Answer(422, error("cron_expr '" + cron + "' is not valid (the scripted server's rule): use 5 "
+                    + "fields such as \"*/5 * * * *\"", "cron_expr"));
+        }
+        for (String[] range : new String[][] {{"priority", "1", "9"}, {"max_attempts", "1", "100"},
+                {"timeout_seconds", "1", "86400"}}) {
+            Object v = in.get(range[0]);
+            if (v != null && (((Number) v).intValue() < Integer.parseInt(range[1])
+                    || ((Number) v).intValue() > Integer.parseInt(range[2]))) {
+                return new Answer(422, error(range[0] + " must be " + range[1] + " to " + range[2], range[0]));
+            }
+        }
+        String key = (String) in.get("idempotency_key");
+        if (key != null) {
+            for (Job existing : jobs) {
+                if (key.equals(existing.idempotencyKey())) {
+                    return existing.name().equals(name) ? ok(existing)
+                            : new Answer(409, error("idempotency_key " + key + " was used for another job", null));
+                }
+            }
+        }
+        Instant runAt = in.get("run_at") == null ? null : Instant.parse((String) in.get("run_at"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> payload = (Map<String, Object>) in.getOrDefault("payload", Map.of());
+        Job job = new Job("job_" + nextJob++, name, executor, payload, cron, runAt,
+                (String) in.getOrDefault("timezone", "UTC"), number(in, "priority", 5), number(in, "max_attempts", 3),
+                number(in, "timeout_seconds", 300), (String) in.getOrDefault("catch_up", "skip"), key, Job.ACTIVE,
+                cron != null ? nextFire(cron, (String) in.getOrDefault("timezone", "UTC")) : runAt != null ? runAt : now,
+                now, now);
+        jobs.add(job);
+        if (cron == null && runAt == null) {
+            addRun(job.id(), Run.PENDING, null, null, List.of(), now);
+        }
+        return new Answer(201, write(job));
+    }
+
+    /** The next tick after now, computed as the desktop previews it (the real server uses cron-utils). */
+    private Instant nextFire(String cron, String zone) {
+        if (cron == null) {
+            return null;
+        }
+        List<Instant> next = CronSchedule.parse(cron).next(1, now, java.time.ZoneId.of(zone));
+        return next.isEmpty() ? null : next.get(0);
+    }
+
+    private static int number(Map<String, Object> in, String key, int fallback) {
+        Object v = in.get(key);
+        return v == null ? fallback : ((Number) v).intValue();
+    }
+
+    private Answer jobAction(Job job, String action) {
+        String to;
+        List<String> from;
+        switch (action) {
+            case "pause" -> {
+                to = Job.PAUSED;
+                from = List.of(Job.ACTIVE);
+            }
+            case "resume" -> {
+                to = Job.ACTIVE;
+                from = List.of(Job.PAUSED);
+            }
+            case "cancel" -> {
+                to = Job.CANCELLED;
+                from = List.of(Job.ACTIVE, Job.PAUSED);
+            }
+            case "trigger" -> {
+                if (!List.of(Job.ACTIVE, Job.PAUSED).contains(job.status())) {
+                    return new Answer(409, error("job " + job.id() + " is " + job.status(), null));
+                }
+                Run run = addRun(job.id(), Run.PENDING, null, null, List.of(), now);
+                return new Answer(201, write(run));
+            }
+            default -> {
+                return new Answer(404, error("HTTP 404 Not Found", null));
+            }
+        }
+        if (!from.contains(job.status())) {
+            return new Answer(409, error("job " + job.id() + " is " + job.status() + "; cannot " + action, null));
+        }
+        Job moved = new Job(job.id(), job.name(), job.executor(), job.payload(), job.cronExpr(), job.runAt(),
+                job.timezone(), job.priority(), job.maxAttempts(), job.timeoutSeconds(), job.catchUp(),
+                job.idempotencyKey(), to, to.equals(Job.ACTIVE) ? job.nextRunAt() : null, job.createdAt(), now);
+        jobs.set(jobs.indexOf(job), moved);
+        return ok(moved);
+    }
+
+    private Answer runAction(int i, String action) {
+        Run r = runs.get(i);
+        String to;
+        switch (action) {
+            case "requeue" -> {
+                if (!r.status().equals(Run.DEAD) && !r.status().equals(Run.CANCELLED)) {
+                    return new Answer(409, error("run " + r.id() + " is " + r.status()
+                            + "; only dead or cancelled runs can be requeued", null));
+                }
+                to = Run.PENDING;
+            }
+            case "cancel" -> {
+                if (!r.status().equals(Run.PENDING) && !r.status().equals(Run.RUNNING)) {
+                    return new Answer(409, error("run " + r.id() + " is " + r.status() + "; only pending or running "
+                            + "runs can be cancelled", null));
+                }
+                to = Run.CANCELLED;
+            }
+            default -> {
+                return new Answer(404, error("HTTP 404 Not Found", null));
+            }
+        }
+        Run moved = new Run(r.id(), r.jobId(), to, r.attempt(), r.maxAttempts(), r.priority(),
+                to.equals(Run.PENDING) ? now : r.scheduledFor(), r.startedAt(),
+                to.equals(Run.CANCELLED) ? now : r.finishedAt(), null, null, r.output(), r.error(), r.attempts());
+        runs.set(i, moved);
+        return ok(moved);
+    }
+
+    private Stats stats() {
+        long[] n = new long[5];
+        List<String> order = List.of(Run.PENDING, Run.RUNNING, Run.SUCCEEDED, Run.DEAD, Run.CANCELLED);
+        runs.forEach(r -> n[order.indexOf(r.status())]++);
+        return new Stats(n[0], n[1], n[2], n[3], n[4]);
+    }
+
+    private <T> Answer page(List<T> items, Map<String, String> q) {
+        int limit;
+        try {
+            limit = q.containsKey("limit") ? Integer.parseInt(q.get("limit")) : 50;
+        } catch (NumberFormatException e) {
+            return new Answer(400, error("limit must be a number", "limit"));
+        }
+        if (limit < 1 || limit > 500) {
+            return new Answer(400, error("limit must be 1 to 500", "limit"));
+        }
+        int from = q.containsKey("cursor") ? Integer.parseInt(q.get("cursor").substring(2)) : 0;
+        int to = Math.min(items.size(), from + limit);
+        Map<String, Object> page = new LinkedHashMap<>();
+        page.put("items", items.subList(Math.min(from, to), to));
+        page.put("next_cursor", to < items.size() ? "o:" + to : null);
+        return ok(page);
+    }
+
+    private int indexOfRun(String id) {
+        for (int i = 0; i < runs.size(); i++) {
+            if (runs.get(i).id().equals(id)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static Run withoutAttempts(Run r) {
+        return new Run(r.id(), r.jobId(), r.status(), r.attempt(), r.maxAttempts(), r.priority(), r.scheduledFor(),
+                r.startedAt(), r.finishedAt(), r.workerId(), r.leaseExpiresAt(), r.output(), r.error(), null);
+    }
+
+    private static Answer ok(Object value) {
+        return new Answer(200, write(value));
+    }
+
+    private static String error(String error, String field) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", error);
+        if (field != null) {
+            body.put("field", field);
+        }
+        return write(body);
+    }
+
+    private static String write(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Map<String, String> parse(String query) {
+        Map<String, String> q = new LinkedHashMap<>();
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    q.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return q;
+    }
+
+    private static void send(HttpExchange exchange, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    // ---------------------------------------------------------------- a cluster in a believable state
+
+    /** Six jobs, a failing one with a dead run and three attempts, runs in every status, three nodes. */
+    public ScriptedServer seedDemo() {
+        synchronized (this) {
+            Instant t = now;
+            Job nightly = addJob("nightly-report", "shell", Map.of("command", "/opt/reports/nightly.sh"),
+                    "0 3 * * *", "Europe/Berlin", Job.ACTIVE);
+            Job sync = addJob("sync-crm", "http", Map.of("url", "https://crm.internal/api/sync", "method", "POST"),
+                    "*/15 * * * *", "UTC", Job.ACTIVE);
+            Job backup = addJob("backup-db", "shell", Map.of("command", "pg_dump -h db-primary app > /backups/app.sql"),
+                    "30 1 * * *", "America/New_York", Job.ACTIVE);
+            Job cleanup = addJob("cleanup-tmp", "shell", Map.of("command", "find /tmp -mtime +7 -delete"), "@hourly",
+                    "UTC", Job.PAUSED);
+            Job invoices = addJob("send-invoices", "http", Map.of("url", "https://billing.internal/run"),
+                    "0 8 1 * *", "Europe/London", Job.ACTIVE);
+            addJob("legacy-export", "shell", Map.of("command", "/opt/legacy/export.sh"), "0 0 * * 0", "UTC",
+                    Job.CANCELLED);
+            for (int i = 12; i >= 1; i--) {
+                addRun(sync.id(), Run.SUCCEEDED, "HTTP 200 {\"synced\": " + (40 + i) + "}", null,
+                        List.of(new Attempt(1, i % 2 == 0 ? "node-a" : "node-b", t.minusSeconds(900L * i),
+                                t.minusSeconds(900L * i - 2), "succeeded", null)), t.minusSeconds(900L * i));
+            }
+            addRun(nightly.id(), Run.SUCCEEDED, "report written: 1,204 rows\n", null,
+                    List.of(new Attempt(1, "node-b", t.minusSeconds(23_000), t.minusSeconds(22_950), "succeeded",
+                            null)), t.minusSeconds(23_000));
+            addRun(cleanup.id(), Run.CANCELLED, null, null, List.of(), t.minusSeconds(7200));
+            Duration gap = Duration.ofSeconds(40);
+            Instant first = t.minusSeconds(3600);
+            addRun(backup.id(), Run.DEAD, "pg_dump: dumping contents of table \"public.orders\"\n",
+                    "pg_dump: error: connection to server at \"db-primary\" (10.0.0.12), port 5432 failed: timeout "
+                            + "expired\nexit code 1",
+                    List.of(new Attempt(1, "node-a", first, first.plusSeconds(31), "failed",
+                                    "pg_dump: error: connection to server at \"db-primary\" failed: timeout expired"),
+                            new Attempt(2, "node-b", first.plus(gap), first.plus(gap).plusSeconds(31), "failed",
+                                    "pg_dump: error: connection to server at \"db-primary\" failed: timeout expired"),
+                            new Attempt(3, "node-a", first.plus(gap.multipliedBy(3)),
+                                    first.plus(gap.multipliedBy(3)).plusSeconds(300), "timed_out",
+                                    "timed out after 300 s; the process tree was killed")), first);
+            addRun(invoices.id(), Run.DEAD, null, "HTTP 503 from https://billing.internal/run: "
+                            + "{\"error\": \"maintenance\"}",
+                    List.of(new Attempt(1, "node-b", t.minusSeconds(1800), t.minusSeconds(1799), "failed", "HTTP 503"),
+                            new Attempt(2, "node-a", t.minusSeconds(1700), t.minusSeconds(1699), "failed", "HTTP 503"),
+                            new Attempt(3, "node-b", t.minusSeconds(1500), t.minusSeconds(1499), "failed",
+                                    "HTTP 503")), t.minusSeconds(1800));
+            addRun(sync.id(), Run.RUNNING, null, null,
+                    List.of(new Attempt(1, "node-a", t.minusSeconds(5), null, null, null)), t.minusSeconds(5));
+            addRun(nightly.id(), Run.PENDING, null, null, List.of(), t.plusSeconds(60));
+            addNode(new Node("node-a", List.of("api", "scheduler", "worker"), "0.1.0", t.minusSeconds(86_000),
+                    t.minusSeconds(1), 1, true));
+            addNode(new Node("node-b", List.of("api", "scheduler", "worker"), "0.1.0", t.minusSeconds(86_000),
+                    t.minusSeconds(2), 0, false));
+            addNode(new Node("node-c", List.of("worker"), "0.1.0", t.minusSeconds(4000), t.minusSeconds(3), 0, false));
+        }
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "ScriptedServer[" + url() + "]";
+    }
+}

@@ -1,0 +1,370 @@
+package io.forgeflow.admin.ui;
+
+import io.forgeflow.admin.testing.ScriptedServer;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.Run;
+import javafx.scene.Node;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+
+import java.net.ServerSocket;
+import java.util.concurrent.CountDownLatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** An operator's work, clicked through the real app against a scripted server on loopback. */
+class ConsoleUiTest {
+
+    @Nested
+    class Connecting extends UiTestSupport {
+        @Test
+        void anUnreachableServerSaysSoAndRetryConnectsOnceTheUrlIsFixed(FxRobot robot) throws Exception {
+            int deadPort;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                deadPort = socket.getLocalPort();
+            }
+            open(s -> { });
+            robot.clickOn("#serverUrl");
+            selectAll(robot);
+            robot.write("http://127.0.0.1:" + deadPort);
+
+            robot.clickOn("#connectButton");
+
+            untilText(robot, "#connectMessage", "Cannot reach the server at http://127.0.0.1:" + deadPort);
+            assertThat(text(robot, "#connectButton")).isEqualTo("Retry");
+
+            robot.clickOn("#serverUrl");
+            selectAll(robot);
+            robot.write(server.url());
+            robot.clickOn("#connectButton");
+
+            until(() -> robot.lookup("#consoleView").tryQuery().isPresent());
+            assertThat(settings.get("serverUrl", null)).isEqualTo(server.url());
+        }
+
+        @Test
+        void aServerThatWantsATokenSaysSoAndTheTokenIsRemembered(FxRobot robot) {
+            open(s -> s.requireToken("t0ken-42"));
+
+            robot.clickOn("#connectButton");
+            untilText(robot, "#connectMessage", "The server requires an API token (HTTP 401)");
+
+            robot.clickOn("#apiToken").write("t0ken-42");
+            robot.clickOn("#connectButton");
+
+            until(() -> robot.lookup("#consoleView").tryQuery().isPresent());
+            untilText(robot, "#stat-dead", "2");
+            assertThat(settings.get("apiToken", null)).isEqualTo("t0ken-42");
+        }
+
+        @Test
+        void disconnectReturnsToTheConnectScreen(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+
+            robot.clickOn("#disconnect");
+
+            until(() -> robot.lookup("#connectView").tryQuery().isPresent());
+        }
+
+        private void selectAll(FxRobot robot) {
+            robot.press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL);
+        }
+    }
+
+    @Nested
+    class Overview extends UiTestSupport {
+        @Test
+        void aFailingJobsErrorIsOneClickFromTheOverview(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            clicks = 0;
+
+            click(robot, cell(robot, "attentionTable", "backup-db"));
+
+            untilText(robot, "#runError", "pg_dump: error: connection to server at \"db-primary\"");
+            assertThat(clicks).as("clicks from the overview to the error").isLessThanOrEqualTo(3);
+            assertThat(text(robot, "#runStatus")).isEqualTo(Run.DEAD);
+            assertThat(onFx(() -> robot.lookup("#attemptsTable").queryAs(TableView.class).getItems().size()))
+                    .isEqualTo(3);
+            cell(robot, "attemptsTable", "timed_out");
+        }
+
+        @Test
+        void theDeadTileListsEveryDeadRunWithItsErrorInOneClick(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            clicks = 0;
+
+            click(robot, "#deadTile");
+
+            cell(robot, "deadTable", "pg_dump: error: connection to server at \"db-primary\" (10.0.0.12), port 5432 "
+                    + "failed: timeout expired");
+            assertThat(clicks).isEqualTo(1);
+        }
+
+        @Test
+        void countsNodesAndTheLeaderAreShownAndTheFeedFallsBackToPolling(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+
+            untilText(robot, "#stat-succeeded", "13");
+            assertThat(text(robot, "#stat-dead")).isEqualTo("2");
+            assertThat(text(robot, "#stat-running")).isEqualTo("1");
+            assertThat(text(robot, "#stat-pending")).isEqualTo("1");
+            untilText(robot, "#leaderLabel", "Scheduler leader: node-a");
+            cell(robot, "nodesTable", "node-c");
+            untilText(robot, "#liveStatus", "Polling every 1 s (this server has no event stream)");
+            assertThat(server.requests()).contains("GET /api/events");
+        }
+
+        @Test
+        void changesAppearWithoutAManualRefresh(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            untilText(robot, "#stat-dead", "2");
+            untilText(robot, "#liveStatus", "Polling");
+
+            server.changeRun("run_17", Run.DEAD, "worker node-a lost");
+
+            untilText(robot, "#stat-dead", "3");
+            until(() -> feed(robot).stream().anyMatch(line -> line.contains("run_17  running → dead")));
+        }
+
+        @Test
+        void withAnEventStreamEventsArriveLive(FxRobot robot) {
+            open(ScriptedServer::enableEvents);
+            connect(robot);
+            untilText(robot, "#liveStatus", "Live");
+            until(server::hasEventListener);
+
+            server.changeRun("run_18", Run.RUNNING, null);
+
+            until(() -> feed(robot).stream().anyMatch(line -> line.contains("run_18  pending → running")));
+        }
+
+        private java.util.List<String> feed(FxRobot robot) {
+            ListView<?> list = robot.lookup("#feedList").queryAs(ListView.class);
+            return onFx(() -> list.getItems().stream().map(item -> app.console().overview()
+                    .describe((io.forgeflow.admin.overview.FeedEntry) item)).toList());
+        }
+    }
+
+    @Nested
+    class Jobs extends UiTestSupport {
+        @Test
+        void aJobsRunsOpenAndAFailedRunShowsItsError(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+
+            robot.clickOn("#tab-jobs");
+            robot.clickOn(cell(robot, "jobsTable", "backup-db"));
+            robot.clickOn("#showJobRuns");
+
+            untilText(robot, "#runsJobFilter", "backup-db");
+            robot.clickOn(cell(robot, "runsTable", Run.DEAD));
+            untilText(robot, "#runError", "timeout expired");
+            untilText(robot, "#runOutput", "public.orders");
+        }
+
+        @Test
+        void pauseResumeAndAConfirmedCancel(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-jobs");
+            robot.clickOn(cell(robot, "jobsTable", "nightly-report"));
+            String id = server.jobNamed("nightly-report").id();
+
+            robot.clickOn("#pauseJob");
+            untilText(robot, "#jobsMessage", "Paused nightly-report");
+            assertThat(server.job(id).status()).isEqualTo(Job.PAUSED);
+
+            robot.clickOn("#resumeJob");
+            untilText(robot, "#jobsMessage", "Resumed nightly-report");
+            assertThat(server.job(id).status()).isEqualTo(Job.ACTIVE);
+
+            robot.clickOn("#cancelJob");
+            untilText(robot, "#jobConfirmQuestion", "Cancel job \"nightly-report\" for good?");
+            robot.clickOn("#jobConfirmNo");
+            until(() -> !robot.lookup("#jobConfirmBar").query().isVisible());
+            assertThat(server.job(id).status()).isEqualTo(Job.ACTIVE);
+
+            robot.clickOn("#cancelJob");
+            robot.clickOn("#jobConfirmYes");
+            untilText(robot, "#jobsMessage", "Cancelled nightly-report");
+            assertThat(server.job(id).status()).isEqualTo(Job.CANCELLED);
+            assertThat(onFx(() -> robot.lookup("#pauseJob").query().isDisabled())).isTrue();
+        }
+
+        @Test
+        void theFilterNarrowsTheTable(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-jobs");
+            cell(robot, "jobsTable", "sync-crm");
+
+            robot.clickOn("#jobFilter").write("backup");
+
+            untilText(robot, "#jobsCount", "1 of 6 jobs match");
+        }
+    }
+
+    @Nested
+    class SubmitForm extends UiTestSupport {
+        @Test
+        void submittingACronJobThroughTheForm(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-submit");
+
+            robot.clickOn("#jobName").write("hello");
+            robot.clickOn("#jobCommand").write("echo hello");
+            robot.clickOn("#jobPriority").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                    .write("12");
+            untilText(robot, "#error-priority", "Must be 1 to 9");
+            robot.press(KeyCode.BACK_SPACE).release(KeyCode.BACK_SPACE).press(KeyCode.BACK_SPACE)
+                    .release(KeyCode.BACK_SPACE).write("2");
+            until(() -> !robot.lookup("#error-priority").query().isVisible());
+            robot.clickOn("#jobScheduleMode");
+            robot.clickOn("Repeat on a cron schedule");
+            robot.clickOn("#jobCron").write("*/5 * * * *");
+            untilText(robot, "#cronStatus", "Valid. Next 5 fire times in UTC");
+            assertThat(onFx(() -> robot.lookup("#cronPreview").queryAs(ListView.class).getItems().size())).isEqualTo(5);
+
+            robot.clickOn("#submitJob");
+
+            untilText(robot, "#formMessage", "Created job hello");
+            Job created = server.jobNamed("hello");
+            assertThat(created.cronExpr()).isEqualTo("*/5 * * * *");
+            assertThat(created.priority()).isEqualTo(2);
+            assertThat(created.payload()).containsEntry("command", "echo hello");
+            robot.clickOn("#tab-jobs");
+            cell(robot, "jobsTable", "hello");
+        }
+
+        @Test
+        void theServersValidationErrorIsShownOnTheField(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-submit");
+            robot.clickOn("#jobName").write("quartz");
+            robot.clickOn("#jobCommand").write("true");
+            robot.clickOn("#jobScheduleMode");
+            robot.clickOn("Repeat on a cron schedule");
+            robot.clickOn("#jobCron").write("0 0 12 ? * FRIL");
+            untilText(robot, "#cronStatus", "the server checks it on submit");
+
+            robot.clickOn("#submitJob");
+
+            untilText(robot, "#error-cron", "is not valid (the scripted server's rule)");
+            untilText(robot, "#formMessage", "The server rejected the job");
+            assertThat(server.jobNamed("quartz")).isNull();
+        }
+
+        @Test
+        void aSubmittedOneOffJobsRunsAreOneClickAway(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-submit");
+            robot.clickOn("#jobName").write("now");
+            robot.clickOn("#jobCommand").write("echo now");
+            robot.clickOn("#submitJob");
+            untilText(robot, "#formMessage", "Created job now");
+
+            robot.clickOn("#formViewRuns");
+
+            untilText(robot, "#runsJobFilter", "now");
+            cell(robot, "runsTable", Run.PENDING);
+        }
+    }
+
+    @Nested
+    class RunsAndDeadLetters extends UiTestSupport {
+        @Test
+        void requeueingOneDeadRunThenTheRest(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-dead");
+            robot.clickOn(cell(robot, "deadTable", "backup-db"));
+
+            robot.clickOn("#requeueSelected");
+
+            untilText(robot, "#deadMessage", "Requeued 1 run: pending again");
+            assertThat(server.runsOf(server.jobNamed("backup-db").id())).extracting(Run::status)
+                    .containsExactly(Run.PENDING);
+            untilText(robot, "#deadCount", "1 dead run");
+
+            robot.clickOn("#deadSelectAll");
+            robot.clickOn("#requeueSelected");
+
+            untilText(robot, "#deadCount", "0 dead runs");
+            assertThat(server.runsOf(server.jobNamed("send-invoices").id())).extracting(Run::status)
+                    .containsExactly(Run.PENDING);
+        }
+
+        @Test
+        void cancellingARunningRunAfterConfirming(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-runs");
+            robot.clickOn(cell(robot, "runsTable", Run.RUNNING));
+            untilText(robot, "#runStatus", Run.RUNNING);
+
+            robot.clickOn("#cancelRun");
+            robot.clickOn("#runConfirmYes");
+
+            untilText(robot, "#runStatus", Run.CANCELLED);
+            assertThat(server.run("run_17").status()).isEqualTo(Run.CANCELLED);
+        }
+
+        @Test
+        void tenThousandRunsLoadByCursorAndTheUiStaysResponsive(FxRobot robot) {
+            open(s -> s.addManyRuns("job_1", 10_000));
+            connect(robot);
+            robot.clickOn("#tab-runs");
+            untilText(robot, "#runsCount", "500 runs loaded; more on the server");
+
+            for (int loaded = 1000; loaded <= 10_000; loaded += 500) {
+                robot.clickOn("#runsLoadMore");
+                String expected = loaded + " runs loaded";
+                untilText(robot, "#runsCount", expected);
+            }
+            robot.clickOn("#runsLoadMore");
+            untilText(robot, "#runsCount", "10018 runs");
+
+            TableView<?> table = robot.lookup("#runsTable").queryAs(TableView.class);
+            robot.clickOn("Scheduled");
+            long start = System.nanoTime();
+            onFx(() -> {
+                table.scrollTo(table.getItems().size() - 1);
+                return null;
+            });
+            robot.clickOn(robot.lookup("#runsTable .table-row-cell").nth(3).queryAs(Node.class));
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(onFx(() -> table.getItems().size())).isEqualTo(10_018);
+            assertThat(millis).as("scroll to the end of 10,018 runs and click a row").isLessThan(2_000);
+            assertThat(server.requests()).anyMatch(r -> r.startsWith("GET /api/runs?limit=500&cursor=o%3A9500")
+                    || r.startsWith("GET /api/runs?limit=500&cursor=o:9500"));
+        }
+
+        @Test
+        void aServerThatHangsNeverFreezesTheWindow(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            CountDownLatch hold = server.stall("GET /api/jobs");
+
+            robot.clickOn("#tab-jobs");
+            robot.clickOn("#tab-runs");
+            robot.clickOn(cell(robot, "runsTable", Run.RUNNING));
+
+            untilText(robot, "#runStatus", Run.RUNNING);
+            hold.countDown();
+            robot.clickOn("#tab-jobs");
+            cell(robot, "jobsTable", "backup-db");
+        }
+    }
+}

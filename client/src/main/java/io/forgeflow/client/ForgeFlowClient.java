@@ -1,0 +1,458 @@
+package io.forgeflow.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Typed access to every route of the ForgeFlow REST contract (shared/API.md). Thread-safe; create one per server and
+ * share it. Methods block the calling thread (do not call them on a UI thread) and throw
+ * {@link ForgeFlowApiException} when the server answers an error and {@link ForgeFlowUnavailableException} when it
+ * cannot be reached.
+ *
+ * <pre>{@code
+ * try (ForgeFlowClient client = ForgeFlowClient.builder("http://127.0.0.1:8080").token(System.getenv("TOKEN")).build()) {
+ *     SubmitResult submitted = client.submitJob(JobRequest.shell("hello", "echo hello").build());
+ *     Page<Run> runs = client.listRuns(submitted.job().id(), null, 10, null);
+ * }
+ * }</pre>
+ */
+public final class ForgeFlowClient implements AutoCloseable {
+    private static final MediaType JSON = MediaType.get("application/json");
+    private static final RequestBody EMPTY = RequestBody.create(new byte[0], null);
+    private static final String USER_AGENT = "forgeflow-client/0.1";
+
+    private final HttpUrl baseUrl;
+    private final OkHttpClient http;
+    private final OkHttpClient streaming;
+    private final boolean ownsHttp;
+    private final ObjectMapper json = Json.mapper();
+    private final Duration eventRetry;
+    private final Set<EventStream> subscriptions = ConcurrentHashMap.newKeySet();
+
+    private ForgeFlowClient(Builder b) {
+        this.baseUrl = b.baseUrl;
+        this.eventRetry = b.eventRetry;
+        OkHttpClient base = b.okHttpClient != null ? b.okHttpClient : new OkHttpClient();
+        this.ownsHttp = b.okHttpClient == null;
+        String authorization = b.token == null || b.token.isBlank() ? null : "Bearer " + b.token.trim();
+        OkHttpClient.Builder common = base.newBuilder()
+                .addInterceptor(chain -> {
+                    Request.Builder request = chain.request().newBuilder().header("User-Agent", USER_AGENT);
+                    if (authorization != null) {
+                        request.header("Authorization", authorization);
+                    }
+                    return chain.proceed(request.build());
+                });
+        this.http = common.connectTimeout(b.connectTimeout).readTimeout(b.readTimeout).writeTimeout(b.readTimeout)
+                .callTimeout(b.callTimeout).build();
+        // an event stream is idle between events for as long as nothing happens: no read or call timeout
+        this.streaming = http.newBuilder().readTimeout(b.eventReadTimeout).callTimeout(Duration.ZERO).build();
+    }
+
+    /** A builder for a server at baseUrl, e.g. {@code http://127.0.0.1:8080} (a path prefix is kept). */
+    public static Builder builder(String baseUrl) {
+        return new Builder(baseUrl);
+    }
+
+    /** A client with default settings and no token. */
+    public static ForgeFlowClient create(String baseUrl) {
+        return builder(baseUrl).build();
+    }
+
+    /** The server's base URL as configured (never includes the token). */
+    public String baseUrl() {
+        return baseUrl.toString();
+    }
+
+    // ---------------------------------------------------------------- jobs
+
+    /**
+     * {@code POST /api/jobs}. With an idempotency key already used for the same body the server answers 200 with
+     * the existing job ({@link SubmitResult#created()} false); with a different body it answers 409.
+     */
+    public SubmitResult submitJob(JobRequest request) {
+        Objects.requireNonNull(request, "request");
+        Exchange answer = send(new Request.Builder().url(url("api/jobs")).post(jsonBody(request)));
+        Job job = read(answer, json.constructType(Job.class));
+        return new SubmitResult(job, answer.code == 201);
+    }
+
+    /** {@code GET /api/jobs?status=&limit=&cursor=}, newest first; null arguments are left out of the query. */
+    public Page<Job> listJobs(String status, Integer limit, String cursor) {
+        HttpUrl.Builder url = url("api/jobs").newBuilder();
+        query(url, "status", status);
+        query(url, "limit", limit == null ? null : limit.toString());
+        query(url, "cursor", cursor);
+        return read(get(url.build()), pageOf(Job.class));
+    }
+
+    /** The first page of jobs, with the server's default limit. */
+    public Page<Job> listJobs() {
+        return listJobs(null, null, null);
+    }
+
+    /** {@code GET /api/jobs/{id}}. */
+    public Job getJob(String id) {
+        return read(get(url("api/jobs", id)), json.constructType(Job.class));
+    }
+
+    /** {@code POST /api/jobs/{id}/pause}: its pending runs become cancelled; no new ticks fire. */
+    public Job pauseJob(String id) {
+        return read(post(url("api/jobs", id, "pause")), json.constructType(Job.class));
+    }
+
+    /** {@code POST /api/jobs/{id}/resume}: cron continues from now ({@code catch_up} applies). */
+    public Job resumeJob(String id) {
+        return read(post(url("api/jobs", id, "resume")), json.constructType(Job.class));
+    }
+
+    /** {@code POST /api/jobs/{id}/cancel}: permanent; pending runs cancelled, a running run asked to stop. */
+    public Job cancelJob(String id) {
+        return read(post(url("api/jobs", id, "cancel")), json.constructType(Job.class));
+    }
+
+    /** {@code POST /api/jobs/{id}/trigger}: enqueues a run right now, whatever the schedule; returns that run. */
+    public Run triggerJob(String id) {
+        return read(post(url("api/jobs", id, "trigger")), json.constructType(Run.class));
+    }
+
+    // ---------------------------------------------------------------- runs
+
+    /**
+     * {@code GET /api/runs?job_id=&status=&limit=&cursor=}, newest first; null arguments are left out.
+     * {@code status = "dead"} is the dead-letter queue.
+     */
+    public Page<Run> listRuns(String jobId, String status, Integer limit, String cursor) {
+        HttpUrl.Builder url = url("api/runs").newBuilder();
+        query(url, "job_id", jobId);
+        query(url, "status", status);
+        query(url, "limit", limit == null ? null : limit.toString());
+        query(url, "cursor", cursor);
+        return read(get(url.build()), pageOf(Run.class));
+    }
+
+    /** {@code GET /api/runs/{id}}, with its {@link Run#attempts() attempts}. */
+    public Run getRun(String id) {
+        return read(get(url("api/runs", id)), json.constructType(Run.class));
+    }
+
+    /** {@code POST /api/runs/{id}/requeue}: a dead or cancelled run goes back to pending with a fresh attempt budget. */
+    public Run requeueRun(String id) {
+        return read(post(url("api/runs", id, "requeue")), json.constructType(Run.class));
+    }
+
+    /** {@code POST /api/runs/{id}/cancel}: pending runs are cancelled at once; a running run is stopped by its worker. */
+    public Run cancelRun(String id) {
+        return read(post(url("api/runs", id, "cancel")), json.constructType(Run.class));
+    }
+
+    // ---------------------------------------------------------------- operations
+
+    /** {@code GET /api/stats}: how many runs are in each status. */
+    public Stats stats() {
+        return read(get(url("api/stats")), json.constructType(Stats.class));
+    }
+
+    /** {@code GET /api/nodes}: the live nodes. Accepts {@code {"items": [...]}} as well as a bare array. */
+    public List<Node> nodes() {
+        Exchange answer = get(url("api/nodes"));
+        JsonNode tree = read(answer, json.constructType(JsonNode.class));
+        JsonNode items = tree != null && tree.isObject() ? tree.get("items") : tree;
+        if (items == null || items.isNull()) {
+            return List.of();
+        }
+        try {
+            return List.copyOf(json.readerFor(json.getTypeFactory().constructCollectionType(List.class, Node.class))
+                    .<List<Node>>readValue(items));
+        } catch (IOException e) {
+            throw unreadable(answer, e);
+        }
+    }
+
+    /** {@code GET /healthz}: the process answers. Returns the reported status (e.g. {@code ok}). */
+    public String health() {
+        Exchange answer = get(url("healthz"));
+        String status = textField(answer.body, "status");
+        return status != null ? status : answer.body.trim();
+    }
+
+    /** {@code GET /readyz}: 200 ready, 503 not ready (with the server's reason); any other status throws. */
+    public Readiness ready() {
+        Exchange answer = exchange(new Request.Builder().url(url("readyz")).get(), "application/json");
+        if (answer.code == 503) {
+            String error = textField(answer.body, "error");
+            return new Readiness(false, error != null ? error : answer.body.trim());
+        }
+        requireSuccess(answer);
+        String status = textField(answer.body, "status");
+        return new Readiness(true, status != null ? status : answer.body.trim());
+    }
+
+    /** {@code GET /metrics}: the Prometheus text exposition, as is. */
+    public String metrics() {
+        Exchange answer = exchange(new Request.Builder().url(url("metrics")).get(), "text/plain");
+        requireSuccess(answer);
+        return answer.body;
+    }
+
+    /**
+     * {@code GET /api/events}: calls onEvent for each run state change until the returned subscription is closed,
+     * reconnecting with {@code Last-Event-ID} after network failures. Failures are not reported; use
+     * {@link #subscribe(RunEventListener)} to learn about them (and about a server without the route).
+     */
+    public EventSubscription events(Consumer<RunEvent> onEvent) {
+        Objects.requireNonNull(onEvent, "onEvent");
+        return subscribe(onEvent::accept);
+    }
+
+    /** {@code GET /api/events} with a listener that also hears when the stream opens and when it fails. */
+    public EventSubscription subscribe(RunEventListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        EventStream stream = new EventStream(this, listener, eventRetry);
+        subscriptions.add(stream);
+        stream.start();
+        return stream;
+    }
+
+    /** Closes every event subscription and, when this client created its own OkHttp client, its threads and pool. */
+    @Override
+    public void close() {
+        for (EventStream stream : new ArrayList<>(subscriptions)) {
+            stream.close();
+        }
+        if (ownsHttp) {
+            http.dispatcher().executorService().shutdown();
+            http.connectionPool().evictAll();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ForgeFlowClient[" + baseUrl + "]";
+    }
+
+    // ---------------------------------------------------------------- plumbing shared with EventStream
+
+    OkHttpClient streamingHttp() {
+        return streaming;
+    }
+
+    ObjectMapper json() {
+        return json;
+    }
+
+    HttpUrl url(String path, String... segments) {
+        HttpUrl.Builder url = baseUrl.newBuilder().addPathSegments(path);
+        for (String segment : segments) {
+            if (segment == null || segment.isEmpty()) {
+                throw new IllegalArgumentException("ids must not be empty");
+            }
+            url.addPathSegment(segment);
+        }
+        return url.build();
+    }
+
+    void forget(EventStream stream) {
+        subscriptions.remove(stream);
+    }
+
+    /** The API's error for a non-2xx answer: its {@code error} and {@code field}, or a description of the body. */
+    ForgeFlowApiException apiError(int code, String message, String body) {
+        String error = null;
+        String field = null;
+        try {
+            JsonNode tree = body == null || body.isBlank() ? null : json.readTree(body);
+            if (tree != null && tree.isObject()) {
+                error = text(tree.get("error"));
+                field = text(tree.get("field"));
+            }
+        } catch (JsonProcessingException notJson) {
+            // fall through to the generic description
+        }
+        if (error == null || error.isBlank()) {
+            String snippet = body == null ? "" : body.strip();
+            if (snippet.length() > 200) {
+                snippet = snippet.substring(0, 200) + "…";
+            }
+            error = "HTTP " + code + (message == null || message.isBlank() ? "" : " " + message)
+                    + (snippet.isEmpty() ? "" : ": " + snippet);
+        }
+        return new ForgeFlowApiException(code, error, field);
+    }
+
+    ForgeFlowUnavailableException unavailable(IOException e) {
+        return new ForgeFlowUnavailableException(baseUrl(), e);
+    }
+
+    /** Adds name=value unless value is null or empty (OkHttp would send a bare {@code name}). */
+    private static void query(HttpUrl.Builder url, String name, String value) {
+        if (value != null && !value.isEmpty()) {
+            url.addQueryParameter(name, value);
+        }
+    }
+
+    private JavaType pageOf(Class<?> item) {
+        return json.getTypeFactory().constructParametricType(Page.class, item);
+    }
+
+    private RequestBody jsonBody(Object value) {
+        try {
+            return RequestBody.create(json.writeValueAsBytes(value), JSON);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write the request as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private Exchange get(HttpUrl url) {
+        return send(new Request.Builder().url(url).get());
+    }
+
+    /** Action routes take no body; an empty body without a content type is read as JSON by the server. */
+    private Exchange post(HttpUrl url) {
+        return send(new Request.Builder().url(url).post(EMPTY));
+    }
+
+    private Exchange send(Request.Builder request) {
+        Exchange answer = exchange(request, "application/json");
+        requireSuccess(answer);
+        return answer;
+    }
+
+    private void requireSuccess(Exchange answer) {
+        if (answer.code < 200 || answer.code > 299) {
+            throw apiError(answer.code, answer.message, answer.body);
+        }
+    }
+
+    private Exchange exchange(Request.Builder request, String accept) {
+        request.header("Accept", accept);
+        try (Response response = http.newCall(request.build()).execute()) {
+            ResponseBody body = response.body();
+            return new Exchange(response.code(), response.message(), body == null ? "" : body.string());
+        } catch (IOException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private <T> T read(Exchange answer, JavaType type) {
+        try {
+            return json.readValue(answer.body, type);
+        } catch (IOException e) {
+            throw unreadable(answer, e);
+        }
+    }
+
+    private ForgeFlowApiException unreadable(Exchange answer, IOException e) {
+        String detail = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        return new ForgeFlowApiException(answer.code, "the server's answer is not the JSON API.md describes: " + detail,
+                null);
+    }
+
+    private String textField(String body, String name) {
+        try {
+            JsonNode tree = json.readTree(body);
+            return tree != null && tree.isObject() ? text(tree.get(name)) : null;
+        } catch (JsonProcessingException notJson) {
+            return null;
+        }
+    }
+
+    private static String text(JsonNode node) {
+        return node == null || node.isNull() ? null : node.asText();
+    }
+
+    private record Exchange(int code, String message, String body) {
+    }
+
+    /** Settings of a {@link ForgeFlowClient}. */
+    public static final class Builder {
+        private final HttpUrl baseUrl;
+        private String token;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration readTimeout = Duration.ofSeconds(30);
+        private Duration callTimeout = Duration.ofSeconds(60);
+        private Duration eventReadTimeout = Duration.ZERO;
+        private Duration eventRetry = Duration.ofSeconds(2);
+        private OkHttpClient okHttpClient;
+
+        private Builder(String baseUrl) {
+            Objects.requireNonNull(baseUrl, "baseUrl");
+            HttpUrl parsed = HttpUrl.parse(baseUrl.trim());
+            if (parsed == null) {
+                throw new IllegalArgumentException("not an http(s) URL: '" + baseUrl
+                        + "' (write it like http://127.0.0.1:8080)");
+            }
+            this.baseUrl = parsed;
+        }
+
+        /** An API token, sent as {@code Authorization: Bearer <token>}; null or blank sends none. */
+        public Builder token(String token) {
+            this.token = token;
+            return this;
+        }
+
+        /** Time to establish a TCP connection; default 5 s. */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Longest silence while reading or writing one request; default 30 s. */
+        public Builder readTimeout(Duration timeout) {
+            this.readTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Longest time for one whole call, connection to last byte; default 60 s; zero means none. */
+        public Builder callTimeout(Duration timeout) {
+            this.callTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Longest silence on the event stream before it is reconnected; default zero (none). */
+        public Builder eventReadTimeout(Duration timeout) {
+            this.eventReadTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Wait before reconnecting the event stream, unless the server sends {@code retry:}; default 2 s. */
+        public Builder eventRetry(Duration retry) {
+            this.eventRetry = Objects.requireNonNull(retry, "retry");
+            return this;
+        }
+
+        /** Share an existing OkHttp client (its pool and threads); this client then leaves it open on close. */
+        public Builder okHttpClient(OkHttpClient client) {
+            this.okHttpClient = client;
+            return this;
+        }
+
+        public ForgeFlowClient build() {
+            return new ForgeFlowClient(this);
+        }
+
+        @Override
+        public String toString() {
+            return "ForgeFlowClient.Builder[" + baseUrl + ", token " + (token == null || token.isBlank() ? "none" : "set")
+                    + "]";
+        }
+    }
+}

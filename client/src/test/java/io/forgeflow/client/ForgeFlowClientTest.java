@@ -1,0 +1,461 @@
+package io.forgeflow.client;
+
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every route of API.md against a real HTTP server on loopback: what goes on the wire, and what comes back. */
+class ForgeFlowClientTest {
+    static final String JOB = """
+            {"id": "job_1", "name": "nightly", "executor": "shell", "payload": {"command": "echo hi"},
+             "cron_expr": "0 3 * * *", "run_at": null, "timezone": "Europe/Berlin", "priority": 2,
+             "max_attempts": 4, "timeout_seconds": 600, "catch_up": "once", "idempotency_key": "k1",
+             "status": "active", "next_run_at": "2026-07-02T01:00:00Z", "created_at": "2026-07-01T09:30:00Z",
+             "updated_at": "2026-07-01T09:30:00Z", "a_field_added_later": {"nested": [1, 2]}}""";
+    static final String RUN = """
+            {"id": "run_9", "job_id": "job_1", "status": "dead", "attempt": 3, "max_attempts": 3, "priority": 2,
+             "scheduled_for": "2026-07-01T09:30:00Z", "started_at": "2026-07-01T09:30:01Z",
+             "finished_at": "2026-07-01T09:31:00Z", "worker_id": null, "lease_expires_at": null,
+             "output": "partial", "error": "exit code 1", "cancel_requested": false}""";
+
+    MockWebServer server;
+    ForgeFlowClient client;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = new MockWebServer();
+        server.start();
+        client = ForgeFlowClient.builder(server.url("/").toString()).eventRetry(Duration.ofMillis(20)).build();
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        server.close();
+    }
+
+    void answer(int code, String body) {
+        server.enqueue(new MockResponse.Builder().code(code).setHeader("Content-Type", "application/json")
+                .body(body).build());
+    }
+
+    RecordedRequest request() throws InterruptedException {
+        RecordedRequest r = server.takeRequest(5, TimeUnit.SECONDS);
+        assertThat(r).as("a request reached the server").isNotNull();
+        return r;
+    }
+
+    @Nested
+    class Jobs {
+        @Test
+        void submitJobPostsTheRequestAsSnakeCaseJsonAndReportsCreation() throws Exception {
+            answer(201, JOB);
+
+            SubmitResult result = client.submitJob(JobRequest.shell("nightly", "echo hi")
+                    .cron("0 3 * * *", "Europe/Berlin").priority(2).maxAttempts(4).timeoutSeconds(600)
+                    .catchUp("once").idempotencyKey("k1").build());
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("POST");
+            assertThat(r.getTarget()).isEqualTo("/api/jobs");
+            assertThat(r.getHeaders().get("Content-Type")).startsWith("application/json");
+            assertThat(client.json().readTree(r.getBody().utf8())).isEqualTo(client.json().readTree("""
+                    {"name": "nightly", "executor": "shell", "payload": {"command": "echo hi"},
+                     "cron_expr": "0 3 * * *", "timezone": "Europe/Berlin", "priority": 2, "max_attempts": 4,
+                     "timeout_seconds": 600, "catch_up": "once", "idempotency_key": "k1"}"""));
+            assertThat(result.created()).isTrue();
+            Job job = result.job();
+            assertThat(job.id()).isEqualTo("job_1");
+            assertThat(job.cronExpr()).isEqualTo("0 3 * * *");
+            assertThat(job.timezone()).isEqualTo("Europe/Berlin");
+            assertThat(job.maxAttempts()).isEqualTo(4);
+            assertThat(job.timeoutSeconds()).isEqualTo(600);
+            assertThat(job.catchUp()).isEqualTo("once");
+            assertThat(job.payload()).containsEntry("command", "echo hi");
+            assertThat(job.runAt()).isNull();
+            assertThat(job.nextRunAt()).isEqualTo(Instant.parse("2026-07-02T01:00:00Z"));
+            assertThat(job.createdAt()).isEqualTo(Instant.parse("2026-07-01T09:30:00Z"));
+        }
+
+        @Test
+        void submitJobLeavesUnsetFieldsOutSoTheServerDefaultsApply() throws Exception {
+            answer(201, JOB);
+
+            client.submitJob(JobRequest.http("ping", "https://example.test/hook")
+                    .runAt(Instant.parse("2026-07-01T10:00:00Z")).build());
+
+            assertThat(client.json().readTree(request().getBody().utf8())).isEqualTo(client.json().readTree("""
+                    {"name": "ping", "executor": "http", "payload": {"url": "https://example.test/hook"},
+                     "run_at": "2026-07-01T10:00:00Z"}"""));
+        }
+
+        @Test
+        void submitJobReportsAReplayedIdempotentSubmissionAsNotCreated() {
+            answer(200, JOB);
+
+            SubmitResult result = client.submitJob(JobRequest.shell("nightly", "echo hi").idempotencyKey("k1").build());
+
+            assertThat(result.created()).isFalse();
+            assertThat(result.job().id()).isEqualTo("job_1");
+        }
+
+        @Test
+        void listJobsSendsOnlyTheGivenQueryParameters() throws Exception {
+            answer(200, "{\"items\": [" + JOB + "], \"next_cursor\": \"c2\"}");
+            answer(200, "{\"items\": [], \"next_cursor\": null}");
+
+            Page<Job> first = client.listJobs("paused", 10, "c1");
+            Page<Job> second = client.listJobs();
+
+            RecordedRequest r1 = request();
+            assertThat(r1.getMethod()).isEqualTo("GET");
+            assertThat(r1.getUrl().encodedPath()).isEqualTo("/api/jobs");
+            assertThat(r1.getUrl().queryParameter("status")).isEqualTo("paused");
+            assertThat(r1.getUrl().queryParameter("limit")).isEqualTo("10");
+            assertThat(r1.getUrl().queryParameter("cursor")).isEqualTo("c1");
+            assertThat(request().getTarget()).isEqualTo("/api/jobs");
+            assertThat(first.items()).extracting(Job::name).containsExactly("nightly");
+            assertThat(first.nextCursor()).isEqualTo("c2");
+            assertThat(first.hasMore()).isTrue();
+            assertThat(second.items()).isEmpty();
+            assertThat(second.hasMore()).isFalse();
+        }
+
+        @Test
+        void getJobEncodesTheIdAsOnePathSegment() throws Exception {
+            answer(200, JOB);
+
+            client.getJob("a/b c");
+
+            assertThat(request().getTarget()).isEqualTo("/api/jobs/a%2Fb%20c");
+        }
+
+        @Test
+        void pauseResumeAndCancelPostToTheirActionRoutesWithoutABody() throws Exception {
+            answer(200, JOB.replace("\"active\"", "\"paused\""));
+            answer(200, JOB);
+            answer(200, JOB.replace("\"active\"", "\"cancelled\""));
+
+            assertThat(client.pauseJob("job_1").status()).isEqualTo(Job.PAUSED);
+            assertThat(client.resumeJob("job_1").status()).isEqualTo(Job.ACTIVE);
+            assertThat(client.cancelJob("job_1").status()).isEqualTo(Job.CANCELLED);
+
+            for (String action : List.of("pause", "resume", "cancel")) {
+                RecordedRequest r = request();
+                assertThat(r.getMethod()).isEqualTo("POST");
+                assertThat(r.getTarget()).isEqualTo("/api/jobs/job_1/" + action);
+                assertThat(r.getBodySize()).isZero();
+                assertThat(r.getHeaders().get("Content-Type")).isNull();
+            }
+        }
+
+        @Test
+        void triggerReturnsTheEnqueuedRun() throws Exception {
+            answer(201, RUN.replace("\"dead\"", "\"pending\""));
+
+            Run run = client.triggerJob("job_1");
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("POST");
+            assertThat(r.getTarget()).isEqualTo("/api/jobs/job_1/trigger");
+            assertThat(run.status()).isEqualTo(Run.PENDING);
+            assertThat(run.jobId()).isEqualTo("job_1");
+        }
+    }
+
+    @Nested
+    class Runs {
+        @Test
+        void listRunsFiltersByJobAndStatusWithPaging() throws Exception {
+            answer(200, "{\"items\": [" + RUN + "], \"next_cursor\": null}");
+
+            Page<Run> page = client.listRuns("job_1", "dead", 500, "abc");
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("GET");
+            assertThat(r.getUrl().encodedPath()).isEqualTo("/api/runs");
+            assertThat(r.getUrl().queryParameter("job_id")).isEqualTo("job_1");
+            assertThat(r.getUrl().queryParameter("status")).isEqualTo("dead");
+            assertThat(r.getUrl().queryParameter("limit")).isEqualTo("500");
+            assertThat(r.getUrl().queryParameter("cursor")).isEqualTo("abc");
+            Run run = page.items().get(0);
+            assertThat(run.status()).isEqualTo(Run.DEAD);
+            assertThat(run.attempt()).isEqualTo(3);
+            assertThat(run.error()).isEqualTo("exit code 1");
+            assertThat(run.output()).isEqualTo("partial");
+            assertThat(run.workerId()).isNull();
+            assertThat(run.attempts()).isNull();
+            assertThat(run.attemptsOrEmpty()).isEmpty();
+            assertThat(page.hasMore()).isFalse();
+        }
+
+        @Test
+        void listRunsAcrossJobsSendsNoQuery() throws Exception {
+            answer(200, "{\"items\": [], \"next_cursor\": null}");
+
+            client.listRuns(null, null, null, null);
+
+            assertThat(request().getTarget()).isEqualTo("/api/runs");
+        }
+
+        @Test
+        void getRunReadsTheAttemptTimeline() throws Exception {
+            answer(200, RUN.replace("\"cancel_requested\": false", """
+                    "attempts": [
+                      {"attempt": 1, "worker_id": "w1", "started_at": "2026-07-01T09:30:01Z",
+                       "finished_at": "2026-07-01T09:30:02Z", "outcome": "failed", "error": "exit code 1"},
+                      {"attempt": 2, "worker_id": "w2", "started_at": "2026-07-01T09:30:05Z",
+                       "finished_at": null, "outcome": "lease_expired", "error": null}]"""));
+
+            Run run = client.getRun("run_9");
+
+            assertThat(request().getTarget()).isEqualTo("/api/runs/run_9");
+            assertThat(run.attempts()).hasSize(2);
+            Attempt first = run.attempts().get(0);
+            assertThat(first.attempt()).isEqualTo(1);
+            assertThat(first.workerId()).isEqualTo("w1");
+            assertThat(first.startedAt()).isEqualTo(Instant.parse("2026-07-01T09:30:01Z"));
+            assertThat(first.finishedAt()).isEqualTo(Instant.parse("2026-07-01T09:30:02Z"));
+            assertThat(first.outcome()).isEqualTo("failed");
+            assertThat(first.error()).isEqualTo("exit code 1");
+            assertThat(run.attempts().get(1).finishedAt()).isNull();
+        }
+
+        @Test
+        void requeueAndCancelPostToTheRunsActionRoutes() throws Exception {
+            answer(200, RUN.replace("\"dead\"", "\"pending\""));
+            answer(200, RUN.replace("\"dead\"", "\"cancelled\""));
+
+            assertThat(client.requeueRun("run_9").status()).isEqualTo(Run.PENDING);
+            assertThat(client.cancelRun("run_9").status()).isEqualTo(Run.CANCELLED);
+
+            RecordedRequest requeue = request();
+            assertThat(requeue.getMethod()).isEqualTo("POST");
+            assertThat(requeue.getTarget()).isEqualTo("/api/runs/run_9/requeue");
+            RecordedRequest cancel = request();
+            assertThat(cancel.getMethod()).isEqualTo("POST");
+            assertThat(cancel.getTarget()).isEqualTo("/api/runs/run_9/cancel");
+        }
+    }
+
+    @Nested
+    class Operations {
+        @Test
+        void statsCountsRunsByStatus() throws Exception {
+            answer(200, "{\"pending\": 1, \"running\": 2, \"succeeded\": 30, \"dead\": 4, \"cancelled\": 5}");
+
+            Stats stats = client.stats();
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("GET");
+            assertThat(r.getTarget()).isEqualTo("/api/stats");
+            assertThat(stats).isEqualTo(new Stats(1, 2, 30, 4, 5));
+            assertThat(stats.total()).isEqualTo(42);
+        }
+
+        @Test
+        void nodesReadsTheItemsEnvelope() throws Exception {
+            answer(200, """
+                    {"items": [{"worker_id": "w1", "roles": ["api", "scheduler", "worker"], "version": "0.1.0",
+                      "started_at": "2026-07-01T09:00:00Z", "last_seen_at": "2026-07-01T09:30:00Z",
+                      "running": 3, "leader": true}]}""");
+
+            List<Node> nodes = client.nodes();
+
+            assertThat(request().getTarget()).isEqualTo("/api/nodes");
+            assertThat(nodes).containsExactly(new Node("w1", List.of("api", "scheduler", "worker"), "0.1.0",
+                    Instant.parse("2026-07-01T09:00:00Z"), Instant.parse("2026-07-01T09:30:00Z"), 3, true));
+        }
+
+        @Test
+        void nodesAlsoReadsABareArrayWithOtherNamesForTheCountAndTheLead() {
+            answer(200, "[{\"worker_id\": \"w2\", \"roles\": [\"worker\"], \"last_seen_at\": \"2026-07-01T09:30:00Z\","
+                    + " \"running_count\": 7, \"is_leader\": false}]");
+
+            Node node = client.nodes().get(0);
+
+            assertThat(node.workerId()).isEqualTo("w2");
+            assertThat(node.running()).isEqualTo(7);
+            assertThat(node.leader()).isFalse();
+        }
+
+        @Test
+        void healthReadsTheStatus() throws Exception {
+            answer(200, "{\"status\": \"ok\"}");
+
+            assertThat(client.health()).isEqualTo("ok");
+            assertThat(request().getTarget()).isEqualTo("/healthz");
+        }
+
+        @Test
+        void readyIsTrueOn200AndFalseWithTheReasonOn503() throws Exception {
+            answer(200, "{\"status\": \"ready\"}");
+            answer(503, "{\"error\": \"database unreachable\"}");
+
+            assertThat(client.ready()).isEqualTo(new Readiness(true, "ready"));
+            assertThat(client.ready()).isEqualTo(new Readiness(false, "database unreachable"));
+            assertThat(request().getTarget()).isEqualTo("/readyz");
+        }
+
+        @Test
+        void metricsReturnsThePrometheusText() throws Exception {
+            server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/plain")
+                    .body("# TYPE x counter\nx 1\n").build());
+
+            assertThat(client.metrics()).contains("x 1");
+            RecordedRequest r = request();
+            assertThat(r.getTarget()).isEqualTo("/metrics");
+            assertThat(r.getHeaders().get("Accept")).isEqualTo("text/plain");
+        }
+    }
+
+    @Nested
+    class Errors {
+        @Test
+        void aValidationErrorCarriesTheStatusTheMessageAndTheField() {
+            answer(422, "{\"error\": \"cron_expr '* *' has 2 fields\", \"field\": \"cron_expr\"}");
+
+            assertThatThrownBy(() -> client.submitJob(JobRequest.shell("x", "y").cron("* *").build()))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(422);
+                        assertThat(e.error()).isEqualTo("cron_expr '* *' has 2 fields");
+                        assertThat(e.field()).isEqualTo("cron_expr");
+                        assertThat(e.isValidationFailure()).isTrue();
+                        assertThat(e.getMessage()).contains("422").contains("cron_expr");
+                    });
+        }
+
+        @Test
+        void unknownIdsAndConflictsBecomeApiExceptionsWithoutAField() {
+            answer(404, "{\"error\": \"no job job_x\"}");
+            answer(409, "{\"error\": \"run run_1 is running; only dead or cancelled runs can be requeued\"}");
+
+            assertThatThrownBy(() -> client.getJob("job_x")).isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                assertThat(e.isNotFound()).isTrue();
+                assertThat(e.field()).isNull();
+                assertThat(e.error()).isEqualTo("no job job_x");
+            });
+            assertThatThrownBy(() -> client.requeueRun("run_1")).isInstanceOfSatisfying(ForgeFlowApiException.class,
+                    e -> assertThat(e.isConflict()).isTrue());
+        }
+
+        @Test
+        void anAnswerThatIsNotTheApisJsonIsDescribedByItsStatusAndBody() {
+            server.enqueue(new MockResponse.Builder().code(502).setHeader("Content-Type", "text/html")
+                    .body("<html>bad gateway</html>").build());
+
+            assertThatThrownBy(() -> client.stats()).isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                assertThat(e.status()).isEqualTo(502);
+                assertThat(e.error()).startsWith("HTTP 502").contains("bad gateway");
+            });
+        }
+
+        @Test
+        void refusedCredentialsAreAuthenticationFailures() {
+            answer(401, "{\"error\": \"missing or invalid API token\"}");
+            answer(403, "{\"error\": \"token may not do this\"}");
+
+            assertThatThrownBy(() -> client.stats()).isInstanceOfSatisfying(ForgeFlowApiException.class,
+                    e -> assertThat(e.isAuthenticationFailure()).isTrue());
+            assertThatThrownBy(() -> client.stats()).isInstanceOfSatisfying(ForgeFlowApiException.class,
+                    e -> assertThat(e.isAuthenticationFailure()).isTrue());
+        }
+
+        @Test
+        void aSuccessBodyThatIsNotJsonIsReported() {
+            answer(200, "not json");
+
+            assertThatThrownBy(() -> client.stats()).isInstanceOfSatisfying(ForgeFlowApiException.class,
+                    e -> assertThat(e.error()).contains("not the JSON"));
+        }
+
+        @Test
+        void aServerThatIsNotThereIsUnavailableNotAnApiError() throws IOException {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+            try (ForgeFlowClient nobody = ForgeFlowClient.create("http://127.0.0.1:" + port)) {
+                assertThatThrownBy(nobody::stats).isInstanceOfSatisfying(ForgeFlowUnavailableException.class, e -> {
+                    assertThat(e.baseUrl()).isEqualTo("http://127.0.0.1:" + port + "/");
+                    assertThat(e.getMessage()).contains("unreachable");
+                });
+            }
+        }
+
+        @Test
+        void aServerThatDoesNotAnswerInTimeIsUnavailable() {
+            server.enqueue(new MockResponse.Builder().code(200).body("{}")
+                    .headersDelay(2, TimeUnit.SECONDS).build());
+            try (ForgeFlowClient impatient = ForgeFlowClient.builder(server.url("/").toString())
+                    .callTimeout(Duration.ofMillis(200)).build()) {
+                assertThatThrownBy(impatient::stats).isInstanceOf(ForgeFlowUnavailableException.class);
+            }
+        }
+
+        @Test
+        void aBaseUrlThatIsNotHttpIsRejectedAtOnce() {
+            assertThatThrownBy(() -> ForgeFlowClient.create("localhost:8080"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http://");
+        }
+    }
+
+    @Nested
+    class Authentication {
+        @Test
+        void aTokenIsSentAsABearerOnEveryRequest() throws Exception {
+            answer(200, "{\"pending\": 0, \"running\": 0, \"succeeded\": 0, \"dead\": 0, \"cancelled\": 0}");
+            try (ForgeFlowClient withToken = ForgeFlowClient.builder(server.url("/").toString())
+                    .token("s3cret-token").build()) {
+                withToken.stats();
+                assertThat(withToken.toString()).doesNotContain("s3cret");
+            }
+
+            assertThat(request().getHeaders().get("Authorization")).isEqualTo("Bearer s3cret-token");
+        }
+
+        @Test
+        void withoutATokenNoAuthorizationHeaderIsSent() throws Exception {
+            answer(200, "{\"pending\": 0, \"running\": 0, \"succeeded\": 0, \"dead\": 0, \"cancelled\": 0}");
+
+            client.stats();
+
+            assertThat(request().getHeaders().get("Authorization")).isNull();
+        }
+
+        @Test
+        void aBaseUrlWithAPathPrefixKeepsIt() throws Exception {
+            answer(200, "{\"pending\": 0, \"running\": 0, \"succeeded\": 0, \"dead\": 0, \"cancelled\": 0}");
+            try (ForgeFlowClient prefixed = ForgeFlowClient.create(server.url("/forgeflow").toString())) {
+                prefixed.stats();
+            }
+
+            assertThat(request().getTarget()).isEqualTo("/forgeflow/api/stats");
+        }
+    }
+
+    @Test
+    void jobRequestBuilderFillsEveryField() {
+        JobRequest request = JobRequest.builder("n", "http").payload(Map.of("url", "u")).cron("@daily")
+                .timezone("UTC").priority(1).maxAttempts(2).timeoutSeconds(3).catchUp("skip").idempotencyKey("k")
+                .build();
+
+        assertThat(request).isEqualTo(new JobRequest("n", "http", Map.of("url", "u"), "@daily", null, "UTC", 1, 2, 3,
+                "skip", "k"));
+    }
+}
