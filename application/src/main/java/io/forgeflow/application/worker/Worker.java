@@ -71,6 +71,8 @@ public final class Worker {
     private final Map<RunFence, String> ackJobIds = new ConcurrentHashMap<>();
     private final List<RunFence> toRelease = new ArrayList<>();
     private final AtomicInteger busy = new AtomicInteger();
+    /** Moving average of attempt durations, in milliseconds (NaN until the first attempt ends). */
+    private volatile double averageMillis = Double.NaN;
     private final Object wakeLock = new Object();
     private boolean woken;
 
@@ -98,9 +100,9 @@ public final class Worker {
         return settings.workerId();
     }
 
-    /** Runs executing now. */
+    /** Runs this worker holds: executing, or claimed and about to start. Zero once every claimed run has ended. */
     public int busySlots() {
-        return busy.get();
+        return inFlight.size();
     }
 
     /** Starts the background threads. */
@@ -122,11 +124,11 @@ public final class Worker {
      * Claims due runs into the free slots and starts executing them. Returns how many were claimed.
      */
     public int claimOnce() {
-        int free = settings.concurrency() - busy.get();
-        if (!accepting || free <= 0) {
+        int room = roomToClaim();
+        if (!accepting || room <= 0) {
             return 0;
         }
-        List<Run> claimed = queue.claim(settings.workerId(), executors.enabledNames(), free, settings.lease());
+        List<Run> claimed = queue.claim(settings.workerId(), executors.enabledNames(), room, settings.lease());
         listener.claimed(claimed);
         for (Run run : claimed) {
             start(run);
@@ -245,11 +247,42 @@ public final class Worker {
         LOG.info("worker {} stopped", settings.workerId());
     }
 
+    /**
+     * How many runs to claim now: every idle execution slot and, while attempts are short (under
+     * {@value #PREFETCH_BELOW_MILLIS} ms on average), one more batch held ready, so that the next claim's round trip
+     * overlaps execution instead of idling the slots. Long runs are never prefetched: a run held ready behind a long
+     * one would wait while another worker idles. The ready batch is refilled only once half of it is used, so claims
+     * stay batched under load.
+     */
+    int roomToClaim() {
+        int slotsCount = settings.concurrency();
+        int held = inFlight.size();
+        double average = averageMillis;
+        int capacity = !Double.isNaN(average) && average < PREFETCH_BELOW_MILLIS ? 2 * slotsCount : slotsCount;
+        int room = capacity - held;
+        if (held >= slotsCount && room < Math.max(1, slotsCount / 2)) {
+            return 0;
+        }
+        return Math.max(0, room);
+    }
+
+    /** Attempts shorter than this on average let the worker hold one batch of runs ready. */
+    static final int PREFETCH_BELOW_MILLIS = 50;
+
     private void start(Run run) {
         InFlight f = new InFlight(run, new RunFence(run.id(), settings.workerId(), run.attempt()), System.nanoTime());
         inFlight.put(run.id(), f);
-        listener.busySlots(busy.incrementAndGet());
-        slots.execute(() -> execute(f));
+        slots.execute(() -> {
+            if (!accepting) {
+                // held ready but not started when the drain began: give it straight back
+                f.released = true;
+                finish(f, ExecutionResult.cancelled("", REASON_SHUTDOWN), Duration.ZERO);
+                return;
+            }
+            f.started = true;
+            listener.busySlots(busy.incrementAndGet());
+            execute(f);
+        });
     }
 
     private void execute(InFlight f) {
@@ -313,7 +346,12 @@ public final class Worker {
             pendingAcks.add(ack);
         } finally {
             inFlight.remove(f.run.id());
-            listener.busySlots(busy.decrementAndGet());
+            if (f.started) {
+                listener.busySlots(busy.decrementAndGet());
+                double millis = took.toNanos() / 1e6;
+                double average = averageMillis;
+                averageMillis = Double.isNaN(average) ? millis : 0.9 * average + 0.1 * millis;
+            }
             wake();
         }
     }
@@ -402,7 +440,7 @@ public final class Worker {
     private void claimLoop() {
         Duration backoff = Duration.ofMillis(100);
         while (running && accepting) {
-            int free = settings.concurrency() - busy.get();
+            int room = roomToClaim();
             int claimed;
             try {
                 claimed = claimOnce();
@@ -413,8 +451,8 @@ public final class Worker {
                 backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5) : backoff.multipliedBy(2);
                 continue;
             }
-            if (claimed > 0 && claimed == free) {
-                continue; // every slot filled: there may be more due once one frees
+            if (claimed > 0 && claimed == room) {
+                continue; // all the room filled: there may be more due
             }
             awaitWake(settings.pollInterval());
         }
@@ -613,6 +651,7 @@ public final class Worker {
         volatile boolean leaseLost;
         volatile boolean released;
         volatile boolean finished;
+        volatile boolean started;
 
         InFlight(Run run, RunFence fence, long claimedNanos) {
             this.run = run;
