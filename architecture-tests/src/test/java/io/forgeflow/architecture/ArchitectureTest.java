@@ -1,9 +1,13 @@
 package io.forgeflow.architecture;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+
+import java.util.Set;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -73,4 +77,33 @@ class ArchitectureTest {
     static final ArchRule applicationPackagesHaveNoCycles = slices().matching("io.forgeflow.application.(*)..")
             .should().beFreeOfCycles()
             .because("use cases build on shared support, never on each other in circles");
+
+    @ArchTest
+    static final ArchRule onlyThePersistenceAdapterAndTheServerTalkToTheDatabase = noClasses().that()
+            .resideOutsideOfPackages("io.forgeflow.adapter.postgres..", "io.forgeflow.server..")
+            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
+                    "org.postgresql..", "liquibase..")
+            .because("SQL is written in one place, adapters-postgres, with bound parameters only: no text from a "
+                    + "request can reach a statement built anywhere else");
+
+    /** Statement creation by JDBI: where SQL text enters JDBI outside a SqlObject's .sql file. */
+    static final DescribedPredicate<JavaMethodCall> JDBI_STATEMENT_CREATION = new DescribedPredicate<>(
+            "create a JDBI statement from SQL text") {
+        private final Set<String> methods = Set.of("createQuery", "createUpdate", "createCall", "createScript",
+                "prepareBatch", "execute", "select");
+
+        @Override
+        public boolean test(JavaMethodCall call) {
+            return call.getTargetOwner().getPackageName().startsWith("org.jdbi")
+                    && call.getTargetOwner().getSimpleName().equals("Handle")
+                    && methods.contains(call.getName());
+        }
+    };
+
+    @ArchTest
+    static final ArchRule theServerWiresJdbiButWritesNoStatements = noClasses().that()
+            .resideInAPackage("io.forgeflow.server..")
+            .should().callMethodWhere(JDBI_STATEMENT_CREATION)
+            .because("the composition root hands Jdbi to the adapter; statements live in adapters-postgres's .sql "
+                    + "files with bound parameters (BoundParametersTest checks those)");
 }

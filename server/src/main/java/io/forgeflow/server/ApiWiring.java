@@ -29,6 +29,8 @@ import org.eclipse.jetty.util.component.LifeCycle;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
 
 /** The HTTP surface: the REST API on api nodes, health and readiness everywhere, errors always in JSON. */
 final class ApiWiring {
@@ -43,10 +45,11 @@ final class ApiWiring {
     private final PostgresHealth health;
     private final Duration heartbeatInterval;
     private final boolean apiRole;
+    private final NodeSecurity security;
 
     ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
               ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
-              Duration heartbeatInterval, boolean apiRole) {
+              Duration heartbeatInterval, boolean apiRole, NodeSecurity security) {
         this.environment = environment;
         this.jobs = jobs;
         this.runs = runs;
@@ -58,19 +61,32 @@ final class ApiWiring {
         this.health = health;
         this.heartbeatInterval = heartbeatInterval;
         this.apiRole = apiRole;
+        this.security = security;
     }
 
     void register() {
-        ReadinessCheck readiness = health::problem;
+        ReadinessCheck readiness = new ReadinessCheck() {
+            @Override
+            public Optional<String> problem() {
+                return health.problem();
+            }
+
+            @Override
+            public List<String> warnings() {
+                return security.readinessWarnings();
+            }
+        };
         if (apiRole) {
             RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock), new QueryJobs(jobs), new PauseJob(jobs),
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock),
                     new QueryRuns(runs), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
                     new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);
+            DashboardServlet.register(environment); // the web dashboard at /, beside Jersey
         } else {
             environment.jersey().register(new HealthResource(readiness));
         }
         RestModule.providers().forEach(environment.jersey()::register);
+        security.register(environment); // bearer tokens on every route but the probes; the /metrics token
         RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
         environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());

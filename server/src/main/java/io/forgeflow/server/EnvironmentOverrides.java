@@ -65,6 +65,33 @@ public final class EnvironmentOverrides {
         if ((v = env.get("FORGEFLOW_EXECUTORS")) != null) {
             s.executors = list(v);
         }
+        if ((v = env.get("FORGEFLOW_API_TOKENS")) != null) {
+            s.apiTokens = new ArrayList<>(List.of(v)); // parsed (and split at commas) by NodeSecurity
+        }
+        if ((v = env.get("FORGEFLOW_METRICS_TOKEN")) != null) {
+            s.metricsToken = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_INSECURE")) != null) {
+            s.insecure = bool("FORGEFLOW_INSECURE", v);
+        }
+        if ((v = env.get("FORGEFLOW_HTTP_ALLOW_PRIVATE")) != null) {
+            s.httpAllowPrivate = v.isBlank() ? null : bool("FORGEFLOW_HTTP_ALLOW_PRIVATE", v);
+        }
+        if ((v = env.get("FORGEFLOW_RETENTION")) != null) {
+            s.retention = duration("FORGEFLOW_RETENTION", v);
+        }
+        if ((v = env.get("FORGEFLOW_RETENTION_INTERVAL")) != null) {
+            s.retentionInterval = duration("FORGEFLOW_RETENTION_INTERVAL", v);
+        }
+        if ((v = env.get("FORGEFLOW_LOG_FORMAT")) != null) {
+            s.logFormat = LogFormat.parse(v); // applied to the logging section by ForgeFlowConfiguration
+        }
+        if ((v = env.get("FORGEFLOW_EVENT_BUFFER")) != null) {
+            s.eventBuffer = integer("FORGEFLOW_EVENT_BUFFER", v, 1, 1_000_000);
+        }
+        if ((v = env.get("FORGEFLOW_EVENT_KEEPALIVE")) != null) {
+            s.eventKeepAlive = duration("FORGEFLOW_EVENT_KEEPALIVE", v);
+        }
         DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
         if ((v = env.get("FORGEFLOW_LISTEN_ADDR")) != null) {
             HostPort hp = hostPort("FORGEFLOW_LISTEN_ADDR", v);
@@ -92,6 +119,12 @@ public final class EnvironmentOverrides {
             throw new IllegalArgumentException("FORGEFLOW_HEARTBEAT_INTERVAL (" + s.heartbeatInterval
                     + ") must be at most half of FORGEFLOW_LEASE_DURATION (" + s.leaseDuration + ")");
         }
+        for (Duration d : List.of(s.retention, s.retentionInterval, s.eventKeepAlive)) {
+            if (d.toMilliseconds() <= 0) {
+                throw new IllegalArgumentException("FORGEFLOW_RETENTION, FORGEFLOW_RETENTION_INTERVAL and "
+                        + "FORGEFLOW_EVENT_KEEPALIVE must be positive, got " + d);
+            }
+        }
         for (Duration d : List.of(s.pollInterval, s.leaseDuration, s.heartbeatInterval, s.schedulerTick, s.retryBase)) {
             if (d.toMilliseconds() <= 0) {
                 throw new IllegalArgumentException("durations must be positive, got " + d);
@@ -115,6 +148,17 @@ public final class EnvironmentOverrides {
             return n;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a whole number, was '" + v + "'");
+        }
+    }
+
+    static boolean bool(String name, String v) {
+        switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true":
+                return true;
+            case "false":
+                return false;
+            default:
+                throw new IllegalArgumentException(name + " must be true or false, was '" + v + "'");
         }
     }
 

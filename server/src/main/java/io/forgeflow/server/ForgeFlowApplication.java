@@ -8,6 +8,9 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.migrations.MigrationsBundle;
+import io.forgeflow.server.cli.ClientCommands;
+import io.forgeflow.server.cli.ExitCodes;
+import io.forgeflow.server.cli.Terminal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -19,6 +22,17 @@ import sun.misc.Signal;
  */
 public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
     private static final Logger LOG = LoggerFactory.getLogger(ForgeFlowApplication.class);
+
+    /** Where the command-line client (jobs, runs, dlq, stats, nodes) prints: the process's streams, or a test's. */
+    private final Terminal terminal;
+
+    public ForgeFlowApplication() {
+        this(Terminal.system());
+    }
+
+    ForgeFlowApplication(Terminal terminal) {
+        this.terminal = terminal;
+    }
 
     public static void main(String[] args) throws Exception {
         exitZeroOnSigterm();
@@ -35,6 +49,7 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         bootstrap.addCommand(new io.forgeflow.server.bench.BenchCommand());
+        ClientCommands.register(bootstrap, terminal); // the command-line client: REST through the client module
         bootstrap.addBundle(new MigrationsBundle<ForgeFlowConfiguration>() {
             @Override
             public DataSourceFactory getDataSourceFactory(ForgeFlowConfiguration configuration) {
@@ -56,6 +71,8 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
     @Override
     public void run(ForgeFlowConfiguration config, Environment environment) throws Exception {
         EnvironmentOverrides.apply(config, System.getenv());
+        NodeSecurity security = NodeSecurity.of(config); // before anything starts: an exposed, open node stops here
+        security.logAtStart();
         ForgeFlowSettings settings = config.forgeflow();
         DataSourceFactory dsf = config.database();
         if (settings.databaseUrl.isBlank()) {
@@ -70,7 +87,13 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
         }
         ManagedDataSource dataSource = dsf.build(environment.metrics(), "postgresql");
         environment.lifecycle().manage(dataSource);
-        new NodeWiring(config, environment, dataSource).wire();
+        new NodeWiring(config, environment, dataSource, security).wire();
+    }
+
+    /** A failed command exits with the code scripts rely on ({@link ExitCodes}: 2 usage, 3 not found, 4 conflict, else 1). */
+    @Override
+    protected void onFatalError(Throwable t) {
+        System.exit(ExitCodes.of(t));
     }
 
     /**

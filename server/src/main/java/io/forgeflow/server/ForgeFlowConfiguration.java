@@ -1,12 +1,14 @@
 package io.forgeflow.server;
 
 import com.fasterxml.jackson.annotation.JsonMerge;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.logging.common.LoggingFactory;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
@@ -33,6 +35,10 @@ public class ForgeFlowConfiguration extends Configuration {
     @JsonProperty("database")
     private DataSourceFactory database = defaultDatabase();
 
+    /** The logging factory that {@link LogFormat} was last applied to. */
+    @JsonIgnore
+    private LoggingFactory logFormatAppliedTo;
+
     public ForgeFlowConfiguration() {
         DefaultServerFactory server = new DefaultServerFactory();
         server.setApplicationConnectors(List.of(http("127.0.0.1", 8080)));
@@ -43,6 +49,21 @@ public class ForgeFlowConfiguration extends Configuration {
 
     public ForgeFlowSettings forgeflow() {
         return forgeflow;
+    }
+
+    /**
+     * The logging section, switched to JSON lines when FORGEFLOW_LOG_FORMAT (or {@code forgeflow.logFormat}) says
+     * {@code json} ({@link LogFormat}). Applied here, at the first read, because Dropwizard configures logging before
+     * the application runs, whatever command or test harness starts it.
+     */
+    @Override
+    public synchronized LoggingFactory getLoggingFactory() {
+        LoggingFactory logging = super.getLoggingFactory();
+        if (logging != logFormatAppliedTo) {
+            logFormatAppliedTo = logging;
+            LogFormat.apply(this, logging, System.getenv());
+        }
+        return logging;
     }
 
     public DataSourceFactory database() {

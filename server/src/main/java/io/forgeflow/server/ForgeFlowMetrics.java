@@ -2,12 +2,13 @@ package io.forgeflow.server;
 
 import io.forgeflow.application.worker.WorkerListener;
 import io.forgeflow.domain.port.LeaderElection;
+import io.forgeflow.domain.port.QueueStats;
 import io.forgeflow.domain.port.RunFence;
-import io.forgeflow.domain.port.RunRepository;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -15,19 +16,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
- * ForgeFlow's own Prometheus metrics (names and labels are documented in docs/metrics.md). The worker reports
- * through {@link WorkerListener}; gauges are read when scraped.
+ * ForgeFlow's own Prometheus metrics (every name, type and label is documented in docs/metrics.md). The worker
+ * reports through {@link WorkerListener}; the leader's loops through {@link #recovered}, {@link #missed} and
+ * {@link #retentionDeleted}; gauges are read when scraped. The cluster-wide queue gauges come from one
+ * {@link QueueStats} snapshot, cached for {@value #QUEUE_CACHE_MILLIS} ms so that several scrapers cost one query.
  */
 final class ForgeFlowMetrics implements WorkerListener {
+    static final long QUEUE_CACHE_MILLIS = 2_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(ForgeFlowMetrics.class);
     private static final double[] SECONDS = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
             30, 60, 300, 900, 3600};
 
+    private final PrometheusRegistry registry;
     private final Counter runs;
     private final Counter attempts;
     private final Counter claims;
@@ -35,11 +44,17 @@ final class ForgeFlowMetrics implements WorkerListener {
     private final Counter retries;
     private final Counter recoveries;
     private final Counter missedTicks;
+    private final Counter retention;
     private final Histogram duration;
     private final Histogram pickup;
     private final AtomicInteger busy = new AtomicInteger();
+    private final QueueStats queueStats;
+    private volatile QueueStats.Snapshot queue;
+    private volatile long queueReadAtNanos;
 
-    ForgeFlowMetrics(PrometheusRegistry registry, int slots, LeaderElection election, RunRepository runRepository) {
+    ForgeFlowMetrics(PrometheusRegistry registry, int slots, LeaderElection election, QueueStats queueStats) {
+        this.registry = registry;
+        this.queueStats = queueStats;
         runs = Counter.builder().name("forgeflow_runs_total")
                 .help("Attempts acknowledged by this node's worker, by the status the run moved to")
                 .labelNames("status", "executor").register(registry);
@@ -54,6 +69,12 @@ final class ForgeFlowMetrics implements WorkerListener {
                 .help("Runs recovered by this node (as leader) after their worker's lease expired").register(registry);
         missedTicks = Counter.builder().name("forgeflow_missed_ticks_total")
                 .help("Cron ticks skipped or folded into one run by catch_up (as leader)").register(registry);
+        retention = Counter.builder().name("forgeflow_retention_deleted_total")
+                .help("Rows deleted by this node (as leader) because they were older than the retention")
+                .labelNames("table").register(registry);
+        for (String table : List.of("runs", "jobs", "nodes")) {
+            retention.labelValues(table);
+        }
         duration = Histogram.builder().name("forgeflow_run_duration_seconds").help("Execution time of one attempt")
                 .labelNames("executor", "outcome").classicUpperBounds(SECONDS).register(registry);
         pickup = Histogram.builder().name("forgeflow_pickup_latency_seconds")
@@ -67,17 +88,52 @@ final class ForgeFlowMetrics implements WorkerListener {
         GaugeWithCallback.builder().name("forgeflow_scheduler_leader")
                 .help("1 when this node leads the scheduler").callback(cb -> cb.call(election != null && election.isLeader() ? 1 : 0))
                 .register(registry);
-        if (runRepository != null) {
+        if (queueStats != null) {
             GaugeWithCallback.builder().name("forgeflow_queue_depth").help("Runs in each status (cluster-wide)")
                     .labelNames("status").callback(cb -> {
-                        try {
-                            for (Map.Entry<RunStatus, Long> e : runRepository.countByStatus().entrySet()) {
+                        QueueStats.Snapshot snapshot = queueSnapshot();
+                        if (snapshot != null) {
+                            for (Map.Entry<RunStatus, Long> e : snapshot.depth().entrySet()) {
                                 cb.call(e.getValue(), e.getKey().wireName());
                             }
-                        } catch (RuntimeException e) {
-                            LOG.debug("queue depth unavailable: {}", e.toString());
                         }
                     }).register(registry);
+            GaugeWithCallback.builder().name("forgeflow_queue_lag_seconds")
+                    .help("How long the oldest due pending run has waited (cluster-wide; 0 when none is due)")
+                    .callback(cb -> {
+                        QueueStats.Snapshot snapshot = queueSnapshot();
+                        if (snapshot != null) {
+                            cb.call(snapshot.lag().toNanos() / 1e9);
+                        }
+                    }).register(registry);
+        }
+    }
+
+    /** Creates the per-executor series at zero, so that rates and increases work from the first event. */
+    void initialize(Collection<String> executors) {
+        for (String executor : executors) {
+            for (RunStatus next : List.of(RunStatus.SUCCEEDED, RunStatus.PENDING, RunStatus.DEAD, RunStatus.CANCELLED)) {
+                runs.labelValues(next.wireName(), executor);
+            }
+            retries.labelValues(executor);
+        }
+    }
+
+    /** The live event stream's metrics: changes published and dropped by this node, and its open streams. */
+    void watchEvents(LongSupplier published, LongSupplier dropped, LongSupplier received, IntSupplier openStreams) {
+        CounterWithCallback.builder().name("forgeflow_events_published_total")
+                .help("Run changes this node published on the cluster's event channel")
+                .callback(cb -> cb.call(published.getAsLong())).register(registry);
+        CounterWithCallback.builder().name("forgeflow_events_dropped_total")
+                .help("Run changes this node could not publish (event clients were told to re-read)")
+                .callback(cb -> cb.call(dropped.getAsLong())).register(registry);
+        if (openStreams != null) {
+            CounterWithCallback.builder().name("forgeflow_events_received_total")
+                    .help("Run changes this api node received from the cluster's event channel")
+                    .callback(cb -> cb.call(received.getAsLong())).register(registry);
+            GaugeWithCallback.builder().name("forgeflow_event_streams")
+                    .help("Open GET /api/events streams on this node")
+                    .callback(cb -> cb.call(openStreams.getAsInt())).register(registry);
         }
     }
 
@@ -90,6 +146,12 @@ final class ForgeFlowMetrics implements WorkerListener {
     void missed(int n) {
         if (n > 0) {
             missedTicks.inc(n);
+        }
+    }
+
+    void retentionDeleted(String table, int n) {
+        if (n > 0) {
+            retention.labelValues(table).inc(n);
         }
     }
 
@@ -125,5 +187,22 @@ final class ForgeFlowMetrics implements WorkerListener {
     @Override
     public void busySlots(int n) {
         busy.set(n);
+    }
+
+    /** The last snapshot if fresh enough, else a new one; null when the database cannot be read (no sample then). */
+    private synchronized QueueStats.Snapshot queueSnapshot() {
+        long now = System.nanoTime();
+        if (queue != null && now - queueReadAtNanos < QUEUE_CACHE_MILLIS * 1_000_000) {
+            return queue;
+        }
+        try {
+            queue = queueStats.snapshot();
+            queueReadAtNanos = now;
+            return queue;
+        } catch (RuntimeException e) {
+            LOG.debug("queue metrics unavailable: {}", e.toString());
+            queue = null;
+            return null;
+        }
     }
 }

@@ -90,4 +90,68 @@ public class ForgeFlowSettings {
     /** Run migrations when the node starts. Default true; {@code db migrate} exists for operators who prefer it. */
     @JsonProperty
     public boolean migrateOnStart = true;
+
+    /**
+     * Bearer tokens of the REST API (FORGEFLOW_API_TOKENS, comma-separated), each {@code scopes:token} with the scopes
+     * read, operate, submit, admin joined by {@code +} ({@code admin:s3cret}, {@code read+operate:0pst0ken}); a token
+     * may be written {@code sha256:<hex>} of itself. Empty (the default): the API is open, and the node refuses to
+     * listen on a non-loopback address unless {@link #insecure}.
+     */
+    @JsonProperty
+    @NotNull
+    public List<String> apiTokens = new ArrayList<>();
+
+    /** A bearer token for {@code /metrics} (FORGEFLOW_METRICS_TOKEN; plain or {@code sha256:<hex>}). Empty: open. */
+    @JsonProperty
+    public String metricsToken = "";
+
+    /**
+     * Listen on a non-loopback address without API tokens anyway (FORGEFLOW_INSECURE=true): anyone who reaches the
+     * port can run commands as this node's user. Logs a warning at start and shows one on {@code /readyz}. Default
+     * false.
+     */
+    @JsonProperty
+    public boolean insecure = false;
+
+    /**
+     * Whether the http executor may call loopback, private and link-local addresses (FORGEFLOW_HTTP_ALLOW_PRIVATE,
+     * true or false). Unset (the default): allowed when the API listens on loopback only, refused (the SSRF guard)
+     * when it listens on any other address.
+     */
+    @JsonProperty
+    public Boolean httpAllowPrivate = null;
+
+    /**
+     * How long finished runs (succeeded, dead, cancelled) are kept, counted from {@code finished_at}
+     * (FORGEFLOW_RETENTION). Default 14 days. Older ones are deleted by the scheduler leader with their attempts, then
+     * completed or cancelled jobs unchanged for as long that have no runs left.
+     */
+    @JsonProperty
+    @NotNull
+    public Duration retention = Duration.days(14);
+
+    /** How often the leader looks for history to delete (FORGEFLOW_RETENTION_INTERVAL). Default 1m. */
+    @JsonProperty
+    @NotNull
+    public Duration retentionInterval = Duration.minutes(1);
+
+    /**
+     * Log line format (FORGEFLOW_LOG_FORMAT): {@code text} (default) or {@code json}, one JSON object per line with
+     * the run fields (run_id, job_id, attempt, worker_id) at top level. Applies to every appender of the
+     * {@code logging:} section and to the request log.
+     */
+    @JsonProperty
+    @NotNull
+    public String logFormat = "text";
+
+    /** Run events an api node keeps for {@code Last-Event-ID} replay (FORGEFLOW_EVENT_BUFFER). Default 10000. */
+    @JsonProperty
+    @Min(1)
+    @Max(1_000_000)
+    public int eventBuffer = 10_000;
+
+    /** How often an idle event stream gets a keep-alive comment (FORGEFLOW_EVENT_KEEPALIVE). Default 15s. */
+    @JsonProperty
+    @NotNull
+    public Duration eventKeepAlive = Duration.seconds(15);
 }

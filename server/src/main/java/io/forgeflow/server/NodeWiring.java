@@ -9,9 +9,13 @@ import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
 import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
+import io.forgeflow.adapter.postgres.PostgresQueueStats;
+import io.forgeflow.adapter.postgres.PostgresRetention;
 import io.forgeflow.adapter.postgres.PostgresRunQueue;
+import io.forgeflow.adapter.postgres.PostgresRunEvents;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
 import io.forgeflow.adapter.postgres.PostgresWorkSignal;
+import io.forgeflow.adapter.rest.EventStreams;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.lease.LeaseRescuer;
 import io.forgeflow.application.schedule.CronUtilsSchedules;
@@ -56,15 +60,19 @@ final class NodeWiring {
     private final ForgeFlowSettings settings;
     private final Environment environment;
     private final ManagedDataSource dataSource;
+    private final NodeSecurity security;
 
-    NodeWiring(ForgeFlowConfiguration config, Environment environment, ManagedDataSource dataSource) {
+    NodeWiring(ForgeFlowConfiguration config, Environment environment, ManagedDataSource dataSource,
+               NodeSecurity security) {
         this.config = config;
         this.settings = config.forgeflow();
         this.environment = environment;
         this.dataSource = dataSource;
+        this.security = security;
     }
 
     void wire() {
+        LogFormat.quietRequestLogStatus(environment, config);
         if (settings.migrateOnStart) {
             PostgresMigrations.migrate(dataSource);
         }
@@ -72,9 +80,13 @@ final class NodeWiring {
         String workerId = settings.workerId.isBlank() ? defaultWorkerId() : settings.workerId;
         Clock clock = Clock.systemUTC();
         Jdbi jdbi = PostgresJdbi.create(dataSource);
-        PostgresJobRepository jobs = new PostgresJobRepository(jdbi, null);
-        PostgresRunRepository runs = new PostgresRunRepository(jdbi, null);
-        PostgresRunQueue queue = new PostgresRunQueue(jdbi, null);
+        // every committed run change goes to the cluster's event channel: coalesced, never inside the claim engine's
+        // transactions; closed after the worker (registered before it), so its last acknowledgements are published
+        PostgresRunEvents runEvents = new PostgresRunEvents(DatabaseSettings.dedicated(config.database(), "run events"));
+        environment.lifecycle().manage(managed(() -> { }, runEvents::close));
+        PostgresJobRepository jobs = new PostgresJobRepository(jdbi, null, runEvents);
+        PostgresRunRepository runs = new PostgresRunRepository(jdbi, null, runEvents);
+        PostgresRunQueue queue = new PostgresRunQueue(jdbi, null, null, runEvents);
         PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
         CronUtilsSchedules cron = new CronUtilsSchedules();
         RetryPolicy retryPolicy = new RetryPolicy(settings.retryBase.toJavaDuration(),
@@ -82,6 +94,7 @@ final class NodeWiring {
 
         List<RunExecutor> found = new ArrayList<>();
         ServiceLoader.load(RunExecutor.class).forEach(found::add);
+        security.configure(found); // the SSRF guard, before any executor validates or runs
         ExecutorRegistry executors = new ExecutorRegistry(found, new HashSet<>(settings.executors));
         environment.lifecycle().manage(managed(() -> { }, executors::closeAll));
 
@@ -94,13 +107,18 @@ final class NodeWiring {
         PrometheusRegistry registry = new PrometheusRegistry();
         DropwizardExports.builder().dropwizardRegistry(environment.metrics()).register(registry);
         JvmMetrics.builder().register(registry);
-        ForgeFlowMetrics metrics = new ForgeFlowMetrics(registry, settings.concurrency, election, runs);
+        ForgeFlowMetrics metrics = new ForgeFlowMetrics(registry, settings.concurrency, election,
+                new PostgresQueueStats(jdbi, null));
+        metrics.initialize(executors.enabledNames());
         environment.getApplicationContext().addServlet(new ServletHolder(new PrometheusMetricsServlet(registry)), "/metrics");
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping("/prometheus");
 
         PostgresHealth health = new PostgresHealth(dataSource);
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, clock, health,
-                settings.heartbeatInterval.toJavaDuration(), roles.contains("api")).register();
+                settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security).register();
+        EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
+        metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
+                streams == null ? null : streams::openStreams);
 
         if (roles.contains("scheduler")) {
             ScheduleTicker ticker = new ScheduleTicker(jobs, cron, election, signal,
@@ -115,6 +133,8 @@ final class NodeWiring {
                 election.resign();
                 election.close();
             }));
+            ObservabilityWiring.retention(environment, new PostgresRetention(jdbi, null), nodes, election, settings,
+                    metrics);
         }
         if (roles.contains("worker")) {
             WorkerSettings ws = new WorkerSettings(workerId, settings.concurrency, settings.pollInterval.toJavaDuration(),

@@ -136,6 +136,57 @@ class EndToEndIT {
     }
 
     @Test
+    void twentyConcurrentSubmissionsWithOneIdempotencyKeyCreateOneJob() throws Exception {
+        String body = "{\"name\": \"billing-run\", \"executor\": \"shell\", \"idempotency_key\": \"billing-2026-11\", "
+                + "\"run_at\": \"2099-01-01T00:00:00Z\", \"payload\": {\"command\": \"true\"}}";
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(20);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(20);
+        java.util.List<java.util.concurrent.Future<HttpResponse<String>>> answers = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                answers.add(pool.submit(() -> {
+                    together.await();
+                    return post("/api/jobs", body, null);
+                }));
+            }
+            java.util.Map<Integer, Integer> byStatus = new java.util.TreeMap<>();
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            for (java.util.concurrent.Future<HttpResponse<String>> f : answers) {
+                HttpResponse<String> r = f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                byStatus.merge(r.statusCode(), 1, Integer::sum);
+                ids.add(json.readTree(r.body()).get("id").asText());
+            }
+            assertThat(byStatus).containsExactlyEntriesOf(java.util.Map.of(200, 19, 201, 1));
+            assertThat(ids).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        HttpResponse<String> other = post("/api/jobs", body.replace("billing-run", "another-name"), null);
+        assertThat(other.statusCode()).isEqualTo(409);
+        assertThat(json.readTree(other.body()).get("field").asText()).isEqualTo("idempotency_key");
+    }
+
+    @Test
+    void cancellingARunningShellRunKillsItWithinSecondsAndRecordsTheAttemptAsCancelled() throws Exception {
+        HttpResponse<String> created = post("/api/jobs", "{\"name\": \"long\", \"executor\": \"shell\", "
+                + "\"payload\": {\"command\": \"sleep 120\"}}", null);
+        String jobId = json.readTree(created.body()).get("id").asText();
+        JsonNode running = awaitRun(jobId, r -> "running".equals(r.get("status").asText()));
+        String runId = running.get("id").asText();
+
+        long asked = System.nanoTime();
+        HttpResponse<String> cancel = post("/api/runs/" + runId + "/cancel", "", null);
+        assertThat(cancel.statusCode()).as(cancel.body()).isEqualTo(200);
+        JsonNode cancelled = awaitRun(jobId, r -> "cancelled".equals(r.get("status").asText()));
+        assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(10));
+        JsonNode detail = json.readTree(get("/api/runs/" + cancelled.get("id").asText()).body());
+        assertThat(detail.get("attempts")).hasSize(1);
+        assertThat(detail.get("attempts").get(0).get("outcome").asText()).isEqualTo("cancelled");
+        // a cancelled run stays cancelled: the job's one-off completes, nothing retries it
+        assertThat(json.readTree(get("/api/jobs/" + jobId).body()).get("status").asText()).isEqualTo("completed");
+    }
+
+    @Test
     void healthAndReadinessAndMetricsAnswer() throws Exception {
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
         assertThat(get("/readyz").statusCode()).isEqualTo(200);

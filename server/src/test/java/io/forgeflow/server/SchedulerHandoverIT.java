@@ -87,7 +87,9 @@ class SchedulerHandoverIT {
                 "SELECT scheduled_for FROM runs WHERE job_id = CAST(:id AS uuid) ORDER BY scheduled_for")
                 .bind("id", job.id()).mapTo(Timestamp.class).list()).stream().map(Timestamp::toInstant).toList();
         assertThat(kills).isEqualTo(ticks / 20);
-        assertThat(handovers).as("leadership moved after each kill").isEqualTo(kills);
+        // the killed leader may win the lock back on its next campaign; what must hold is that someone always leads
+        // and that leadership did move
+        assertThat(handovers).as("leadership moved").isPositive();
         assertThat(fired).doesNotHaveDuplicates();
         assertThat(fired).hasSize(ticks);
         for (int i = 0; i < fired.size(); i++) {
@@ -119,9 +121,14 @@ class SchedulerHandoverIT {
     }
 
     private void terminateLeaderBackend() {
-        List<Boolean> terminated = pg.jdbi().withHandle(h -> h.createQuery("SELECT pg_terminate_backend(l.pid) "
-                + "FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' "
-                + "AND l.granted AND d.datname = current_database()").mapTo(Boolean.class).list());
-        assertThat(terminated).as("the leader's lock connection was found and killed").containsExactly(true);
+        List<Integer> pids = pg.jdbi().withHandle(h -> h.createQuery("SELECT l.pid FROM pg_locks l "
+                + "JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND l.granted "
+                + "AND d.datname = current_database()").mapTo(Integer.class).list());
+        assertThat(pids).as("exactly one connection holds the leader's lock").hasSize(1);
+        pg.jdbi().useHandle(h -> h.createQuery("SELECT pg_terminate_backend(:pid)").bind("pid", pids.get(0))
+                .mapTo(Boolean.class).one());
+        // pg_terminate_backend only signals: wait until the backend is gone and its lock released
+        WorkersOnPostgresIT.await(Duration.ofSeconds(10), () -> pg.jdbi().withHandle(h -> h.createQuery(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = :pid").bind("pid", pids.get(0)).mapTo(Long.class).one()) == 0);
     }
 }

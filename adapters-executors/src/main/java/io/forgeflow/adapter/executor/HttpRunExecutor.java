@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.execution.ExecutionContext;
 import io.forgeflow.domain.execution.ExecutionResult;
-import io.forgeflow.domain.port.RunExecutor;
+import io.forgeflow.domain.execution.ExecutorSettings;
+import io.forgeflow.domain.port.ConfigurableRunExecutor;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -55,12 +56,19 @@ import java.util.concurrent.TimeUnit;
  * Connection refused, unknown host, TLS errors and the optional connect/read timeouts fail the attempt with an
  * error naming the cause and the host.
  *
+ * <h2>SSRF guard</h2>
+ * With {@link ExecutorSettings#privateNetworkTargetsAllowed()} false (the server's default on a node that listens on
+ * a non-loopback address; {@code FORGEFLOW_HTTP_ALLOW_PRIVATE} overrides it), no call reaches a loopback, private or
+ * link-local address: a literal one is refused at submission (422 on {@code payload.url}), and at execution every
+ * resolved address of every host, redirects included, is checked before connecting ({@link AddressGuard}). A
+ * refused call fails the attempt with an error that says so. Without {@link #configure} the guard is off.
+ *
  * <h2>Resources and secrets</h2>
  * All calls share one {@link OkHttpClient}, so connections are pooled; {@link #close()} releases them. Neither
  * headers nor bodies are logged, and errors name the host, never the full URL (its query may hold a token).
  * Thread-safe.
  */
-public final class HttpRunExecutor implements RunExecutor {
+public final class HttpRunExecutor implements ConfigurableRunExecutor {
     private static final Logger log = LoggerFactory.getLogger(HttpRunExecutor.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final MediaType APPLICATION_JSON = MediaType.get("application/json");
@@ -68,8 +76,7 @@ public final class HttpRunExecutor implements RunExecutor {
     private static final Duration MAX_TIMEOUT = Duration.ofDays(365);
 
     private final Settings settings;
-    private final OkHttpClient followingRedirects;
-    private final OkHttpClient notFollowingRedirects;
+    private volatile Clients clients;
 
     /** Connect timeout 10 s; no separate read or write timeout (the attempt's timeout bounds the call). */
     public HttpRunExecutor() {
@@ -77,19 +84,50 @@ public final class HttpRunExecutor implements RunExecutor {
     }
 
     public HttpRunExecutor(Settings settings) {
+        this(settings, null);
+    }
+
+    /** @param guard the SSRF guard, or null for none (tests pass their own notion of a refused address) */
+    HttpRunExecutor(Settings settings, AddressGuard guard) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.followingRedirects = new OkHttpClient.Builder()
-                .connectTimeout(settings.connectTimeout())
-                .readTimeout(settings.readTimeout())
-                .writeTimeout(settings.writeTimeout())
-                .followRedirects(true)
-                .followSslRedirects(true)
-                .build();
-        // newBuilder() shares the connection pool and dispatcher
-        this.notFollowingRedirects = followingRedirects.newBuilder()
-                .followRedirects(false)
-                .followSslRedirects(false)
-                .build();
+        this.clients = Clients.build(settings, guard);
+    }
+
+    /** Turns the SSRF guard on when private network targets are not allowed; off otherwise. */
+    @Override
+    public void configure(ExecutorSettings executorSettings) {
+        Clients previous = clients;
+        clients = Clients.build(settings, executorSettings.privateNetworkTargetsAllowed() ? null : AddressGuard.standard());
+        previous.close();
+    }
+
+    /** Whether the SSRF guard is on. */
+    boolean guarded() {
+        return clients.guard() != null;
+    }
+
+    /** The two clients (they share one connection pool and dispatcher) and the guard they apply, if any. */
+    private record Clients(OkHttpClient followingRedirects, OkHttpClient notFollowingRedirects, AddressGuard guard) {
+        static Clients build(Settings settings, AddressGuard guard) {
+            OkHttpClient.Builder builder = new OkHttpClient.Builder()
+                    .connectTimeout(settings.connectTimeout())
+                    .readTimeout(settings.readTimeout())
+                    .writeTimeout(settings.writeTimeout())
+                    .followRedirects(true)
+                    .followSslRedirects(true);
+            OkHttpClient following = (guard == null ? builder : guard.applyTo(builder)).build();
+            // newBuilder() shares the connection pool and dispatcher
+            OkHttpClient notFollowing = following.newBuilder()
+                    .followRedirects(false)
+                    .followSslRedirects(false)
+                    .build();
+            return new Clients(following, notFollowing, guard);
+        }
+
+        void close() {
+            followingRedirects.dispatcher().executorService().shutdown();
+            followingRedirects.connectionPool().evictAll();
+        }
     }
 
     /**
@@ -130,15 +168,21 @@ public final class HttpRunExecutor implements RunExecutor {
     /**
      * Requires {@code url} (absolute http or https); checks {@code method}, {@code headers} (string values, valid
      * names and values), {@code body} (not with GET or HEAD) and {@code expected_status} (1 to 500 statuses from
-     * 100 to 599). Other keys are rejected.
+     * 100 to 599). Other keys are rejected. With the SSRF guard on, a URL whose host is a literal loopback, private
+     * or link-local address (or {@code localhost}) is refused.
      */
     @Override
     public void validate(Map<String, Object> payload) {
-        HttpPayload.parse(payload);
+        HttpPayload parsed = HttpPayload.parse(payload);
+        AddressGuard guard = clients.guard();
+        if (guard != null) {
+            guard.checkAtSubmission(parsed.url());
+        }
     }
 
     @Override
     public ExecutionResult execute(ExecutionContext context) {
+        Clients clients = this.clients;
         HttpPayload payload;
         Request request;
         try {
@@ -154,7 +198,8 @@ public final class HttpRunExecutor implements RunExecutor {
             return ExecutionResult.timedOut("", "timed out after " + DurationText.seconds(context.timeout())
                     + "; HTTP call to " + hostPort(url) + " not started");
         }
-        Call call = (payload.followsRedirects() ? followingRedirects : notFollowingRedirects).newCall(request);
+        Call call = (payload.followsRedirects() ? clients.followingRedirects() : clients.notFollowingRedirects())
+                .newCall(request);
         Duration timeout = context.timeout().compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT : context.timeout();
         call.timeout().timeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         context.cancellation().onCancel(call::cancel);
@@ -247,6 +292,12 @@ public final class HttpRunExecutor implements RunExecutor {
 
     private String describe(IOException e, HttpUrl url, String where) {
         String message = String.valueOf(e.getMessage());
+        RefusedTargetException refused = refusal(e);
+        if (refused != null) {
+            return "refused by the SSRF guard: " + refused.host() + " is (or resolves to) a loopback, private or "
+                    + "link-local address" + (sameHost(refused.host(), url.host()) ? "" : " (a redirect from "
+                    + url.host() + ")") + "; set FORGEFLOW_HTTP_ALLOW_PRIVATE=true on the workers to allow private targets";
+        }
         if (e instanceof UnknownHostException) {
             return "DNS lookup failed: unknown host " + url.host();
         }
@@ -269,6 +320,27 @@ public final class HttpRunExecutor implements RunExecutor {
         return "HTTP call to " + where + " failed: " + e.getClass().getSimpleName() + ": " + message;
     }
 
+    private static boolean sameHost(String a, String b) {
+        java.net.InetAddress x = PrivateAddresses.literal(a);
+        java.net.InetAddress y = PrivateAddresses.literal(b);
+        return x != null && y != null ? x.equals(y) : a.equalsIgnoreCase(b);
+    }
+
+    /** The guard's refusal in the exception, its causes or what OkHttp suppressed (other routes), if any. */
+    private static RefusedTargetException refusal(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RefusedTargetException) {
+                return (RefusedTargetException) t;
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (s instanceof RefusedTargetException) {
+                    return (RefusedTargetException) s;
+                }
+            }
+        }
+        return null;
+    }
+
     /** Whether the exception or one of its causes says {@code word}. */
     private static boolean mentions(Throwable e, String word) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -286,7 +358,6 @@ public final class HttpRunExecutor implements RunExecutor {
     /** Releases pooled connections and the dispatcher's threads. Idempotent. */
     @Override
     public void close() {
-        followingRedirects.dispatcher().executorService().shutdown();
-        followingRedirects.connectionPool().evictAll();
+        clients.close();
     }
 }

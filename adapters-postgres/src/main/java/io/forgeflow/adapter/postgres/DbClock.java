@@ -18,4 +18,9 @@ final class DbClock {
     Instant now() {
         return testClock == null ? null : testClock.instant();
     }
+
+    /** When a change committed, for run events: the test clock's instant, else this node's clock. */
+    Instant eventTime() {
+        return testClock == null ? Instant.now() : testClock.instant();
+    }
 }

@@ -6,7 +6,6 @@ import io.forgeflow.domain.run.Run;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.locator.UseClasspathSqlLocator;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
-import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 import java.time.Instant;
 import java.util.List;
@@ -55,8 +54,9 @@ interface JobSql {
     Optional<Job> changeStatus(@Bind("id") String id, @Bind("expected") String expected, @Bind("next") String next,
                                @Bind("nextRunAt") Instant nextRunAt, @Bind("now") Instant now);
 
-    @SqlUpdate
-    int cancelRuns(@Bind("id") String jobId, @Bind("alsoRunning") boolean alsoRunning, @Bind("reason") String reason,
+    /** The runs it changed: pending ones now cancelled, running ones (still running) asked to stop. */
+    @SqlQuery
+    List<Run> cancelRuns(@Bind("id") String jobId, @Bind("alsoRunning") boolean alsoRunning, @Bind("reason") String reason,
                    @Bind("now") Instant now);
 
     @SqlQuery

@@ -21,5 +21,9 @@ interface NodeSql {
     void remove(@Bind("workerId") String workerId);
 
     @SqlQuery
-    List<NodeStatus> list(@Bind("liveWindowSeconds") long liveWindowSeconds, @Bind("now") Instant now);
+    List<NodeStatus> list(@Bind("liveWindowSeconds") long liveWindowSeconds,
+                          @Bind("keepWindowSeconds") long keepWindowSeconds, @Bind("now") Instant now);
+
+    @SqlUpdate
+    int forgetUnseen(@Bind("unseenForSeconds") long unseenForSeconds, @Bind("now") Instant now);
 }

@@ -5,12 +5,15 @@ import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.Page;
+import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,20 +31,29 @@ import java.util.Optional;
  *   <li>{@link #dueJobs} and {@link #fireTick}: the leader's read on the database clock, and the doubly guarded
  *       tick (compare-and-set on {@code next_run_at}, and a unique index on the tick a run was fired for).</li>
  * </ul>
+ *
+ * Runs created or cancelled here are handed to {@link RunEvents} after the commit.
  */
 public final class PostgresJobRepository implements JobRepository {
     private static final int CREATE_ATTEMPTS = 3;
 
     private final Jdbi jdbi;
     private final DbClock clock;
+    private final RunEvents events;
 
     /**
      * @param jdbi      made by {@link PostgresJdbi#create}
      * @param testClock null in production (the database clock decides); a fixed clock in tests
      */
     public PostgresJobRepository(Jdbi jdbi, Clock testClock) {
+        this(jdbi, testClock, RunEvents.NONE);
+    }
+
+    /** @param events told of the runs created or cancelled (after the commit); {@link RunEvents#NONE} for none */
+    public PostgresJobRepository(Jdbi jdbi, Clock testClock, RunEvents events) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.clock = new DbClock(testClock);
+        this.events = events == null ? RunEvents.NONE : events;
     }
 
     @Override
@@ -53,13 +65,15 @@ public final class PostgresJobRepository implements JobRepository {
         // The holder of a taken key can vanish between the conflict and the read only if it is deleted; then the
         // key is free again and the next round stores this job.
         for (int round = 0; round < CREATE_ATTEMPTS; round++) {
+            List<Run> inserted = new ArrayList<>(1);
             Optional<JobCreation> creation = jdbi.inTransaction(handle -> {
+                inserted.clear();
                 JobSql jobs = handle.attach(JobSql.class);
                 Instant now = clock.now();
                 Optional<Job> stored = jobs.insert(job, now);
                 if (stored.isPresent()) {
                     if (firstRun != null) {
-                        handle.attach(RunSql.class).insert(firstRun, now);
+                        inserted.add(handle.attach(RunSql.class).insert(firstRun, now));
                     }
                     return Optional.of(new JobCreation(stored.get(), true));
                 }
@@ -67,6 +81,7 @@ public final class PostgresJobRepository implements JobRepository {
                         .map(holder -> new JobCreation(holder, false));
             });
             if (creation.isPresent()) {
+                publish(inserted);
                 return creation.get();
             }
         }
@@ -107,7 +122,9 @@ public final class PostgresJobRepository implements JobRepository {
         if (!Ids.isWellFormed(id)) {
             return Optional.empty();
         }
-        return jdbi.inTransaction(handle -> {
+        List<Run> touched = new ArrayList<>();
+        Optional<Job> result = jdbi.inTransaction(handle -> {
+            touched.clear();
             JobSql sql = handle.attach(JobSql.class);
             Instant now = clock.now();
             if (cancellation != RunCancellation.NONE) {
@@ -115,17 +132,23 @@ public final class PostgresJobRepository implements JobRepository {
             }
             Optional<Job> changed = sql.changeStatus(id, expected.wireName(), next.wireName(), nextRunAt, now);
             if (changed.isPresent() && cancellation != RunCancellation.NONE) {
-                sql.cancelRuns(id, cancellation == RunCancellation.PENDING_AND_RUNNING,
-                        "cancelled: its job was " + next.wireName(), now);
+                for (Run run : sql.cancelRuns(id, cancellation == RunCancellation.PENDING_AND_RUNNING,
+                        "cancelled: its job was " + next.wireName(), now)) {
+                    if (run.status() == RunStatus.CANCELLED) {
+                        touched.add(run); // running runs were only asked to stop: their worker moves them
+                    }
+                }
             }
             if (changed.isPresent() && insert != null) {
                 if (!insert.jobId().equalsIgnoreCase(id)) {
                     throw new IllegalArgumentException("the run belongs to job " + insert.jobId() + ", not " + id);
                 }
-                handle.attach(RunSql.class).insert(insert, now);
+                touched.add(handle.attach(RunSql.class).insert(insert, now));
             }
             return changed;
         });
+        publish(touched);
+        return result;
     }
 
     @Override
@@ -151,7 +174,24 @@ public final class PostgresJobRepository implements JobRepository {
         if (run != null && run.status() != RunStatus.PENDING) {
             throw new IllegalArgumentException("a tick fires a pending run, not a " + run.status().wireName() + " one");
         }
-        return jdbi.withExtension(JobSql.class,
+        boolean advanced = jdbi.withExtension(JobSql.class,
                 sql -> sql.fireTick(jobId, expectedNextRunAt, newNextRunAt, run, clock.now()));
+        if (advanced && run != null) {
+            publish(List.of(run));
+        }
+        return advanced;
+    }
+
+    /** Hands runs this repository created or cancelled (committed) to the run events. */
+    private void publish(List<Run> runs) {
+        if (runs.isEmpty()) {
+            return;
+        }
+        Instant at = clock.eventTime();
+        List<RunChange> changes = new ArrayList<>(runs.size());
+        for (Run run : runs) {
+            changes.add(RunChange.of(run, null, at));
+        }
+        events.publish(changes);
     }
 }

@@ -40,9 +40,26 @@ public final class PostgresNodeRegistry implements NodeRegistry {
 
     @Override
     public List<NodeStatus> list(long liveWindowSeconds) {
+        return list(liveWindowSeconds, liveWindowSeconds);
+    }
+
+    @Override
+    public List<NodeStatus> list(long liveWindowSeconds, long keepWindowSeconds) {
         if (liveWindowSeconds < 0) {
             throw new IllegalArgumentException("liveWindowSeconds must not be negative, was " + liveWindowSeconds);
         }
-        return jdbi.withExtension(NodeSql.class, sql -> sql.list(liveWindowSeconds, clock.now()));
+        if (keepWindowSeconds < liveWindowSeconds) {
+            throw new IllegalArgumentException("keepWindowSeconds (" + keepWindowSeconds
+                    + ") must not be shorter than liveWindowSeconds (" + liveWindowSeconds + ")");
+        }
+        return jdbi.withExtension(NodeSql.class, sql -> sql.list(liveWindowSeconds, keepWindowSeconds, clock.now()));
+    }
+
+    @Override
+    public int forgetUnseen(long unseenForSeconds) {
+        if (unseenForSeconds < 1) {
+            throw new IllegalArgumentException("unseenForSeconds must be at least 1, was " + unseenForSeconds);
+        }
+        return jdbi.withExtension(NodeSql.class, sql -> sql.forgetUnseen(unseenForSeconds, clock.now()));
     }
 }

@@ -1,5 +1,6 @@
 package io.forgeflow.adapter.postgres;
 
+import io.forgeflow.adapter.postgres.Rows.AppliedFence;
 import io.forgeflow.adapter.postgres.Rows.ExpiredLease;
 import io.forgeflow.adapter.postgres.Rows.FenceRow;
 import io.forgeflow.domain.backoff.FailureDecision;
@@ -7,15 +8,19 @@ import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,11 +46,15 @@ import java.util.random.RandomGenerator;
  *
  * Multi-row writers lock runs in id order, and lock runs before jobs, so they cannot deadlock each other. All times are
  * the database's {@code now()} unless a test clock is given.
+ *
+ * <p>Every state change that committed is handed to {@link RunEvents} afterwards (claims, acknowledgements, releases,
+ * recoveries): an in-memory hand-over, never a {@code NOTIFY} inside these transactions.
  */
 public final class PostgresRunQueue implements RunQueue {
     private final Jdbi jdbi;
     private final DbClock clock;
     private final RandomGenerator random;
+    private final RunEvents events;
 
     /**
      * @param jdbi      made by {@link PostgresJdbi#create}
@@ -59,9 +68,15 @@ public final class PostgresRunQueue implements RunQueue {
      * @param random the source of retry jitter for lease recovery; null for {@link ThreadLocalRandom}
      */
     public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random) {
+        this(jdbi, testClock, random, RunEvents.NONE);
+    }
+
+    /** @param events told of every committed state change (after the commit); {@link RunEvents#NONE} for none */
+    public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random, RunEvents events) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.clock = new DbClock(testClock);
         this.random = random;
+        this.events = events == null ? RunEvents.NONE : events;
     }
 
     @Override
@@ -72,7 +87,17 @@ public final class PostgresRunQueue implements RunQueue {
         }
         long leaseMillis = positiveMillis(lease, "lease");
         String[] names = executors.toArray(String[]::new);
-        return jdbi.withExtension(RunSql.class, sql -> sql.claim(workerId, names, limit, leaseMillis, clock.now()));
+        List<Run> claimed = jdbi.withExtension(RunSql.class,
+                sql -> sql.claim(workerId, names, limit, leaseMillis, clock.now()));
+        if (!claimed.isEmpty()) {
+            Instant at = clock.eventTime();
+            List<RunChange> changes = new ArrayList<>(claimed.size());
+            for (Run run : claimed) {
+                changes.add(RunChange.of(run, workerId, at));
+            }
+            events.publish(changes);
+        }
+        return claimed;
     }
 
     @Override
@@ -107,12 +132,13 @@ public final class PostgresRunQueue implements RunQueue {
             errors[i] = storable(ack.error());
             i++;
         }
-        List<RunFence> applied = jdbi.withExtension(RunSql.class,
+        List<AppliedFence> applied = jdbi.withExtension(RunSql.class,
                 sql -> sql.acknowledge(ids, workers, attempts, next, delays, outcomes, outputs, errors, clock.now()));
         Set<RunFence> result = new HashSet<>();
-        for (RunFence fence : applied) {
-            result.add(byFence.get(fence).fence());
+        for (AppliedFence row : applied) {
+            result.add(byFence.get(row.fence()).fence());
         }
+        publish(applied);
         return result;
     }
 
@@ -161,12 +187,13 @@ public final class PostgresRunQueue implements RunQueue {
             attempts[i] = fence.attempt();
             i++;
         }
-        List<RunFence> applied = jdbi.withExtension(RunSql.class,
+        List<AppliedFence> applied = jdbi.withExtension(RunSql.class,
                 sql -> sql.release(ids, workers, attempts, clock.now()));
         Set<RunFence> result = new HashSet<>();
-        for (RunFence fence : applied) {
-            result.add(byFence.get(fence));
+        for (AppliedFence row : applied) {
+            result.add(byFence.get(row.fence()));
         }
+        publish(applied);
         return result;
     }
 
@@ -182,7 +209,9 @@ public final class PostgresRunQueue implements RunQueue {
         if (limit < 1) {
             return List.of();
         }
-        return jdbi.inTransaction(handle -> {
+        Map<String, String> lostWorkers = new HashMap<>();
+        List<Run> recovered = jdbi.inTransaction(handle -> {
+            lostWorkers.clear(); // a retried transaction starts over
             RunSql sql = handle.attach(RunSql.class);
             List<ExpiredLease> expired = sql.expiredLeases(limit, clock.now());
             if (expired.isEmpty()) {
@@ -197,6 +226,7 @@ public final class PostgresRunQueue implements RunQueue {
             Long[] delays = new Long[n];
             for (int i = 0; i < n; i++) {
                 ExpiredLease lease = expired.get(i);
+                lostWorkers.put(lease.runId(), lease.workerId());
                 ids[i] = lease.runId();
                 workers[i] = lease.workerId();
                 attempts[i] = lease.attempt();
@@ -211,6 +241,29 @@ public final class PostgresRunQueue implements RunQueue {
             }
             return new ArrayList<>(sql.recoverLeases(ids, workers, attempts, next, delays, clock.now()));
         });
+        if (!recovered.isEmpty()) {
+            Instant at = clock.eventTime();
+            List<RunChange> changes = new ArrayList<>(recovered.size());
+            for (Run run : recovered) {
+                changes.add(RunChange.of(run, lostWorkers.get(run.id()), at));
+            }
+            events.publish(changes);
+        }
+        return recovered;
+    }
+
+    /** Hands the committed changes of a fenced batch write to the run events. */
+    private void publish(List<AppliedFence> applied) {
+        if (applied.isEmpty()) {
+            return;
+        }
+        Instant at = clock.eventTime();
+        List<RunChange> changes = new ArrayList<>(applied.size());
+        for (AppliedFence row : applied) {
+            changes.add(new RunChange(row.fence().runId(), row.jobId(), row.status(), row.fence().attempt(),
+                    row.fence().workerId(), at));
+        }
+        events.publish(changes);
     }
 
     /** The fence as the database returns it (ids in lower case), to match returned rows to the caller's fences. */

@@ -19,6 +19,8 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Set;
 
 /** Row mappers from this module's tables to domain records (and to the few row shapes its statements return). */
@@ -29,6 +31,14 @@ final class Rows {
 
     /** A fence a statement applied, plus whether an operator asked to cancel that run. */
     record FenceRow(RunFence fence, boolean cancelRequested) {
+    }
+
+    /** A fence a worker's write applied, with the run's job and the status it moved to (for run events). */
+    record AppliedFence(RunFence fence, String jobId, RunStatus status) {
+    }
+
+    /** The queue's counts per status and the age in seconds of its oldest due pending run. */
+    record QueueRow(Map<RunStatus, Long> depth, double lagSeconds) {
     }
 
     /** A running run whose lease expired, as the leader's recovery reads it. */
@@ -45,6 +55,16 @@ final class Rows {
         jdbi.registerRowMapper(FenceRow.class, (rs, ctx) -> new FenceRow(
                 new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
                 rs.getBoolean("cancel_requested")));
+        jdbi.registerRowMapper(AppliedFence.class, (rs, ctx) -> new AppliedFence(
+                new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
+                rs.getString("job_id"), RunStatus.fromWire(rs.getString("status"))));
+        jdbi.registerRowMapper(QueueRow.class, (rs, ctx) -> {
+            Map<RunStatus, Long> depth = new EnumMap<>(RunStatus.class);
+            for (RunStatus status : RunStatus.values()) {
+                depth.put(status, rs.getLong(status.wireName()));
+            }
+            return new QueueRow(depth, rs.getDouble("lag_seconds"));
+        });
         jdbi.registerRowMapper(ExpiredLease.class, (rs, ctx) -> new ExpiredLease(rs.getString("id"),
                 rs.getString("worker_id"), rs.getInt("attempt"), rs.getInt("max_attempts"),
                 rs.getBoolean("cancel_requested")));
@@ -100,7 +120,7 @@ final class Rows {
         Array roles = rs.getArray("roles");
         NodeInfo info = new NodeInfo(rs.getString("worker_id"), Set.copyOf(Arrays.asList((String[]) roles.getArray())),
                 rs.getString("version"), instant(rs, "started_at"), rs.getBoolean("leader"));
-        return new NodeStatus(info, instant(rs, "last_seen_at"), rs.getLong("running"));
+        return new NodeStatus(info, instant(rs, "last_seen_at"), rs.getLong("running"), rs.getBoolean("live"));
     }
 
     static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -1,8 +1,8 @@
 package io.forgeflow.adapter.postgres;
 
+import io.forgeflow.adapter.postgres.Rows.AppliedFence;
 import io.forgeflow.adapter.postgres.Rows.ExpiredLease;
 import io.forgeflow.adapter.postgres.Rows.FenceRow;
-import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.Run;
 import org.jdbi.v3.sqlobject.config.KeyColumn;
@@ -28,7 +28,7 @@ interface RunSql {
                     @Bind("leaseMillis") long leaseMillis, @Bind("now") Instant now);
 
     @SqlQuery
-    List<RunFence> acknowledge(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
+    List<AppliedFence> acknowledge(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
                                @Bind("attempts") Integer[] attempts, @Bind("nextStatuses") String[] nextStatuses,
                                @Bind("delaysMillis") Long[] delaysMillis, @Bind("outcomes") String[] outcomes,
                                @Bind("outputs") String[] outputs, @Bind("errors") String[] errors,
@@ -42,7 +42,7 @@ interface RunSql {
     List<String> cancellationsFor(@Bind("worker") String workerId);
 
     @SqlQuery
-    List<RunFence> release(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
+    List<AppliedFence> release(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
                            @Bind("attempts") Integer[] attempts, @Bind("now") Instant now);
 
     /** Locks the runs it returns: call inside the recovery transaction. */

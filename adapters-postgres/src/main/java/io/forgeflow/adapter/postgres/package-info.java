@@ -10,6 +10,10 @@
  *       ({@link io.forgeflow.adapter.postgres.AdvisoryLockLeaderElection}); coalesced {@code LISTEN/NOTIFY} wake-ups
  *       ({@link io.forgeflow.adapter.postgres.PostgresWorkSignal}); readiness
  *       ({@link io.forgeflow.adapter.postgres.PostgresHealth}).</li>
+ *   <li>Observability: the cluster's run changes over coalesced {@code LISTEN/NOTIFY}, published after the commit
+ *       and never inside the claim engine's transactions ({@link io.forgeflow.adapter.postgres.PostgresRunEvents}),
+ *       the queue's depth and lag for the metrics ({@link io.forgeflow.adapter.postgres.PostgresQueueStats}), and
+ *       bounded, {@code SKIP LOCKED} retention deletes ({@link io.forgeflow.adapter.postgres.PostgresRetention}).</li>
  * </ul>
  *
  * <p>Every SQL statement lives in its own file next to its SqlObject ({@code RunSql/claim.sql}), starts with a

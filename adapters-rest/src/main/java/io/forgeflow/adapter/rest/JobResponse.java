@@ -8,7 +8,10 @@ import io.forgeflow.domain.job.JobSpec;
 
 import java.util.Map;
 
-/** A job as the API shows it. Every field is present; absent values are null. Timestamps are RFC 3339 UTC. */
+/**
+ * A job as the API shows it. Every field is present; absent values are null. Timestamps are RFC 3339 UTC. Secrets in
+ * the payload's headers are shown as {@code "***"} ({@link PayloadRedaction}).
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "status", "next_run_at", "created_at", "updated_at"})
@@ -32,8 +35,8 @@ public record JobResponse(
 
     static JobResponse of(Job job) {
         JobSpec s = job.spec();
-        return new JobResponse(job.id(), s.name(), s.executor(), s.payload(), s.cronExpr(), Timestamps.format(s.runAt()),
-                s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(), s.catchUp().wireName(),
+        return new JobResponse(job.id(), s.name(), s.executor(), PayloadRedaction.redact(s.payload()), s.cronExpr(),
+                Timestamps.format(s.runAt()),                s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(), s.catchUp().wireName(),
                 s.idempotencyKey(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()));
     }

@@ -34,6 +34,10 @@ public final class JsonErrorFilter implements Filter {
         switch (status) {
             case 400:
                 return "malformed request: check the path, the query string and the headers";
+            case 401:
+                return "authentication required: send \"Authorization: Bearer <token>\"";
+            case 403:
+                return "forbidden: this token lacks the scope the route needs";
             case 404:
                 return "no such resource: " + JsonBody.shorten(request.getRequestURI());
             case 405:

@@ -56,6 +56,10 @@ public final class JsonErrorHandler extends ErrorHandler {
             case 400:
                 return "malformed request" + detail + ". Percent-encode the path and query as UTF-8, and use ids "
                         + "exactly as the API returned them";
+            case 401:
+                return "authentication required: send \"Authorization: Bearer <token>\"";
+            case 403:
+                return "forbidden: this token lacks the scope the route needs";
             case 404:
                 return "no such resource (the API serves /api/jobs, /api/runs, /api/stats, /api/nodes, /healthz and /readyz)";
             case 405:

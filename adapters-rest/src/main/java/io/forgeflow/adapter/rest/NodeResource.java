@@ -9,7 +9,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
-/** {@code /api/nodes}: the live nodes of the cluster. */
+/** {@code /api/nodes}: the live nodes of the cluster, and those gone recently (status {@code gone}). */
 @Path("/api/nodes")
 @Produces(MediaType.APPLICATION_JSON)
 public final class NodeResource {
@@ -21,6 +21,6 @@ public final class NodeResource {
 
     @GET
     public NodesResponse nodes() {
-        return new NodesResponse(queryNodes.live().stream().map(NodeResponse::of).collect(Collectors.toList()));
+        return new NodesResponse(queryNodes.recent().stream().map(NodeResponse::of).collect(Collectors.toList()));
     }
 }

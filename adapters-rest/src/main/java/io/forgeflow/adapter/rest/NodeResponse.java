@@ -8,9 +8,12 @@ import io.forgeflow.domain.port.NodeRegistry.NodeStatus;
 import java.util.List;
 import java.util.TreeSet;
 
-/** A live node: its id, roles (sorted), version, start, last heartbeat, runs it holds, and whether it leads. */
+/**
+ * A node: its id, roles (sorted), version, start, last heartbeat, runs it holds, whether it leads, and its status:
+ * {@code live}, or {@code gone} when it missed three heartbeats (listed so for ten heartbeats, then dropped).
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-@JsonPropertyOrder({"worker_id", "roles", "version", "started_at", "last_seen_at", "running", "leader"})
+@JsonPropertyOrder({"worker_id", "roles", "version", "started_at", "last_seen_at", "running", "leader", "status"})
 public record NodeResponse(
         @JsonProperty("worker_id") String workerId,
         @JsonProperty("roles") List<String> roles,
@@ -18,11 +21,13 @@ public record NodeResponse(
         @JsonProperty("started_at") String startedAt,
         @JsonProperty("last_seen_at") String lastSeenAt,
         @JsonProperty("running") long running,
-        @JsonProperty("leader") boolean leader) {
+        @JsonProperty("leader") boolean leader,
+        @JsonProperty("status") String status) {
 
     static NodeResponse of(NodeStatus node) {
+        // a gone node does not lead (its lock died with its connection), whatever its last heartbeat said
         return new NodeResponse(node.info().workerId(), List.copyOf(new TreeSet<>(node.info().roles())),
                 node.info().version(), Timestamps.format(node.info().startedAt()), Timestamps.format(node.lastSeenAt()),
-                node.running(), node.info().leader());
+                node.running(), node.live() && node.info().leader(), node.live() ? "live" : "gone");
     }
 }

@@ -4,6 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.List;
 
-/** {@code {"items": [...]}}: every live node at once (a cluster has few), so there is no cursor. */
+/** {@code {"items": [...]}}: every live or recently gone node at once (a cluster has few), so there is no cursor. */
 public record NodesResponse(@JsonProperty("items") List<NodeResponse> items) {
 }

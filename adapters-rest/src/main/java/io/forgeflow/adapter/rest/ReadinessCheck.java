@@ -1,5 +1,6 @@
 package io.forgeflow.adapter.rest;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -11,4 +12,12 @@ public interface ReadinessCheck {
 
     /** Empty when ready; otherwise what is wrong, in words an operator can act on. May throw (then: not ready). */
     Optional<String> problem();
+
+    /**
+     * What a ready node still wants an operator to know (it runs without authentication on a public address, ...):
+     * shown as {@code warnings} on a 200 {@code /readyz}. None by default.
+     */
+    default List<String> warnings() {
+        return List.of();
+    }
 }

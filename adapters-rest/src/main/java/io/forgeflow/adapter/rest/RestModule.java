@@ -54,6 +54,14 @@ public final class RestModule {
     }
 
     /**
+     * {@code GET /api/events} (Server-Sent Events of run changes) over these streams: register it with
+     * {@code environment.jersey()} on api nodes, and close the streams when the server starts stopping.
+     */
+    public static Object events(EventStreams streams) {
+        return new EventResource(streams);
+    }
+
+    /**
      * The exception mappers: the domain's exceptions, this adapter's refusals, Jackson's exceptions, Jersey's
      * own (404, 405, 415 ...), and a catch-all that answers 500 with a logged error id.
      */
@@ -71,5 +79,24 @@ public final class RestModule {
         filters.put("forgeflow-body-limit", new BodyLimitFilter());
         filters.put("forgeflow-json-content-type", new JsonContentTypeFilter());
         return filters;
+    }
+
+    /**
+     * Bearer-token authentication with scopes ({@link BearerTokenAuthFilter}) for every route but {@code /healthz}
+     * and {@code /readyz}: register each with {@code environment.jersey()}. Empty when no token is configured: the
+     * API is then open (the server allows that on loopback only).
+     */
+    public static List<Object> authentication(ApiTokens tokens) {
+        return tokens.isEmpty() ? List.of() : List.of(BearerTokenAuthFilter.of(tokens));
+    }
+
+    /**
+     * The filter that puts {@code /metrics} behind {@code token} (plain or {@code sha256:<hex>}); map it to
+     * {@code /metrics} only.
+     *
+     * @throws IllegalArgumentException naming FORGEFLOW_METRICS_TOKEN when the token is malformed
+     */
+    public static Filter metricsToken(String token) {
+        return new MetricsTokenFilter(token);
     }
 }

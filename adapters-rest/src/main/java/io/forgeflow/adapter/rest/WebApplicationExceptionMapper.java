@@ -12,7 +12,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Jersey's own refusals, as API errors: no such route 404, wrong method 405 (with {@code Allow}), unsupported
+ * Jersey's own refusals, as API errors: 401 and 403 (should anything but {@link BearerTokenAuthFilter}, which
+ * answers itself, raise them), no such route 404, wrong method 405 (with {@code Allow}), unsupported
  * content type 415, unacceptable {@code Accept} 406, a malformed request 400. A 5xx that Jersey raises is
  * treated as unexpected (logged with an error id).
  */
@@ -46,6 +47,11 @@ public final class WebApplicationExceptionMapper implements ExceptionMapper<WebA
                 }
                 return r.build();
             }
+            case 401:
+                return ErrorBody.response(401, "authentication required: send \"Authorization: Bearer <token>\"", null);
+            case 403:
+                return ErrorBody.response(403, "this token may not do that: use a token with the scope the route needs",
+                        null);
             case 406:
                 return ErrorBody.response(406, "this API answers only application/json: send \"Accept: application/json\" "
                         + "or no Accept header", null);

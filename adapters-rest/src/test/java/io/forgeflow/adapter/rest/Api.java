@@ -21,9 +21,16 @@ final class Api {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
+    private final String token;
 
     Api(int port) {
+        this(port, null);
+    }
+
+    /** A client that sends {@code Authorization: Bearer <token>} with every request (none when null). */
+    Api(int port, String token) {
         this.base = "http://127.0.0.1:" + port;
+        this.token = token;
     }
 
     record Reply(int status, HttpHeaders headers, String body) {
@@ -79,6 +86,9 @@ final class Api {
 
     private Reply send(HttpRequest.Builder request) {
         try {
+            if (token != null) {
+                request.header("Authorization", "Bearer " + token);
+            }
             HttpResponse<String> r = client.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), r.headers(), r.body());

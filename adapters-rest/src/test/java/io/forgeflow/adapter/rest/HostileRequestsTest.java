@@ -23,14 +23,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Malformed and hostile requests, one table: each is refused with the right status and a JSON error (naming the
- * field where one is at fault), never a stack trace, and changes no job or run.
+ * field where one is at fault), never a stack trace, and changes no job or run. The server requires tokens
+ * (rest-auth-test.yml): every case sends the admin token unless it sets its own {@code Authorization} header
+ * ({@link #NO_TOKEN}: none at all), so the same table covers the refusals of authentication and scopes.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class HostileRequestsTest {
     static final DropwizardAppExtension<RestTestConfiguration> APP = new DropwizardAppExtension<>(
-            RestTestApplication.class, ResourceHelpers.resourceFilePath("rest-test.yml"));
+            RestTestApplication.class, ResourceHelpers.resourceFilePath("rest-auth-test.yml"));
 
     static final String JSON = "application/json";
+    static final String ADMIN = "admin-token-0123456789";
+    static final String READ = "read-token-0123456789";
+    static final String OPERATE = "operate-token-0123456789";
+    static final String SUBMIT = "submit-token-0123456789";
+    /** read+operate, configured as sha256:b22fd458... of this token */
+    static final String HASHED = "hashed-token-0123456789";
+    static final String HASHED_DIGEST = "b22fd458dbe2426bebe59cfafe4c46e013df3efd439e4d91cda767ac3052ddd0";
+    /** A case with this header sends no Authorization header at all. */
+    static final Map<String, String> NO_TOKEN = Map.of("Authorization", "");
     static final String UNKNOWN_ID = "01900000-0000-7000-8000-000000000000";
     static String existingJob;
 
@@ -46,7 +57,7 @@ class HostileRequestsTest {
     @BeforeAll
     static void seed() {
         RestTestApplication app = APP.getApplication();
-        Api.Reply r = new Api(APP.getLocalPort()).post("/api/jobs", "{\"name\": \"seed\", \"executor\": \"shell\", "
+        Api.Reply r = new Api(APP.getLocalPort(), ADMIN).post("/api/jobs", "{\"name\": \"seed\", \"executor\": \"shell\", "
                 + "\"cron_expr\": \"@hourly\", \"idempotency_key\": \"seed\"}");
         assertThat(r.status()).isIn(200, 201);
         existingJob = r.json().get("id").asText();
@@ -60,6 +71,11 @@ class HostileRequestsTest {
         List<Job> jobsBefore = store.allJobs();
         List<Run> runsBefore = store.allRuns();
         Map<String, String> headers = new LinkedHashMap<>(c.headers());
+        if (!headers.containsKey("Authorization")) {
+            headers.put("Authorization", "Bearer " + ADMIN);
+        } else if (headers.get("Authorization").isEmpty()) {
+            headers.remove("Authorization");
+        }
         if (c.contentType() != null) {
             headers.put("Content-Type", c.contentType());
         }
@@ -81,6 +97,13 @@ class HostileRequestsTest {
         assertThat(r.body()).as("no stack trace or internals")
                 .doesNotContain("\tat ", ".java:", "Exception", "com.fasterxml", "org.glassfish", "org.eclipse",
                         "io.forgeflow", "<html");
+        assertThat(r.body()).as("no token echoed").doesNotContain(ADMIN, READ, OPERATE, SUBMIT, HASHED, "x".repeat(100));
+        if (c.status() == 401) {
+            assertThat(r.header("www-authenticate")).as("WWW-Authenticate").startsWith("Bearer realm=\"forgeflow\"");
+        }
+        if (c.status() == 403) {
+            assertThat(r.header("www-authenticate")).as("WWW-Authenticate").contains("error=\"insufficient_scope\"");
+        }
         assertThat(store.allJobs()).as("jobs unchanged").isEqualTo(jobsBefore);
         assertThat(store.allRuns()).as("runs unchanged").isEqualTo(runsBefore);
     }
@@ -215,10 +238,97 @@ class HostileRequestsTest {
         cases.add(new Case("a 20 KB header", "GET", "/api/jobs", null, null, false, Map.of("X-Big", "b".repeat(20_000)),
                 431, null));
         cases.add(new Case("GET a control", "GET", "/api/jobs/{job}/pause", null, null, false, Map.of(), 405, null));
+        // ---- authentication: no token, a wrong one, a malformed header: 401 ----
+        String valid = "{\"name\": \"n\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo pwned\"}}";
+        cases.add(as("no token: list jobs", "GET", "/api/jobs", null, NO_TOKEN, 401));
+        cases.add(as("no token: read a job", "GET", "/api/jobs/{job}", null, NO_TOKEN, 401));
+        cases.add(as("no token: list runs", "GET", "/api/runs", null, NO_TOKEN, 401));
+        cases.add(as("no token: stats", "GET", "/api/stats", null, NO_TOKEN, 401));
+        cases.add(as("no token: nodes", "GET", "/api/nodes", null, NO_TOKEN, 401));
+        cases.add(as("no token: submit a job", "POST", "/api/jobs", valid, NO_TOKEN, 401));
+        cases.add(as("no token: pause", "POST", "/api/jobs/{job}/pause", null, NO_TOKEN, 401));
+        cases.add(as("no token: trigger", "POST", "/api/jobs/{job}/trigger", null, NO_TOKEN, 401));
+        cases.add(as("no token: cancel a job", "POST", "/api/jobs/{job}/cancel", null, NO_TOKEN, 401));
+        cases.add(as("no token: requeue a run", "POST", "/api/runs/" + UNKNOWN_ID + "/requeue", null, NO_TOKEN, 401));
+        cases.add(as("no token: an unknown route under /api", "GET", "/api/jobz", null, NO_TOKEN, 401));
+        cases.add(as("no token: PUT", "PUT", "/api/jobs", "{}", NO_TOKEN, 401));
+        cases.add(as("wrong token: list jobs", "GET", "/api/jobs", null, bearer("not-a-token"), 401));
+        cases.add(as("wrong token: submit", "POST", "/api/jobs", valid, bearer("not-a-token"), 401));
+        cases.add(as("wrong token: trigger", "POST", "/api/jobs/{job}/trigger", null, bearer("wrong"), 401));
+        cases.add(as("the admin token with a character more", "POST", "/api/jobs", valid, bearer(ADMIN + "x"), 401));
+        cases.add(as("the admin token less its last character", "POST", "/api/jobs", valid,
+                bearer(ADMIN.substring(0, ADMIN.length() - 1)), 401));
+        cases.add(as("the admin token in upper case", "GET", "/api/jobs", null, bearer(ADMIN.toUpperCase()), 401));
+        cases.add(as("the scope and token as configured", "GET", "/api/jobs", null, bearer("admin:" + ADMIN), 401));
+        cases.add(as("the sha256 digest instead of the token", "GET", "/api/jobs", null, bearer(HASHED_DIGEST), 401));
+        cases.add(as("sha256:digest instead of the token", "GET", "/api/jobs", null,
+                bearer("sha256:" + HASHED_DIGEST), 401));
+        cases.add(as("Bearer without a token", "GET", "/api/jobs", null, Map.of("Authorization", "Bearer"), 401));
+        cases.add(as("Bearer and spaces", "GET", "/api/jobs", null, Map.of("Authorization", "Bearer    "), 401));
+        cases.add(as("the token without the Bearer scheme", "GET", "/api/jobs", null, Map.of("Authorization", ADMIN), 401));
+        cases.add(as("Basic credentials", "POST", "/api/jobs", valid,
+                Map.of("Authorization", "Basic YWRtaW46YWRtaW4tdG9rZW4tMDEyMzQ1Njc4OQ=="), 401));
+        cases.add(as("Token scheme", "GET", "/api/jobs", null, Map.of("Authorization", "Token " + ADMIN), 401));
+        cases.add(as("two Authorization headers", "GET", "/api/jobs", null,
+                Map.of("Authorization", "Bearer " + ADMIN, "authorization", "Bearer wrong"), 401));
+        cases.add(as("admin token in the query string", "GET", "/api/jobs?access_token=" + ADMIN, null, NO_TOKEN, 401));
+        cases.add(as("admin token in the query string of a submit", "POST", "/api/jobs?access_token=" + ADMIN, valid,
+                NO_TOKEN, 401));
+        cases.add(as("admin token as ?token=", "POST", "/api/jobs/{job}/pause?token=" + ADMIN, null, NO_TOKEN, 401));
+        cases.add(as("admin token in a cookie", "GET", "/api/jobs", null, Map.of("Authorization", "",
+                "Cookie", "token=" + ADMIN), 401));
+        cases.add(as("admin token in X-Api-Key", "GET", "/api/jobs", null, Map.of("Authorization", "",
+                "X-Api-Key", ADMIN), 401));
+        cases.add(as("a 6000-character token", "GET", "/api/jobs", null, bearer("x".repeat(6000)), 401));
+        cases.add(as("a 6000-character token on a submit", "POST", "/api/jobs", valid, bearer("x".repeat(6000)), 401));
+        cases.add(as("a 20 KB Authorization header", "GET", "/api/jobs", null, bearer("x".repeat(20_000)), 431));
+        // ---- scopes: a valid token without the scope the route needs: 403 ----
+        cases.add(as("read token submits", "POST", "/api/jobs", valid, bearer(READ), 403));
+        cases.add(as("read token pauses", "POST", "/api/jobs/{job}/pause", null, bearer(READ), 403));
+        cases.add(as("read token resumes", "POST", "/api/jobs/{job}/resume", null, bearer(READ), 403));
+        cases.add(as("read token cancels a job", "POST", "/api/jobs/{job}/cancel", null, bearer(READ), 403));
+        cases.add(as("read token triggers", "POST", "/api/jobs/{job}/trigger", null, bearer(READ), 403));
+        cases.add(as("read token requeues", "POST", "/api/runs/" + UNKNOWN_ID + "/requeue", null, bearer(READ), 403));
+        cases.add(as("read token cancels a run", "POST", "/api/runs/" + UNKNOWN_ID + "/cancel", null, bearer(READ), 403));
+        cases.add(as("read token PUTs", "PUT", "/api/jobs", "{}", bearer(READ), 403));
+        cases.add(as("read token DELETEs", "DELETE", "/api/jobs/{job}", null, bearer(READ), 403));
+        cases.add(as("operate token submits", "POST", "/api/jobs", valid, bearer(OPERATE), 403));
+        cases.add(as("operate token lists jobs", "GET", "/api/jobs", null, bearer(OPERATE), 403));
+        cases.add(as("operate token reads stats", "GET", "/api/stats", null, bearer(OPERATE), 403));
+        cases.add(as("submit token pauses", "POST", "/api/jobs/{job}/pause", null, bearer(SUBMIT), 403));
+        cases.add(as("submit token triggers", "POST", "/api/jobs/{job}/trigger", null, bearer(SUBMIT), 403));
+        cases.add(as("submit token requeues", "POST", "/api/runs/" + UNKNOWN_ID + "/requeue", null, bearer(SUBMIT), 403));
+        cases.add(as("submit token lists runs", "GET", "/api/runs", null, bearer(SUBMIT), 403));
+        cases.add(as("submit token reads a job", "GET", "/api/jobs/{job}", null, bearer(SUBMIT), 403));
+        cases.add(as("hashed read+operate token submits", "POST", "/api/jobs", valid, bearer(HASHED), 403));
+        cases.add(as("hashed read+operate token on an unknown POST", "POST", "/api/jobs/{job}/explode", null,
+                bearer(HASHED), 403));
+        // ---- what an authorised token still cannot do ----
+        cases.add(as("hashed read+operate token pauses an unknown job", "POST", "/api/jobs/" + UNKNOWN_ID + "/pause",
+                null, bearer(HASHED), 404));
+        cases.add(as("operate token triggers a malformed id", "POST", "/api/jobs/x'--/trigger", null, bearer(OPERATE), 404));
+        cases.add(as("submit token sends a bad field", "POST", "/api/jobs", "{\"name\": 5, \"executor\": \"shell\"}",
+                bearer(SUBMIT), 422, "name"));
+        cases.add(as("read token with a bad query", "GET", "/api/runs?limit=0", null, bearer(READ), 400, "limit"));
         return cases;
     }
 
     // ---- table helpers ----
+
+    /** A request with these headers (the Authorization header among them) and, when not null, a JSON body. */
+    private static Case as(String name, String method, String path, String body, Map<String, String> headers, int status) {
+        return as(name, method, path, body, headers, status, null);
+    }
+
+    private static Case as(String name, String method, String path, String body, Map<String, String> headers, int status,
+                           String field) {
+        return new Case("auth: " + name, method, path, body == null ? null : JSON, body == null ? null : utf8(body),
+                false, headers, status, field);
+    }
+
+    private static Map<String, String> bearer(String token) {
+        return Map.of("Authorization", "Bearer " + token);
+    }
 
     private static final String BASE = "\"name\": \"n\", \"executor\": \"shell\"";
 

@@ -415,7 +415,8 @@ class RestApiTest {
             assertThat(r.fieldNames()).containsExactly("items");
             JsonNode node = r.json().get("items").get(0);
             assertThat(Api.JSON.convertValue(node, java.util.Map.class).keySet())
-                    .containsExactly("worker_id", "roles", "version", "started_at", "last_seen_at", "running", "leader");
+                    .containsExactly("worker_id", "roles", "version", "started_at", "last_seen_at", "running", "leader",
+                            "status");
             assertThat(node.get("worker_id").asText()).isEqualTo("node-1");
             assertThat(node.get("roles")).extracting(JsonNode::asText).containsExactly("api", "worker");
             assertThat(node.get("version").asText()).isEqualTo("0.1.0");
@@ -423,6 +424,7 @@ class RestApiTest {
             assertThat(node.get("last_seen_at").asText()).isEqualTo(START);
             assertThat(node.get("running").asLong()).isEqualTo(1);
             assertThat(node.get("leader").asBoolean()).isTrue();
+            assertThat(node.get("status").asText()).isEqualTo("live");
             assertThat(jobId).isNotBlank();
         }
 

@@ -20,6 +20,10 @@ import io.forgeflow.application.testkit.FakeExecutor;
 import io.forgeflow.application.testkit.InMemoryStore;
 import io.forgeflow.application.testkit.MutableClock;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -30,6 +34,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -47,6 +52,8 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
     final CountingWorkSignal signal = new CountingWorkSignal();
     /** What /readyz reports; null means ready. */
     final AtomicReference<String> notReadyBecause = new AtomicReference<>();
+    /** The warnings a ready /readyz shows. */
+    final AtomicReference<List<String>> readyWarnings = new AtomicReference<>(List.of());
 
     @Override
     public void run(RestTestConfiguration configuration, Environment environment) {
@@ -63,7 +70,23 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                 new CancelRun(store.runs()),
                 new RequeueRun(store.runs(), store.jobs(), signal),
                 new QueryNodes(store.nodes(), Duration.ofSeconds(10)),
-                () -> Optional.ofNullable(notReadyBecause.get())).forEach(environment.jersey()::register);
+                new ReadinessCheck() {
+                    @Override
+                    public Optional<String> problem() {
+                        return Optional.ofNullable(notReadyBecause.get());
+                    }
+
+                    @Override
+                    public List<String> warnings() {
+                        return readyWarnings.get();
+                    }
+                }).forEach(environment.jersey()::register);
+        RestModule.authentication(ApiTokens.parse(configuration.apiTokens)).forEach(environment.jersey()::register);
+        environment.getApplicationContext().addServlet(new ServletHolder(new FakeMetrics()), "/metrics");
+        if (configuration.metricsToken != null) {
+            environment.servlets().addFilter("forgeflow-metrics-token", RestModule.metricsToken(configuration.metricsToken))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/metrics");
+        }
         RestModule.providers().forEach(environment.jersey()::register);
         RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
@@ -84,6 +107,15 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                 return Result.healthy();
             }
         });
+    }
+
+    /** Stands in for the Prometheus servlet the server maps to /metrics. */
+    static final class FakeMetrics extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            response.setContentType("text/plain");
+            response.getWriter().write("forgeflow_test_metric 1\n");
+        }
     }
 
     /** A route whose body Dropwizard's Jackson provider binds, to see its exceptions answered by the adapter. */

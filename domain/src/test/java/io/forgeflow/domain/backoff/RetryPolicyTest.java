@@ -67,6 +67,14 @@ class RetryPolicyTest {
     }
 
     @Test
+    void theCapOnlyAppliesOnceTheDoubledBaseExceedsIt() {
+        // cap >> 1 == base, but base * 2 is still below the cap by one millisecond
+        RetryPolicy justAbove = new RetryPolicy(Duration.ofMillis(5000), Duration.ofMillis(10_001));
+        assertThat(justAbove.ceilingAfter(2)).isEqualTo(Duration.ofMillis(10_000));
+        assertThat(justAbove.ceilingAfter(3)).isEqualTo(Duration.ofMillis(10_001));
+    }
+
+    @Test
     void decisionsAreConsistent() {
         assertThatThrownBy(() -> new FailureDecision(false, Duration.ofSeconds(1))).hasMessageContaining("no delay");
         assertThatThrownBy(() -> new FailureDecision(true, Duration.ofSeconds(-1))).hasMessageContaining("negative");

@@ -31,6 +31,19 @@ class IdsTest {
     }
 
     @Test
+    void theTwelveBitsAfterTheVersionAreRandomToo() {
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        Set<Long> randA = new HashSet<>();
+        for (int i = 0; i < 64; i++) {
+            UUID id = UUID.fromString(Ids.newId(t));
+            assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(t.toEpochMilli());
+            randA.add(id.getMostSignificantBits() & 0x0FFFL);
+        }
+        // 64 draws of 12 random bits: all equal (or all 0xFFF) only if the bits are not random at all
+        assertThat(randA).hasSizeGreaterThan(1);
+    }
+
+    @Test
     void malformedIdsAreRecognised() {
         assertThat(Ids.isWellFormed(null)).isFalse();
         assertThat(Ids.isWellFormed("")).isFalse();

@@ -49,6 +49,7 @@ class JobDraftTest {
                 bad("name", d -> with(d, "name", "   "), "must not be blank"),
                 bad("name", d -> with(d, "name", "x".repeat(201)), "at most 200"),
                 bad("name", d -> with(d, "name", nul), "NUL"),
+                bad("name", d -> with(d, "name", "\u0000leading"), "NUL"),
                 bad("executor", d -> with(d, "executor", null), "executor is required"),
                 bad("executor", d -> with(d, "executor", ""), "blank"),
                 bad("cron_expr", d -> with(d, "cron_expr", "  "), "must not be empty"),
@@ -68,7 +69,9 @@ class JobDraftTest {
                 bad("idempotency_key", d -> with(d, "idempotency_key", "k".repeat(201)), "1 to 200"),
                 bad("idempotency_key", d -> with(d, "idempotency_key", nul), "NUL"),
                 bad("payload.command", d -> with(d, "payload", Map.of("command", nul)), "NUL"),
-                bad("payload", d -> with(d, "payload", nested(40)), "deeper"));
+                bad("payload", d -> with(d, "payload", nested(40)), "deeper"),
+                bad("payload", d -> with(d, "payload", nested(JobDraft.MAX_PAYLOAD_DEPTH + 1)), "deeper"),
+                bad("payload", d -> with(d, "payload", Map.of("k", nestedLists(JobDraft.MAX_PAYLOAD_DEPTH))), "deeper"));
     }
 
     @ParameterizedTest(name = "{0}: {2}")
@@ -78,6 +81,28 @@ class JobDraftTest {
         assertThatThrownBy(draft::validate)
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo(field))
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void valuesAtTheLimitsAreAccepted() {
+        Map<String, Object> atLimits = fields(VALID);
+        atLimits.put("name", "n".repeat(JobDraft.MAX_NAME_LENGTH));
+        atLimits.put("idempotency_key", "k".repeat(JobDraft.MAX_IDEMPOTENCY_KEY_LENGTH));
+        atLimits.put("payload", nested(JobDraft.MAX_PAYLOAD_DEPTH));
+        JobSpec spec = draft(atLimits).validate();
+        assertThat(spec.name()).hasSize(200);
+        assertThat(spec.idempotencyKey()).hasSize(200);
+    }
+
+    @Test
+    void aRefusedValueIsQuotedInTheMessageAndLongOnesAreCut() {
+        String sixty = "Z".repeat(60);
+        assertThatThrownBy(() -> draft(with(fields(VALID), "timezone", sixty)).validate())
+                .hasMessageContaining("'" + sixty + "'");
+        assertThatThrownBy(() -> draft(with(fields(VALID), "timezone", sixty + "Z")).validate())
+                .hasMessageContaining("'" + sixty + "…'");
+        assertThatThrownBy(() -> draft(with(fields(VALID), "catch_up", "al\u0000ways")).validate())
+                .hasMessageContaining("was 'al?ways'");
     }
 
     @Test
@@ -119,6 +144,15 @@ class JobDraftTest {
             cur = next;
         }
         return m;
+    }
+
+    /** A list of lists {@code depth} deep around one string. */
+    static Object nestedLists(int depth) {
+        Object value = "leaf";
+        for (int i = 0; i < depth; i++) {
+            value = List.of(value);
+        }
+        return value;
     }
 
     static Map<String, Object> with(Map<String, Object> m, String k, Object v) {

@@ -34,6 +34,16 @@ class RunTest {
                     .isInstanceOf(IllegalRunTransitionException.class)
                     .hasMessageContaining("running").hasMessageContaining("cannot become running");
         }
+
+        @Test
+        void theRefusalNamesBothEndsOfTheForbiddenArrow() {
+            Run running = pending.claim("w1", T0, T0.plusSeconds(30));
+            assertThatThrownBy(() -> running.claim("w2", T0, T0.plusSeconds(30)))
+                    .isInstanceOfSatisfying(IllegalRunTransitionException.class, e -> {
+                        assertThat(e.from()).isEqualTo(RunStatus.RUNNING);
+                        assertThat(e.to()).isEqualTo(RunStatus.RUNNING);
+                    });
+        }
     }
 
     @Nested
@@ -72,6 +82,16 @@ class RunTest {
             assertThatThrownBy(() -> pending.succeed(T0, "")).isInstanceOf(IllegalRunTransitionException.class);
             assertThatThrownBy(() -> pending.fail(T0, "", "", FailureDecision.deadLetter()))
                     .isInstanceOf(IllegalRunTransitionException.class);
+            assertThatThrownBy(() -> pending.fail(T0, "", "", FailureDecision.retryAfter(Duration.ofSeconds(1))))
+                    .isInstanceOf(IllegalRunTransitionException.class);
+        }
+
+        @Test
+        void theLastAllowedAttemptLeavesNoneLeft() {
+            assertThat(pending.hasAttemptsLeft()).isTrue();
+            Run once = Run.pending("r2", "j1", 1, 5, T0, "shell", Map.of(), 60, T0);
+            assertThat(once.hasAttemptsLeft()).isTrue();
+            assertThat(once.claim("w1", T0, T0.plusSeconds(30)).hasAttemptsLeft()).isFalse();
         }
     }
 
@@ -108,6 +128,7 @@ class RunTest {
             assertThat(again.maxAttempts()).isEqualTo(4);
             assertThat(again.hasAttemptsLeft()).isTrue();
             assertThat(again.scheduledFor()).isEqualTo(T0.plusSeconds(60));
+            assertThat(dead.requeue(T0, 1).maxAttempts()).isEqualTo(2);
             assertThatThrownBy(() -> dead.requeue(T0, 0)).hasMessageContaining(">= 1");
             assertThatThrownBy(() -> pending.requeue(T0, 3)).isInstanceOf(IllegalRunTransitionException.class);
         }
@@ -120,6 +141,13 @@ class RunTest {
             assertThat(released.maxAttempts() - released.attempt()).isEqualTo(pending.maxAttempts() - pending.attempt());
             assertThatThrownBy(() -> pending.release(T0)).isInstanceOf(IllegalRunTransitionException.class);
         }
+    }
+
+    @Test
+    void thePayloadAndTheTimeoutAreKept() {
+        assertThat(pending.payload()).isEqualTo(Map.of("command", "true"));
+        assertThat(pending.timeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(Run.pending("r2", "j1", 1, 5, T0, "noop", null, 1, T0).payload()).isEmpty();
     }
 
     @Test

@@ -1,5 +1,6 @@
 -- cancelRuns: last statement of a job status change; its rows were locked by lockLiveRuns (a run inserted since then
 -- is locked here). Pending runs become cancelled; with alsoRunning, the workers of running runs are asked to stop.
+-- Returns the changed rows (for the node's run events, published after the commit).
 UPDATE runs
 SET status           = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status END,
     finished_at      = CASE WHEN status = 'pending' THEN coalesce(CAST(:now AS timestamptz), now()) ELSE finished_at END,
@@ -7,3 +8,4 @@ SET status           = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status
     cancel_requested = (status = 'running')
 WHERE job_id = CAST(:id AS uuid)
   AND (status = 'pending' OR (status = 'running' AND :alsoRunning))
+RETURNING *

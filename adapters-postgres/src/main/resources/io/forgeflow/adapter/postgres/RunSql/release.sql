@@ -5,13 +5,16 @@ WITH batch AS (
     FROM unnest(CAST(:ids AS uuid[]), CAST(:workers AS text[]), CAST(:attempts AS integer[]))
          AS b (id, worker_id, attempt)
 ), held AS MATERIALIZED (
-    SELECT r.id
-    FROM runs r
-    JOIN batch b ON b.id = r.id
-    WHERE r.id = ANY (CAST(:ids AS uuid[]))
-      AND r.status = 'running' AND r.worker_id = b.worker_id AND r.attempt = b.attempt
-    ORDER BY r.id
-    FOR UPDATE OF r
+    -- one primary-key lookup per batch row, in id order; the rows it keeps carry their batch values, so no later step
+    -- joins the batch again (a join the planner chose itself for a generic plan once compared every batch row with
+    -- every other: quadratic in the batch size, a second per 1,000 acknowledgements)
+    SELECT b.*
+    FROM (SELECT * FROM batch ORDER BY id) b
+    CROSS JOIN LATERAL (
+        SELECT id
+        FROM runs
+        WHERE id = b.id AND status = 'running' AND worker_id = b.worker_id AND attempt = b.attempt
+        FOR UPDATE) r
 ), released AS (
     UPDATE runs r
     SET status           = 'pending',
@@ -21,10 +24,9 @@ WITH batch AS (
         scheduled_for    = coalesce(CAST(:now AS timestamptz), now()),
         finished_at      = NULL,
         max_attempts     = r.max_attempts + 1
-    FROM held h
-    JOIN batch b ON b.id = h.id
-    WHERE r.id = h.id AND r.status = 'running' AND r.worker_id = b.worker_id AND r.attempt = b.attempt
-    RETURNING r.id, r.started_at, b.worker_id, b.attempt
+    FROM held b
+    WHERE r.id = b.id AND r.status = 'running' AND r.worker_id = b.worker_id AND r.attempt = b.attempt
+    RETURNING r.id, r.job_id, r.status, r.started_at, b.worker_id, b.attempt
 ), finished AS (
     INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
     SELECT id, attempt, worker_id, coalesce(started_at, CAST(:now AS timestamptz), now()),
@@ -34,5 +36,5 @@ WITH batch AS (
         SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
         WHERE a.outcome IS NULL
 )
-SELECT id, worker_id, attempt
+SELECT id, worker_id, attempt, job_id, status
 FROM released

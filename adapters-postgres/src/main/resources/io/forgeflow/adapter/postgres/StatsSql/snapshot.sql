@@ -1,0 +1,15 @@
+-- snapshot: plain reads, no locks, one round trip, for the metrics. Each count is served by an index on status (the
+-- partial pending and running indexes, (status, id DESC) for the finished ones). The lag is the age of the oldest due
+-- pending run: one probe of the pending queue index (priority, scheduled_for, id) per priority, never a scan.
+SELECT (SELECT count(*) FROM runs WHERE status = 'pending')   AS pending,
+       (SELECT count(*) FROM runs WHERE status = 'running')   AS running,
+       (SELECT count(*) FROM runs WHERE status = 'succeeded') AS succeeded,
+       (SELECT count(*) FROM runs WHERE status = 'dead')      AS dead,
+       (SELECT count(*) FROM runs WHERE status = 'cancelled') AS cancelled,
+       (SELECT coalesce(extract(epoch FROM coalesce(CAST(:now AS timestamptz), now()) - min(first.scheduled_for)), 0)
+        FROM generate_series(1, 9) AS p (priority)
+        CROSS JOIN LATERAL (SELECT r.scheduled_for
+                            FROM runs r
+                            WHERE r.status = 'pending' AND r.priority = p.priority
+                            ORDER BY r.scheduled_for
+                            LIMIT 1) AS first) AS lag_seconds

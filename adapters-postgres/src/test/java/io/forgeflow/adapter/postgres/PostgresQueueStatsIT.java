@@ -1,0 +1,62 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.domain.port.QueueStats.Snapshot;
+import io.forgeflow.domain.run.RunStatus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static io.forgeflow.adapter.postgres.testing.TestRuns.aRun;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PostgresQueueStatsIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    final TestClock clock = TestClock.at("2025-01-01T00:00:00Z");
+    final Instant now = clock.instant();
+    final PostgresQueueStats stats = new PostgresQueueStats(pg.jdbi(), clock);
+
+    @Test
+    void anEmptyQueueHasZeroDepthInEveryStatusAndNoLag() {
+        Snapshot snapshot = stats.snapshot();
+
+        assertThat(snapshot.depth()).containsOnlyKeys(RunStatus.values()).allSatisfy((s, n) -> assertThat(n).isZero());
+        assertThat(snapshot.lag()).isZero();
+    }
+
+    @Test
+    void countsRunsPerStatus() {
+        pg.insert(aRun().dueAt(now));
+        pg.insert(aRun().dueAt(now.plusSeconds(60)));
+        pg.insert(aRun().running().leasedBy("w1").leaseUntil(now.plusSeconds(30)));
+        pg.insert(aRun().dueAt(now).succeeded());
+        pg.insert(aRun().dueAt(now).succeeded());
+        pg.insert(aRun().dueAt(now).succeeded());
+        pg.insert(aRun().dueAt(now).dead());
+
+        assertThat(stats.snapshot().depth()).isEqualTo(Map.of(RunStatus.PENDING, 2L, RunStatus.RUNNING, 1L,
+                RunStatus.SUCCEEDED, 3L, RunStatus.DEAD, 1L, RunStatus.CANCELLED, 0L));
+    }
+
+    @Test
+    void lagIsTheAgeOfTheOldestDuePendingRunWhateverItsPriority() {
+        pg.insert(aRun().withPriority(1).dueAt(now.minusSeconds(5)));
+        pg.insert(aRun().withPriority(9).dueAt(now.minusSeconds(42)));
+        pg.insert(aRun().withPriority(5).dueAt(now.plusSeconds(600)));
+        pg.insert(aRun().dueAt(now.minusSeconds(3600)).dead());
+
+        assertThat(stats.snapshot().lag()).isEqualTo(Duration.ofSeconds(42));
+    }
+
+    @Test
+    void pendingRunsThatAreNotDueYetAreNoLag() {
+        pg.insert(aRun().dueAt(now.plusSeconds(10)));
+
+        assertThat(stats.snapshot().lag()).isZero();
+    }
+}

@@ -1,0 +1,136 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.run.Run;
+import org.jdbi.v3.core.Handle;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.forgeflow.adapter.postgres.testing.TestJobs.aJob;
+import static io.forgeflow.adapter.postgres.testing.TestRuns.aRun;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PostgresRetentionIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    static final Duration RETENTION = Duration.ofDays(14);
+
+    final TestClock clock = TestClock.at("2025-06-01T00:00:00Z");
+    final Instant now = clock.instant();
+    final Instant old = now.minus(RETENTION).minusSeconds(1);
+    final Instant recent = now.minus(RETENTION).plusSeconds(60);
+    final PostgresRetention retention = new PostgresRetention(pg.jdbi(), clock);
+
+    @Test
+    void deletesOnlyFinishedRunsWhoseFinishIsOlderThanTheRetentionWithTheirAttempts() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run oldSucceeded = pg.insert(aRun().ofJob(job.id()).dueAt(old).succeeded());
+        Run oldDead = pg.insert(aRun().ofJob(job.id()).dueAt(old).dead());
+        Run oldCancelled = pg.insert(aRun().ofJob(job.id()).dueAt(old).cancelled());
+        Run recentSucceeded = pg.insert(aRun().ofJob(job.id()).dueAt(recent).succeeded());
+        Run oldPending = pg.insert(aRun().ofJob(job.id()).dueAt(old));
+        Run oldRunning = pg.insert(aRun().ofJob(job.id()).dueAt(old).running().leasedBy("w1").leaseUntil(now));
+        attempt(oldSucceeded, old);
+        attempt(oldDead, old);
+        attempt(recentSucceeded, recent);
+
+        int deleted = retention.deleteFinishedRuns(RETENTION, 1_000);
+
+        assertThat(deleted).isEqualTo(3);
+        assertThat(runIds()).containsExactlyInAnyOrder(recentSucceeded.id(), oldPending.id(), oldRunning.id());
+        assertThat(attemptRunIds()).containsExactlyInAnyOrder(recentSucceeded.id(), oldRunning.id());
+        assertThat(runIds()).doesNotContain(oldSucceeded.id(), oldDead.id(), oldCancelled.id());
+        assertThat(jobIds()).containsExactly(job.id());
+    }
+
+    @Test
+    void deletesInBatchesOfTheGivenSizeOldestFirst() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        List<Run> runs = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            runs.add(aRun().ofJob(job.id()).dueAt(old.minusSeconds(25 - i)).succeeded().build());
+        }
+        pg.insertAll(runs);
+
+        assertThat(retention.deleteFinishedRuns(RETENTION, 10)).isEqualTo(10);
+        assertThat(runIds()).hasSize(15).doesNotContain(runs.get(0).id(), runs.get(9).id()).contains(runs.get(10).id());
+        assertThat(retention.deleteFinishedRuns(RETENTION, 10)).isEqualTo(10);
+        assertThat(retention.deleteFinishedRuns(RETENTION, 10)).isEqualTo(5);
+        assertThat(retention.deleteFinishedRuns(RETENTION, 10)).isZero();
+        assertThat(runIds()).isEmpty();
+    }
+
+    @Test
+    void skipsRunsThatAnotherTransactionHoldsInsteadOfWaiting() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run held = pg.insert(aRun().ofJob(job.id()).dueAt(old).dead());
+        Run free = pg.insert(aRun().ofJob(job.id()).dueAt(old).dead());
+
+        try (Handle other = pg.jdbi().open()) {
+            other.begin();
+            other.createQuery("SELECT id FROM runs WHERE id = CAST(:id AS uuid) FOR UPDATE")
+                    .bind("id", held.id()).mapTo(String.class).one();
+
+            assertThat(retention.deleteFinishedRuns(RETENTION, 1_000)).isEqualTo(1);
+            other.rollback();
+        }
+        assertThat(runIds()).containsExactly(held.id());
+        assertThat(runIds()).doesNotContain(free.id());
+    }
+
+    @Test
+    void deletesJobsThatCanNeverRunAgainOnceTheyHaveNoRunsLeftAndAreOldEnough() {
+        Job completedOld = pg.insert(aJob().withStatus(JobStatus.COMPLETED).createdAt(old));
+        Job cancelledOld = pg.insert(aJob().recurring("* * * * *", null).withStatus(JobStatus.CANCELLED).createdAt(old));
+        Job completedRecent = pg.insert(aJob().withStatus(JobStatus.COMPLETED).createdAt(recent));
+        Job completedWithRun = pg.insert(aJob().withStatus(JobStatus.COMPLETED).createdAt(old));
+        pg.insert(aRun().ofJob(completedWithRun.id()).dueAt(recent).succeeded());
+        Job activeOld = pg.insert(aJob().recurring("* * * * *", now).createdAt(old));
+        Job pausedOld = pg.insert(aJob().recurring("* * * * *", now).paused().createdAt(old));
+
+        int deleted = retention.deleteFinishedJobs(RETENTION, 1_000);
+
+        assertThat(deleted).isEqualTo(2);
+        assertThat(jobIds()).containsExactlyInAnyOrder(completedRecent.id(), completedWithRun.id(), activeOld.id(),
+                pausedOld.id());
+        assertThat(jobIds()).doesNotContain(completedOld.id(), cancelledOld.id());
+    }
+
+    @Test
+    void aJobWhoseLastRunIsDeletedGoesInALaterPass() {
+        Job job = pg.insert(aJob().withStatus(JobStatus.COMPLETED).createdAt(old));
+        pg.insert(aRun().ofJob(job.id()).dueAt(old).succeeded());
+
+        assertThat(retention.deleteFinishedJobs(RETENTION, 1_000)).isZero();
+        assertThat(retention.deleteFinishedRuns(RETENTION, 1_000)).isEqualTo(1);
+        assertThat(retention.deleteFinishedJobs(RETENTION, 1_000)).isEqualTo(1);
+        assertThat(jobIds()).isEmpty();
+    }
+
+    void attempt(Run run, Instant at) {
+        pg.jdbi().useHandle(h -> h.createUpdate("INSERT INTO run_attempts (run_id, attempt, worker_id, started_at, "
+                        + "finished_at, outcome) VALUES (CAST(:id AS uuid), 1, 'w1', :at, :at, 'failed')")
+                .bind("id", run.id()).bind("at", at).execute());
+    }
+
+    List<String> runIds() {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT CAST(id AS text) FROM runs").mapTo(String.class).list());
+    }
+
+    List<String> attemptRunIds() {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT DISTINCT CAST(run_id AS text) FROM run_attempts")
+                .mapTo(String.class).list());
+    }
+
+    List<String> jobIds() {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT CAST(id AS text) FROM jobs").mapTo(String.class).list());
+    }
+}

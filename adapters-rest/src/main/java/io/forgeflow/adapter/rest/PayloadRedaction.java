@@ -1,0 +1,63 @@
+package io.forgeflow.adapter.rest;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Hides secrets in the payloads the API shows: the value of every sensitive header in a payload's {@code headers}
+ * object (the http executor's) becomes {@code "***"}. Sensitive: {@code Authorization}, {@code Proxy-Authorization},
+ * {@code Cookie}, {@code X-Api-Key}, and any name containing {@code token}, {@code secret}, {@code key},
+ * {@code password}, {@code auth}, {@code cookie}, {@code session} or {@code credential}, in any case.
+ *
+ * <p>Only what is shown is redacted: the stored payload keeps the real values, which the executor needs and which an
+ * idempotent replay is compared with.
+ */
+final class PayloadRedaction {
+    static final String MASK = "***";
+    private static final Set<String> NAMES = Set.of("authorization", "proxy-authorization", "cookie", "x-api-key");
+    private static final List<String> PARTS = List.of("token", "secret", "key", "password", "auth", "cookie",
+            "session", "credential");
+
+    private PayloadRedaction() {
+    }
+
+    /** The payload as it may be shown: a copy with sensitive header values masked (the same map when none is). */
+    static Map<String, Object> redact(Map<String, Object> payload) {
+        if (payload == null || !(payload.get("headers") instanceof Map<?, ?> headers)) {
+            return payload;
+        }
+        Map<String, Object> shown = new LinkedHashMap<>();
+        boolean masked = false;
+        for (Map.Entry<?, ?> header : headers.entrySet()) {
+            String name = String.valueOf(header.getKey());
+            if (isSensitive(name) && header.getValue() != null) {
+                shown.put(name, MASK);
+                masked = true;
+            } else {
+                shown.put(name, header.getValue());
+            }
+        }
+        if (!masked) {
+            return payload;
+        }
+        Map<String, Object> copy = new LinkedHashMap<>(payload);
+        copy.put("headers", shown);
+        return copy;
+    }
+
+    static boolean isSensitive(String headerName) {
+        String name = headerName.toLowerCase(Locale.ROOT);
+        if (NAMES.contains(name)) {
+            return true;
+        }
+        for (String part : PARTS) {
+            if (name.contains(part)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

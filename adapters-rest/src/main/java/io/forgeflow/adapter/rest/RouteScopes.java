@@ -1,0 +1,73 @@
+package io.forgeflow.adapter.rest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which scope each request needs, as a table. It fails closed: what the table does not name needs {@code admin},
+ * so a route added later is protected before anyone thinks about it.
+ *
+ * <pre>
+ * GET or HEAD, any path                                read
+ * POST /api/jobs                                       submit
+ * POST /api/jobs/{id}/pause|resume|cancel|trigger      operate
+ * POST /api/runs/{id}/requeue|cancel                   operate
+ * anything else (PUT, DELETE, OPTIONS, unknown POSTs)  admin
+ * /healthz and /readyz, any method                     open (no token)
+ * </pre>
+ *
+ * {@code /metrics} is a servlet, outside Jersey: {@link MetricsTokenFilter} guards it when a metrics token is set.
+ */
+public final class RouteScopes {
+    /** The routes that stay open: probes must work without a token. */
+    static final Set<String> OPEN = Set.of("healthz", "readyz");
+    private static final Set<String> JOB_CONTROLS = Set.of("pause", "resume", "cancel", "trigger");
+    private static final Set<String> RUN_CONTROLS = Set.of("requeue", "cancel");
+
+    private RouteScopes() {
+    }
+
+    /**
+     * The scope a request needs, or empty for an open route.
+     *
+     * @param method the HTTP method
+     * @param path   the path, with or without leading, trailing or doubled slashes (they are ignored)
+     */
+    public static Optional<Scope> required(String method, String path) {
+        List<String> segments = segments(path);
+        if (segments.size() == 1 && OPEN.contains(segments.get(0))) {
+            return Optional.empty();
+        }
+        if ("GET".equals(method) || "HEAD".equals(method)) {
+            return Optional.of(Scope.READ);
+        }
+        if (!"POST".equals(method) || segments.size() < 2 || !segments.get(0).equals("api")) {
+            return Optional.of(Scope.ADMIN);
+        }
+        String collection = segments.get(1);
+        if (segments.size() == 2 && collection.equals("jobs")) {
+            return Optional.of(Scope.SUBMIT);
+        }
+        if (segments.size() == 4 && collection.equals("jobs") && JOB_CONTROLS.contains(segments.get(3))) {
+            return Optional.of(Scope.OPERATE);
+        }
+        if (segments.size() == 4 && collection.equals("runs") && RUN_CONTROLS.contains(segments.get(3))) {
+            return Optional.of(Scope.OPERATE);
+        }
+        return Optional.of(Scope.ADMIN);
+    }
+
+    private static List<String> segments(String path) {
+        List<String> segments = new ArrayList<>();
+        if (path != null) {
+            for (String s : path.split("/")) {
+                if (!s.isEmpty()) {
+                    segments.add(s);
+                }
+            }
+        }
+        return segments;
+    }
+}

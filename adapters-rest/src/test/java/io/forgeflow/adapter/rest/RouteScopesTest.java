@@ -1,0 +1,67 @@
+package io.forgeflow.adapter.rest;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every route of API.md, and the paths around them, with the scope each needs ("open": none). */
+class RouteScopesTest {
+    static final String ID = "01900000-0000-7000-8000-000000000000";
+
+    @ParameterizedTest(name = "{0} {1}: {2}")
+    @CsvSource({
+            // Jobs
+            "POST, /api/jobs,                      submit",
+            "GET,  /api/jobs,                      read",
+            "GET,  /api/jobs/" + ID + ",            read",
+            "POST, /api/jobs/" + ID + "/pause,      operate",
+            "POST, /api/jobs/" + ID + "/resume,     operate",
+            "POST, /api/jobs/" + ID + "/cancel,     operate",
+            "POST, /api/jobs/" + ID + "/trigger,    operate",
+            // Runs
+            "GET,  /api/runs,                      read",
+            "GET,  /api/runs/" + ID + ",            read",
+            "POST, /api/runs/" + ID + "/requeue,    operate",
+            "POST, /api/runs/" + ID + "/cancel,     operate",
+            // Operations
+            "GET,  /api/stats,                     read",
+            "GET,  /api/nodes,                     read",
+            "GET,  /api/events,                    read",
+            "GET,  /healthz,                       open",
+            "GET,  /readyz,                        open",
+            "HEAD, /readyz,                        open",
+            "POST, /healthz,                       open",
+            // the same routes written loosely
+            "POST, api/jobs,                       submit",
+            "POST, /api/jobs/,                     submit",
+            "POST, //api//jobs,                    submit",
+            "POST, /api/jobs/" + ID + "/pause/,     operate",
+            "GET,  /readyz/,                       open",
+            "HEAD, /api/jobs,                      read",
+            // everything else needs admin
+            "POST, /api/runs,                      admin",
+            "POST, /api/jobs/" + ID + ",            admin",
+            "POST, /api/jobs/" + ID + "/requeue,    admin",
+            "POST, /api/runs/" + ID + "/trigger,    admin",
+            "POST, /api/jobs/" + ID + "/pause/now,  admin",
+            "POST, /api/jobs/" + ID + "/pause;x=1,  admin",
+            "POST, /api/stats,                     admin",
+            "POST, /api/jobz,                      admin",
+            "POST, /jobs,                          admin",
+            "PUT,  /api/jobs,                      admin",
+            "PATCH, /api/jobs/" + ID + ",           admin",
+            "DELETE, /api/jobs/" + ID + ",          admin",
+            "DELETE, /api/runs/" + ID + ",          admin",
+            "OPTIONS, /api/jobs,                   admin",
+            "TRACE, /api/jobs,                     admin",
+            "post, /api/jobs,                      admin",
+            "GET,  /readyz;x=1,                    read",
+            "GET,  /api/readyz,                    read",
+            "POST, /healthz/x,                     admin",
+            "GET,  /,                              read",
+            "POST, /,                              admin"})
+    void eachRouteNeedsItsScopeAndTheRestNeedsAdmin(String method, String path, String scope) {
+        assertThat(RouteScopes.required(method, path).map(Scope::wireName).orElse("open")).isEqualTo(scope);
+    }
+}

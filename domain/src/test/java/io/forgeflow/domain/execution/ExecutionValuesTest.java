@@ -1,0 +1,80 @@
+package io.forgeflow.domain.execution;
+
+import io.forgeflow.domain.run.AttemptOutcome;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ExecutionValuesTest {
+
+    @Nested
+    class Results {
+        @Test
+        void eachFactoryNamesItsOutcomeAndKeepsOutputAndError() {
+            assertThat(ExecutionResult.succeeded("out"))
+                    .isEqualTo(new ExecutionResult(AttemptOutcome.SUCCEEDED, "out", null));
+            assertThat(ExecutionResult.failed("out", "exit code 1"))
+                    .isEqualTo(new ExecutionResult(AttemptOutcome.FAILED, "out", "exit code 1"));
+            assertThat(ExecutionResult.timedOut("out", "timed out after 5s"))
+                    .isEqualTo(new ExecutionResult(AttemptOutcome.TIMED_OUT, "out", "timed out after 5s"));
+            assertThat(ExecutionResult.cancelled("out", "operator"))
+                    .isEqualTo(new ExecutionResult(AttemptOutcome.CANCELLED, "out", "operator"));
+        }
+
+        @Test
+        void missingOutputIsEmpty() {
+            assertThat(ExecutionResult.succeeded(null).output()).isEmpty();
+        }
+
+        @ParameterizedTest
+        @EnumSource(value = AttemptOutcome.class, names = {"LEASE_EXPIRED", "RELEASED"})
+        void outcomesTheQueueDecidesCannotComeFromAnExecutor(AttemptOutcome outcome) {
+            assertThatThrownBy(() -> new ExecutionResult(outcome, "", null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(outcome.wireName()).hasMessageContaining("decided by the queue");
+        }
+
+        @ParameterizedTest
+        @EnumSource(value = AttemptOutcome.class, names = {"SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED"})
+        void outcomesAnExecutorReportsAreAccepted(AttemptOutcome outcome) {
+            assertThat(new ExecutionResult(outcome, "", null).outcome()).isEqualTo(outcome);
+        }
+    }
+
+    @Nested
+    class Contexts {
+        final Cancellation cancellation = new Cancellation();
+
+        @Test
+        void aMissingPayloadIsEmptyAndOneByteOfOutputIsEnough() {
+            ExecutionContext context = new ExecutionContext("r1", "j1", 1, null, Duration.ofSeconds(5), cancellation, 1);
+            assertThat(context.payload()).isEmpty();
+            assertThat(context.maxOutputBytes()).isEqualTo(1);
+        }
+
+        @Test
+        void thePayloadIsKept() {
+            ExecutionContext context = new ExecutionContext("r1", "j1", 1, Map.of("command", "true"),
+                    Duration.ofSeconds(5), cancellation, ExecutionContext.DEFAULT_MAX_OUTPUT_BYTES);
+            assertThat(context.payload()).containsEntry("command", "true");
+        }
+
+        @Test
+        void noOutputBudgetIsRefused() {
+            assertThatThrownBy(() -> new ExecutionContext("r1", "j1", 1, Map.of(), Duration.ofSeconds(5), cancellation, 0))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxOutputBytes must be >= 1");
+        }
+    }
+
+    @Test
+    void anUnconfiguredExecutorMayReachPrivateAddresses() {
+        assertThat(ExecutorSettings.unguarded().privateNetworkTargetsAllowed()).isTrue();
+    }
+}

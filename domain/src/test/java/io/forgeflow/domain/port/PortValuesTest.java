@@ -1,0 +1,114 @@
+package io.forgeflow.domain.port;
+
+import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.run.RunChange;
+import io.forgeflow.domain.run.RunStatus;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PortValuesTest {
+    static final RunFence FENCE = new RunFence("r1", "w1", 1);
+
+    @Nested
+    class Acknowledgements {
+        @Test
+        void aRetryCarriesItsDelayAndOtherEndingsHaveNone() {
+            Acknowledgement retry = new Acknowledgement(FENCE, AttemptOutcome.FAILED, RunStatus.PENDING,
+                    Duration.ofSeconds(7), "out", "exit code 1");
+            assertThat(retry.retryDelay()).isEqualTo(Duration.ofSeconds(7));
+            Acknowledgement done = new Acknowledgement(FENCE, AttemptOutcome.SUCCEEDED, RunStatus.SUCCEEDED, null, "out", null);
+            assertThat(done.retryDelay()).isZero();
+        }
+
+        @ParameterizedTest
+        @EnumSource(value = RunStatus.class, names = {"SUCCEEDED", "DEAD", "CANCELLED"})
+        void onlyARetryHasADelay(RunStatus next) {
+            assertThat(new Acknowledgement(FENCE, AttemptOutcome.FAILED, next, Duration.ZERO, "", "x").next()).isEqualTo(next);
+            assertThatThrownBy(() -> new Acknowledgement(FENCE, AttemptOutcome.FAILED, next, Duration.ofMillis(1), "", "x"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only a retry");
+        }
+
+        @Test
+        void aRunningRunCannotBeAcknowledgedIntoRunningAgain() {
+            assertThatThrownBy(() -> new Acknowledgement(FENCE, AttemptOutcome.SUCCEEDED, RunStatus.RUNNING, null, "", null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot become running");
+        }
+    }
+
+    @Test
+    void aFenceNamesAStartedAttempt() {
+        assertThat(new RunFence("r1", "w1", 1).attempt()).isEqualTo(1);
+        assertThatThrownBy(() -> new RunFence("r1", "w1", 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("attempt must be >= 1, was 0");
+    }
+
+    @Nested
+    class QueueSnapshots {
+        @Test
+        void everyStatusHasADepthZeroWhenMissing() {
+            QueueStats.Snapshot snapshot = new QueueStats.Snapshot(Map.of(RunStatus.PENDING, 4L), Duration.ofSeconds(3));
+            assertThat(snapshot.depth()).containsOnlyKeys(RunStatus.values())
+                    .containsEntry(RunStatus.PENDING, 4L).containsEntry(RunStatus.DEAD, 0L);
+            assertThat(snapshot.lag()).isEqualTo(Duration.ofSeconds(3));
+        }
+
+        @Test
+        void noCountsMeanZeroEverywhere() {
+            QueueStats.Snapshot snapshot = new QueueStats.Snapshot(null, Duration.ZERO);
+            assertThat(snapshot.depth()).hasSize(RunStatus.values().length).allSatisfy((s, n) -> assertThat(n).isZero());
+        }
+
+        @Test
+        void aNegativeLagFromClockSkewIsZero() {
+            assertThat(new QueueStats.Snapshot(Map.of(), Duration.ofMillis(-5)).lag()).isZero();
+        }
+    }
+
+    @Test
+    void theSilentEventStreamHearsNothingAndClosesQuietly() throws Exception {
+        List<RunChange> heard = new ArrayList<>();
+        AutoCloseable subscription = RunEvents.NONE.subscribe(heard::addAll);
+        RunEvents.NONE.publish(List.of(new RunChange("r1", "j1", RunStatus.PENDING, 0, null, Instant.EPOCH)));
+        assertThat(subscription).isNotNull();
+        subscription.close();
+        assertThat(heard).isEmpty();
+    }
+
+    @Test
+    void aRegistryWithoutGoneNodesListsTheLiveOnesAndForgetsNothing() {
+        NodeRegistry.NodeInfo info = new NodeRegistry.NodeInfo("w1", Set.of("worker"), "1.0", Instant.EPOCH, false);
+        NodeRegistry.NodeStatus live = new NodeRegistry.NodeStatus(info, Instant.EPOCH, 2);
+        List<Long> asked = new ArrayList<>();
+        NodeRegistry registry = new NodeRegistry() {
+            @Override
+            public void heartbeat(NodeInfo node) {
+            }
+
+            @Override
+            public void remove(String workerId) {
+            }
+
+            @Override
+            public List<NodeStatus> list(long liveWindowSeconds) {
+                asked.add(liveWindowSeconds);
+                return List.of(live);
+            }
+        };
+        assertThat(registry.list(30, 3600)).containsExactly(live);
+        assertThat(asked).containsExactly(30L);
+        assertThat(registry.forgetUnseen(60)).isZero();
+        assertThat(live.live()).isTrue();
+    }
+}

@@ -1,0 +1,17 @@
+package io.forgeflow.server.cli;
+
+import io.dropwizard.core.setup.Bootstrap;
+
+/** Registers the command-line client: {@code jobs}, {@code runs}, {@code dlq}, {@code stats}, {@code nodes}. */
+public final class ClientCommands {
+    private ClientCommands() {
+    }
+
+    public static void register(Bootstrap<?> bootstrap, Terminal terminal) {
+        bootstrap.addCommand(new JobsCommand(terminal));
+        bootstrap.addCommand(new RunsCommand(terminal));
+        bootstrap.addCommand(new DlqCommand(terminal));
+        bootstrap.addCommand(new StatsCommand(terminal));
+        bootstrap.addCommand(new NodesCommand(terminal));
+    }
+}

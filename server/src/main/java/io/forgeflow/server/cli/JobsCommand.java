@@ -1,0 +1,195 @@
+package io.forgeflow.server.cli;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.forgeflow.client.ForgeFlowClient;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.Page;
+import io.forgeflow.client.SubmitResult;
+import net.sourceforge.argparse4j.impl.Arguments;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+import net.sourceforge.argparse4j.inf.Subparsers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** {@code forgeflow jobs submit|list|get|pause|resume|cancel|trigger}. */
+final class JobsCommand extends ClientCommand {
+    private static final Pattern RELATIVE = Pattern.compile("\\+(\\d+)([smhd])");
+
+    JobsCommand(Terminal terminal) {
+        super("jobs", "submit, list and control jobs (submit, list, get, pause, resume, cancel, trigger)", terminal);
+    }
+
+    @Override
+    public void configure(Subparser command) {
+        Subparsers actions = actions(command);
+        Subparser submit = action(actions, "submit", "submit a job (POST /api/jobs); prints the job");
+        submit.addArgument("--name").required(true).help("the job's name, 1-200 characters (required)");
+        submit.addArgument("--executor").setDefault("shell").help("shell (default), http, noop, or a plugged-in executor");
+        submit.addArgument("--command").dest("shell_command").metavar("COMMAND").help("shell: the command, run with /bin/sh -c (payload.command)");
+        submit.addArgument("--url").help("http: the URL to call (payload.url)");
+        submit.addArgument("--payload").metavar("JSON")
+                .help("the executor's payload: a JSON object, or @file.json; --command and --url are merged into it");
+        submit.addArgument("--cron").metavar("EXPR")
+                .help("recurring: 5-field Unix cron ('*/5 * * * *'), 6 fields with seconds, or @hourly, @daily ...");
+        submit.addArgument("--timezone").metavar("ZONE").help("IANA time zone of --cron, e.g. Europe/Berlin (default UTC)");
+        submit.addArgument("--run-at").metavar("TIME")
+                .help("once, at a time: 2026-12-01T09:30:00Z, or from now: +30s, +10m, +2h, +1d");
+        submit.addArgument("--priority").type(Integer.class).help("1 (first) to 9 (default 5)");
+        submit.addArgument("--max-attempts").type(Integer.class).metavar("N").help("1-100 (default 3)");
+        submit.addArgument("--timeout").type(Integer.class).metavar("SECONDS").help("1-86400 (default 300)");
+        submit.addArgument("--catch-up").choices("skip", "once")
+                .help("cron ticks missed while no scheduler ran: skip (default) or once");
+        submit.addArgument("--idempotency-key").metavar("KEY")
+                .help("submitting the same key and body again answers the existing job; another body is a conflict (exit 4)");
+        submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
+
+        Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
+        list.addArgument("--status").choices("active", "paused", "cancelled", "completed").help("only jobs in this status");
+        page(list);
+
+        ids(action(actions, "get", "show jobs (GET /api/jobs/{id})"), "job");
+        ids(action(actions, "pause", "pause jobs: their pending runs are cancelled, no ticks fire"), "job");
+        ids(action(actions, "resume", "resume paused jobs: cron continues from now (catch_up applies)"), "job");
+        ids(action(actions, "cancel", "cancel jobs for good: pending runs cancelled, running runs stopped"), "job");
+        Subparser trigger = action(actions, "trigger", "enqueue a run of each job right now, whatever its schedule");
+        ids(trigger, "job");
+        trigger.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the runs' ids");
+    }
+
+    @Override
+    void execute(Namespace ns, ForgeFlowClient client, Output out) {
+        switch (ns.getString(ACTION)) {
+            case "submit" -> submit(ns, client, out);
+            case "list" -> list(ns, client, out);
+            case "get" -> eachId(ns, out, client::getJob, (id, job) -> Details.job(out, job));
+            case "pause" -> eachId(ns, out, client::pauseJob, (id, job) -> changed(out, job));
+            case "resume" -> eachId(ns, out, client::resumeJob, (id, job) -> changed(out, job));
+            case "cancel" -> eachId(ns, out, client::cancelJob, (id, job) -> changed(out, job));
+            case "trigger" -> eachId(ns, out, client::triggerJob, (id, run) -> out.println(
+                    Boolean.TRUE.equals(ns.getBoolean("quiet")) ? run.id()
+                            : "triggered job " + id + ": run " + run.id() + " " + run.status()));
+            default -> throw new UsageException("unknown action " + ns.getString(ACTION));
+        }
+    }
+
+    private static void changed(Output out, Job job) {
+        out.println("job " + job.id() + " (" + Text.line(job.name()) + ") is " + job.status()
+                + (job.nextRunAt() == null ? "" : ", next run " + Text.time(job.nextRunAt())));
+    }
+
+    private void submit(Namespace ns, ForgeFlowClient client, Output out) {
+        JobRequest request = JobRequest.builder(ns.getString("name"), ns.getString("executor"))
+                .payload(payload(ns))
+                .cron(ns.getString("cron"))
+                .timezone(ns.getString("timezone"))
+                .runAt(runAt(ns.getString("run_at"), Instant.now()))
+                .priority(ns.getInt("priority"))
+                .maxAttempts(ns.getInt("max_attempts"))
+                .timeoutSeconds(ns.getInt("timeout"))
+                .catchUp(ns.getString("catch_up"))
+                .idempotencyKey(ns.getString("idempotency_key"))
+                .build();
+        SubmitResult result = client.submitJob(request);
+        if (out.json()) {
+            out.json(result.job());
+        } else if (Boolean.TRUE.equals(ns.getBoolean("quiet"))) {
+            out.println(result.job().id());
+        } else {
+            out.println(result.created() ? "submitted job " + result.job().id()
+                    : "job " + result.job().id() + " already exists with this idempotency key and body: nothing submitted");
+            Details.job(out, result.job());
+        }
+    }
+
+    private void list(Namespace ns, ForgeFlowClient client, Output out) {
+        Page<Job> page = client.listJobs(ns.getString("status"), ns.getInt("limit"), ns.getString("cursor"));
+        if (out.json()) {
+            out.json(page);
+            return;
+        }
+        Table table = new Table("ID", "NAME", "EXECUTOR", "SCHEDULE", "STATUS", "NEXT RUN", "PRI>");
+        page.items().forEach(job -> table.row(job.id(), job.name(), job.executor(), Details.schedule(job), job.status(),
+                Text.time(job.nextRunAt()), job.priority()));
+        if (table.isEmpty()) {
+            out.println(ns.getString("status") == null ? "no jobs" : "no " + ns.getString("status") + " jobs");
+            return;
+        }
+        out.table(table);
+        if (page.hasMore()) {
+            out.println("(more: " + PROGRAM + " jobs list --cursor " + page.nextCursor() + ")");
+        }
+    }
+
+    /** The payload from --payload (JSON or @file) with --command and --url merged in; null when none is given. */
+    static Map<String, Object> payload(Namespace ns) {
+        String raw = ns.getString("payload");
+        Map<String, Object> payload = new LinkedHashMap<>();
+        if (raw != null) {
+            String json = raw;
+            if (raw.startsWith("@")) {
+                try {
+                    json = Files.readString(Path.of(raw.substring(1)));
+                } catch (IOException e) {
+                    throw new UsageException("--payload " + raw + ": cannot read the file: " + e);
+                }
+            }
+            try {
+                Object parsed = new ObjectMapper().readValue(json, Object.class);
+                if (!(parsed instanceof Map)) {
+                    throw new UsageException("--payload must be a JSON object, like '{\"command\": \"echo hi\"}'");
+                }
+                payload.putAll(new ObjectMapper().convertValue(parsed, new TypeReference<Map<String, Object>>() { }));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new UsageException("--payload is not JSON: " + e.getOriginalMessage());
+            }
+        }
+        if (ns.getString("shell_command") != null) { // not "command": Dropwizard's Cli keeps the command's name there
+            payload.put("command", ns.getString("shell_command"));
+        }
+        if (ns.getString("url") != null) {
+            payload.put("url", ns.getString("url"));
+        }
+        return raw == null && payload.isEmpty() ? null : payload;
+    }
+
+    /** --run-at: an RFC 3339 timestamp, or +N followed by s, m, h or d from now; null when not given. */
+    static Instant runAt(String text, Instant now) {
+        if (text == null) {
+            return null;
+        }
+        Matcher relative = RELATIVE.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (relative.matches()) {
+            try {
+                long n = Long.parseLong(relative.group(1));
+                Duration unit = switch (relative.group(2)) {
+                    case "s" -> Duration.ofSeconds(1);
+                    case "m" -> Duration.ofMinutes(1);
+                    case "h" -> Duration.ofHours(1);
+                    default -> Duration.ofDays(1);
+                };
+                return now.plus(unit.multipliedBy(n));
+            } catch (ArithmeticException | java.time.DateTimeException | NumberFormatException e) {
+                throw new UsageException("--run-at '" + text + "' is too far in the future");
+            }
+        }
+        try {
+            return OffsetDateTime.parse(text.trim()).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new UsageException("--run-at '" + text + "' is not a time: write it like 2026-12-01T09:30:00Z, or +10m");
+        }
+    }
+}

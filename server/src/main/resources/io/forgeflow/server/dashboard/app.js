@@ -1,0 +1,915 @@
+/*
+ * ForgeFlow dashboard: plain JavaScript over the REST API (docs/API.md), no build step.
+ *
+ * Live: GET /api/events (Server-Sent Events, read with fetch so that the bearer token can be sent); a server that
+ * answers 404 there is polled every 2 s instead. Auth: a 401 asks for an API token, kept in sessionStorage and sent
+ * as "Authorization: Bearer ...". Safety: every text that comes from the server is put into the page as a text node
+ * (textContent), never as markup; the page's Content-Security-Policy allows no inline script.
+ */
+(() => {
+  'use strict';
+
+  const TOKEN_KEY = 'forgeflow.token';
+  const POLL_MS = 2000;
+  const SLOW_MS = 10000;
+  const FEED_SIZE = 25;
+  const PAGE = 50;
+
+  const state = {
+    token: sessionStorage.getItem(TOKEN_KEY) || '',
+    tokenPrompt: null,
+    view: 'overview',
+    mode: 'connecting',           // live | polling | reconnecting | offline | connecting
+    lastEventId: null,
+    retryMs: 2000,
+    jobs: new Map(),              // id -> job (a cache for names)
+    jobFetches: new Map(),        // id -> promise
+    stats: null,
+    nodes: [],
+    recent: [],                   // {id, job_id, status, attempt, max_attempts, at}
+    jobsPage: { items: [], next: null, status: '' },
+    runsPage: { items: [], next: null, status: '', job: null },
+    deadPage: { items: [], next: null },
+    selectedRun: null,            // full run with attempts
+    selectedRunId: null,
+    deadSelected: new Set(),
+    lastSlow: 0,
+    attention: [],                // the latest dead runs, on the overview
+    attentionFor: null,           // the dead count they were read for
+  };
+
+  const $ = (id) => document.getElementById(id);
+
+  // ------------------------------------------------------------------ DOM helpers (text only, never markup)
+
+  /** el('td', {class: 'x', title: t, data: {runId: id}, on: {click: f}}, 'text', childNode, ...) */
+  function el(tag, opts, ...children) {
+    const node = document.createElement(tag);
+    const o = opts || {};
+    for (const [key, value] of Object.entries(o)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === 'class') node.className = value;
+      else if (key === 'text') node.textContent = String(value);
+      else if (key === 'data') Object.entries(value).forEach(([k, v]) => { node.dataset[k] = String(v); });
+      else if (key === 'on') Object.entries(value).forEach(([k, f]) => node.addEventListener(k, f));
+      else if (key === 'disabled' || key === 'checked' || key === 'hidden') node[key] = !!value;
+      else node.setAttribute(key, String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function setText(id, text) {
+    $(id).textContent = text;
+  }
+
+  const pad = (n) => String(n).padStart(2, '0');
+
+  function fmtTime(iso, compact) {
+    if (!iso) return '—';
+    const d = new Date(iso);
+    if (isNaN(d)) return String(iso);
+    const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    const now = new Date();
+    const sameDay = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+    if (compact && sameDay) return time;
+    const date = `${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    return compact ? `${date} ${time}` : `${d.getFullYear()}-${date} ${time}`;
+  }
+
+  function fmtDuration(ms) {
+    if (ms === null || ms === undefined || isNaN(ms) || ms < 0) return '';
+    const s = ms / 1000;
+    if (s < 10) return `${s.toFixed(1)} s`;
+    if (s < 120) return `${Math.round(s)} s`;
+    if (s < 7200) return `${Math.floor(s / 60)}m ${Math.round(s % 60)}s`;
+    return `${(s / 3600).toFixed(1)} h`;
+  }
+
+  function ago(iso) {
+    if (!iso) return '—';
+    const ms = Date.now() - new Date(iso).getTime();
+    if (isNaN(ms)) return String(iso);
+    const s = Math.max(0, Math.round(ms / 1000));
+    if (s < 120) return `${s} s ago`;
+    if (s < 7200) return `${Math.round(s / 60)} min ago`;
+    return `${Math.round(s / 3600)} h ago`;
+  }
+
+  /** Ids are UUIDv7: the head is a timestamp shared by ids made together, the tail is random. */
+  const shortId = (id) => (id ? String(id).slice(-8) : '');
+
+  const statusSpan = (status, extra) => el('span', { class: `st-${status}${extra ? ' ' + extra : ''}`, text: status });
+
+  function jobName(id) {
+    const job = state.jobs.get(id);
+    if (job) return job.name;
+    fetchJob(id);
+    return shortId(id);
+  }
+
+  function fetchJob(id) {
+    if (!id || state.jobFetches.has(id)) return;
+    state.jobFetches.set(id, api('GET', `/api/jobs/${encodeURIComponent(id)}`)
+      .then((job) => { state.jobs.set(id, job); renderNamesLater(); })
+      .catch(() => { /* unknown or removed job: its id stays shown */ }));
+  }
+
+  let namesTimer = null;
+  function renderNamesLater() {
+    if (namesTimer) return;
+    namesTimer = setTimeout(() => { namesTimer = null; renderFeed(); renderAttention(); renderRuns(); renderDead(); renderRunDetail(); }, 50);
+  }
+
+  function toast(message, isError) {
+    const t = $('toast');
+    t.textContent = message;
+    t.className = isError ? 'toast error' : 'toast';
+    t.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { t.hidden = true; }, isError ? 8000 : 3500);
+  }
+
+  function banner(message) {
+    const b = $('banner');
+    b.textContent = message || '';
+    b.hidden = !message;
+  }
+
+  // ------------------------------------------------------------------ the API
+
+  class ApiError extends Error {
+    constructor(status, message, field) {
+      super(message);
+      this.status = status;
+      this.field = field;
+    }
+  }
+
+  function authHeaders(extra) {
+    const headers = Object.assign({}, extra);
+    if (state.token) headers.Authorization = `Bearer ${state.token}`;
+    return headers;
+  }
+
+  async function api(method, path, body) {
+    for (;;) {
+      const headers = authHeaders({ Accept: 'application/json' });
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      let res;
+      try {
+        res = await fetch(path, { method, headers, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body) });
+      } catch (e) {
+        banner('Cannot reach the ForgeFlow server; retrying.');
+        throw new ApiError(0, `cannot reach the server (${e.message})`);
+      }
+      const text = await res.text();
+      let data = null;
+      try {
+        data = text ? JSON.parse(text) : null;
+      } catch (notJson) {
+        data = null;
+      }
+      if (res.status === 401) {
+        await askForToken((data && data.error) || 'The server needs an API token.');
+        continue;
+      }
+      banner(null);
+      if (!res.ok) {
+        const message = data && typeof data.error === 'string' ? data.error : `HTTP ${res.status}`;
+        throw new ApiError(res.status, message, data && data.field);
+      }
+      return data;
+    }
+  }
+
+  function askForToken(reason) {
+    if (state.tokenPrompt) return state.tokenPrompt;
+    state.tokenPrompt = new Promise((resolve) => {
+      const dialog = $('token-dialog');
+      setText('token-reason', state.token ? `The token was refused: ${reason}` : reason);
+      $('token-input').value = '';
+      const onSubmit = (event) => {
+        event.preventDefault();
+        const token = $('token-input').value.trim();
+        if (!token) return;
+        state.token = token;
+        sessionStorage.setItem(TOKEN_KEY, token);
+        $('forget-token').hidden = false;
+        $('token-form').removeEventListener('submit', onSubmit);
+        dialog.close();
+        state.tokenPrompt = null;
+        resolve();
+      };
+      $('token-form').addEventListener('submit', onSubmit);
+      if (!dialog.open) dialog.showModal();
+      $('token-input').focus();
+    });
+    return state.tokenPrompt;
+  }
+
+  /** Runs an action, reports its failure as the server worded it. */
+  async function act(what, fn) {
+    try {
+      return await fn();
+    } catch (e) {
+      toast(`${what}: ${e.message}`, true);
+      return undefined;
+    }
+  }
+
+  // ------------------------------------------------------------------ live updates
+
+  function setMode(mode) {
+    state.mode = mode;
+    const live = $('live');
+    live.dataset.mode = mode;
+    live.textContent = { live: 'live', polling: 'polling every 2 s', reconnecting: 'reconnecting…', offline: 'offline',
+      connecting: 'connecting…' }[mode] || mode;
+    setText('feed-note', mode === 'live' ? 'live through /api/events'
+      : mode === 'polling' ? 'polling every 2 s (this server has no event stream)' : '');
+  }
+
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  async function followEvents() {
+    for (;;) {
+      let res;
+      try {
+        const headers = authHeaders({ Accept: 'text/event-stream' });
+        if (state.lastEventId) headers['Last-Event-ID'] = state.lastEventId;
+        res = await fetch('/api/events', { headers, cache: 'no-store' });
+      } catch (e) {
+        setMode('offline');
+        await sleep(state.retryMs);
+        continue;
+      }
+      if (res.status === 404 || res.status === 405 || res.status === 501) {
+        setMode('polling');         // a node without the event stream: poll
+        return;
+      }
+      if (res.status === 401) {
+        const body = await res.json().catch(() => null);
+        await askForToken((body && body.error) || 'The server needs an API token.');
+        continue;
+      }
+      if (!res.ok || !res.body) {
+        setMode('reconnecting');
+        await pollOnce();
+        await sleep(state.retryMs);
+        continue;
+      }
+      setMode('live');
+      refreshAll();                 // what changed while we were not listening
+      try {
+        await readEvents(res.body);
+      } catch (e) {
+        // the stream broke: reconnect with Last-Event-ID
+      }
+      setMode('reconnecting');
+      await sleep(state.retryMs);
+    }
+  }
+
+  async function readEvents(body) {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer = (buffer + value).replace(/\r\n/g, '\n');
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let type = 'message';
+        const data = [];
+        for (const line of block.split('\n')) {
+          if (!line || line.startsWith(':')) continue;
+          const colon = line.indexOf(':');
+          const field = colon < 0 ? line : line.slice(0, colon);
+          let v = colon < 0 ? '' : line.slice(colon + 1);
+          if (v.startsWith(' ')) v = v.slice(1);
+          if (field === 'data') data.push(v);
+          else if (field === 'event') type = v;
+          else if (field === 'id') state.lastEventId = v;
+          else if (field === 'retry' && /^\d+$/.test(v)) state.retryMs = Number(v);
+        }
+        if (data.length) onServerEvent(type, data.join('\n'));
+      }
+    }
+  }
+
+  function onServerEvent(type, data) {
+    if (type === 'reset') {
+      refreshAll();
+      return;
+    }
+    if (type !== 'run') return;
+    let change;
+    try {
+      change = JSON.parse(data);
+    } catch (e) {
+      return;
+    }
+    const known = state.recent.find((r) => r.id === change.run_id);
+    const entry = { id: change.run_id, job_id: change.job_id, status: change.status, attempt: change.attempt,
+      max_attempts: known ? known.max_attempts : null, at: change.at };
+    state.recent = [entry].concat(state.recent.filter((r) => r.id !== change.run_id)).slice(0, FEED_SIZE);
+    renderFeedLater();
+    if (state.selectedRunId === change.run_id) loadRunDetail(change.run_id);
+    refreshSoon();
+  }
+
+  let feedTimer = null;
+  function renderFeedLater() {
+    if (!feedTimer) feedTimer = setTimeout(() => { feedTimer = null; renderFeed(); }, 100);
+  }
+
+  let refreshTimer = null;
+  let lastRefresh = 0;
+  /** After events: stats and the visible list, at most once a second whatever the event rate. */
+  function refreshSoon() {
+    if (refreshTimer) return;
+    const wait = Math.max(250, 1000 - (Date.now() - lastRefresh));
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      lastRefresh = Date.now();
+      loadStats();
+      loadView(false);
+    }, wait);
+  }
+
+  function refreshAll() {
+    loadStats();
+    loadNodes();
+    loadLag();
+    loadRecent();
+    loadView(false);
+  }
+
+  async function pollOnce() {
+    await Promise.all([loadStats(), loadRecent(), loadView(false),
+      state.selectedRunId ? loadRunDetail(state.selectedRunId) : null]);
+  }
+
+  function tick() {
+    if (state.tokenPrompt) return;
+    if (state.mode === 'polling' || state.mode === 'offline') {
+      pollOnce();
+    }
+    if (state.mode !== 'live' || Date.now() - state.lastSlow >= SLOW_MS) {
+      state.lastSlow = Date.now();
+      loadNodes();
+      loadLag();
+      if (state.mode === 'live') loadStats();
+    }
+  }
+
+  // ------------------------------------------------------------------ loaders (one at a time each)
+
+  /** A loader that never runs twice at once: a call while it runs makes it run once more, with the latest arguments. */
+  function single(fn) {
+    let running = null;
+    let again = false;
+    let latest = [];
+    return async (...args) => {
+      latest = args;
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        try {
+          do {
+            again = false;
+            await fn(...latest);
+          } while (again);
+        } catch (e) {
+          if (e instanceof ApiError && e.status !== 0) toast(e.message, true);
+        } finally {
+          running = null;
+        }
+      })();
+      return running;
+    };
+  }
+
+  const loadStats = single(async () => {
+    state.stats = await api('GET', '/api/stats');
+    renderStats();
+  });
+
+  /** The latest dead runs on the overview (hidden while there are none). */
+  const loadAttention = single(async (dead) => {
+    state.attentionFor = dead;
+    state.attention = dead > 0 ? ((await api('GET', '/api/runs?status=dead&limit=5')).items || []) : [];
+    renderAttention();
+  });
+
+  const loadNodes = single(async () => {
+    const answer = await api('GET', '/api/nodes');
+    state.nodes = Array.isArray(answer) ? answer : (answer && answer.items) || [];
+    renderNodes();
+  });
+
+  const loadRecent = single(async () => {
+    const page = await api('GET', `/api/runs?limit=${FEED_SIZE}`);
+    state.recent = (page.items || []).map((r) => ({ id: r.id, job_id: r.job_id, status: r.status, attempt: r.attempt,
+      max_attempts: r.max_attempts, at: r.finished_at || r.started_at || r.scheduled_for }));
+    state.recent.sort((a, b) => String(b.at).localeCompare(String(a.at)));
+    renderFeed();
+  });
+
+  const loadLag = single(async () => {
+    if (state.stats && typeof state.stats.queue_lag_seconds === 'number') {
+      renderLag(state.stats.queue_lag_seconds, null);
+      return;
+    }
+    let res;
+    try {
+      res = await fetch('/metrics', { headers: authHeaders({ Accept: 'text/plain' }), cache: 'no-store' });
+    } catch (e) {
+      return;
+    }
+    if (!res.ok) {
+      renderLag(null, res.status === 401 || res.status === 403 ? '/metrics needs its own token (FORGEFLOW_METRICS_TOKEN)'
+        : `/metrics answered HTTP ${res.status}`);
+      return;
+    }
+    const match = /^forgeflow_queue_lag_seconds(?:\{[^}]*\})?\s+(\S+)/m.exec(await res.text());
+    renderLag(match ? Number(match[1]) : null, match ? null : 'no forgeflow_queue_lag_seconds in /metrics');
+  });
+
+  function loadView(reset) {
+    switch (state.view) {
+      case 'jobs': return loadJobs(reset);
+      case 'runs': return Promise.all([loadRuns(reset), state.selectedRunId ? loadRunDetail(state.selectedRunId) : null]);
+      case 'dead': return loadDead(reset);
+      default: return Promise.all([loadRecent()]);
+    }
+  }
+
+  function pageLimit(page, reset) {
+    return reset ? PAGE : Math.min(500, Math.max(PAGE, page.items.length));
+  }
+
+  const loadJobs = single(async (reset) => {
+    const p = state.jobsPage;
+    const query = new URLSearchParams({ limit: String(pageLimit(p, reset)) });
+    if (p.status) query.set('status', p.status);
+    const page = await api('GET', `/api/jobs?${query}`);
+    p.items = page.items || [];
+    p.next = page.next_cursor || null;
+    p.items.forEach((job) => state.jobs.set(job.id, job));
+    renderJobs();
+  });
+
+  const loadRuns = single(async (reset) => {
+    const p = state.runsPage;
+    const query = new URLSearchParams({ limit: String(pageLimit(p, reset)) });
+    if (p.job) query.set('job_id', p.job);
+    if (p.status) query.set('status', p.status);
+    const page = await api('GET', `/api/runs?${query}`);
+    p.items = page.items || [];
+    p.next = page.next_cursor || null;
+    renderRuns();
+  });
+
+  const loadDead = single(async (reset) => {
+    const p = state.deadPage;
+    const page = await api('GET', `/api/runs?status=dead&limit=${pageLimit(p, reset)}`);
+    p.items = page.items || [];
+    p.next = page.next_cursor || null;
+    const ids = new Set(p.items.map((r) => r.id));
+    [...state.deadSelected].forEach((id) => { if (!ids.has(id)) state.deadSelected.delete(id); });
+    renderDead();
+  });
+
+  async function loadMore(page, path, render) {
+    if (!page.next) return;
+    await act('Load more', async () => {
+      const sep = path.includes('?') ? '&' : '?';
+      const more = await api('GET', `${path}${sep}limit=${PAGE}&cursor=${encodeURIComponent(page.next)}`);
+      page.items = page.items.concat(more.items || []);
+      page.next = more.next_cursor || null;
+      render();
+    });
+  }
+
+  const loadRunDetail = single(async (id) => {
+    try {
+      state.selectedRun = await api('GET', `/api/runs/${encodeURIComponent(id)}`);
+    } catch (e) {
+      if (e.status === 404) {
+        state.selectedRun = { missing: true, id };
+      } else {
+        throw e;
+      }
+    }
+    renderRunDetail();
+  });
+
+  // ------------------------------------------------------------------ rendering
+
+  function renderStats() {
+    const s = state.stats || {};
+    for (const status of ['pending', 'running', 'succeeded', 'dead', 'cancelled']) {
+      setText(`count-${status}`, typeof s[status] === 'number' ? String(s[status]) : '–');
+    }
+    const dead = s.dead || 0;
+    $('card-dead').classList.toggle('alert', dead > 0);
+    $('card-dead').querySelector('span').textContent = dead > 0 ? 'Dead: open letters' : 'Dead';
+    if (dead > 0 || state.attentionFor !== 0) loadAttention(dead);
+    const badge = $('dead-badge');
+    badge.textContent = String(dead);
+    badge.hidden = dead === 0;
+  }
+
+  function renderLag(seconds, why) {
+    const card = $('card-lag');
+    if (seconds === null || isNaN(seconds)) {
+      setText('queue-lag', 'n/a');
+      card.title = why || '';
+      card.classList.remove('alert');
+      return;
+    }
+    setText('queue-lag', fmtDuration(seconds * 1000) || '0 s');
+    card.title = 'How long the oldest due pending run has waited (forgeflow_queue_lag_seconds)';
+    card.classList.toggle('alert', seconds > 60);
+  }
+
+  function emptyRow(columns, text) {
+    return el('tr', {}, el('td', { class: 'empty', colspan: columns, text }));
+  }
+
+  function renderAttention() {
+    const items = state.attention || [];
+    $('attention').hidden = items.length === 0;
+    $('attention').querySelector('tbody').replaceChildren(...items.map((r) => el('tr', { data: { runId: r.id },
+      on: { click: () => openRun(r.id) } },
+    el('td', { text: jobName(r.job_id) }),
+    el('td', { class: 'mono opt', title: r.id, text: shortId(r.id) }),
+    el('td', { class: 'nowrap', text: fmtTime(r.finished_at) }),
+    el('td', { class: 'num', text: `${r.attempt} / ${r.max_attempts}` }),
+    el('td', { class: 'err', title: r.error || '', text: r.error || '' }))));
+  }
+
+  function renderNodes() {
+    const body = $('nodes').tBodies[0];
+    const leader = state.nodes.find((n) => n.leader);
+    setText('leader', leader ? `Scheduler leader: ${leader.worker_id}` : 'No scheduler leader');
+    if (!state.nodes.length) {
+      body.replaceChildren(emptyRow(5, 'no live nodes'));
+      return;
+    }
+    body.replaceChildren(...state.nodes.map((n) => el('tr', { class: n.status === 'gone' ? 'st-gone' : '', data: { worker: n.worker_id } },
+      el('td', { class: 'mono', text: n.worker_id }),
+      el('td', { text: (n.roles || []).join(', ') }),
+      el('td', { class: 'num', text: n.running }),
+      el('td', { class: 'opt', title: fmtTime(n.last_seen_at), text: n.status === 'gone' ? `gone (${ago(n.last_seen_at)})` : ago(n.last_seen_at) }),
+      el('td', { class: 'nowrap', text: n.leader ? '★ leader' : '' }))));
+  }
+
+  function openRun(id) {
+    location.hash = `#runs?run=${encodeURIComponent(id)}`;
+  }
+
+  function renderFeed() {
+    const body = $('recent').tBodies[0];
+    if (!state.recent.length) {
+      body.replaceChildren(emptyRow(5, 'no runs yet: submit a job'));
+      return;
+    }
+    body.replaceChildren(...state.recent.map((r) => el('tr', { data: { runId: r.id }, on: { click: () => openRun(r.id) } },
+      el('td', { class: 'nowrap', title: fmtTime(r.at), text: fmtTime(r.at, true) }),
+      el('td', { text: jobName(r.job_id) }),
+      el('td', { class: 'opt mono', title: r.id, text: shortId(r.id) }),
+      el('td', { class: 'status' }, statusSpan(r.status)),
+      el('td', { class: 'num', text: r.max_attempts ? `${r.attempt} / ${r.max_attempts}` : r.attempt }))));
+  }
+
+  function schedule(job) {
+    if (job.cron_expr) return `${job.cron_expr}  (${job.timezone || 'UTC'})`;
+    if (job.run_at) return `once at ${fmtTime(job.run_at)}`;
+    return 'once, now';
+  }
+
+  function renderJobs() {
+    const p = state.jobsPage;
+    const body = $('jobs').tBodies[0];
+    setText('jobs-count', `${p.items.length}${p.next ? '+' : ''} job${p.items.length === 1 ? '' : 's'}`);
+    $('jobs-more').hidden = !p.next;
+    if (!p.items.length) {
+      body.replaceChildren(emptyRow(7, p.status ? `no ${p.status} jobs` : 'no jobs yet: New job… or POST /api/jobs'));
+      return;
+    }
+    body.replaceChildren(...p.items.map((job) => {
+      const button = (action, label, enabled, cls) => el('button', { type: 'button', class: `small ${cls || ''}`, data: { action },
+        disabled: !enabled, text: label, on: { click: (e) => { e.stopPropagation(); jobAction(job, action); } } });
+      return el('tr', { data: { jobId: job.id, status: job.status } },
+        el('td', {}, el('a', { href: `#runs?job=${encodeURIComponent(job.id)}`, title: job.id, text: job.name })),
+        el('td', { class: 'opt', text: job.executor }),
+        el('td', { class: 'mono', text: schedule(job) }),
+        el('td', { class: 'opt nowrap', title: job.next_run_at || '', text: fmtTime(job.next_run_at) }),
+        el('td', { class: 'status' }, statusSpan(job.status)),
+        el('td', { class: 'num opt', text: job.priority }),
+        el('td', { class: 'actions' },
+          button('trigger', 'Trigger', job.status !== 'cancelled'),
+          job.status === 'paused' ? button('resume', 'Resume', true) : button('pause', 'Pause', job.status === 'active'),
+          button('cancel', 'Cancel…', job.status === 'active' || job.status === 'paused', 'danger')));
+    }));
+  }
+
+  async function jobAction(job, action) {
+    if (action === 'cancel' && !window.confirm(`Cancel job "${job.name}" for good? Its pending runs are cancelled and a running run is stopped.`)) {
+      return;
+    }
+    const answer = await act(`${action} ${job.name}`, () => api('POST', `/api/jobs/${encodeURIComponent(job.id)}/${action}`));
+    if (answer === undefined) return;
+    if (action === 'trigger') {
+      toast(`Triggered ${job.name}: run ${shortId(answer.id)}`);
+    } else {
+      state.jobs.set(answer.id, answer);
+      const items = state.jobsPage.items;
+      const i = items.findIndex((j) => j.id === answer.id);
+      if (i >= 0) items[i] = answer;
+      renderJobs();
+      toast(`${job.name} is ${answer.status}`);
+    }
+    refreshSoon();
+  }
+
+  function renderRuns() {
+    const p = state.runsPage;
+    const body = $('runs').tBodies[0];
+    const chip = $('runs-job');
+    if (p.job) {
+      chip.replaceChildren(`Job: ${jobName(p.job)}`, el('button', { type: 'button', title: 'show all jobs', text: '×',
+        on: { click: () => { location.hash = '#runs'; } } }));
+      chip.hidden = false;
+    } else {
+      chip.hidden = true;
+    }
+    setText('runs-count', `${p.items.length}${p.next ? '+' : ''} run${p.items.length === 1 ? '' : 's'}`);
+    $('runs-more').hidden = !p.next;
+    if (!p.items.length) {
+      body.replaceChildren(emptyRow(7, 'no runs'));
+      return;
+    }
+    body.replaceChildren(...p.items.map((r) => el('tr', {
+      class: r.id === state.selectedRunId ? 'selected' : '', data: { runId: r.id, status: r.status },
+      on: { click: () => selectRun(r.id) } },
+    el('td', { class: 'mono', title: r.id, text: shortId(r.id) }),
+    el('td', { text: jobName(r.job_id) }),
+    el('td', { class: 'status' }, statusSpan(r.status)),
+    el('td', { class: 'num', text: `${r.attempt} / ${r.max_attempts}` }),
+    el('td', { class: 'opt nowrap', text: fmtTime(r.scheduled_for, true) }),
+    el('td', { class: 'opt nowrap', text: fmtTime(r.finished_at, true) }),
+    el('td', { class: 'opt mono', text: r.worker_id || '' }))));
+  }
+
+  function selectRun(id) {
+    state.selectedRunId = id;
+    history.replaceState(null, '', runsHash());
+    renderRuns();
+    loadRunDetail(id);
+    if (window.matchMedia('(max-width: 1000px)').matches) $('run-detail').scrollIntoView({ behavior: 'smooth' });
+  }
+
+  const OUTCOME_CLASS = { succeeded: 'st-succeeded', failed: 'st-dead', timed_out: 'st-dead', lease_expired: 'st-dead',
+    cancelled: 'st-cancelled', released: 'st-pending' };
+
+  function renderRunDetail() {
+    const box = $('run-detail');
+    const run = state.selectedRun;
+    if (!state.selectedRunId || !run) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'Select a run to see its output, error and attempts.' }));
+      return;
+    }
+    if (run.missing) {
+      box.replaceChildren(el('p', { class: 'muted', text: `Run ${run.id} does not exist (any more).` }));
+      return;
+    }
+    const meta = [`Attempt ${run.attempt} of ${run.max_attempts}`, `priority ${run.priority}`,
+      `scheduled ${fmtTime(run.scheduled_for)}`];
+    if (run.started_at) meta.push(`started ${fmtTime(run.started_at)}`);
+    if (run.finished_at) meta.push(`finished ${fmtTime(run.finished_at)}`);
+    if (run.worker_id) meta.push(`on ${run.worker_id}`);
+    if (run.lease_expires_at && run.status === 'running') meta.push(`lease until ${fmtTime(run.lease_expires_at)}`);
+
+    const timeline = el('ol', { class: 'timeline', id: 'attempts' },
+      el('li', { class: 'st-pending' }, el('span', { class: 'when', text: `scheduled for ${fmtTime(run.scheduled_for)}` })));
+    for (const a of run.attempts || []) {
+      const took = a.started_at && a.finished_at ? ` (${fmtDuration(new Date(a.finished_at) - new Date(a.started_at))})` : '';
+      const outcome = a.outcome || 'running';
+      timeline.append(el('li', { class: OUTCOME_CLASS[a.outcome] || 'st-running', data: { attempt: a.attempt, outcome } },
+        el('b', { text: `#${a.attempt} ${outcome}` }),
+        el('span', { class: 'when', text: ` on ${a.worker_id || '?'} · ${fmtTime(a.started_at)}${a.finished_at ? ' → ' + fmtTime(a.finished_at, true) : ''}${took}` }),
+        a.error ? el('div', { class: 'why', text: a.error }) : null));
+    }
+
+    const canCancel = run.status === 'pending' || run.status === 'running';
+    const canRequeue = run.status === 'dead' || run.status === 'cancelled';
+    box.replaceChildren(
+      el('h2', {}, `Run ${shortId(run.id)} of ${jobName(run.job_id)}`, el('span', { class: `pill st-${run.status}`, id: 'run-status', text: run.status })),
+      el('div', { class: 'meta', text: meta.join(' · ') }),
+      el('div', { class: 'mono muted', text: `run ${run.id} · job ${run.job_id}` }),
+      el('div', { class: 'toolbar' },
+        el('button', { type: 'button', data: { action: 'cancel-run' }, disabled: !canCancel, text: 'Cancel run',
+          on: { click: () => runAction(run, 'cancel') } }),
+        el('button', { type: 'button', data: { action: 'requeue-run' }, disabled: !canRequeue, text: 'Requeue',
+          on: { click: () => runAction(run, 'requeue') } }),
+        el('button', { type: 'button', text: 'Reload', on: { click: () => loadRunDetail(run.id) } })),
+      run.error ? el('h3', { text: 'Error' }) : null,
+      run.error ? el('pre', { class: 'error', id: 'run-error', text: run.error }) : null,
+      el('h3', { text: 'Output' }),
+      el('pre', { id: 'run-output', text: run.output || '(no output)' }),
+      el('h3', { text: 'Attempts' }),
+      timeline);
+  }
+
+  async function runAction(run, action) {
+    const answer = await act(`${action} run ${shortId(run.id)}`, () => api('POST', `/api/runs/${encodeURIComponent(run.id)}/${action}`));
+    if (answer === undefined) return false;
+    toast(action === 'requeue' ? `Run ${shortId(run.id)} requeued: ${answer.status}` : `Run ${shortId(run.id)} is ${answer.status}`);
+    if (state.selectedRunId === run.id) loadRunDetail(run.id);
+    refreshSoon();
+    return true;
+  }
+
+  function renderDead() {
+    const p = state.deadPage;
+    const body = $('dead').tBodies[0];
+    setText('dead-count', `${p.items.length}${p.next ? '+' : ''} dead run${p.items.length === 1 ? '' : 's'}`);
+    $('dead-more').hidden = !p.next;
+    const selected = state.deadSelected;
+    const button = $('dead-requeue-selected');
+    button.disabled = selected.size === 0;
+    button.textContent = selected.size ? `Requeue selected (${selected.size})` : 'Requeue selected';
+    $('dead-all').checked = p.items.length > 0 && selected.size === p.items.length;
+    if (!p.items.length) {
+      body.replaceChildren(emptyRow(7, 'no dead runs'));
+      return;
+    }
+    body.replaceChildren(...p.items.map((r) => el('tr', { data: { runId: r.id } },
+      el('td', {}, el('input', { type: 'checkbox', checked: selected.has(r.id), 'aria-label': `select run ${r.id}`,
+        on: { change: (e) => { if (e.target.checked) selected.add(r.id); else selected.delete(r.id); renderDead(); } } })),
+      el('td', { class: 'mono' }, el('a', { href: `#runs?run=${encodeURIComponent(r.id)}`, title: r.id, text: shortId(r.id) })),
+      el('td', { text: jobName(r.job_id) }),
+      el('td', { class: 'opt nowrap', text: fmtTime(r.finished_at) }),
+      el('td', { class: 'num', text: `${r.attempt} / ${r.max_attempts}` }),
+      el('td', { class: 'err', title: r.error || '', text: r.error || '' }),
+      el('td', { class: 'actions' }, el('button', { type: 'button', class: 'small', data: { action: 'requeue' }, text: 'Requeue',
+        on: { click: () => requeueDead([r.id]) } })))));
+  }
+
+  async function requeueDead(ids) {
+    let done = 0;
+    for (const id of ids) {
+      const answer = await act(`requeue run ${shortId(id)}`, () => api('POST', `/api/runs/${encodeURIComponent(id)}/requeue`));
+      if (answer !== undefined) {
+        done++;
+        state.deadSelected.delete(id);
+        state.deadPage.items = state.deadPage.items.filter((r) => r.id !== id);
+      }
+    }
+    renderDead();
+    if (done) toast(`Requeued ${done} run${done === 1 ? '' : 's'} with a fresh attempt budget`);
+    refreshSoon();
+  }
+
+  // ------------------------------------------------------------------ the job form
+
+  function readForm(form) {
+    const f = new FormData(form);
+    const text = (name) => String(f.get(name) || '').trim();
+    const body = { name: text('name'), executor: text('executor') };
+    let payload = {};
+    if (text('payload')) {
+      try {
+        payload = JSON.parse(text('payload'));
+      } catch (e) {
+        throw new ApiError(422, `payload is not JSON: ${e.message}`, 'payload');
+      }
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
+        throw new ApiError(422, 'payload must be a JSON object', 'payload');
+      }
+    }
+    if (body.executor === 'shell' && text('command')) payload.command = text('command');
+    if (body.executor === 'http' && text('url')) payload.url = text('url');
+    body.payload = payload;
+    for (const name of ['cron_expr', 'timezone', 'run_at']) if (text(name)) body[name] = text(name);
+    for (const name of ['priority', 'max_attempts', 'timeout_seconds']) if (text(name)) body[name] = Number(text(name));
+    return body;
+  }
+
+  function showExecutorFields() {
+    const executor = $('submit-form').elements.executor.value;
+    document.querySelectorAll('#submit-form [data-for]').forEach((label) => { label.hidden = label.dataset.for !== executor; });
+  }
+
+  async function submitJob(event) {
+    event.preventDefault();
+    const form = $('submit-form');
+    const error = $('submit-error');
+    error.hidden = true;
+    try {
+      const job = await api('POST', '/api/jobs', readForm(form));
+      state.jobs.set(job.id, job);
+      toast(`Submitted ${job.name}`);
+      form.reset();
+      showExecutorFields();
+      form.hidden = true;
+      loadJobs(false);
+    } catch (e) {
+      error.textContent = e.field ? `${e.message} (field ${e.field})` : e.message;
+      error.hidden = false;
+    }
+  }
+
+  // ------------------------------------------------------------------ navigation
+
+  function runsHash() {
+    const q = new URLSearchParams();
+    if (state.runsPage.job) q.set('job', state.runsPage.job);
+    if (state.runsPage.status) q.set('status', state.runsPage.status);
+    if (state.selectedRunId) q.set('run', state.selectedRunId);
+    const s = q.toString();
+    return s ? `#runs?${s}` : '#runs';
+  }
+
+  function route() {
+    const hash = location.hash.replace(/^#/, '') || 'overview';
+    const [name, query] = hash.split('?');
+    const view = ['overview', 'jobs', 'runs', 'dead'].includes(name) ? name : 'overview';
+    const params = new URLSearchParams(query || '');
+    state.view = view;
+    document.querySelectorAll('.view').forEach((v) => { v.hidden = v.id !== `view-${view}`; });
+    document.querySelectorAll('#tabs a').forEach((a) => a.classList.toggle('active', a.dataset.tab === view));
+    if (view === 'runs') {
+      state.runsPage.job = params.get('job');
+      state.runsPage.status = params.get('status') || '';
+      $('runs-status').value = state.runsPage.status;
+      state.selectedRunId = params.get('run');
+      state.selectedRun = null;
+      renderRunDetail();
+      if (state.selectedRunId) loadRunDetail(state.selectedRunId);
+    }
+    loadView(true);
+  }
+
+  function init() {
+    setText('server', location.host);
+    $('forget-token').hidden = !state.token;
+    $('forget-token').addEventListener('click', () => {
+      sessionStorage.removeItem(TOKEN_KEY);
+      state.token = '';
+      location.reload();
+    });
+    $('token-dialog').addEventListener('cancel', (e) => e.preventDefault()); // nothing works without a token
+    $('jobs-status').addEventListener('change', (e) => { state.jobsPage.status = e.target.value; loadJobs(true); });
+    $('jobs-refresh').addEventListener('click', () => loadJobs(false));
+    $('jobs-more').addEventListener('click', () => loadMore(state.jobsPage,
+      `/api/jobs${state.jobsPage.status ? '?status=' + encodeURIComponent(state.jobsPage.status) : ''}`, renderJobs));
+    $('new-job').addEventListener('click', () => { $('submit-form').hidden = false; $('submit-form').elements.name.focus(); });
+    $('submit-cancel').addEventListener('click', () => { $('submit-form').hidden = true; });
+    $('submit-form').addEventListener('submit', submitJob);
+    $('submit-form').elements.executor.addEventListener('change', showExecutorFields);
+    showExecutorFields();
+    $('runs-status').addEventListener('change', (e) => {
+      state.runsPage.status = e.target.value;
+      history.replaceState(null, '', runsHash());
+      loadRuns(true);
+    });
+    $('runs-refresh').addEventListener('click', () => loadRuns(false));
+    $('runs-more').addEventListener('click', () => {
+      const q = new URLSearchParams();
+      if (state.runsPage.job) q.set('job_id', state.runsPage.job);
+      if (state.runsPage.status) q.set('status', state.runsPage.status);
+      loadMore(state.runsPage, `/api/runs?${q}`, renderRuns);
+    });
+    $('dead-refresh').addEventListener('click', () => loadDead(false));
+    $('dead-more').addEventListener('click', () => loadMore(state.deadPage, '/api/runs?status=dead', renderDead));
+    $('dead-all').addEventListener('change', (e) => {
+      state.deadSelected = new Set(e.target.checked ? state.deadPage.items.map((r) => r.id) : []);
+      renderDead();
+    });
+    $('dead-requeue-selected').addEventListener('click', () => requeueDead([...state.deadSelected]));
+    window.addEventListener('hashchange', route);
+
+    setMode('connecting');
+    route();
+    loadStats();
+    loadNodes();
+    loadLag();
+    loadRecent();
+    setInterval(tick, POLL_MS);
+    followEvents();
+  }
+
+  document.addEventListener('DOMContentLoaded', init);
+})();

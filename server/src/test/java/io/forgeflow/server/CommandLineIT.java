@@ -1,0 +1,339 @@
+package io.forgeflow.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.ResourceHelpers;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.client.ForgeFlowClient;
+import io.forgeflow.client.Run;
+import io.forgeflow.server.cli.Terminal;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The command-line client ({@code java -jar forgeflow.jar jobs|runs|dlq|stats|nodes}) run in-process through the jar's
+ * own parser ({@link ForgeFlowCli}) against a real node with API tokens on a real PostgreSQL: what it prints, and the
+ * exit codes scripts rely on (0 ok, 2 usage, 3 not found, 4 conflict, 1 anything else).
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class CommandLineIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    static final DropwizardAppExtension<ForgeFlowConfiguration> APP = new DropwizardAppExtension<>(
+            ForgeFlowApplication.class, ResourceHelpers.resourceFilePath("auth-test-config.yml"),
+            ConfigOverride.config("forgeflow.databaseUrl", () -> pg.jdbcUrl()),
+            ConfigOverride.config("forgeflow.workerId", "cli-worker"));
+
+    static final String ADMIN = "e2e-admin-0123456789";
+    static final String READ = "e2e-read-0123456789";
+    static final String UNKNOWN = "01900000-0000-7000-8000-000000000000";
+
+    final ObjectMapper json = new ObjectMapper();
+    ForgeFlowClient admin;
+
+    record Result(int code, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    String server() {
+        return "http://127.0.0.1:" + APP.getLocalPort();
+    }
+
+    /** The command line with FORGEFLOW_SERVER and FORGEFLOW_TOKEN (admin) set, as an operator's shell would have. */
+    Result cli(String... args) {
+        return cliWith(Map.of("FORGEFLOW_SERVER", server(), "FORGEFLOW_TOKEN", ADMIN), args);
+    }
+
+    Result cliWith(Map<String, String> env, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Terminal terminal = new Terminal(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new HashMap<>(env));
+        int code = ForgeFlowCli.run(terminal, args);
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    ForgeFlowClient admin() {
+        if (admin == null) {
+            admin = ForgeFlowClient.builder(server()).token(ADMIN).build();
+        }
+        return admin;
+    }
+
+    @AfterEach
+    void closeClient() {
+        if (admin != null) {
+            admin.close();
+        }
+    }
+
+    Run awaitRun(String jobId, Predicate<Run> done) throws InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (Instant.now().isBefore(deadline)) {
+            for (Run run : admin().listRuns(jobId, null, 10, null).items()) {
+                if (done.test(run)) {
+                    return run;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no run of job " + jobId + " got there in 30 s: " + admin().listRuns(jobId, null, 10, null));
+    }
+
+    String submittedId(Result submit) throws Exception {
+        assertThat(submit.code()).as(submit.toString()).isZero();
+        return json.readTree(submit.out()).get("id").asText();
+    }
+
+    @Nested
+    class Jobs {
+        @Test
+        void aJobSubmittedFromTheCommandLineRunsAndItsRunShowsItsOutputAndAttempts() throws Exception {
+            Result submit = cli("jobs", "submit", "--name", "cli-hello", "--executor", "shell", "--command",
+                    "echo hello from the cli", "--priority", "2", "--max-attempts", "2", "--timeout", "30");
+            assertThat(submit.code()).as(submit.toString()).isZero();
+            assertThat(submit.out()).startsWith("submitted job ").contains("cli-hello").contains("priority      2")
+                    .contains("{\"command\":\"echo hello from the cli\"}");
+            String jobId = submit.out().lines().findFirst().orElseThrow().substring("submitted job ".length());
+
+            Run run = awaitRun(jobId, r -> Run.SUCCEEDED.equals(r.status()));
+            Result get = cli("runs", "get", run.id());
+            assertThat(get.code()).as(get.toString()).isZero();
+            assertThat(get.out()).containsPattern("status +succeeded").contains("cli-hello (" + jobId + ")")
+                    .contains("output:\n  hello from the cli").contains("ATTEMPT  OUTCOME").contains("succeeded  cli-worker");
+
+            Result list = cli("jobs", "list");
+            assertThat(list.out()).as(list.toString()).contains("ID").contains("NAME").contains(jobId).contains("cli-hello")
+                    .contains("completed");
+            Result runs = cli("runs", "list", "--job", jobId, "--json");
+            JsonNode page = json.readTree(runs.out());
+            assertThat(page.get("items")).hasSize(1);
+            assertThat(page.get("items").get(0).get("status").asText()).isEqualTo("succeeded");
+            assertThat(page.get("items").get(0).get("job_id").asText()).isEqualTo(jobId);
+        }
+
+        @Test
+        void everySubmitOptionReachesTheApi() throws Exception {
+            Path payload = Files.createTempFile("forgeflow-payload", ".json");
+            Files.writeString(payload, "{\"url\": \"http://127.0.0.1:9/hook\", \"body\": {\"event\": \"ping\"}}");
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "nightly", "--executor", "http",
+                    "--payload", "@" + payload, "--cron", "30 2 * * *", "--timezone", "Europe/Berlin",
+                    "--catch-up", "once", "--priority", "1", "--max-attempts", "5", "--timeout", "120",
+                    "--idempotency-key", "nightly-1"));
+            JsonNode job = json.readTree(cli("jobs", "get", id, "--json").out());
+            assertThat(job.get("cron_expr").asText()).isEqualTo("30 2 * * *");
+            assertThat(job.get("timezone").asText()).isEqualTo("Europe/Berlin");
+            assertThat(job.get("catch_up").asText()).isEqualTo("once");
+            assertThat(job.get("priority").asInt()).isEqualTo(1);
+            assertThat(job.get("max_attempts").asInt()).isEqualTo(5);
+            assertThat(job.get("timeout_seconds").asInt()).isEqualTo(120);
+            assertThat(job.get("idempotency_key").asText()).isEqualTo("nightly-1");
+            assertThat(job.get("payload").get("body").get("event").asText()).isEqualTo("ping");
+            assertThat(job.get("next_run_at").isNull()).isFalse();
+
+            Result later = cli("jobs", "submit", "--name", "later", "--command", "true", "--run-at", "+2h", "-q");
+            assertThat(later.code()).as(later.toString()).isZero();
+            String laterId = later.out().strip();
+            assertThat(admin().getJob(laterId).runAt()).isBetween(Instant.now().plus(Duration.ofMinutes(119)),
+                    Instant.now().plus(Duration.ofMinutes(121)));
+        }
+
+        @Test
+        void pauseResumeTriggerAndCancelPrintTheNewState() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "every-5", "--command", "true",
+                    "--cron", "*/5 * * * *"));
+            Result pause = cli("jobs", "pause", id);
+            assertThat(pause.code()).as(pause.toString()).isZero();
+            assertThat(pause.out()).contains("job " + id + " (every-5) is paused");
+            assertThat(admin().getJob(id).status()).isEqualTo("paused");
+            assertThat(cli("jobs", "resume", id).out()).contains("is active, next run ");
+            Result trigger = cli("jobs", "trigger", id, "-q");
+            assertThat(trigger.code()).as(trigger.toString()).isZero();
+            assertThat(admin().getRun(trigger.out().strip()).jobId()).isEqualTo(id);
+            assertThat(cli("jobs", "cancel", id).out()).contains("is cancelled");
+        }
+    }
+
+    @Nested
+    class ExitCodes {
+        @Test
+        void anUnknownIdExits3WithTheApisMessage() {
+            Result get = cli("jobs", "get", UNKNOWN);
+            assertThat(get.code()).as(get.toString()).isEqualTo(3);
+            assertThat(get.err()).contains(UNKNOWN).contains("[HTTP 404]");
+            assertThat(get.out()).isEmpty();
+            assertThat(cli("runs", "get", UNKNOWN).code()).isEqualTo(3);
+            assertThat(cli("dlq", "requeue", UNKNOWN).code()).isEqualTo(3);
+        }
+
+        @Test
+        void aConflictExits4WithTheApisMessage() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "once", "--command", "true",
+                    "--cron", "@daily"));
+            assertThat(cli("jobs", "cancel", id).code()).isZero();
+            Result resume = cli("jobs", "resume", id);
+            assertThat(resume.code()).as(resume.toString()).isEqualTo(4);
+            assertThat(resume.err()).contains("is cancelled and cannot be resumed").contains("[HTTP 409]");
+
+            assertThat(cli("jobs", "submit", "--name", "a", "--command", "true", "--idempotency-key", "k1").code()).isZero();
+            Result replay = cli("jobs", "submit", "--name", "a", "--command", "true", "--idempotency-key", "k1");
+            assertThat(replay.code()).as(replay.toString()).isZero();
+            assertThat(replay.out()).contains("already exists with this idempotency key and body: nothing submitted");
+            Result clash = cli("jobs", "submit", "--name", "b", "--command", "true", "--idempotency-key", "k1");
+            assertThat(clash.code()).as(clash.toString()).isEqualTo(4);
+            assertThat(clash.err()).contains("idempotency_key");
+        }
+
+        @Test
+        void badUsageExits2AndSaysWhatIsWrong() {
+            Result none = cli("jobs");
+            assertThat(none.code()).as(none.toString()).isEqualTo(2);
+            assertThat(none.err()).contains("too few arguments");
+            Result unknown = cli("jobs", "frobnicate");
+            assertThat(unknown.code()).as(unknown.toString()).isEqualTo(2);
+            assertThat(unknown.err()).contains("frobnicate");
+            Result noName = cli("jobs", "submit", "--command", "true");
+            assertThat(noName.code()).as(noName.toString()).isEqualTo(2);
+            assertThat(noName.err()).contains("--name");
+            assertThat(cli("jobs", "submit", "--name", "x", "--priority", "high").code()).isEqualTo(2);
+            Result array = cli("jobs", "submit", "--name", "x", "--payload", "[1]");
+            assertThat(array.code()).as(array.toString()).isEqualTo(2);
+            assertThat(array.err()).contains("--payload must be a JSON object");
+            assertThat(cli("jobs", "submit", "--name", "x", "--payload", "{nope").code()).isEqualTo(2);
+            assertThat(cli("jobs", "submit", "--name", "x", "--run-at", "tomorrow").code()).isEqualTo(2);
+            assertThat(cli("dlq", "requeue").code()).isEqualTo(2);
+            assertThat(cli("runs", "list", "--status", "sleeping").code()).isEqualTo(2);
+            assertThat(cli("jobs", "list", "--server", "not a url").code()).isEqualTo(2);
+            assertThat(admin().listJobs().items()).as("nothing was submitted").isEmpty();
+        }
+
+        @Test
+        void aFieldTheServerRefusesExits1WithTheApisMessageAndField() {
+            Result bad = cli("jobs", "submit", "--name", "x", "--command", "true", "--cron", "every tuesday");
+            assertThat(bad.code()).as(bad.toString()).isEqualTo(1);
+            assertThat(bad.err()).contains("(field: cron_expr)").contains("[HTTP 422]");
+            Result json = cli("jobs", "submit", "--name", "x", "--executor", "carrier-pigeon", "--json");
+            assertThat(json.code()).isEqualTo(1);
+            assertThat(json.err()).contains("\"status\":422").contains("\"field\":\"executor\"").contains("\"exit_code\":1");
+        }
+
+        @Test
+        void withoutATokenOrWithTooNarrowOneTheCommandFailsWithTheServersReason() {
+            Result none = cliWith(Map.of("FORGEFLOW_SERVER", server()), "stats");
+            assertThat(none.code()).as(none.toString()).isEqualTo(1);
+            assertThat(none.err()).contains("authentication required").contains("[HTTP 401]");
+            Result flag = cliWith(Map.of(), "stats", "--server", server(), "--token", ADMIN);
+            assertThat(flag.code()).as(flag.toString()).isZero();
+            Result readOnly = cliWith(Map.of("FORGEFLOW_SERVER", server(), "FORGEFLOW_TOKEN", READ),
+                    "jobs", "pause", UNKNOWN);
+            assertThat(readOnly.code()).isEqualTo(1);
+            assertThat(readOnly.err()).contains("[HTTP 403]").contains("operate");
+        }
+
+        @Test
+        void anUnreachableServerExits1AndSaysWhere() {
+            Result down = cliWith(Map.of("FORGEFLOW_SERVER", "http://127.0.0.1:1"), "nodes");
+            assertThat(down.code()).as(down.toString()).isEqualTo(1);
+            assertThat(down.err()).contains("http://127.0.0.1:1").contains("unreachable");
+        }
+
+        @Test
+        void helpExits0AndListsTheActionsAndOptions() {
+            Result top = cli("--help");
+            assertThat(top.code()).isZero();
+            assertThat(top.out()).contains("jobs").contains("runs").contains("dlq").contains("stats").contains("nodes")
+                    .contains("server");
+            Result jobs = cli("jobs", "--help");
+            assertThat(jobs.code()).as(jobs.toString()).isZero();
+            assertThat(jobs.out()).contains("submit").contains("list").contains("pause").contains("trigger");
+            Result submit = cli("jobs", "submit", "--help");
+            assertThat(submit.code()).as(submit.toString()).isZero();
+            assertThat(submit.out()).contains("--cron").contains("--run-at").contains("--idempotency-key")
+                    .contains("FORGEFLOW_SERVER").contains("FORGEFLOW_TOKEN").contains("--json");
+        }
+    }
+
+    @Nested
+    class DeadLettersAndCluster {
+        @Test
+        void aDeadRunIsListedByDlqAndRequeuedWithAFreshBudget() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "flaky", "--max-attempts", "1",
+                    "--command", "echo boom >&2; exit 3"));
+            Run dead = awaitRun(id, r -> Run.DEAD.equals(r.status()));
+            Result dlq = cli("dlq");
+            assertThat(dlq.code()).as(dlq.toString()).isZero();
+            assertThat(dlq.out()).contains(dead.id()).contains("flaky").contains("1/1").contains("exit code 3");
+            JsonNode page = json.readTree(cli("dlq", "--json").out());
+            assertThat(page.get("items")).hasSize(1);
+
+            Result requeue = cli("dlq", "requeue", dead.id(), UNKNOWN);
+            assertThat(requeue.code()).as("the first failure's code: the unknown id").isEqualTo(3);
+            assertThat(requeue.out()).contains("run " + dead.id() + " is pending");
+            assertThat(requeue.err()).contains("forgeflow: " + UNKNOWN + ": ");
+            Run again = awaitRun(id, r -> Run.DEAD.equals(r.status())
+                    && admin().getRun(r.id()).attemptsOrEmpty().size() == 2);
+            assertThat(again.id()).isEqualTo(dead.id());
+            Result requeueTwice = cli("runs", "requeue", dead.id());
+            assertThat(requeueTwice.code()).isZero();
+            Result cancel = cli("runs", "cancel", dead.id());
+            assertThat(cancel.code()).as(cancel.toString()).isIn(0, 4); // pending: cancelled; already dead again: conflict
+        }
+
+        @Test
+        void statsAndNodesShowTheCluster() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "s", "--command", "true"));
+            awaitRun(id, r -> Run.SUCCEEDED.equals(r.status()));
+            Result stats = cli("stats");
+            assertThat(stats.code()).as(stats.toString()).isZero();
+            assertThat(stats.out()).containsPattern("succeeded\\s+1").containsPattern("total\\s+1")
+                    .contains("queue lag: unknown"); // /metrics takes its own token in this configuration
+            JsonNode counts = json.readTree(cli("stats", "--json").out());
+            assertThat(counts.get("succeeded").asLong()).isEqualTo(1);
+
+            Instant deadline = Instant.now().plusSeconds(10);
+            Result nodes = cli("nodes");
+            while (!nodes.out().contains("leader") && Instant.now().isBefore(deadline)) {
+                Thread.sleep(200);
+                nodes = cli("nodes");
+            }
+            assertThat(nodes.code()).isZero();
+            assertThat(nodes.out()).contains("WORKER").contains("cli-worker").contains("api,scheduler,worker")
+                    .contains("leader");
+            JsonNode items = json.readTree(cli("nodes", "--json").out()).get("items");
+            assertThat(items.get(0).get("worker_id").asText()).isEqualTo("cli-worker");
+        }
+
+        @Test
+        void serverTextThatCouldDriveTheTerminalIsShownHarmlessly() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "evil\u001b]0;pwned\u0007",
+                    "--command", "printf '\\033[2J\\033[31mred'"));
+            Run run = awaitRun(id, r -> Run.SUCCEEDED.equals(r.status()));
+            Result get = cli("runs", "get", run.id());
+            assertThat(get.out()).doesNotContain("\u001b").doesNotContain("\u0007").contains("?[2J?[31mred");
+            assertThat(cli("jobs", "list").out()).doesNotContain("\u001b").contains("evil?]0;pwned?");
+        }
+    }
+}

@@ -1,0 +1,415 @@
+package io.forgeflow.server;
+
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.ResourceHelpers;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.client.ForgeFlowClient;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.Run;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The web dashboard in a real browser (headless Chromium through chromedriver, both from Debian's packages) against a
+ * real node with API tokens on a real PostgreSQL: it asks for a token, shows a submitted job's run turning
+ * {@code succeeded} without a reload, pauses a job, requeues a dead run, escapes what the server sends, fits a phone;
+ * and it leaves its screenshots in docs/screenshots/dashboard-*.png for the README.
+ *
+ * <p>Without Chromium this test fails (it never skips): {@code apt-get update && apt-get install -y chromium
+ * chromium-driver}, which {@code .ci/run} does.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class DashboardBrowserIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    static final DropwizardAppExtension<ForgeFlowConfiguration> APP = new DropwizardAppExtension<>(
+            ForgeFlowApplication.class, ResourceHelpers.resourceFilePath("dashboard-test-config.yml"),
+            ConfigOverride.config("forgeflow.databaseUrl", () -> pg.jdbcUrl()),
+            ConfigOverride.config("forgeflow.workerId", "node-a"));
+
+    static final String ADMIN = "dashboard-admin-0123456789";
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path SCREENSHOTS = Path.of(System.getProperty("forgeflow.screenshots", "../docs/screenshots"));
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    static ChromeDriver browser;
+    static Path profile;
+
+    final HttpClient http = HttpClient.newHttpClient();
+    ForgeFlowClient client;
+
+    static String base() {
+        return "http://127.0.0.1:" + APP.getLocalPort();
+    }
+
+    ForgeFlowClient api() {
+        if (client == null) {
+            client = ForgeFlowClient.builder(base()).token(ADMIN).build();
+        }
+        return client;
+    }
+
+    @AfterEach
+    void closeClient() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    /** The browser, started once; fails (never skips) when Chromium is not installed. */
+    static ChromeDriver browser() throws IOException {
+        if (browser != null) {
+            return browser;
+        }
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            fail("the dashboard's browser test needs Chromium and its driver at " + CHROMIUM + " and " + CHROMEDRIVER
+                    + ": install them with `apt-get update && apt-get install -y chromium chromium-driver` "
+                    + "(Debian; .ci/run does this)");
+        }
+        profile = Files.createTempDirectory("forgeflow-chromium");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--user-data-dir=" + profile, "--window-size=1280,800", "--lang=en-US", "--hide-scrollbars");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+        laptop(browser);
+        return browser;
+    }
+
+    @AfterAll
+    static void closeBrowser() throws IOException {
+        if (browser != null) {
+            browser.quit();
+            browser = null;
+        }
+        if (profile != null) {
+            try (var files = Files.walk(profile)) {
+                files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            }
+        }
+    }
+
+    /** Opens the dashboard at #hash with the admin token already in the tab's sessionStorage. */
+    static ChromeDriver open(String hash) throws IOException {
+        ChromeDriver driver = browser();
+        driver.get(base() + "/ui/icon.svg"); // same origin, no script: set the token before the page runs
+        driver.executeScript("sessionStorage.setItem('forgeflow.token', arguments[0]);", ADMIN);
+        driver.get(base() + "/#" + hash);
+        waitFor(driver, d -> !"connecting".equals(d.findElement(By.id("live")).getAttribute("data-mode")));
+        return driver;
+    }
+
+    static <T> T waitFor(WebDriver driver, Function<WebDriver, T> condition) {
+        return new WebDriverWait(driver, WAIT).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .ignoring(org.openqa.selenium.NoSuchElementException.class).until(condition::apply);
+    }
+
+    /** The text of the first element css selects, or null: read in one step, so a re-render cannot go stale under it. */
+    static String text(WebDriver driver, String css) {
+        Object text = ((JavascriptExecutor) driver).executeScript(
+                "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;", css);
+        return (String) text;
+    }
+
+    /** Clicks what css selects, again if a live re-render replaced it just before the click. */
+    static void click(WebDriver driver, String css) {
+        waitFor(driver, d -> {
+            d.findElement(By.cssSelector(css)).click();
+            return true;
+        });
+    }
+
+    /** A laptop's screen: 1280 x 800 CSS pixels of page, whatever the window around it. */
+    static void laptop(ChromeDriver driver) {
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", 1280, "height", 800, "deviceScaleFactor", 1, "mobile", false));
+    }
+
+    static void screenshot(ChromeDriver driver, String name) throws IOException, InterruptedException {
+        Thread.sleep(300); // let the last render and the toast settle
+        Files.createDirectories(SCREENSHOTS);
+        Files.write(SCREENSHOTS.resolve("dashboard-" + name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+    }
+
+    Run firstRun(String jobId) {
+        Instant deadline = Instant.now().plus(WAIT);
+        while (Instant.now().isBefore(deadline)) {
+            List<Run> runs = api().listRuns(jobId, null, 1, null).items();
+            if (!runs.isEmpty()) {
+                return runs.get(0);
+            }
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("job " + jobId + " has no run");
+    }
+
+    Run awaitStatus(String runId, String status) throws InterruptedException {
+        Instant deadline = Instant.now().plus(WAIT);
+        Run run = api().getRun(runId);
+        while (!status.equals(run.status()) && Instant.now().isBefore(deadline)) {
+            Thread.sleep(100);
+            run = api().getRun(runId);
+        }
+        assertThat(run.status()).as("run %s", runId).isEqualTo(status);
+        return run;
+    }
+
+    /** A few jobs in every state, so that the screenshots show what an operator sees. */
+    void seedCluster(boolean withARunningRun) throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            awaitStatus(firstRun(api().submitJob(JobRequest.shell("sync-crm", "echo synced " + i + " records").build())
+                    .job().id()).id(), Run.SUCCEEDED);
+        }
+        api().submitJob(JobRequest.shell("nightly-report", "./report.sh").cron("0 3 * * *", "Europe/Berlin").build());
+        api().submitJob(JobRequest.shell("send-invoices", "./bill.sh").cron("0 8 1 * *", "Europe/London").build());
+        Job cleanup = api().submitJob(JobRequest.shell("cleanup-tmp", "find /tmp -mtime +7 -delete").cron("@hourly").build()).job();
+        api().pauseJob(cleanup.id());
+        Job backup = api().submitJob(JobRequest.shell("backup-db",
+                "echo 'pg_dump: connecting to db-primary' ; echo 'pg_dump: error: connection to server at \"db-primary\" "
+                        + "(10.0.0.12), port 5432 failed: timeout expired' >&2; exit 1").maxAttempts(2).build()).job();
+        awaitStatus(firstRun(backup.id()).id(), Run.DEAD);
+        if (withARunningRun) {
+            awaitStatus(firstRun(api().submitJob(JobRequest.shell("long-export", "sleep 20").build()).job().id()).id(),
+                    Run.RUNNING);
+        }
+    }
+
+    @Nested
+    class InABrowser {
+        @Test
+        void asksForATokenWhenTheApiAnswers401AndSendsItAsABearerHeader() throws Exception {
+            ChromeDriver driver = browser();
+            driver.get(base() + "/ui/icon.svg");
+            driver.executeScript("sessionStorage.clear();");
+            driver.get(base() + "/");
+            WebElement dialog = waitFor(driver, d -> {
+                WebElement e = d.findElement(By.id("token-dialog"));
+                return e.getAttribute("open") != null ? e : null;
+            });
+            assertThat(dialog.findElement(By.id("token-reason")).getText()).contains("authentication required");
+            driver.findElement(By.id("token-input")).sendKeys("not-the-token");
+            screenshot(driver, "token");
+            driver.findElement(By.id("token-submit")).click();
+            waitFor(driver, d -> d.findElement(By.id("token-reason")).getText().contains("The token was refused"));
+            assertThat(driver.findElement(By.id("token-dialog")).getAttribute("open")).isNotNull();
+            driver.findElement(By.id("token-input")).sendKeys(ADMIN);
+            driver.findElement(By.id("token-submit")).click();
+
+            waitFor(driver, d -> "live".equals(d.findElement(By.id("live")).getAttribute("data-mode")));
+            assertThat(driver.findElement(By.id("token-dialog")).getAttribute("open")).isNull();
+            assertThat(driver.executeScript("return sessionStorage.getItem('forgeflow.token');")).isEqualTo(ADMIN);
+            assertThat(driver.findElement(By.id("count-pending")).getText()).isEqualTo("0");
+            assertThat(driver.findElement(By.id("forget-token")).isDisplayed()).isTrue();
+        }
+
+        @Test
+        void aJobSubmittedFromTheFormShowsItsRunTurningSucceededWithoutAReload() throws Exception {
+            seedCluster(true);
+            ChromeDriver driver = open("jobs");
+            assertThat(driver.findElement(By.id("live")).getAttribute("data-mode"))
+                    .as("the node serves /api/events: the page follows it").isEqualTo("live");
+            driver.executeScript("document.body.dataset.marker = 'same-page';");
+
+            driver.findElement(By.id("new-job")).click();
+            WebElement form = driver.findElement(By.id("submit-form"));
+            form.findElement(By.name("name")).sendKeys("hello");
+            form.findElement(By.name("command")).sendKeys("sleep 1; echo hello from forgeflow");
+            form.findElement(By.cssSelector("button[type=submit]")).click();
+            waitFor(driver, d -> d.findElement(By.id("submit-form")).isDisplayed() ? null : true);
+            Job hello = api().listJobs().items().stream().filter(j -> j.name().equals("hello")).findFirst().orElseThrow();
+            String runId = firstRun(hello.id()).id();
+
+            driver.findElement(By.cssSelector("#tabs a[data-tab=overview]")).click();
+            String row = "#recent tr[data-run-id='" + runId + "'] td.status";
+            waitFor(driver, d -> "running".equals(text(d, row)) || "succeeded".equals(text(d, row)));
+            waitFor(driver, d -> "succeeded".equals(text(d, row)));
+            assertThat(driver.executeScript("return document.body.dataset.marker;"))
+                    .as("the run changed in place, the page was not reloaded").isEqualTo("same-page");
+            waitFor(driver, d -> Integer.parseInt(d.findElement(By.id("count-succeeded")).getText()) >= 4);
+            assertThat(driver.findElement(By.id("count-dead")).getText()).isEqualTo("1");
+            assertThat(driver.findElement(By.id("card-dead")).getAttribute("class")).contains("alert");
+            waitFor(driver, d -> "backup-db".equals(text(d, "#attention tr[data-run-id] td")));
+            waitFor(driver, d -> d.findElement(By.id("queue-lag")).getText().endsWith(" s"));
+            waitFor(driver, d -> d.findElement(By.id("leader")).getText().equals("Scheduler leader: node-a"));
+            assertThat(text(driver, "#nodes tr[data-worker='node-a'] td:last-child")).isEqualTo("★ leader");
+            screenshot(driver, "overview");
+        }
+
+        @Test
+        void pausesAJobFromTheJobsListAndResumesIt() throws Exception {
+            seedCluster(false);
+            Job job = api().submitJob(JobRequest.shell("backup-logs", "tar czf /tmp/logs.tgz /var/log")
+                    .cron("*/15 * * * *").build()).job();
+            ChromeDriver driver = open("jobs");
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            click(driver, row + " button[data-action=pause]");
+            waitFor(driver, d -> "paused".equals(text(d, row + " td.status")));
+            assertThat(api().getJob(job.id()).status()).isEqualTo(Job.PAUSED);
+            waitFor(driver, d -> d.findElement(By.cssSelector(row + " button[data-action=resume]")).isEnabled());
+            screenshot(driver, "jobs");
+            click(driver, row + " button[data-action=resume]");
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            assertThat(api().getJob(job.id()).status()).isEqualTo(Job.ACTIVE);
+        }
+
+        @Test
+        void requeuesADeadRunFromTheDeadLettersAndShowsItsAttemptTimeline() throws Exception {
+            seedCluster(false);
+            Path marker = Files.createTempDirectory("forgeflow-dashboard").resolve("first-try-done");
+            Job flaky = api().submitJob(JobRequest.shell("send-invoices-once", "if [ -f " + marker + " ]; then "
+                    + "echo 'invoices sent: 42'; else touch " + marker + "; echo 'HTTP 503 from billing: maintenance' >&2; "
+                    + "exit 1; fi").maxAttempts(1).build()).job();
+            String runId = firstRun(flaky.id()).id();
+            awaitStatus(runId, Run.DEAD);
+
+            ChromeDriver driver = open("dead");
+            String row = "#dead tr[data-run-id='" + runId + "']";
+            waitFor(driver, d -> d.findElements(By.cssSelector(row)).isEmpty() ? null : true);
+            assertThat(text(driver, row + " td.err")).contains("exit code 1");
+            assertThat(driver.findElement(By.id("dead-badge")).getText()).isEqualTo("2");
+            screenshot(driver, "dead-letters");
+            click(driver, row + " button[data-action=requeue]");
+            waitFor(driver, d -> d.findElements(By.cssSelector(row)).isEmpty());
+            Run recovered = awaitStatus(runId, Run.SUCCEEDED);
+            assertThat(recovered.output()).contains("invoices sent: 42");
+
+            driver.findElement(By.cssSelector("#tabs a[data-tab=runs]")).click();
+            String runRow = "#runs tr[data-run-id='" + runId + "']";
+            waitFor(driver, d -> "succeeded".equals(text(d, runRow + " td.status")));
+            click(driver, runRow);
+            waitFor(driver, d -> "succeeded".equals(text(d, "#run-status")));
+            waitFor(driver, d -> d.findElements(By.cssSelector("#attempts li[data-attempt]")).size() == 2);
+            List<WebElement> attempts = driver.findElements(By.cssSelector("#attempts li[data-attempt]"));
+            assertThat(attempts.get(0).getAttribute("data-outcome")).isEqualTo("failed");
+            assertThat(attempts.get(0).getText()).contains("#1 failed").contains("node-a").contains("exit code 1");
+            assertThat(attempts.get(1).getAttribute("data-outcome")).isEqualTo("succeeded");
+            assertThat(driver.findElement(By.id("run-output")).getText()).contains("invoices sent: 42");
+            assertThat(driver.getCurrentUrl()).endsWith("#runs?run=" + runId);
+            screenshot(driver, "run");
+        }
+
+        @Test
+        void textFromTheServerIsShownAsTextNeverAsMarkup() throws Exception {
+            String name = "<img src=x onerror=\"document.body.dataset.pwned='yes'\"><b>bold</b>";
+            Job job = api().submitJob(JobRequest.shell(name, "echo '<script>document.body.dataset.pwned=1</script>'")
+                    .build()).job();
+            String runId = firstRun(job.id()).id();
+            awaitStatus(runId, Run.SUCCEEDED);
+            ChromeDriver driver = open("runs?run=" + runId);
+            waitFor(driver, d -> "succeeded".equals(text(d, "#run-status")));
+            waitFor(driver, d -> d.findElement(By.cssSelector("#run-detail h2")).getText().contains("<img"));
+            assertThat(driver.findElement(By.id("run-output")).getText()).contains("<script>document.body.dataset.pwned=1</script>");
+            driver.findElement(By.cssSelector("#tabs a[data-tab=jobs]")).click();
+            waitFor(driver, d -> name.equals(text(d, "#jobs tr[data-job-id='" + job.id() + "'] td:first-child")));
+            assertThat(driver.findElements(By.cssSelector("main img, #jobs td b, #run-detail h2 b"))).isEmpty();
+            assertThat(driver.executeScript("return document.body.dataset.pwned || null;")).isNull();
+        }
+
+        @Test
+        void isReadableOnAPhone() throws Exception {
+            seedCluster(false);
+            ChromeDriver driver = browser();
+            driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                    Map.of("width", 390, "height", 844, "deviceScaleFactor", 2, "mobile", true));
+            try {
+                open("overview");
+                waitFor(driver, d -> "1".equals(d.findElement(By.id("count-dead")).getText()));
+                waitFor(driver, d -> !d.findElements(By.cssSelector("#recent tr[data-run-id]")).isEmpty());
+                waitFor(driver, d -> !d.findElements(By.cssSelector("#nodes tr[data-worker]")).isEmpty());
+                Number overflow = (Number) driver.executeScript(
+                        "return document.documentElement.scrollWidth - window.innerWidth;");
+                assertThat(overflow.intValue()).as("no sideways scrolling of the page").isLessThanOrEqualTo(0);
+                assertThat(driver.findElement(By.cssSelector("#recent th.opt")).isDisplayed())
+                        .as("secondary columns are hidden").isFalse();
+                screenshot(driver, "phone");
+            } finally {
+                laptop(driver);
+            }
+        }
+    }
+
+    @Nested
+    class Routing {
+        HttpResponse<String> get(String path, String... headers) throws Exception {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + path)).GET();
+            for (int i = 0; i < headers.length; i += 2) {
+                request.header(headers[i], headers[i + 1]);
+            }
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        @Test
+        void theDashboardIsServedAtTheRootWithoutATokenAndWithAStrictContentSecurityPolicy() throws Exception {
+            HttpResponse<String> page = get("/");
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+            assertThat(page.body()).contains("<title>ForgeFlow</title>").contains("/ui/app.js");
+            assertThat(page.headers().firstValue("Content-Security-Policy").orElse(""))
+                    .contains("script-src 'self'").contains("default-src 'none'").doesNotContain("unsafe-inline");
+            assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+            assertThat(get("/ui/app.js").headers().firstValue("Content-Type").orElse("")).startsWith("text/javascript");
+            assertThat(get("/ui/app.css").headers().firstValue("Content-Type").orElse("")).startsWith("text/css");
+            String etag = page.headers().firstValue("ETag").orElseThrow();
+            assertThat(get("/", "If-None-Match", etag).statusCode()).isEqualTo(304);
+            assertThat(page.body()).doesNotContain("<script>").as("no inline script: the CSP would refuse it");
+        }
+
+        @Test
+        void theApiTheProbesAndTheMetricsRouteAsBefore() throws Exception {
+            HttpResponse<String> missing = get("/ui/nothing.js");
+            assertThat(missing.statusCode()).isEqualTo(404);
+            assertThat(missing.body()).startsWith("{\"error\":");
+            assertThat(get("/api/jobs").statusCode()).as("the API still wants its token").isEqualTo(401);
+            assertThat(get("/api/jobs", "Authorization", "Bearer " + ADMIN).statusCode()).isEqualTo(200);
+            assertThat(get("/api/nothing", "Authorization", "Bearer " + ADMIN).statusCode()).isEqualTo(404);
+            assertThat(get("/healthz").statusCode()).isEqualTo(200);
+            assertThat(get("/readyz").statusCode()).isEqualTo(200);
+            assertThat(get("/metrics").body()).contains("forgeflow_queue_lag_seconds");
+            assertThat(get("/index.html", "Authorization", "Bearer " + ADMIN).statusCode()).isEqualTo(404);
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base() + "/"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(post.statusCode()).isEqualTo(405);
+            assertThat(post.body()).startsWith("{\"error\":");
+        }
+    }
+}
