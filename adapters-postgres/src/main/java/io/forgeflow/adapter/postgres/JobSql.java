@@ -37,6 +37,28 @@ interface JobSql {
                 spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(), now);
     }
 
+    /** The job and its first run in one statement; empty when the idempotency key is taken (nothing was stored). */
+    @SqlQuery
+    Optional<Job> insertWithRun(@Bind("id") String id, @Bind("name") String name, @Bind("executor") String executor,
+                                @Bind("payload") Map<String, Object> payload, @Bind("cronExpr") String cronExpr,
+                                @Bind("runAt") Instant runAt, @Bind("timezone") String timezone,
+                                @Bind("priority") int priority, @Bind("maxAttempts") int maxAttempts,
+                                @Bind("timeoutSeconds") int timeoutSeconds, @Bind("catchUp") String catchUp,
+                                @Bind("idempotencyKey") String idempotencyKey, @Bind("status") String status,
+                                @Bind("nextRunAt") Instant nextRunAt, @Bind("createdAt") Instant createdAt,
+                                @Bind("updatedAt") Instant updatedAt, @Bind("runId") String runId,
+                                @Bind("runPriority") int runPriority, @Bind("runScheduledFor") Instant runScheduledFor,
+                                @Bind("runMaxAttempts") int runMaxAttempts, @Bind("runCreatedAt") Instant runCreatedAt,
+                                @Bind("now") Instant now);
+
+    default Optional<Job> insertWithRun(Job job, Run run, Instant now) {
+        JobSpec spec = job.spec();
+        return insertWithRun(job.id(), spec.name(), spec.executor(), spec.payload(), spec.cronExpr(), spec.runAt(),
+                spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
+                spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
+                run.id(), run.priority(), run.scheduledFor(), run.maxAttempts(), run.createdAt(), now);
+    }
+
     @SqlQuery
     Optional<Job> findByIdempotencyKey(@Bind("idempotencyKey") String idempotencyKey);
 

@@ -64,6 +64,9 @@ public final class PostgresJobRepository implements JobRepository {
         }
         // The holder of a taken key can vanish between the conflict and the read only if it is deleted; then the
         // key is free again and the next round stores this job.
+        if (firstRun != null && isPlainPendingRun(firstRun, job)) {
+            return createInOneStatement(job, firstRun);
+        }
         for (int round = 0; round < CREATE_ATTEMPTS; round++) {
             List<Run> inserted = new ArrayList<>(1);
             Optional<JobCreation> creation = jdbi.inTransaction(handle -> {
@@ -87,6 +90,34 @@ public final class PostgresJobRepository implements JobRepository {
         }
         throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
                 + " kept conflicting with a job that could not be read");
+    }
+
+    /**
+     * The submission path of one-off jobs: job and run in one statement (one round trip, one commit). Only when the key
+     * was taken does a second statement read the job that holds it.
+     */
+    private JobCreation createInOneStatement(Job job, Run firstRun) {
+        for (int round = 0; round < CREATE_ATTEMPTS; round++) {
+            Optional<Job> stored = jdbi.withExtension(JobSql.class, sql -> sql.insertWithRun(job, firstRun, clock.now()));
+            if (stored.isPresent()) {
+                publish(List.of(firstRun));
+                return new JobCreation(stored.get(), true);
+            }
+            Optional<Job> holder = jdbi.withExtension(JobSql.class,
+                    sql -> sql.findByIdempotencyKey(job.spec().idempotencyKey()));
+            if (holder.isPresent()) {
+                return new JobCreation(holder.get(), false);
+            }
+        }
+        throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
+                + " kept conflicting with a job that could not be read");
+    }
+
+    /** A first run the one-statement insert can write: a fresh pending run carrying its job's definition. */
+    private static boolean isPlainPendingRun(Run run, Job job) {
+        return run.status() == io.forgeflow.domain.run.RunStatus.PENDING && run.attempt() == 0
+                && run.executor().equals(job.spec().executor()) && run.payload().equals(job.spec().payload())
+                && run.timeoutSeconds() == job.spec().timeoutSeconds();
     }
 
     @Override

@@ -84,16 +84,23 @@ class AdvisoryLockLeaderElectionIT {
     }
 
     private static List<Integer> lockHolders() {
+        // advisory locks are per database: other test databases on the same server may hold the same key
         return pg.jdbi().withHandle(h -> h.createQuery("SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
-                        + "AND granted AND objid::bigint = :objid AND classid::bigint = :classid")
+                        + "AND granted AND objid::bigint = :objid AND classid::bigint = :classid "
+                        + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
                 .bind("objid", AdvisoryLockLeaderElection.LOCK_KEY & 0xFFFF_FFFFL)
                 .bind("classid", AdvisoryLockLeaderElection.LOCK_KEY >>> 32)
                 .mapTo(Integer.class).list());
     }
 
+    /** Terminates the backend and waits until it is gone: pg_terminate_backend only sends the signal. */
     private static boolean terminate(int pid) {
-        return pg.jdbi().withHandle(h -> h.createQuery("SELECT pg_terminate_backend(:pid)").bind("pid", pid)
+        boolean signalled = pg.jdbi().withHandle(h -> h.createQuery("SELECT pg_terminate_backend(:pid)").bind("pid", pid)
                 .mapTo(Boolean.class).one());
+        Conditions.awaitTrue(() -> pg.jdbi().withHandle(h -> h.createQuery(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = :pid").bind("pid", pid).mapTo(Long.class).one()) == 0,
+                Duration.ofSeconds(10), "the terminated backend exits");
+        return signalled;
     }
 
 }

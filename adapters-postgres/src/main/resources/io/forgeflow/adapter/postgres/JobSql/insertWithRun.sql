@@ -1,0 +1,24 @@
+-- insertWithRun: a submission in one statement, so in one round trip and one commit: the job and, only when the job
+-- was stored, its first run. ON CONFLICT (idempotency_key) DO NOTHING lets the unique constraint decide between
+-- concurrent submissions with one key (a second inserter waits for the first to commit, then stores nothing); a job
+-- that was not stored inserts no run. No locks beyond the new rows.
+WITH job AS (
+    INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
+                      catch_up, idempotency_key, status, next_run_at, created_at, updated_at)
+    VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timezone, :priority, :maxAttempts,
+            :timeoutSeconds, :catchUp, :idempotencyKey, :status, :nextRunAt,
+            coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
+            coalesce(CAST(:updatedAt AS timestamptz), CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()))
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING *
+), run AS (
+    INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
+                      timeout_seconds, created_at)
+    SELECT CAST(:runId AS uuid), job.id, 'pending', :runPriority, :runScheduledFor, 0, :runMaxAttempts, job.executor,
+           job.payload, job.timeout_seconds,
+           coalesce(CAST(:runCreatedAt AS timestamptz), CAST(:now AS timestamptz), now())
+    FROM job
+    RETURNING id
+)
+SELECT job.*
+FROM job
