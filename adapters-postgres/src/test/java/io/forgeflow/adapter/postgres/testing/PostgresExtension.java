@@ -108,10 +108,31 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
 
     /** Empties every ForgeFlow table. Runs after each test; waits at most 10 s for locks that tests left behind. */
     public void truncateAll() {
-        jdbi().useTransaction(handle -> {
-            handle.execute("SET LOCAL lock_timeout = '10s'");
-            handle.execute("TRUNCATE run_attempts, runs, jobs, nodes");
-        });
+        // a node still running in the test (a DropwizardAppExtension) may write runs then jobs while TRUNCATE locks
+        // them all; PostgreSQL then breaks the deadlock by failing one side: if it is us, try again
+        for (int attempt = 1; ; attempt++) {
+            try {
+                jdbi().useTransaction(handle -> {
+                    handle.execute("SET LOCAL lock_timeout = '10s'");
+                    handle.execute("TRUNCATE run_attempts, runs, jobs, nodes");
+                });
+                return;
+            } catch (RuntimeException e) {
+                if (attempt >= 5 || !isDeadlockOrLockTimeout(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean isDeadlockOrLockTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException sql
+                    && ("40P01".equals(sql.getSQLState()) || "55P03".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Stores the job exactly as given (any status). */
