@@ -324,6 +324,8 @@ class DashboardBrowserIT {
             assertThat(attempts.get(0).getText()).contains("#1 failed").contains("node-a").contains("exit code 1");
             assertThat(attempts.get(1).getAttribute("data-outcome")).isEqualTo("succeeded");
             assertThat(driver.findElement(By.id("run-output")).getText()).contains("invoices sent: 42");
+            assertThat(text(driver, "#run-detail .meta")).startsWith("attempt 2 of 2 · priority 5 · scheduled ");
+            assertThat(text(driver, "#attempts li:nth-child(2)")).startsWith("requeued, due ");
             assertThat(driver.getCurrentUrl()).endsWith("#runs?run=" + runId);
             screenshot(driver, "run");
         }

@@ -113,13 +113,15 @@ abstract class ClientCommand extends Command {
                 .setDefault(Arguments.SUPPRESS);
     }
 
+    /** --server, --token and --json, listed after the action's own options. */
     static void connectionOptions(ArgumentParser parser) {
-        parser.addArgument("--server").metavar("URL")
+        net.sourceforge.argparse4j.inf.ArgumentGroup common = parser.addArgumentGroup("common options");
+        common.addArgument("--server").metavar("URL")
                 .help("the node, e.g. http://127.0.0.1:8080 (default: $" + SERVER_VARIABLE + ", else " + DEFAULT_SERVER + ")");
-        parser.addArgument("--token").metavar("TOKEN")
+        common.addArgument("--token").metavar("TOKEN")
                 .help("API token, sent as Authorization: Bearer (default: $" + TOKEN_VARIABLE
                         + ", which keeps it out of the process list)");
-        parser.addArgument("--json").action(Arguments.storeTrue())
+        common.addArgument("--json").action(Arguments.storeTrue()).setDefault(Arguments.SUPPRESS)
                 .help("print the API's JSON instead of tables (errors too, on stderr)");
     }
 
@@ -128,8 +130,8 @@ abstract class ClientCommand extends Command {
     }
 
     static void page(ArgumentParser parser) {
-        parser.addArgument("--limit").type(Integer.class).setDefault(50).help("at most this many, 1-500 (default 50)");
-        parser.addArgument("--cursor").help("the next_cursor of the page before");
+        parser.addArgument("--limit").type(Integer.class).metavar("N").help("at most this many, 1-500 (the server's default: 50)");
+        parser.addArgument("--cursor").metavar("CURSOR").help("the next_cursor of the page before");
     }
 
     // ---------------------------------------------------------------- actions on several ids

@@ -65,7 +65,8 @@ final class Details {
                 .field("scheduled", Text.time(run.scheduledFor()))
                 .field("started", Text.time(run.startedAt()))
                 .field("finished", Text.time(run.finishedAt()))
-                .field("worker", run.workerId());
+                .field("worker", run.workerId() != null || run.attemptsOrEmpty().isEmpty() ? run.workerId()
+                        : run.attemptsOrEmpty().get(run.attemptsOrEmpty().size() - 1).workerId());
         if (Run.RUNNING.equals(run.status())) {
             d.field("lease until", Text.time(run.leaseExpiresAt()));
         }

@@ -16,10 +16,11 @@ final class DlqCommand extends ClientCommand {
 
     @Override
     public void configure(Subparser command) {
+        command.help(getDescription());
         command.usage(PROGRAM + " dlq [--job JOB_ID] [--limit N] [--cursor C] [--server URL] [--token TOKEN] [--json]\n"
                 + "       " + PROGRAM + " dlq requeue ID [ID ...] [--server URL] [--token TOKEN] [--json]");
         command.addArgument(ACTION).nargs("?").choices("list", "requeue").setDefault("list")
-                .help("list (default) or requeue");
+                .help("list the dead runs, or requeue the given ones");
         command.addArgument("ids").metavar("ID").nargs("*").help("with requeue: the dead runs to requeue");
         command.addArgument("--job").metavar("JOB_ID").help("list: only the dead runs of this job");
         page(command);

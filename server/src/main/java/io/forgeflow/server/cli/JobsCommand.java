@@ -35,6 +35,7 @@ final class JobsCommand extends ClientCommand {
 
     @Override
     public void configure(Subparser command) {
+        command.help(getDescription());
         Subparsers actions = actions(command);
         Subparser submit = action(actions, "submit", "submit a job (POST /api/jobs); prints the job");
         submit.addArgument("--name").required(true).help("the job's name, 1-200 characters (required)");

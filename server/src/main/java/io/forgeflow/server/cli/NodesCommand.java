@@ -16,6 +16,7 @@ final class NodesCommand extends ClientCommand {
 
     @Override
     public void configure(Subparser command) {
+        command.help(getDescription());
         connectionOptions(command);
     }
 

@@ -16,6 +16,7 @@ final class RunsCommand extends ClientCommand {
 
     @Override
     public void configure(Subparser command) {
+        command.help(getDescription());
         Subparsers actions = actions(command);
         Subparser list = action(actions, "list", "list runs, newest first (GET /api/runs)");
         list.addArgument("--job").metavar("JOB_ID").help("only the runs of this job");

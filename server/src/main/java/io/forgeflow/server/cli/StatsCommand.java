@@ -21,6 +21,7 @@ final class StatsCommand extends ClientCommand {
 
     @Override
     public void configure(Subparser command) {
+        command.help(getDescription());
         connectionOptions(command);
     }
 

@@ -55,7 +55,7 @@
       else if (key === 'disabled' || key === 'checked' || key === 'hidden') node[key] = !!value;
       else node.setAttribute(key, String(value));
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === undefined || child === null || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
@@ -553,7 +553,7 @@
       on: { click: () => openRun(r.id) } },
     el('td', { text: jobName(r.job_id) }),
     el('td', { class: 'mono opt', title: r.id, text: shortId(r.id) }),
-    el('td', { class: 'nowrap', text: fmtTime(r.finished_at) }),
+    el('td', { class: 'nowrap', text: fmtTime(r.finished_at, true), title: fmtTime(r.finished_at) }),
     el('td', { class: 'num', text: `${r.attempt} / ${r.max_attempts}` }),
     el('td', { class: 'err', title: r.error || '', text: r.error || '' }))));
   }
@@ -694,16 +694,26 @@
       box.replaceChildren(el('p', { class: 'muted', text: `Run ${run.id} does not exist (any more).` }));
       return;
     }
-    const meta = [`Attempt ${run.attempt} of ${run.max_attempts}`, `priority ${run.priority}`,
+    const meta = [`attempt ${run.attempt} of ${run.max_attempts}`, `priority ${run.priority}`,
       `scheduled ${fmtTime(run.scheduled_for)}`];
     if (run.started_at) meta.push(`started ${fmtTime(run.started_at)}`);
     if (run.finished_at) meta.push(`finished ${fmtTime(run.finished_at)}`);
     if (run.worker_id) meta.push(`on ${run.worker_id}`);
     if (run.lease_expires_at && run.status === 'running') meta.push(`lease until ${fmtTime(run.lease_expires_at)}`);
 
-    const timeline = el('ol', { class: 'timeline', id: 'attempts' },
-      el('li', { class: 'st-pending' }, el('span', { class: 'when', text: `scheduled for ${fmtTime(run.scheduled_for)}` })));
-    for (const a of run.attempts || []) {
+    // the due time among the attempts, in time order: after a requeue it follows the attempts that came before
+    const attempts = run.attempts || [];
+    const dueAt = new Date(run.scheduled_for);
+    const requeued = attempts.some((a) => a.started_at && new Date(a.started_at) < dueAt);
+    const due = el('li', { class: 'st-pending' }, el('span', { class: 'when',
+      text: `${requeued ? 'requeued, due' : 'scheduled for'} ${fmtTime(run.scheduled_for)}` }));
+    const timeline = el('ol', { class: 'timeline', id: 'attempts' });
+    let dueShown = false;
+    for (const a of attempts) {
+      if (!dueShown && a.started_at && new Date(a.started_at) >= dueAt) {
+        timeline.append(due);
+        dueShown = true;
+      }
       const took = a.started_at && a.finished_at ? ` (${fmtDuration(new Date(a.finished_at) - new Date(a.started_at))})` : '';
       const outcome = a.outcome || 'running';
       timeline.append(el('li', { class: OUTCOME_CLASS[a.outcome] || 'st-running', data: { attempt: a.attempt, outcome } },
@@ -711,13 +721,15 @@
         el('span', { class: 'when', text: ` on ${a.worker_id || '?'} · ${fmtTime(a.started_at)}${a.finished_at ? ' → ' + fmtTime(a.finished_at, true) : ''}${took}` }),
         a.error ? el('div', { class: 'why', text: a.error }) : null));
     }
+    if (!dueShown) timeline.append(due);
 
     const canCancel = run.status === 'pending' || run.status === 'running';
     const canRequeue = run.status === 'dead' || run.status === 'cancelled';
-    box.replaceChildren(
+    box.replaceChildren(...[
       el('h2', {}, `Run ${shortId(run.id)} of ${jobName(run.job_id)}`, el('span', { class: `pill st-${run.status}`, id: 'run-status', text: run.status })),
-      el('div', { class: 'meta', text: meta.join(' · ') }),
-      el('div', { class: 'mono muted', text: `run ${run.id} · job ${run.job_id}` }),
+      el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
+      el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `run ${run.id}` }), ' · ',
+        el('span', { class: 'nowrap', text: `job ${run.job_id}` })),
       el('div', { class: 'toolbar' },
         el('button', { type: 'button', data: { action: 'cancel-run' }, disabled: !canCancel, text: 'Cancel run',
           on: { click: () => runAction(run, 'cancel') } }),
@@ -729,7 +741,7 @@
       el('h3', { text: 'Output' }),
       el('pre', { id: 'run-output', text: run.output || '(no output)' }),
       el('h3', { text: 'Attempts' }),
-      timeline);
+      timeline].filter(Boolean));
   }
 
   async function runAction(run, action) {
