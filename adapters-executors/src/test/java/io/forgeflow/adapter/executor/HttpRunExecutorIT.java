@@ -319,11 +319,28 @@ class HttpRunExecutorIT {
         }
 
         @Test
-        void httpsToAPlainHttpServerFailsAsATlsError() {
-            ExecutionResult result = call(payload("url", "https://" + hostPort() + "/"));
+        void httpsToAPlainHttpServerFailsAsATlsError() throws Exception {
+            // a plain-text server that answers at once, whatever it receives: the TLS handshake reads a non-TLS reply
+            // (MockWebServer instead waits for a request line that never comes, and the call times out)
+            try (ServerSocket plain = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+                Thread server = new Thread(() -> {
+                    try (java.net.Socket s = plain.accept()) {
+                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                        s.getOutputStream().flush();
+                    } catch (IOException ignored) {
+                        // the client went away
+                    }
+                }, "plain-http");
+                server.setDaemon(true);
+                server.start();
+                String hostPort = "127.0.0.1:" + plain.getLocalPort();
 
-            assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
-            assertThat(result.error()).startsWith("TLS error with " + hostPort() + ": ");
+                ExecutionResult result = call(payload("url", "https://" + hostPort + "/"));
+
+                assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
+                assertThat(result.error()).startsWith("TLS error with " + hostPort + ": ");
+            }
         }
 
         @Test
