@@ -1,0 +1,222 @@
+package io.forgeflow.application.worker;
+
+import io.forgeflow.application.Scenario;
+import io.forgeflow.application.testkit.Await;
+import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.execution.ExecutionResult;
+import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.forgeflow.application.testkit.JobDrafts.aDraft;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** What a worker tells its listener, how big a batch it claims, and what it does with results it cannot store. */
+class WorkerHousekeepingTest {
+    static final RetryPolicy RETRY = new RetryPolicy(Duration.ofSeconds(5), Duration.ofMinutes(15));
+
+    final Scenario s = new Scenario();
+    final ScriptedRunQueue queue = new ScriptedRunQueue(s.store.queue());
+    final RecordingListener listener = new RecordingListener();
+    final Gate gate = new Gate();
+    final List<Worker> started = new ArrayList<>();
+
+    @AfterEach
+    void stopEveryWorker() {
+        queue.recover();
+        gate.open();
+        started.forEach(Worker::stop);
+    }
+
+    static WorkerSettings settings(int concurrency) {
+        return new WorkerSettings("w1", concurrency, Duration.ofSeconds(1), Duration.ofSeconds(30),
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1024, RETRY);
+    }
+
+    Worker worker(int concurrency) {
+        Worker worker = new Worker(settings(concurrency), queue, s.executors, s.signal, WorkerTest.ExtremeRandom.highest(),
+                listener);
+        started.add(worker);
+        return worker;
+    }
+
+    static void awaitIdle(Worker worker) {
+        Await.until("every execution slot of " + worker.workerId() + " is free", () -> worker.busySlots() == 0);
+    }
+
+    @Test
+    void aWorkerIsNamedByItsSettings() {
+        assertThat(worker(2).workerId()).isEqualTo("w1");
+    }
+
+    @Test
+    void executionsRunOnDaemonThreadsAndTheListenerHearsTheBusySlotsRiseAndFall() {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        s.shell.byDefault(ctx -> {
+            ranOn.set(Thread.currentThread());
+            return ExecutionResult.succeeded("done");
+        });
+        Worker worker = worker(2);
+        s.submit(aDraft());
+
+        assertThat(worker.claimOnce()).isEqualTo(1);
+        awaitIdle(worker);
+
+        assertThat(ranOn.get().getName()).startsWith("ff-exec-");
+        assertThat(ranOn.get().isDaemon()).as("an executor that hangs never keeps the JVM alive").isTrue();
+        Await.until("the slot count fell back", () -> listener.busySlots.size() == 2);
+        assertThat(listener.busySlots).containsExactly(1, 0);
+    }
+
+    /**
+     * Four slots. Before any attempt has ended, a claim fills the slots; once attempts are known to be short, one
+     * more batch is held ready (eight runs), and refilled only when half of it is used.
+     */
+    @Test
+    void whileAttemptsAreShortTheWorkerHoldsOneMoreBatchAndRefillsItByHalves() {
+        Worker worker = worker(4);
+        assertThat(worker.roomToClaim()).as("nothing known about attempt durations yet").isEqualTo(4);
+
+        // attempts that return at once: the moving average of their durations falls below 50 ms (a first attempt
+        // slowed by a loaded machine only takes a few more to be outweighed)
+        for (int i = 0; i < 100 && worker.roomToClaim() != 8; i++) {
+            s.submit(aDraft());
+            assertThat(worker.claimOnce()).isEqualTo(1);
+            awaitIdle(worker);
+        }
+        assertThat(worker.roomToClaim()).as("short attempts ended").isEqualTo(8);
+
+        s.shell.byDefault(gate.then(ExecutionResult.succeeded("done")));
+        for (int i = 0; i < 4; i++) {
+            s.submit(aDraft());
+        }
+        assertThat(worker.claimOnce()).isEqualTo(4);
+        assertThat(worker.roomToClaim()).as("four held, all executing: the ready batch is empty").isEqualTo(4);
+
+        for (int i = 0; i < 2; i++) {
+            s.submit(aDraft());
+        }
+        assertThat(worker.claimOnce()).isEqualTo(2);
+        assertThat(worker.roomToClaim()).as("six held: half of the ready batch is left").isEqualTo(2);
+
+        s.submit(aDraft());
+        assertThat(worker.claimOnce()).isEqualTo(1);
+        assertThat(worker.roomToClaim()).as("seven held: wait until half the ready batch is used").isZero();
+        assertThat(worker.claimOnce()).isZero();
+    }
+
+    @Test
+    void aResultTheDatabaseRefusesIsStoredWithoutItsOutputSayingWhy() {
+        s.shell.byDefault(ctx -> ExecutionResult.succeeded("\u0000\u0001binary"));
+        queue.refusesNulLikePostgres = true;
+        Worker worker = worker(2);
+        Run binary = s.onlyRunOf(s.submit(aDraft().withPayload(Map.of("binary", true))).id());
+
+        worker.start();
+
+        Await.until("the binary run's success is stored", () -> s.run(binary.id()).status() == RunStatus.SUCCEEDED);
+        assertThat(s.run(binary.id()).output()).isNullOrEmpty();
+        assertThat(s.attemptsOf(binary.id())).singleElement().satisfies(attempt -> assertThat(attempt.error())
+                .isEqualTo("the attempt's result could not be stored: IllegalStateException"));
+    }
+
+    @Test
+    void acknowledgementsWaitOutADatabaseOutageAndAreStoredOnceItIsBack() {
+        AtomicInteger attempts = new AtomicInteger();
+        queue.acknowledgementsFail = true;
+        RunQueue counting = new DelegatingRunQueue(queue) {
+            @Override
+            public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
+                attempts.incrementAndGet();
+                return super.acknowledge(acks);
+            }
+        };
+        Worker worker = new Worker(settings(2), counting, s.executors, s.signal, WorkerTest.ExtremeRandom.highest(),
+                listener);
+        started.add(worker);
+        Run run = s.onlyRunOf(s.submit(aDraft()).id());
+
+        worker.start();
+        // the batch, the acknowledgement alone, and alone without its output: the database is down, not the result
+        Await.until("the acknowledgement was tried in every form", () -> attempts.get() >= 3);
+        queue.recover();
+
+        Await.until("the success is stored", () -> s.run(run.id()).status() == RunStatus.SUCCEEDED);
+        assertThat(s.run(run.id()).output()).isEqualTo("ok");
+    }
+
+    @Test
+    void acknowledgementsThatCouldNotBeWrittenAtStopAreDroppedNotKept() {
+        Worker worker = worker(2);
+        s.submit(aDraft());
+        assertThat(worker.claimOnce()).isEqualTo(1);
+        awaitIdle(worker);
+        queue.acknowledgementsFail = true;
+
+        worker.stop();
+
+        queue.recover();
+        assertThat(worker.flushAcknowledgements()).as("nothing left to send after stop").isZero();
+        assertThat(queue.acknowledgementsSent).isEmpty();
+    }
+
+    @Test
+    void aWorkerNeedsAPositiveLease() {
+        assertThatThrownBy(() -> new WorkerSettings("w1", 2, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(10),
+                Duration.ZERO, 1024, RETRY)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("lease must be positive, was PT0S");
+    }
+
+    /** Forwards every call; a test overrides the one it watches. */
+    static class DelegatingRunQueue implements RunQueue {
+        private final RunQueue delegate;
+
+        DelegatingRunQueue(RunQueue delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+            return delegate.claim(workerId, executors, limit, lease);
+        }
+
+        @Override
+        public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
+            return delegate.acknowledge(acks);
+        }
+
+        @Override
+        public Heartbeat heartbeat(String workerId, Duration lease) {
+            return delegate.heartbeat(workerId, lease);
+        }
+
+        @Override
+        public Set<String> cancellationsFor(String workerId) {
+            return delegate.cancellationsFor(workerId);
+        }
+
+        @Override
+        public Set<RunFence> release(Collection<RunFence> fences) {
+            return delegate.release(fences);
+        }
+
+        @Override
+        public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
+            return delegate.recoverExpiredLeases(retryPolicy, limit);
+        }
+    }
+}
