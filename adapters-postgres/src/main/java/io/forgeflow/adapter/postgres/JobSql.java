@@ -28,13 +28,16 @@ interface JobSql {
                          @Bind("timeoutSeconds") int timeoutSeconds, @Bind("catchUp") String catchUp,
                          @Bind("idempotencyKey") String idempotencyKey, @Bind("status") String status,
                          @Bind("nextRunAt") Instant nextRunAt, @Bind("createdAt") Instant createdAt,
-                         @Bind("updatedAt") Instant updatedAt, @Bind("now") Instant now);
+                         @Bind("updatedAt") Instant updatedAt, @Bind("queue") String queue,
+                         @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
+                         @Bind("overlap") String overlap, @Bind("now") Instant now);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
         return insert(job.id(), spec.name(), spec.executor(), spec.payload(), spec.cronExpr(), spec.runAt(),
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
-                spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(), now);
+                spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
+                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), now);
     }
 
     /** The job and its first run in one statement; empty when the idempotency key is taken (nothing was stored). */
@@ -49,6 +52,8 @@ interface JobSql {
                                 @Bind("updatedAt") Instant updatedAt, @Bind("runId") String runId,
                                 @Bind("runPriority") int runPriority, @Bind("runScheduledFor") Instant runScheduledFor,
                                 @Bind("runMaxAttempts") int runMaxAttempts, @Bind("runCreatedAt") Instant runCreatedAt,
+                                @Bind("queue") String queue, @Bind("concurrencyKey") String concurrencyKey,
+                                @Bind("maxConcurrent") Integer maxConcurrent, @Bind("overlap") String overlap,
                                 @Bind("now") Instant now);
 
     default Optional<Job> insertWithRun(Job job, Run run, Instant now) {
@@ -56,7 +61,8 @@ interface JobSql {
         return insertWithRun(job.id(), spec.name(), spec.executor(), spec.payload(), spec.cronExpr(), spec.runAt(),
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
                 spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
-                run.id(), run.priority(), run.scheduledFor(), run.maxAttempts(), run.createdAt(), now);
+                run.id(), run.priority(), run.scheduledFor(), run.maxAttempts(), run.createdAt(), spec.queue(),
+                spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), now);
     }
 
     @SqlQuery
@@ -87,20 +93,27 @@ interface JobSql {
     @SqlQuery
     List<Job> due(@Bind("asOf") Instant asOf, @Bind("limit") int limit);
 
+    /** The job's overlap policy (jobs never change it, so it can be read before the statement that uses it). */
     @SqlQuery
-    boolean fireTick(@Bind("jobId") String jobId, @Bind("expectedNextRunAt") Instant expectedNextRunAt,
-                     @Bind("newNextRunAt") Instant newNextRunAt, @Bind("runId") String runId,
-                     @Bind("priority") int priority, @Bind("scheduledFor") Instant scheduledFor,
-                     @Bind("maxAttempts") int maxAttempts, @Bind("executor") String executor,
-                     @Bind("payload") Map<String, Object> payload, @Bind("timeoutSeconds") int timeoutSeconds,
-                     @Bind("createdAt") Instant createdAt, @Bind("now") Instant now);
+    Optional<String> overlapOf(@Bind("id") String jobId);
 
-    default boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run, Instant now) {
+    /** The action taken ('fire' or 'skip', '+replaced' when cancel_running stopped older runs); empty when not advanced. */
+    @SqlQuery
+    Optional<String> fireTick(@Bind("jobId") String jobId, @Bind("expectedNextRunAt") Instant expectedNextRunAt,
+                              @Bind("newNextRunAt") Instant newNextRunAt, @Bind("runId") String runId,
+                              @Bind("priority") int priority, @Bind("scheduledFor") Instant scheduledFor,
+                              @Bind("maxAttempts") int maxAttempts, @Bind("executor") String executor,
+                              @Bind("payload") Map<String, Object> payload, @Bind("timeoutSeconds") int timeoutSeconds,
+                              @Bind("createdAt") Instant createdAt, @Bind("overlap") String overlap,
+                              @Bind("now") Instant now);
+
+    default Optional<String> fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run,
+                                      String overlap, Instant now) {
         if (run == null) {
             return fireTick(jobId, expectedNextRunAt, newNextRunAt, null, 1, expectedNextRunAt, 1, "", Map.of(), 1,
-                    null, now);
+                    null, "allow", now);
         }
         return fireTick(jobId, expectedNextRunAt, newNextRunAt, run.id(), run.priority(), run.scheduledFor(),
-                run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(), run.createdAt(), now);
+                run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(), run.createdAt(), overlap, now);
     }
 }

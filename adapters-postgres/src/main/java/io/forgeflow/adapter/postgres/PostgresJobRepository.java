@@ -193,11 +193,17 @@ public final class PostgresJobRepository implements JobRepository {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The overlap policy is the job's, read from the job row in the statement; jobs with a policy other than
+     * {@code allow} lock their live runs first.
+     */
     @Override
-    public boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+    public TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
         Objects.requireNonNull(expectedNextRunAt, "expectedNextRunAt");
         if (!Ids.isWellFormed(jobId)) {
-            return false;
+            return TickOutcome.NOT_ADVANCED;
         }
         if (run != null && !run.jobId().equalsIgnoreCase(jobId)) {
             throw new IllegalArgumentException("the run belongs to job " + run.jobId() + ", not " + jobId);
@@ -205,12 +211,21 @@ public final class PostgresJobRepository implements JobRepository {
         if (run != null && run.status() != RunStatus.PENDING) {
             throw new IllegalArgumentException("a tick fires a pending run, not a " + run.status().wireName() + " one");
         }
-        boolean advanced = jdbi.withExtension(JobSql.class,
-                sql -> sql.fireTick(jobId, expectedNextRunAt, newNextRunAt, run, clock.now()));
-        if (advanced && run != null) {
+        Optional<String> action = jdbi.inTransaction(handle -> {
+            JobSql sql = handle.attach(JobSql.class);
+            String overlap = run == null ? "allow" : sql.overlapOf(jobId).orElse("allow");
+            return sql.fireTick(jobId, expectedNextRunAt, newNextRunAt, run, overlap, clock.now());
+        });
+        if (action.isEmpty()) {
+            return TickOutcome.NOT_ADVANCED;
+        }
+        if (action.get().startsWith("skip")) {
+            return TickOutcome.SKIPPED_OVERLAP;
+        }
+        if (run != null) {
             publish(List.of(run));
         }
-        return advanced;
+        return TickOutcome.FIRED;
     }
 
     /** Hands runs this repository created or cancelled (committed) to the run events. */

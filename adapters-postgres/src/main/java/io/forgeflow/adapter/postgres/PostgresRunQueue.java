@@ -10,6 +10,7 @@ import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -35,7 +37,7 @@ import java.util.random.RandomGenerator;
  * The claim engine on PostgreSQL ({@link RunQueue}).
  *
  * <ul>
- *   <li>{@link #claim}: one statement; {@code FOR UPDATE SKIP LOCKED} over the pending queue index, the pending →
+ *   <li>{@link #claim}: one round trip (the {@code forgeflow_claim} function); {@code FOR UPDATE SKIP LOCKED} over the pending queue index, limits counted under their locks, the pending →
  *       running update, and the started attempt rows.</li>
  *   <li>{@link #acknowledge}, {@link #release}: one statement per batch, every row fenced by
  *       {@code (id, status = 'running', worker_id, attempt)}; a stale fence changes nothing.</li>
@@ -51,6 +53,9 @@ import java.util.random.RandomGenerator;
  * recoveries): an in-memory hand-over, never a {@code NOTIFY} inside these transactions.
  */
 public final class PostgresRunQueue implements RunQueue {
+    /** The order runs are claimed in: priority (1 first), then due time, then id (time-ordered UUIDv7). */
+    private static final Comparator<Run> CLAIM_ORDER = Comparator.comparingInt(Run::priority)
+            .thenComparing(Run::scheduledFor).thenComparing(Run::id);
     private final Jdbi jdbi;
     private final DbClock clock;
     private final RandomGenerator random;
@@ -80,15 +85,19 @@ public final class PostgresRunQueue implements RunQueue {
     }
 
     @Override
-    public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+    public List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease) {
         Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(queues, "queues");
         if (limit < 1 || executors.isEmpty()) {
             return List.of();
         }
         long leaseMillis = positiveMillis(lease, "lease");
         String[] names = executors.toArray(String[]::new);
-        List<Run> claimed = jdbi.withExtension(RunSql.class,
-                sql -> sql.claim(workerId, names, limit, leaseMillis, clock.now()));
+        String[] include = queues.include() == null ? null : queues.include().toArray(String[]::new);
+        String[] exclude = queues.exclude().toArray(String[]::new);
+        List<Run> claimed = new ArrayList<>(jdbi.withExtension(RunSql.class,
+                sql -> sql.claim(workerId, names, include, exclude, limit, leaseMillis, clock.now())));
+        claimed.sort(CLAIM_ORDER);
         if (!claimed.isEmpty()) {
             Instant at = clock.eventTime();
             List<RunChange> changes = new ArrayList<>(claimed.size());

@@ -4,6 +4,7 @@ import io.forgeflow.domain.job.CatchUp;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.job.Overlap;
 import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
 import io.forgeflow.domain.port.NodeRegistry.NodeStatus;
 import io.forgeflow.domain.port.RunFence;
@@ -104,7 +105,11 @@ final class Rows {
                 rs.getInt("max_attempts"),
                 rs.getInt("timeout_seconds"),
                 CatchUp.fromWire(rs.getString("catch_up")),
-                rs.getString("idempotency_key"));
+                rs.getString("idempotency_key"),
+                rs.getString("queue"),
+                rs.getString("concurrency_key"),
+                (Integer) rs.getObject("max_concurrent"),
+                Overlap.fromWire(rs.getString("overlap")));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"));
     }

@@ -24,7 +24,8 @@ import java.util.Optional;
 interface RunSql {
 
     @SqlQuery
-    List<Run> claim(@Bind("worker") String workerId, @Bind("executors") String[] executors, @Bind("limit") int limit,
+    List<Run> claim(@Bind("worker") String workerId, @Bind("executors") String[] executors,
+                    @Bind("include") String[] include, @Bind("exclude") String[] exclude, @Bind("limit") int limit,
                     @Bind("leaseMillis") long leaseMillis, @Bind("now") Instant now);
 
     @SqlQuery

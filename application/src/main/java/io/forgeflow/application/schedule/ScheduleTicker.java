@@ -120,9 +120,16 @@ public final class ScheduleTicker {
         Instant created = now;
         Run run = fireAt == null ? null : Run.pending(Ids.newId(created), job.id(), spec.maxAttempts(), spec.priority(),
                 fireAt, spec.executor(), spec.payload(), spec.timeoutSeconds(), created);
-        boolean advanced = jobs.fireTick(job.id(), expected, next, run);
-        if (!advanced) {
+        JobRepository.TickOutcome outcome = jobs.fire(job.id(), expected, next, run);
+        if (outcome == JobRepository.TickOutcome.NOT_ADVANCED) {
             return 0; // another scheduler got there first, or the job was paused meanwhile
+        }
+        if (outcome == JobRepository.TickOutcome.SKIPPED_OVERLAP) {
+            missedTicks.accept(missed + 1);
+            LOG.info("job {} ({}): tick for {} skipped: an earlier run is still {} (overlap {}); next at {}", job.id(),
+                    spec.name(), fireAt, spec.overlap() == io.forgeflow.domain.job.Overlap.QUEUE_ONE
+                            ? "waiting" : "pending or running", spec.overlap().wireName(), next);
+            return 0;
         }
         if (missed > 0) {
             missedTicks.accept(missed);

@@ -66,6 +66,9 @@ public final class Worker {
     private final WorkerListener listener;
 
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    private final List<QueueLane> lanes;
+    /** Runs held per lane (executing, or claimed and about to start). */
+    private final AtomicInteger[] heldPerLane;
     private final LinkedBlockingQueue<Acknowledgement> pendingAcks = new LinkedBlockingQueue<>();
     /** The job of each run whose acknowledgement waits to be sent, for the log lines about a discarded one. */
     private final Map<RunFence, String> ackJobIds = new ConcurrentHashMap<>();
@@ -91,6 +94,11 @@ public final class Worker {
         this.signal = signal;
         this.random = random;
         this.listener = listener == null ? WorkerListener.NONE : listener;
+        this.lanes = settings.lanes();
+        this.heldPerLane = new AtomicInteger[lanes.size()];
+        for (int i = 0; i < heldPerLane.length; i++) {
+            heldPerLane[i] = new AtomicInteger();
+        }
         AtomicInteger n = new AtomicInteger();
         this.slots = Executors.newFixedThreadPool(settings.concurrency(), r -> daemon(r, "ff-exec-" + n.incrementAndGet()));
         this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ff-watchdog"));
@@ -116,24 +124,39 @@ public final class Worker {
         threads.add(loop("ff-heartbeat", this::heartbeatLoop));
         threads.add(loop("ff-wakeups", this::signalLoop));
         threads.forEach(Thread::start);
-        LOG.info("worker {} started: {} slots, executors {}, lease {}, heartbeat every {}", settings.workerId(),
-                settings.concurrency(), executors.enabledNames(), settings.lease(), settings.heartbeatInterval());
+        LOG.info("worker {} started: {} slots ({}), executors {}, lease {}, heartbeat every {}", settings.workerId(),
+                settings.concurrency(), lanes, executors.enabledNames(), settings.lease(), settings.heartbeatInterval());
     }
 
     /**
-     * Claims due runs into the free slots and starts executing them. Returns how many were claimed.
+     * Claims due runs into the free slots of each queue lane and starts executing them. Returns how many were claimed.
      */
     public int claimOnce() {
-        int room = roomToClaim();
-        if (!accepting || room <= 0) {
-            return 0;
+        return claimRound().claimed;
+    }
+
+    /** One claim per lane with room; whether some lane's room filled up (there may be more due). */
+    private ClaimRound claimRound() {
+        int total = 0;
+        boolean filled = false;
+        for (int lane = 0; lane < lanes.size(); lane++) {
+            int room = roomToClaim(lane);
+            if (!accepting || room <= 0) {
+                continue;
+            }
+            List<Run> claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(),
+                    room, settings.lease());
+            listener.claimed(claimed);
+            for (Run run : claimed) {
+                start(run, lane);
+            }
+            total += claimed.size();
+            filled |= !claimed.isEmpty() && claimed.size() == room;
         }
-        List<Run> claimed = queue.claim(settings.workerId(), executors.enabledNames(), room, settings.lease());
-        listener.claimed(claimed);
-        for (Run run : claimed) {
-            start(run);
-        }
-        return claimed.size();
+        return new ClaimRound(total, filled);
+    }
+
+    private record ClaimRound(int claimed, boolean filled) {
     }
 
     /**
@@ -255,8 +278,13 @@ public final class Worker {
      * stay batched under load.
      */
     int roomToClaim() {
-        int slotsCount = settings.concurrency();
-        int held = inFlight.size();
+        return roomToClaim(0);
+    }
+
+    /** {@link #roomToClaim()} for one queue lane: its slots, and the runs held for it. */
+    int roomToClaim(int lane) {
+        int slotsCount = lanes.get(lane).slots();
+        int held = heldPerLane[lane].get();
         double average = averageMillis;
         int capacity = !Double.isNaN(average) && average < PREFETCH_BELOW_MILLIS ? 2 * slotsCount : slotsCount;
         int room = capacity - held;
@@ -269,9 +297,11 @@ public final class Worker {
     /** Attempts shorter than this on average let the worker hold one batch of runs ready. */
     static final int PREFETCH_BELOW_MILLIS = 50;
 
-    private void start(Run run) {
-        InFlight f = new InFlight(run, new RunFence(run.id(), settings.workerId(), run.attempt()), System.nanoTime());
+    private void start(Run run, int lane) {
+        InFlight f = new InFlight(run, new RunFence(run.id(), settings.workerId(), run.attempt()), System.nanoTime(),
+                lane);
         inFlight.put(run.id(), f);
+        heldPerLane[lane].incrementAndGet();
         slots.execute(() -> {
             if (!accepting) {
                 // held ready but not started when the drain began: give it straight back
@@ -345,7 +375,9 @@ public final class Worker {
             ackJobIds.put(ack.fence(), f.run.jobId());
             pendingAcks.add(ack);
         } finally {
-            inFlight.remove(f.run.id());
+            if (inFlight.remove(f.run.id()) != null) {
+                heldPerLane[f.lane].decrementAndGet();
+            }
             if (f.started) {
                 listener.busySlots(busy.decrementAndGet());
                 double millis = took.toNanos() / 1e6;
@@ -440,10 +472,9 @@ public final class Worker {
     private void claimLoop() {
         Duration backoff = Duration.ofMillis(100);
         while (running && accepting) {
-            int room = roomToClaim();
-            int claimed;
+            ClaimRound round;
             try {
-                claimed = claimOnce();
+                round = claimRound();
                 backoff = Duration.ofMillis(100);
             } catch (RuntimeException e) {
                 LOG.warn("claim failed ({}); retrying in {} ms", e.toString(), backoff.toMillis());
@@ -451,8 +482,8 @@ public final class Worker {
                 backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5) : backoff.multipliedBy(2);
                 continue;
             }
-            if (claimed > 0 && claimed == room) {
-                continue; // all the room filled: there may be more due
+            if (round.filled) {
+                continue; // a lane's room filled: there may be more due
             }
             awaitWake(settings.pollInterval());
         }
@@ -653,10 +684,13 @@ public final class Worker {
         volatile boolean finished;
         volatile boolean started;
 
-        InFlight(Run run, RunFence fence, long claimedNanos) {
+        final int lane;
+
+        InFlight(Run run, RunFence fence, long claimedNanos, int lane) {
             this.run = run;
             this.fence = fence;
             this.claimedNanos = claimedNanos;
+            this.lane = lane;
         }
     }
 }

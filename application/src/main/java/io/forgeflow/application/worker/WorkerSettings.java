@@ -3,6 +3,7 @@ package io.forgeflow.application.worker;
 import io.forgeflow.domain.backoff.RetryPolicy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,11 +17,33 @@ import java.util.Objects;
  * @param drainGrace        on shutdown, how long in-flight runs may finish before they are released (default 60 s)
  * @param maxOutputBytes    the most output kept per attempt (default 64 KiB, the tail)
  * @param retryPolicy       backoff for failed attempts
+ * @param lanes             which queues the worker takes, and into which slots ({@link QueueLane#parse}); their slots
+ *                          add up to {@code concurrency}
  */
 public record WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
                              Duration heartbeatInterval, Duration drainGrace, int maxOutputBytes,
-                             RetryPolicy retryPolicy) {
+                             RetryPolicy retryPolicy, List<QueueLane> lanes) {
+
+    /** A worker taking every queue into {@code concurrency} slots. */
+    public WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
+                          Duration heartbeatInterval, Duration drainGrace, int maxOutputBytes, RetryPolicy retryPolicy) {
+        this(workerId, concurrency, pollInterval, lease, heartbeatInterval, drainGrace, maxOutputBytes, retryPolicy,
+                QueueLane.all(Math.max(1, Math.min(concurrency, QueueLane.MAX_SLOTS))));
+    }
+
+    /** The same settings with these lanes (concurrency becomes the sum of their slots). */
+    public WorkerSettings withLanes(List<QueueLane> newLanes) {
+        int total = newLanes.stream().mapToInt(QueueLane::slots).sum();
+        return new WorkerSettings(workerId, total, pollInterval, lease, heartbeatInterval, drainGrace, maxOutputBytes,
+                retryPolicy, newLanes);
+    }
+
     public WorkerSettings {
+        Objects.requireNonNull(lanes, "lanes");
+        lanes = List.copyOf(lanes);
+        if (lanes.isEmpty()) {
+            throw new IllegalArgumentException("a worker needs at least one queue lane");
+        }
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(retryPolicy, "retryPolicy");
         if (workerId.isBlank() || workerId.length() > 200) {
@@ -28,6 +51,11 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
         }
         if (concurrency < 1 || concurrency > 1000) {
             throw new IllegalArgumentException("concurrency must be between 1 and 1000, was " + concurrency);
+        }
+        int laneSlots = lanes.stream().mapToInt(QueueLane::slots).sum();
+        if (laneSlots != concurrency) {
+            throw new IllegalArgumentException("the queue lanes' slots (" + laneSlots + ") must add up to the "
+                    + "concurrency (" + concurrency + ")");
         }
         positive("pollInterval", pollInterval);
         positive("lease", lease);

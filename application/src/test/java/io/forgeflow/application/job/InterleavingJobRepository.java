@@ -67,7 +67,7 @@ final class InterleavingJobRepository implements JobRepository {
     }
 
     @Override
-    public boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
-        return delegate.fireTick(jobId, expectedNextRunAt, newNextRunAt, run);
+    public TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+        return delegate.fire(jobId, expectedNextRunAt, newNextRunAt, run);
     }
 }

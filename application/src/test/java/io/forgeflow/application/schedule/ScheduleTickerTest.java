@@ -410,10 +410,10 @@ class ScheduleTickerTest {
         }
 
         @Override
-        public boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
-            boolean fired = delegate.fireTick(jobId, expectedNextRunAt, newNextRunAt, run);
-            afterFireTick.accept(jobId, fired);
-            return fired;
+        public TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+            TickOutcome outcome = delegate.fire(jobId, expectedNextRunAt, newNextRunAt, run);
+            afterFireTick.accept(jobId, outcome != TickOutcome.NOT_ADVANCED);
+            return outcome;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.forgeflow.application.testkit;
 
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.Overlap;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.Page;
@@ -106,23 +107,40 @@ public final class InMemoryJobRepository implements JobRepository {
     }
 
     @Override
-    public boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+    public TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
         synchronized (store) {
             Job job = store.jobs.get(jobId);
             if (job == null || job.status() != JobStatus.ACTIVE || !Objects.equals(job.nextRunAt(), expectedNextRunAt)) {
-                return false;
+                return TickOutcome.NOT_ADVANCED;
             }
             store.jobs.put(jobId, new Job(job.id(), job.spec(), job.status(), newNextRunAt, job.createdAt(),
                     job.updatedAt()));
-            if (run != null) {
-                boolean taken = store.tickRuns.stream().map(store.runs::get)
-                        .anyMatch(r -> r.jobId().equals(jobId) && r.scheduledFor().equals(run.scheduledFor()));
-                if (!taken) {
-                    store.insertRun(run);
-                    store.tickRuns.add(run.id());
+            if (run == null) {
+                return TickOutcome.FIRED;
+            }
+            List<Run> live = store.runs.values().stream()
+                    .filter(r -> r.jobId().equals(jobId)
+                            && (r.status() == RunStatus.PENDING || r.status() == RunStatus.RUNNING))
+                    .collect(Collectors.toList());
+            Overlap overlap = job.spec().overlap();
+            if (overlap == Overlap.SKIP && !live.isEmpty()
+                    || overlap == Overlap.QUEUE_ONE && live.stream().anyMatch(r -> r.status() == RunStatus.PENDING)) {
+                return TickOutcome.SKIPPED_OVERLAP;
+            }
+            if (overlap == Overlap.CANCEL_RUNNING) {
+                for (Run r : live) {
+                    store.runs.put(r.id(), r.status() == RunStatus.PENDING
+                            ? r.cancel(store.now(), "cancelled: a newer tick replaced it (overlap cancel_running)")
+                            : r.cancelRequested() ? r : r.requestCancel());
                 }
             }
-            return true;
+            boolean taken = store.tickRuns.stream().map(store.runs::get)
+                    .anyMatch(r -> r.jobId().equals(jobId) && r.scheduledFor().equals(run.scheduledFor()));
+            if (!taken) {
+                store.insertRun(run);
+                store.tickRuns.add(run.id());
+            }
+            return TickOutcome.FIRED;
         }
     }
 }

@@ -5,6 +5,7 @@ import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
@@ -17,6 +18,8 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -37,24 +40,81 @@ public final class InMemoryRunQueue implements RunQueue {
     }
 
     @Override
-    public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+    public List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease) {
         synchronized (store) {
             Instant now = store.now();
             List<Run> due = store.runs.values().stream()
                     .filter(r -> r.status() == RunStatus.PENDING && !r.scheduledFor().isAfter(now)
-                            && executors.contains(r.executor()))
+                            && executors.contains(r.executor()) && queues.takes(store.queueOf(r)))
                     .sorted(CLAIM_ORDER)
-                    .limit(Math.max(0, limit))
                     .collect(Collectors.toList());
+            Map<String, Integer> queueRoom = new HashMap<>();
+            Map<String, Integer> keyRoom = new HashMap<>();
             List<Run> claimed = new ArrayList<>();
             for (Run run : due) {
+                if (claimed.size() >= limit) {
+                    break;
+                }
+                String queue = store.queueOf(run);
+                String key = store.keyOf(run);
+                int qRoom = queueRoom.computeIfAbsent(queue, q -> roomInQueue(q, now));
+                int kRoom = key == null ? Integer.MAX_VALUE : keyRoom.computeIfAbsent(key, k -> roomForKey(k, now));
+                if (qRoom <= 0 || kRoom <= 0) {
+                    continue;
+                }
+                queueRoom.put(queue, qRoom - 1);
+                if (key != null) {
+                    keyRoom.put(key, kRoom - 1);
+                }
                 Run held = run.claim(workerId, now, now.plus(lease));
                 store.runs.put(held.id(), held);
                 store.startAttempt(held, now);
+                InMemoryStore.QueueRow row = store.queues.get(queue);
+                if (row != null && row.limits().rateLimit() != null) {
+                    store.queueStarts.computeIfAbsent(queue, q -> new ArrayList<>()).add(now);
+                }
                 claimed.add(held);
             }
             return claimed;
         }
+    }
+
+    /** How many more runs of the queue may start now (paused: none). */
+    private int roomInQueue(String queue, Instant now) {
+        InMemoryStore.QueueRow row = store.queues.get(queue);
+        if (row == null) {
+            return Integer.MAX_VALUE;
+        }
+        if (row.paused()) {
+            return 0;
+        }
+        int room = Integer.MAX_VALUE;
+        if (row.limits().maxRunning() != null) {
+            long running = store.runs.values().stream().filter(r -> r.status() == RunStatus.RUNNING
+                    && r.leaseExpiresAt().isAfter(now) && store.queueOf(r).equals(queue)).count();
+            room = (int) Math.min(room, row.limits().maxRunning() - running);
+        }
+        if (row.limits().rateLimit() != null) {
+            Instant from = now.minusSeconds(row.limits().rateLimit().perSeconds());
+            long started = store.queueStarts.getOrDefault(queue, List.of()).stream().filter(t -> t.isAfter(from)).count();
+            room = (int) Math.min(room, row.limits().rateLimit().count() - started);
+        }
+        return room;
+    }
+
+    /** How many more runs sharing the key may start now: the smallest max_concurrent of its live runs, less those running. */
+    private int roomForKey(String key, Instant now) {
+        int limit = Integer.MAX_VALUE;
+        long running = 0;
+        for (Run r : store.runs.values()) {
+            if ((r.status() == RunStatus.PENDING || r.status() == RunStatus.RUNNING) && key.equals(store.keyOf(r))) {
+                limit = Math.min(limit, store.maxConcurrentOf(r));
+                if (r.status() == RunStatus.RUNNING && r.leaseExpiresAt().isAfter(now)) {
+                    running++;
+                }
+            }
+        }
+        return (int) (limit - running);
     }
 
     @Override

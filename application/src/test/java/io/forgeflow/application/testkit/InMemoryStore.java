@@ -47,6 +47,10 @@ public final class InMemoryStore {
     /** Runs inserted by a schedule tick: UNIQUE (job_id, scheduled_for) applies to these. */
     final Set<String> tickRuns = new HashSet<>();
     final Map<String, NodeRow> nodes = new TreeMap<>();
+    /** Queue settings (a queue without an entry is open and unlimited). */
+    final Map<String, QueueRow> queues = new TreeMap<>();
+    /** Start times of runs of rate-limited queues, per queue. */
+    final Map<String, List<Instant>> queueStarts = new HashMap<>();
     private final Map<String, Long> insertionOrder = new HashMap<>();
     private long sequence;
     private RandomGenerator random = new SplittableRandom(20_250_101L);
@@ -55,6 +59,7 @@ public final class InMemoryStore {
     private final InMemoryRunRepository runRepository;
     private final InMemoryRunQueue runQueue;
     private final InMemoryNodeRegistry nodeRegistry;
+    private final InMemoryQueueRepository queueRepository;
 
     public InMemoryStore(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -62,6 +67,33 @@ public final class InMemoryStore {
         this.runRepository = new InMemoryRunRepository(this);
         this.runQueue = new InMemoryRunQueue(this);
         this.nodeRegistry = new InMemoryNodeRegistry(this);
+        this.queueRepository = new InMemoryQueueRepository(this);
+    }
+
+    public InMemoryQueueRepository queues() {
+        return queueRepository;
+    }
+
+    /** A queue's settings row. */
+    record QueueRow(boolean paused, io.forgeflow.domain.queue.QueueLimits limits) {
+    }
+
+    /** The queue a run belongs to (its job's). */
+    String queueOf(Run run) {
+        Job job = jobs.get(run.jobId());
+        return job == null ? io.forgeflow.domain.job.QueueNames.DEFAULT : job.spec().queue();
+    }
+
+    /** The concurrency key a run counts against, or null. */
+    String keyOf(Run run) {
+        Job job = jobs.get(run.jobId());
+        return job == null ? null : job.spec().effectiveConcurrencyKey(job.id());
+    }
+
+    /** The max_concurrent a run carries, or null. */
+    Integer maxConcurrentOf(Run run) {
+        Job job = jobs.get(run.jobId());
+        return job == null ? null : job.spec().maxConcurrent();
     }
 
     public InMemoryJobRepository jobs() {

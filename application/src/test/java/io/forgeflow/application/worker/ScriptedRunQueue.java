@@ -39,9 +39,10 @@ final class ScriptedRunQueue implements RunQueue {
     }
 
     @Override
-    public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+    public List<Run> claim(String workerId, Set<String> executors, io.forgeflow.domain.queue.QueueSelection queues,
+                               int limit, Duration lease) {
         claimedWithExecutors.add(Set.copyOf(executors));
-        return delegate.claim(workerId, executors, limit, lease);
+        return delegate.claim(workerId, executors, queues, limit, lease);
     }
 
     @Override

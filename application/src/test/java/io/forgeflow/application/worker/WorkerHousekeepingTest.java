@@ -190,8 +190,9 @@ class WorkerHousekeepingTest {
         }
 
         @Override
-        public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
-            return delegate.claim(workerId, executors, limit, lease);
+        public List<Run> claim(String workerId, Set<String> executors, io.forgeflow.domain.queue.QueueSelection queues,
+                               int limit, Duration lease) {
+            return delegate.claim(workerId, executors, queues, limit, lease);
         }
 
         @Override

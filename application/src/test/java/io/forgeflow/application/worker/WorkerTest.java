@@ -603,7 +603,7 @@ class WorkerTest {
                     run = run.release(now);
                 }
             }
-            return new Worker.InFlight(run, new RunFence(run.id(), "w1", run.attempt()), System.nanoTime());
+            return new Worker.InFlight(run, new RunFence(run.id(), "w1", run.attempt()), System.nanoTime(), 0);
         }
 
         @Test

@@ -15,7 +15,16 @@ import java.util.Map;
  */
 public record JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                        String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds,
-                       String catchUp, String idempotencyKey) {
+                       String catchUp, String idempotencyKey, String queue, String concurrencyKey,
+                       Integer maxConcurrent, String overlap) {
+
+    /** A draft without queue, concurrency limit or overlap policy (all defaults). */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, null, null, null, null);
+    }
 
     public static final int MAX_NAME_LENGTH = 200;
     public static final int MAX_IDEMPOTENCY_KEY_LENGTH = 200;
@@ -24,6 +33,8 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
     public static final int DEFAULT_TIMEOUT_SECONDS = 300;
     /** Payload strings and keys may not nest deeper than this (a guard against pathological documents). */
     public static final int MAX_PAYLOAD_DEPTH = 32;
+    /** The highest max_concurrent: more is no limit in practice. */
+    public static final int MAX_CONCURRENT_LIMIT = 10_000;
 
     /** The validated specification, with defaults applied. */
     public JobSpec validate() {
@@ -68,7 +79,37 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                         + MAX_IDEMPOTENCY_KEY_LENGTH + " characters, was " + idempotencyKey.length());
             }
         }
-        return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey);
+        String q = queue == null ? QueueNames.DEFAULT : QueueNames.require("queue", queue);
+        if (concurrencyKey != null) {
+            checkNoNul("concurrency_key", concurrencyKey);
+            if (concurrencyKey.isBlank() || concurrencyKey.length() > QueueNames.MAX_KEY_LENGTH) {
+                throw new ValidationException("concurrency_key", "concurrency_key must be 1 to "
+                        + QueueNames.MAX_KEY_LENGTH + " characters and not blank, e.g. \"billing\"");
+            }
+            if (concurrencyKey.startsWith("job:")) {
+                throw new ValidationException("concurrency_key", "concurrency_key must not start with \"job:\": that "
+                        + "prefix is reserved for the key of a job that gives max_concurrent alone");
+            }
+            if (maxConcurrent == null) {
+                throw new ValidationException("max_concurrent", "max_concurrent is required with concurrency_key: "
+                        + "how many runs sharing the key may run at once across the cluster, e.g. 2");
+            }
+        }
+        Integer limit = maxConcurrent == null ? null
+                : inRange("max_concurrent", maxConcurrent, 1, 1, MAX_CONCURRENT_LIMIT, "");
+        Overlap ov;
+        try {
+            ov = overlap == null ? Overlap.ALLOW : Overlap.fromWire(overlap);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException("overlap", "overlap must be \"allow\", \"skip\", \"queue_one\" or "
+                    + "\"cancel_running\", was '" + printable(overlap) + "'");
+        }
+        if (ov != Overlap.ALLOW && cron == null) {
+            throw new ValidationException("overlap", "overlap applies to recurring jobs only: give cron_expr, or "
+                    + "leave overlap out (a one-off job has a single run)");
+        }
+        return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
+                concurrencyKey, limit, ov);
     }
 
     private static String requireText(String field, String value, int max, String hint) {

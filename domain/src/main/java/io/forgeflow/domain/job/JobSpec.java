@@ -16,13 +16,38 @@ import java.util.Objects;
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
-                      String idempotencyKey) {
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      Overlap overlap) {
     public JobSpec {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(timezone, "timezone");
         Objects.requireNonNull(catchUp, "catchUp");
         payload = payload == null ? Map.of() : payload;
+        queue = queue == null ? QueueNames.DEFAULT : queue;
+        overlap = overlap == null ? Overlap.ALLOW : overlap;
+        if (concurrencyKey != null && maxConcurrent == null) {
+            throw new IllegalArgumentException("a concurrency key needs max_concurrent");
+        }
+    }
+
+    /** A spec in the default queue, without concurrency limits, whose ticks may overlap. */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, QueueNames.DEFAULT, null, null, Overlap.ALLOW);
+    }
+
+    /**
+     * The key whose runs count together against {@link #maxConcurrent}: the given key, or one of this job's own
+     * ({@code job:<id>}) when only max_concurrent was given; null when the job has no concurrency limit.
+     */
+    public String effectiveConcurrencyKey(String jobId) {
+        if (maxConcurrent == null) {
+            return null;
+        }
+        return concurrencyKey != null ? concurrencyKey : "job:" + jobId;
     }
 
     /**
@@ -35,7 +60,9 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(cronExpr, other.cronExpr) && Objects.equals(runAt, other.runAt)
                 && timezone.equals(other.timezone) && priority == other.priority && maxAttempts == other.maxAttempts
                 && timeoutSeconds == other.timeoutSeconds && catchUp == other.catchUp
-                && Objects.equals(idempotencyKey, other.idempotencyKey)
+                && Objects.equals(idempotencyKey, other.idempotencyKey) && queue.equals(other.queue)
+                && Objects.equals(concurrencyKey, other.concurrencyKey)
+                && Objects.equals(maxConcurrent, other.maxConcurrent) && overlap == other.overlap
                 && canonical(payload).equals(canonical(other.payload));
     }
 

@@ -42,13 +42,31 @@ public interface JobRepository {
 
     /**
      * Fires one tick in one transaction: advances the job's {@code next_run_at} from {@code expectedNextRunAt}
-     * to {@code newNextRunAt} and, when {@code run} is not null, inserts it. Guarded twice: the update only
-     * applies while {@code next_run_at} still equals {@code expectedNextRunAt} and the job is active, and the
-     * insert is guarded by a unique index on (job_id, fired_for), fired_for being the tick the run stands for
-     * ({@code ON CONFLICT DO NOTHING}), so a tick can never fire twice even if two nodes both believe they lead.
-     * Returns true when this call advanced the job.
+     * to {@code newNextRunAt} and, when {@code run} is not null, inserts it, as the job's overlap policy allows
+     * ({@code skip}: not while a run of the job is pending or running; {@code queue_one}: not while one is pending;
+     * {@code cancel_running}: pending runs of the job are cancelled and running ones asked to stop, then the run is
+     * inserted). Guarded twice: the update only applies while {@code next_run_at} still equals
+     * {@code expectedNextRunAt} and the job is active, and the insert is guarded by a unique index on (job_id,
+     * fired_for), fired_for being the tick the run stands for ({@code ON CONFLICT DO NOTHING}), so a tick can never
+     * fire twice even if two nodes both believe they lead. The tick is consumed (the job advances) also when the
+     * overlap policy drops its run.
      */
-    boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run);
+    TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run);
+
+    /** {@link #fire}, reduced to whether this call advanced the job. */
+    default boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+        return fire(jobId, expectedNextRunAt, newNextRunAt, run) != TickOutcome.NOT_ADVANCED;
+    }
+
+    /** What {@link #fire} did. */
+    enum TickOutcome {
+        /** Nothing changed: the job was not active or another firer advanced it first. */
+        NOT_ADVANCED,
+        /** The job advanced and the run was inserted (or no run was given). */
+        FIRED,
+        /** The job advanced; the overlap policy dropped the run (a missed tick). */
+        SKIPPED_OVERLAP
+    }
 
     /** What a status change does to the job's runs. */
     enum RunCancellation {

@@ -1,6 +1,7 @@
 package io.forgeflow.domain.port;
 
 import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.run.Run;
 
 import java.time.Duration;
@@ -20,7 +21,19 @@ public interface RunQueue {
      * (FOR UPDATE SKIP LOCKED): concurrent claimers take disjoint sets. Each claimed run becomes RUNNING, held by
      * {@code workerId} until now + {@code lease}, with its attempt counter incremented and a started attempt row.
      */
-    List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease);
+    default List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+        return claim(workerId, executors, QueueSelection.ALL, limit, lease);
+    }
+
+    /**
+     * Claims as {@link #claim(String, Set, int, Duration)} does, from the selected queues only, and never beyond a
+     * limit: runs of paused queues stay pending; a queue's {@code max_running}, a concurrency key's
+     * {@code max_concurrent} (the smallest among the pending and running runs sharing the key) and a queue's rate
+     * limit are checked by the claim itself, so concurrent claimers on any number of nodes cannot overshoot them.
+     * Runs held back by a limit stay pending without using an attempt. A running run whose lease has expired no
+     * longer counts against a limit.
+     */
+    List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease);
 
     /**
      * Applies acknowledgements, each fenced by its {@link RunFence}, finishing the attempt rows in the same

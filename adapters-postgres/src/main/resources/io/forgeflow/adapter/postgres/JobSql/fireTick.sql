@@ -2,23 +2,62 @@
 -- is active and next_run_at still equals the expected tick; a concurrent firer waits for the row lock, then matches
 -- nothing). The INSERT runs only when the job advanced, and ON CONFLICT on the unique (job_id, fired_for) index drops
 -- a second run for the same tick, so a tick never fires twice even if two nodes both believe they lead.
-WITH advanced AS (
+-- Overlap: for a job whose policy is not 'allow' the job's live runs are locked first (runs before jobs, the order of
+-- every other writer) and decide: 'skip' drops the tick while any is pending or running, 'queue_one' while one is
+-- pending, 'cancel_running' cancels the pending ones and asks the running ones to stop, then fires. A dropped tick
+-- still advances next_run_at. Returns the action: 'fire', 'skip', or no row when the job did not advance.
+WITH live AS MATERIALIZED (
+    SELECT id, status
+    FROM runs
+    WHERE job_id = CAST(:jobId AS uuid)
+      AND :overlap <> 'allow'
+      AND status IN ('pending', 'running')
+    ORDER BY id
+    FOR UPDATE
+), advanced AS (
     UPDATE jobs
     SET next_run_at = CAST(:newNextRunAt AS timestamptz),
         updated_at  = coalesce(CAST(:now AS timestamptz), now())
     WHERE id = CAST(:jobId AS uuid)
       AND status = 'active'
       AND next_run_at = CAST(:expectedNextRunAt AS timestamptz)
-    RETURNING id
+      AND (SELECT count(*) FROM live) >= 0
+    RETURNING id, overlap, queue, concurrency_key, max_concurrent
+), decision AS (
+    SELECT a.*,
+           CASE
+               WHEN a.overlap = 'skip' AND EXISTS (SELECT 1 FROM live) THEN 'skip'
+               WHEN a.overlap = 'queue_one' AND EXISTS (SELECT 1 FROM live WHERE status = 'pending') THEN 'skip'
+               ELSE 'fire'
+           END AS action
+    FROM advanced a
+), replaced AS (
+    UPDATE runs r
+    SET status      = 'cancelled',
+        finished_at = coalesce(CAST(:now AS timestamptz), now()),
+        error       = 'cancelled: a newer tick replaced it (overlap cancel_running)'
+    FROM decision d, live l
+    WHERE d.action = 'fire' AND d.overlap = 'cancel_running' AND CAST(:runId AS uuid) IS NOT NULL
+      AND r.id = l.id AND r.status = 'pending'
+    RETURNING r.id
+), stopped AS (
+    UPDATE runs r
+    SET cancel_requested = true
+    FROM decision d, live l
+    WHERE d.action = 'fire' AND d.overlap = 'cancel_running' AND CAST(:runId AS uuid) IS NOT NULL
+      AND r.id = l.id AND r.status = 'running'
+    RETURNING r.id
 ), fired AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, fired_for, attempt, max_attempts, executor, payload,
-                      timeout_seconds, created_at)
-    SELECT CAST(:runId AS uuid), advanced.id, 'pending', :priority, :scheduledFor,
+                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent)
+    SELECT CAST(:runId AS uuid), d.id, 'pending', :priority, :scheduledFor,
            CAST(:expectedNextRunAt AS timestamptz), 0, :maxAttempts, :executor, :payload, :timeoutSeconds,
-           coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now())
-    FROM advanced
-    WHERE CAST(:runId AS uuid) IS NOT NULL
+           coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
+           d.queue, CASE WHEN d.max_concurrent IS NULL THEN NULL ELSE coalesce(d.concurrency_key, 'job:' || d.id) END,
+           d.max_concurrent
+    FROM decision d
+    WHERE CAST(:runId AS uuid) IS NOT NULL AND d.action = 'fire'
     ON CONFLICT (job_id, fired_for) WHERE fired_for IS NOT NULL DO NOTHING
 )
-SELECT count(*) > 0
-FROM advanced
+SELECT d.action || CASE WHEN (SELECT count(*) FROM replaced) + (SELECT count(*) FROM stopped) > 0 THEN '+replaced' ELSE '' END
+FROM decision d

@@ -1,0 +1,86 @@
+package io.forgeflow.application.testkit;
+
+import io.forgeflow.domain.port.QueueRepository;
+import io.forgeflow.domain.queue.QueueInfo;
+import io.forgeflow.domain.queue.QueueLimits;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/** {@link QueueRepository} over an {@link InMemoryStore}. */
+public final class InMemoryQueueRepository implements QueueRepository {
+    private final InMemoryStore store;
+
+    InMemoryQueueRepository(InMemoryStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public List<QueueInfo> list() {
+        synchronized (store) {
+            TreeSet<String> names = new TreeSet<>(store.queues.keySet());
+            store.jobs.values().forEach(j -> names.add(j.spec().queue()));
+            List<QueueInfo> out = new ArrayList<>();
+            for (String name : names) {
+                out.add(get(name));
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public QueueInfo get(String name) {
+        synchronized (store) {
+            Instant now = store.now();
+            long pending = 0;
+            long due = 0;
+            long running = 0;
+            Instant oldest = null;
+            for (Run run : store.runs.values()) {
+                if (!store.queueOf(run).equals(name)) {
+                    continue;
+                }
+                if (run.status() == RunStatus.PENDING) {
+                    pending++;
+                    if (!run.scheduledFor().isAfter(now)) {
+                        due++;
+                        oldest = oldest == null || run.scheduledFor().isBefore(oldest) ? run.scheduledFor() : oldest;
+                    }
+                } else if (run.status() == RunStatus.RUNNING) {
+                    running++;
+                }
+            }
+            InMemoryStore.QueueRow row = store.queues.get(name);
+            QueueLimits limits = row == null ? QueueLimits.NONE : row.limits();
+            long starts = limits.rateLimit() == null ? 0 : store.queueStarts.getOrDefault(name, List.of()).stream()
+                    .filter(t -> t.isAfter(now.minusSeconds(limits.rateLimit().perSeconds()))).count();
+            return new QueueInfo(name, pending, due, running, oldest == null ? Duration.ZERO
+                    : Duration.between(oldest, now), row != null && row.paused(), limits, starts);
+        }
+    }
+
+    @Override
+    public QueueInfo configure(String name, boolean setMaxRunning, boolean setRateLimit, QueueLimits limits) {
+        synchronized (store) {
+            InMemoryStore.QueueRow row = store.queues.getOrDefault(name, new InMemoryStore.QueueRow(false, QueueLimits.NONE));
+            QueueLimits merged = new QueueLimits(setMaxRunning ? limits.maxRunning() : row.limits().maxRunning(),
+                    setRateLimit ? limits.rateLimit() : row.limits().rateLimit());
+            store.queues.put(name, new InMemoryStore.QueueRow(row.paused(), merged));
+            return get(name);
+        }
+    }
+
+    @Override
+    public QueueInfo setPaused(String name, boolean paused) {
+        synchronized (store) {
+            InMemoryStore.QueueRow row = store.queues.getOrDefault(name, new InMemoryStore.QueueRow(false, QueueLimits.NONE));
+            store.queues.put(name, new InMemoryStore.QueueRow(paused, row.limits()));
+            return get(name);
+        }
+    }
+}
