@@ -14,12 +14,14 @@ import io.forgeflow.application.job.ResumeJob;
 import io.forgeflow.application.job.SubmitJob;
 import io.forgeflow.application.job.TriggerJob;
 import io.forgeflow.application.node.QueryNodes;
+import io.forgeflow.application.queue.QueueControls;
 import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.application.run.QueryRuns;
 import io.forgeflow.application.run.RequeueRun;
 import io.forgeflow.domain.port.CronSchedules;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.NodeRegistry;
+import io.forgeflow.domain.port.QueueRepository;
 import io.forgeflow.domain.port.RunRepository;
 import io.forgeflow.domain.port.WorkSignal;
 import jakarta.servlet.DispatcherType;
@@ -46,10 +48,11 @@ final class ApiWiring {
     private final Duration heartbeatInterval;
     private final boolean apiRole;
     private final NodeSecurity security;
+    private final QueueRepository queues;
 
     ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
               ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
-              Duration heartbeatInterval, boolean apiRole, NodeSecurity security) {
+              Duration heartbeatInterval, boolean apiRole, NodeSecurity security, QueueRepository queues) {
         this.environment = environment;
         this.jobs = jobs;
         this.runs = runs;
@@ -62,6 +65,7 @@ final class ApiWiring {
         this.heartbeatInterval = heartbeatInterval;
         this.apiRole = apiRole;
         this.security = security;
+        this.queues = queues;
     }
 
     void register() {
@@ -81,6 +85,7 @@ final class ApiWiring {
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock),
                     new QueryRuns(runs), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
                     new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);
+            environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));
             DashboardServlet.register(environment); // the web dashboard at /, beside Jersey
         } else {
             environment.jersey().register(new HealthResource(readiness));

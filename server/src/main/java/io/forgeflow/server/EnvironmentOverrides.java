@@ -41,6 +41,9 @@ public final class EnvironmentOverrides {
         if ((v = env.get("FORGEFLOW_CONCURRENCY")) != null) {
             s.concurrency = integer("FORGEFLOW_CONCURRENCY", v, 1, 1000);
         }
+        if ((v = env.get("FORGEFLOW_QUEUES")) != null) {
+            s.queues = v.trim();
+        }
         if ((v = env.get("FORGEFLOW_MAX_OUTPUT_BYTES")) != null) {
             s.maxOutputBytes = integer("FORGEFLOW_MAX_OUTPUT_BYTES", v, 1024, 16 * 1024 * 1024);
         }
@@ -114,6 +117,11 @@ public final class EnvironmentOverrides {
                 throw new IllegalArgumentException("FORGEFLOW_ROLES names unknown role '" + role
                         + "': use a comma-separated list of api, scheduler, worker");
             }
+        }
+        List<io.forgeflow.application.worker.QueueLane> lanes =
+                io.forgeflow.application.worker.QueueLane.parse(s.queues, s.concurrency);
+        if (lanes.stream().mapToInt(io.forgeflow.application.worker.QueueLane::slots).sum() > 1000) {
+            throw new IllegalArgumentException("FORGEFLOW_QUEUES '" + s.queues + "' gives more than 1000 slots in all");
         }
         if (s.heartbeatInterval.toMilliseconds() * 2 > s.leaseDuration.toMilliseconds()) {
             throw new IllegalArgumentException("FORGEFLOW_HEARTBEAT_INTERVAL (" + s.heartbeatInterval

@@ -41,6 +41,15 @@ public class ForgeFlowSettings {
     @Max(1000)
     public int concurrency = 16;
 
+    /**
+     * The queues this node's worker takes (FORGEFLOW_QUEUES): a comma-separated list of {@code name} or
+     * {@code name=slots} ("reports=2,webhooks=16"); queues with slots get their own, the others share
+     * {@code concurrency}; {@code *} stands for every queue not named. Default: every queue, in {@code concurrency}
+     * slots.
+     */
+    @JsonProperty
+    public String queues = "";
+
     /** How often an idle worker polls for due runs when no wake-up arrives (FORGEFLOW_POLL_INTERVAL). Default 1s. */
     @JsonProperty
     @NotNull

@@ -9,6 +9,8 @@ import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
 import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
+import io.forgeflow.adapter.postgres.PostgresQueueRepository;
+import io.forgeflow.adapter.postgres.PostgresQueueRepository;
 import io.forgeflow.adapter.postgres.PostgresQueueStats;
 import io.forgeflow.adapter.postgres.PostgresRetention;
 import io.forgeflow.adapter.postgres.PostgresRunQueue;
@@ -22,6 +24,7 @@ import io.forgeflow.application.schedule.CronUtilsSchedules;
 import io.forgeflow.application.schedule.ScheduleTicker;
 import io.forgeflow.application.support.PeriodicTask;
 import io.forgeflow.application.worker.Worker;
+import io.forgeflow.application.worker.QueueLane;
 import io.forgeflow.application.worker.WorkerSettings;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
@@ -115,7 +118,8 @@ final class NodeWiring {
 
         PostgresHealth health = new PostgresHealth(dataSource);
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, clock, health,
-                settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security).register();
+                settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
+                new PostgresQueueRepository(jdbi, null)).register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);
@@ -139,7 +143,8 @@ final class NodeWiring {
         if (roles.contains("worker")) {
             WorkerSettings ws = new WorkerSettings(workerId, settings.concurrency, settings.pollInterval.toJavaDuration(),
                     settings.leaseDuration.toJavaDuration(), settings.heartbeatInterval.toJavaDuration(),
-                    settings.drainGrace.toJavaDuration(), settings.maxOutputBytes, retryPolicy);
+                    settings.drainGrace.toJavaDuration(), settings.maxOutputBytes, retryPolicy)
+                    .withLanes(QueueLane.parse(settings.queues, settings.concurrency));
             Worker worker = new Worker(ws, queue, executors, signal, new SplittableRandom(new SecureRandom().nextLong()), metrics);
             environment.lifecycle().manage(managed(worker::start, worker::stop));
         }

@@ -8,6 +8,9 @@ import io.forgeflow.domain.job.Overlap;
 import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
 import io.forgeflow.domain.port.NodeRegistry.NodeStatus;
 import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.queue.QueueInfo;
+import io.forgeflow.domain.queue.QueueLimits;
+import io.forgeflow.domain.queue.RateLimit;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
@@ -66,6 +69,7 @@ final class Rows {
             }
             return new QueueRow(depth, rs.getDouble("lag_seconds"));
         });
+        jdbi.registerRowMapper(QueueInfo.class, (rs, ctx) -> queue(rs));
         jdbi.registerRowMapper(ExpiredLease.class, (rs, ctx) -> new ExpiredLease(rs.getString("id"),
                 rs.getString("worker_id"), rs.getInt("attempt"), rs.getInt("max_attempts"),
                 rs.getBoolean("cancel_requested")));
@@ -112,6 +116,15 @@ final class Rows {
                 Overlap.fromWire(rs.getString("overlap")));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"));
+    }
+
+    static QueueInfo queue(ResultSet rs) throws SQLException {
+        Integer maxRunning = (Integer) rs.getObject("max_running");
+        Integer rateCount = (Integer) rs.getObject("rate_count");
+        RateLimit rate = rateCount == null ? null : new RateLimit(rateCount, rs.getInt("rate_per_seconds"));
+        return new QueueInfo(rs.getString("name"), rs.getLong("pending"), rs.getLong("due"), rs.getLong("running"),
+                java.time.Duration.ofNanos((long) (Math.max(0, rs.getDouble("lag_seconds")) * 1e9)),
+                rs.getBoolean("paused"), new QueueLimits(maxRunning, rate), rs.getLong("starts_in_window"));
     }
 
     static Attempt attempt(ResultSet rs) throws SQLException {

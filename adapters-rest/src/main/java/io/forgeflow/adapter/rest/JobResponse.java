@@ -14,7 +14,8 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
-        "timeout_seconds", "catch_up", "idempotency_key", "status", "next_run_at", "created_at", "updated_at"})
+        "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
+        "status", "next_run_at", "created_at", "updated_at"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -28,6 +29,10 @@ public record JobResponse(
         @JsonProperty("timeout_seconds") int timeoutSeconds,
         @JsonProperty("catch_up") String catchUp,
         @JsonProperty("idempotency_key") String idempotencyKey,
+        @JsonProperty("queue") String queue,
+        @JsonProperty("concurrency_key") String concurrencyKey,
+        @JsonProperty("max_concurrent") Integer maxConcurrent,
+        @JsonProperty("overlap") String overlap,
         @JsonProperty("status") String status,
         @JsonProperty("next_run_at") String nextRunAt,
         @JsonProperty("created_at") String createdAt,
@@ -36,8 +41,9 @@ public record JobResponse(
     static JobResponse of(Job job) {
         JobSpec s = job.spec();
         return new JobResponse(job.id(), s.name(), s.executor(), PayloadRedaction.redact(s.payload()), s.cronExpr(),
-                Timestamps.format(s.runAt()),                s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(), s.catchUp().wireName(),
-                s.idempotencyKey(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
+                Timestamps.format(s.runAt()), s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(),
+                s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
+                s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()));
     }
 }

@@ -27,7 +27,8 @@ final class JobSubmission {
 
     /** The submittable fields, in the order the API documents them. */
     static final List<String> FIELDS = List.of("name", "executor", "payload", "cron_expr", "run_at", "timezone",
-            "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key");
+            "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
+            "max_concurrent", "overlap");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at");
     private static final String RUN_AT_FORMAT = "an RFC 3339 timestamp with a UTC offset, such as \"2026-07-01T09:30:00Z\"";
 
@@ -48,7 +49,9 @@ final class JobSubmission {
             Map.entry("key", "idempotency_key"), Map.entry("idempotency", "idempotency_key"),
             Map.entry("requestid", "idempotency_key"),
             Map.entry("catchup", "catch_up"), Map.entry("misfire", "catch_up"), Map.entry("title", "name"),
-            Map.entry("jobname", "name"));
+            Map.entry("jobname", "name"), Map.entry("queuename", "queue"), Map.entry("concurrency", "max_concurrent"),
+            Map.entry("maxconcurrency", "max_concurrent"), Map.entry("concurrencylimit", "max_concurrent"),
+            Map.entry("overlappolicy", "overlap"), Map.entry("concurrencygroup", "concurrency_key"));
 
     private JobSubmission() {
     }
@@ -78,7 +81,12 @@ final class JobSubmission {
                 integer(body, "max_attempts", 1, 100),
                 integer(body, "timeout_seconds", 1, 86_400),
                 string(body, "catch_up", "\"skip\" or \"once\""),
-                string(body, "idempotency_key", "a string of up to 200 characters"));
+                string(body, "idempotency_key", "a string of up to 200 characters"),
+                string(body, "queue", "a queue name such as \"reports\""),
+                string(body, "concurrency_key", "a key such as \"billing\" shared by the jobs that must not run "
+                        + "more than max_concurrent runs at once"),
+                integer(body, "max_concurrent", 1, JobDraft.MAX_CONCURRENT_LIMIT),
+                string(body, "overlap", "\"allow\", \"skip\", \"queue_one\" or \"cancel_running\""));
     }
 
     private static String string(Map<String, Object> body, String field, String example) {
@@ -149,7 +157,7 @@ final class JobSubmission {
         return s.endsWith("z") ? s.substring(0, s.length() - 1) + 'Z' : s;
     }
 
-    private static String kind(Object v) {
+    static String kind(Object v) {
         if (v instanceof String) {
             return "a string";
         }

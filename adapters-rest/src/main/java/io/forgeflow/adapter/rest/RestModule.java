@@ -7,6 +7,7 @@ import io.forgeflow.application.job.ResumeJob;
 import io.forgeflow.application.job.SubmitJob;
 import io.forgeflow.application.job.TriggerJob;
 import io.forgeflow.application.node.QueryNodes;
+import io.forgeflow.application.queue.QueueControls;
 import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.application.run.QueryRuns;
 import io.forgeflow.application.run.RequeueRun;
@@ -51,6 +52,11 @@ public final class RestModule {
                 new StatsResource(queryRuns),
                 new NodeResource(queryNodes),
                 new HealthResource(readiness));
+    }
+
+    /** {@code /api/queues}: queues, their limits, pause and resume. */
+    public static Object queues(QueueControls controls) {
+        return new QueueResource(controls);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.Set;
  * POST /api/jobs                                       submit
  * POST /api/jobs/{id}/pause|resume|cancel|trigger      operate
  * POST /api/runs/{id}/requeue|cancel                   operate
+ * PUT /api/queues/{name}, POST .../pause|resume        operate
  * anything else (PUT, DELETE, OPTIONS, unknown POSTs)  admin
  * /healthz and /readyz, any method                     open (no token)
  * </pre>
@@ -25,6 +26,7 @@ public final class RouteScopes {
     static final Set<String> OPEN = Set.of("healthz", "readyz");
     private static final Set<String> JOB_CONTROLS = Set.of("pause", "resume", "cancel", "trigger");
     private static final Set<String> RUN_CONTROLS = Set.of("requeue", "cancel");
+    private static final Set<String> QUEUE_CONTROLS = Set.of("pause", "resume");
 
     private RouteScopes() {
     }
@@ -43,6 +45,10 @@ public final class RouteScopes {
         if ("GET".equals(method) || "HEAD".equals(method)) {
             return Optional.of(Scope.READ);
         }
+        if ("PUT".equals(method) && segments.size() == 3 && segments.get(0).equals("api")
+                && segments.get(1).equals("queues")) {
+            return Optional.of(Scope.OPERATE);
+        }
         if (!"POST".equals(method) || segments.size() < 2 || !segments.get(0).equals("api")) {
             return Optional.of(Scope.ADMIN);
         }
@@ -51,6 +57,9 @@ public final class RouteScopes {
             return Optional.of(Scope.SUBMIT);
         }
         if (segments.size() == 4 && collection.equals("jobs") && JOB_CONTROLS.contains(segments.get(3))) {
+            return Optional.of(Scope.OPERATE);
+        }
+        if (segments.size() == 4 && collection.equals("queues") && QUEUE_CONTROLS.contains(segments.get(3))) {
             return Optional.of(Scope.OPERATE);
         }
         if (segments.size() == 4 && collection.equals("runs") && RUN_CONTROLS.contains(segments.get(3))) {
