@@ -15,11 +15,15 @@ ALTER TABLE jobs
     ADD COLUMN overlap text NOT NULL DEFAULT 'allow'
         CONSTRAINT jobs_overlap_values CHECK (overlap IN ('allow', 'skip', 'queue_one', 'cancel_running')),
     ADD CONSTRAINT jobs_key_needs_limit CHECK (concurrency_key IS NULL OR max_concurrent IS NOT NULL);
---rollback ALTER TABLE jobs DROP COLUMN queue, DROP COLUMN concurrency_key, DROP COLUMN max_concurrent, DROP COLUMN overlap;
+-- a key's limit is the smallest max_concurrent among the live jobs that share it (and the live runs that carry it)
+CREATE INDEX jobs_concurrency_key_idx ON jobs (concurrency_key, max_concurrent)
+    WHERE concurrency_key IS NOT NULL AND status IN ('active', 'paused');
+--rollback DROP INDEX jobs_concurrency_key_idx; ALTER TABLE jobs DROP COLUMN queue, DROP COLUMN concurrency_key, DROP COLUMN max_concurrent, DROP COLUMN overlap;
 
 --changeset forgeflow:0004-run-controls
 -- concurrency_key on a run is its job's key, or 'job:<job id>' when the job gave max_concurrent alone; with it the
--- run carries its job's max_concurrent (the smallest among the live runs of a key is the key's limit)
+-- run carries its job's max_concurrent. A key's limit is the smallest max_concurrent among the active or paused jobs
+-- that share it and the pending or running runs that carry it.
 ALTER TABLE runs
     ADD COLUMN queue text NOT NULL DEFAULT 'default',
     ADD COLUMN concurrency_key text,
@@ -173,8 +177,10 @@ BEGIN
     FROM (SELECT concurrency_key, count(*) AS n FROM runs
           WHERE status = 'running' AND concurrency_key IS NOT NULL AND lease_expires_at > v_now
           GROUP BY concurrency_key) k
-    WHERE k.n >= (SELECT min(max_concurrent) FROM runs
-                  WHERE concurrency_key = k.concurrency_key AND status IN ('pending', 'running'));
+    WHERE k.n >= least((SELECT min(max_concurrent) FROM runs
+                        WHERE concurrency_key = k.concurrency_key AND status IN ('pending', 'running')),
+                       (SELECT min(max_concurrent) FROM jobs
+                        WHERE concurrency_key = k.concurrency_key AND status IN ('active', 'paused')));
     SELECT coalesce(array_agg(q.name), '{}') INTO v_full_q
     FROM queues q
     WHERE q.name = ANY (v_guarded)
@@ -258,8 +264,10 @@ BEGIN
         INTO v_k_names, v_k_cap
         FROM (
             SELECT x AS key,
-                   coalesce((SELECT min(max_concurrent) FROM runs
-                             WHERE concurrency_key = x AND status IN ('pending', 'running')), 0)
+                   coalesce(least((SELECT min(max_concurrent) FROM runs
+                                   WHERE concurrency_key = x AND status IN ('pending', 'running')),
+                                  (SELECT min(max_concurrent) FROM jobs
+                                   WHERE concurrency_key = x AND status IN ('active', 'paused'))), 0)
                    - (SELECT count(*) FROM runs
                       WHERE status = 'running' AND concurrency_key = x AND lease_expires_at > v_now) AS cap
             FROM unnest(v_c_keys) AS x

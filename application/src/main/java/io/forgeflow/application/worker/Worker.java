@@ -79,7 +79,8 @@ public final class Worker {
     private final Object wakeLock = new Object();
     private boolean woken;
 
-    private final ExecutorService slots;
+    /** The execution threads, one pool per queue lane (as many threads as the lane has slots). */
+    private final ExecutorService[] slots;
     private final ScheduledExecutorService watchdog;
     private volatile boolean accepting = true;
     private volatile boolean running;
@@ -100,7 +101,10 @@ public final class Worker {
             heldPerLane[i] = new AtomicInteger();
         }
         AtomicInteger n = new AtomicInteger();
-        this.slots = Executors.newFixedThreadPool(settings.concurrency(), r -> daemon(r, "ff-exec-" + n.incrementAndGet()));
+        this.slots = new ExecutorService[lanes.size()];
+        for (int i = 0; i < lanes.size(); i++) {
+            slots[i] = Executors.newFixedThreadPool(lanes.get(i).slots(), r -> daemon(r, "ff-exec-" + n.incrementAndGet()));
+        }
         this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ff-watchdog"));
     }
 
@@ -265,7 +269,9 @@ public final class Worker {
                         settings.workerId(), release.size(), e);
             }
         }
-        slots.shutdownNow();
+        for (ExecutorService pool : slots) {
+            pool.shutdownNow();
+        }
         watchdog.shutdownNow();
         LOG.info("worker {} stopped", settings.workerId());
     }
@@ -302,7 +308,7 @@ public final class Worker {
                 lane);
         inFlight.put(run.id(), f);
         heldPerLane[lane].incrementAndGet();
-        slots.execute(() -> {
+        slots[lane].execute(() -> {
             if (!accepting) {
                 // held ready but not started when the drain began: give it straight back
                 f.released = true;

@@ -102,7 +102,10 @@ public final class InMemoryRunQueue implements RunQueue {
         return room;
     }
 
-    /** How many more runs sharing the key may start now: the smallest max_concurrent of its live runs, less those running. */
+    /**
+     * How many more runs sharing the key may start now: the smallest max_concurrent of its live jobs and runs, less
+     * those running.
+     */
     private int roomForKey(String key, Instant now) {
         int limit = Integer.MAX_VALUE;
         long running = 0;
@@ -112,6 +115,13 @@ public final class InMemoryRunQueue implements RunQueue {
                 if (r.status() == RunStatus.RUNNING && r.leaseExpiresAt().isAfter(now)) {
                     running++;
                 }
+            }
+        }
+        for (io.forgeflow.domain.job.Job job : store.jobs.values()) {
+            if ((job.status() == io.forgeflow.domain.job.JobStatus.ACTIVE
+                    || job.status() == io.forgeflow.domain.job.JobStatus.PAUSED)
+                    && key.equals(job.spec().concurrencyKey())) {
+                limit = Math.min(limit, job.spec().maxConcurrent());
             }
         }
         return (int) (limit - running);

@@ -28,7 +28,8 @@ public interface RunQueue {
     /**
      * Claims as {@link #claim(String, Set, int, Duration)} does, from the selected queues only, and never beyond a
      * limit: runs of paused queues stay pending; a queue's {@code max_running}, a concurrency key's
-     * {@code max_concurrent} (the smallest among the pending and running runs sharing the key) and a queue's rate
+     * {@code max_concurrent} (the smallest among the active or paused jobs sharing the key and the pending or
+     * running runs carrying it) and a queue's rate
      * limit are checked by the claim itself, so concurrent claimers on any number of nodes cannot overshoot them.
      * Runs held back by a limit stay pending without using an attempt. A running run whose lease has expired no
      * longer counts against a limit.

@@ -114,7 +114,7 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
             try {
                 jdbi().useTransaction(handle -> {
                     handle.execute("SET LOCAL lock_timeout = '10s'");
-                    handle.execute("TRUNCATE run_attempts, runs, jobs, nodes");
+                    handle.execute("TRUNCATE run_attempts, runs, jobs, nodes, queues, queue_starts");
                 });
                 return;
             } catch (RuntimeException e) {
@@ -171,10 +171,14 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
         jdbi().useTransaction(handle -> {
             PreparedBatch batch = handle.prepareBatch("INSERT INTO runs (id, job_id, status, priority, scheduled_for, "
                     + "attempt, max_attempts, started_at, finished_at, worker_id, lease_expires_at, output, error, "
-                    + "executor, payload, timeout_seconds, cancel_requested, created_at) VALUES (CAST(:id AS uuid), "
+                    + "executor, payload, timeout_seconds, cancel_requested, created_at, queue, concurrency_key, "
+                    + "max_concurrent) SELECT CAST(:id AS uuid), "
                     + "CAST(:jobId AS uuid), :status, :priority, :scheduledFor, :attempt, :maxAttempts, :startedAt, "
                     + ":finishedAt, :workerId, :leaseExpiresAt, :output, :error, :executor, :payload, "
-                    + ":timeoutSeconds, :cancelRequested, coalesce(CAST(:createdAt AS timestamptz), now()))");
+                    + ":timeoutSeconds, :cancelRequested, coalesce(CAST(:createdAt AS timestamptz), now()), "
+                    + "j.queue, CASE WHEN j.max_concurrent IS NULL THEN NULL "
+                    + "ELSE coalesce(j.concurrency_key, 'job:' || j.id) END, j.max_concurrent "
+                    + "FROM jobs j WHERE j.id = CAST(:jobId AS uuid)");
             PreparedBatch attempts = handle.prepareBatch("INSERT INTO run_attempts (run_id, attempt, worker_id, "
                     + "started_at) VALUES (CAST(:id AS uuid), :attempt, :workerId, :startedAt)");
             for (Run run : stored) {
@@ -206,10 +210,14 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
         JobSpec spec = job.spec();
         handle.createUpdate("INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, "
                         + "max_attempts, timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, "
-                        + "updated_at) VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, "
+                        + "updated_at, queue, concurrency_key, max_concurrent, overlap) VALUES (CAST(:id AS uuid), "
+                        + ":name, :executor, :payload, :cronExpr, :runAt, "
                         + ":timezone, :priority, :maxAttempts, :timeoutSeconds, :catchUp, :idempotencyKey, :status, "
                         + ":nextRunAt, coalesce(CAST(:createdAt AS timestamptz), now()), "
-                        + "coalesce(CAST(:updatedAt AS timestamptz), now()))")
+                        + "coalesce(CAST(:updatedAt AS timestamptz), now()), :queue, :concurrencyKey, :maxConcurrent, "
+                        + ":overlap)")
+                .bind("queue", spec.queue()).bind("concurrencyKey", spec.concurrencyKey())
+                .bind("maxConcurrent", spec.maxConcurrent()).bind("overlap", spec.overlap().wireName())
                 .bind("id", job.id()).bind("name", spec.name()).bind("executor", spec.executor())
                 .bindByType("payload", spec.payload(), PostgresJdbi.PAYLOAD)
                 .bind("cronExpr", spec.cronExpr()).bind("runAt", spec.runAt()).bind("timezone", spec.timezone())

@@ -31,6 +31,10 @@ public final class TestJobs {
     private JobStatus status = JobStatus.ACTIVE;
     private Instant nextRunAt;
     private Instant createdAt;
+    private String queue = "default";
+    private String concurrencyKey;
+    private Integer maxConcurrent;
+    private io.forgeflow.domain.job.Overlap overlap = io.forgeflow.domain.job.Overlap.ALLOW;
 
     private TestJobs() {
     }
@@ -123,11 +127,28 @@ public final class TestJobs {
         return this;
     }
 
+    public TestJobs inQueue(String value) {
+        this.queue = value;
+        return this;
+    }
+
+    /** At most {@code max} runs of all jobs sharing {@code key} at once; a null key limits this job's own runs. */
+    public TestJobs limitedBy(String key, int max) {
+        this.concurrencyKey = key;
+        this.maxConcurrent = max;
+        return this;
+    }
+
+    public TestJobs overlapping(io.forgeflow.domain.job.Overlap value) {
+        this.overlap = value;
+        return this;
+    }
+
     public Job build() {
         // PostgreSQL keeps microseconds
         Instant created = (createdAt == null ? Instant.now() : createdAt).truncatedTo(ChronoUnit.MICROS);
         JobSpec spec = new JobSpec(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
-                timeoutSeconds, catchUp, idempotencyKey);
+                timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap);
         return new Job(id == null ? Ids.newId(created) : id, spec, status, nextRunAt, created, created);
     }
 }
