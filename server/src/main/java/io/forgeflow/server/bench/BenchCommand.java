@@ -36,8 +36,9 @@ public final class BenchCommand extends Command {
 
     @Override
     public void configure(Subparser subparser) {
-        subparser.addArgument("--workloads").setDefault("W0,W1,W1-large,W2,REST")
-                .help("comma-separated: W0, W1, W1-large, W2, REST");
+        subparser.addArgument("--workloads").setDefault("W0,W1,W1-limits,W1-large,W2,REST")
+                .help("comma-separated: W0, W1, W1-limits (W1 with a queue limit and with a concurrency key, neither "
+                        + "reached), W1-large, W2, REST");
         subparser.addArgument("--n").type(Integer.class).setDefault(20_000).help("W1 runs (20000)");
         subparser.addArgument("--large-n").type(Integer.class).setDefault(1_000_000).help("W1-large runs (1000000)");
         subparser.addArgument("--rates").setDefault("200,1000,5000").help("W2 rates per second");
@@ -73,6 +74,12 @@ public final class BenchCommand extends Command {
             if (workloads.contains("W1")) {
                 out.println("W1 ...");
                 results.add(w.w1("W1", ns.getInt("n"), reference));
+            }
+            if (workloads.contains("W1-LIMITS")) {
+                out.println("W1 with a queue limit ...");
+                results.add(w.w1("W1-queue-limit", ns.getInt("n"), reference, Workloads.Limits.QUEUE));
+                out.println("W1 with a concurrency key ...");
+                results.add(w.w1("W1-key-limit", ns.getInt("n"), reference, Workloads.Limits.KEY));
             }
             if (workloads.contains("W1-LARGE")) {
                 out.println("W1-large ...");

@@ -79,10 +79,29 @@ final class Workloads {
         }
     }
 
+    /** How W1 runs are limited: not at all, by a queue max_running, or by a concurrency key; never reached. */
+    enum Limits {
+        NONE(""), QUEUE(" (queue max_running 1000, not reached)"), KEY(" (concurrency key max 1000, not reached)");
+
+        final String note;
+
+        Limits(String note) {
+            this.note = note;
+        }
+    }
+
     /** W1 / W1-large: drain N due no-op runs with one 16-slot worker. */
     BenchResult w1(String label, int n, Double reference) throws Exception {
-        try (BenchDatabase.Fresh fresh = db.fresh(label)) {
-            seed(fresh, n);
+        return w1(label, n, reference, Limits.NONE);
+    }
+
+    /**
+     * W1 with limits that are configured but never reached: the cost of the guarded claim path (locks, counts) against
+     * the open one.
+     */
+    BenchResult w1(String label, int n, Double reference, Limits limits) throws Exception {
+        try (BenchDatabase.Fresh fresh = db.fresh(label.replace('-', '_'))) {
+            seed(fresh, n, limits);
             Jdbi jdbi = PostgresJdbi.create(fresh.dataSource);
             CountingNoop noop = new CountingNoop(n);
             PostgresWorkSignal signal = new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name), db.user(),
@@ -117,7 +136,7 @@ final class Workloads {
                 signal.close();
             }
             double perSecond = n / ((tEnd - t0) / 1e9);
-            return BenchResult.throughput(label + " drain " + n + " no-op runs, 16 slots", perSecond,
+            return BenchResult.throughput(label + " drain " + n + " no-op runs, 16 slots" + limits.note, perSecond,
                     noop.total.get() - noop.duplicated(), noop.lost(), noop.duplicated(),
                     reference == null ? null : "W0", reference == null ? null : perSecond / reference, null);
         }
@@ -200,14 +219,25 @@ final class Workloads {
     }
 
     private void seed(BenchDatabase.Fresh fresh, int n) throws Exception {
+        seed(fresh, n, Limits.NONE);
+    }
+
+    private void seed(BenchDatabase.Fresh fresh, int n, Limits limits) throws Exception {
         long t = System.nanoTime();
+        boolean keyed = limits == Limits.KEY;
         try (Connection c = fresh.dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.execute("INSERT INTO jobs (id, name, executor, status) VALUES "
-                    + "('00000000-0000-7000-8000-000000000001', 'bench', 'noop', 'active')");
+            st.execute("INSERT INTO jobs (id, name, executor, status, concurrency_key, max_concurrent) VALUES "
+                    + "('00000000-0000-7000-8000-000000000001', 'bench', 'noop', 'active', "
+                    + (keyed ? "'bench', 1000" : "NULL, NULL") + ")");
             st.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
-                    + "payload, timeout_seconds) SELECT gen_random_uuid(), '00000000-0000-7000-8000-000000000001', "
-                    + "'pending', 5, now() - interval '1 second', 0, 3, 'noop', jsonb_build_object('i', g - 1), 60 "
+                    + "payload, timeout_seconds, concurrency_key, max_concurrent) SELECT gen_random_uuid(), "
+                    + "'00000000-0000-7000-8000-000000000001', "
+                    + "'pending', 5, now() - interval '1 second', 0, 3, 'noop', jsonb_build_object('i', g - 1), 60, "
+                    + (keyed ? "'bench', 1000 " : "NULL, NULL ")
                     + "FROM generate_series(1, " + n + ") g");
+            if (limits == Limits.QUEUE) {
+                st.execute("INSERT INTO queues (name, max_running) VALUES ('default', 1000)");
+            }
             st.execute("VACUUM ANALYZE runs");
         }
         out.printf("  seeded %,d runs in %.1f s%n", n, (System.nanoTime() - t) / 1e9);
