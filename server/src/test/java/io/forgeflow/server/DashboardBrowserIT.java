@@ -293,6 +293,24 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void pausesAQueueFromTheOverviewAndResumesIt() throws Exception {
+            seedCluster(false);
+            api().submitJob(JobRequest.shell("nightly-export", "true").cron("0 2 * * *").build());
+            ChromeDriver driver = open("");
+            ((JavascriptExecutor) driver).executeScript("window.confirm = () => true;");
+            String row = "#queues tr[data-queue='default']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td:nth-child(7)")));
+            click(driver, row + " button[data-action=pause]");
+            waitFor(driver, d -> "paused".equals(text(d, row + " td:nth-child(7)")));
+            assertThat(pg.jdbi().withHandle(h -> h.createQuery("SELECT paused FROM queues WHERE name = 'default'")
+                    .mapTo(Boolean.class).one())).isTrue();
+            click(driver, row + " button[data-action=resume]");
+            waitFor(driver, d -> "active".equals(text(d, row + " td:nth-child(7)")));
+            assertThat(pg.jdbi().withHandle(h -> h.createQuery("SELECT paused FROM queues WHERE name = 'default'")
+                    .mapTo(Boolean.class).one())).isFalse();
+        }
+
+        @Test
         void requeuesADeadRunFromTheDeadLettersAndShowsItsAttemptTimeline() throws Exception {
             seedCluster(false);
             Path marker = Files.createTempDirectory("forgeflow-dashboard").resolve("first-try-done");

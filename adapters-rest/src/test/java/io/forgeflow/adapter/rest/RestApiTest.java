@@ -36,7 +36,8 @@ class RestApiTest {
             RestTestApplication.class, ResourceHelpers.resourceFilePath("rest-test.yml"));
 
     static final List<String> JOB_FIELDS = List.of("id", "name", "executor", "payload", "cron_expr", "run_at",
-            "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "status",
+            "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue",
+            "concurrency_key", "max_concurrent", "overlap", "status",
             "next_run_at", "created_at", "updated_at");
     static final List<String> RUN_FIELDS = List.of("id", "job_id", "status", "attempt", "max_attempts", "priority",
             "scheduled_for", "started_at", "finished_at", "worker_id", "lease_expires_at", "output", "error",

@@ -26,6 +26,7 @@
     jobFetches: new Map(),        // id -> promise
     stats: null,
     nodes: [],
+    queues: [],
     recent: [],                   // {id, job_id, status, attempt, max_attempts, at}
     jobsPage: { items: [], next: null, status: '' },
     runsPage: { items: [], next: null, status: '', job: null },
@@ -346,6 +347,7 @@
   function refreshAll() {
     loadStats();
     loadNodes();
+    loadQueues();
     loadLag();
     loadRecent();
     loadView(false);
@@ -364,6 +366,7 @@
     if (state.mode !== 'live' || Date.now() - state.lastSlow >= SLOW_MS) {
       state.lastSlow = Date.now();
       loadNodes();
+      loadQueues();
       loadLag();
       if (state.mode === 'live') loadStats();
     }
@@ -415,6 +418,49 @@
     state.nodes = Array.isArray(answer) ? answer : (answer && answer.items) || [];
     renderNodes();
   });
+
+  const loadQueues = single(async () => {
+    const answer = await api('GET', '/api/queues');
+    state.queues = (answer && answer.queues) || [];
+    renderQueues();
+  });
+
+  function limitsText(q) {
+    const parts = [];
+    if (q.max_running != null) parts.push(`max ${q.max_running} running`);
+    if (q.rate_limit) parts.push(`${q.rate_limit.count} per ${q.rate_limit.per_seconds} s (${q.starts_in_window} used)`);
+    return parts.length ? parts.join(', ') : 'none';
+  }
+
+  function renderQueues() {
+    const body = $('queues').tBodies[0];
+    if (!state.queues.length) {
+      body.replaceChildren(emptyRow(8, 'no queues yet'));
+      return;
+    }
+    body.replaceChildren(...state.queues.map((q) => el('tr', { class: q.paused ? 'st-gone' : '', data: { queue: q.name } },
+      el('td', { class: 'mono', text: q.name }),
+      el('td', { class: 'num', text: q.due }),
+      el('td', { class: 'num', text: q.pending }),
+      el('td', { class: 'num', text: q.running }),
+      el('td', { class: 'num opt', text: `${Number(q.lag_seconds || 0).toFixed(1)} s` }),
+      el('td', { class: 'opt', text: limitsText(q) }),
+      el('td', { text: q.paused ? 'paused' : 'active' }),
+      el('td', {}, el('button', { type: 'button', class: 'small', data: { action: q.paused ? 'resume' : 'pause' },
+        text: q.paused ? 'Resume' : 'Pause', on: { click: () => queueAction(q, q.paused ? 'resume' : 'pause') } })))));
+  }
+
+  async function queueAction(q, action) {
+    if (action === 'pause' && !window.confirm(`Pause queue "${q.name}"? No run of it starts on any node until it is resumed; running runs finish.`)) {
+      return;
+    }
+    const answer = await act(`${action} queue ${q.name}`, () => api('POST', `/api/queues/${encodeURIComponent(q.name)}/${action}`));
+    if (answer === undefined) return;
+    const i = state.queues.findIndex((x) => x.name === answer.name);
+    if (i >= 0) state.queues[i] = answer;
+    renderQueues();
+    toast(`Queue ${answer.name} is ${answer.paused ? 'paused' : 'active'}`);
+  }
 
   const loadRecent = single(async () => {
     const page = await api('GET', `/api/runs?limit=${FEED_SIZE}`);
@@ -917,6 +963,7 @@
     route();
     loadStats();
     loadNodes();
+    loadQueues();
     loadLag();
     loadRecent();
     setInterval(tick, POLL_MS);
