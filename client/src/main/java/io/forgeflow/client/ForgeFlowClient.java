@@ -164,6 +164,49 @@ public final class ForgeFlowClient implements AutoCloseable {
         return read(post(url("api/runs", id, "cancel")), json.constructType(Run.class));
     }
 
+    // ---------------------------------------------------------------- queues
+
+    /** {@code GET /api/queues}: every known queue, by name, with its limits, pause switch and depth. */
+    public List<Queue> queues() {
+        Exchange answer = get(url("api/queues"));
+        JsonNode tree = read(answer, json.constructType(JsonNode.class));
+        JsonNode items = tree != null && tree.isObject() ? tree.get("queues") : tree;
+        if (items == null || items.isNull()) {
+            return List.of();
+        }
+        try {
+            return List.copyOf(json.readerFor(json.getTypeFactory().constructCollectionType(List.class, Queue.class))
+                    .<List<Queue>>readValue(items));
+        } catch (IOException e) {
+            throw unreadable(answer, e);
+        }
+    }
+
+    /** {@code GET /api/queues/{name}}; a name no job uses reads as an empty, open queue. */
+    public Queue queue(String name) {
+        return read(get(url("api/queues", name)), json.constructType(Queue.class));
+    }
+
+    /**
+     * {@code PUT /api/queues/{name}}: applies the limits the update sets (a cleared one is removed), keeps the
+     * others, and returns the queue. The limits hold cluster-wide from the next claim of every node.
+     */
+    public Queue configureQueue(String name, QueueUpdate update) {
+        Objects.requireNonNull(update, "update");
+        return read(send(new Request.Builder().url(url("api/queues", name)).put(jsonBody(update.body()))),
+                json.constructType(Queue.class));
+    }
+
+    /** {@code POST /api/queues/{name}/pause}: no run of the queue starts on any node until it is resumed. */
+    public Queue pauseQueue(String name) {
+        return read(post(url("api/queues", name, "pause")), json.constructType(Queue.class));
+    }
+
+    /** {@code POST /api/queues/{name}/resume}: the queue's runs start again. */
+    public Queue resumeQueue(String name) {
+        return read(post(url("api/queues", name, "resume")), json.constructType(Queue.class));
+    }
+
     // ---------------------------------------------------------------- operations
 
     /** {@code GET /api/stats}: how many runs are in each status. */
@@ -263,7 +306,7 @@ public final class ForgeFlowClient implements AutoCloseable {
         HttpUrl.Builder url = baseUrl.newBuilder().addPathSegments(path);
         for (String segment : segments) {
             if (segment == null || segment.isEmpty()) {
-                throw new IllegalArgumentException("ids must not be empty");
+                throw new IllegalArgumentException("ids and queue names must not be empty");
             }
             url.addPathSegment(segment);
         }

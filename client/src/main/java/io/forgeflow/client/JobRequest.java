@@ -1,5 +1,6 @@
 package io.forgeflow.client;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.time.Instant;
@@ -8,8 +9,9 @@ import java.util.Map;
 
 /**
  * The body of {@code POST /api/jobs}. Fields left null are not sent, so the server's defaults apply (timezone UTC,
- * priority 5, max_attempts 3, timeout_seconds 300, catch_up skip). Build one with {@link #shell(String, String)},
- * {@link #http(String, String)} or {@link #builder(String, String)}.
+ * priority 5, max_attempts 3, timeout_seconds 300, catch_up skip, queue {@code default}, no concurrency limit,
+ * overlap allow). Build one with {@link #shell(String, String)}, {@link #http(String, String)} or
+ * {@link #builder(String, String)}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobRequest(
@@ -23,7 +25,23 @@ public record JobRequest(
         Integer maxAttempts,
         Integer timeoutSeconds,
         String catchUp,
-        String idempotencyKey) {
+        String idempotencyKey,
+        String queue,
+        String concurrencyKey,
+        Integer maxConcurrent,
+        String overlap) {
+
+    @JsonCreator
+    public JobRequest {
+    }
+
+    /** A request without queue, concurrency limit or overlap policy (the fields before queues). */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, null, null, null, null);
+    }
 
     /** A job for the {@code shell} executor: {@code /bin/sh -c command}. */
     public static Builder shell(String name, String command) {
@@ -52,6 +70,10 @@ public record JobRequest(
         private Integer timeoutSeconds;
         private String catchUp;
         private String idempotencyKey;
+        private String queue;
+        private String concurrencyKey;
+        private Integer maxConcurrent;
+        private String overlap;
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -109,9 +131,46 @@ public record JobRequest(
             return this;
         }
 
+        /** The queue the job's runs go to: letters, digits, '.', '_' and '-' (default {@code default}). */
+        public Builder queue(String queue) {
+            this.queue = queue;
+            return this;
+        }
+
+        /**
+         * At most {@code maxConcurrent} runs of all jobs sharing {@code key} run at once, across the cluster; a null
+         * key limits this job's own runs.
+         */
+        public Builder concurrency(String key, Integer maxConcurrent) {
+            this.concurrencyKey = key;
+            this.maxConcurrent = maxConcurrent;
+            return this;
+        }
+
+        /** The key whose runs count together against {@link #maxConcurrent(Integer)}. */
+        public Builder concurrencyKey(String concurrencyKey) {
+            this.concurrencyKey = concurrencyKey;
+            return this;
+        }
+
+        /** At most this many runs (of this job, or of all jobs sharing its concurrency key) at once: 1-10000. */
+        public Builder maxConcurrent(Integer maxConcurrent) {
+            this.maxConcurrent = maxConcurrent;
+            return this;
+        }
+
+        /**
+         * What a tick of a recurring job does while an earlier run of it is pending or running: {@code allow},
+         * {@code skip}, {@code queue_one} or {@code cancel_running}.
+         */
+        public Builder overlap(String overlap) {
+            this.overlap = overlap;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
-                    timeoutSeconds, catchUp, idempotencyKey);
+                    timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap);
         }
     }
 }

@@ -253,6 +253,128 @@ class ForgeFlowClientTest {
         }
     }
 
+    static final String QUEUE = """
+            {"name": "reports", "paused": true, "max_running": 2, "rate_limit": {"count": 100, "per_seconds": 60},
+             "pending": 7, "due": 5, "running": 2, "lag_seconds": 12.34, "starts_in_window": 40,
+             "a_field_added_later": true}""";
+
+    @Nested
+    class Queues {
+        @Test
+        void queuesReadsTheListEnvelope() throws Exception {
+            answer(200, "{\"queues\": [" + QUEUE + ", {\"name\": \"default\", \"paused\": false, "
+                    + "\"max_running\": null, \"rate_limit\": null, \"pending\": 0, \"due\": 0, \"running\": 0, "
+                    + "\"lag_seconds\": 0.0, \"starts_in_window\": 0}]}");
+
+            List<Queue> queues = client.queues();
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("GET");
+            assertThat(r.getTarget()).isEqualTo("/api/queues");
+            assertThat(queues).hasSize(2);
+            assertThat(queues.get(0)).isEqualTo(new Queue("reports", true, 2, new Queue.RateLimit(100, 60), 7, 5, 2,
+                    12.34, 40));
+            assertThat(queues.get(1).maxRunning()).isNull();
+            assertThat(queues.get(1).rateLimit()).isNull();
+            assertThat(queues.get(1).paused()).isFalse();
+        }
+
+        @Test
+        void queuesOfAnEmptyOrNullListIsEmpty() {
+            answer(200, "{\"queues\": []}");
+            answer(200, "{\"queues\": null}");
+
+            assertThat(client.queues()).isEmpty();
+            assertThat(client.queues()).isEmpty();
+        }
+
+        @Test
+        void queueReadsOneQueueByItsEncodedName() throws Exception {
+            answer(200, QUEUE);
+
+            Queue q = client.queue("reports.v2");
+
+            assertThat(request().getTarget()).isEqualTo("/api/queues/reports.v2");
+            assertThat(q.name()).isEqualTo("reports");
+            assertThat(q.lagSeconds()).isEqualTo(12.34);
+            assertThat(q.startsInWindow()).isEqualTo(40);
+        }
+
+        @Test
+        void aNameIsAlwaysOnePathSegment() throws Exception {
+            answer(422, "{\"error\": \"name 'a/b' is not a valid queue name\", \"field\": \"name\"}");
+
+            assertThatThrownBy(() -> client.pauseQueue("a/b"))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(422);
+                        assertThat(e.field()).isEqualTo("name");
+                    });
+            assertThat(request().getTarget()).isEqualTo("/api/queues/a%2Fb/pause");
+            assertThatThrownBy(() -> client.queue("")).isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void configureQueuePutsOnlyTheLimitsTheUpdateSets() throws Exception {
+            answer(200, QUEUE);
+            answer(200, QUEUE);
+            answer(200, QUEUE);
+            answer(200, QUEUE);
+
+            Queue both = client.configureQueue("reports", QueueUpdate.create().maxRunning(2).rateLimit(100, 60));
+            client.configureQueue("reports", QueueUpdate.create().maxRunning(5));
+            client.configureQueue("reports", QueueUpdate.create().clearMaxRunning().clearRateLimit());
+            client.configureQueue("reports", QueueUpdate.create());
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("PUT");
+            assertThat(r.getTarget()).isEqualTo("/api/queues/reports");
+            assertThat(r.getHeaders().get("Content-Type")).startsWith("application/json");
+            assertThat(r.getBody().utf8()).isEqualTo("{\"max_running\":2,\"rate_limit\":{\"count\":100,\"per_seconds\":60}}");
+            assertThat(request().getBody().utf8()).isEqualTo("{\"max_running\":5}");
+            assertThat(request().getBody().utf8()).isEqualTo("{\"max_running\":null,\"rate_limit\":null}");
+            assertThat(request().getBody().utf8()).isEqualTo("{}");
+            assertThat(both.maxRunning()).isEqualTo(2);
+            assertThat(both.rateLimit()).isEqualTo(new Queue.RateLimit(100, 60));
+        }
+
+        @Test
+        void pauseAndResumePostToTheirActionRoutesWithoutABody() throws Exception {
+            answer(200, QUEUE);
+            answer(200, QUEUE.replace("\"paused\": true", "\"paused\": false"));
+
+            assertThat(client.pauseQueue("reports").paused()).isTrue();
+            assertThat(client.resumeQueue("reports").paused()).isFalse();
+
+            RecordedRequest pause = request();
+            assertThat(pause.getMethod()).isEqualTo("POST");
+            assertThat(pause.getTarget()).isEqualTo("/api/queues/reports/pause");
+            assertThat(pause.getBody().size()).isZero();
+            assertThat(request().getTarget()).isEqualTo("/api/queues/reports/resume");
+        }
+
+        @Test
+        void aRefusedLimitCarriesTheFieldTheServerNamed() {
+            answer(422, "{\"error\": \"rate_limit.count must be between 1 and 1000000, was 0\", "
+                    + "\"field\": \"rate_limit.count\"}");
+
+            assertThatThrownBy(() -> client.configureQueue("reports", QueueUpdate.create().rateLimit(0, 60)))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(422);
+                        assertThat(e.field()).isEqualTo("rate_limit.count");
+                        assertThat(e.error()).contains("between 1 and 1000000");
+                    });
+        }
+
+        @Test
+        void anUpdateShowsWhatItWouldSend() {
+            QueueUpdate update = QueueUpdate.create().maxRunning(3).clearRateLimit();
+
+            assertThat(update.body()).containsEntry("max_running", 3).containsEntry("rate_limit", null).hasSize(2);
+            assertThat(update).hasToString("QueueUpdate{max_running=3, rate_limit=null}");
+            assertThatThrownBy(() -> client.configureQueue("reports", null)).isInstanceOf(NullPointerException.class);
+        }
+    }
+
     @Nested
     class Operations {
         @Test
@@ -450,6 +572,58 @@ class ForgeFlowClientTest {
     }
 
     @Test
+    void submitJobSendsTheQueueFieldsAndReadsThemBack() throws Exception {
+        answer(201, JOB.replace("\"status\": \"active\"", "\"queue\": \"billing\", \"concurrency_key\": \"ledger\", "
+                + "\"max_concurrent\": 2, \"overlap\": \"skip\", \"status\": \"active\""));
+
+        Job job = client.submitJob(JobRequest.shell("nightly", "echo hi").cron("0 3 * * *").queue("billing")
+                .concurrency("ledger", 2).overlap("skip").build()).job();
+
+        assertThat(client.json().readTree(request().getBody().utf8())).isEqualTo(client.json().readTree("""
+                {"name": "nightly", "executor": "shell", "payload": {"command": "echo hi"}, "cron_expr": "0 3 * * *",
+                 "queue": "billing", "concurrency_key": "ledger", "max_concurrent": 2, "overlap": "skip"}"""));
+        assertThat(job.queue()).isEqualTo("billing");
+        assertThat(job.concurrencyKey()).isEqualTo("ledger");
+        assertThat(job.maxConcurrent()).isEqualTo(2);
+        assertThat(job.overlap()).isEqualTo("skip");
+    }
+
+    @Test
+    void aJobFromAServerWithoutQueueFieldsReadsAsDefaultQueueAndAllow() {
+        answer(200, JOB);
+
+        Job job = client.getJob("job_1");
+
+        assertThat(job.queue()).isEqualTo(Job.DEFAULT_QUEUE);
+        assertThat(job.concurrencyKey()).isNull();
+        assertThat(job.maxConcurrent()).isNull();
+        assertThat(job.overlap()).isEqualTo(Job.ALLOW);
+    }
+
+    @Test
+    void theConstructorsWithoutQueueFieldsStillWork() {
+        Job job = new Job("j", "n", "shell", Map.of(), null, null, "UTC", 5, 3, 300, "skip", null, "active", null,
+                Instant.EPOCH, Instant.EPOCH);
+        assertThat(job.queue()).isEqualTo("default");
+        assertThat(job.overlap()).isEqualTo("allow");
+        assertThat(job.maxConcurrent()).isNull();
+
+        JobRequest request = new JobRequest("n", "shell", null, null, null, null, null, null, null, null, null);
+        assertThat(request.queue()).isNull();
+        assertThat(request.maxConcurrent()).isNull();
+    }
+
+    @Test
+    void maxConcurrentAloneLeavesTheKeyOut() throws Exception {
+        answer(201, JOB);
+
+        client.submitJob(JobRequest.shell("n", "true").maxConcurrent(1).build());
+
+        assertThat(client.json().readTree(request().getBody().utf8())).isEqualTo(client.json().readTree("""
+                {"name": "n", "executor": "shell", "payload": {"command": "true"}, "max_concurrent": 1}"""));
+    }
+
+    @Test
     void jobRequestBuilderFillsEveryField() {
         JobRequest request = JobRequest.builder("n", "http").payload(Map.of("url", "u")).cron("@daily")
                 .timezone("UTC").priority(1).maxAttempts(2).timeoutSeconds(3).catchUp("skip").idempotencyKey("k")
@@ -457,5 +631,9 @@ class ForgeFlowClientTest {
 
         assertThat(request).isEqualTo(new JobRequest("n", "http", Map.of("url", "u"), "@daily", null, "UTC", 1, 2, 3,
                 "skip", "k"));
+        assertThat(JobRequest.builder("n", "http").queue("q").concurrencyKey("k").maxConcurrent(4)
+                .overlap("queue_one").build())
+                .isEqualTo(new JobRequest("n", "http", null, null, null, null, null, null, null, null, null, "q", "k", 4,
+                        "queue_one"));
     }
 }

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -265,14 +266,148 @@ class CommandLineIT {
             Result top = cli("--help");
             assertThat(top.code()).isZero();
             assertThat(top.out()).contains("jobs").contains("runs").contains("dlq").contains("stats").contains("nodes")
-                    .contains("server");
+                    .contains("queues").contains("server");
+            Result queues = cli("queues", "--help");
+            assertThat(queues.code()).as(queues.toString()).isZero();
+            assertThat(queues.out()).contains("--max-running").contains("--rate").contains("COUNT/SECONDS")
+                    .contains("pause").contains("resume").contains("FORGEFLOW_TOKEN");
             Result jobs = cli("jobs", "--help");
             assertThat(jobs.code()).as(jobs.toString()).isZero();
             assertThat(jobs.out()).contains("submit").contains("list").contains("pause").contains("trigger");
             Result submit = cli("jobs", "submit", "--help");
             assertThat(submit.code()).as(submit.toString()).isZero();
             assertThat(submit.out()).contains("--cron").contains("--run-at").contains("--idempotency-key")
+                    .contains("--queue").contains("--concurrency-key").contains("--max-concurrent").contains("--overlap")
                     .contains("FORGEFLOW_SERVER").contains("FORGEFLOW_TOKEN").contains("--json");
+        }
+    }
+
+    @Nested
+    class Queues {
+        @Test
+        void aBareQueuesListsTheQueuesAsATableOrTheApisJson() throws Exception {
+            Result list = cli("queues");
+            assertThat(list.code()).as(list.toString()).isZero();
+            assertThat(list.out()).contains("QUEUE").contains("STATE").contains("MAX RUNNING").contains("RATE")
+                    .containsPattern("default\\s+active");
+            assertThat(cli("queues", "list").out()).isEqualTo(list.out());
+
+            JsonNode queues = json.readTree(cli("queues", "--json").out()).get("queues");
+            assertThat(queues).extracting(q -> q.get("name").asText()).contains("default");
+            assertThat(queues.get(0).has("max_running")).isTrue();
+            assertThat(queues.get(0).has("lag_seconds")).isTrue();
+        }
+
+        @Test
+        void setChangesOnlyTheLimitsGivenAndNoneClearsOne() throws Exception {
+            Result set = cli("queues", "set", "cli-reports", "--max-running", "2", "--rate", "100/60");
+            assertThat(set.code()).as(set.toString()).isZero();
+            assertThat(set.out()).startsWith("queue cli-reports limits set").containsPattern("max running\\s+2")
+                    .contains("100 starts per 60s");
+            assertThat(admin().queue("cli-reports").maxRunning()).isEqualTo(2);
+
+            assertThat(cli("queues", "set", "cli-reports", "--rate", "none").code()).isZero();
+            io.forgeflow.client.Queue after = admin().queue("cli-reports");
+            assertThat(after.rateLimit()).isNull();
+            assertThat(after.maxRunning()).as("kept").isEqualTo(2);
+
+            JsonNode cleared = json.readTree(cli("queues", "set", "cli-reports", "--max-running", "none", "--json").out());
+            assertThat(cleared.get("max_running").isNull()).isTrue();
+            Result get = cli("queues", "get", "cli-reports");
+            assertThat(get.out()).containsPattern("max running\\s+none").containsPattern("rate limit\\s+none");
+            assertThat(cli("queues").out()).contains("cli-reports");
+        }
+
+        @Test
+        void aPausedQueuesRunsWaitWhileOtherQueuesRunAndStartOnceItIsResumed() throws Exception {
+            Result pause = cli("queues", "pause", "cli-held");
+            assertThat(pause.code()).as(pause.toString()).isZero();
+            assertThat(pause.out()).contains("queue cli-held paused").containsPattern("state\\s+paused");
+            String held = submittedId(cli("jobs", "submit", "--json", "--name", "held", "--command", "true",
+                    "--queue", "cli-held"));
+            String other = submittedId(cli("jobs", "submit", "--json", "--name", "other", "--command", "true"));
+
+            awaitRun(other, r -> Run.SUCCEEDED.equals(r.status()));
+            assertThat(admin().listRuns(held, null, 10, null).items()).singleElement()
+                    .satisfies(r -> assertThat(r.status()).isEqualTo(Run.PENDING));
+            assertThat(json.readTree(cli("queues", "get", "cli-held", "--json").out()).get("pending").asLong())
+                    .isEqualTo(1);
+
+            Result resume = cli("queues", "resume", "cli-held");
+            assertThat(resume.code()).as(resume.toString()).isZero();
+            assertThat(resume.out()).containsPattern("state\\s+active");
+            awaitRun(held, r -> Run.SUCCEEDED.equals(r.status()));
+        }
+
+        @Test
+        void submitTakesTheQueueConcurrencyAndOverlapOptions() throws Exception {
+            Result submit = cli("jobs", "submit", "--name", "limited", "--command", "true", "--cron", "@daily",
+                    "--queue", "cli-billing", "--concurrency-key", "ledger", "--max-concurrent", "2", "--overlap",
+                    "skip");
+            assertThat(submit.code()).as(submit.toString()).isZero();
+            assertThat(submit.out()).containsPattern("queue\\s+cli-billing")
+                    .contains("at most 2 run(s) at once sharing key ledger").containsPattern("overlap\\s+skip");
+            String id = submit.out().lines().findFirst().orElseThrow().substring("submitted job ".length());
+            io.forgeflow.client.Job job = admin().getJob(id);
+            assertThat(job.queue()).isEqualTo("cli-billing");
+            assertThat(job.concurrencyKey()).isEqualTo("ledger");
+            assertThat(job.maxConcurrent()).isEqualTo(2);
+            assertThat(job.overlap()).isEqualTo("skip");
+
+            Result own = cli("jobs", "submit", "--json", "--name", "solo", "--command", "true", "--max-concurrent", "1");
+            JsonNode solo = json.readTree(own.out());
+            assertThat(solo.get("max_concurrent").asInt()).isEqualTo(1);
+            assertThat(solo.get("concurrency_key").isNull()).isTrue();
+            assertThat(solo.get("queue").asText()).isEqualTo("default");
+        }
+
+        @Test
+        void badUsageExits2AndWhatTheServerRefusesExits1NamingTheField() {
+            for (String[] args : List.of(new String[]{"queues", "set", "cli-x"},
+                    new String[]{"queues", "set", "--max-running", "2"},
+                    new String[]{"queues", "pause"},
+                    new String[]{"queues", "get"},
+                    new String[]{"queues", "set", "cli-x", "--rate", "100"},
+                    new String[]{"queues", "set", "cli-x", "--max-running", "two"},
+                    new String[]{"queues", "frobnicate"},
+                    new String[]{"queues", "list", "cli-x"},
+                    new String[]{"queues", "pause", "cli-x", "--max-running", "2"},
+                    new String[]{"jobs", "submit", "--name", "x", "--command", "true", "--overlap", "never"},
+                    new String[]{"jobs", "submit", "--name", "x", "--command", "true", "--max-concurrent", "many"})) {
+                Result r = cli(args);
+                assertThat(r.code()).as(String.join(" ", args) + "\n" + r).isEqualTo(2);
+                assertThat(r.err()).as(String.join(" ", args)).isNotBlank();
+            }
+            assertThat(cli("queues", "set", "cli-x").err()).contains("--max-running").contains("--rate");
+
+            Result zero = cli("queues", "set", "cli-x", "--max-running", "0");
+            assertThat(zero.code()).as(zero.toString()).isEqualTo(1);
+            assertThat(zero.err()).contains("(field: max_running)").contains("[HTTP 422]");
+            Result rate = cli("queues", "set", "cli-x", "--rate", "0/60", "--json");
+            assertThat(rate.code()).isEqualTo(1);
+            assertThat(rate.err()).contains("\"field\":\"rate_limit.count\"");
+            Result name = cli("queues", "pause", "not a name");
+            assertThat(name.code()).as(name.toString()).isEqualTo(1);
+            assertThat(name.err()).contains("(field: name)");
+            Result overlap = cli("jobs", "submit", "--name", "x", "--command", "true", "--overlap", "skip");
+            assertThat(overlap.code()).as(overlap.toString()).isEqualTo(1);
+            assertThat(overlap.err()).contains("(field: overlap)").contains("recurring");
+            Result key = cli("jobs", "submit", "--name", "x", "--command", "true", "--concurrency-key", "k");
+            assertThat(key.err()).contains("(field: max_concurrent)");
+
+            assertThat(admin().queue("cli-x").maxRunning()).as("nothing was configured").isNull();
+            assertThat(admin().queues()).extracting(io.forgeflow.client.Queue::name).doesNotContain("cli-x");
+            assertThat(admin().listJobs().items()).as("nothing was submitted").isEmpty();
+        }
+
+        @Test
+        void aReadTokenCanListQueuesButNotChangeThem() {
+            Map<String, String> read = Map.of("FORGEFLOW_SERVER", server(), "FORGEFLOW_TOKEN", READ);
+            assertThat(cliWith(read, "queues").code()).isZero();
+            Result pause = cliWith(read, "queues", "pause", "cli-x");
+            assertThat(pause.code()).as(pause.toString()).isEqualTo(1);
+            assertThat(pause.err()).contains("[HTTP 403]").contains("operate");
+            assertThat(cliWith(read, "queues", "set", "cli-x", "--max-running", "1").err()).contains("[HTTP 403]");
         }
     }
 

@@ -91,4 +91,41 @@ class EnvironmentOverridesTest {
                 .hasMessageContaining(name.trim().replace("_INTERVAL", ""))
                 .hasMessageContaining(message.trim());
     }
+
+    @Test
+    void forgeflowQueuesIsKeptTrimmedAndEveryQueueIsTakenWithoutIt() {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(config, Map.of());
+        assertThat(config.forgeflow().queues).isEmpty();
+
+        ForgeFlowConfiguration lanes = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(lanes, Map.of("FORGEFLOW_QUEUES", "  reports=2,*  ", "FORGEFLOW_CONCURRENCY", "8"));
+        assertThat(lanes.forgeflow().queues).isEqualTo("reports=2,*");
+        assertThat(lanes.forgeflow().concurrency).isEqualTo(8);
+    }
+
+    @ParameterizedTest(name = "FORGEFLOW_QUEUES={0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+            "reports=0            | 'reports=0': slots must be between 1 and 1000",
+            "reports,,webhooks    | an empty entry",
+            "reports,reports=2    | queue 'reports' is listed twice",
+            "a b=2                | 'a b' is not a queue name",
+            "reports=two          | the slots after '=' must be a whole number",
+            "a=600,b=600          | gives more than 1000 slots in all"})
+    void aMalformedQueueListStopsTheNodeNamingFORGEFLOW_QUEUES(String value, String message) {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        assertThatThrownBy(() -> EnvironmentOverrides.apply(config, Map.of("FORGEFLOW_QUEUES", value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("FORGEFLOW_QUEUES '")
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void aQueueListFromTheYamlIsCheckedAtStartupToo() {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        config.forgeflow().queues = "reports=1001";
+
+        assertThatThrownBy(() -> EnvironmentOverrides.apply(config, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FORGEFLOW_QUEUES 'reports=1001'");
+    }
 }

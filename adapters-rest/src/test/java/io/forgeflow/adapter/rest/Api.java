@@ -76,6 +76,11 @@ final class Api {
         return send(b);
     }
 
+    Reply put(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     Reply method(String method, String path) {
         return send(HttpRequest.newBuilder(uri(path)).method(method, HttpRequest.BodyPublishers.noBody()));
     }

@@ -74,6 +74,11 @@ class AuthenticationTest {
             new Route("POST", "/api/runs/" + UNKNOWN + "/cancel", Scope.OPERATE, 404),
             new Route("GET", "/api/stats", Scope.READ, 200),
             new Route("GET", "/api/nodes", Scope.READ, 200),
+            new Route("GET", "/api/queues", Scope.READ, 200),
+            new Route("GET", "/api/queues/reports", Scope.READ, 200),
+            new Route("PUT", "/api/queues/reports", Scope.OPERATE, 200),
+            new Route("POST", "/api/queues/reports/pause", Scope.OPERATE, 200),
+            new Route("POST", "/api/queues/reports/resume", Scope.OPERATE, 200),
             new Route("GET", "/healthz", null, 200),
             new Route("GET", "/readyz", null, 200));
 
@@ -111,6 +116,7 @@ class AuthenticationTest {
         Api api = new Api(APP.getLocalPort(), token.value());
         String path = route.path().replace("{job}", job);
         Api.Reply r = route.method().equals("GET") ? api.get(path)
+                : route.method().equals("PUT") ? api.put(path, "{}")
                 : path.equals("/api/jobs") ? api.post(path, "{\"name\": \"job-" + NAMES.incrementAndGet()
                 + "\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}}")
                 : api.post(path);

@@ -6,6 +6,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.forgeflow.application.testkit.InMemoryStore;
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.queue.QueueInfo;
 import io.forgeflow.domain.run.Run;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -70,6 +71,7 @@ class HostileRequestsTest {
         InMemoryStore store = ((RestTestApplication) APP.getApplication()).store;
         List<Job> jobsBefore = store.allJobs();
         List<Run> runsBefore = store.allRuns();
+        List<QueueInfo> queuesBefore = store.queues().list();
         Map<String, String> headers = new LinkedHashMap<>(c.headers());
         if (!headers.containsKey("Authorization")) {
             headers.put("Authorization", "Bearer " + ADMIN);
@@ -106,6 +108,7 @@ class HostileRequestsTest {
         }
         assertThat(store.allJobs()).as("jobs unchanged").isEqualTo(jobsBefore);
         assertThat(store.allRuns()).as("runs unchanged").isEqualTo(runsBefore);
+        assertThat(store.queues().list()).as("queues unchanged").isEqualTo(queuesBefore);
     }
 
     static List<Case> cases() {
@@ -232,6 +235,33 @@ class HostileRequestsTest {
         cases.add(new Case("PUT on jobs", "PUT", "/api/jobs", JSON, utf8("{}"), false, Map.of(), 405, null));
         cases.add(new Case("DELETE a job", "DELETE", "/api/jobs/{job}", null, null, false, Map.of(), 405, null));
         cases.add(new Case("TRACE", "TRACE", "/api/jobs", null, null, false, Map.of(), 405, null));
+        // ---- queues: bodies and names ----
+        cases.add(queue("queue body is an array", "[]", 400, null));
+        cases.add(queue("queue body is empty", "", 400, null));
+        cases.add(queue("queue body truncated", "{\"max_running\": ", 400, null));
+        cases.add(queue("queue unknown field", "{\"concurrency\": 2}", 422, "concurrency"));
+        cases.add(queue("queue max_running a string", "{\"max_running\": \"2\"}", 422, "max_running"));
+        cases.add(queue("queue max_running 0", "{\"max_running\": 0}", 422, "max_running"));
+        cases.add(queue("queue max_running 10^20", "{\"max_running\": 99999999999999999999}", 422, "max_running"));
+        cases.add(queue("queue rate_limit a string", "{\"rate_limit\": \"10/s\"}", 422, "rate_limit"));
+        cases.add(queue("queue rate_limit unknown key", "{\"rate_limit\": {\"count\": 1, \"per_seconds\": 1, "
+                + "\"burst\": 2}}", 422, "rate_limit.burst"));
+        cases.add(queue("queue rate_limit nested 5000 deep", "{\"rate_limit\": " + nested(5000) + "}", 422,
+                "rate_limit"));
+        cases.add(new Case("queue body text/plain", "PUT", "/api/queues/reports", "text/plain",
+                utf8("{\"max_running\": 2}"), false, Map.of(), 415, null));
+        cases.add(new Case("queue 2 MiB body", "PUT", "/api/queues/reports", JSON, padded(2 << 20), false, Map.of(),
+                413, null));
+        cases.add(get("queue name with a space", "/api/queues/a%20b", 422, "name"));
+        cases.add(get("queue name 5000 characters", "/api/queues/" + "q".repeat(5000), 422, "name"));
+        cases.add(new Case("pause a queue named with unicode", "POST", "/api/queues/z%C3%BCrich/pause", null, null,
+                false, Map.of(), 422, "name"));
+        cases.add(new Case("configure a queue named with a quote", "PUT", "/api/queues/a'--", JSON,
+                utf8("{\"max_running\": 2}"), false, Map.of(), 422, "name"));
+        cases.add(get("queue name encoded NUL", "/api/queues/%00", 400, null));
+        cases.add(get("queue name with an encoded slash", "/api/queues/a%2Fb", 400, null));
+        cases.add(get("queue name overlong UTF-8", "/api/queues/%C0%AF", 400, null));
+        cases.add(new Case("DELETE a queue", "DELETE", "/api/queues/reports", null, null, false, Map.of(), 405, null));
         // ---- broken HTTP, refused by Jetty before any filter ----
         cases.add(new Case("Content-Length not a number", "POST", "/api/jobs", JSON, null, false,
                 Map.of("Content-Length", "abc"), 400, null));
@@ -303,6 +333,19 @@ class HostileRequestsTest {
         cases.add(as("hashed read+operate token submits", "POST", "/api/jobs", valid, bearer(HASHED), 403));
         cases.add(as("hashed read+operate token on an unknown POST", "POST", "/api/jobs/{job}/explode", null,
                 bearer(HASHED), 403));
+        cases.add(as("no token: list queues", "GET", "/api/queues", null, NO_TOKEN, 401));
+        cases.add(as("no token: configure a queue", "PUT", "/api/queues/reports", "{\"max_running\": 1}", NO_TOKEN,
+                401));
+        cases.add(as("no token: pause a queue", "POST", "/api/queues/reports/pause", null, NO_TOKEN, 401));
+        cases.add(as("read token configures a queue", "PUT", "/api/queues/reports", "{\"max_running\": 1}",
+                bearer(READ), 403));
+        cases.add(as("read token pauses a queue", "POST", "/api/queues/reports/pause", null, bearer(READ), 403));
+        cases.add(as("submit token resumes a queue", "POST", "/api/queues/reports/resume", null, bearer(SUBMIT), 403));
+        cases.add(as("submit token configures a queue", "PUT", "/api/queues/reports", "{}", bearer(SUBMIT), 403));
+        cases.add(as("operate token lists queues", "GET", "/api/queues", null, bearer(OPERATE), 403));
+        cases.add(as("operate token PUTs the queue list", "PUT", "/api/queues", "{}", bearer(OPERATE), 403));
+        cases.add(as("operate token on an unknown queue action", "POST", "/api/queues/reports/drain", null,
+                bearer(OPERATE), 403));
         // ---- what an authorised token still cannot do ----
         cases.add(as("hashed read+operate token pauses an unknown job", "POST", "/api/jobs/" + UNKNOWN_ID + "/pause",
                 null, bearer(HASHED), 404));
@@ -310,6 +353,10 @@ class HostileRequestsTest {
         cases.add(as("submit token sends a bad field", "POST", "/api/jobs", "{\"name\": 5, \"executor\": \"shell\"}",
                 bearer(SUBMIT), 422, "name"));
         cases.add(as("read token with a bad query", "GET", "/api/runs?limit=0", null, bearer(READ), 400, "limit"));
+        cases.add(as("operate token sends a bad queue limit", "PUT", "/api/queues/reports", "{\"max_running\": -1}",
+                bearer(OPERATE), 422, "max_running"));
+        cases.add(as("hashed read+operate token reads a malformed queue name", "GET", "/api/queues/-x", null,
+                bearer(HASHED), 422, "name"));
         return cases;
     }
 
@@ -342,6 +389,10 @@ class HostileRequestsTest {
 
     private static Case job(String name, String contentType, String body, int status) {
         return new Case(name, "POST", "/api/jobs", contentType, utf8(body), false, Map.of(), status, null);
+    }
+
+    private static Case queue(String name, String body, int status, String field) {
+        return new Case(name, "PUT", "/api/queues/reports", JSON, utf8(body), false, Map.of(), status, field);
     }
 
     private static Case get(String name, String path, int status, String field) {

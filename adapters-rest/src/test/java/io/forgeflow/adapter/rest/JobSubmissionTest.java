@@ -65,7 +65,19 @@ class JobSubmissionTest {
             "tz, timezone",
             "runAt, run_at",
             "command, payload.command",
-            "idempotencyKey, idempotency_key"})
+            "idempotencyKey, idempotency_key",
+            "concurrency, max_concurrent",
+            "maxConcurrency, max_concurrent",
+            "max-concurrency, max_concurrent",
+            "concurrencyLimit, max_concurrent",
+            "maxConcurrent, max_concurrent",
+            "concurrencyKey, concurrency_key",
+            "concurrencyGroup, concurrency_key",
+            "queueName, queue",
+            "queues, queue",
+            "Queue, queue",
+            "overlapPolicy, overlap",
+            "overlaps, overlap"})
     void anUnknownFieldSuggestsTheFieldMeant(String given, String meant) {
         assertThatThrownBy(() -> read("{\"" + given + "\": 1}"))
                 .isInstanceOfSatisfying(ValidationException.class, e -> {
@@ -93,5 +105,38 @@ class JobSubmissionTest {
         assertThatThrownBy(() -> read("{\"run_at\": \"soon\"}"))
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.getMessage())
                         .contains("RFC 3339").contains("2026-07-01T09:30:00Z"));
+    }
+
+    @Test
+    void theQueueFieldsAreReadIntoTheDraft() {
+        JobDraft d = read("{\"name\": \"n\", \"executor\": \"shell\", \"cron_expr\": \"@daily\", \"queue\": \"reports\", "
+                + "\"concurrency_key\": \"billing\", \"max_concurrent\": 3, \"overlap\": \"cancel_running\"}");
+
+        assertThat(d.queue()).isEqualTo("reports");
+        assertThat(d.concurrencyKey()).isEqualTo("billing");
+        assertThat(d.maxConcurrent()).isEqualTo(3);
+        assertThat(d.overlap()).isEqualTo("cancel_running");
+        assertThat(read("{\"queue\": null, \"max_concurrent\": null, \"overlap\": null}").queue()).isNull();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
+            "queue            | 5                | queue must be a string (a queue name such as \"reports\"), not a number (5)",
+            "queue            | [\"a\"]            | queue must be a string (a queue name such as \"reports\"), not an array",
+            "queue            | {}               | not an object",
+            "concurrency_key  | true             | concurrency_key must be a string (a key such as \"billing\"",
+            "concurrency_key  | 7                | not a number (7)",
+            "max_concurrent   | \"2\"              | max_concurrent must be a whole number from 1 to 10000, not a string",
+            "max_concurrent   | 2.5              | max_concurrent must be a whole number from 1 to 10000, not a number (2.5)",
+            "max_concurrent   | 2.0              | not a number (2.0)",
+            "max_concurrent   | true             | not a boolean (true)",
+            "max_concurrent   | 99999999999      | max_concurrent must be between 1 and 10000, was 99999999999",
+            "max_concurrent   | 99999999999999999999999 | max_concurrent must be between 1 and 10000, was 99999999999999999999999",
+            "overlap          | 1                | overlap must be a string (\"allow\", \"skip\", \"queue_one\" or \"cancel_running\"), not a number (1)",
+            "overlap          | [\"skip\"]         | not an array"})
+    void aQueueFieldOfTheWrongJsonTypeIsRefusedNamingItAndWhatItTakes(String field, String json, String message) {
+        assertThatThrownBy(() -> read("{\"" + field + "\": " + json + "}"))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo(field))
+                .hasMessageContaining(message);
     }
 }

@@ -37,8 +37,7 @@ class RestApiTest {
 
     static final List<String> JOB_FIELDS = List.of("id", "name", "executor", "payload", "cron_expr", "run_at",
             "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue",
-            "concurrency_key", "max_concurrent", "overlap", "status",
-            "next_run_at", "created_at", "updated_at");
+            "concurrency_key", "max_concurrent", "overlap", "status", "next_run_at", "created_at", "updated_at");
     static final List<String> RUN_FIELDS = List.of("id", "job_id", "status", "attempt", "max_attempts", "priority",
             "scheduled_for", "started_at", "finished_at", "worker_id", "lease_expires_at", "output", "error",
             "cancel_requested");
@@ -102,6 +101,10 @@ class RestApiTest {
             assertThat(job.get("max_attempts").asInt()).isEqualTo(3);
             assertThat(job.get("timeout_seconds").asInt()).isEqualTo(300);
             assertThat(job.get("catch_up").asText()).isEqualTo("skip");
+            assertThat(job.get("queue").asText()).isEqualTo("default");
+            assertThat(job.get("concurrency_key").isNull()).isTrue();
+            assertThat(job.get("max_concurrent").isNull()).isTrue();
+            assertThat(job.get("overlap").asText()).isEqualTo("allow");
             assertThat(job.get("status").asText()).isEqualTo("active");
             assertThat(job.get("next_run_at").asText()).isEqualTo(START);
             assertThat(job.get("created_at").asText()).isEqualTo(START);
@@ -130,6 +133,49 @@ class RestApiTest {
             assertThat(job.get("catch_up").asText()).isEqualTo("once");
             assertThat(job.get("next_run_at").asText()).isEqualTo("2026-03-01T12:05:00Z");
             assertThat(store.allRuns()).isEmpty();
+        }
+
+        @Test
+        void queueConcurrencyKeyLimitAndOverlapAreStoredAndShown() {
+            Api.Reply r = api.post("/api/jobs", "{\"name\": \"invoice\", \"executor\": \"shell\", \"cron_expr\": "
+                    + "\"@hourly\", \"queue\": \"billing.eu\", \"concurrency_key\": \"ledger\", \"max_concurrent\": 2, "
+                    + "\"overlap\": \"skip\"}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(201);
+            JsonNode job = r.json();
+            assertThat(job.get("queue").asText()).isEqualTo("billing.eu");
+            assertThat(job.get("concurrency_key").asText()).isEqualTo("ledger");
+            assertThat(job.get("max_concurrent").asInt()).isEqualTo(2);
+            assertThat(job.get("overlap").asText()).isEqualTo("skip");
+            assertThat(api.get("/api/jobs/" + job.get("id").asText()).json()).isEqualTo(job);
+            assertThat(store.allJobs()).singleElement().satisfies(j -> {
+                assertThat(j.spec().queue()).isEqualTo("billing.eu");
+                assertThat(j.spec().effectiveConcurrencyKey(j.id())).isEqualTo("ledger");
+            });
+        }
+
+        @Test
+        void maxConcurrentAloneIsShownWithoutAKeyAndARunNowJobLandsInItsQueue() {
+            Api.Reply r = api.post("/api/jobs", "{\"name\": \"solo\", \"executor\": \"shell\", \"queue\": \"reports\", "
+                    + "\"max_concurrent\": 1}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(201);
+            assertThat(r.json().get("concurrency_key").isNull()).as("the job's own key is not shown").isTrue();
+            assertThat(r.json().get("max_concurrent").asInt()).isEqualTo(1);
+            JsonNode reports = api.get("/api/queues/reports").json();
+            assertThat(reports.get("pending").asLong()).isEqualTo(1);
+            assertThat(reports.get("due").asLong()).isEqualTo(1);
+        }
+
+        @Test
+        void anIdempotentReplayMustRepeatTheQueueFields() {
+            String body = "{\"name\": \"n\", \"executor\": \"shell\", \"idempotency_key\": \"q-1\", \"queue\": \"reports\"}";
+            assertThat(api.post("/api/jobs", body).status()).isEqualTo(201);
+
+            assertThat(api.post("/api/jobs", body).status()).isEqualTo(200);
+            Api.Reply other = api.post("/api/jobs", body.replace("reports", "webhooks"));
+            assertThat(other.status()).as(other.body()).isEqualTo(409);
+            assertThat(other.json().get("field").asText()).isEqualTo("idempotency_key");
         }
 
         @Test

@@ -11,6 +11,7 @@ import io.forgeflow.application.job.ResumeJob;
 import io.forgeflow.application.job.SubmitJob;
 import io.forgeflow.application.job.TriggerJob;
 import io.forgeflow.application.node.QueryNodes;
+import io.forgeflow.application.queue.QueueControls;
 import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.application.run.QueryRuns;
 import io.forgeflow.application.run.RequeueRun;
@@ -81,6 +82,7 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                         return readyWarnings.get();
                     }
                 }).forEach(environment.jersey()::register);
+        environment.jersey().register(RestModule.queues(new QueueControls(store.queues(), signal)));
         RestModule.authentication(ApiTokens.parse(configuration.apiTokens)).forEach(environment.jersey()::register);
         environment.getApplicationContext().addServlet(new ServletHolder(new FakeMetrics()), "/metrics");
         if (configuration.metricsToken != null) {

@@ -24,6 +24,16 @@ class RouteScopesTest {
             "GET,  /api/runs/" + ID + ",            read",
             "POST, /api/runs/" + ID + "/requeue,    operate",
             "POST, /api/runs/" + ID + "/cancel,     operate",
+            // Queues
+            "GET,  /api/queues,                    read",
+            "GET,  /api/queues/reports,            read",
+            "HEAD, /api/queues/reports,            read",
+            "PUT,  /api/queues/reports,            operate",
+            "POST, /api/queues/reports/pause,      operate",
+            "POST, /api/queues/reports/resume,     operate",
+            "PUT,  api/queues/reports/,            operate",
+            "PUT,  //api//queues//reports,         operate",
+            "POST, /api/queues/reports/pause/,     operate",
             // Operations
             "GET,  /api/stats,                     read",
             "GET,  /api/nodes,                     read",
@@ -60,7 +70,23 @@ class RouteScopesTest {
             "GET,  /api/readyz,                    read",
             "POST, /healthz/x,                     admin",
             "GET,  /,                              read",
-            "POST, /,                              admin"})
+            "POST, /,                              admin",
+            // queue routes that are not routes need admin
+            "PUT,  /api/queues,                    admin",
+            "PUT,  /api/queues/reports/pause,      admin",
+            "PUT,  /api/jobs/" + ID + ",            admin",
+            "PUT,  /api/runs/reports,              admin",
+            "PUT,  /queues/reports,                admin",
+            "PUT,  /api/queues/a/b,                admin",
+            "POST, /api/queues,                    admin",
+            "POST, /api/queues/reports,            admin",
+            "POST, /api/queues/reports/drain,      admin",
+            "POST, /api/queues/reports/cancel,     admin",
+            "POST, /api/queues/reports/trigger,    admin",
+            "POST, /api/queues/reports/pause/now,  admin",
+            "DELETE, /api/queues/reports,          admin",
+            "PATCH, /api/queues/reports,           admin",
+            "put,  /api/queues/reports,            admin"})
     void eachRouteNeedsItsScopeAndTheRestNeedsAdmin(String method, String path, String scope) {
         assertThat(RouteScopes.required(method, path).map(Scope::wireName).orElse("open")).isEqualTo(scope);
     }

@@ -1,5 +1,7 @@
 package io.forgeflow.application.testkit;
 
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.job.QueueNames;
 import io.forgeflow.domain.port.QueueRepository;
 import io.forgeflow.domain.queue.QueueInfo;
 import io.forgeflow.domain.queue.QueueLimits;
@@ -12,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 
-/** {@link QueueRepository} over an {@link InMemoryStore}. */
+/** {@link QueueRepository} over an {@link InMemoryStore}, with the names, listing and counts of PostgresQueueRepository. */
 public final class InMemoryQueueRepository implements QueueRepository {
     private final InMemoryStore store;
 
@@ -23,8 +25,14 @@ public final class InMemoryQueueRepository implements QueueRepository {
     @Override
     public List<QueueInfo> list() {
         synchronized (store) {
+            // as QueueSql/list.sql: configured queues, 'default', those of live runs and of live recurring jobs
             TreeSet<String> names = new TreeSet<>(store.queues.keySet());
-            store.jobs.values().forEach(j -> names.add(j.spec().queue()));
+            names.add(QueueNames.DEFAULT);
+            store.runs.values().stream().filter(r -> r.status() == RunStatus.PENDING || r.status() == RunStatus.RUNNING)
+                    .forEach(r -> names.add(store.queueOf(r)));
+            store.jobs.values().stream().filter(j -> j.spec().isRecurring()
+                            && (j.status() == JobStatus.ACTIVE || j.status() == JobStatus.PAUSED))
+                    .forEach(j -> names.add(j.spec().queue()));
             List<QueueInfo> out = new ArrayList<>();
             for (String name : names) {
                 out.add(get(name));
@@ -35,6 +43,7 @@ public final class InMemoryQueueRepository implements QueueRepository {
 
     @Override
     public QueueInfo get(String name) {
+        QueueNames.require("queue", name);
         synchronized (store) {
             Instant now = store.now();
             long pending = 0;
@@ -66,6 +75,7 @@ public final class InMemoryQueueRepository implements QueueRepository {
 
     @Override
     public QueueInfo configure(String name, boolean setMaxRunning, boolean setRateLimit, QueueLimits limits) {
+        QueueNames.require("queue", name);
         synchronized (store) {
             InMemoryStore.QueueRow row = store.queues.getOrDefault(name, new InMemoryStore.QueueRow(false, QueueLimits.NONE));
             QueueLimits merged = new QueueLimits(setMaxRunning ? limits.maxRunning() : row.limits().maxRunning(),
@@ -77,6 +87,7 @@ public final class InMemoryQueueRepository implements QueueRepository {
 
     @Override
     public QueueInfo setPaused(String name, boolean paused) {
+        QueueNames.require("queue", name);
         synchronized (store) {
             InMemoryStore.QueueRow row = store.queues.getOrDefault(name, new InMemoryStore.QueueRow(false, QueueLimits.NONE));
             store.queues.put(name, new InMemoryStore.QueueRow(paused, row.limits()));

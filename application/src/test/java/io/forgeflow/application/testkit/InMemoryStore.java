@@ -143,6 +143,8 @@ public final class InMemoryStore {
         attempts.clear();
         tickRuns.clear();
         nodes.clear();
+        queues.clear();
+        queueStarts.clear();
         insertionOrder.clear();
     }
 

@@ -21,6 +21,10 @@ public final class JobDrafts {
     private Integer timeoutSeconds;
     private String catchUp;
     private String idempotencyKey;
+    private String queue;
+    private String concurrencyKey;
+    private Integer maxConcurrent;
+    private String overlap;
 
     private JobDrafts() {
     }
@@ -90,8 +94,32 @@ public final class JobDrafts {
         return this;
     }
 
+    public JobDrafts inQueue(String value) {
+        this.queue = value;
+        return this;
+    }
+
+    /** Runs sharing {@code key} run at most {@code max} at once, cluster-wide. */
+    public JobDrafts withConcurrencyKey(String key, Integer max) {
+        this.concurrencyKey = key;
+        this.maxConcurrent = max;
+        return this;
+    }
+
+    /** max_concurrent alone: at most {@code value} runs of this job at once. */
+    public JobDrafts withMaxConcurrent(Integer value) {
+        this.maxConcurrent = value;
+        return this;
+    }
+
+    /** The overlap policy by its wire name ({@code allow}, {@code skip}, {@code queue_one}, {@code cancel_running}). */
+    public JobDrafts overlapping(String value) {
+        this.overlap = value;
+        return this;
+    }
+
     public JobDraft build() {
         return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
-                catchUp, idempotencyKey);
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap);
     }
 }

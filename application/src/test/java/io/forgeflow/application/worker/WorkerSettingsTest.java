@@ -1,9 +1,12 @@
 package io.forgeflow.application.worker;
 
 import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.queue.QueueSelection;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -94,5 +97,65 @@ class WorkerSettingsTest {
     void aRetryPolicyIsRequired() {
         assertThatThrownBy(() -> new WorkerSettings("w", 1, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1, null))
                 .isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void withoutLanesAWorkerTakesEveryQueueInAllItsSlots() {
+        WorkerSettings settings = settings("w", 16, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1);
+
+        assertThat(settings.lanes()).containsExactly(new QueueLane(QueueSelection.ALL, 16));
+    }
+
+    @Test
+    void withLanesTheConcurrencyIsTheSumOfTheirSlots() {
+        WorkerSettings settings = settings("w", 16, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1)
+                .withLanes(QueueLane.parse("reports=2,*", 16));
+
+        assertThat(settings.concurrency()).isEqualTo(18);
+        assertThat(settings.lanes()).hasSize(2);
+        assertThat(settings.workerId()).isEqualTo("w");
+        assertThat(settings.retryPolicy()).isEqualTo(RetryPolicy.DEFAULT);
+    }
+
+    @Test
+    void theLanesSlotsMustAddUpToTheConcurrency() {
+        List<QueueLane> lanes = QueueLane.parse("reports=2,webhooks=3", 16);
+
+        assertThatThrownBy(() -> new WorkerSettings("w", 4, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1,
+                RetryPolicy.DEFAULT, lanes))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the queue lanes' slots (5) must add up to the concurrency (4)");
+        assertThatCode(() -> new WorkerSettings("w", 5, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1,
+                RetryPolicy.DEFAULT, lanes)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aWorkerNeedsALane() {
+        assertThatThrownBy(() -> new WorkerSettings("w", 1, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1,
+                RetryPolicy.DEFAULT, List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one queue lane");
+        assertThatThrownBy(() -> new WorkerSettings("w", 1, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1,
+                RetryPolicy.DEFAULT, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("lanes");
+    }
+
+    @Test
+    void lanesAddingUpToMoreThanAThousandSlotsAreRefused() {
+        WorkerSettings base = settings("w", 16, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1);
+
+        assertThatThrownBy(() -> base.withLanes(QueueLane.parse("a=600,b=600", 16)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("concurrency must be between 1 and 1000, was 1200");
+    }
+
+    @Test
+    void theLanesAreCopied() {
+        List<QueueLane> lanes = new ArrayList<>(QueueLane.parse("a=1", 16));
+        WorkerSettings settings = settings("w", 16, SECOND, LEASE, HEARTBEAT, Duration.ZERO, 1).withLanes(lanes);
+        lanes.add(QueueLane.all(3).get(0));
+
+        assertThat(settings.lanes()).hasSize(1);
+        assertThatThrownBy(() -> settings.lanes().add(QueueLane.all(1).get(0)))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 }

@@ -1,10 +1,12 @@
 package io.forgeflow.domain.job;
 
 import io.forgeflow.domain.error.ValidationException;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -29,6 +31,112 @@ class JobDraftTest {
         assertThat(spec.timezone()).isEqualTo("UTC");
         assertThat(spec.catchUp()).isEqualTo(CatchUp.SKIP);
         assertThat(spec.isRecurring()).isFalse();
+        assertThat(spec.queue()).isEqualTo(QueueNames.DEFAULT).isEqualTo("default");
+        assertThat(spec.concurrencyKey()).isNull();
+        assertThat(spec.maxConcurrent()).isNull();
+        assertThat(spec.overlap()).isEqualTo(Overlap.ALLOW);
+        assertThat(spec.effectiveConcurrencyKey("j1")).as("no limit, no key").isNull();
+    }
+
+    @Nested
+    class QueuesAndLimits {
+        @Test
+        void queueKeyLimitAndOverlapAreKept() {
+            Map<String, Object> f = fields(VALID);
+            f.put("cron_expr", "*/5 * * * *");
+            f.put("queue", "reports.v2_eu-1");
+            f.put("concurrency_key", "billing");
+            f.put("max_concurrent", 2);
+            f.put("overlap", "queue_one");
+
+            JobSpec spec = draft(f).validate();
+
+            assertThat(spec.queue()).isEqualTo("reports.v2_eu-1");
+            assertThat(spec.concurrencyKey()).isEqualTo("billing");
+            assertThat(spec.maxConcurrent()).isEqualTo(2);
+            assertThat(spec.overlap()).isEqualTo(Overlap.QUEUE_ONE);
+            assertThat(spec.effectiveConcurrencyKey("j1")).as("the key given, whatever the job").isEqualTo("billing");
+        }
+
+        @Test
+        void maxConcurrentAloneLimitsTheJobsOwnRunsUnderAKeyOfItsOwn() {
+            JobSpec spec = draft(with(fields(VALID), "max_concurrent", 1)).validate();
+
+            assertThat(spec.concurrencyKey()).isNull();
+            assertThat(spec.maxConcurrent()).isEqualTo(1);
+            assertThat(spec.effectiveConcurrencyKey("0190-abc")).isEqualTo("job:0190-abc");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"allow", "skip", "queue_one", "cancel_running"})
+        void everyOverlapPolicyIsAcceptedForARecurringJob(String wire) {
+            JobSpec spec = draft(with(with(fields(VALID), "cron_expr", "@hourly"), "overlap", wire)).validate();
+
+            assertThat(spec.overlap().wireName()).isEqualTo(wire);
+        }
+
+        @Test
+        void overlapAllowIsAcceptedForAOneOffJobSinceItIsTheDefault() {
+            assertThat(draft(with(fields(VALID), "overlap", "allow")).validate().overlap()).isEqualTo(Overlap.ALLOW);
+            assertThat(draft(with(with(fields(VALID), "run_at", Instant.EPOCH), "overlap", "allow")).validate().overlap())
+                    .isEqualTo(Overlap.ALLOW);
+        }
+
+        @Test
+        void valuesAtTheLimitsAreAccepted() {
+            Map<String, Object> f = fields(VALID);
+            f.put("queue", "Q".repeat(QueueNames.MAX_LENGTH));
+            f.put("concurrency_key", "k".repeat(QueueNames.MAX_KEY_LENGTH));
+            f.put("max_concurrent", JobDraft.MAX_CONCURRENT_LIMIT);
+            JobSpec high = draft(f).validate();
+            assertThat(high.queue()).hasSize(100);
+            assertThat(high.concurrencyKey()).hasSize(200);
+            assertThat(high.maxConcurrent()).isEqualTo(10_000);
+
+            f.put("queue", "0");
+            f.put("concurrency_key", "k");
+            f.put("max_concurrent", 1);
+            JobSpec low = draft(f).validate();
+            assertThat(low.queue()).isEqualTo("0");
+            assertThat(low.maxConcurrent()).isEqualTo(1);
+        }
+
+        @Test
+        void aKeyThatMerelyContainsJobColonIsNotReserved() {
+            Map<String, Object> f = with(with(fields(VALID), "concurrency_key", "my-job:1"), "max_concurrent", 3);
+
+            assertThat(draft(f).validate().concurrencyKey()).isEqualTo("my-job:1");
+        }
+
+        @Test
+        void aRefusedQueueNameIsQuotedCutAndFreeOfNul() {
+            assertThatThrownBy(() -> draft(with(fields(VALID), "queue", "q".repeat(61) + "!")).validate())
+                    .hasMessageContaining("'" + "q".repeat(60) + "…'");
+            assertThatThrownBy(() -> draft(with(fields(VALID), "queue", "a\u0000b")).validate())
+                    .hasMessageContaining("'a?b'").hasMessageContaining("e.g. \"reports\"");
+        }
+
+        @Test
+        void theReplayOfARequestMustMatchItsQueueKeyLimitAndOverlap() {
+            Map<String, Object> base = fields(VALID);
+            base.put("cron_expr", "@hourly");
+            base.put("idempotency_key", "k");
+            base.put("queue", "reports");
+            base.put("concurrency_key", "billing");
+            base.put("max_concurrent", 2);
+            base.put("overlap", "skip");
+            JobSpec original = draft(base).validate();
+
+            assertThat(original.sameRequestAs(draft(new HashMap<>(base)).validate())).isTrue();
+            assertThat(original.sameRequestAs(draft(with(base, "queue", "webhooks")).validate())).as("queue").isFalse();
+            assertThat(original.sameRequestAs(draft(with(base, "concurrency_key", "other")).validate())).as("key").isFalse();
+            assertThat(original.sameRequestAs(draft(with(base, "max_concurrent", 3)).validate())).as("limit").isFalse();
+            assertThat(original.sameRequestAs(draft(with(base, "overlap", "allow")).validate())).as("overlap").isFalse();
+            Map<String, Object> keyless = with(base, "concurrency_key", null);
+            assertThat(original.sameRequestAs(draft(keyless).validate())).as("no key").isFalse();
+            assertThat(draft(with(base, "queue", null)).validate().sameRequestAs(draft(with(base, "queue", "default"))
+                    .validate())).as("the default queue, named or not").isTrue();
+        }
     }
 
     @Test
@@ -71,7 +179,46 @@ class JobDraftTest {
                 bad("payload.command", d -> with(d, "payload", Map.of("command", nul)), "NUL"),
                 bad("payload", d -> with(d, "payload", nested(40)), "deeper"),
                 bad("payload", d -> with(d, "payload", nested(JobDraft.MAX_PAYLOAD_DEPTH + 1)), "deeper"),
-                bad("payload", d -> with(d, "payload", Map.of("k", nestedLists(JobDraft.MAX_PAYLOAD_DEPTH))), "deeper"));
+                bad("payload", d -> with(d, "payload", Map.of("k", nestedLists(JobDraft.MAX_PAYLOAD_DEPTH))), "deeper"),
+                // queues, concurrency limits, overlap
+                bad("queue", d -> with(d, "queue", ""), "is not a valid queue name"),
+                bad("queue", d -> with(d, "queue", " reports"), "starting with a letter or digit"),
+                bad("queue", d -> with(d, "queue", "reports "), "is not a valid queue name"),
+                bad("queue", d -> with(d, "queue", "-reports"), "starting with a letter or digit"),
+                bad("queue", d -> with(d, "queue", ".hidden"), "is not a valid queue name"),
+                bad("queue", d -> with(d, "queue", "_x"), "is not a valid queue name"),
+                bad("queue", d -> with(d, "queue", "a/b"), "letters, digits, '.', '_' or '-'"),
+                bad("queue", d -> with(d, "queue", "a b"), "is not a valid queue name"),
+                bad("queue", d -> with(d, "queue", "a*"), "is not a valid queue name"),
+                bad("queue", d -> with(d, "queue", "a,b"), "is not a valid queue name"),
+                bad("queue", d -> with(d, "queue", "zürich"), "is not a valid queue name"),
+                bad("queue", d -> with(d, "queue", "q".repeat(101)), "1 to 100"),
+                bad("queue", d -> with(d, "queue", nul), "is not a valid queue name"),
+                bad("concurrency_key", d -> with(with(d, "concurrency_key", ""), "max_concurrent", 2), "1 to 200"),
+                bad("concurrency_key", d -> with(with(d, "concurrency_key", "   "), "max_concurrent", 2), "not blank"),
+                bad("concurrency_key", d -> with(with(d, "concurrency_key", "k".repeat(201)), "max_concurrent", 2),
+                        "1 to 200"),
+                bad("concurrency_key", d -> with(with(d, "concurrency_key", nul), "max_concurrent", 2), "NUL"),
+                bad("concurrency_key", d -> with(with(d, "concurrency_key", "job:123"), "max_concurrent", 2),
+                        "must not start with \"job:\""),
+                bad("concurrency_key", d -> with(d, "concurrency_key", "job:"), "reserved"),
+                bad("max_concurrent", d -> with(d, "concurrency_key", "billing"), "max_concurrent is required with "
+                        + "concurrency_key"),
+                bad("max_concurrent", d -> with(d, "max_concurrent", 0), "between 1 and 10000"),
+                bad("max_concurrent", d -> with(d, "max_concurrent", -1), "between 1 and 10000"),
+                bad("max_concurrent", d -> with(d, "max_concurrent", 10_001), "between 1 and 10000"),
+                bad("max_concurrent", d -> with(d, "max_concurrent", Integer.MIN_VALUE), "between 1 and 10000"),
+                bad("max_concurrent", d -> with(with(d, "concurrency_key", "billing"), "max_concurrent", 0),
+                        "between 1 and 10000"),
+                bad("overlap", d -> with(with(d, "cron_expr", "* * * * *"), "overlap", "never"),
+                        "\"allow\", \"skip\", \"queue_one\" or \"cancel_running\", was 'never'"),
+                bad("overlap", d -> with(with(d, "cron_expr", "* * * * *"), "overlap", "SKIP"), "was 'SKIP'"),
+                bad("overlap", d -> with(with(d, "cron_expr", "* * * * *"), "overlap", "queue-one"), "was 'queue-one'"),
+                bad("overlap", d -> with(with(d, "cron_expr", "* * * * *"), "overlap", ""), "was ''"),
+                bad("overlap", d -> with(d, "overlap", "skip"), "recurring jobs only"),
+                bad("overlap", d -> with(d, "overlap", "queue_one"), "recurring jobs only"),
+                bad("overlap", d -> with(d, "overlap", "cancel_running"), "recurring jobs only"),
+                bad("overlap", d -> with(with(d, "run_at", Instant.EPOCH), "overlap", "skip"), "give cron_expr"));
     }
 
     @ParameterizedTest(name = "{0}: {2}")
@@ -174,6 +321,7 @@ class JobDraftTest {
         return new JobDraft((String) m.get("name"), (String) m.get("executor"), (Map<String, Object>) m.get("payload"),
                 (String) m.get("cron_expr"), (Instant) m.get("run_at"), (String) m.get("timezone"),
                 (Integer) m.get("priority"), (Integer) m.get("max_attempts"), (Integer) m.get("timeout_seconds"),
-                (String) m.get("catch_up"), (String) m.get("idempotency_key"));
+                (String) m.get("catch_up"), (String) m.get("idempotency_key"), (String) m.get("queue"),
+                (String) m.get("concurrency_key"), (Integer) m.get("max_concurrent"), (String) m.get("overlap"));
     }
 }

@@ -2,7 +2,10 @@ package io.forgeflow.server.cli;
 
 import io.dropwizard.core.setup.Bootstrap;
 
-/** Registers the command-line client: {@code jobs}, {@code runs}, {@code dlq}, {@code stats}, {@code nodes}. */
+/**
+ * Registers the command-line client: {@code jobs}, {@code runs}, {@code dlq}, {@code queues}, {@code stats},
+ * {@code nodes}.
+ */
 public final class ClientCommands {
     private ClientCommands() {
     }
@@ -11,6 +14,7 @@ public final class ClientCommands {
         bootstrap.addCommand(new JobsCommand(terminal));
         bootstrap.addCommand(new RunsCommand(terminal));
         bootstrap.addCommand(new DlqCommand(terminal));
+        bootstrap.addCommand(new QueuesCommand(terminal));
         bootstrap.addCommand(new StatsCommand(terminal));
         bootstrap.addCommand(new NodesCommand(terminal));
     }

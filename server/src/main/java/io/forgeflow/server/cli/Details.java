@@ -49,10 +49,22 @@ final class Details {
                 .field("timeout", job.timeoutSeconds() + "s")
                 .field("catch up", job.catchUp())
                 .field("idempotency", job.idempotencyKey())
+                .field("queue", job.queue())
+                .field("concurrency", concurrency(job))
+                .field("overlap", job.overlap())
                 .field("payload", payloadText(job.payload()))
                 .field("created", Text.time(job.createdAt()))
                 .field("updated", Text.time(job.updatedAt()))
                 .print(out);
+    }
+
+    /** The job's concurrency limit in words, or null when it has none. */
+    static String concurrency(Job job) {
+        if (job.maxConcurrent() == null) {
+            return null;
+        }
+        return job.concurrencyKey() == null ? "at most " + job.maxConcurrent() + " run(s) of this job at once"
+                : "at most " + job.maxConcurrent() + " run(s) at once sharing key " + job.concurrencyKey();
     }
 
     static void run(ClientCommand.Output out, Run run, String jobName) {

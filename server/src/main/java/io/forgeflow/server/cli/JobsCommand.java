@@ -56,6 +56,15 @@ final class JobsCommand extends ClientCommand {
                 .help("cron ticks missed while no scheduler ran: skip (default) or once");
         submit.addArgument("--idempotency-key").metavar("KEY")
                 .help("submitting the same key and body again answers the existing job; another body is a conflict (exit 4)");
+        submit.addArgument("--queue").metavar("QUEUE")
+                .help("the queue its runs go to: letters, digits, '.', '_', '-' (default: default)");
+        submit.addArgument("--concurrency-key").metavar("KEY")
+                .help("runs of all jobs sharing KEY count together against --max-concurrent, cluster-wide");
+        submit.addArgument("--max-concurrent").type(Integer.class).metavar("N")
+                .help("at most N runs at once, 1-10000: of this job, or with --concurrency-key of every job sharing it");
+        submit.addArgument("--overlap").choices("allow", "skip", "queue_one", "cancel_running")
+                .help("recurring: a tick while an earlier run is pending or running: allow (default), skip, queue_one "
+                        + "(one may wait), cancel_running (the new tick replaces it)");
         submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
 
         Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
@@ -103,6 +112,9 @@ final class JobsCommand extends ClientCommand {
                 .timeoutSeconds(ns.getInt("timeout"))
                 .catchUp(ns.getString("catch_up"))
                 .idempotencyKey(ns.getString("idempotency_key"))
+                .queue(ns.getString("queue"))
+                .concurrency(ns.getString("concurrency_key"), ns.getInt("max_concurrent"))
+                .overlap(ns.getString("overlap"))
                 .build();
         SubmitResult result = client.submitJob(request);
         if (out.json()) {

@@ -1,6 +1,8 @@
 package io.forgeflow.server.cli;
 
 import io.forgeflow.client.ForgeFlowApiException;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.Queue;
 import io.forgeflow.client.ForgeFlowUnavailableException;
 import net.sourceforge.argparse4j.ArgumentParsers;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
@@ -15,6 +17,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -100,5 +104,80 @@ class CommandLineOutputTest {
         assertThat(Text.duration(Duration.ofMillis(12_500))).isEqualTo("12.5s");
         assertThat(Text.duration(Duration.ofSeconds(185))).isEqualTo("3m05s");
         assertThat(Text.duration(Duration.ofMinutes(130))).isEqualTo("2h10m");
+    }
+
+    @Nested
+    class QueueOptions {
+        @ParameterizedTest
+        @CsvSource({"2, 2", " 7 , 7", "100000, 100000", "0, 0", "-1, -1"})
+        void maxRunningIsAWholeNumberAndTheServerChecksItsRange(String text, int expected) {
+            assertThat(QueuesCommand.maxRunning(text)).isEqualTo(expected);
+        }
+
+        @ParameterizedTest
+        @CsvSource({"none", "NONE", " None "})
+        void noneClearsALimit(String text) {
+            assertThat(QueuesCommand.maxRunning(text)).isNull();
+            assertThat(QueuesCommand.rate(text)).isNull();
+        }
+
+        @ParameterizedTest
+        @CsvSource({"two", "2.5", "''", "99999999999", "2 runs"})
+        void anythingElseIsAUsageErrorForMaxRunning(String text) {
+            assertThatThrownBy(() -> QueuesCommand.maxRunning(text)).isInstanceOf(UsageException.class)
+                    .hasMessageContaining("--max-running").hasMessageContaining("none");
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {"100/60 | 100 | 60", " 5 / 1 | 5 | 1", "1000000/86400 | 1000000 | 86400"})
+        void rateIsCountSlashSeconds(String text, int count, int seconds) {
+            assertThat(QueuesCommand.rate(text)).containsExactly(count, seconds);
+        }
+
+        @ParameterizedTest
+        @CsvSource({"100", "100/", "/60", "100/60s", "100 per 60", "1.5/60", "-1/60", "1/2/3", "9999999999/1"})
+        void aMalformedRateIsAUsageErrorWithAnExample(String text) {
+            assertThatThrownBy(() -> QueuesCommand.rate(text)).isInstanceOf(UsageException.class)
+                    .hasMessageContaining("--rate '" + text + "' is not COUNT/SECONDS").hasMessageContaining("100/60");
+        }
+
+        @Test
+        void setSendsOnlyTheLimitsGiven() {
+            assertThat(QueuesCommand.update("2", null).body()).isEqualTo(Map.of("max_running", 2));
+            assertThat(QueuesCommand.update(null, "100/60").body())
+                    .isEqualTo(Map.of("rate_limit", Map.of("count", 100, "per_seconds", 60)));
+            Map<String, Object> cleared = new HashMap<>();
+            cleared.put("max_running", null);
+            cleared.put("rate_limit", null);
+            assertThat(QueuesCommand.update("none", "none").body()).isEqualTo(cleared);
+        }
+
+        @Test
+        void setWithoutALimitIsAUsageError() {
+            assertThatThrownBy(() -> QueuesCommand.update(null, null)).isInstanceOf(UsageException.class)
+                    .hasMessageContaining("--max-running").hasMessageContaining("--rate");
+        }
+
+        @Test
+        void limitsAndLagReadNaturally() {
+            assertThat(QueuesCommand.rateText(new Queue.RateLimit(100, 60))).isEqualTo("100/60s");
+            assertThat(QueuesCommand.rateText(null)).isEqualTo("-");
+            assertThat(QueuesCommand.lag(12.34)).isEqualTo("12.3s");
+            assertThat(QueuesCommand.lag(0)).isEqualTo("0ms");
+        }
+
+        @Test
+        void aJobsConcurrencyLimitIsDescribedWithItsKey() {
+            Job plain = new Job("j", "n", "shell", Map.of(), null, null, "UTC", 5, 3, 300, "skip", null, "active", null,
+                    Instant.EPOCH, Instant.EPOCH);
+            Job own = new Job("j", "n", "shell", Map.of(), null, null, "UTC", 5, 3, 300, "skip", null, "active", null,
+                    Instant.EPOCH, Instant.EPOCH, "default", null, 1, "allow");
+            Job shared = new Job("j", "n", "shell", Map.of(), null, null, "UTC", 5, 3, 300, "skip", null, "active", null,
+                    Instant.EPOCH, Instant.EPOCH, "billing", "ledger", 2, "skip");
+
+            assertThat(Details.concurrency(plain)).isNull();
+            assertThat(Details.concurrency(own)).isEqualTo("at most 1 run(s) of this job at once");
+            assertThat(Details.concurrency(shared)).isEqualTo("at most 2 run(s) at once sharing key ledger");
+        }
     }
 }
