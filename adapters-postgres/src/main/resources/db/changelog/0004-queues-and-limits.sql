@@ -63,7 +63,7 @@ CREATE INDEX queue_starts_queue_time_idx ON queue_starts (queue, started_at);
 --changeset forgeflow:0004-claim-function splitStatements:false
 -- The claim, in one round trip (SELECT * FROM forgeflow_claim(...)). Two paths:
 --  * open: runs of queues without limits and without a concurrency key, exactly the earlier one-statement claim
---    (FOR UPDATE SKIP LOCKED; no other lock, no count).
+--    (FOR UPDATE SKIP LOCKED; no other lock, no count). While no guarded run is due, this is the whole claim.
 --  * guarded: runs of limited queues or with a concurrency key. It peeks at the due candidates (skipping queues and
 --    keys already full), locks the rows of their queues (in name order) and their keys (transaction advisory locks,
 --    in key order), and only then counts what runs and what started, in new statements: in a VOLATILE PL/pgSQL
@@ -71,7 +71,8 @@ CREATE INDEX queue_starts_queue_time_idx ON queue_starts (queue, started_at);
 --    claimer's committed runs. Concurrent claimers therefore cannot overshoot a limit; claimers of unrelated queues
 --    and keys never wait for each other. A running run whose lease expired no longer counts (its holder is presumed
 --    dead; the leader will recover it).
--- Paused queues are never taken. Runs held back stay pending and use no attempt.
+-- When guarded runs are due, both paths' candidates are merged and the first p_limit in claim order (priority,
+-- scheduled_for, id) are claimed. Paused queues are never taken. Runs held back stay pending and use no attempt.
 CREATE FUNCTION forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[],
                                 p_limit integer, p_lease_ms bigint, p_now timestamptz)
     RETURNS SETOF runs
@@ -81,7 +82,6 @@ DECLARE
     v_guarded   text[];
     v_paused    text[];
     v_left      integer := p_limit;
-    v_got       integer;
     v_full_keys text[];
     v_full_q    text[];
     v_cand      uuid[];
@@ -93,6 +93,9 @@ DECLARE
     v_k_names   text[] := '{}';
     v_k_cap     integer[] := '{}';
     v_ids       uuid[] := '{}';
+    v_open      uuid[] := '{}';
+    v_chosen    uuid[];
+    v_has_guarded boolean;
     v_qi        integer;
     v_ki        integer;
     v_key       text;
@@ -106,71 +109,80 @@ BEGIN
     FROM queues
     WHERE paused OR max_running IS NOT NULL OR rate_count IS NOT NULL;
 
-    -- the open path
-    IF p_include IS NOT NULL AND cardinality(p_include) = 1 THEN
-        RETURN QUERY
-        WITH due AS MATERIALIZED (
-            SELECT id FROM runs
-            WHERE status = 'pending' AND queue = p_include[1] AND scheduled_for <= v_now
-              AND executor = ANY (p_executors) AND concurrency_key IS NULL
-              AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
-            ORDER BY priority, scheduled_for, id
-            LIMIT p_limit
-            FOR UPDATE SKIP LOCKED
-        ), claimed AS (
-            UPDATE runs r
-            SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
-                finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
-                cancel_requested = false
-            FROM due WHERE r.id = due.id
-            RETURNING r.*
-        ), started AS (
-            INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
-            SELECT id, attempt, worker_id, started_at FROM claimed
-            ON CONFLICT (run_id, attempt) DO NOTHING
-        )
-        SELECT * FROM claimed;
-    ELSE
-        RETURN QUERY
-        WITH due AS MATERIALIZED (
-            SELECT id FROM runs
-            WHERE status = 'pending' AND scheduled_for <= v_now
-              AND executor = ANY (p_executors) AND concurrency_key IS NULL
-              AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
-              AND (p_include IS NULL OR queue = ANY (p_include))
-            ORDER BY priority, scheduled_for, id
-            LIMIT p_limit
-            FOR UPDATE SKIP LOCKED
-        ), claimed AS (
-            UPDATE runs r
-            SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
-                finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
-                cancel_requested = false
-            FROM due WHERE r.id = due.id
-            RETURNING r.*
-        ), started AS (
-            INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
-            SELECT id, attempt, worker_id, started_at FROM claimed
-            ON CONFLICT (run_id, attempt) DO NOTHING
-        )
-        SELECT * FROM claimed;
-    END IF;
-    GET DIAGNOSTICS v_got = ROW_COUNT;
-    v_left := p_limit - v_got;
-    IF v_left <= 0 THEN
+    -- is anything guarded due at all? (an index probe or two); if not, the open path alone, as one statement
+    v_has_guarded := EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL
+                                                  AND scheduled_for <= v_now)
+        OR (cardinality(v_guarded) > cardinality(v_paused)
+            AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq(name)
+                        WHERE gq.name <> ALL (v_paused)
+                          AND EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue = gq.name
+                                                          AND scheduled_for <= v_now)));
+    IF NOT v_has_guarded THEN
+        IF p_include IS NOT NULL AND cardinality(p_include) = 1 THEN
+            RETURN QUERY
+            WITH due AS MATERIALIZED (
+                SELECT id FROM runs
+                WHERE status = 'pending' AND queue = p_include[1] AND scheduled_for <= v_now
+                  AND executor = ANY (p_executors) AND concurrency_key IS NULL
+                  AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                ORDER BY priority, scheduled_for, id
+                LIMIT p_limit
+                FOR UPDATE SKIP LOCKED
+            ), claimed AS (
+                UPDATE runs r
+                SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
+                    finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
+                    cancel_requested = false
+                FROM due WHERE r.id = due.id
+                RETURNING r.*
+            ), started AS (
+                INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
+                SELECT id, attempt, worker_id, started_at FROM claimed
+                ON CONFLICT (run_id, attempt) DO NOTHING
+            )
+            SELECT * FROM claimed;
+        ELSE
+            RETURN QUERY
+            WITH due AS MATERIALIZED (
+                SELECT id FROM runs
+                WHERE status = 'pending' AND scheduled_for <= v_now
+                  AND executor = ANY (p_executors) AND concurrency_key IS NULL
+                  AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                  AND (p_include IS NULL OR queue = ANY (p_include))
+                ORDER BY priority, scheduled_for, id
+                LIMIT p_limit
+                FOR UPDATE SKIP LOCKED
+            ), claimed AS (
+                UPDATE runs r
+                SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
+                    finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
+                    cancel_requested = false
+                FROM due WHERE r.id = due.id
+                RETURNING r.*
+            ), started AS (
+                INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
+                SELECT id, attempt, worker_id, started_at FROM claimed
+                ON CONFLICT (run_id, attempt) DO NOTHING
+            )
+            SELECT * FROM claimed;
+        END IF;
         RETURN;
     END IF;
 
-    -- the guarded path: is there anything guarded at all? (an index probe each)
-    IF NOT EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL
-                                          AND scheduled_for <= v_now)
-       AND (cardinality(v_guarded) = cardinality(v_paused)
-            OR NOT EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq(name)
-                           WHERE gq.name <> ALL (v_paused)
-                             AND EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue = gq.name
-                                                             AND scheduled_for <= v_now))) THEN
-        RETURN;
-    END IF;
+    -- guarded runs are due: lock the best open candidates first (without claiming them), admit guarded ones under
+    -- their limits, then claim the first p_limit of both in claim order, so a limited or keyed run of priority 1 is
+    -- never passed over for an open run of priority 9
+    SELECT coalesce(array_agg(o.id), '{}') INTO v_open
+    FROM (
+        SELECT id FROM runs
+        WHERE status = 'pending' AND scheduled_for <= v_now
+          AND executor = ANY (p_executors) AND concurrency_key IS NULL
+          AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+          AND (p_include IS NULL OR queue = ANY (p_include))
+        ORDER BY priority, scheduled_for, id
+        LIMIT p_limit
+        FOR UPDATE SKIP LOCKED
+    ) o;
 
     -- pre-filter (no locks, may be stale; the counts after the locks decide): keys and queues already full
     SELECT coalesce(array_agg(k.concurrency_key), '{}') INTO v_full_keys
@@ -224,79 +236,82 @@ BEGIN
         ORDER BY u.priority, u.scheduled_for, u.id
         LIMIT v_left * 2 + 8
     ) c;
-    IF v_cand IS NULL THEN
-        RETURN;
-    END IF;
+    IF v_cand IS NOT NULL THEN
 
-    -- lock what the candidates need, in a fixed order (queues by name, then keys), so claimers cannot deadlock
-    IF v_c_queues IS NOT NULL THEN
-        PERFORM 1 FROM queues WHERE name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
-    END IF;
-    IF v_c_keys IS NOT NULL THEN
-        FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_keys) AS x) LOOP
-            PERFORM pg_advisory_xact_lock(20417, hashtext(v_key));
+        -- lock what the candidates need, in a fixed order (queues by name, then keys), so claimers cannot deadlock
+        IF v_c_queues IS NOT NULL THEN
+            PERFORM 1 FROM queues WHERE name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
+        END IF;
+        IF v_c_keys IS NOT NULL THEN
+            FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_keys) AS x) LOOP
+                PERFORM pg_advisory_xact_lock(20417, hashtext(v_key));
+            END LOOP;
+        END IF;
+
+        -- what is free now, read after the locks (each statement here sees what committed before it started)
+        v_now := coalesce(p_now, clock_timestamp());
+        IF v_c_queues IS NOT NULL THEN
+            DELETE FROM queue_starts s USING queues q
+            WHERE q.name = ANY (v_c_queues) AND s.queue = q.name AND q.rate_count IS NOT NULL
+              AND s.started_at <= v_now - q.rate_per_seconds * interval '1 second';
+            SELECT array_agg(q.name), array_agg(q.cap), array_agg(q.rated)
+            INTO v_q_names, v_q_cap, v_q_rated
+            FROM (
+                SELECT qq.name, qq.rate_count IS NOT NULL AS rated,
+                       CASE WHEN qq.paused THEN 0 ELSE least(
+                           coalesce(qq.max_running - (SELECT count(*) FROM runs
+                                    WHERE status = 'running' AND queue = qq.name AND lease_expires_at > v_now), 2147483647),
+                           coalesce(qq.rate_count - (SELECT count(*) FROM queue_starts s
+                                    WHERE s.queue = qq.name
+                                      AND s.started_at > v_now - qq.rate_per_seconds * interval '1 second'), 2147483647))
+                       END AS cap
+                FROM queues qq
+                WHERE qq.name = ANY (v_c_queues)
+            ) q;
+        END IF;
+        IF v_c_keys IS NOT NULL THEN
+            SELECT array_agg(k.key), array_agg(k.cap)
+            INTO v_k_names, v_k_cap
+            FROM (
+                SELECT x AS key,
+                       coalesce(least((SELECT min(max_concurrent) FROM runs
+                                       WHERE concurrency_key = x AND status IN ('pending', 'running')),
+                                      (SELECT min(max_concurrent) FROM jobs
+                                       WHERE concurrency_key = x AND status IN ('active', 'paused'))), 0)
+                       - (SELECT count(*) FROM runs
+                          WHERE status = 'running' AND concurrency_key = x AND lease_expires_at > v_now) AS cap
+                FROM unnest(v_c_keys) AS x
+            ) k;
+        END IF;
+
+        -- admit candidates in claim order while their queue and key have room
+        FOR v_row IN
+            SELECT id, queue, concurrency_key FROM runs
+            WHERE id = ANY (v_cand) AND status = 'pending'
+            ORDER BY priority, scheduled_for, id
+            FOR UPDATE SKIP LOCKED
+        LOOP
+            v_qi := array_position(v_q_names, v_row.queue);
+            v_ki := CASE WHEN v_row.concurrency_key IS NULL THEN NULL ELSE array_position(v_k_names, v_row.concurrency_key) END;
+            CONTINUE WHEN v_qi IS NULL AND v_row.queue = ANY (v_guarded);          -- a queue limited since the peek
+            CONTINUE WHEN v_row.concurrency_key IS NOT NULL AND v_ki IS NULL;
+            CONTINUE WHEN v_qi IS NOT NULL AND v_q_cap[v_qi] <= 0;
+            CONTINUE WHEN v_ki IS NOT NULL AND v_k_cap[v_ki] <= 0;
+            IF v_qi IS NOT NULL THEN
+                v_q_cap[v_qi] := v_q_cap[v_qi] - 1;
+            END IF;
+            IF v_ki IS NOT NULL THEN
+                v_k_cap[v_ki] := v_k_cap[v_ki] - 1;
+            END IF;
+            v_ids := v_ids || v_row.id;
+            EXIT WHEN cardinality(v_ids) >= v_left;
         END LOOP;
-    END IF;
+    END IF; -- v_cand IS NOT NULL
 
-    -- what is free now, read after the locks (each statement here sees what committed before it started)
-    v_now := coalesce(p_now, clock_timestamp());
-    IF v_c_queues IS NOT NULL THEN
-        DELETE FROM queue_starts s USING queues q
-        WHERE q.name = ANY (v_c_queues) AND s.queue = q.name AND q.rate_count IS NOT NULL
-          AND s.started_at <= v_now - q.rate_per_seconds * interval '1 second';
-        SELECT array_agg(q.name), array_agg(q.cap), array_agg(q.rated)
-        INTO v_q_names, v_q_cap, v_q_rated
-        FROM (
-            SELECT qq.name, qq.rate_count IS NOT NULL AS rated,
-                   CASE WHEN qq.paused THEN 0 ELSE least(
-                       coalesce(qq.max_running - (SELECT count(*) FROM runs
-                                WHERE status = 'running' AND queue = qq.name AND lease_expires_at > v_now), 2147483647),
-                       coalesce(qq.rate_count - (SELECT count(*) FROM queue_starts s
-                                WHERE s.queue = qq.name
-                                  AND s.started_at > v_now - qq.rate_per_seconds * interval '1 second'), 2147483647))
-                   END AS cap
-            FROM queues qq
-            WHERE qq.name = ANY (v_c_queues)
-        ) q;
-    END IF;
-    IF v_c_keys IS NOT NULL THEN
-        SELECT array_agg(k.key), array_agg(k.cap)
-        INTO v_k_names, v_k_cap
-        FROM (
-            SELECT x AS key,
-                   coalesce(least((SELECT min(max_concurrent) FROM runs
-                                   WHERE concurrency_key = x AND status IN ('pending', 'running')),
-                                  (SELECT min(max_concurrent) FROM jobs
-                                   WHERE concurrency_key = x AND status IN ('active', 'paused'))), 0)
-                   - (SELECT count(*) FROM runs
-                      WHERE status = 'running' AND concurrency_key = x AND lease_expires_at > v_now) AS cap
-            FROM unnest(v_c_keys) AS x
-        ) k;
-    END IF;
-
-    -- admit candidates in claim order while their queue and key have room
-    FOR v_row IN
-        SELECT id, queue, concurrency_key FROM runs
-        WHERE id = ANY (v_cand) AND status = 'pending'
-        ORDER BY priority, scheduled_for, id
-        FOR UPDATE SKIP LOCKED
-    LOOP
-        v_qi := array_position(v_q_names, v_row.queue);
-        v_ki := CASE WHEN v_row.concurrency_key IS NULL THEN NULL ELSE array_position(v_k_names, v_row.concurrency_key) END;
-        CONTINUE WHEN v_qi IS NULL AND v_row.queue = ANY (v_guarded);          -- a queue limited since the peek
-        CONTINUE WHEN v_row.concurrency_key IS NOT NULL AND v_ki IS NULL;
-        CONTINUE WHEN v_qi IS NOT NULL AND v_q_cap[v_qi] <= 0;
-        CONTINUE WHEN v_ki IS NOT NULL AND v_k_cap[v_ki] <= 0;
-        IF v_qi IS NOT NULL THEN
-            v_q_cap[v_qi] := v_q_cap[v_qi] - 1;
-        END IF;
-        IF v_ki IS NOT NULL THEN
-            v_k_cap[v_ki] := v_k_cap[v_ki] - 1;
-        END IF;
-        v_ids := v_ids || v_row.id;
-        EXIT WHEN cardinality(v_ids) >= v_left;
-    END LOOP;
-    IF cardinality(v_ids) = 0 THEN
+    -- the first p_limit of the locked open runs and the admitted guarded runs, in claim order
+    SELECT coalesce(array_agg(x.id), '{}') INTO v_chosen
+    FROM (SELECT id FROM runs WHERE id = ANY (v_open || v_ids) ORDER BY priority, scheduled_for, id LIMIT p_limit) x;
+    IF cardinality(v_chosen) = 0 THEN
         RETURN;
     END IF;
 
@@ -306,7 +321,7 @@ BEGIN
         SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
             finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
             cancel_requested = false
-        WHERE r.id = ANY (v_ids) AND r.status = 'pending'
+        WHERE r.id = ANY (v_chosen) AND r.status = 'pending'
         RETURNING r.*
     ), started AS (
         INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)

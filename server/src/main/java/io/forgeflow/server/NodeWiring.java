@@ -10,7 +10,6 @@ import io.forgeflow.adapter.postgres.PostgresJobRepository;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
 import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
 import io.forgeflow.adapter.postgres.PostgresQueueRepository;
-import io.forgeflow.adapter.postgres.PostgresQueueRepository;
 import io.forgeflow.adapter.postgres.PostgresQueueStats;
 import io.forgeflow.adapter.postgres.PostgresRetention;
 import io.forgeflow.adapter.postgres.PostgresRunQueue;

@@ -128,6 +128,12 @@ class DashboardBrowserIT {
         }
     }
 
+    static boolean queuePaused(String name) {
+        Boolean paused = pg.jdbi().withHandle(h -> h.createQuery("SELECT paused FROM queues WHERE name = :name")
+                .bind("name", name).mapTo(Boolean.class).one());
+        return paused;
+    }
+
     /** Opens the dashboard at #hash with the admin token already in the tab's sessionStorage. */
     static ChromeDriver open(String hash) throws IOException {
         ChromeDriver driver = browser();
@@ -302,12 +308,10 @@ class DashboardBrowserIT {
             waitFor(driver, d -> "active".equals(text(d, row + " td:nth-child(7)")));
             click(driver, row + " button[data-action=pause]");
             waitFor(driver, d -> "paused".equals(text(d, row + " td:nth-child(7)")));
-            assertThat(pg.jdbi().withHandle(h -> h.createQuery("SELECT paused FROM queues WHERE name = 'default'")
-                    .mapTo(Boolean.class).one())).isTrue();
+            assertThat(queuePaused("default")).isTrue();
             click(driver, row + " button[data-action=resume]");
             waitFor(driver, d -> "active".equals(text(d, row + " td:nth-child(7)")));
-            assertThat(pg.jdbi().withHandle(h -> h.createQuery("SELECT paused FROM queues WHERE name = 'default'")
-                    .mapTo(Boolean.class).one())).isFalse();
+            assertThat(queuePaused("default")).isFalse();
         }
 
         @Test

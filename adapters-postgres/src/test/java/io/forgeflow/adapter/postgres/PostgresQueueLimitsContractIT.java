@@ -9,7 +9,6 @@ import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.port.RunRepository;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.Set;
 
 /** The queue-limits contract against PostgreSQL (forgeflow_claim and QueueSql): the fakes and the claim must agree. */
 class PostgresQueueLimitsContractIT extends QueueLimitsContract {
@@ -45,16 +44,5 @@ class PostgresQueueLimitsContractIT extends QueueLimitsContract {
     @Override
     protected QueueRepository queues() {
         return queues;
-    }
-
-    /**
-     * forgeflow_claim fills the claim from the open path (queues without limits, runs without a key) before it looks
-     * at the guarded path, so a claim with less room than there are due runs takes a priority-9 run of an open
-     * queue before a priority-1 run of a limited queue or with a concurrency key, against RunQueue#claim's "in
-     * order of priority". Reported; remove once the claim merges both paths in claim order.
-     */
-    @Override
-    protected Set<String> knownBugs() {
-        return Set.of(SMALL_CLAIMS_SKIP_CLAIM_ORDER);
     }
 }

@@ -294,20 +294,24 @@ public abstract class QueueLimitsContract {
         }
 
         @Test
-        void theSmallestMaxConcurrentAmongTheKeysLiveRunsWins() {
+        void theSmallestMaxConcurrentAmongTheLiveJobsSharingTheKeyWins() {
             Job wide = job("default", "billing", 3);
             dueRuns(wide, 3);
             Job narrow = job("default", "billing", 1);
             Run narrowRun = due(narrow, 1, clock().instant().minusSeconds(1));
 
             List<Run> first = claim(WORKER_A, 10);
-            assertThat(first).extracting(Run::id).as("limit 1 while the narrow job's run lives")
+            assertThat(first).extracting(Run::id).as("limit 1 while the narrow job is live")
                     .containsExactly(narrowRun.id());
             assertThat(claim(WORKER_A, 10)).isEmpty();
 
             succeed(first.get(0));
+            assertThat(claim(WORKER_A, 10)).as("still 1: the narrow job is active, its next run may come")
+                    .hasSize(1);
 
-            assertThat(claim(WORKER_A, 10)).as("limit 3 once no run of the narrow job lives").hasSize(3);
+            jobs().changeStatus(narrow.id(), JobStatus.ACTIVE, JobStatus.CANCELLED, null,
+                    io.forgeflow.domain.port.JobRepository.RunCancellation.PENDING, null);
+            assertThat(claim(WORKER_A, 10)).as("limit 3 once the narrow job is gone").hasSize(2);
         }
 
         @Test

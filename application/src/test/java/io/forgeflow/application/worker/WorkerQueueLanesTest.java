@@ -9,7 +9,6 @@ import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -175,14 +174,7 @@ class WorkerQueueLanesTest {
         assertThat(s.run(report.id()).status()).isEqualTo(RunStatus.PENDING);
     }
 
-    /*
-     * Bug (Worker.roomToClaim with lanes; reported, not fixed here: the claim loop is not this branch's to change):
-     * once attempts are short on average (< 50 ms), each lane claims up to twice its slots to hold a batch ready,
-     * but the execution pool is shared by every lane. Runs a lane holds ready are executed by idle threads of the
-     * other lanes, so with "reports=1,*" two runs of reports execute at once, and a run the other lane claims later
-     * waits behind them. Remove @Disabled once lanes cannot execute more runs than their slots.
-     */
-    @Disabled("bug: a lane's prefetched runs execute on other lanes' idle threads (see the comment and the report)")
+    /** Each lane executes on threads of its own: runs a lane holds ready wait for them, not for another lane's. */
     @Test
     void aLaneNeverExecutesMoreRunsThanItsSlotsEvenWhenAttemptsAreShort() {
         Worker worker = worker("reports=1,*", 1);
