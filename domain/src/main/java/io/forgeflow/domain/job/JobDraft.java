@@ -82,6 +82,10 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
         String q = queue == null ? QueueNames.DEFAULT : QueueNames.require("queue", queue);
         if (concurrencyKey != null) {
             checkNoNul("concurrency_key", concurrencyKey);
+            if (concurrencyKey.chars().anyMatch(Character::isISOControl)) {
+                throw new ValidationException("concurrency_key", "concurrency_key must not contain control characters "
+                        + "(newlines, tabs, escapes): use a plain name such as \"billing\"");
+            }
             if (concurrencyKey.isBlank() || concurrencyKey.length() > QueueNames.MAX_KEY_LENGTH) {
                 throw new ValidationException("concurrency_key", "concurrency_key must be 1 to "
                         + QueueNames.MAX_KEY_LENGTH + " characters and not blank, e.g. \"billing\"");

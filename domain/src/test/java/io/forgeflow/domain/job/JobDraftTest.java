@@ -109,6 +109,17 @@ class JobDraftTest {
         }
 
         @Test
+        void aKeyWithControlCharactersIsRefusedOnConcurrencyKey() {
+            for (String bad : List.of("bill\ning", "tab\tkey", "esc\u001b[31m")) {
+                Map<String, Object> f = with(with(fields(VALID), "concurrency_key", bad), "max_concurrent", 2);
+                assertThatThrownBy(() -> draft(f).validate()).isInstanceOfSatisfying(ValidationException.class, e -> {
+                    assertThat(e.field()).isEqualTo("concurrency_key");
+                    assertThat(e.getMessage()).contains("control characters");
+                });
+            }
+        }
+
+        @Test
         void aRefusedQueueNameIsQuotedCutAndFreeOfNul() {
             assertThatThrownBy(() -> draft(with(fields(VALID), "queue", "q".repeat(61) + "!")).validate())
                     .hasMessageContaining("'" + "q".repeat(60) + "…'");
