@@ -92,7 +92,7 @@ class PostgresRunEventsIT {
             awaitListening(nodeA, heardOnB);
 
             pg.jdbi().useHandle(h -> h.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    + "WHERE application_name = ?", LISTENER_APP));
+                    + "WHERE application_name = ? AND datname = current_database()", LISTENER_APP));
 
             Conditions.awaitTrue(() -> !heardOnB.gaps.isEmpty(), WITHIN, "node B reports a gap");
             assertThat(heardOnB.gaps.get(0)).contains("re-established");
@@ -107,7 +107,8 @@ class PostgresRunEventsIT {
             Conditions.awaitTrue(() -> nodeB.notificationsSent() == 1, WITHIN, "the change is sent");
 
             long listening = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM pg_stat_activity "
-                    + "WHERE application_name = :app AND query ILIKE 'LISTEN%'").bind("app", LISTENER_APP)
+                    + "WHERE application_name = :app AND datname = current_database() AND query ILIKE 'LISTEN%'")
+                    .bind("app", LISTENER_APP)
                     .mapTo(Long.class).one());
             assertThat(listening).isZero();
         }

@@ -10,8 +10,13 @@ import java.util.function.BooleanSupplier;
  * the condition holds, and fail with a message naming it when it never does.
  */
 public final class Await {
-    /** Long enough for a loaded CI machine; a passing test never waits this long. */
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Long enough for a loaded CI machine; a passing test never waits this long. 10 s unless the system property
+     * {@code forgeflow.test.awaitTimeout} (an ISO-8601 duration) says otherwise: the mutation profile sets 1.5 s, so a
+     * mutant that stops a worker thread fails its test in a second instead of timing out the whole test JVM
+     * (docs/mutation.md).
+     */
+    public static final Duration DEFAULT_TIMEOUT = Duration.parse(System.getProperty("forgeflow.test.awaitTimeout", "PT10S"));
 
     private Await() {
     }

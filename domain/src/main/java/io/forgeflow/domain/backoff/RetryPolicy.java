@@ -21,6 +21,11 @@ public record RetryPolicy(Duration base, Duration cap) {
         if (base.isNegative() || base.isZero()) {
             throw new IllegalArgumentException("retry base must be positive, was " + base);
         }
+        if (base.toMillis() < 1) {
+            // ceilingAfter counts whole milliseconds: a base of 0 ms would never back off
+            throw new IllegalArgumentException("retry base must be at least 1 ms (delays are whole milliseconds), was "
+                    + base);
+        }
         if (cap.compareTo(base) < 0) {
             throw new IllegalArgumentException("retry cap (" + cap + ") must be at least the base (" + base + ")");
         }

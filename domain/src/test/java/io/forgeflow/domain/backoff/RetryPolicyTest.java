@@ -67,6 +67,14 @@ class RetryPolicyTest {
     }
 
     @Test
+    void aBaseUnderOneMillisecondIsRefusedBecauseDelaysAreWholeMilliseconds() {
+        assertThatThrownBy(() -> new RetryPolicy(Duration.ofNanos(999_999), Duration.ofMinutes(1)))
+                .hasMessageContaining("at least 1 ms");
+        assertThat(new RetryPolicy(Duration.ofMillis(1), Duration.ofMinutes(1)).ceilingAfter(1))
+                .isEqualTo(Duration.ofMillis(1));
+    }
+
+    @Test
     void theCapOnlyAppliesOnceTheDoubledBaseExceedsIt() {
         // cap >> 1 == base, but base * 2 is still below the cap by one millisecond
         RetryPolicy justAbove = new RetryPolicy(Duration.ofMillis(5000), Duration.ofMillis(10_001));
