@@ -119,14 +119,21 @@ public final class BenchCommand extends Command {
 
     static void print(PrintStream out, List<BenchResult> results, long peakHeap) {
         out.println();
-        out.printf("%-48s %11s %8s %8s %8s %9s %8s %8s %9s %5s %5s %12s%n", "workload", "runs/s", "p50 ms", "p95 ms",
-                "p99 ms", "max ms", "enq p50", "enq p99", "executed", "lost", "dup", "vs reference");
+        out.printf("%-48s %11s %8s %8s %8s %9s %8s %8s %9s %5s %5s %12s %10s %10s %6s%n", "workload", "runs/s", "p50 ms",
+                "p95 ms", "p99 ms", "max ms", "enq p50", "enq p99", "executed", "lost", "dup", "vs reference",
+                "jvm us/op", "db us/op", "load");
         for (BenchResult r : results) {
-            out.printf("%-48s %11.0f %8s %8s %8s %9s %8s %8s %9d %5d %5d %12s%n", r.workload(), r.runsPerSecond(),
-                    f(r.p50()), f(r.p95()), f(r.p99()), f(r.max()), f(r.enqueueP50()), f(r.enqueueP99()), r.executed(),
-                    r.lost(), r.duplicated(), r.ratio() == null ? "" : String.format(Locale.ROOT, "%.2f x %s", r.ratio(), r.reference()));
+            out.printf("%-48s %11.0f %8s %8s %8s %9s %8s %8s %9d %5d %5d %12s %10s %10s %6s%n", r.workload(),
+                    r.runsPerSecond(), f(r.p50()), f(r.p95()), f(r.p99()), f(r.max()), f(r.enqueueP50()),
+                    f(r.enqueueP99()), r.executed(), r.lost(), r.duplicated(),
+                    r.ratio() == null ? "" : String.format(Locale.ROOT, "%.2f x %s", r.ratio(), r.reference()),
+                    f0(r.jvmCpuMicros()), f0(r.dbCpuMicros()), f(r.loadAverage()));
         }
         out.printf("peak heap used: %d MiB of %d MiB%n", peakHeap, Runtime.getRuntime().maxMemory() >> 20);
+    }
+
+    private static String f0(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f", v);
     }
 
     private static String f(double v) {

@@ -7,6 +7,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.util.concurrent.locks.LockSupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +38,8 @@ final class RestLoad {
             Process node = startNode(fresh.jdbcUrlWithCredentials(), port);
             try {
                 awaitReady(node, port);
+                Connection probe = db.connect(fresh.name);
+                CpuMeter meter = new CpuMeter(probe, fresh.name, node.pid());
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                         .connectTimeout(Duration.ofSeconds(5)).build();
                 URI uri = URI.create("http://127.0.0.1:" + port + "/api/jobs");
@@ -47,6 +51,12 @@ final class RestLoad {
                 List<long[]> perThread = new ArrayList<>();
                 List<int[]> counts = new ArrayList<>();
                 List<Thread> threads = new ArrayList<>();
+                Thread measuring = new Thread(() -> {
+                    LockSupport.parkNanos(Math.max(0, measureFrom - System.nanoTime()));
+                    meter.start();
+                    LockSupport.parkNanos(Math.max(0, end - System.nanoTime()));
+                }, "rest-cpu");
+                measuring.start();
                 for (int t = 0; t < clients; t++) {
                     long[][] buffer = {new long[4096]};
                     int[] n = {0};
@@ -84,6 +94,9 @@ final class RestLoad {
                     threads.add(th);
                     th.start();
                 }
+                measuring.join();
+                CpuMeter.Cpu cpu = meter.stop();
+                probe.close();
                 for (Thread th : threads) {
                     th.join();
                 }
@@ -98,7 +111,9 @@ final class RestLoad {
                 double perSecond = total / (measured.toNanos() / 1e9);
                 return new BenchResult("REST POST /api/jobs, " + clients + " clients (closed loop)", perSecond, null,
                         stats.p50(), stats.p95(), stats.p99(), stats.max(), Double.NaN, Double.NaN, total,
-                        failures.get(), 0, null, null, "node with role api in its own JVM; lost = failed requests");
+                        failures.get(), 0, null, null, "node with role api in its own JVM; lost = failed requests; "
+                        + String.format(java.util.Locale.ROOT, "load generator CPU %.0f us per request",
+                        cpu.jvmMillis() * 1000 / Math.max(1, total))).withCpu(cpu, total);
             } finally {
                 node.destroy();
                 if (!node.waitFor(30, TimeUnit.SECONDS)) {
