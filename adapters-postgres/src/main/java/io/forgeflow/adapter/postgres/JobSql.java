@@ -68,6 +68,10 @@ interface JobSql {
     @SqlQuery
     Instant databaseNow(@Bind("now") Instant now);
 
+    /** Milliseconds until the earliest next_run_at of an active recurring job; null when there is none. */
+    @SqlQuery
+    Double nextTickIn(@Bind("now") Instant now);
+
     @SqlQuery
     List<Job> due(@Bind("asOf") Instant asOf, @Bind("limit") int limit);
 

@@ -221,6 +221,13 @@ public final class PostgresJobRepository implements JobRepository {
         });
     }
 
+    /** {@inheritDoc} The first entry of the partial index of due recurring jobs. */
+    @Override
+    public Optional<java.time.Duration> nextTickIn() {
+        Double millis = jdbi.withExtension(JobSql.class, sql -> sql.nextTickIn(clock.now()));
+        return millis == null ? Optional.empty() : Optional.of(java.time.Duration.ofNanos((long) (millis * 1e6)));
+    }
+
     /**
      * {@inheritDoc}
      *

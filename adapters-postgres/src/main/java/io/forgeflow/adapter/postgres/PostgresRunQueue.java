@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
@@ -68,6 +69,8 @@ public final class PostgresRunQueue implements RunQueue {
     private static final String CANCELLATIONS_SQL = CANCELLATIONS.jdbc();
     private static final SqlFile RELEASE = SqlFile.load("RunSql/release.sql");
     private static final String RELEASE_SQL = RELEASE.jdbc();
+    private static final SqlFile NEXT_DUE = SqlFile.load("RunSql/nextDue.sql");
+    private static final String NEXT_DUE_SQL = NEXT_DUE.jdbc();
 
     private final Jdbi jdbi;
     private final JdbcStatements statements;
@@ -125,6 +128,27 @@ public final class PostgresRunQueue implements RunQueue {
             events.publish(changes);
         }
         return claimed;
+    }
+
+    /** {@inheritDoc} One index probe per priority (see {@code RunSql/nextDue.sql}). */
+    @Override
+    public Optional<Duration> nextDueIn(Set<String> executors, QueueSelection queues) {
+        Objects.requireNonNull(queues, "queues");
+        if (executors.isEmpty()) {
+            return Optional.empty();
+        }
+        String[] names = executors.toArray(String[]::new);
+        String[] include = queues.include() == null ? null : queues.include().toArray(String[]::new);
+        String[] exclude = queues.exclude().toArray(String[]::new);
+        Instant now = clock.now();
+        List<Double> millis = statements.list(NEXT_DUE, c -> c.prepareStatement(NEXT_DUE_SQL), ps -> NEXT_DUE.bind(ps)
+                .textArray("executors", names).textArray("include", include).textArray("exclude", exclude)
+                .timestamp("now", now).done(), row -> {
+                    double value = row.getDouble("millis");
+                    return row.wasNull() ? null : value;
+                });
+        return millis.isEmpty() || millis.get(0) == null ? Optional.empty()
+                : Optional.of(Duration.ofNanos((long) (millis.get(0) * 1e6)));
     }
 
     @Override
