@@ -43,7 +43,9 @@ public final class BenchCommand extends Command {
         subparser.addArgument("--large-n").type(Integer.class).setDefault(1_000_000).help("W1-large runs (1000000)");
         subparser.addArgument("--rates").setDefault("200,1000,5000").help("W2 rates per second");
         subparser.addArgument("--measure-seconds").type(Integer.class).setDefault(30).help("W2 measured window");
-        subparser.addArgument("--warmup-seconds").type(Integer.class).setDefault(3).help("W2 and REST warm-up");
+        subparser.addArgument("--warmup-seconds").type(Integer.class).setDefault(3).help("W2 warm-up");
+        subparser.addArgument("--rest-warmup-seconds").type(Integer.class).setDefault(20)
+                .help("REST warm-up: the node is a fresh JVM, compiling its request path while it serves");
         subparser.addArgument("--rest-seconds").type(Integer.class).setDefault(20).help("REST measured window");
         subparser.addArgument("--rest-clients").type(Integer.class).setDefault(32).help("REST concurrent clients");
         subparser.addArgument("--w0-seconds").type(Integer.class).setDefault(10).help("W0 length");
@@ -94,7 +96,8 @@ public final class BenchCommand extends Command {
             }
             if (workloads.contains("REST")) {
                 out.println("REST ...");
-                results.add(new RestLoad(db, out).run(ns.getInt("rest_clients"), warmup,
+                results.add(new RestLoad(db, out).run(ns.getInt("rest_clients"),
+                        Duration.ofSeconds(ns.getInt("rest_warmup_seconds")),
                         Duration.ofSeconds(ns.getInt("rest_seconds"))));
             }
         } finally {

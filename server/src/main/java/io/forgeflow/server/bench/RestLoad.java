@@ -20,8 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The REST submission load: a node process (this jar, role api) and a closed loop of {@code clients} threads
- * posting run-now no-op jobs for a while; the first seconds are warm-up and not counted.
+ * The REST submission load: a node process (this jar, role api) and a closed loop of {@code clients} threads, each
+ * on its own kept-alive connection ({@link PlainHttpClient}), posting run-now no-op jobs for a while; the first
+ * seconds are warm-up and not counted (a fresh node JVM compiles its request path while it serves: measured cold,
+ * it spent several times the CPU per request it spends warm).
  */
 final class RestLoad {
     private final BenchDatabase db;
@@ -40,10 +42,8 @@ final class RestLoad {
                 awaitReady(node, port);
                 Connection probe = db.connect(fresh.name);
                 CpuMeter meter = new CpuMeter(probe, fresh.name, node.pid());
-                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(5)).build();
-                URI uri = URI.create("http://127.0.0.1:" + port + "/api/jobs");
-                String body = "{\"name\": \"rest-bench\", \"executor\": \"noop\", \"payload\": {}}";
+                byte[] request = PlainHttpClient.jsonPost("127.0.0.1", port, "/api/jobs",
+                        "{\"name\": \"rest-bench\", \"executor\": \"noop\", \"payload\": {}}");
                 long start = System.nanoTime();
                 long measureFrom = start + warmup.toNanos();
                 long end = measureFrom + measured.toNanos();
@@ -61,29 +61,26 @@ final class RestLoad {
                     long[][] buffer = {new long[4096]};
                     int[] n = {0};
                     Thread th = new Thread(() -> {
-                        HttpRequest request = HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-                                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
-                        while (true) {
-                            long sent = System.nanoTime();
-                            if (sent >= end) {
-                                break;
-                            }
-                            try {
-                                HttpResponse<Void> r = http.send(request, HttpResponse.BodyHandlers.discarding());
-                                long took = System.nanoTime() - sent;
-                                if (r.statusCode() != 201) {
-                                    failures.incrementAndGet();
-                                } else if (sent >= measureFrom) {
-                                    if (n[0] == buffer[0].length) {
-                                        buffer[0] = Arrays.copyOf(buffer[0], n[0] * 2);
-                                    }
-                                    buffer[0][n[0]++] = took;
+                        try (PlainHttpClient http = new PlainHttpClient("127.0.0.1", port, 10_000)) {
+                            while (true) {
+                                long sent = System.nanoTime();
+                                if (sent >= end) {
+                                    break;
                                 }
-                            } catch (IOException e) {
-                                failures.incrementAndGet();
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                                return;
+                                try {
+                                    int status = http.send(request);
+                                    long took = System.nanoTime() - sent;
+                                    if (status != 201) {
+                                        failures.incrementAndGet();
+                                    } else if (sent >= measureFrom) {
+                                        if (n[0] == buffer[0].length) {
+                                            buffer[0] = Arrays.copyOf(buffer[0], n[0] * 2);
+                                        }
+                                        buffer[0][n[0]++] = took;
+                                    }
+                                } catch (IOException | RuntimeException e) {
+                                    failures.incrementAndGet();
+                                }
                             }
                         }
                         synchronized (perThread) {
