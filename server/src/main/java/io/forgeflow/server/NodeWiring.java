@@ -127,9 +127,12 @@ final class NodeWiring {
             ScheduleTicker ticker = new ScheduleTicker(jobs, cron, election, signal,
                     settings.misfireThreshold.toJavaDuration(), metrics::missed);
             LeaseRescuer rescuer = new LeaseRescuer(queue, election, retryPolicy, metrics::recovered);
-            PeriodicTask loop = new PeriodicTask("ff-scheduler", settings.schedulerTick.toJavaDuration(), () -> {
+            Duration tick = settings.schedulerTick.toJavaDuration();
+            // a pass every tick, or sooner when a cron tick is due sooner (the ticker reads the earliest next_run_at)
+            PeriodicTask loop = new PeriodicTask("ff-scheduler", tick, () -> {
                 ticker.runOnce();
                 rescuer.runOnce();
+                return ticker.untilNextPass(tick);
             });
             environment.lifecycle().manage(managed(loop::start, () -> {
                 loop.stop();

@@ -15,6 +15,9 @@ import java.util.Optional;
 /**
  * The statements on {@code jobs} (and the run effects of job controls), one file each under {@code JobSql/}. Ids are
  * bound as text and cast to {@code uuid} in SQL; callers only pass well-formed ids. {@code :now} is null in production.
+ *
+ * <p>{@code insertWithRun.sql}, the submission of a one-off job, is run on plain JDBC by {@link PostgresJobRepository}
+ * ({@link SqlFile}, {@link JdbcStatements}) rather than through this SqlObject.
  */
 @UseClasspathSqlLocator
 interface JobSql {
@@ -38,31 +41,6 @@ interface JobSql {
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
                 spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), now);
-    }
-
-    /** The job and its first run in one statement; empty when the idempotency key is taken (nothing was stored). */
-    @SqlQuery
-    Optional<Job> insertWithRun(@Bind("id") String id, @Bind("name") String name, @Bind("executor") String executor,
-                                @Bind("payload") Map<String, Object> payload, @Bind("cronExpr") String cronExpr,
-                                @Bind("runAt") Instant runAt, @Bind("timezone") String timezone,
-                                @Bind("priority") int priority, @Bind("maxAttempts") int maxAttempts,
-                                @Bind("timeoutSeconds") int timeoutSeconds, @Bind("catchUp") String catchUp,
-                                @Bind("idempotencyKey") String idempotencyKey, @Bind("status") String status,
-                                @Bind("nextRunAt") Instant nextRunAt, @Bind("createdAt") Instant createdAt,
-                                @Bind("updatedAt") Instant updatedAt, @Bind("runId") String runId,
-                                @Bind("runPriority") int runPriority, @Bind("runScheduledFor") Instant runScheduledFor,
-                                @Bind("runMaxAttempts") int runMaxAttempts, @Bind("runCreatedAt") Instant runCreatedAt,
-                                @Bind("queue") String queue, @Bind("concurrencyKey") String concurrencyKey,
-                                @Bind("maxConcurrent") Integer maxConcurrent, @Bind("overlap") String overlap,
-                                @Bind("now") Instant now);
-
-    default Optional<Job> insertWithRun(Job job, Run run, Instant now) {
-        JobSpec spec = job.spec();
-        return insertWithRun(job.id(), spec.name(), spec.executor(), spec.payload(), spec.cronExpr(), spec.runAt(),
-                spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
-                spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
-                run.id(), run.priority(), run.scheduledFor(), run.maxAttempts(), run.createdAt(), spec.queue(),
-                spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), now);
     }
 
     @SqlQuery
@@ -89,6 +67,10 @@ interface JobSql {
 
     @SqlQuery
     Instant databaseNow(@Bind("now") Instant now);
+
+    /** Milliseconds until the earliest next_run_at of an active recurring job; null when there is none. */
+    @SqlQuery
+    Double nextTickIn(@Bind("now") Instant now);
 
     @SqlQuery
     List<Job> due(@Bind("asOf") Instant asOf, @Bind("limit") int limit);

@@ -13,7 +13,9 @@ import javax.sql.DataSource;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
  * Makes the {@link Jdbi} every adapter of this module takes: SqlObjects, the PostgreSQL plugin, {@link Instant}s bound
@@ -29,9 +31,16 @@ public final class PostgresJdbi {
     private PostgresJdbi() {
     }
 
+    /**
+     * The pools of the Jdbis made here, for the statements that run on plain JDBC ({@link JdbcStatements}) over the same
+     * pool. Weak keys: a Jdbi nobody holds any more takes its entry with it.
+     */
+    private static final Map<Jdbi, DataSource> DATA_SOURCES = Collections.synchronizedMap(new WeakHashMap<>());
+
     /** A Jdbi over {@code dataSource} (the server's pool) with this module's plugins and mappings. */
     public static Jdbi create(DataSource dataSource) {
         Jdbi jdbi = Jdbi.create(dataSource);
+        DATA_SOURCES.put(jdbi, dataSource);
         jdbi.installPlugin(new SqlObjectPlugin());
         jdbi.installPlugin(new PostgresPlugin());
         jdbi.registerArgument(new InstantArgumentFactory());
@@ -40,6 +49,11 @@ public final class PostgresJdbi {
         jdbi.registerColumnMapper(PAYLOAD, (ColumnMapper<Map<String, Object>>) (rs, column, ctx) ->
                 PayloadJson.read(rs.getString(column)));
         return jdbi;
+    }
+
+    /** The pool a Jdbi made by {@link #create} takes its connections from; null for a Jdbi made elsewhere. */
+    static DataSource dataSourceOf(Jdbi jdbi) {
+        return DATA_SOURCES.get(jdbi);
     }
 
     /** Binds an {@link Instant} as a {@code timestamptz} (an offset date-time in UTC), never as a zone-less timestamp. */

@@ -2,6 +2,7 @@ package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.Page;
@@ -36,8 +37,12 @@ import java.util.Optional;
  */
 public final class PostgresJobRepository implements JobRepository {
     private static final int CREATE_ATTEMPTS = 3;
+    /** The submission statement runs on plain JDBC (JdbcStatements); its text stays in JobSql/insertWithRun.sql. */
+    private static final SqlFile INSERT_WITH_RUN = SqlFile.load("JobSql/insertWithRun.sql");
+    private static final String INSERT_WITH_RUN_SQL = INSERT_WITH_RUN.jdbc();
 
     private final Jdbi jdbi;
+    private final JdbcStatements statements;
     private final DbClock clock;
     private final RunEvents events;
 
@@ -52,6 +57,7 @@ public final class PostgresJobRepository implements JobRepository {
     /** @param events told of the runs created or cancelled (after the commit); {@link RunEvents#NONE} for none */
     public PostgresJobRepository(Jdbi jdbi, Clock testClock, RunEvents events) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
         this.events = events == null ? RunEvents.NONE : events;
     }
@@ -98,7 +104,7 @@ public final class PostgresJobRepository implements JobRepository {
      */
     private JobCreation createInOneStatement(Job job, Run firstRun) {
         for (int round = 0; round < CREATE_ATTEMPTS; round++) {
-            Optional<Job> stored = jdbi.withExtension(JobSql.class, sql -> sql.insertWithRun(job, firstRun, clock.now()));
+            Optional<Job> stored = insertWithRun(job, firstRun, clock.now());
             if (stored.isPresent()) {
                 publish(List.of(firstRun));
                 return new JobCreation(stored.get(), true);
@@ -111,6 +117,28 @@ public final class PostgresJobRepository implements JobRepository {
         }
         throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
                 + " kept conflicting with a job that could not be read");
+    }
+
+    /** The job and its first run in one statement; empty when the idempotency key is taken (nothing was stored). */
+    private Optional<Job> insertWithRun(Job job, Run run, Instant now) {
+        JobSpec spec = job.spec();
+        List<Job> stored = statements.list(INSERT_WITH_RUN, c -> c.prepareStatement(INSERT_WITH_RUN_SQL),
+                ps -> INSERT_WITH_RUN.bind(ps)
+                        .text("id", job.id()).text("name", spec.name()).text("executor", spec.executor())
+                        .jsonb("payload", spec.payload()).text("cronExpr", spec.cronExpr())
+                        .timestamp("runAt", spec.runAt()).text("timezone", spec.timezone())
+                        .integer("priority", spec.priority()).integer("maxAttempts", spec.maxAttempts())
+                        .integer("timeoutSeconds", spec.timeoutSeconds()).text("catchUp", spec.catchUp().wireName())
+                        .text("idempotencyKey", spec.idempotencyKey()).text("status", job.status().wireName())
+                        .timestamp("nextRunAt", job.nextRunAt()).timestamp("createdAt", job.createdAt())
+                        .timestamp("updatedAt", job.updatedAt()).text("runId", run.id())
+                        .integer("runPriority", run.priority()).timestamp("runScheduledFor", run.scheduledFor())
+                        .integer("runMaxAttempts", run.maxAttempts()).timestamp("runCreatedAt", run.createdAt())
+                        .text("queue", spec.queue()).text("concurrencyKey", spec.concurrencyKey())
+                        .integer("maxConcurrent", spec.maxConcurrent()).text("overlap", spec.overlap().wireName())
+                        .timestamp("now", now).done(),
+                Rows::job);
+        return stored.stream().findFirst();
     }
 
     /** A first run the one-statement insert can write: a fresh pending run carrying its job's definition. */
@@ -191,6 +219,13 @@ public final class PostgresJobRepository implements JobRepository {
             Instant asOf = sql.databaseNow(clock.now());
             return new DueJobs(asOf, sql.due(asOf, limit));
         });
+    }
+
+    /** {@inheritDoc} The first entry of the partial index of due recurring jobs. */
+    @Override
+    public Optional<java.time.Duration> nextTickIn() {
+        Double millis = jdbi.withExtension(JobSql.class, sql -> sql.nextTickIn(clock.now()));
+        return millis == null ? Optional.empty() : Optional.of(java.time.Duration.ofNanos((long) (millis * 1e6)));
     }
 
     /**

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
@@ -56,7 +57,23 @@ public final class PostgresRunQueue implements RunQueue {
     /** The order runs are claimed in: priority (1 first), then due time, then id (time-ordered UUIDv7). */
     private static final Comparator<Run> CLAIM_ORDER = Comparator.comparingInt(Run::priority)
             .thenComparing(Run::scheduledFor).thenComparing(Run::id);
+
+    // The worker's statements run on plain JDBC (JdbcStatements); their text stays in RunSql/*.sql.
+    private static final SqlFile CLAIM = SqlFile.load("RunSql/claim.sql");
+    private static final String CLAIM_SQL = CLAIM.jdbc();
+    private static final SqlFile ACKNOWLEDGE = SqlFile.load("RunSql/acknowledge.sql");
+    private static final String ACKNOWLEDGE_SQL = ACKNOWLEDGE.jdbc();
+    private static final SqlFile HEARTBEAT = SqlFile.load("RunSql/heartbeat.sql");
+    private static final String HEARTBEAT_SQL = HEARTBEAT.jdbc();
+    private static final SqlFile CANCELLATIONS = SqlFile.load("RunSql/cancellationsFor.sql");
+    private static final String CANCELLATIONS_SQL = CANCELLATIONS.jdbc();
+    private static final SqlFile RELEASE = SqlFile.load("RunSql/release.sql");
+    private static final String RELEASE_SQL = RELEASE.jdbc();
+    private static final SqlFile NEXT_DUE = SqlFile.load("RunSql/nextDue.sql");
+    private static final String NEXT_DUE_SQL = NEXT_DUE.jdbc();
+
     private final Jdbi jdbi;
+    private final JdbcStatements statements;
     private final DbClock clock;
     private final RandomGenerator random;
     private final RunEvents events;
@@ -79,6 +96,7 @@ public final class PostgresRunQueue implements RunQueue {
     /** @param events told of every committed state change (after the commit); {@link RunEvents#NONE} for none */
     public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random, RunEvents events) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
+        this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
         this.random = random;
         this.events = events == null ? RunEvents.NONE : events;
@@ -95,8 +113,11 @@ public final class PostgresRunQueue implements RunQueue {
         String[] names = executors.toArray(String[]::new);
         String[] include = queues.include() == null ? null : queues.include().toArray(String[]::new);
         String[] exclude = queues.exclude().toArray(String[]::new);
-        List<Run> claimed = new ArrayList<>(jdbi.withExtension(RunSql.class,
-                sql -> sql.claim(workerId, names, include, exclude, limit, leaseMillis, clock.now())));
+        Instant now = clock.now();
+        List<Run> claimed = statements.list(CLAIM, c -> c.prepareStatement(CLAIM_SQL), ps -> CLAIM.bind(ps)
+                .text("worker", workerId).textArray("executors", names).textArray("include", include)
+                .textArray("exclude", exclude).integer("limit", limit).bigint("leaseMillis", leaseMillis)
+                .timestamp("now", now).done(), Rows::run);
         claimed.sort(CLAIM_ORDER);
         if (!claimed.isEmpty()) {
             Instant at = clock.eventTime();
@@ -107,6 +128,27 @@ public final class PostgresRunQueue implements RunQueue {
             events.publish(changes);
         }
         return claimed;
+    }
+
+    /** {@inheritDoc} One index probe per priority (see {@code RunSql/nextDue.sql}). */
+    @Override
+    public Optional<Duration> nextDueIn(Set<String> executors, QueueSelection queues) {
+        Objects.requireNonNull(queues, "queues");
+        if (executors.isEmpty()) {
+            return Optional.empty();
+        }
+        String[] names = executors.toArray(String[]::new);
+        String[] include = queues.include() == null ? null : queues.include().toArray(String[]::new);
+        String[] exclude = queues.exclude().toArray(String[]::new);
+        Instant now = clock.now();
+        List<Double> millis = statements.list(NEXT_DUE, c -> c.prepareStatement(NEXT_DUE_SQL), ps -> NEXT_DUE.bind(ps)
+                .textArray("executors", names).textArray("include", include).textArray("exclude", exclude)
+                .timestamp("now", now).done(), row -> {
+                    double value = row.getDouble("millis");
+                    return row.wasNull() ? null : value;
+                });
+        return millis.isEmpty() || millis.get(0) == null ? Optional.empty()
+                : Optional.of(Duration.ofNanos((long) (millis.get(0) * 1e6)));
     }
 
     @Override
@@ -141,8 +183,13 @@ public final class PostgresRunQueue implements RunQueue {
             errors[i] = storable(ack.error());
             i++;
         }
-        List<AppliedFence> applied = jdbi.withExtension(RunSql.class,
-                sql -> sql.acknowledge(ids, workers, attempts, next, delays, outcomes, outputs, errors, clock.now()));
+        Instant now = clock.now();
+        List<AppliedFence> applied = statements.list(ACKNOWLEDGE, c -> c.prepareStatement(ACKNOWLEDGE_SQL),
+                ps -> ACKNOWLEDGE.bind(ps).textArray("ids", ids).textArray("workers", workers)
+                        .integerArray("attempts", attempts).textArray("nextStatuses", next)
+                        .bigintArray("delaysMillis", delays).textArray("outcomes", outcomes)
+                        .textArray("outputs", outputs).textArray("errors", errors).timestamp("now", now).done(),
+                Rows::appliedFence);
         Set<RunFence> result = new HashSet<>();
         for (AppliedFence row : applied) {
             result.add(byFence.get(row.fence()).fence());
@@ -155,8 +202,10 @@ public final class PostgresRunQueue implements RunQueue {
     public Heartbeat heartbeat(String workerId, Duration lease) {
         Objects.requireNonNull(workerId, "workerId");
         long leaseMillis = positiveMillis(lease, "lease");
-        List<FenceRow> rows = jdbi.withExtension(RunSql.class,
-                sql -> sql.heartbeat(workerId, leaseMillis, clock.now()));
+        Instant now = clock.now();
+        List<FenceRow> rows = statements.list(HEARTBEAT, c -> c.prepareStatement(HEARTBEAT_SQL),
+                ps -> HEARTBEAT.bind(ps).text("worker", workerId).bigint("leaseMillis", leaseMillis)
+                        .timestamp("now", now).done(), Rows::fenceRow);
         Set<RunFence> extended = new HashSet<>();
         Set<String> cancel = new HashSet<>();
         for (FenceRow row : rows) {
@@ -171,7 +220,8 @@ public final class PostgresRunQueue implements RunQueue {
     @Override
     public Set<String> cancellationsFor(String workerId) {
         Objects.requireNonNull(workerId, "workerId");
-        return Set.copyOf(jdbi.withExtension(RunSql.class, sql -> sql.cancellationsFor(workerId)));
+        return Set.copyOf(statements.list(CANCELLATIONS, c -> c.prepareStatement(CANCELLATIONS_SQL),
+                ps -> CANCELLATIONS.bind(ps).text("worker", workerId).done(), row -> row.getString("id")));
     }
 
     @Override
@@ -196,8 +246,10 @@ public final class PostgresRunQueue implements RunQueue {
             attempts[i] = fence.attempt();
             i++;
         }
-        List<AppliedFence> applied = jdbi.withExtension(RunSql.class,
-                sql -> sql.release(ids, workers, attempts, clock.now()));
+        Instant now = clock.now();
+        List<AppliedFence> applied = statements.list(RELEASE, c -> c.prepareStatement(RELEASE_SQL),
+                ps -> RELEASE.bind(ps).textArray("ids", ids).textArray("workers", workers)
+                        .integerArray("attempts", attempts).timestamp("now", now).done(), Rows::appliedFence);
         Set<RunFence> result = new HashSet<>();
         for (AppliedFence row : applied) {
             result.add(byFence.get(row.fence()));

@@ -56,12 +56,6 @@ final class Rows {
         jdbi.registerRowMapper(NodeStatus.class, (rs, ctx) -> node(rs));
         jdbi.registerRowMapper(RunFence.class, (rs, ctx) ->
                 new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")));
-        jdbi.registerRowMapper(FenceRow.class, (rs, ctx) -> new FenceRow(
-                new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
-                rs.getBoolean("cancel_requested")));
-        jdbi.registerRowMapper(AppliedFence.class, (rs, ctx) -> new AppliedFence(
-                new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
-                rs.getString("job_id"), RunStatus.fromWire(rs.getString("status"))));
         jdbi.registerRowMapper(QueueRow.class, (rs, ctx) -> {
             Map<RunStatus, Long> depth = new EnumMap<>(RunStatus.class);
             for (RunStatus status : RunStatus.values()) {
@@ -73,6 +67,16 @@ final class Rows {
         jdbi.registerRowMapper(ExpiredLease.class, (rs, ctx) -> new ExpiredLease(rs.getString("id"),
                 rs.getString("worker_id"), rs.getInt("attempt"), rs.getInt("max_attempts"),
                 rs.getBoolean("cancel_requested")));
+    }
+
+    static FenceRow fenceRow(ResultSet rs) throws SQLException {
+        return new FenceRow(new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
+                rs.getBoolean("cancel_requested"));
+    }
+
+    static AppliedFence appliedFence(ResultSet rs) throws SQLException {
+        return new AppliedFence(new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
+                rs.getString("job_id"), RunStatus.fromWire(rs.getString("status")));
     }
 
     static Run run(ResultSet rs) throws SQLException {

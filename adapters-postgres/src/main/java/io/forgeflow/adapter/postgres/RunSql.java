@@ -1,8 +1,6 @@
 package io.forgeflow.adapter.postgres;
 
-import io.forgeflow.adapter.postgres.Rows.AppliedFence;
 import io.forgeflow.adapter.postgres.Rows.ExpiredLease;
-import io.forgeflow.adapter.postgres.Rows.FenceRow;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.Run;
 import org.jdbi.v3.sqlobject.config.KeyColumn;
@@ -19,32 +17,13 @@ import java.util.Optional;
 /**
  * The statements on {@code runs} and {@code run_attempts}, one file each under {@code RunSql/}. Ids are bound as text
  * and cast to {@code uuid} in SQL; callers only pass well-formed ids. {@code :now} is null in production.
+ *
+ * <p>The worker's hot statements ({@code claim}, {@code acknowledge}, {@code heartbeat}, {@code cancellationsFor},
+ * {@code release}) have their files here too, but {@link PostgresRunQueue} runs them on plain JDBC
+ * ({@link SqlFile}, {@link JdbcStatements}) rather than through this SqlObject.
  */
 @UseClasspathSqlLocator
 interface RunSql {
-
-    @SqlQuery
-    List<Run> claim(@Bind("worker") String workerId, @Bind("executors") String[] executors,
-                    @Bind("include") String[] include, @Bind("exclude") String[] exclude, @Bind("limit") int limit,
-                    @Bind("leaseMillis") long leaseMillis, @Bind("now") Instant now);
-
-    @SqlQuery
-    List<AppliedFence> acknowledge(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
-                               @Bind("attempts") Integer[] attempts, @Bind("nextStatuses") String[] nextStatuses,
-                               @Bind("delaysMillis") Long[] delaysMillis, @Bind("outcomes") String[] outcomes,
-                               @Bind("outputs") String[] outputs, @Bind("errors") String[] errors,
-                               @Bind("now") Instant now);
-
-    @SqlQuery
-    List<FenceRow> heartbeat(@Bind("worker") String workerId, @Bind("leaseMillis") long leaseMillis,
-                             @Bind("now") Instant now);
-
-    @SqlQuery
-    List<String> cancellationsFor(@Bind("worker") String workerId);
-
-    @SqlQuery
-    List<AppliedFence> release(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
-                           @Bind("attempts") Integer[] attempts, @Bind("now") Instant now);
 
     /** Locks the runs it returns: call inside the recovery transaction. */
     @SqlQuery

@@ -315,6 +315,20 @@ class PostgresJobRepositoryIT {
         }
 
         @Test
+        void nextTickInIsTheTimeUntilTheEarliestNextRunOfAnActiveRecurringJob() {
+            assertThat(jobs.nextTickIn()).isEmpty();
+            pg.insert(aJob().recurring("* * * * *", now.plusSeconds(30)));
+            pg.insert(aJob().recurring("* * * * *", now.plusMillis(1_500)));
+            pg.insert(aJob().recurring("* * * * *", now.plusMillis(500)).paused());
+            pg.insert(aJob().withNextRunAt(now.plusMillis(200)));
+
+            assertThat(jobs.nextTickIn()).contains(Duration.ofMillis(1_500));
+
+            pg.insert(aJob().recurring("* * * * *", now.minusSeconds(2)));
+            assertThat(jobs.nextTickIn()).as("one is due already").contains(Duration.ofSeconds(-2));
+        }
+
+        @Test
         void withoutATestClockDueJobsAreReadOnTheDatabaseClock() {
             PostgresJobRepository production = new PostgresJobRepository(pg.jdbi(), null);
             Job due = pg.insert(aJob().recurring("* * * * *", Instant.now().minus(Duration.ofHours(1))));

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.IntConsumer;
 
 /**
@@ -40,6 +41,8 @@ public final class ScheduleTicker {
     private final WorkSignal signal;
     private final Duration misfireThreshold;
     private final IntConsumer missedTicks;
+    /** Whether the last pass ran as leader (only the leader reads when the next tick is due). */
+    private volatile boolean ledLastPass;
 
     /** @param missedTicks told how many ticks each job skipped (a metric); may be null */
     public ScheduleTicker(JobRepository jobs, CronSchedules cron, LeaderElection election, WorkSignal signal,
@@ -54,9 +57,11 @@ public final class ScheduleTicker {
 
     /** One pass, if this node leads (it campaigns first). Returns how many runs were enqueued. */
     public int runOnce() {
+        ledLastPass = false;
         if (!election.campaign()) {
             return 0;
         }
+        ledLastPass = true;
         int fired = 0;
         JobRepository.DueJobs due;
         int failed;
@@ -82,6 +87,30 @@ public final class ScheduleTicker {
             signal.runsBecameDue();
         }
         return fired;
+    }
+
+    /**
+     * How long to wait before the next pass, at most {@code tick}: until the earliest {@code next_run_at} of an active
+     * recurring job when that comes sooner, so that a tick fires on time rather than up to one scheduler tick late.
+     * A standby (not the leader at the last pass) waits the whole tick; so does a leader whose earliest job is due
+     * already (a tick the last pass could not fire is retried at the tick's pace, never in a busy loop), or when the
+     * time cannot be read.
+     */
+    public Duration untilNextPass(Duration tick) {
+        if (!ledLastPass) {
+            return tick;
+        }
+        Optional<Duration> next;
+        try {
+            next = jobs.nextTickIn();
+        } catch (RuntimeException e) {
+            LOG.debug("could not read when the next tick is due ({}); waiting the scheduler tick", e.toString());
+            return tick;
+        }
+        if (next.isEmpty() || next.get().isNegative() || next.get().isZero() || next.get().compareTo(tick) >= 0) {
+            return tick;
+        }
+        return next.get();
     }
 
     private int fire(Job job, Instant now) {

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -78,6 +79,17 @@ public final class Worker {
     private volatile double averageMillis = Double.NaN;
     private final Object wakeLock = new Object();
     private boolean woken;
+    /**
+     * When (System.nanoTime) the earliest run not due yet that the queue told of becomes due ({@link RunQueue#nextDueIn});
+     * NO_DUE_TIME when none. Only the claimer thread uses it and the two fields after it.
+     */
+    private long queriedDueNanos = NO_DUE_TIME;
+    /** When the due time was last read from the queue (System.nanoTime). */
+    private long dueReadNanos;
+    private boolean dueEverRead;
+    /** When the soonest retry this worker acknowledged becomes due (System.nanoTime); NO_DUE_TIME when none. */
+    private final java.util.concurrent.atomic.AtomicLong retryDueNanos =
+            new java.util.concurrent.atomic.AtomicLong(NO_DUE_TIME);
 
     /** The execution threads, one pool per queue lane (as many threads as the lane has slots). */
     private final ExecutorService[] slots;
@@ -303,6 +315,71 @@ public final class Worker {
     /** Attempts shorter than this on average let the worker hold one batch of runs ready. */
     static final int PREFETCH_BELOW_MILLIS = 50;
 
+    private static final long NO_DUE_TIME = Long.MAX_VALUE;
+
+    /**
+     * How long the claimer waits after a round that left room (unless woken first): the poll interval, or less when
+     * a run this worker could take becomes due sooner, so that a run due later starts on time rather than at the next
+     * poll. The earliest due time is read from the queue ({@link RunQueue#nextDueIn}) at most once per poll interval,
+     * and again as soon as the time read before has come (one read per distinct due time); this worker's own retries
+     * arm it directly. A run scheduled later by someone else is therefore known within one poll interval of its
+     * creation; one due sooner than that may start up to one poll interval late (runs due now wake the worker through
+     * the {@link WorkSignal} instead).
+     */
+    Duration idleWait() {
+        long poll = settings.pollInterval().toNanos();
+        long now = System.nanoTime();
+        if (!dueEverRead || now - dueReadNanos >= poll || (queriedDueNanos != NO_DUE_TIME && now - queriedDueNanos >= 0)) {
+            readNextDue(now);
+        }
+        long retry = retryDueNanos.get();
+        if (retry != NO_DUE_TIME && now - retry >= 0) {
+            retryDueNanos.compareAndSet(retry, NO_DUE_TIME); // it came: the round that just ran could claim it
+            retry = NO_DUE_TIME;
+        }
+        long due = earlier(queriedDueNanos, retry);
+        if (due == NO_DUE_TIME) {
+            return settings.pollInterval();
+        }
+        return Duration.ofNanos(Math.max(0, Math.min(poll, due - now)));
+    }
+
+    private static long earlier(long a, long b) {
+        if (a == NO_DUE_TIME) {
+            return b;
+        }
+        return b == NO_DUE_TIME || a - b <= 0 ? a : b;
+    }
+
+    /** Reads the earliest due time of each lane's runs not due yet (a failure is logged: the worker then polls). */
+    private void readNextDue(long now) {
+        dueEverRead = true;
+        dueReadNanos = now;
+        Duration earliest = null;
+        try {
+            for (QueueLane lane : lanes) {
+                Optional<Duration> in = queue.nextDueIn(executors.enabledNames(), lane.queues());
+                if (in.isPresent() && (earliest == null || in.get().compareTo(earliest) < 0)) {
+                    earliest = in.get();
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("could not read when the next run is due ({}); polling", e.toString());
+            earliest = null;
+        }
+        // a due time already passed (or a clock tie) still waits a moment: the claim that found nothing just ran
+        queriedDueNanos = earliest == null ? NO_DUE_TIME : now + Math.max(earliest.toNanos(), 1_000_000L);
+    }
+
+    /** A run this worker gave back for a retry becomes due after {@code delay}: wake for it, not at the next poll. */
+    private void dueAfter(Duration delay) {
+        long at = System.nanoTime() + Math.max(delay.toNanos(), 1_000_000L);
+        retryDueNanos.accumulateAndGet(at, Worker::earlier);
+        if (delay.compareTo(settings.pollInterval()) < 0) {
+            wake(); // the claimer recomputes its wait (a later retry is seen when the current wait ends anyway)
+        }
+    }
+
     private void start(Run run, int lane) {
         InFlight f = new InFlight(run, new RunFence(run.id(), settings.workerId(), run.attempt()), System.nanoTime(),
                 lane);
@@ -428,6 +505,16 @@ public final class Worker {
 
     private void send(List<Acknowledgement> batch) {
         Set<RunFence> applied = queue.acknowledge(batch);
+        Duration soonestRetry = null;
+        for (Acknowledgement ack : batch) {
+            if (ack.next() == RunStatus.PENDING && applied.contains(ack.fence())
+                    && (soonestRetry == null || ack.retryDelay().compareTo(soonestRetry) < 0)) {
+                soonestRetry = ack.retryDelay();
+            }
+        }
+        if (soonestRetry != null) {
+            dueAfter(soonestRetry);
+        }
         for (Acknowledgement ack : batch) {
             String jobId = ackJobIds.remove(ack.fence());
             if (!applied.contains(ack.fence())) {
@@ -491,7 +578,7 @@ public final class Worker {
             if (round.filled) {
                 continue; // a lane's room filled: there may be more due
             }
-            awaitWake(settings.pollInterval());
+            awaitWake(idleWait());
         }
     }
 

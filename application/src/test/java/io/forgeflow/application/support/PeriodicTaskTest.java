@@ -52,4 +52,29 @@ class PeriodicTaskTest {
         assertTimeoutPreemptively(Duration.ofSeconds(5), task::stop);
         assertThat(steps.get()).isEqualTo(1);
     }
+
+    @Test
+    void aStepMayAskForAShorterWaitButNeverALongerOne() {
+        PeriodicTask task = new PeriodicTask("test-clamp", Duration.ofSeconds(1), () -> Duration.ZERO);
+
+        assertThat(task.waitAfter(Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(300));
+        assertThat(task.waitAfter(Duration.ofMinutes(5))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(task.waitAfter(Duration.ofMillis(-5))).isEqualTo(Duration.ZERO);
+        assertThat(task.waitAfter(null)).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void aStepThatAsksForAShortWaitRunsAgainLongBeforeTheInterval() {
+        AtomicInteger steps = new AtomicInteger();
+        PeriodicTask task = new PeriodicTask("test-short-wait", Duration.ofHours(1), () -> {
+            steps.incrementAndGet();
+            return Duration.ofMillis(1);
+        });
+
+        task.start();
+        Await.until("three steps ran within the hour", () -> steps.get() >= 3);
+        task.stop();
+
+        assertThat(steps.get()).isGreaterThanOrEqualTo(3);
+    }
 }

@@ -107,6 +107,18 @@ public final class InMemoryJobRepository implements JobRepository {
     }
 
     @Override
+    public Optional<java.time.Duration> nextTickIn() {
+        synchronized (store) {
+            Instant now = store.now();
+            return store.jobs.values().stream()
+                    .filter(j -> j.status() == JobStatus.ACTIVE && j.spec().isRecurring() && j.nextRunAt() != null)
+                    .map(Job::nextRunAt)
+                    .min(Comparator.naturalOrder())
+                    .map(at -> java.time.Duration.between(now, at));
+        }
+    }
+
+    @Override
     public TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
         synchronized (store) {
             Job job = store.jobs.get(jobId);

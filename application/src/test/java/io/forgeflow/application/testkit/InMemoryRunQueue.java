@@ -128,6 +128,19 @@ public final class InMemoryRunQueue implements RunQueue {
     }
 
     @Override
+    public java.util.Optional<Duration> nextDueIn(Set<String> executors, QueueSelection queues) {
+        synchronized (store) {
+            Instant now = store.now();
+            return store.runs.values().stream()
+                    .filter(r -> r.status() == RunStatus.PENDING && r.scheduledFor().isAfter(now)
+                            && executors.contains(r.executor()) && queues.takes(store.queueOf(r)))
+                    .map(Run::scheduledFor)
+                    .min(Comparator.naturalOrder())
+                    .map(due -> Duration.between(now, due));
+        }
+    }
+
+    @Override
     public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
         synchronized (store) {
             Instant now = store.now();

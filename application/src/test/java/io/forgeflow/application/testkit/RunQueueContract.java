@@ -11,6 +11,7 @@ import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.port.RunRepository;
+import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
@@ -212,6 +213,48 @@ public abstract class RunQueueContract {
             } finally {
                 pool.shutdownNow();
             }
+        }
+    }
+
+    @Nested
+    class NextDue {
+        @Test
+        void tellsHowLongUntilTheEarliestRunNotDueYetWhateverItsPriority() {
+            Instant now = clock().instant();
+            pendingRun(1, now.minusSeconds(5));
+            pendingRun(9, now.plusSeconds(7));
+            pendingRun(3, now.plusMillis(2_500));
+            pendingRun(5, now.plusSeconds(4));
+
+            assertThat(queue().nextDueIn(SHELL, QueueSelection.ALL)).contains(Duration.ofMillis(2_500));
+        }
+
+        @Test
+        void isEmptyWhenEveryPendingRunIsDueAlready() {
+            pendingRun(5, clock().instant().minusSeconds(1));
+            pendingRun(5, clock().instant());
+
+            assertThat(queue().nextDueIn(SHELL, QueueSelection.ALL)).isEmpty();
+        }
+
+        @Test
+        void countsOnlyPendingRunsOfTheGivenExecutors() {
+            Instant now = clock().instant();
+            pendingRun(5, now.plusSeconds(1), "http", 3);
+            pendingRun(5, now.plusSeconds(9));
+
+            assertThat(queue().nextDueIn(SHELL, QueueSelection.ALL)).contains(Duration.ofSeconds(9));
+            assertThat(queue().nextDueIn(Set.of("http"), QueueSelection.ALL)).contains(Duration.ofSeconds(1));
+        }
+
+        @Test
+        void countsOnlyRunsOfTheSelectedQueues() {
+            pendingRun(5, clock().instant().plusSeconds(3)); // in the job's queue, "default"
+
+            assertThat(queue().nextDueIn(SHELL, QueueSelection.only(Set.of("default"))))
+                    .contains(Duration.ofSeconds(3));
+            assertThat(queue().nextDueIn(SHELL, QueueSelection.only(Set.of("reports")))).isEmpty();
+            assertThat(queue().nextDueIn(SHELL, QueueSelection.allBut(Set.of("default")))).isEmpty();
         }
     }
 

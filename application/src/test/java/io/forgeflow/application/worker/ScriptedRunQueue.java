@@ -27,6 +27,10 @@ final class ScriptedRunQueue implements RunQueue {
     final List<Set<String>> claimedWithExecutors = new CopyOnWriteArrayList<>();
     final List<Acknowledgement> acknowledgementsSent = new CopyOnWriteArrayList<>();
     final AtomicInteger cancellationQueries = new AtomicInteger();
+    final AtomicInteger nextDueQueries = new AtomicInteger();
+    final List<io.forgeflow.domain.queue.QueueSelection> nextDueSelections = new CopyOnWriteArrayList<>();
+    /** Plays a database that cannot answer when the next run is due. */
+    volatile boolean nextDueFails;
 
     ScriptedRunQueue(RunQueue delegate) {
         this.delegate = delegate;
@@ -43,6 +47,17 @@ final class ScriptedRunQueue implements RunQueue {
                                int limit, Duration lease) {
         claimedWithExecutors.add(Set.copyOf(executors));
         return delegate.claim(workerId, executors, queues, limit, lease);
+    }
+
+    @Override
+    public java.util.Optional<Duration> nextDueIn(Set<String> executors,
+                                                  io.forgeflow.domain.queue.QueueSelection queues) {
+        nextDueQueries.incrementAndGet();
+        nextDueSelections.add(queues);
+        if (nextDueFails) {
+            throw new IllegalStateException("database unreachable (next due)");
+        }
+        return delegate.nextDueIn(executors, queues);
     }
 
     @Override

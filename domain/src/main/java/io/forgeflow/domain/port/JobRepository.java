@@ -4,6 +4,7 @@ import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.run.Run;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +40,15 @@ public interface JobRepository {
      * (at most {@code limit}, earliest first), with that clock's reading. Only the leader calls this.
      */
     DueJobs dueJobs(int limit);
+
+    /**
+     * How long, on the database clock, until the earliest {@code next_run_at} of an active recurring job (zero or
+     * negative when one is due already); empty when there is none. The scheduler sleeps no longer than this, so a
+     * tick fires on time rather than at the scheduler's next pass. Implementations that cannot tell return empty.
+     */
+    default Optional<Duration> nextTickIn() {
+        return Optional.empty();
+    }
 
     /**
      * Fires one tick in one transaction: advances the job's {@code next_run_at} from {@code expectedNextRunAt}

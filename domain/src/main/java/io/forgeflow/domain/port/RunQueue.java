@@ -7,6 +7,7 @@ import io.forgeflow.domain.run.Run;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -35,6 +36,17 @@ public interface RunQueue {
      * longer counts against a limit.
      */
     List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease);
+
+    /**
+     * How long, on the database clock, until the earliest pending run that is not due yet and that a claim with these
+     * {@code executors} and {@code queues} could take once it is due; empty when there is none. A plain read, no
+     * locks: a hint for a worker's wake-up timer, so that a run due later starts on time rather than at the next
+     * poll. Limits and paused queues are not considered (a run they hold back costs one claim that takes nothing).
+     * Implementations that cannot tell return empty (the worker then polls).
+     */
+    default Optional<Duration> nextDueIn(Set<String> executors, QueueSelection queues) {
+        return Optional.empty();
+    }
 
     /**
      * Applies acknowledgements, each fenced by its {@link RunFence}, finishing the attempt rows in the same

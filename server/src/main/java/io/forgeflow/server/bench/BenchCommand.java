@@ -43,7 +43,9 @@ public final class BenchCommand extends Command {
         subparser.addArgument("--large-n").type(Integer.class).setDefault(1_000_000).help("W1-large runs (1000000)");
         subparser.addArgument("--rates").setDefault("200,1000,5000").help("W2 rates per second");
         subparser.addArgument("--measure-seconds").type(Integer.class).setDefault(30).help("W2 measured window");
-        subparser.addArgument("--warmup-seconds").type(Integer.class).setDefault(3).help("W2 and REST warm-up");
+        subparser.addArgument("--warmup-seconds").type(Integer.class).setDefault(3).help("W2 warm-up");
+        subparser.addArgument("--rest-warmup-seconds").type(Integer.class).setDefault(20)
+                .help("REST warm-up: the node is a fresh JVM, compiling its request path while it serves");
         subparser.addArgument("--rest-seconds").type(Integer.class).setDefault(20).help("REST measured window");
         subparser.addArgument("--rest-clients").type(Integer.class).setDefault(32).help("REST concurrent clients");
         subparser.addArgument("--w0-seconds").type(Integer.class).setDefault(10).help("W0 length");
@@ -94,7 +96,8 @@ public final class BenchCommand extends Command {
             }
             if (workloads.contains("REST")) {
                 out.println("REST ...");
-                results.add(new RestLoad(db, out).run(ns.getInt("rest_clients"), warmup,
+                results.add(new RestLoad(db, out).run(ns.getInt("rest_clients"),
+                        Duration.ofSeconds(ns.getInt("rest_warmup_seconds")),
                         Duration.ofSeconds(ns.getInt("rest_seconds"))));
             }
         } finally {
@@ -119,14 +122,21 @@ public final class BenchCommand extends Command {
 
     static void print(PrintStream out, List<BenchResult> results, long peakHeap) {
         out.println();
-        out.printf("%-48s %11s %8s %8s %8s %9s %8s %8s %9s %5s %5s %12s%n", "workload", "runs/s", "p50 ms", "p95 ms",
-                "p99 ms", "max ms", "enq p50", "enq p99", "executed", "lost", "dup", "vs reference");
+        out.printf("%-48s %11s %8s %8s %8s %9s %8s %8s %9s %5s %5s %12s %10s %10s %6s%n", "workload", "runs/s", "p50 ms",
+                "p95 ms", "p99 ms", "max ms", "enq p50", "enq p99", "executed", "lost", "dup", "vs reference",
+                "jvm us/op", "db us/op", "load");
         for (BenchResult r : results) {
-            out.printf("%-48s %11.0f %8s %8s %8s %9s %8s %8s %9d %5d %5d %12s%n", r.workload(), r.runsPerSecond(),
-                    f(r.p50()), f(r.p95()), f(r.p99()), f(r.max()), f(r.enqueueP50()), f(r.enqueueP99()), r.executed(),
-                    r.lost(), r.duplicated(), r.ratio() == null ? "" : String.format(Locale.ROOT, "%.2f x %s", r.ratio(), r.reference()));
+            out.printf("%-48s %11.0f %8s %8s %8s %9s %8s %8s %9d %5d %5d %12s %10s %10s %6s%n", r.workload(),
+                    r.runsPerSecond(), f(r.p50()), f(r.p95()), f(r.p99()), f(r.max()), f(r.enqueueP50()),
+                    f(r.enqueueP99()), r.executed(), r.lost(), r.duplicated(),
+                    r.ratio() == null ? "" : String.format(Locale.ROOT, "%.2f x %s", r.ratio(), r.reference()),
+                    f0(r.jvmCpuMicros()), f0(r.dbCpuMicros()), f(r.loadAverage()));
         }
         out.printf("peak heap used: %d MiB of %d MiB%n", peakHeap, Runtime.getRuntime().maxMemory() >> 20);
+    }
+
+    private static String f0(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f", v);
     }
 
     private static String f(double v) {

@@ -10,6 +10,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param target        the requested rate (W2) or null
  * @param reference     what the row is compared with, measured in the same run (W0 for drains)
  * @param ratio         runsPerSecond / reference
+ * @param jvmCpuMicros  CPU of the JVM that ran the workload (the node's, for REST) per run or request, in µs
+ * @param dbCpuMicros   CPU of the database backends of the workload per run or request, in µs
+ * @param loadAverage   the machine's 1-minute load average when the workload ended (other processes included)
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 record BenchResult(@JsonProperty("workload") String workload,
@@ -21,7 +24,24 @@ record BenchResult(@JsonProperty("workload") String workload,
                    @JsonProperty("executed") long executed, @JsonProperty("lost") long lost,
                    @JsonProperty("duplicated") long duplicated,
                    @JsonProperty("reference") String reference, @JsonProperty("ratio") Double ratio,
-                   @JsonProperty("note") String note) {
+                   @JsonProperty("note") String note,
+                   @JsonProperty("jvm_cpu_us_per_op") double jvmCpuMicros,
+                   @JsonProperty("db_cpu_us_per_op") double dbCpuMicros,
+                   @JsonProperty("load_average") double loadAverage) {
+
+    BenchResult(String workload, double runsPerSecond, Double target, double p50, double p95, double p99, double max,
+                double enqueueP50, double enqueueP99, long executed, long lost, long duplicated, String reference,
+                Double ratio, String note) {
+        this(workload, runsPerSecond, target, p50, p95, p99, max, enqueueP50, enqueueP99, executed, lost, duplicated,
+                reference, ratio, note, Double.NaN, Double.NaN, Double.NaN);
+    }
+
+    /** This result with the CPU spent on {@code ops} runs (or requests). */
+    BenchResult withCpu(CpuMeter.Cpu cpu, long ops) {
+        return new BenchResult(workload, runsPerSecond, target, p50, p95, p99, max, enqueueP50, enqueueP99, executed,
+                lost, duplicated, reference, ratio, note, cpu.jvmMicrosPer(ops), cpu.databaseMicrosPer(ops),
+                CpuMeter.loadAverage());
+    }
 
     static BenchResult throughput(String workload, double perSecond, long executed, long lost, long duplicated,
                                   String reference, Double ratio, String note) {

@@ -7,6 +7,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.util.concurrent.locks.LockSupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,8 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The REST submission load: a node process (this jar, role api) and a closed loop of {@code clients} threads
- * posting run-now no-op jobs for a while; the first seconds are warm-up and not counted.
+ * The REST submission load: a node process (this jar, role api) and a closed loop of {@code clients} threads, each
+ * on its own kept-alive connection ({@link PlainHttpClient}), posting run-now no-op jobs for a while; the first
+ * seconds are warm-up and not counted (a fresh node JVM compiles its request path while it serves: measured cold,
+ * it spent several times the CPU per request it spends warm).
  */
 final class RestLoad {
     private final BenchDatabase db;
@@ -36,10 +40,10 @@ final class RestLoad {
             Process node = startNode(fresh.jdbcUrlWithCredentials(), port);
             try {
                 awaitReady(node, port);
-                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(5)).build();
-                URI uri = URI.create("http://127.0.0.1:" + port + "/api/jobs");
-                String body = "{\"name\": \"rest-bench\", \"executor\": \"noop\", \"payload\": {}}";
+                Connection probe = db.connect(fresh.name);
+                CpuMeter meter = new CpuMeter(probe, fresh.name, node.pid());
+                byte[] request = PlainHttpClient.jsonPost("127.0.0.1", port, "/api/jobs",
+                        "{\"name\": \"rest-bench\", \"executor\": \"noop\", \"payload\": {}}");
                 long start = System.nanoTime();
                 long measureFrom = start + warmup.toNanos();
                 long end = measureFrom + measured.toNanos();
@@ -47,33 +51,36 @@ final class RestLoad {
                 List<long[]> perThread = new ArrayList<>();
                 List<int[]> counts = new ArrayList<>();
                 List<Thread> threads = new ArrayList<>();
+                Thread measuring = new Thread(() -> {
+                    LockSupport.parkNanos(Math.max(0, measureFrom - System.nanoTime()));
+                    meter.start();
+                    LockSupport.parkNanos(Math.max(0, end - System.nanoTime()));
+                }, "rest-cpu");
+                measuring.start();
                 for (int t = 0; t < clients; t++) {
                     long[][] buffer = {new long[4096]};
                     int[] n = {0};
                     Thread th = new Thread(() -> {
-                        HttpRequest request = HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-                                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
-                        while (true) {
-                            long sent = System.nanoTime();
-                            if (sent >= end) {
-                                break;
-                            }
-                            try {
-                                HttpResponse<Void> r = http.send(request, HttpResponse.BodyHandlers.discarding());
-                                long took = System.nanoTime() - sent;
-                                if (r.statusCode() != 201) {
-                                    failures.incrementAndGet();
-                                } else if (sent >= measureFrom) {
-                                    if (n[0] == buffer[0].length) {
-                                        buffer[0] = Arrays.copyOf(buffer[0], n[0] * 2);
-                                    }
-                                    buffer[0][n[0]++] = took;
+                        try (PlainHttpClient http = new PlainHttpClient("127.0.0.1", port, 10_000)) {
+                            while (true) {
+                                long sent = System.nanoTime();
+                                if (sent >= end) {
+                                    break;
                                 }
-                            } catch (IOException e) {
-                                failures.incrementAndGet();
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                                return;
+                                try {
+                                    int status = http.send(request);
+                                    long took = System.nanoTime() - sent;
+                                    if (status != 201) {
+                                        failures.incrementAndGet();
+                                    } else if (sent >= measureFrom) {
+                                        if (n[0] == buffer[0].length) {
+                                            buffer[0] = Arrays.copyOf(buffer[0], n[0] * 2);
+                                        }
+                                        buffer[0][n[0]++] = took;
+                                    }
+                                } catch (IOException | RuntimeException e) {
+                                    failures.incrementAndGet();
+                                }
                             }
                         }
                         synchronized (perThread) {
@@ -84,6 +91,9 @@ final class RestLoad {
                     threads.add(th);
                     th.start();
                 }
+                measuring.join();
+                CpuMeter.Cpu cpu = meter.stop();
+                probe.close();
                 for (Thread th : threads) {
                     th.join();
                 }
@@ -98,7 +108,9 @@ final class RestLoad {
                 double perSecond = total / (measured.toNanos() / 1e9);
                 return new BenchResult("REST POST /api/jobs, " + clients + " clients (closed loop)", perSecond, null,
                         stats.p50(), stats.p95(), stats.p99(), stats.max(), Double.NaN, Double.NaN, total,
-                        failures.get(), 0, null, null, "node with role api in its own JVM; lost = failed requests");
+                        failures.get(), 0, null, null, "node with role api in its own JVM; lost = failed requests; "
+                        + String.format(java.util.Locale.ROOT, "load generator CPU %.0f us per request",
+                        cpu.jvmMillis() * 1000 / Math.max(1, total))).withCpu(cpu, total);
             } finally {
                 node.destroy();
                 if (!node.waitFor(30, TimeUnit.SECONDS)) {

@@ -7,13 +7,17 @@ WITH batch AS (
 ), held AS MATERIALIZED (
     -- one primary-key lookup per batch row, in id order; the rows it keeps carry their batch values, so no later step
     -- joins the batch again (a join the planner chose itself for a generic plan once compared every batch row with
-    -- every other: quadratic in the batch size, a second per 1,000 acknowledgements)
+    -- every other: quadratic in the batch size, a second per 1,000 acknowledgements). The fence is tested inside a
+    -- CASE on purpose: written as plain conditions, status = 'running' let the planner serve each lookup from a
+    -- partial index WHERE status = 'running' (runs_running_queue_idx, which looks tiny to it) and scan every running
+    -- run of the queue per batch row, quadratic again once acknowledgements lag behind the claims.
     SELECT b.*
     FROM (SELECT * FROM batch ORDER BY id) b
     CROSS JOIN LATERAL (
         SELECT id
         FROM runs
-        WHERE id = b.id AND status = 'running' AND worker_id = b.worker_id AND attempt = b.attempt
+        WHERE id = b.id
+          AND CASE WHEN status = 'running' THEN worker_id = b.worker_id AND attempt = b.attempt ELSE false END
         FOR UPDATE) r
 ), released AS (
     UPDATE runs r
@@ -25,7 +29,8 @@ WITH batch AS (
         finished_at      = NULL,
         max_attempts     = r.max_attempts + 1
     FROM held b
-    WHERE r.id = b.id AND r.status = 'running' AND r.worker_id = b.worker_id AND r.attempt = b.attempt
+    WHERE r.id = b.id
+      AND CASE WHEN r.status = 'running' THEN r.worker_id = b.worker_id AND r.attempt = b.attempt ELSE false END
     RETURNING r.id, r.job_id, r.status, r.started_at, b.worker_id, b.attempt
 ), finished AS (
     INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
