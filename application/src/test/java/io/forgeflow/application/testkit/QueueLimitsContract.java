@@ -35,7 +35,6 @@ import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * What every {@link RunQueue} and {@link QueueRepository} do about named queues, seeded and observed only through the
@@ -59,18 +58,6 @@ public abstract class QueueLimitsContract {
     protected abstract RunQueue queue();
 
     protected abstract QueueRepository queues();
-
-    /** A claim of fewer runs than are due may take a lower-priority run of an open queue first. */
-    protected static final String SMALL_CLAIMS_SKIP_CLAIM_ORDER = "small claims skip claim order";
-
-    /**
-     * Deviations of the implementation under test that are known bugs, reported and not fixed yet: the tests that
-     * pin them are skipped (and show as skipped, with the reason) rather than left failing. Empty for a conforming
-     * implementation.
-     */
-    protected Set<String> knownBugs() {
-        return Set.of();
-    }
 
     // ---------------------------------------------------------------- seeding and observing through the ports
 
@@ -495,7 +482,6 @@ public abstract class QueueLimitsContract {
 
         @Test
         void aSmallClaimTakesTheFirstRunsInClaimOrderWhetherTheirQueueIsLimitedOrNot() {
-            assumeFalse(knownBugs().contains(SMALL_CLAIMS_SKIP_CLAIM_ORDER), "known bug: " + SMALL_CLAIMS_SKIP_CLAIM_ORDER);
             Instant now = clock().instant();
             due(job("default", null, null), 9, now.minusSeconds(60));
             Run limitedHigh = due(job("reports", null, null), 1, now.minusSeconds(1));
