@@ -20,6 +20,8 @@ import java.time.Duration;
 final class ObservabilityWiring {
     /** The pause between two retention batches. */
     static final Duration RETENTION_PAUSE = Duration.ofMillis(50);
+    /** How often the leader checks whether the tables' planner statistics need refreshing (autovacuum off only). */
+    static final Duration STATISTICS_INTERVAL = Duration.ofSeconds(15);
 
     private ObservabilityWiring() {
     }
@@ -57,5 +59,9 @@ final class ObservabilityWiring {
         PeriodicTask loop = new PeriodicTask("ff-retention", settings.retentionInterval.toJavaDuration(),
                 sweeper::runOnce);
         environment.lifecycle().manage(NodeWiring.managed(loop::start, loop::stop));
+        // where autovacuum is off, the leader keeps the planner's statistics fresh itself (README, "PostgreSQL settings")
+        PeriodicTask statistics = new PeriodicTask("ff-statistics", STATISTICS_INTERVAL,
+                () -> { sweeper.refreshStatisticsOnce(); });
+        environment.lifecycle().manage(NodeWiring.managed(statistics::start, statistics::stop));
     }
 }

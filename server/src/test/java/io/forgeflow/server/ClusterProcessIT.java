@@ -93,11 +93,23 @@ class ClusterProcessIT {
     @Test
     @Order(2)
     void aWorkerSentSigtermFinishesItsRunAndExitsZero() throws Exception {
+        // The run must stay with the worker that drains: that worker's lease (30 s, heartbeat every 3 s) cannot run
+        // out on a loaded machine while the shell command sleeps, which the 4 s leases of FAST could (a second
+        // attempt elsewhere was seen once under a load average of 12). The other workers leave first, so it is the
+        // only one that can claim the run.
+        NodeProcess steady = NodeProcess.start("steady", "worker", pgUrl(),
+                merge(FAST, Map.of("FORGEFLOW_LEASE_DURATION", "30s", "FORGEFLOW_HEARTBEAT_INTERVAL", "3s")));
+        for (NodeProcess w : new ArrayList<>(workers)) {
+            assertThat(w.terminate(Duration.ofSeconds(60))).isZero();
+            workers.remove(w);
+        }
+        workers.add(steady);
         String jobId = submit("{\"name\": \"drain\", \"executor\": \"shell\", "
                 + "\"payload\": {\"command\": \"sleep 3 && echo drained\"}}");
         JsonNode running = awaitRun(jobId, r -> "running".equals(r.path("status").asText()), Duration.ofSeconds(30));
         String holderId = running.get("worker_id").asText();
-        NodeProcess holder = workers.stream().filter(w -> w.workerId.equals(holderId)).findFirst().orElseThrow();
+        assertThat(holderId).isEqualTo(steady.workerId);
+        NodeProcess holder = steady;
 
         int exit = holder.terminate(Duration.ofSeconds(60));
 

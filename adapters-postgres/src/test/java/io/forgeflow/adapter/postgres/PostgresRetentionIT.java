@@ -30,6 +30,50 @@ class PostgresRetentionIT {
     final PostgresRetention retention = new PostgresRetention(pg.jdbi(), clock);
 
     @Test
+    void tablesThatChangedEnoughAreAnalyzedAndAreThenFreshUntilTheyChangeAgain() {
+        pg.insert(aJob());
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("ANALYZE jobs, runs, run_attempts");
+            copyTheJob(h, 300);
+        }
+
+        // (runs may be listed too: earlier tests' writes on other connections reach the statistics late)
+        assertThat(retention.analyzeStale()).contains("jobs").doesNotContain("run_attempts");
+        assertThat(lastAnalyzed("jobs")).isTrue();
+        assertThat(retention.analyzeStale()).as("fresh after the analyze").doesNotContain("jobs");
+    }
+
+    @Test
+    void refreshingStatisticsIsLeftToAutovacuumWhereItIsOn() {
+        pg.insert(aJob());
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("ANALYZE jobs, runs, run_attempts");
+            copyTheJob(h, 300);
+        }
+        boolean autovacuum = pg.jdbi().withHandle(h -> h.select("SHOW autovacuum").mapTo(String.class).one())
+                .equals("on");
+
+        if (autovacuum) {
+            assertThat(retention.refreshStatistics()).isEmpty();
+        } else {
+            assertThat(retention.refreshStatistics()).contains("jobs");
+        }
+    }
+
+    /** n copies of the one job, counted in the statistics before this returns (this connection's counts flushed). */
+    private static void copyTheJob(Handle h, int n) {
+        h.execute("INSERT INTO jobs SELECT (jsonb_populate_record(NULL::jobs, to_jsonb(j) || jsonb_build_object("
+                + "'id', gen_random_uuid(), 'idempotency_key', null))).* FROM jobs j, generate_series(1, ?)", n);
+        h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
+        h.select("SELECT 1").mapTo(Integer.class).one();
+    }
+
+    private static boolean lastAnalyzed(String table) {
+        return pg.jdbi().withHandle(h -> h.select("SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables "
+                + "WHERE relname = ?", table).mapTo(Boolean.class).one());
+    }
+
+    @Test
     void deletesOnlyFinishedRunsWhoseFinishIsOlderThanTheRetentionWithTheirAttempts() {
         Job job = pg.insert(aJob().recurring("* * * * *", now));
         Run oldSucceeded = pg.insert(aRun().ofJob(job.id()).dueAt(old).succeeded());

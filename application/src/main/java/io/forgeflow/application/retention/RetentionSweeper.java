@@ -91,6 +91,21 @@ public final class RetentionSweeper {
         return new Sweep(runs, jobs, gone);
     }
 
+    /**
+     * Refreshes the planner's statistics of the tables where the database does not (only when this node leads):
+     * see {@link Retention#refreshStatistics()}. Returns the tables refreshed.
+     */
+    public java.util.List<String> refreshStatisticsOnce() {
+        if (!election.isLeader()) {
+            return java.util.List.of();
+        }
+        java.util.List<String> refreshed = retention.refreshStatistics();
+        if (!refreshed.isEmpty()) {
+            LOG.info("statistics: analyzed {} (autovacuum is off on this database, so the leader does it)", refreshed);
+        }
+        return refreshed;
+    }
+
     private int sweep(String what, java.util.function.IntSupplier deleteBatch) {
         int total = 0;
         for (int round = 0; round < MAX_BATCHES_PER_PASS && election.isLeader(); round++) {

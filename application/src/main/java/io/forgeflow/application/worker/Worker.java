@@ -75,6 +75,8 @@ public final class Worker {
     private final Map<RunFence, String> ackJobIds = new ConcurrentHashMap<>();
     private final List<RunFence> toRelease = new ArrayList<>();
     private final AtomicInteger busy = new AtomicInteger();
+    /** Acknowledgements the acknowledger has taken from {@link #pendingAcks} and is writing now. */
+    private final AtomicInteger sending = new AtomicInteger();
     /** Moving average of attempt durations, in milliseconds (NaN until the first attempt ends). */
     private volatile double averageMillis = Double.NaN;
     private final Object wakeLock = new Object();
@@ -301,6 +303,9 @@ public final class Worker {
 
     /** {@link #roomToClaim()} for one queue lane: its slots, and the runs held for it. */
     int roomToClaim(int lane) {
+        if (unacknowledged() >= maxUnacknowledged()) {
+            return 0; // the database is behind with the results: claiming more would only lengthen the backlog
+        }
         int slotsCount = lanes.get(lane).slots();
         int held = heldPerLane[lane].get();
         double average = averageMillis;
@@ -311,6 +316,25 @@ public final class Worker {
         }
         return Math.max(0, room);
     }
+
+    /**
+     * Finished attempts whose acknowledgement is not written yet. Slots free up as soon as an execution ends, so without
+     * a bound a worker whose acknowledgements lag (a slow or overloaded database) would keep claiming: every claimed
+     * run stays running in the database, and its result in memory, until the acknowledger catches up.
+     */
+    int unacknowledged() {
+        return pendingAcks.size() + sending.get();
+    }
+
+    /**
+     * Beyond this many unacknowledged results the worker claims nothing until the acknowledger has written a batch:
+     * {@value #MAX_UNACKNOWLEDGED}, one full acknowledgement batch, or four times the slots when that is more.
+     */
+    int maxUnacknowledged() {
+        return Math.max(MAX_UNACKNOWLEDGED, 4 * settings.concurrency());
+    }
+
+    static final int MAX_UNACKNOWLEDGED = 1_000;
 
     /** Attempts shorter than this on average let the worker hold one batch of runs ready. */
     static final int PREFETCH_BELOW_MILLIS = 50;
@@ -599,16 +623,21 @@ public final class Worker {
             List<Acknowledgement> batch = new ArrayList<>();
             batch.add(first);
             pendingAcks.drainTo(batch, 999);
+            sending.set(batch.size());
             Duration backoff = Duration.ofMillis(100);
             while (true) {
                 try {
                     send(batch);
+                    sending.set(0);
+                    wake(); // a claimer held back by unacknowledged runs may claim again
                     break;
                 } catch (RuntimeException e) {
                     if (batch.size() > 1 || !isBare(batch.get(0))) {
                         // a batch the database refuses may hold one poisoned acknowledgement: isolate it
                         batch = sendOneByOne(batch, e);
+                        sending.set(batch.size());
                         if (batch.isEmpty()) {
+                            wake();
                             break;
                         }
                     }
@@ -616,6 +645,7 @@ public final class Worker {
                             backoff.toMillis());
                     if (!running) {
                         pendingAcks.addAll(batch); // stop() flushes once more
+                        sending.set(0);
                         return;
                     }
                     sleepQuietly(backoff);

@@ -53,6 +53,39 @@ class RetentionSweeperTest {
     }
 
     @Test
+    void theLeaderRefreshesStaleStatisticsAndSaysWhichTables() {
+        retention.stale = List.of("jobs", "runs");
+
+        assertThat(sweeper.refreshStatisticsOnce()).containsExactly("jobs", "runs");
+        assertThat(retention.calls).containsExactly("statistics");
+    }
+
+    @Test
+    void aFollowerLeavesTheStatisticsToTheLeader() {
+        retention.stale = List.of("runs");
+        election.setLeader(false);
+
+        assertThat(sweeper.refreshStatisticsOnce()).isEmpty();
+        assertThat(retention.calls).isEmpty();
+    }
+
+    @Test
+    void theDefaultRetentionRefreshesNothing() {
+        Retention plain = new Retention() {
+            @Override
+            public int deleteFinishedRuns(Duration olderThan, int limit) {
+                return 0;
+            }
+
+            @Override
+            public int deleteFinishedJobs(Duration olderThan, int limit) {
+                return 0;
+            }
+        };
+        assertThat(plain.refreshStatistics()).isEmpty();
+    }
+
+    @Test
     void forgetsNodesUnseenForTheNodeKeepTime() {
         nodes.gone = 2;
 
@@ -103,6 +136,14 @@ class RetentionSweeperTest {
             int n = Math.min(limit, runs);
             runs -= n;
             return n;
+        }
+
+        List<String> stale = List.of();
+
+        @Override
+        public List<String> refreshStatistics() {
+            calls.add("statistics");
+            return stale;
         }
 
         @Override

@@ -59,6 +59,30 @@ class WorkerHousekeepingTest {
     }
 
     @Test
+    void aWorkerWhoseAcknowledgementsLagClaimsNothingMoreUntilABatchIsWritten() {
+        Worker worker = worker(256); // the bound: max(1,000, 4 x 256 slots) = 1,024 unacknowledged results
+        assertThat(worker.maxUnacknowledged()).isEqualTo(1_024);
+        for (int i = 0; i < 1_100; i++) {
+            s.submit(aDraft());
+        }
+        for (int round = 0; round < 20 && worker.unacknowledged() < worker.maxUnacknowledged(); round++) {
+            assertThat(worker.claimOnce()).isPositive();
+            awaitIdle(worker);
+        }
+        assertThat(worker.unacknowledged()).isGreaterThanOrEqualTo(1_024);
+        s.submit(aDraft());
+
+        assertThat(worker.claimOnce()).as("runs are due, but 1,024 results wait to be written").isZero();
+        assertThat(worker.flushAcknowledgements()).isEqualTo(1_000);
+        assertThat(worker.claimOnce()).as("claims again once the acknowledger caught up").isPositive();
+    }
+
+    @Test
+    void aSmallWorkerMayHoldOneFullAcknowledgementBatchOfResults() {
+        assertThat(worker(2).maxUnacknowledged()).isEqualTo(Worker.MAX_UNACKNOWLEDGED);
+    }
+
+    @Test
     void aWorkerIsNamedByItsSettings() {
         assertThat(worker(2).workerId()).isEqualTo("w1");
     }

@@ -1,6 +1,7 @@
 package io.forgeflow.domain.port;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Deletes history that is older than the retention period, in bounded batches, so that the tables do not grow
@@ -22,4 +23,14 @@ public interface Retention {
      * keys become free again. Returns how many jobs were deleted.
      */
     int deleteFinishedJobs(Duration olderThan, int limit);
+
+    /**
+     * Brings the query planner's statistics of the scheduler's tables up to date when the database does not do it
+     * itself (PostgreSQL with autovacuum off) and enough rows changed since they were last gathered: without them a
+     * statement plan made while the tables were small is kept as they grow. Returns the tables it refreshed; empty
+     * when the database keeps them itself or none was stale. The default does nothing.
+     */
+    default List<String> refreshStatistics() {
+        return List.of();
+    }
 }

@@ -65,6 +65,7 @@ public final class BenchCommand extends Command {
         try (BenchDatabase db = BenchDatabase.open(System.getenv("FORGEFLOW_DATABASE_URL"))) {
             out.println("ForgeFlow bench on " + db.describe() + ", " + Runtime.getRuntime().availableProcessors()
                     + " cores, max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
+            out.println(db.serverSettings());
             Workloads w = new Workloads(db, out);
             Double reference = null;
             if (workloads.contains("W0")) {

@@ -57,6 +57,19 @@ final class BenchDatabase implements AutoCloseable {
         return embedded != null ? "embedded PostgreSQL (" + serverUrl + ")" : serverUrl + " as " + user;
     }
 
+    /** The server's version and autovacuum setting, as the server reports them. */
+    String serverSettings() {
+        try (Connection c = connect("postgres"); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet r = st.executeQuery("SELECT current_setting('server_version'), "
+                     + "current_setting('autovacuum')")) {
+            r.next();
+            return "PostgreSQL " + r.getString(1) + ", autovacuum " + r.getString(2)
+                    + ("off".equals(r.getString(2)) ? " (statistics refreshed every 15 s, as a node's leader does)" : "");
+        } catch (SQLException e) {
+            return "server settings unknown: " + e.getMessage();
+        }
+    }
+
     /** Creates and migrates a fresh database; the caller closes it (which drops it). */
     Fresh fresh(String label) throws Exception {
         String name = "ff_bench_" + label.toLowerCase().replaceAll("[^a-z0-9]", "_") + "_"

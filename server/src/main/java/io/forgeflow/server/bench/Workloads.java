@@ -2,6 +2,7 @@ package io.forgeflow.server.bench;
 
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
+import io.forgeflow.adapter.postgres.PostgresRetention;
 import io.forgeflow.adapter.postgres.PostgresRunQueue;
 import io.forgeflow.adapter.postgres.PostgresWorkSignal;
 import io.forgeflow.adapter.postgres.DedicatedConnections;
@@ -123,6 +124,7 @@ final class Workloads {
             PostgresWorkSignal signal = new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name), db.user(),
                     db.password(), "bench wake-ups"));
             Worker worker = worker("bench-w1", jdbi, noop, signal, Duration.ofMillis(100));
+            AutoCloseable statistics = statisticsKeeper(jdbi);
             long tEnd;
             CpuMeter.Cpu cpu;
             try (Connection c = db.connect(fresh.name);
@@ -157,6 +159,7 @@ final class Workloads {
             } finally {
                 worker.stop();
                 signal.close();
+                statistics.close();
             }
             double perSecond = n / (tEnd / 1e9);
             return BenchResult.throughput(label + " drain " + n + " no-op runs, 16 slots" + limits.note, perSecond,
@@ -175,6 +178,7 @@ final class Workloads {
             PostgresWorkSignal signal = new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name), db.user(),
                     db.password(), "bench wake-ups"));
             Worker worker = worker("bench-w2", jdbi, noop, signal, Duration.ofMillis(100));
+            AutoCloseable statistics = statisticsKeeper(jdbi);
             ExecutorRegistry registry = new ExecutorRegistry(List.of(noop), Set.of());
             SubmitJob submit = new SubmitJob(new PostgresJobRepository(jdbi, null), registry, new CronUtilsSchedules(),
                     signal, Clock.systemUTC());
@@ -215,6 +219,7 @@ final class Workloads {
             probe.close();
             worker.stop();
             signal.close();
+            statistics.close();
             int first = (int) (rate * warmup.toMillis() / 1000);
             long[] pickup = new long[total - first];
             long[] enqueue = new long[total - first];
@@ -238,6 +243,29 @@ final class Workloads {
                     noop.total.get() - noop.duplicated(), noop.lost(), noop.duplicated(), null, null,
                     "4 producer threads calling SubmitJob (job + run, one transaction each)").withCpu(cpu, total);
         }
+    }
+
+    /**
+     * What a node's leader does every {@code STATISTICS_INTERVAL} (15 s): where autovacuum is off, as on this project's
+     * benchmark machine, analyze the tables that changed enough ({@link PostgresRetention#refreshStatistics()}).
+     * Without it, a plan made while W2's tables were nearly empty is kept as they grow.
+     */
+    private static AutoCloseable statisticsKeeper(Jdbi jdbi) {
+        PostgresRetention retention = new PostgresRetention(jdbi, null);
+        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "bench-statistics");
+                    t.setDaemon(true);
+                    return t;
+                });
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                retention.refreshStatistics();
+            } catch (RuntimeException e) {
+                System.err.println("bench: statistics refresh failed: " + e);
+            }
+        }, 15, 15, java.util.concurrent.TimeUnit.SECONDS);
+        return timer::shutdownNow;
     }
 
     private Worker worker(String id, Jdbi jdbi, CountingNoop noop, PostgresWorkSignal signal, Duration poll) {
