@@ -57,4 +57,12 @@ class QueueNamesTest {
                 .hasMessageContaining("'" + "x".repeat(60) + "…'").hasMessageNotContaining("x".repeat(61));
         assertThatThrownBy(() -> QueueNames.require("queue", "a\u0000b")).hasMessageContaining("'a?b'");
     }
+
+    @Test
+    void anInvalidNameOfSixtyCharactersIsShownWhole() {
+        String sixty = "-" + "y".repeat(59);
+        assertThatThrownBy(() -> QueueNames.require("queue", sixty)).hasMessageContaining("'" + sixty + "'")
+                .hasMessageNotContaining("…");
+        assertThatThrownBy(() -> QueueNames.require("queue", sixty + "y")).hasMessageContaining("'" + sixty + "…'");
+    }
 }

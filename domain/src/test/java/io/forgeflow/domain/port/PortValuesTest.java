@@ -111,4 +111,47 @@ class PortValuesTest {
         assertThat(registry.forgetUnseen(60)).isZero();
         assertThat(live.live()).isTrue();
     }
+
+    @Nested
+    class DefaultMethods {
+        @ParameterizedTest
+        @EnumSource(JobRepository.TickOutcome.class)
+        void fireTickIsWhetherTheJobAdvanced(JobRepository.TickOutcome outcome) {
+            JobRepository jobs = implementing(JobRepository.class, (name, args) -> "fire".equals(name) ? outcome : null);
+
+            assertThat(jobs.fireTick("j1", Instant.EPOCH, Instant.EPOCH.plusSeconds(60), null))
+                    .isEqualTo(outcome != JobRepository.TickOutcome.NOT_ADVANCED);
+        }
+
+        @Test
+        void aClaimWithoutQueuesClaimsFromEveryQueueAndReturnsWhatTheQueueClaimed() {
+            List<io.forgeflow.domain.run.Run> claimed = java.util.Arrays.asList((io.forgeflow.domain.run.Run) null);
+            List<Object[]> calls = new ArrayList<>();
+            RunQueue queue = implementing(RunQueue.class, (name, args) -> {
+                calls.add(args);
+                return claimed;
+            });
+
+            assertThat(queue.claim("w1", Set.of("noop"), 3, Duration.ofSeconds(30))).isSameAs(claimed);
+            assertThat(calls).hasSize(1);
+            assertThat(calls.get(0)).containsExactly("w1", Set.of("noop"),
+                    io.forgeflow.domain.queue.QueueSelection.ALL, 3, Duration.ofSeconds(30));
+        }
+
+        @Test
+        void aRetentionThatDoesNotKeepStatisticsRefreshesNone() {
+            Retention retention = implementing(Retention.class, (name, args) -> 0);
+
+            assertThat(retention.refreshStatistics()).isEmpty();
+        }
+
+        /** The port, with its abstract methods answered by {@code answer} and its default methods as written. */
+        @SuppressWarnings("unchecked")
+        private <T> T implementing(Class<T> port, java.util.function.BiFunction<String, Object[], Object> answer) {
+            return (T) java.lang.reflect.Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port},
+                    (proxy, method, args) -> method.isDefault()
+                            ? java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args)
+                            : answer.apply(method.getName(), args));
+        }
+    }
 }
