@@ -31,6 +31,12 @@ final class ScriptedRunQueue implements RunQueue {
     final List<io.forgeflow.domain.queue.QueueSelection> nextDueSelections = new CopyOnWriteArrayList<>();
     /** Plays a database that cannot answer when the next run is due. */
     volatile boolean nextDueFails;
+    /** When set, the answer to every {@link #nextDueIn} (whatever the runs): when the next run is due. */
+    volatile Duration nextDueAnswer;
+    /** When set, every {@link #acknowledge} waits for this latch before writing (a slow database). */
+    volatile java.util.concurrent.CountDownLatch acknowledgementsWaitFor;
+    /** Acknowledgement calls waiting on {@link #acknowledgementsWaitFor} now. */
+    final AtomicInteger acknowledgementsWaiting = new AtomicInteger();
 
     ScriptedRunQueue(RunQueue delegate) {
         this.delegate = delegate;
@@ -57,11 +63,28 @@ final class ScriptedRunQueue implements RunQueue {
         if (nextDueFails) {
             throw new IllegalStateException("database unreachable (next due)");
         }
+        if (nextDueAnswer != null) {
+            return java.util.Optional.of(nextDueAnswer);
+        }
         return delegate.nextDueIn(executors, queues);
     }
 
     @Override
     public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
+        java.util.concurrent.CountDownLatch wait = acknowledgementsWaitFor;
+        if (wait != null) {
+            acknowledgementsWaiting.incrementAndGet();
+            try {
+                if (!wait.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never let the acknowledgement through");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while acknowledging", e);
+            } finally {
+                acknowledgementsWaiting.decrementAndGet();
+            }
+        }
         if (acknowledgementsFail) {
             throw new IllegalStateException("database unreachable (acknowledge)");
         }

@@ -45,7 +45,11 @@ class WorkerWakeUpTimerTest {
     }
 
     Worker worker(WorkerSettings settings, ExecutorRegistry executors) {
-        Worker worker = new Worker(settings, queue, executors, s.signal, new SplittableRandom(1), null);
+        return worker(settings, executors, new SplittableRandom(1));
+    }
+
+    Worker worker(WorkerSettings settings, ExecutorRegistry executors, java.util.random.RandomGenerator random) {
+        Worker worker = new Worker(settings, queue, executors, s.signal, random, null);
         started.add(worker);
         return worker;
     }
@@ -134,6 +138,72 @@ class WorkerWakeUpTimerTest {
         assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.PENDING);
 
         assertThat(worker.idleWait()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void theSoonerOfTwoRetriesAcknowledgedTogetherSetsTheTimer() {
+        queue.nextDueFails = true; // only the worker's own knowledge of its retries can set the timer
+        Worker worker = worker(new WorkerSettings("w1", 2, POLL, Duration.ofSeconds(30), Duration.ofSeconds(10),
+                Duration.ofMillis(200), 1024, new RetryPolicy(Duration.ofSeconds(10), Duration.ofSeconds(10))),
+                s.executors, new Draws(9_000, 2_000));
+        s.shell.byDefault(ctx -> ExecutionResult.failed("", "boom"));
+        s.submit(aDraft());
+        s.submit(aDraft());
+        assertThat(worker.claimOnce()).isEqualTo(2);
+        Await.until("both attempts end", () -> worker.busySlots() == 0);
+        assertThat(worker.flushAcknowledgements()).isEqualTo(2);
+
+        assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
+    }
+
+    @Test
+    void aRetryDueBeforeTheQueuesEarliestRunSetsTheTimer() {
+        queue.nextDueAnswer = Duration.ofSeconds(5);
+        Worker worker = worker(new WorkerSettings("w1", 1, POLL, Duration.ofSeconds(30), Duration.ofSeconds(10),
+                Duration.ofMillis(200), 1024, new RetryPolicy(Duration.ofSeconds(10), Duration.ofSeconds(10))),
+                s.executors, new Draws(2_000));
+        failOnceAndAcknowledge(worker);
+
+        assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
+    }
+
+    @Test
+    void theQueuesEarliestRunBeforeARetrySetsTheTimer() {
+        queue.nextDueAnswer = Duration.ofSeconds(1);
+        Worker worker = worker(new WorkerSettings("w1", 1, POLL, Duration.ofSeconds(30), Duration.ofSeconds(10),
+                Duration.ofMillis(200), 1024, new RetryPolicy(Duration.ofSeconds(10), Duration.ofSeconds(10))),
+                s.executors, new Draws(6_000));
+        failOnceAndAcknowledge(worker);
+
+        assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(1).minus(SLACK), Duration.ofSeconds(1));
+    }
+
+    private void failOnceAndAcknowledge(Worker worker) {
+        s.shell.byDefault(ctx -> ExecutionResult.failed("", "boom"));
+        s.submit(aDraft());
+        assertThat(worker.claimOnce()).isEqualTo(1);
+        Await.until("the attempt ends", () -> worker.busySlots() == 0);
+        assertThat(worker.flushAcknowledgements()).isEqualTo(1);
+    }
+
+    /** Retry delays drawn in the given order (milliseconds), whatever the bound; thread-safe. */
+    static final class Draws implements java.util.random.RandomGenerator {
+        private final long[] millis;
+        private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+
+        Draws(long... millis) {
+            this.millis = millis;
+        }
+
+        @Override
+        public long nextLong() {
+            throw new UnsupportedOperationException("only bounded draws");
+        }
+
+        @Override
+        public long nextLong(long bound) {
+            return Math.min(bound - 1, millis[next.getAndIncrement() % millis.length]);
+        }
     }
 
     @Test
