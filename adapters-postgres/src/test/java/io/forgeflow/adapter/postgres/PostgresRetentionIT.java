@@ -31,11 +31,7 @@ class PostgresRetentionIT {
 
     @Test
     void tablesThatChangedEnoughAreAnalyzedAndAreThenFreshUntilTheyChangeAgain() {
-        pg.insert(aJob());
-        try (Handle h = pg.jdbi().open()) {
-            h.execute("ANALYZE jobs, runs, run_attempts");
-            copyTheJob(h, 300);
-        }
+        analyzedThenGrown();
 
         // (runs may be listed too: earlier tests' writes on other connections reach the statistics late)
         assertThat(retention.analyzeStale()).contains("jobs").doesNotContain("run_attempts");
@@ -45,11 +41,7 @@ class PostgresRetentionIT {
 
     @Test
     void refreshingStatisticsIsLeftToAutovacuumWhereItIsOn() {
-        pg.insert(aJob());
-        try (Handle h = pg.jdbi().open()) {
-            h.execute("ANALYZE jobs, runs, run_attempts");
-            copyTheJob(h, 300);
-        }
+        analyzedThenGrown();
         boolean autovacuum = pg.jdbi().withHandle(h -> h.select("SHOW autovacuum").mapTo(String.class).one())
                 .equals("on");
 
@@ -60,7 +52,18 @@ class PostgresRetentionIT {
         }
     }
 
-    /** n copies of the one job, counted in the statistics before this returns (this connection's counts flushed). */
+    /**
+     * One job, statistics gathered, then 300 copies of it, counted in the statistics before this returns (the
+     * connection's counts flushed): jobs is stale, by autovacuum's rule.
+     */
+    private static void analyzedThenGrown() {
+        pg.insert(aJob());
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("ANALYZE jobs, runs, run_attempts");
+            copyTheJob(h, 300);
+        }
+    }
+
     private static void copyTheJob(Handle h, int n) {
         h.execute("INSERT INTO jobs SELECT (jsonb_populate_record(NULL::jobs, to_jsonb(j) || jsonb_build_object("
                 + "'id', gen_random_uuid(), 'idempotency_key', null))).* FROM jobs j, generate_series(1, ?)", n);

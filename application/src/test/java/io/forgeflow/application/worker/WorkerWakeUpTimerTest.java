@@ -158,32 +158,30 @@ class WorkerWakeUpTimerTest {
 
     @Test
     void aRetryDueBeforeTheQueuesEarliestRunSetsTheTimer() {
-        queue.nextDueAnswer = Duration.ofSeconds(5);
-        Worker worker = worker(new WorkerSettings("w1", 1, POLL, Duration.ofSeconds(30), Duration.ofSeconds(10),
-                Duration.ofMillis(200), 1024, new RetryPolicy(Duration.ofSeconds(10), Duration.ofSeconds(10))),
-                s.executors, new Draws(2_000));
-        failOnceAndAcknowledge(worker);
+        Worker worker = afterARetryIn(2_000, Duration.ofSeconds(5));
 
         assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
     }
 
     @Test
     void theQueuesEarliestRunBeforeARetrySetsTheTimer() {
-        queue.nextDueAnswer = Duration.ofSeconds(1);
-        Worker worker = worker(new WorkerSettings("w1", 1, POLL, Duration.ofSeconds(30), Duration.ofSeconds(10),
-                Duration.ofMillis(200), 1024, new RetryPolicy(Duration.ofSeconds(10), Duration.ofSeconds(10))),
-                s.executors, new Draws(6_000));
-        failOnceAndAcknowledge(worker);
+        Worker worker = afterARetryIn(6_000, Duration.ofSeconds(1));
 
         assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(1).minus(SLACK), Duration.ofSeconds(1));
     }
 
-    private void failOnceAndAcknowledge(Worker worker) {
+    /** A one-slot worker that acknowledged a failure retrying in {@code retryMillis}; the queue tells {@code next}. */
+    private Worker afterARetryIn(long retryMillis, Duration next) {
+        queue.nextDueAnswer = next;
+        Worker worker = worker(new WorkerSettings("w1", 1, POLL, Duration.ofSeconds(30), Duration.ofSeconds(10),
+                Duration.ofMillis(200), 1024, new RetryPolicy(Duration.ofSeconds(10), Duration.ofSeconds(10))),
+                s.executors, new Draws(retryMillis));
         s.shell.byDefault(ctx -> ExecutionResult.failed("", "boom"));
         s.submit(aDraft());
         assertThat(worker.claimOnce()).isEqualTo(1);
         Await.until("the attempt ends", () -> worker.busySlots() == 0);
         assertThat(worker.flushAcknowledgements()).isEqualTo(1);
+        return worker;
     }
 
     /** Retry delays drawn in the given order (milliseconds), whatever the bound; thread-safe. */
