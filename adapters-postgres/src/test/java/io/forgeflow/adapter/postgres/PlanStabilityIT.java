@@ -97,38 +97,6 @@ class PlanStabilityIT {
                 .isLessThanOrEqualTo(2 * 200);
     }
 
-    @Test
-    void aClaimWithNothingDueReadsNoneOfTheRunsScheduledForLater() {
-        pg.insert(aRun().dueAt(now.plusSeconds(3_600)));
-        try (Handle h = pg.jdbi().open()) { // 50,000 more runs of the same job, due in an hour
-            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
-                    + "payload, timeout_seconds, created_at, queue) SELECT gen_random_uuid(), r.job_id, 'pending', "
-                    + "r.priority, r.scheduled_for, 0, r.max_attempts, r.executor, r.payload, r.timeout_seconds, "
-                    + "r.created_at, r.queue FROM runs r, generate_series(1, 50000)");
-            h.execute("ANALYZE runs");
-        }
-        for (int warm = 0; warm < 6; warm++) { // past the driver's prepare threshold: the plan the pool keeps
-            assertThat(queue.claim("w1", NOOP, 16, LEASE)).isEmpty();
-        }
-        long before = indexBlocksRead();
-
-        assertThat(queue.claim("w1", NOOP, 16, LEASE)).isEmpty();
-
-        // 0004's claim read every leaf page of the pending index here (about 250); a probe per priority, a few each
-        assertThat(indexBlocksRead() - before).as("index pages of runs read by one claim").isLessThan(60);
-    }
-
-    /** Index pages of runs read so far (from the buffer cache or the disk), as PostgreSQL counted them. */
-    private long indexBlocksRead() {
-        try (Handle h = jdbi.open()) {
-            h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
-            h.select("SELECT 1").mapTo(Integer.class).one();
-            return h.select("SELECT coalesce(sum(idx_blks_hit + idx_blks_read), 0) FROM pg_statio_user_indexes "
-                            + "WHERE relname = 'runs'")
-                    .mapTo(Long.class).one();
-        }
-    }
-
     private static List<Acknowledgement> succeeded(List<Run> runs) {
         return runs.stream()
                 .map(r -> new Acknowledgement(new RunFence(r.id(), "w1", r.attempt()), AttemptOutcome.SUCCEEDED,
