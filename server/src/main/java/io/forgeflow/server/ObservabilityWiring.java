@@ -59,7 +59,7 @@ final class ObservabilityWiring {
         PeriodicTask loop = new PeriodicTask("ff-retention", settings.retentionInterval.toJavaDuration(),
                 sweeper::runOnce);
         environment.lifecycle().manage(NodeWiring.managed(loop::start, loop::stop));
-        // where autovacuum is off, the leader keeps the planner's statistics fresh itself (README, "PostgreSQL settings")
+        // where autovacuum is off, the leader keeps the planner's statistics fresh itself (README, "Keep autovacuum on")
         PeriodicTask statistics = new PeriodicTask("ff-statistics", STATISTICS_INTERVAL,
                 () -> { sweeper.refreshStatisticsOnce(); });
         environment.lifecycle().manage(NodeWiring.managed(statistics::start, statistics::stop));
