@@ -97,6 +97,42 @@ class PlanStabilityIT {
                 .isLessThanOrEqualTo(2 * 200);
     }
 
+    @Test
+    void aClaimReadsNoRunScheduledForLater() {
+        // plans made on tables with a single run
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+        assertThat(queue.claim("w1", NOOP, 16, LEASE)).isEmpty();
+
+        scheduleForLater(50_000, false);
+        pg.insert(aRun().dueAt(now.minusSeconds(1)).withPriority(9));
+        long one = pagesRead(() -> assertThat(queue.claim("w2", NOOP, 16, LEASE)).hasSize(1));
+        long nothing = pagesRead(() -> assertThat(queue.claim("w2", NOOP, 16, LEASE)).isEmpty());
+
+        // one scan in claim order read the index range of all 50,000 on every claim (549 pages for the first, with
+        // the claim of migration 0004); a claim's own writes and its planning touch about 90
+        assertThat(one).as("pages read by a claim of the one due run among 50,000 later ones").isLessThan(150);
+        assertThat(nothing).as("pages read by a claim that finds nothing due").isLessThan(80);
+    }
+
+    @Test
+    void aGuardedClaimReadsNoRunScheduledForLaterEither() {
+        PostgresQueueRepository queues = new PostgresQueueRepository(jdbi, clock);
+        queues.configure("default", true, false, new io.forgeflow.domain.queue.QueueLimits(1_000, null));
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+
+        scheduleForLater(50_000, true);
+        pg.insert(aRun().dueAt(now.minusSeconds(1)).withPriority(9));
+        long one = pagesRead(() -> assertThat(queue.claim("w2", NOOP, 16, LEASE)).hasSize(1));
+        long nothing = pagesRead(() -> assertThat(queue.claim("w2", NOOP, 16, LEASE)).isEmpty());
+
+        // 0004's claim: 20,348 pages for the first (its final update walked a pending index)
+        assertThat(one).as("pages read by a guarded claim of the one due run among 50,000 later ones")
+                .isLessThan(250);
+        assertThat(nothing).as("pages read by a claim that finds nothing due").isLessThan(150);
+    }
+
     private static List<Acknowledgement> succeeded(List<Run> runs) {
         return runs.stream()
                 .map(r -> new Acknowledgement(new RunFence(r.id(), "w1", r.attempt()), AttemptOutcome.SUCCEEDED,
@@ -117,6 +153,41 @@ class PlanStabilityIT {
             // this connection's own scans (the copies above) reach the statistics before the first count
             h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
             h.select("SELECT 1").mapTo(Integer.class).one();
+        }
+    }
+
+    /**
+     * n pending runs of the one job, due tomorrow and later, with priorities 1 to 9; half of them under a concurrency
+     * key when {@code keyed}. No ANALYZE follows.
+     */
+    private void scheduleForLater(int n, boolean keyed) {
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
+                    + "payload, timeout_seconds, queue, concurrency_key, max_concurrent) "
+                    + "SELECT gen_random_uuid(), r.job_id, 'pending', 1 + g % 9, "
+                    + "CAST(? AS timestamptz) + interval '1 day' + g * interval '1 second', 0, 1, 'noop', '{}', 60, "
+                    + "'default', CASE WHEN ? AND g % 2 = 0 THEN 'k' END, CASE WHEN ? AND g % 2 = 0 THEN 5 END "
+                    + "FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, ?) AS g",
+                    java.sql.Timestamp.from(now), keyed, keyed, n);
+            h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
+            h.select("SELECT 1").mapTo(Integer.class).one();
+        }
+    }
+
+    /** Pages of runs and its indexes (heap and index blocks, from cache or disk) that the action read. */
+    private long pagesRead(Runnable action) {
+        long before = runsPages();
+        action.run();
+        return runsPages() - before;
+    }
+
+    private long runsPages() {
+        try (Handle h = jdbi.open()) {
+            h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
+            h.select("SELECT 1").mapTo(Integer.class).one();
+            return h.select("SELECT heap_blks_hit + heap_blks_read + coalesce(idx_blks_hit, 0) + "
+                            + "coalesce(idx_blks_read, 0) FROM pg_statio_user_tables WHERE relname = 'runs'")
+                    .mapTo(Long.class).one();
         }
     }
 
