@@ -70,9 +70,39 @@ final class JdbcStatements {
         });
     }
 
+    /** Work on one connection; it prepares, binds and closes its own statements. */
     @FunctionalInterface
-    private interface Work<T> {
+    interface Work<T> {
         T run(Connection connection) throws SQLException;
+    }
+
+    /**
+     * Runs the work in one transaction on one connection and commits it. A failure before the commit rolls the
+     * transaction back and throws {@link GroupCommit.NothingWritten}; a failure of the commit itself (whether it took
+     * effect is then unknown) throws {@link StatementFailedException}.
+     */
+    <T> T inTransaction(SqlFile file, Work<T> work) {
+        return withConnection(file, connection -> {
+            connection.setAutoCommit(false);
+            try {
+                T result;
+                try {
+                    result = work.run(connection);
+                } catch (SQLException | RuntimeException e) {
+                    try {
+                        connection.rollback();
+                    } catch (SQLException rollback) {
+                        e.addSuppressed(rollback);
+                    }
+                    throw new GroupCommit.NothingWritten(file.name() + " failed and was rolled back: "
+                            + e.getMessage(), e);
+                }
+                connection.commit();
+                return result;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        });
     }
 
     private <T> T withConnection(SqlFile file, Work<T> work) {

@@ -37,6 +37,9 @@ import java.util.Optional;
  */
 public final class PostgresJobRepository implements JobRepository {
     private static final int CREATE_ATTEMPTS = 3;
+    /** Submission batches written at once (a connection each) and submissions per batch (see {@link GroupCommit}). */
+    static final int SUBMISSION_BATCHES = 2;
+    static final int SUBMISSION_BATCH_SIZE = 64;
     /** The submission statement runs on plain JDBC (JdbcStatements); its text stays in JobSql/insertWithRun.sql. */
     private static final SqlFile INSERT_WITH_RUN = SqlFile.load("JobSql/insertWithRun.sql");
     private static final String INSERT_WITH_RUN_SQL = INSERT_WITH_RUN.jdbc();
@@ -45,6 +48,7 @@ public final class PostgresJobRepository implements JobRepository {
     private final JdbcStatements statements;
     private final DbClock clock;
     private final RunEvents events;
+    private final GroupCommit<Submission, Optional<Job>> submissions;
 
     /**
      * @param jdbi      made by {@link PostgresJdbi#create}
@@ -60,6 +64,7 @@ public final class PostgresJobRepository implements JobRepository {
         this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
         this.events = events == null ? RunEvents.NONE : events;
+        this.submissions = new GroupCommit<>(SUBMISSION_BATCHES, SUBMISSION_BATCH_SIZE, new SubmissionWriter());
     }
 
     @Override
@@ -121,24 +126,75 @@ public final class PostgresJobRepository implements JobRepository {
 
     /** The job and its first run in one statement; empty when the idempotency key is taken (nothing was stored). */
     private Optional<Job> insertWithRun(Job job, Run run, Instant now) {
+        return submissions.write(new Submission(job, run, now));
+    }
+
+    /** One one-statement submission: a job, its first run, and the time to store (null: the database's). */
+    private record Submission(Job job, Run run, Instant now) {
+    }
+
+    /**
+     * Concurrent submissions share a commit ({@link GroupCommit}): each keeps its own statement, with its own outcome,
+     * but several go in one transaction. Statements run in order of idempotency key, so two batches holding the same
+     * keys take their locks in the same order and cannot deadlock; within one batch a second job with a key the first
+     * stored finds it taken, as it would have a moment later.
+     */
+    private final class SubmissionWriter implements GroupCommit.Writer<Submission, Optional<Job>> {
+        @Override
+        public List<Optional<Job>> writeTogether(List<Submission> items) {
+            Integer[] order = new Integer[items.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, java.util.Comparator.comparing(
+                    (Integer i) -> items.get(i).job().spec().idempotencyKey(),
+                    java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder())));
+            return statements.inTransaction(INSERT_WITH_RUN, connection -> {
+                List<Optional<Job>> outcomes = new ArrayList<>(java.util.Collections.nCopies(items.size(),
+                        Optional.<Job>empty()));
+                try (java.sql.PreparedStatement statement = connection.prepareStatement(INSERT_WITH_RUN_SQL)) {
+                    for (Integer i : order) {
+                        bind(statement, items.get(i));
+                        try (java.sql.ResultSet rows = statement.executeQuery()) {
+                            outcomes.set(i, rows.next() ? Optional.of(Rows.job(rows)) : Optional.empty());
+                        }
+                    }
+                }
+                return outcomes;
+            });
+        }
+
+        @Override
+        public Optional<Job> writeAlone(Submission item) {
+            List<Job> stored = statements.list(INSERT_WITH_RUN, c -> c.prepareStatement(INSERT_WITH_RUN_SQL),
+                    ps -> bind(ps, item), Rows::job);
+            return stored.stream().findFirst();
+        }
+    }
+
+    private static void bind(java.sql.PreparedStatement ps, Submission item) throws java.sql.SQLException {
+        Job job = item.job();
+        Run run = item.run();
         JobSpec spec = job.spec();
-        List<Job> stored = statements.list(INSERT_WITH_RUN, c -> c.prepareStatement(INSERT_WITH_RUN_SQL),
-                ps -> INSERT_WITH_RUN.bind(ps)
-                        .text("id", job.id()).text("name", spec.name()).text("executor", spec.executor())
-                        .jsonb("payload", spec.payload()).text("cronExpr", spec.cronExpr())
-                        .timestamp("runAt", spec.runAt()).text("timezone", spec.timezone())
-                        .integer("priority", spec.priority()).integer("maxAttempts", spec.maxAttempts())
-                        .integer("timeoutSeconds", spec.timeoutSeconds()).text("catchUp", spec.catchUp().wireName())
-                        .text("idempotencyKey", spec.idempotencyKey()).text("status", job.status().wireName())
-                        .timestamp("nextRunAt", job.nextRunAt()).timestamp("createdAt", job.createdAt())
-                        .timestamp("updatedAt", job.updatedAt()).text("runId", run.id())
-                        .integer("runPriority", run.priority()).timestamp("runScheduledFor", run.scheduledFor())
-                        .integer("runMaxAttempts", run.maxAttempts()).timestamp("runCreatedAt", run.createdAt())
-                        .text("queue", spec.queue()).text("concurrencyKey", spec.concurrencyKey())
-                        .integer("maxConcurrent", spec.maxConcurrent()).text("overlap", spec.overlap().wireName())
-                        .timestamp("now", now).done(),
-                Rows::job);
-        return stored.stream().findFirst();
+        INSERT_WITH_RUN.bind(ps)
+                .text("id", job.id()).text("name", spec.name()).text("executor", spec.executor())
+                .jsonb("payload", spec.payload()).text("cronExpr", spec.cronExpr())
+                .timestamp("runAt", spec.runAt()).text("timezone", spec.timezone())
+                .integer("priority", spec.priority()).integer("maxAttempts", spec.maxAttempts())
+                .integer("timeoutSeconds", spec.timeoutSeconds()).text("catchUp", spec.catchUp().wireName())
+                .text("idempotencyKey", spec.idempotencyKey()).text("status", job.status().wireName())
+                .timestamp("nextRunAt", job.nextRunAt()).timestamp("createdAt", job.createdAt())
+                .timestamp("updatedAt", job.updatedAt()).text("runId", run.id())
+                .integer("runPriority", run.priority()).timestamp("runScheduledFor", run.scheduledFor())
+                .integer("runMaxAttempts", run.maxAttempts()).timestamp("runCreatedAt", run.createdAt())
+                .text("queue", spec.queue()).text("concurrencyKey", spec.concurrencyKey())
+                .integer("maxConcurrent", spec.maxConcurrent()).text("overlap", spec.overlap().wireName())
+                .timestamp("now", item.now()).done();
+    }
+
+    /** The group commit of one-statement submissions (tests read its counters). */
+    GroupCommit<?, ?> submissionCommits() {
+        return submissions;
     }
 
     /** A first run the one-statement insert can write: a fresh pending run carrying its job's definition. */

@@ -98,6 +98,64 @@ class PostgresJobRepositoryIT {
         }
 
         @Test
+        void submissionsQueuedBehindBusyCommitsShareOneCommitAndEachGetsItsOwnOutcome() throws Exception {
+            try (Gate gate = Gate.closedOn("gate")) {
+                List<Future<JobCreation>> gated = gate.occupyBothWriters(jobs);
+                List<Job> queued = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    queued.add(aJob().named("queued-" + i).build());
+                }
+                queued.add(aJob().withIdempotencyKey("dup").named("dup-1").build());
+                queued.add(aJob().withIdempotencyKey("dup").named("dup-2").build());
+                List<Future<JobCreation>> outcomes = gate.submitAndWaitUntilQueued(jobs, queued);
+
+                gate.open();
+
+                List<JobCreation> gates = List.of(gated.get(0).get(), gated.get(1).get());
+                assertThat(gates).filteredOn(JobCreation::created).hasSize(1);
+                assertThat(gates).extracting(c -> c.job().id()).containsOnly(gates.get(0).job().id());
+                List<JobCreation> created = new ArrayList<>();
+                for (Future<JobCreation> outcome : outcomes) {
+                    created.add(outcome.get());
+                }
+                for (int i = 0; i < 8; i++) {
+                    assertThat(created.get(i).created()).isTrue();
+                    assertThat(created.get(i).job()).isEqualTo(queued.get(i));
+                }
+                assertThat(List.of(created.get(8), created.get(9))).filteredOn(JobCreation::created).hasSize(1);
+                assertThat(created.get(8).job().id()).isEqualTo(created.get(9).job().id());
+            }
+            GroupCommit<?, ?> commits = jobs.submissionCommits();
+            assertThat(commits.batchesTogether()).as("the ten queued submissions went in one commit").isEqualTo(1);
+            assertThat(commits.largestBatch()).isEqualTo(10);
+            assertThat(count("SELECT count(*) FROM jobs")).isEqualTo(10);
+            assertThat(count("SELECT count(*) FROM runs")).isEqualTo(10);
+            assertThat(count("SELECT count(*) FROM jobs j WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.job_id = j.id)"))
+                    .as("every stored job has its run").isZero();
+        }
+
+        @Test
+        void aSubmissionTheDatabaseRefusesFailsAloneAndTheOthersOfItsBatchAreStored() throws Exception {
+            List<Job> queued = List.of(aJob().named("fine-1").build(), aJob().named("x".repeat(201)).build(),
+                    aJob().named("fine-2").build());
+            List<Future<JobCreation>> outcomes;
+            try (Gate gate = Gate.closedOn("gate")) {
+                gate.occupyBothWriters(jobs);
+                outcomes = gate.submitAndWaitUntilQueued(jobs, queued);
+                gate.open();
+            }
+
+            assertThat(outcomes.get(0).get().created()).isTrue();
+            assertThat(outcomes.get(2).get().created()).isTrue();
+            assertThatThrownBy(() -> outcomes.get(1).get()).hasMessageContaining("jobs_name_length");
+            assertThat(jobs.find(queued.get(0).id())).isPresent();
+            assertThat(jobs.find(queued.get(1).id())).isEmpty();
+            assertThat(jobs.find(queued.get(2).id())).isPresent();
+            assertThat(jobs.submissionCommits().batchesTogether()).as("the batch was rolled back, then written alone")
+                    .isZero();
+        }
+
+        @Test
         void whenTheFirstRunCannotBeStoredNeitherIsTheJob() {
             Job job = aJob().build();
             Run invalid = Run.pending(Ids.newId(now), job.id(), 3, 5, now, "noop", Map.of(), 0, now);
@@ -447,6 +505,80 @@ class PostgresJobRepositoryIT {
             });
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Holds both submission writers of a repository inside the database: an open transaction stores a job with an
+     * idempotency key, and two submissions with the same key wait for it, so that later submissions queue up.
+     */
+    static final class Gate implements AutoCloseable {
+        final org.jdbi.v3.core.Handle holder;
+        final String key;
+        final ExecutorService callers = Executors.newCachedThreadPool();
+        boolean open;
+
+        private Gate(org.jdbi.v3.core.Handle holder, String key) {
+            this.holder = holder;
+            this.key = key;
+        }
+
+        static Gate closedOn(String key) {
+            org.jdbi.v3.core.Handle holder = pg.jdbi().open();
+            holder.begin();
+            holder.execute("INSERT INTO jobs (id, name, executor, idempotency_key, status, created_at, updated_at) "
+                    + "VALUES (gen_random_uuid(), 'holder', 'noop', ?, 'active', now(), now())", key);
+            return new Gate(holder, key);
+        }
+
+        List<Future<JobCreation>> occupyBothWriters(PostgresJobRepository jobs) throws Exception {
+            assertThat(PostgresJobRepository.SUBMISSION_BATCHES).isEqualTo(2);
+            List<Future<JobCreation>> waiting = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                Job job = aJob().withIdempotencyKey(key).named(key + "-" + i).build();
+                Run run = Run.pending(Ids.newId(job.createdAt()), job.id(), job.spec().maxAttempts(),
+                        job.spec().priority(), job.createdAt(), job.spec().executor(), job.spec().payload(),
+                        job.spec().timeoutSeconds(), job.createdAt());
+                waiting.add(callers.submit(() -> jobs.create(job, run)));
+                awaitTrue(() -> count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                        + "AND wait_event_type = 'Lock'") == waiting.size());
+            }
+            return waiting;
+        }
+
+        List<Future<JobCreation>> submitAndWaitUntilQueued(PostgresJobRepository jobs, List<Job> queued)
+                throws Exception {
+            List<Future<JobCreation>> outcomes = new ArrayList<>();
+            for (Job job : queued) {
+                Run run = Run.pending(Ids.newId(job.createdAt()), job.id(), job.spec().maxAttempts(),
+                        job.spec().priority(), job.createdAt(), job.spec().executor(), job.spec().payload(),
+                        job.spec().timeoutSeconds(), job.createdAt());
+                outcomes.add(callers.submit(() -> jobs.create(job, run)));
+            }
+            awaitTrue(() -> jobs.submissionCommits().waiting() == queued.size());
+            return outcomes;
+        }
+
+        void open() {
+            holder.rollback();
+            open = true;
+        }
+
+        @Override
+        public void close() {
+            if (!open) {
+                holder.rollback();
+            }
+            holder.close();
+            callers.shutdown();
+        }
+
+        private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!condition.getAsBoolean()) {
+                assertThat(System.nanoTime()).as("waited for a condition").isLessThan(deadline);
+                Thread.sleep(5);
+            }
         }
     }
 

@@ -241,7 +241,7 @@ final class Workloads {
             return new BenchResult("W2 steady rate " + rate + "/s (pickup latency)", achieved, (double) rate,
                     latency.p50(), latency.p95(), latency.p99(), latency.max(), enq.p50(), enq.p99(),
                     noop.total.get() - noop.duplicated(), noop.lost(), noop.duplicated(), null, null,
-                    "4 producer threads calling SubmitJob (job + run, one transaction each)").withCpu(cpu, total);
+                    "4 producer threads calling SubmitJob (job + run in one statement each; concurrent submissions share commits)").withCpu(cpu, total);
         }
     }
 

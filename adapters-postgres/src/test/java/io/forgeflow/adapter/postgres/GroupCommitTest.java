@@ -1,0 +1,271 @@
+package io.forgeflow.adapter.postgres;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Group commit with a writer that records what it was given; real threads, no database. */
+@Timeout(30)
+class GroupCommitTest {
+    final ExecutorService callers = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        callers.shutdownNow();
+    }
+
+    /** Upper-cases items; "bad" fails alone and makes a batch roll back; can hold a write until released. */
+    static final class RecordingWriter implements GroupCommit.Writer<String, String> {
+        final List<List<String>> together = Collections.synchronizedList(new ArrayList<>());
+        final List<String> alone = Collections.synchronizedList(new ArrayList<>());
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger mostInFlight = new AtomicInteger();
+        volatile CountDownLatch hold = new CountDownLatch(0);
+        volatile CountDownLatch held = new CountDownLatch(1);
+        volatile RuntimeException commitFailure;
+
+        @Override
+        public List<String> writeTogether(List<String> items) {
+            enter();
+            try {
+                together.add(List.copyOf(items));
+                if (items.contains("bad")) {
+                    throw new GroupCommit.NothingWritten("a statement failed", new IllegalArgumentException("bad"));
+                }
+                if (commitFailure != null) {
+                    throw commitFailure;
+                }
+                return items.stream().map(i -> i.toUpperCase(Locale.ROOT)).toList();
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        }
+
+        @Override
+        public String writeAlone(String item) {
+            enter();
+            try {
+                alone.add(item);
+                if (item.equals("bad")) {
+                    throw new IllegalArgumentException("bad is refused");
+                }
+                return item.toUpperCase(Locale.ROOT);
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        }
+
+        private void enter() {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            held.countDown();
+            try {
+                hold.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    final RecordingWriter writer = new RecordingWriter();
+
+    CompletableFuture<String> writeAsync(GroupCommit<String, String> commit, String item) {
+        return CompletableFuture.supplyAsync(() -> commit.write(item), callers);
+    }
+
+    /** The first write is held inside the writer; the others queue behind it. Returns the first's future. */
+    CompletableFuture<String> holdFirstWrite(GroupCommit<String, String> commit, String item) throws Exception {
+        writer.hold = new CountDownLatch(1);
+        writer.held = new CountDownLatch(1);
+        CompletableFuture<String> first = writeAsync(commit, item);
+        assertThat(writer.held.await(10, TimeUnit.SECONDS)).as("the first write reached the writer").isTrue();
+        return first;
+    }
+
+    static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waited for a condition").isLessThan(deadline);
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
+    void aLoneWriteIsWrittenAloneAtOnce() {
+        GroupCommit<String, String> commit = new GroupCommit<>(2, 64, writer);
+
+        assertThat(commit.write("a")).isEqualTo("A");
+
+        assertThat(writer.alone).containsExactly("a");
+        assertThat(writer.together).isEmpty();
+        assertThat(commit.largestBatch()).isZero();
+    }
+
+    @Test
+    void writesArrivingWhileABatchIsWrittenGoTogetherInTheNextOneEachWithItsOwnOutcome() throws Exception {
+        GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
+        CompletableFuture<String> first = holdFirstWrite(commit, "a");
+        List<CompletableFuture<String>> queued = new ArrayList<>();
+        for (String item : List.of("b", "c", "d", "e", "f")) {
+            queued.add(writeAsync(commit, item));
+        }
+        await(() -> commit.waiting() == 5);
+
+        writer.hold.countDown();
+
+        assertThat(first.get()).isEqualTo("A");
+        assertThat(queued.stream().map(CompletableFuture::join)).containsExactly("B", "C", "D", "E", "F");
+        assertThat(writer.alone).containsExactly("a");
+        assertThat(writer.together).hasSize(1);
+        assertThat(writer.together.get(0)).containsExactlyInAnyOrder("b", "c", "d", "e", "f");
+        assertThat(commit.batchesTogether()).isEqualTo(1);
+        assertThat(commit.writtenTogether()).isEqualTo(5);
+        assertThat(commit.largestBatch()).isEqualTo(5);
+    }
+
+    @Test
+    void aBatchTakesAtMostTheBatchSizeAndTheRestFollowInLaterBatches() throws Exception {
+        GroupCommit<String, String> commit = new GroupCommit<>(1, 3, writer);
+        CompletableFuture<String> first = holdFirstWrite(commit, "a");
+        List<CompletableFuture<String>> queued = new ArrayList<>();
+        for (String item : List.of("b", "c", "d", "e", "f", "g", "h")) {
+            queued.add(writeAsync(commit, item));
+        }
+        await(() -> commit.waiting() == 7);
+
+        writer.hold.countDown();
+
+        assertThat(first.get()).isEqualTo("A");
+        assertThat(queued.stream().map(CompletableFuture::join)).containsExactly("B", "C", "D", "E", "F", "G", "H");
+        assertThat(writer.together).allSatisfy(batch -> assertThat(batch).hasSizeLessThanOrEqualTo(3));
+        List<String> written = new ArrayList<>(writer.alone);
+        writer.together.forEach(written::addAll);
+        assertThat(written).containsExactlyInAnyOrder("a", "b", "c", "d", "e", "f", "g", "h");
+        assertThat(commit.largestBatch()).isEqualTo(3);
+    }
+
+    @Test
+    void noMoreThanMaxBatchesAreWrittenAtTheSameTime() throws Exception {
+        GroupCommit<String, String> commit = new GroupCommit<>(2, 4, writer);
+        List<CompletableFuture<String>> all = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            all.add(writeAsync(commit, "w" + i));
+        }
+
+        for (int i = 0; i < all.size(); i++) {
+            assertThat(all.get(i).get()).isEqualTo("W" + i);
+        }
+        assertThat(writer.mostInFlight.get()).isBetween(1, 2);
+    }
+
+    @Test
+    void aBatchRolledBackBeforeItsCommitIsRetriedAloneSoOnlyTheBadWriteFails() throws Exception {
+        GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
+        CompletableFuture<String> first = holdFirstWrite(commit, "a");
+        CompletableFuture<String> good = writeAsync(commit, "good");
+        CompletableFuture<String> bad = writeAsync(commit, "bad");
+        CompletableFuture<String> fine = writeAsync(commit, "fine");
+        await(() -> commit.waiting() == 3);
+
+        writer.hold.countDown();
+
+        assertThat(first.get()).isEqualTo("A");
+        assertThat(good.get()).isEqualTo("GOOD");
+        assertThat(fine.get()).isEqualTo("FINE");
+        assertThatThrownBy(bad::join).hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .hasRootCauseMessage("bad is refused");
+        assertThat(writer.alone).containsExactlyInAnyOrder("a", "good", "bad", "fine");
+        assertThat(commit.batchesTogether()).as("a rolled-back batch did not commit together").isZero();
+    }
+
+    @Test
+    void aCommitThatMayHaveTakenEffectFailsEveryWriteOfItsBatchAndRetriesNone() throws Exception {
+        GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
+        CompletableFuture<String> first = holdFirstWrite(commit, "a");
+        CompletableFuture<String> b = writeAsync(commit, "b");
+        CompletableFuture<String> c = writeAsync(commit, "c");
+        await(() -> commit.waiting() == 2);
+        writer.commitFailure = new IllegalStateException("connection lost during commit");
+
+        writer.hold.countDown();
+
+        assertThat(first.get()).isEqualTo("A");
+        for (CompletableFuture<String> f : List.of(b, c)) {
+            assertThatThrownBy(f::join).hasRootCauseInstanceOf(IllegalStateException.class)
+                    .hasRootCauseMessage("connection lost during commit");
+        }
+        assertThat(writer.alone).as("nothing retried").containsExactly("a");
+    }
+
+    @Test
+    void aWriterThatLosesOutcomesFailsTheBatchInsteadOfLeavingCallersWaiting() throws Exception {
+        GroupCommit.Writer<String, String> lossy = new GroupCommit.Writer<>() {
+            @Override
+            public List<String> writeTogether(List<String> items) {
+                return List.of("only one");
+            }
+
+            @Override
+            public String writeAlone(String item) {
+                writer.writeAlone(item);
+                return item;
+            }
+        };
+        GroupCommit<String, String> commit = new GroupCommit<>(1, 64, lossy);
+        CompletableFuture<String> first = holdFirstWrite(commit, "a");
+        CompletableFuture<String> b = writeAsync(commit, "b");
+        CompletableFuture<String> c = writeAsync(commit, "c");
+        await(() -> commit.waiting() == 2);
+
+        writer.hold.countDown();
+
+        assertThat(first.get()).isEqualTo("a");
+        for (CompletableFuture<String> f : List.of(b, c)) {
+            assertThatThrownBy(f::join).hasRootCauseInstanceOf(IllegalStateException.class)
+                    .hasRootCauseMessage("a batch of 2 writes returned 1 outcomes");
+        }
+    }
+
+    @Test
+    void anInterruptedCallerStillGetsItsOutcomeAndKeepsItsInterrupt() throws Exception {
+        GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
+        CompletableFuture<String> first = holdFirstWrite(commit, "a");
+        CompletableFuture<Boolean> interruptKept = new CompletableFuture<>();
+        CompletableFuture<String> outcome = new CompletableFuture<>();
+        Thread caller = new Thread(() -> {
+            outcome.complete(commit.write("b"));
+            interruptKept.complete(Thread.currentThread().isInterrupted());
+        });
+        caller.start();
+        await(() -> commit.waiting() == 1);
+
+        caller.interrupt();
+        writer.hold.countDown();
+
+        assertThat(first.get()).isEqualTo("A");
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo("B");
+        assertThat(interruptKept.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void batchesAndTheirSizeMustBeAtLeastOne() {
+        assertThatThrownBy(() -> new GroupCommit<>(0, 1, writer)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxBatches and maxBatchSize must be at least 1, were 0 and 1");
+        assertThatThrownBy(() -> new GroupCommit<>(1, 0, writer)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxBatches and maxBatchSize must be at least 1, were 1 and 0");
+    }
+}
