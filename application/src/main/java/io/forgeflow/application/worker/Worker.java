@@ -82,6 +82,13 @@ public final class Worker {
     private final Object wakeLock = new Object();
     private boolean woken;
     /**
+     * Whether the claimer's last round was held back by room (a lane with no room, a lane whose room filled up, or
+     * results waiting to be written): only then does a freed slot or a written batch of results wake it. Otherwise
+     * the last round took every due run it could see, and a freed slot makes no run due; waking for it cost an empty
+     * claim per finished run. Set before each round, so a slot freed while a round runs still wakes the next one.
+     */
+    private volatile boolean roomWanted = true;
+    /**
      * When (System.nanoTime) the earliest run not due yet that the queue told of becomes due ({@link RunQueue#nextDueIn});
      * NO_DUE_TIME when none. Only the claimer thread uses it and the two fields after it.
      */
@@ -155,15 +162,27 @@ public final class Worker {
 
     /** One claim per lane with room; whether some lane's room filled up (there may be more due). */
     private ClaimRound claimRound() {
+        roomWanted = true;
         int total = 0;
         boolean filled = false;
+        boolean limited = false;
         for (int lane = 0; lane < lanes.size(); lane++) {
             int room = roomToClaim(lane);
-            if (!accepting || room <= 0) {
+            if (!accepting) {
                 continue;
             }
-            List<Run> claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(),
-                    room, settings.lease());
+            if (room <= 0) {
+                limited = true;
+                continue;
+            }
+            List<Run> claimed;
+            try {
+                claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(),
+                        room, settings.lease());
+            } catch (RuntimeException e) {
+                roomWanted = true;
+                throw e;
+            }
             listener.claimed(claimed);
             for (Run run : claimed) {
                 start(run, lane);
@@ -171,6 +190,7 @@ public final class Worker {
             total += claimed.size();
             filled |= !claimed.isEmpty() && claimed.size() == room;
         }
+        roomWanted = limited || filled;
         return new ClaimRound(total, filled);
     }
 
@@ -491,7 +511,9 @@ public final class Worker {
                 double average = averageMillis;
                 averageMillis = Double.isNaN(average) ? millis : 0.9 * average + 0.1 * millis;
             }
-            wake();
+            if (roomWanted || !accepting) {
+                wake();
+            }
         }
     }
 
@@ -629,7 +651,9 @@ public final class Worker {
                 try {
                     send(batch);
                     sending.set(0);
-                    wake(); // a claimer held back by unacknowledged runs may claim again
+                    if (roomWanted) {
+                        wake(); // a claimer held back by unacknowledged runs may claim again
+                    }
                     break;
                 } catch (RuntimeException e) {
                     if (batch.size() > 1 || !isBare(batch.get(0))) {
@@ -637,7 +661,9 @@ public final class Worker {
                         batch = sendOneByOne(batch, e);
                         sending.set(batch.size());
                         if (batch.isEmpty()) {
-                            wake();
+                            if (roomWanted) {
+                                wake();
+                            }
                             break;
                         }
                     }

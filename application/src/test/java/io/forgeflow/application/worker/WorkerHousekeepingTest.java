@@ -78,6 +78,46 @@ class WorkerHousekeepingTest {
         assertThat(worker.claimOnce()).as("claims again once the acknowledger caught up").isEqualTo(1);
     }
 
+    /** A worker that wakes only when told to: its poll interval is an hour. */
+    Worker wakeOnlyWorker(int concurrency) {
+        Worker worker = new Worker(new WorkerSettings("w1", concurrency, Duration.ofHours(1), Duration.ofSeconds(30),
+                Duration.ofSeconds(10), Duration.ofMillis(200), 1024, RETRY), queue, s.executors, s.signal,
+                WorkerTest.ExtremeRandom.highest(), listener);
+        started.add(worker);
+        return worker;
+    }
+
+    @Test
+    void aFullWorkerClaimsAgainAsSoonAsASlotFreesOrItsResultsAreWritten() {
+        Worker worker = wakeOnlyWorker(1);
+        for (int i = 0; i < 3; i++) {
+            s.submit(aDraft());
+        }
+
+        worker.start();
+
+        // one slot: each run after the first is claimed only because the one before freed the slot (no poll for an hour)
+        Await.until("all three runs executed and acknowledged", () -> queue.acknowledgementsSent.size() == 3);
+    }
+
+    @Test
+    void aRunFinishingInAWorkerWithRoomToSpareDoesNotWakeTheClaimer() throws InterruptedException {
+        Worker worker = wakeOnlyWorker(4);
+        s.submit(aDraft());
+        s.signal.reset(); // the first round finds the run without it
+
+        worker.start();
+        Await.until("the run executed and acknowledged", () -> queue.acknowledgementsSent.size() == 1);
+        Thread.sleep(200);
+
+        // the first round took the one due run with room to spare: neither its end nor its acknowledgement makes a run
+        // due, so no claim follows (each used to cost an empty claim, two per run at steady rates)
+        assertThat(queue.claimedWithExecutors).hasSize(1);
+        s.submit(aDraft());
+        Await.until("a run made due wakes the claimer through the signal",
+                () -> queue.acknowledgementsSent.size() == 2);
+    }
+
     @Test
     void resultsBeingWrittenCountAsUnacknowledgedUntilTheWriteReturns() {
         java.util.concurrent.CountDownLatch slowDatabase = new java.util.concurrent.CountDownLatch(1);
