@@ -204,7 +204,8 @@ public abstract class RunQueueContract {
                     }
                     List<String> a = claims.get(0).get();
                     List<String> b = claims.get(1).get();
-                    assertThat(a).doesNotContainAnyElementsOf(b);
+                    // one claimer may take everything before the other's first claim: b (or a) can be empty
+                    assertThat(a).as("runs both claimers took").noneMatch(new HashSet<>(b)::contains);
                     Set<String> union = new HashSet<>(a);
                     union.addAll(b);
                     assertThat(union).isEqualTo(all);
