@@ -102,9 +102,15 @@ class PostgresJobRepositoryIT {
             try (Gate gate = Gate.closedOn("gate")) {
                 List<Future<JobCreation>> gated = gate.occupyBothWriters(jobs);
                 List<Job> queued = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
+                for (int i = 0; i < 7; i++) {
                     queued.add(aJob().named("queued-" + i).build());
                 }
+                // every column of the batch statement, none at its default
+                queued.add(aJob().named("rich").withExecutor("http")
+                        .withPayload(Map.of("url", "http://127.0.0.1/x", "headers", Map.of("A", 1)))
+                        .runAt(now.plusSeconds(3600)).withTimezone("Europe/Berlin").withPriority(2)
+                        .withMaxAttempts(7).withTimeoutSeconds(60).catchingUp(CatchUp.ONCE).inQueue("reports")
+                        .limitedBy("tenant-1", 3).build());
                 queued.add(aJob().withIdempotencyKey("dup").named("dup-1").build());
                 queued.add(aJob().withIdempotencyKey("dup").named("dup-2").build());
                 List<Future<JobCreation>> outcomes = gate.submitAndWaitUntilQueued(jobs, queued);
@@ -125,6 +131,12 @@ class PostgresJobRepositoryIT {
                 assertThat(List.of(created.get(8), created.get(9))).filteredOn(JobCreation::created).hasSize(1);
                 assertThat(created.get(8).job().id()).isEqualTo(created.get(9).job().id());
             }
+            String richRun = pg.jdbi().withHandle(h -> h.createQuery("SELECT r.priority || ' ' || (r.scheduled_for = j.run_at) "
+                    + "|| ' ' || r.max_attempts || ' ' || r.executor || ' ' || r.payload::text || ' ' || r.timeout_seconds "
+                    + "|| ' ' || r.queue || ' ' || r.concurrency_key || ' ' || r.max_concurrent || ' ' || r.status "
+                    + "FROM runs r JOIN jobs j ON j.id = r.job_id WHERE j.name = 'rich'").mapTo(String.class).one());
+            assertThat(richRun).isEqualTo("2 true 7 http {\"url\": \"http://127.0.0.1/x\", \"headers\": {\"A\": 1}} 60 reports "
+                            + "tenant-1 3 pending");
             GroupCommit<?, ?> commits = jobs.submissionCommits();
             assertThat(commits.batchesTogether()).as("the ten queued submissions went in one commit").isEqualTo(1);
             assertThat(commits.largestBatch()).isEqualTo(10);
@@ -550,8 +562,9 @@ class PostgresJobRepositoryIT {
                 throws Exception {
             List<Future<JobCreation>> outcomes = new ArrayList<>();
             for (Job job : queued) {
+                Instant due = job.spec().runAt() == null ? job.createdAt() : job.spec().runAt();
                 Run run = Run.pending(Ids.newId(job.createdAt()), job.id(), job.spec().maxAttempts(),
-                        job.spec().priority(), job.createdAt(), job.spec().executor(), job.spec().payload(),
+                        job.spec().priority(), due, job.spec().executor(), job.spec().payload(),
                         job.spec().timeoutSeconds(), job.createdAt());
                 outcomes.add(callers.submit(() -> jobs.create(job, run)));
             }
