@@ -313,9 +313,11 @@ public final class Worker {
     /**
      * How many runs to claim now: every idle execution slot and, while attempts are short (under
      * {@value #PREFETCH_BELOW_MILLIS} ms on average), one more batch held ready, so that the next claim's round trip
-     * overlaps execution instead of idling the slots. Long runs are never prefetched: a run held ready behind a long
-     * one would wait while another worker idles. The ready batch is refilled only once half of it is used, so claims
-     * stay batched under load.
+     * overlaps execution instead of idling the slots; three more while they take under
+     * {@value #DEEP_PREFETCH_BELOW_MILLIS} ms (a slot then finishes several runs during one claim's round trip, and
+     * bigger claims cost the database less per run: the no-op drain went from 8,840 to 10,630 runs/s, mean of four
+     * runs each). Long runs are never prefetched: a run held ready behind a long one would wait while another worker
+     * idles. The ready batches are refilled only once half a batch of room is free, so claims stay batched under load.
      */
     int roomToClaim() {
         return roomToClaim(0);
@@ -329,7 +331,9 @@ public final class Worker {
         int slotsCount = lanes.get(lane).slots();
         int held = heldPerLane[lane].get();
         double average = averageMillis;
-        int capacity = !Double.isNaN(average) && average < PREFETCH_BELOW_MILLIS ? 2 * slotsCount : slotsCount;
+        int batches = Double.isNaN(average) || average >= PREFETCH_BELOW_MILLIS ? 1
+                : average < DEEP_PREFETCH_BELOW_MILLIS ? 4 : 2;
+        int capacity = batches * slotsCount;
         int room = capacity - held;
         if (held >= slotsCount && room < Math.max(1, slotsCount / 2)) {
             return 0;
@@ -358,6 +362,9 @@ public final class Worker {
 
     /** Attempts shorter than this on average let the worker hold one batch of runs ready. */
     static final int PREFETCH_BELOW_MILLIS = 50;
+
+    /** Attempts shorter than this on average let the worker hold three more batches of runs ready. */
+    static final int DEEP_PREFETCH_BELOW_MILLIS = 1;
 
     private static final long NO_DUE_TIME = Long.MAX_VALUE;
 

@@ -174,8 +174,12 @@ class WorkerHousekeepingTest {
         Worker worker = worker(4);
         assertThat(worker.roomToClaim()).as("nothing known about attempt durations yet").isEqualTo(4);
 
-        // attempts that return at once: the moving average of their durations falls below 50 ms (a first attempt
-        // slowed by a loaded machine only takes a few more to be outweighed)
+        // attempts of a few milliseconds: the moving average of their durations falls below 50 ms (a first attempt
+        // slowed by a loaded machine only takes a few more to be outweighed), and never below 1 ms
+        s.shell.byDefault(context -> {
+            sleepQuietly(5);
+            return ExecutionResult.succeeded("done");
+        });
         for (int i = 0; i < 100 && worker.roomToClaim() != 8; i++) {
             s.submit(aDraft());
             assertThat(worker.claimOnce()).isEqualTo(1);
@@ -200,6 +204,35 @@ class WorkerHousekeepingTest {
         assertThat(worker.claimOnce()).isEqualTo(1);
         assertThat(worker.roomToClaim()).as("seven held: wait until half the ready batch is used").isZero();
         assertThat(worker.claimOnce()).isZero();
+    }
+
+    @Test
+    void whileAttemptsTakeUnderAMillisecondTheWorkerHoldsThreeMoreBatches() {
+        Worker worker = worker(4);
+
+        // attempts that return at once (a first one slowed by a loaded machine is outweighed after a few more)
+        for (int i = 0; i < 200 && worker.roomToClaim() != 16; i++) {
+            s.submit(aDraft());
+            assertThat(worker.claimOnce()).isEqualTo(1);
+            awaitIdle(worker);
+        }
+        assertThat(worker.roomToClaim()).as("sub-millisecond attempts ended: four slots and three ready batches")
+                .isEqualTo(16);
+
+        s.shell.byDefault(gate.then(ExecutionResult.succeeded("done")));
+        for (int i = 0; i < 20; i++) {
+            s.submit(aDraft());
+        }
+        assertThat(worker.claimOnce()).isEqualTo(16);
+        assertThat(worker.roomToClaim()).as("sixteen held: wait until half a batch of room is free").isZero();
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
