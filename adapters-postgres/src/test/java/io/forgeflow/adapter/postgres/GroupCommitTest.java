@@ -96,6 +96,17 @@ class GroupCommitTest {
         return first;
     }
 
+    /** Writes the items from threads of their own and returns once all of them wait for the next batch. */
+    List<CompletableFuture<String>> queue(GroupCommit<String, String> commit, String... items)
+            throws InterruptedException {
+        List<CompletableFuture<String>> queued = new ArrayList<>();
+        for (String item : items) {
+            queued.add(writeAsync(commit, item));
+        }
+        await(() -> commit.waiting() == items.length);
+        return queued;
+    }
+
     static void await(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!condition.getAsBoolean()) {
@@ -119,11 +130,7 @@ class GroupCommitTest {
     void writesArrivingWhileABatchIsWrittenGoTogetherInTheNextOneEachWithItsOwnOutcome() throws Exception {
         GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
         CompletableFuture<String> first = holdFirstWrite(commit, "a");
-        List<CompletableFuture<String>> queued = new ArrayList<>();
-        for (String item : List.of("b", "c", "d", "e", "f")) {
-            queued.add(writeAsync(commit, item));
-        }
-        await(() -> commit.waiting() == 5);
+        List<CompletableFuture<String>> queued = queue(commit, "b", "c", "d", "e", "f");
 
         writer.hold.countDown();
 
@@ -141,11 +148,7 @@ class GroupCommitTest {
     void aBatchTakesAtMostTheBatchSizeAndTheRestFollowInLaterBatches() throws Exception {
         GroupCommit<String, String> commit = new GroupCommit<>(1, 3, writer);
         CompletableFuture<String> first = holdFirstWrite(commit, "a");
-        List<CompletableFuture<String>> queued = new ArrayList<>();
-        for (String item : List.of("b", "c", "d", "e", "f", "g", "h")) {
-            queued.add(writeAsync(commit, item));
-        }
-        await(() -> commit.waiting() == 7);
+        List<CompletableFuture<String>> queued = queue(commit, "b", "c", "d", "e", "f", "g", "h");
 
         writer.hold.countDown();
 
@@ -176,10 +179,10 @@ class GroupCommitTest {
     void aBatchRolledBackBeforeItsCommitIsRetriedAloneSoOnlyTheBadWriteFails() throws Exception {
         GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
         CompletableFuture<String> first = holdFirstWrite(commit, "a");
-        CompletableFuture<String> good = writeAsync(commit, "good");
-        CompletableFuture<String> bad = writeAsync(commit, "bad");
-        CompletableFuture<String> fine = writeAsync(commit, "fine");
-        await(() -> commit.waiting() == 3);
+        List<CompletableFuture<String>> queued = queue(commit, "good", "bad", "fine");
+        CompletableFuture<String> good = queued.get(0);
+        CompletableFuture<String> bad = queued.get(1);
+        CompletableFuture<String> fine = queued.get(2);
 
         writer.hold.countDown();
 
@@ -196,15 +199,13 @@ class GroupCommitTest {
     void aCommitThatMayHaveTakenEffectFailsEveryWriteOfItsBatchAndRetriesNone() throws Exception {
         GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
         CompletableFuture<String> first = holdFirstWrite(commit, "a");
-        CompletableFuture<String> b = writeAsync(commit, "b");
-        CompletableFuture<String> c = writeAsync(commit, "c");
-        await(() -> commit.waiting() == 2);
+        List<CompletableFuture<String>> queued = queue(commit, "b", "c");
         writer.commitFailure = new IllegalStateException("connection lost during commit");
 
         writer.hold.countDown();
 
         assertThat(first.get()).isEqualTo("A");
-        for (CompletableFuture<String> f : List.of(b, c)) {
+        for (CompletableFuture<String> f : queued) {
             assertThatThrownBy(f::join).hasRootCauseInstanceOf(IllegalStateException.class)
                     .hasRootCauseMessage("connection lost during commit");
         }
@@ -227,14 +228,12 @@ class GroupCommitTest {
         };
         GroupCommit<String, String> commit = new GroupCommit<>(1, 64, lossy);
         CompletableFuture<String> first = holdFirstWrite(commit, "a");
-        CompletableFuture<String> b = writeAsync(commit, "b");
-        CompletableFuture<String> c = writeAsync(commit, "c");
-        await(() -> commit.waiting() == 2);
+        List<CompletableFuture<String>> queued = queue(commit, "b", "c");
 
         writer.hold.countDown();
 
         assertThat(first.get()).isEqualTo("a");
-        for (CompletableFuture<String> f : List.of(b, c)) {
+        for (CompletableFuture<String> f : queued) {
             assertThatThrownBy(f::join).hasRootCauseInstanceOf(IllegalStateException.class)
                     .hasRootCauseMessage("a batch of 2 writes returned 1 outcomes");
         }
