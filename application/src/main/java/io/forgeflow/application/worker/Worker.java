@@ -175,14 +175,8 @@ public final class Worker {
                 limited = true;
                 continue;
             }
-            List<Run> claimed;
-            try {
-                claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(),
-                        room, settings.lease());
-            } catch (RuntimeException e) {
-                roomWanted = true;
-                throw e;
-            }
+            List<Run> claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(),
+                    room, settings.lease()); // a failure leaves roomWanted set: the next round decides
             listener.claimed(claimed);
             for (Run run : claimed) {
                 start(run, lane);

@@ -108,7 +108,7 @@ class WorkerHousekeepingTest {
 
         worker.start();
         Await.until("the run executed and acknowledged", () -> queue.acknowledgementsSent.size() == 1);
-        Thread.sleep(200);
+        Thread.sleep(200); // an absence can only be watched for a while: a wake-up would claim within milliseconds
 
         // the first round took the one due run with room to spare: neither its end nor its acknowledgement makes a run
         // due, so no claim follows (each used to cost an empty claim, two per run at steady rates)
