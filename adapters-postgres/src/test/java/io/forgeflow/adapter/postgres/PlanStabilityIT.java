@@ -98,6 +98,29 @@ class PlanStabilityIT {
     }
 
     @Test
+    void smallAcknowledgementBatchesReadRowsInProportionToo() {
+        // small batches (under 16) are written a run at a time by statements whose plans the session keeps, made here
+        // on tables with a single run
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+
+        grow(5_000);
+        Map<String, Long> before = rowsRead();
+        int acknowledged = 0;
+        for (int round = 0; round < 10; round++) {
+            acknowledged += queue.acknowledge(succeeded(queue.claim("w1", NOOP, 8, LEASE))).size();
+        }
+
+        assertThat(acknowledged).isEqualTo(80);
+        Map<String, Long> after = rowsRead();
+        // a scan of jobs or runs would read 5,000 rows per batch
+        assertThat(after.get("jobs") - before.get("jobs")).as("rows of jobs read").isLessThanOrEqualTo(2 * 80);
+        assertThat(after.get("runs") - before.get("runs")).as("rows of runs read").isLessThanOrEqualTo(10 * 80);
+        assertThat(after.get("run_attempts") - before.get("run_attempts")).as("rows of run_attempts read")
+                .isLessThanOrEqualTo(2 * 80);
+    }
+
+    @Test
     void aClaimReadsNoRunScheduledForLater() {
         // plans made on tables with a single run
         pg.insert(aRun().dueAt(now.minusSeconds(1)));

@@ -2,6 +2,7 @@ package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.Acknowledgement;
@@ -250,14 +251,19 @@ class PostgresRunQueueIT {
         }
     }
 
+    /** Acknowledgements in small batches: one primary-key statement per run (see 0006-acknowledge-function.sql). */
     @Nested
     class Acknowledge {
+
+        Set<RunFence> ack(List<Acknowledgement> acks) {
+            return queue.acknowledge(acks);
+        }
 
         @Test
         void outputAndErrorsWithNulCharactersAreStoredInsteadOfRefused() {
             pg.insert(aRun().dueAt(now.minusSeconds(1)));
             Run run = queue.claim("w1", NOOP, 1, LEASE).get(0);
-            Set<RunFence> applied = queue.acknowledge(List.of(new Acknowledgement(fence(run), AttemptOutcome.FAILED,
+            Set<RunFence> applied = ack(List.of(new Acknowledgement(fence(run), AttemptOutcome.FAILED,
                     RunStatus.DEAD, null, "bin\u0000ary", "bad\u0000byte")));
             assertThat(applied).containsExactly(fence(run));
             Run stored = runs.find(run.id()).orElseThrow();
@@ -276,7 +282,7 @@ class PostgresRunQueueIT {
             clock.advance(Duration.ofSeconds(5));
             Instant later = clock.instant();
 
-            Set<RunFence> applied = queue.acknowledge(List.of(
+            Set<RunFence> applied = ack(List.of(
                     new Acknowledgement(fence(succeeded), AttemptOutcome.SUCCEEDED, RunStatus.SUCCEEDED, null, "ok", null),
                     new Acknowledgement(fence(retried), AttemptOutcome.FAILED, RunStatus.PENDING,
                             Duration.ofSeconds(10), "partial", "exit 1"),
@@ -319,7 +325,7 @@ class PostgresRunQueueIT {
             RunFence valid = fence(claimed.get(0));
             RunFence stale = new RunFence(claimed.get(1).id(), "w1", 7);
 
-            assertThat(queue.acknowledge(List.of(success(valid), success(stale)))).containsExactly(valid);
+            assertThat(ack(List.of(success(valid), success(stale)))).containsExactly(valid);
             assertThat(runs.find(claimed.get(1).id()).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
         }
 
@@ -329,7 +335,7 @@ class PostgresRunQueueIT {
             Run claimed = queue.claim("w1", NOOP, 1, LEASE).get(0);
             RunFence stale = new RunFence(claimed.id(), "w0", 1);
 
-            assertThat(queue.acknowledge(List.of(failure(stale, RunStatus.DEAD), success(fence(claimed)))))
+            assertThat(ack(List.of(failure(stale, RunStatus.DEAD), success(fence(claimed)))))
                     .containsExactly(fence(claimed));
             assertThat(runs.find(claimed.id()).orElseThrow().status()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(queue.release(List.of(stale, fence(claimed)))).isEmpty();
@@ -345,7 +351,7 @@ class PostgresRunQueueIT {
             pg.insert(aRun().ofJob(retrying.id()));
             List<Run> claimed = queue.claim("w1", NOOP, 3, LEASE);
 
-            queue.acknowledge(claimed.stream().map(run -> run.jobId().equals(retrying.id())
+            ack(claimed.stream().map(run -> run.jobId().equals(retrying.id())
                     ? failure(fence(run), RunStatus.PENDING) : success(fence(run))).toList());
 
             PostgresJobRepository jobs = new PostgresJobRepository(pg.jdbi(), clock);
@@ -360,7 +366,7 @@ class PostgresRunQueueIT {
 
         @Test
         void anEmptyBatchIsANoOp() {
-            assertThat(queue.acknowledge(List.of())).isEmpty();
+            assertThat(ack(List.of())).isEmpty();
         }
 
         @Test
@@ -376,6 +382,23 @@ class PostgresRunQueueIT {
             Instant after = databaseNow();
             assertThat(runs.find(claimed.id()).orElseThrow().scheduledFor())
                     .isBetween(before.plus(Duration.ofMinutes(10)), after.plus(Duration.ofMinutes(10)));
+        }
+    }
+
+    /**
+     * The same acknowledgements in one batch large enough for the set-based statement (16 rows and more): each is sent
+     * with 20 fences of runs that do not exist, which change nothing and are not applied.
+     */
+    @Nested
+    class AcknowledgeInALargeBatch extends Acknowledge {
+        @Override
+        Set<RunFence> ack(List<Acknowledgement> acks) {
+            List<Acknowledgement> padded = new ArrayList<>(acks);
+            for (int i = 0; i < 20; i++) {
+                padded.add(success(new RunFence(Ids.newId(now), "w1", 1)));
+            }
+            assertThat(padded.size()).isGreaterThanOrEqualTo(16);
+            return queue.acknowledge(padded);
         }
     }
 
