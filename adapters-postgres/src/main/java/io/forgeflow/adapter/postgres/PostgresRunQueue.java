@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
@@ -38,8 +39,10 @@ import java.util.random.RandomGenerator;
  * The claim engine on PostgreSQL ({@link RunQueue}).
  *
  * <ul>
- *   <li>{@link #claim}: one round trip (the {@code forgeflow_claim} function); {@code FOR UPDATE SKIP LOCKED} over the pending queue index, limits counted under their locks, the pending →
- *       running update, and the started attempt rows.</li>
+ *   <li>{@link #claim}: one round trip (the {@code forgeflow_claim} function); {@code FOR UPDATE SKIP LOCKED} over
+ *       the pending queue index, limits counted under their locks, the pending → running update, and the started
+ *       attempt rows. After a claim that took all it asked for, the worker's next claim starts past its last claimed
+ *       run for up to {@link #HINT_NANOS} (see there).</li>
  *   <li>{@link #acknowledge}, {@link #release}: one statement per batch, every row fenced by
  *       {@code (id, status = 'running', worker_id, attempt)}; a stale fence changes nothing.</li>
  *   <li>{@link #heartbeat}: one statement for all of a worker's leases.</li>
@@ -71,6 +74,25 @@ public final class PostgresRunQueue implements RunQueue {
     private static final String RELEASE_SQL = RELEASE.jdbc();
     private static final SqlFile NEXT_DUE = SqlFile.load("RunSql/nextDue.sql");
     private static final String NEXT_DUE_SQL = NEXT_DUE.jdbc();
+
+    /**
+     * How long a worker's claims may start past the last run it claimed
+     * ({@code db/changelog/0007-claim-past-a-hint.sql}): a drain's claims would otherwise read again, each time, the
+     * index entries of every run claimed before (they stay until VACUUM). A run of that priority placed before the
+     * hint after it was given (due earlier than the claimed ones, inserted later) waits at most this long, or until a
+     * claim takes less than it asked for.
+     */
+    static final long HINT_NANOS = 1_000_000_000L;
+
+    /** Where a worker's next claim (for one executor set and queue selection) starts: past its last claimed run. */
+    private final Map<HintKey, Hint> hints = new ConcurrentHashMap<>();
+
+    private record HintKey(String workerId, Set<String> executors, QueueSelection queues) {
+    }
+
+    /** The claim order's key of a claimed run, and since when (System.nanoTime) claims have started past a hint. */
+    private record Hint(int priority, Instant scheduledFor, String runId, long sinceNanos) {
+    }
 
     private final Jdbi jdbi;
     private final JdbcStatements statements;
@@ -114,11 +136,27 @@ public final class PostgresRunQueue implements RunQueue {
         String[] include = queues.include() == null ? null : queues.include().toArray(String[]::new);
         String[] exclude = queues.exclude().toArray(String[]::new);
         Instant now = clock.now();
+        HintKey key = new HintKey(workerId, Set.copyOf(executors), queues);
+        long startedNanos = System.nanoTime();
+        Hint hint = hints.get(key);
+        if (hint != null && startedNanos - hint.sinceNanos() > HINT_NANOS) {
+            hint = null; // a second of hinted claims: read from the start once, for runs placed before the hint
+        }
+        Hint after = hint;
         List<Run> claimed = statements.list(CLAIM, c -> c.prepareStatement(CLAIM_SQL), ps -> CLAIM.bind(ps)
                 .text("worker", workerId).textArray("executors", names).textArray("include", include)
                 .textArray("exclude", exclude).integer("limit", limit).bigint("leaseMillis", leaseMillis)
-                .timestamp("now", now).done(), Rows::run);
+                .timestamp("now", now).integer("afterPriority", after == null ? null : after.priority())
+                .timestamp("afterScheduled", after == null ? null : after.scheduledFor())
+                .text("afterId", after == null ? null : after.runId()).done(), Rows::run);
         claimed.sort(CLAIM_ORDER);
+        if (claimed.size() >= limit) {
+            Run last = claimed.get(claimed.size() - 1);
+            hints.put(key, new Hint(last.priority(), last.scheduledFor(), last.id(),
+                    after == null ? startedNanos : after.sinceNanos()));
+        } else {
+            hints.remove(key); // it took every due run it could see: the next claim reads from the start
+        }
         if (!claimed.isEmpty()) {
             Instant at = clock.eventTime();
             List<RunChange> changes = new ArrayList<>(claimed.size());

@@ -139,6 +139,30 @@ class PlanStabilityIT {
     }
 
     @Test
+    void aClaimAfterOneThatTookAllItAskedForDoesNotReadTheRunsClaimedBefore() {
+        // plans made on tables with a single run
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+
+        // a drain half done: 50,000 of 60,000 due runs claimed and finished, their entries still in the pending index
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
+                    + "payload, timeout_seconds, queue) SELECT gen_random_uuid(), r.job_id, 'pending', 5, "
+                    + "CAST(? AS timestamptz) - interval '1 second', 0, 1, 'noop', '{}', 60, 'default' "
+                    + "FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, 60000)", java.sql.Timestamp.from(now));
+            h.execute("UPDATE runs SET status = 'succeeded', finished_at = now() WHERE id IN (SELECT id FROM runs "
+                    + "WHERE status = 'pending' ORDER BY priority, scheduled_for, id LIMIT 50000)");
+        }
+        long first = pagesRead(() -> assertThat(queue.claim("w1", NOOP, 4, LEASE)).hasSize(4));
+        long next = pagesRead(() -> assertThat(queue.claim("w1", NOOP, 4, LEASE)).hasSize(4));
+
+        // the first claim reads past the entries of the 50,000 (and their heap rows, the first time: 50,000 pages); the
+        // next one starts past the first one's last run: what any claim of 4 reads and writes
+        assertThat(first).as("pages read by a claim from the start of the index").isGreaterThan(1_000);
+        assertThat(next).as("pages read by the claim after it").isLessThan(250);
+    }
+
+    @Test
     void aGuardedClaimReadsNoRunScheduledForLaterEither() {
         PostgresQueueRepository queues = new PostgresQueueRepository(jdbi, clock);
         queues.configure("default", true, false, new io.forgeflow.domain.queue.QueueLimits(1_000, null));

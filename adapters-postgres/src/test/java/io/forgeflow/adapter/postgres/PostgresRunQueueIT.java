@@ -61,6 +61,44 @@ class PostgresRunQueueIT {
         }
 
         @Test
+        void afterAClaimThatTookAllItAskedForTheNextStartsPastItsLastRunUntilOneComesUpShort() {
+            List<Run> backlog = IntStream.range(0, 6)
+                    .mapToObj(i -> pg.insert(aRun().withPriority(5).dueAt(now.minusSeconds(60 - i)))).toList();
+            Run urgent = pg.insert(aRun().withPriority(1).dueAt(now.minusSeconds(1)));
+            assertThat(queue.claim("w1", NOOP, 3, LEASE)).extracting(Run::id)
+                    .containsExactly(urgent.id(), backlog.get(0).id(), backlog.get(1).id());
+
+            // placed before the last claimed run after that claim: a hinted claim does not see it ...
+            Run behind = pg.insert(aRun().withPriority(5).dueAt(now.minusSeconds(120)));
+            Run urgentToo = pg.insert(aRun().withPriority(1).dueAt(now.minusSeconds(1)));
+            assertThat(queue.claim("w1", NOOP, 2, LEASE)).extracting(Run::id)
+                    .as("priorities before the hint's are read from their start")
+                    .containsExactly(urgentToo.id(), backlog.get(2).id());
+            assertThat(queue.claim("w1", NOOP, 10, LEASE)).extracting(Run::id)
+                    .as("past the hint: the rest of the backlog, and the claim comes up short")
+                    .containsExactly(backlog.get(3).id(), backlog.get(4).id(), backlog.get(5).id());
+            // ... and the claim after one that came up short reads from the start
+            assertThat(queue.claim("w1", NOOP, 10, LEASE)).extracting(Run::id).containsExactly(behind.id());
+        }
+
+        @Test
+        void aHintIsDroppedAfterASecondSoARunPlacedBeforeItWaitsNoLonger() throws InterruptedException {
+            List<Run> backlog = IntStream.range(0, 4)
+                    .mapToObj(i -> pg.insert(aRun().dueAt(now.minusSeconds(60 - i)))).toList();
+            assertThat(queue.claim("w1", NOOP, 2, LEASE)).hasSize(2);
+            Run behind = pg.insert(aRun().dueAt(now.minusSeconds(120)));
+            assertThat(queue.claim("w2", NOOP, 1, LEASE)).extracting(Run::id)
+                    .as("another worker has no hint").containsExactly(behind.id());
+            Run behindToo = pg.insert(aRun().dueAt(now.minusSeconds(120)));
+
+            Thread.sleep(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(PostgresRunQueue.HINT_NANOS) + 100);
+
+            assertThat(queue.claim("w1", NOOP, 1, LEASE)).extracting(Run::id).containsExactly(behindToo.id());
+            assertThat(queue.claim("w1", NOOP, 5, LEASE)).extracting(Run::id)
+                    .containsExactly(backlog.get(2).id(), backlog.get(3).id());
+        }
+
+        @Test
         void claimTakesTheHighestPriorityFirstThenTheEarliestDue() {
             Run lowEarly = pg.insert(aRun().withPriority(9).dueAt(now.minusSeconds(300)));
             Run highLate = pg.insert(aRun().withPriority(1).dueAt(now.minusSeconds(10)));
