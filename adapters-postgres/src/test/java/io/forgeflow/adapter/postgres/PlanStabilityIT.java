@@ -181,6 +181,26 @@ class PlanStabilityIT {
         assertThat(nothing).as("pages read by a claim that finds nothing due").isLessThan(150);
     }
 
+    @Test
+    void aClaimWhereEveryDueRunIsInALimitedQueueDoesNotReadThemAllAsOpenCandidates() {
+        PostgresQueueRepository queues = new PostgresQueueRepository(jdbi, clock);
+        queues.configure("default", true, false, new io.forgeflow.domain.queue.QueueLimits(100_000, null));
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+
+        // 20,000 due runs, every one of them in the limited queue
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
+                    + "payload, timeout_seconds, queue) SELECT gen_random_uuid(), r.job_id, 'pending', 5, "
+                    + "CAST(? AS timestamptz) - interval '1 second', 0, 1, 'noop', '{}', 60, 'default' "
+                    + "FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, 20000)", java.sql.Timestamp.from(now));
+        }
+        long pages = pagesRead(() -> assertThat(queue.claim("w2", NOOP, 4, LEASE)).hasSize(4));
+
+        // looking for runs of open queues among them read every one: 20,369 pages (their index entries and heap rows)
+        assertThat(pages).as("pages read by a claim of 4 runs of a limited queue").isLessThan(400);
+    }
+
     private static List<Acknowledgement> succeeded(List<Run> runs) {
         return runs.stream()
                 .map(r -> new Acknowledgement(new RunFence(r.id(), "w1", r.attempt()), AttemptOutcome.SUCCEEDED,

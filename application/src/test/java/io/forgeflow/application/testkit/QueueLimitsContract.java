@@ -481,6 +481,30 @@ public abstract class QueueLimitsContract {
         }
 
         @Test
+        void runsOfOpenQueuesNamedBetweenAfterAndBeforeTheLimitedOnesAreClaimedWithTheirs() {
+            Instant now = clock().instant();
+            configure("b-limited", 5, null);
+            configure("d-limited", 5, null);
+            Job b = job("b-limited", null, null);
+            Job d = job("d-limited", null, null);
+
+            Run between = due(job("c-open", null, null), 5, now.minusSeconds(10));
+            Run limited = due(b, 5, now.minusSeconds(20));
+            assertThat(claim(WORKER_A, 10)).extracting(Run::id).as("an open queue between two limited ones")
+                    .containsExactly(limited.id(), between.id());
+
+            Run after = due(job("e-open", null, null), 5, now.minusSeconds(10));
+            limited = due(d, 5, now.minusSeconds(20));
+            assertThat(claim(WORKER_A, 10)).extracting(Run::id).as("an open queue after the limited ones")
+                    .containsExactly(limited.id(), after.id());
+
+            Run before = due(job("a-open", null, null), 5, now.minusSeconds(10));
+            limited = due(b, 5, now.minusSeconds(20));
+            assertThat(claim(WORKER_A, 10)).extracting(Run::id).as("an open queue before the limited ones")
+                    .containsExactly(limited.id(), before.id());
+        }
+
+        @Test
         void aSmallClaimTakesTheFirstRunsInClaimOrderWhetherTheirQueueIsLimitedOrNot() {
             Instant now = clock().instant();
             due(job("default", null, null), 9, now.minusSeconds(60));
