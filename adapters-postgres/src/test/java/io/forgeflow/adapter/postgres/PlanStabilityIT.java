@@ -146,11 +146,8 @@ class PlanStabilityIT {
         queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
 
         // a drain half done: 50,000 of 60,000 due runs claimed and finished, their entries still in the pending index
+        dueNow(60_000);
         try (Handle h = pg.jdbi().open()) {
-            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
-                    + "payload, timeout_seconds, queue) SELECT gen_random_uuid(), r.job_id, 'pending', 5, "
-                    + "CAST(? AS timestamptz) - interval '1 second', 0, 1, 'noop', '{}', 60, 'default' "
-                    + "FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, 60000)", java.sql.Timestamp.from(now));
             h.execute("UPDATE runs SET status = 'succeeded', finished_at = now() WHERE id IN (SELECT id FROM runs "
                     + "WHERE status = 'pending' ORDER BY priority, scheduled_for, id LIMIT 50000)");
         }
@@ -189,12 +186,7 @@ class PlanStabilityIT {
         queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
 
         // 20,000 due runs, every one of them in the limited queue
-        try (Handle h = pg.jdbi().open()) {
-            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
-                    + "payload, timeout_seconds, queue) SELECT gen_random_uuid(), r.job_id, 'pending', 5, "
-                    + "CAST(? AS timestamptz) - interval '1 second', 0, 1, 'noop', '{}', 60, 'default' "
-                    + "FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, 20000)", java.sql.Timestamp.from(now));
-        }
+        dueNow(20_000);
         long pages = pagesRead(() -> assertThat(queue.claim("w2", NOOP, 4, LEASE)).hasSize(4));
 
         // looking for runs of open queues among them read every one: 20,369 pages (their index entries and heap rows)
@@ -221,6 +213,17 @@ class PlanStabilityIT {
             // this connection's own scans (the copies above) reach the statistics before the first count
             h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
             h.select("SELECT 1").mapTo(Integer.class).one();
+        }
+    }
+
+    /** n pending runs of the one job in the default queue, priority 5, all due a second ago. No ANALYZE follows. */
+    private void dueNow(int n) {
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
+                    + "payload, timeout_seconds, queue) SELECT gen_random_uuid(), r.job_id, 'pending', 5, "
+                    + "CAST(? AS timestamptz) - interval '1 second', 0, 1, 'noop', '{}', 60, 'default' "
+                    + "FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, ?)",
+                    java.sql.Timestamp.from(now), n);
         }
     }
 
