@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -90,10 +91,11 @@ public final class PostgresRunQueue implements RunQueue {
     private record HintKey(String workerId, Set<String> executors, QueueSelection queues) {
     }
 
-    /** The claim order's key of a claimed run, and since when (System.nanoTime) claims have started past a hint. */
+    /** The claim order's key of a claimed run, and since when (the ticker's nanoseconds) claims start past a hint. */
     private record Hint(int priority, Instant scheduledFor, String runId, long sinceNanos) {
     }
 
+    private final LongSupplier ticker;
     private final Jdbi jdbi;
     private final JdbcStatements statements;
     private final DbClock clock;
@@ -117,6 +119,12 @@ public final class PostgresRunQueue implements RunQueue {
 
     /** @param events told of every committed state change (after the commit); {@link RunEvents#NONE} for none */
     public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random, RunEvents events) {
+        this(jdbi, testClock, random, events, System::nanoTime);
+    }
+
+    /** @param ticker what a hint's age is read from ({@link System#nanoTime()}; a test's own in tests) */
+    PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random, RunEvents events, LongSupplier ticker) {
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
@@ -137,12 +145,10 @@ public final class PostgresRunQueue implements RunQueue {
         String[] exclude = queues.exclude().toArray(String[]::new);
         Instant now = clock.now();
         HintKey key = new HintKey(workerId, Set.copyOf(executors), queues);
-        long startedNanos = System.nanoTime();
-        Hint hint = hints.get(key);
-        if (hint != null && startedNanos - hint.sinceNanos() > HINT_NANOS) {
-            hint = null; // a second of hinted claims: read from the start once, for runs placed before the hint
-        }
-        Hint after = hint;
+        long startedNanos = ticker.getAsLong();
+        Hint stored = hints.get(key);
+        // after a second of hinted claims, one reads from the start, for runs placed before the hint
+        Hint after = stored != null && startedNanos - stored.sinceNanos() <= HINT_NANOS ? stored : null;
         List<Run> claimed = statements.list(CLAIM, c -> c.prepareStatement(CLAIM_SQL), ps -> CLAIM.bind(ps)
                 .text("worker", workerId).textArray("executors", names).textArray("include", include)
                 .textArray("exclude", exclude).integer("limit", limit).bigint("leaseMillis", leaseMillis)

@@ -6,6 +6,7 @@ import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue.Heartbeat;
 import io.forgeflow.domain.run.Attempt;
@@ -82,20 +83,25 @@ class PostgresRunQueueIT {
         }
 
         @Test
-        void aHintIsDroppedAfterASecondSoARunPlacedBeforeItWaitsNoLonger() throws InterruptedException {
+        void aHintIsDroppedOnceItIsOlderThanASecondSoARunPlacedBeforeItWaitsNoLonger() {
+            java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(42);
+            PostgresRunQueue ticking = new PostgresRunQueue(pg.jdbi(), clock, null, RunEvents.NONE, nanos::get);
             List<Run> backlog = IntStream.range(0, 4)
                     .mapToObj(i -> pg.insert(aRun().dueAt(now.minusSeconds(60 - i)))).toList();
-            assertThat(queue.claim("w1", NOOP, 2, LEASE)).hasSize(2);
+            assertThat(ticking.claim("w1", NOOP, 2, LEASE)).hasSize(2);
             Run behind = pg.insert(aRun().dueAt(now.minusSeconds(120)));
-            assertThat(queue.claim("w2", NOOP, 1, LEASE)).extracting(Run::id)
+            assertThat(ticking.claim("w2", NOOP, 1, LEASE)).extracting(Run::id)
                     .as("another worker has no hint").containsExactly(behind.id());
             Run behindToo = pg.insert(aRun().dueAt(now.minusSeconds(120)));
 
-            Thread.sleep(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(PostgresRunQueue.HINT_NANOS) + 100);
-
-            assertThat(queue.claim("w1", NOOP, 1, LEASE)).extracting(Run::id).containsExactly(behindToo.id());
-            assertThat(queue.claim("w1", NOOP, 5, LEASE)).extracting(Run::id)
-                    .containsExactly(backlog.get(2).id(), backlog.get(3).id());
+            nanos.addAndGet(PostgresRunQueue.HINT_NANOS);
+            assertThat(ticking.claim("w1", NOOP, 1, LEASE)).extracting(Run::id)
+                    .as("a second after the first hinted claim: still past the hint")
+                    .containsExactly(backlog.get(2).id());
+            nanos.incrementAndGet();
+            assertThat(ticking.claim("w1", NOOP, 1, LEASE)).extracting(Run::id)
+                    .as("a nanosecond more: from the start").containsExactly(behindToo.id());
+            assertThat(ticking.claim("w1", NOOP, 5, LEASE)).extracting(Run::id).containsExactly(backlog.get(3).id());
         }
 
         @Test
