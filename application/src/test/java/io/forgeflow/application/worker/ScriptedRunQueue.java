@@ -26,6 +26,10 @@ final class ScriptedRunQueue implements RunQueue {
     final AtomicInteger refusedBatches = new AtomicInteger();
     final List<Set<String>> claimedWithExecutors = new CopyOnWriteArrayList<>();
     final List<Acknowledgement> acknowledgementsSent = new CopyOnWriteArrayList<>();
+    /** The size of each acknowledgement call that was written. */
+    final List<Integer> acknowledgementBatches = new CopyOnWriteArrayList<>();
+    /** How many claims were asked for. */
+    final AtomicInteger claims = new AtomicInteger();
     final AtomicInteger cancellationQueries = new AtomicInteger();
     final AtomicInteger nextDueQueries = new AtomicInteger();
     final List<io.forgeflow.domain.queue.QueueSelection> nextDueSelections = new CopyOnWriteArrayList<>();
@@ -52,6 +56,7 @@ final class ScriptedRunQueue implements RunQueue {
     public List<Run> claim(String workerId, Set<String> executors, io.forgeflow.domain.queue.QueueSelection queues,
                                int limit, Duration lease) {
         claimedWithExecutors.add(Set.copyOf(executors));
+        claims.incrementAndGet();
         return delegate.claim(workerId, executors, queues, limit, lease);
     }
 
@@ -93,6 +98,7 @@ final class ScriptedRunQueue implements RunQueue {
             throw new IllegalStateException("ERROR: invalid byte sequence for encoding \"UTF8\": 0x00");
         }
         acknowledgementsSent.addAll(acks);
+        acknowledgementBatches.add(acks.size());
         return delegate.acknowledge(acks);
     }
 
