@@ -823,20 +823,8 @@ public final class Worker {
      * claim after the pause sees every run that became due during it), unless the worker stops accepting.
      */
     private void waitForCompany(long nanos) {
-        if (nanos <= 0) {
-            return;
-        }
-        long deadline = System.nanoTime() + nanos;
-        synchronized (wakeLock) {
-            long left;
-            while (running && accepting && (left = deadline - System.nanoTime()) > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(wakeLock, left);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            woken = false;
+        if (nanos > 0) {
+            waitOnWakeLock(nanos, false);
         }
     }
 
@@ -861,13 +849,19 @@ public final class Worker {
     }
 
     private void awaitWake(Duration max) {
-        long deadline = System.nanoTime() + max.toNanos();
+        waitOnWakeLock(max.toNanos(), true);
+    }
+
+    /**
+     * Waits on the wake lock for up to {@code nanos}, or less once the worker stops accepting (or, when
+     * {@code endOnWake}, once woken); clears the wake flag either way: the claim that follows sees every run that became
+     * due meanwhile.
+     */
+    private void waitOnWakeLock(long nanos, boolean endOnWake) {
+        long deadline = System.nanoTime() + nanos;
         synchronized (wakeLock) {
-            while (!woken && running && accepting) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
+            long left;
+            while (!(endOnWake && woken) && running && accepting && (left = deadline - System.nanoTime()) > 0) {
                 try {
                     TimeUnit.NANOSECONDS.timedWait(wakeLock, left);
                 } catch (InterruptedException e) {

@@ -100,6 +100,27 @@ class WorkerPacingTest {
     }
 
     @Test
+    void theAcknowledgersPauseIsFourTimesAsLongAsItsLastWriteTook() {
+        start(never(), new BatchPacer(4, MINUTE, 0));
+        java.util.concurrent.CountDownLatch slowWrite = new java.util.concurrent.CountDownLatch(1);
+        queue.acknowledgementsWaitFor = slowWrite;
+        Run first = s.onlyRunOf(s.submit(aDraft()).id());
+        Await.until("the first result is being written", () -> queue.acknowledgementsWaiting.get() == 1);
+        LockSupport.parkNanos(Duration.ofMillis(50).toNanos()); // the write takes at least 50 ms
+
+        queue.acknowledgementsWaitFor = null;
+        long released = System.nanoTime();
+        slowWrite.countDown();
+        Run second = s.onlyRunOf(s.submit(aDraft()).id());
+        Await.until("the second result is written (after a pause of at least 200 ms, not a minute)",
+                Duration.ofSeconds(20), () -> s.run(second.id()).status() == RunStatus.SUCCEEDED);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - released)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+        assertThat(s.run(first.id()).status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(queue.acknowledgementBatches).containsExactly(1, 1);
+    }
+
+    @Test
     void withoutPacingTheSameRunIsClaimedAtOnce() {
         start(never(), never());
         Await.until("the first round ran (it found nothing)", () -> queue.claims.get() >= 1);
