@@ -39,6 +39,12 @@ final class ScriptedRunQueue implements RunQueue {
     volatile Duration nextDueAnswer;
     /** When set, every {@link #acknowledge} waits for this latch before writing (a slow database). */
     volatile java.util.concurrent.CountDownLatch acknowledgementsWaitFor;
+    /** When set, every {@link #claim} waits for this latch before claiming (a slow database). */
+    volatile java.util.concurrent.CountDownLatch claimsWaitFor;
+    /** Claims answered (the in-memory queue's claim returned). */
+    final AtomicInteger claimsAnswered = new AtomicInteger();
+    /** Claims waiting on {@link #claimsWaitFor} now. */
+    final AtomicInteger claimsWaiting = new AtomicInteger();
     /** Acknowledgement calls waiting on {@link #acknowledgementsWaitFor} now. */
     final AtomicInteger acknowledgementsWaiting = new AtomicInteger();
 
@@ -57,7 +63,10 @@ final class ScriptedRunQueue implements RunQueue {
                                int limit, Duration lease) {
         claimedWithExecutors.add(Set.copyOf(executors));
         claims.incrementAndGet();
-        return delegate.claim(workerId, executors, queues, limit, lease);
+        waitFor(claimsWaitFor, claimsWaiting, "claim");
+        List<Run> claimed = delegate.claim(workerId, executors, queues, limit, lease);
+        claimsAnswered.incrementAndGet();
+        return claimed;
     }
 
     @Override
@@ -76,20 +85,7 @@ final class ScriptedRunQueue implements RunQueue {
 
     @Override
     public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
-        java.util.concurrent.CountDownLatch wait = acknowledgementsWaitFor;
-        if (wait != null) {
-            acknowledgementsWaiting.incrementAndGet();
-            try {
-                if (!wait.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("the test never let the acknowledgement through");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while acknowledging", e);
-            } finally {
-                acknowledgementsWaiting.decrementAndGet();
-            }
-        }
+        waitFor(acknowledgementsWaitFor, acknowledgementsWaiting, "acknowledgement");
         if (acknowledgementsFail) {
             throw new IllegalStateException("database unreachable (acknowledge)");
         }
@@ -100,6 +96,24 @@ final class ScriptedRunQueue implements RunQueue {
         acknowledgementsSent.addAll(acks);
         acknowledgementBatches.add(acks.size());
         return delegate.acknowledge(acks);
+    }
+
+    /** Plays a slow database: waits for {@code latch} (when set), counted in {@code waiting} meanwhile. */
+    private static void waitFor(java.util.concurrent.CountDownLatch latch, AtomicInteger waiting, String what) {
+        if (latch == null) {
+            return;
+        }
+        waiting.incrementAndGet();
+        try {
+            if (!latch.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never let the " + what + " through");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted in a " + what, e);
+        } finally {
+            waiting.decrementAndGet();
+        }
     }
 
     private static boolean hasNul(String text) {

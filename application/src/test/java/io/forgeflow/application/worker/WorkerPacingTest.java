@@ -121,6 +121,25 @@ class WorkerPacingTest {
     }
 
     @Test
+    void theClaimersPauseIsFourTimesAsLongAsItsLastRoundTook() {
+        java.util.concurrent.CountDownLatch slowClaim = new java.util.concurrent.CountDownLatch(1);
+        queue.claimsWaitFor = slowClaim;
+        start(new BatchPacer(4, MINUTE, 0), never());
+        Await.until("the first claim is under way", () -> queue.claimsWaiting.get() == 1);
+        LockSupport.parkNanos(Duration.ofMillis(50).toNanos()); // the round takes at least 50 ms (and finds nothing)
+
+        queue.claimsWaitFor = null;
+        long released = System.nanoTime();
+        slowClaim.countDown();
+        Await.until("the first round is over", () -> queue.claimsAnswered.get() == 1);
+        Run run = s.onlyRunOf(s.submit(aDraft()).id());
+        Await.until("the run is claimed and succeeds (after a pause of at least 200 ms, not a minute)",
+                Duration.ofSeconds(20), () -> s.run(run.id()).status() == RunStatus.SUCCEEDED);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - released)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
     void withoutPacingTheSameRunIsClaimedAtOnce() {
         start(never(), never());
         Await.until("the first round ran (it found nothing)", () -> queue.claims.get() >= 1);
