@@ -697,6 +697,7 @@ public final class Worker {
             if (first == null) {
                 continue;
             }
+            sending.set(1); // still counted as unacknowledged while it waits for company
             lingerForCompany(ackPacer.pauseNanos(System.nanoTime()));
             List<Acknowledgement> batch = new ArrayList<>();
             batch.add(first);
