@@ -156,6 +156,17 @@ class DashboardBrowserIT {
         return (String) text;
     }
 
+    /**
+     * The attempts of the run shown, each as its outcome and its rendered text, read in one step: the live view
+     * re-renders the timeline as events arrive, and elements found in one command can be gone by the next (seen in CI).
+     */
+    @SuppressWarnings("unchecked")
+    static List<List<String>> attempts(WebDriver driver) {
+        return (List<List<String>>) ((JavascriptExecutor) driver).executeScript(
+                "return Array.from(document.querySelectorAll('#attempts li[data-attempt]'))"
+                        + ".map(e => [e.getAttribute('data-outcome'), e.innerText.trim()]);");
+    }
+
     /** Clicks what css selects, again if a live re-render replaced it just before the click. */
     static void click(WebDriver driver, String css) {
         waitFor(driver, d -> {
@@ -340,12 +351,14 @@ class DashboardBrowserIT {
             waitFor(driver, d -> "succeeded".equals(text(d, runRow + " td.status")));
             click(driver, runRow);
             waitFor(driver, d -> "succeeded".equals(text(d, "#run-status")));
-            waitFor(driver, d -> d.findElements(By.cssSelector("#attempts li[data-attempt]")).size() == 2);
-            List<WebElement> attempts = driver.findElements(By.cssSelector("#attempts li[data-attempt]"));
-            assertThat(attempts.get(0).getAttribute("data-outcome")).isEqualTo("failed");
-            assertThat(attempts.get(0).getText()).contains("#1 failed").contains("node-a").contains("exit code 1");
-            assertThat(attempts.get(1).getAttribute("data-outcome")).isEqualTo("succeeded");
-            assertThat(driver.findElement(By.id("run-output")).getText()).contains("invoices sent: 42");
+            List<List<String>> attempts = waitFor(driver, d -> {
+                List<List<String>> read = attempts(d);
+                return read.size() == 2 ? read : null;
+            });
+            assertThat(attempts.get(0).get(0)).isEqualTo("failed");
+            assertThat(attempts.get(0).get(1)).contains("#1 failed").contains("node-a").contains("exit code 1");
+            assertThat(attempts.get(1).get(0)).isEqualTo("succeeded");
+            assertThat(text(driver, "#run-output")).contains("invoices sent: 42");
             assertThat(text(driver, "#run-detail .meta")).startsWith("attempt 2 of 2 · priority 5 · scheduled ");
             assertThat(text(driver, "#attempts li:nth-child(2)")).startsWith("requeued, due ");
             assertThat(driver.getCurrentUrl()).endsWith("#runs?run=" + runId);
