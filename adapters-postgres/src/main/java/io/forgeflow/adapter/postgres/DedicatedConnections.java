@@ -3,6 +3,7 @@ package io.forgeflow.adapter.postgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.function.Supplier;
@@ -16,6 +17,19 @@ import java.util.function.Supplier;
 public final class DedicatedConnections {
 
     private DedicatedConnections() {
+    }
+
+    /**
+     * Makes the session commit without waiting for its WAL flush ({@code synchronous_commit = off}), for a connection
+     * that only sends notifications. A {@code NOTIFY} takes a transaction id, so its commit writes a commit record
+     * and, by default, waits for that record's own flush (up to hundreds a second, each one a disk flush on the
+     * database's host) although nothing it records needs to survive a crash. Listeners are told at commit, flushed or
+     * not. Call it right after opening the connection, with auto-commit on, so that it holds for the session.
+     */
+    static void commitWithoutWaitingForTheFlush(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET synchronous_commit = off");
+        }
     }
 
     /**

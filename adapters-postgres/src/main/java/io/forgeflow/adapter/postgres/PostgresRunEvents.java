@@ -37,7 +37,9 @@ import java.util.function.Supplier;
  * {@link #publish} only appends to an in-memory queue. A sender thread takes whatever accumulated, packs it into
  * payloads of at most {@value #MAX_PAYLOAD_BYTES} bytes (the limit is 8000), and sends them with {@code pg_notify}
  * in one transaction of its own, on a dedicated connection; then it waits out a coalescing window (5 ms by default)
- * before sending again. So a node sends at most one notifying commit per window, however many runs it moves.
+ * before sending again. So a node sends at most one notifying commit per window, however many runs it moves, and
+ * that commit does not wait for a WAL flush ({@code synchronous_commit = off} on the sending session: run changes
+ * are best effort, see the gap marker below).
  *
  * <p>The queue is bounded ({@value #MAX_QUEUED} changes): past it, changes are dropped and the next payload starts
  * with a gap marker, as after a failed send, so that every api node tells its event clients to re-read the state.
@@ -216,6 +218,8 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
             try {
                 if (sending == null) {
                     sending = connections.get();
+                    sending.setAutoCommit(true);
+                    DedicatedConnections.commitWithoutWaitingForTheFlush(sending);
                 }
                 sending.setAutoCommit(false);
                 try (PreparedStatement notify = sending.prepareStatement("SELECT pg_notify(?, ?)")) {

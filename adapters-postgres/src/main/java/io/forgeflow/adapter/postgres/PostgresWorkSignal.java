@@ -30,7 +30,9 @@ import java.util.function.Supplier;
  * {@code NOTIFY} on a connection of its own and then waits out a window (2 ms by default) before it sends again, so
  * any number of calls in a window cost one notification. A {@code NOTIFY} is never sent inside a caller's
  * transaction: PostgreSQL serialises the commits of notifying transactions, which would cap submissions at a few
- * hundred per second. If the send fails, it is retried once on a new connection, then dropped (workers also poll).
+ * hundred per second. The sending session commits asynchronously ({@code synchronous_commit = off}): a notification
+ * needs no durability, so it never waits for a WAL flush of its own. If the send fails, it is retried once on a new
+ * connection, then dropped (workers also poll).
  *
  * <p><b>Receiving</b> uses another connection, which has run {@code LISTEN}; {@link #await} blocks in
  * {@link PGConnection#getNotifications(int)} in slices of at most 250 ms, so it stays interruptible. Notifications that
@@ -191,6 +193,7 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
                 if (sending == null) {
                     sending = connections.get();
                     sending.setAutoCommit(true);
+                    DedicatedConnections.commitWithoutWaitingForTheFlush(sending);
                 }
                 try (Statement statement = sending.createStatement()) {
                     statement.execute("NOTIFY " + CHANNEL);

@@ -87,6 +87,22 @@ class PostgresRunEventsIT {
         }
 
         @Test
+        void thePublishingSessionCommitsWithoutWaitingForTheWalFlush() throws Exception {
+            RecordingConnections recording = new RecordingConnections(pg);
+            PostgresRunEvents publisher = new PostgresRunEvents(recording);
+            try {
+                nodeB.subscribe(heardOnB);
+                awaitListening(publisher, heardOnB);
+
+                assertThat(recording.handedOut).hasSize(1); // it never subscribed: the sending connection only
+                assertThat(RecordingConnections.synchronousCommit(recording.handedOut.get(0)))
+                        .isEqualTo("off, set by the session");
+            } finally {
+                publisher.close();
+            }
+        }
+
+        @Test
         void aListenerWhoseConnectionDropsHearsOfTheGapAndThenHearsNewChanges() {
             nodeB.subscribe(heardOnB);
             awaitListening(nodeA, heardOnB);

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -124,6 +125,29 @@ class PostgresWorkSignalIT {
         sender.runsBecameDue();
 
         assertThat(receiver.await(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void theSendingSessionCommitsWithoutWaitingForTheWalFlushAlsoAfterAReconnect() throws Exception {
+        RecordingConnections recording = new RecordingConnections(pg);
+        List<Connection> handedOut = recording.handedOut;
+        try (PostgresWorkSignal signal = new PostgresWorkSignal(recording)) {
+            drain(receiver);
+            signal.runsBecameDue();
+            assertThat(receiver.await(Duration.ofSeconds(5))).isTrue();
+
+            assertThat(handedOut).hasSize(2); // the LISTEN connection, opened first, and the sending one
+            assertThat(RecordingConnections.synchronousCommit(handedOut.get(1))).isEqualTo("off, set by the session");
+            assertThat(RecordingConnections.synchronousCommit(handedOut.get(0))).doesNotEndWith("set by the session");
+
+            handedOut.get(1).close();
+            drain(receiver);
+            signal.runsBecameDue();
+            assertThat(receiver.await(Duration.ofSeconds(5))).isTrue();
+
+            assertThat(handedOut).hasSize(3);
+            assertThat(RecordingConnections.synchronousCommit(handedOut.get(2))).isEqualTo("off, set by the session");
+        }
     }
 
     @Test
