@@ -56,6 +56,17 @@ final class CountingNoop implements RunExecutor {
         return lost;
     }
 
+    /** Runs that were submitted ({@code submitted[i]}) and never executed. */
+    long lostAmong(boolean[] submitted) {
+        long lost = 0;
+        for (int k = 0; k < executions.length(); k++) {
+            if (submitted[k] && executions.get(k) == 0) {
+                lost++;
+            }
+        }
+        return lost;
+    }
+
     long duplicated() {
         long dup = 0;
         for (int k = 0; k < executions.length(); k++) {

@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -169,8 +170,17 @@ final class Workloads {
         }
     }
 
-    /** W2: an open-loop producer at rate R through the submission path; pickup latency from the intended time. */
+    /**
+     * W2: an open-loop producer at rate R through the submission path; pickup latency from the intended time. The
+     * producers stop submitting at twice the schedule's length, so that a rate beyond the machine ends in bounded time
+     * (the row then says how many runs were submitted; its latencies and lost count cover those).
+     */
     BenchResult w2(int rate, Duration warmup, Duration measured) throws Exception {
+        return w2(rate, warmup, measured, warmup.plus(measured).multipliedBy(2));
+    }
+
+    /** W2 whose producers submit nothing after {@code producing} from the first intended enqueue. */
+    BenchResult w2(int rate, Duration warmup, Duration measured, Duration producing) throws Exception {
         try (BenchDatabase.Fresh fresh = db.fresh("w2_" + rate)) {
             Jdbi jdbi = PostgresJdbi.create(fresh.dataSource);
             int total = (int) (rate * (warmup.toMillis() + measured.toMillis()) / 1000);
@@ -188,9 +198,12 @@ final class Workloads {
             CpuMeter meter = new CpuMeter(probe, fresh.name, null);
             meter.start();
             long[] enqueueLatency = new long[total];
+            boolean[] submitted = new boolean[total];
             long t0 = System.nanoTime() + Duration.ofMillis(50).toNanos();
+            long stopAt = t0 + producing.toNanos();
             long intervalNanos = 1_000_000_000L / rate;
             AtomicLong next = new AtomicLong();
+            AtomicLong submittedCount = new AtomicLong();
             List<Thread> producers = new ArrayList<>();
             for (int p = 0; p < 4; p++) {
                 Thread th = new Thread(() -> {
@@ -200,9 +213,14 @@ final class Workloads {
                         while ((wait = intended - System.nanoTime()) > 0) {
                             LockSupport.parkNanos(wait);
                         }
+                        if (System.nanoTime() - stopAt > 0) {
+                            return; // past the time limit: this producer submits nothing more
+                        }
                         submit.submit(new JobDraft("w2", "noop", Map.of("i", (int) i), null, null, null, null, null,
                                 null, null, null));
                         enqueueLatency[(int) i] = System.nanoTime() - intended;
+                        submitted[(int) i] = true;
+                        submittedCount.incrementAndGet();
                     }
                 }, "w2-producer-" + p);
                 producers.add(th);
@@ -212,7 +230,7 @@ final class Workloads {
                 th.join();
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (noop.total.get() < total && System.nanoTime() < deadline) {
+            while (noop.total.get() < submittedCount.get() && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(10_000_000L);
             }
             CpuMeter.Cpu cpu = meter.stop();
@@ -224,10 +242,13 @@ final class Workloads {
             long[] pickup = new long[total - first];
             long[] enqueue = new long[total - first];
             int k = 0;
+            int e = 0;
             long minStart = Long.MAX_VALUE;
             long maxStart = Long.MIN_VALUE;
             for (int i = first; i < total; i++) {
-                enqueue[i - first] = enqueueLatency[i];
+                if (submitted[i]) {
+                    enqueue[e++] = enqueueLatency[i];
+                }
                 if (noop.executions.get(i) > 0) {
                     long started = noop.startedNanos.get(i);
                     pickup[k++] = started - (t0 + i * intervalNanos);
@@ -236,12 +257,16 @@ final class Workloads {
                 }
             }
             Stats latency = Stats.of(pickup, k);
-            Stats enq = Stats.of(enqueue, enqueue.length);
+            Stats enq = Stats.of(enqueue, e);
             double achieved = k > 1 ? (k - 1) / ((maxStart - minStart) / 1e9) : 0;
-            return new BenchResult("W2 steady rate " + rate + "/s (pickup latency)", achieved, (double) rate,
-                    latency.p50(), latency.p95(), latency.p99(), latency.max(), enq.p50(), enq.p99(),
-                    noop.total.get() - noop.duplicated(), noop.lost(), noop.duplicated(), null, null,
-                    "4 producer threads calling SubmitJob (job + run in one statement each; concurrent submissions share commits)").withCpu(cpu, total);
+            long sent = submittedCount.get();
+            String stopped = sent == total ? "" : String.format(Locale.ROOT,
+                    "; producers stopped at %d s, %,d of %,d runs submitted", producing.toSeconds(), sent, total);
+            return new BenchResult("W2 steady rate " + rate + "/s (pickup latency" + stopped + ")", achieved,
+                    (double) rate, latency.p50(), latency.p95(), latency.p99(), latency.max(), enq.p50(), enq.p99(),
+                    noop.total.get() - noop.duplicated(), noop.lostAmong(submitted), noop.duplicated(), null, null,
+                    "4 producer threads calling SubmitJob (job + run in one statement each; concurrent submissions "
+                            + "share commits)" + stopped).withCpu(cpu, Math.max(1, sent));
         }
     }
 
