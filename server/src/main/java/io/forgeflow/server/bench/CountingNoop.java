@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntPredicate;
 
 /**
  * The benchmark's executor, named {@code noop}: does nothing but count executions per run (by the payload's
@@ -47,20 +48,14 @@ final class CountingNoop implements RunExecutor {
     }
 
     long lost() {
-        long lost = 0;
-        for (int k = 0; k < executions.length(); k++) {
-            if (executions.get(k) == 0) {
-                lost++;
-            }
-        }
-        return lost;
+        return lostAmong(k -> true);
     }
 
-    /** Runs that were submitted ({@code submitted[i]}) and never executed. */
-    long lostAmong(boolean[] submitted) {
+    /** Runs that were submitted (the predicate holds for their index) and never executed. */
+    long lostAmong(IntPredicate submitted) {
         long lost = 0;
         for (int k = 0; k < executions.length(); k++) {
-            if (submitted[k] && executions.get(k) == 0) {
+            if (submitted.test(k) && executions.get(k) == 0) {
                 lost++;
             }
         }

@@ -264,7 +264,7 @@ final class Workloads {
                     "; producers stopped at %d s, %,d of %,d runs submitted", producing.toSeconds(), sent, total);
             return new BenchResult("W2 steady rate " + rate + "/s (pickup latency" + stopped + ")", achieved,
                     (double) rate, latency.p50(), latency.p95(), latency.p99(), latency.max(), enq.p50(), enq.p99(),
-                    noop.total.get() - noop.duplicated(), noop.lostAmong(submitted), noop.duplicated(), null, null,
+                    noop.total.get() - noop.duplicated(), noop.lostAmong(i -> submitted[i]), noop.duplicated(), null, null,
                     "4 producer threads calling SubmitJob (job + run in one statement each; concurrent submissions "
                             + "share commits)" + stopped).withCpu(cpu, Math.max(1, sent));
         }
