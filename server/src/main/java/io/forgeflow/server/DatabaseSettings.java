@@ -27,7 +27,7 @@ final class DatabaseSettings {
 
     /** The URL and user, never the password. */
     static String describe(DataSourceFactory dsf) {
-        return dsf.getUrl() + " as " + dsf.getUser();
+        return PostgresUrls.redact(dsf.getUrl()) + " as " + dsf.getUser(); // a JDBC URL may carry ?password=
     }
 
     /**

@@ -77,6 +77,15 @@ public final class EnvironmentOverrides {
         if ((v = env.get("FORGEFLOW_INSECURE")) != null) {
             s.insecure = bool("FORGEFLOW_INSECURE", v);
         }
+        if ((v = env.get("FORGEFLOW_ALLOWED_ORIGINS")) != null) {
+            s.allowedOrigins = new ArrayList<>(List.of(v)); // parsed (and split at commas) by NodeSecurity
+        }
+        if ((v = env.get("FORGEFLOW_ALLOWED_HOSTS")) != null) {
+            s.allowedHosts = new ArrayList<>(List.of(v));
+        }
+        if ((v = env.get("FORGEFLOW_ADMIN_INSECURE")) != null) {
+            s.adminInsecure = bool("FORGEFLOW_ADMIN_INSECURE", v);
+        }
         if ((v = env.get("FORGEFLOW_HTTP_ALLOW_PRIVATE")) != null) {
             s.httpAllowPrivate = v.isBlank() ? null : bool("FORGEFLOW_HTTP_ALLOW_PRIVATE", v);
         }
@@ -104,7 +113,21 @@ public final class EnvironmentOverrides {
             HostPort hp = hostPort("FORGEFLOW_ADMIN_LISTEN_ADDR", v);
             server.setAdminConnectors(List.of(ForgeFlowConfiguration.http(hp.host(), hp.port())));
         }
+        adminOnLoopbackByDefault(server);
         validate(s);
+    }
+
+    /**
+     * An admin connector without a bind host (a YAML {@code server:} section that leaves out {@code adminConnectors}
+     * gets Dropwizard's, on every interface) binds to 127.0.0.1: the admin port has no authentication.
+     */
+    static void adminOnLoopbackByDefault(DefaultServerFactory server) {
+        for (io.dropwizard.jetty.ConnectorFactory connector : server.getAdminConnectors()) {
+            if (connector instanceof io.dropwizard.jetty.HttpConnectorFactory http
+                    && (http.getBindHost() == null || http.getBindHost().isBlank())) {
+                http.setBindHost("127.0.0.1");
+            }
+        }
     }
 
     /** Checks what bean validation cannot: role names, the heartbeat against the lease. */

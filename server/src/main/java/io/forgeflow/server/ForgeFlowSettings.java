@@ -123,6 +123,32 @@ public class ForgeFlowSettings {
     public boolean insecure = false;
 
     /**
+     * Web page origins, besides the node's own, that may send state-changing requests (FORGEFLOW_ALLOWED_ORIGINS,
+     * comma-separated {@code scheme://host[:port]}, e.g. {@code https://ops.example.com}). Default none: a POST, PUT,
+     * PATCH or DELETE from another origin gets 403, on the API and admin ports, with or without tokens.
+     */
+    @JsonProperty
+    @NotNull
+    public List<String> allowedOrigins = new ArrayList<>();
+
+    /**
+     * Host names, besides loopback ones, that the node answers to (FORGEFLOW_ALLOWED_HOSTS, comma-separated, e.g.
+     * {@code forgeflow.internal,10.0.0.5}). Default none: a node without API tokens, and the admin port, answer only
+     * requests whose Host is localhost, 127.0.0.0/8 or [::1] (DNS rebinding); with tokens any Host is served unless
+     * this is set.
+     */
+    @JsonProperty
+    @NotNull
+    public List<String> allowedHosts = new ArrayList<>();
+
+    /**
+     * Let the admin port listen on a non-loopback address (FORGEFLOW_ADMIN_INSECURE=true): it has no authentication
+     * (thread dumps, tasks). Default false: such a node refuses to start.
+     */
+    @JsonProperty
+    public boolean adminInsecure = false;
+
+    /**
      * Whether the http executor may call loopback, private and link-local addresses (FORGEFLOW_HTTP_ALLOW_PRIVATE,
      * true or false). Unset (the default): allowed when the API listens on loopback only, refused (the SSRF guard)
      * when it listens on any other address.

@@ -7,6 +7,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.jetty.ConnectorFactory;
 import io.dropwizard.jetty.HttpConnectorFactory;
 import io.forgeflow.adapter.rest.ApiTokens;
+import io.forgeflow.adapter.rest.BrowserDefence;
 import io.forgeflow.adapter.rest.RestModule;
 import io.forgeflow.domain.execution.ExecutorSettings;
 import io.forgeflow.domain.port.ConfigurableRunExecutor;
@@ -32,9 +33,13 @@ import java.util.List;
  *       ({@code FORGEFLOW_LISTEN_ADDR=0.0.0.0:8080}, a YAML {@code bindHost}, or none, which means every interface)
  *       without tokens stops the node with a message that says how to configure them, unless the operator opts out
  *       with {@code FORGEFLOW_INSECURE=true} (then a warning at start and on {@code /readyz});</li>
- *   <li>the http executor's SSRF guard: private, loopback and link-local targets are refused when the API listens
- *       on a non-loopback address, allowed on a loopback-only node; {@code FORGEFLOW_HTTP_ALLOW_PRIVATE} decides
- *       instead when set;</li>
+ *   <li>the browser defence on the API and admin ports ({@link BrowserDefence}): no state-changing request from a
+ *       foreign web page origin ({@code FORGEFLOW_ALLOWED_ORIGINS} lists more), and on a node without tokens and on
+ *       the admin port no request naming a non-loopback Host ({@code FORGEFLOW_ALLOWED_HOSTS} lists more);</li>
+ *   <li>the admin port, which has no authentication, listens on loopback: another address stops the node unless
+ *       {@code FORGEFLOW_ADMIN_INSECURE=true};</li>
+ *   <li>the http executor's SSRF guard: private, loopback and link-local targets are refused on every node, whatever
+ *       address it listens on, unless {@code FORGEFLOW_HTTP_ALLOW_PRIVATE=true};</li>
  *   <li>the optional token of {@code /metrics} ({@code FORGEFLOW_METRICS_TOKEN}).</li>
  * </ul>
  *
@@ -49,23 +54,30 @@ final class NodeSecurity {
     private final List<String> exposedAdminAddresses;
     private final boolean insecure;
     private final ExecutorSettings executorSettings;
+    private final BrowserDefence apiDefence;
+    private final BrowserDefence adminDefence;
 
     private NodeSecurity(ApiTokens tokens, Filter metricsFilter, List<String> exposedAddresses,
-                         List<String> exposedAdminAddresses, boolean insecure, ExecutorSettings executorSettings) {
+                         List<String> exposedAdminAddresses, boolean insecure, ExecutorSettings executorSettings,
+                         BrowserDefence apiDefence, BrowserDefence adminDefence) {
         this.tokens = tokens;
         this.metricsFilter = metricsFilter;
         this.exposedAddresses = List.copyOf(exposedAddresses);
         this.exposedAdminAddresses = List.copyOf(exposedAdminAddresses);
         this.insecure = insecure;
         this.executorSettings = executorSettings;
+        this.apiDefence = apiDefence;
+        this.adminDefence = adminDefence;
     }
 
     /**
      * Decides, from a configuration the environment was applied to.
      *
-     * @throws IllegalArgumentException a malformed FORGEFLOW_API_TOKENS or FORGEFLOW_METRICS_TOKEN
+     * @throws IllegalArgumentException a malformed FORGEFLOW_API_TOKENS, FORGEFLOW_METRICS_TOKEN,
+     *                                  FORGEFLOW_ALLOWED_ORIGINS or FORGEFLOW_ALLOWED_HOSTS
      * @throws IllegalStateException    the API would listen on a non-loopback address without tokens, and
-     *                                  FORGEFLOW_INSECURE is not true
+     *                                  FORGEFLOW_INSECURE is not true; or the admin port on a non-loopback address,
+     *                                  and FORGEFLOW_ADMIN_INSECURE is not true
      */
     static NodeSecurity of(ForgeFlowConfiguration config) {
         ForgeFlowSettings s = config.forgeflow();
@@ -83,10 +95,20 @@ final class NodeSecurity {
                     + "forgeflow.apiTokens in YAML). Or listen on loopback only (FORGEFLOW_LISTEN_ADDR=127.0.0.1:8080), "
                     + "or, to run without authentication anyway, set FORGEFLOW_INSECURE=true. See SECURITY.md");
         }
+        if (!exposedAdmin.isEmpty() && !s.adminInsecure) {
+            throw new IllegalStateException("refusing to start: the admin port would listen on "
+                    + String.join(", ", exposedAdmin) + ", which is not a loopback address, and it has no "
+                    + "authentication (thread dumps, log levels, tasks). Keep it on loopback "
+                    + "(FORGEFLOW_ADMIN_LISTEN_ADDR=127.0.0.1:8081, the default), or, to expose it anyway behind a "
+                    + "firewall, set FORGEFLOW_ADMIN_INSECURE=true. See SECURITY.md");
+        }
         boolean insecure = !exposed.isEmpty() && tokens.isEmpty();
-        boolean privateAllowed = s.httpAllowPrivate != null ? s.httpAllowPrivate : exposed.isEmpty();
+        boolean privateAllowed = s.httpAllowPrivate != null && s.httpAllowPrivate;
+        BrowserDefence apiDefence = BrowserDefence.of(s.allowedOrigins, s.allowedHosts, !tokens.isEmpty());
+        // an admin port exposed on purpose serves its monitoring by any name, unless hosts are listed
+        BrowserDefence adminDefence = BrowserDefence.of(s.allowedOrigins, s.allowedHosts, !exposedAdmin.isEmpty());
         return new NodeSecurity(tokens, metricsFilter, exposed, exposedAdmin, insecure,
-                new ExecutorSettings(privateAllowed));
+                new ExecutorSettings(privateAllowed), apiDefence, adminDefence);
     }
 
     /** What the executors get (the SSRF guard's setting). */
@@ -123,8 +145,20 @@ final class NodeSecurity {
         }
     }
 
-    /** Registers the bearer-token filter (with tokens) and the /metrics token filter (with a metrics token). */
+    /** Whether requests naming a non-loopback Host are refused on the API port (and on the admin port). */
+    boolean restrictsHosts(boolean admin) {
+        return (admin ? adminDefence : apiDefence).restrictsHosts();
+    }
+
+    /**
+     * Registers, in this order, the browser defence of both ports (call before any other filter is added), the
+     * bearer-token filter (with tokens) and the /metrics token filter (with a metrics token).
+     */
     void register(Environment environment) {
+        environment.servlets().addFilter("forgeflow-browser-defence", RestModule.browserDefence(apiDefence))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        environment.admin().addFilter("forgeflow-browser-defence", RestModule.browserDefence(adminDefence))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         RestModule.authentication(tokens).forEach(environment.jersey()::register);
         if (metricsFilter != null) {
             environment.servlets().addFilter("forgeflow-metrics-token", metricsFilter)
@@ -146,17 +180,20 @@ final class NodeSecurity {
             LOG.info("API authentication off (no {}): the API listens on loopback only", ApiTokens.VARIABLE);
         }
         LOG.info(executorSettings.privateNetworkTargetsAllowed()
-                ? "http executor: loopback, private and link-local targets allowed (FORGEFLOW_HTTP_ALLOW_PRIVATE=false "
-                + "refuses them)"
+                ? "http executor: loopback, private and link-local targets allowed (FORGEFLOW_HTTP_ALLOW_PRIVATE=true)"
                 : "http executor: loopback, private and link-local targets refused (SSRF guard; "
                 + "FORGEFLOW_HTTP_ALLOW_PRIVATE=true allows them)");
         if (metricsFilter != null) {
             LOG.info("/metrics requires FORGEFLOW_METRICS_TOKEN");
         }
         if (!exposedAdminAddresses.isEmpty()) {
-            LOG.warn("SECURITY WARNING: the admin port listens on {}: it serves thread dumps and tasks without any "
-                    + "authentication; keep it on loopback (FORGEFLOW_ADMIN_LISTEN_ADDR=127.0.0.1:8081) or behind a "
-                    + "firewall", String.join(", ", exposedAdminAddresses));
+            LOG.warn("SECURITY WARNING: FORGEFLOW_ADMIN_INSECURE=true: the admin port listens on {}: it serves thread "
+                    + "dumps and tasks without any authentication; keep it behind a firewall",
+                    String.join(", ", exposedAdminAddresses));
+        }
+        if (apiDefence.restrictsHosts()) {
+            LOG.info("the API answers loopback host names only (no API tokens; {} lists more)",
+                    BrowserDefence.HOSTS_VARIABLE);
         }
     }
 

@@ -45,13 +45,23 @@ class NodeSecurityTest {
     @Nested
     class Exposure {
         @Test
-        void theDefaultNodeIsOpenOnLoopbackOnlyWithPrivateTargetsAllowed() {
+        void theDefaultNodeIsOpenOnLoopbackOnlyWithTheSsrfGuardOnAndHostsRestricted() {
             NodeSecurity security = secure(env());
 
             assertThat(security.authenticates()).isFalse();
             assertThat(security.insecure()).isFalse();
             assertThat(security.readinessWarnings()).isEmpty();
-            assertThat(security.executorSettings().privateNetworkTargetsAllowed()).isTrue();
+            assertThat(security.executorSettings().privateNetworkTargetsAllowed()).isFalse();
+            assertThat(security.restrictsHosts(false)).isTrue();
+            assertThat(security.restrictsHosts(true)).isTrue();
+        }
+
+        @Test
+        void withTokensTheApiServesAnyHostUnlessHostsAreListedButTheAdminPortDoesNot() {
+            assertThat(secure(env("FORGEFLOW_API_TOKENS", TOKENS)).restrictsHosts(false)).isFalse();
+            assertThat(secure(env("FORGEFLOW_API_TOKENS", TOKENS)).restrictsHosts(true)).isTrue();
+            assertThat(secure(env("FORGEFLOW_API_TOKENS", TOKENS, "FORGEFLOW_ALLOWED_HOSTS", "ff.internal"))
+                    .restrictsHosts(false)).isTrue();
         }
 
         @ParameterizedTest
@@ -127,9 +137,33 @@ class NodeSecurityTest {
                     "FORGEFLOW_LISTEN_ADDR", "0.0.0.0:8080")).readinessWarnings()).isEmpty();
         }
 
+        @ParameterizedTest
+        @ValueSource(strings = {"0.0.0.0:8081", "[::]:8081", "10.1.2.3:8081"})
+        void anExposedAdminPortRefusesToStartWithoutAdminInsecure(String address) {
+            assertThatThrownBy(() -> secure(env("FORGEFLOW_ADMIN_LISTEN_ADDR", address, "FORGEFLOW_API_TOKENS", TOKENS)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("refusing to start: the admin port would listen on ")
+                    .hasMessageContaining("FORGEFLOW_ADMIN_LISTEN_ADDR=127.0.0.1:8081")
+                    .hasMessageContaining("FORGEFLOW_ADMIN_INSECURE=true");
+            NodeSecurity exposed = secure(env("FORGEFLOW_ADMIN_LISTEN_ADDR", address, "FORGEFLOW_ADMIN_INSECURE", "true"));
+            assertThat(exposed.restrictsHosts(true)).isFalse();
+        }
+
         @Test
-        void anExposedAdminPortIsAWarningNotARefusal() {
-            assertThatNoException().isThrownBy(() -> secure(env("FORGEFLOW_ADMIN_LISTEN_ADDR", "0.0.0.0:8081")));
+        void aYamlServerSectionWithoutAdminConnectorsStillBindsTheAdminPortToLoopback() {
+            ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+            config.setServerFactory(new DefaultServerFactory()); // what Jackson builds for a server: section
+            EnvironmentOverrides.apply(config, env());
+            HttpConnectorFactory admin = (HttpConnectorFactory)
+                    ((DefaultServerFactory) config.getServerFactory()).getAdminConnectors().get(0);
+            assertThat(admin.getBindHost()).isEqualTo("127.0.0.1");
+            assertThatNoException().isThrownBy(() -> NodeSecurity.of(withLoopbackApi(config)));
+        }
+
+        private ForgeFlowConfiguration withLoopbackApi(ForgeFlowConfiguration config) {
+            ((DefaultServerFactory) config.getServerFactory())
+                    .setApplicationConnectors(List.of(ForgeFlowConfiguration.http("127.0.0.1", 8080)));
+            return config;
         }
     }
 
@@ -137,13 +171,13 @@ class NodeSecurityTest {
     class SsrfGuardDefault {
         @ParameterizedTest(name = "listen {0}, FORGEFLOW_HTTP_ALLOW_PRIVATE={1}: private allowed {2}")
         @CsvSource({
-                "127.0.0.1:8080, ,      true",
+                "127.0.0.1:8080, ,      false",
                 "0.0.0.0:8080,   ,      false",
                 "127.0.0.1:8080, false, false",
                 "0.0.0.0:8080,   true,  true",
                 "0.0.0.0:8080,   FALSE, false",
                 "127.0.0.1:8080, TRUE,  true"})
-        void isOnExactlyWhenTheNodeListensBeyondLoopbackUnlessConfigured(String listen, String allow, boolean allowed) {
+        void isOnWhateverTheNodeListensOnUnlessExplicitlyAllowed(String listen, String allow, boolean allowed) {
             Map<String, String> env = env("FORGEFLOW_LISTEN_ADDR", listen, "FORGEFLOW_API_TOKENS", TOKENS);
             if (allow != null) {
                 env.put("FORGEFLOW_HTTP_ALLOW_PRIVATE", allow);
@@ -179,7 +213,10 @@ class NodeSecurityTest {
                 "FORGEFLOW_API_TOKENS         | read:                                | empty token",
                 "FORGEFLOW_METRICS_TOKEN      | sha256:xyz                           | 64 hexadecimal",
                 "FORGEFLOW_INSECURE           | yes                                  | true or false",
-                "FORGEFLOW_HTTP_ALLOW_PRIVATE | maybe                                | true or false"})
+                "FORGEFLOW_HTTP_ALLOW_PRIVATE | maybe                                | true or false",
+                "FORGEFLOW_ADMIN_INSECURE     | yes                                  | true or false",
+                "FORGEFLOW_ALLOWED_ORIGINS    | ops.example.com                      | scheme://host",
+                "FORGEFLOW_ALLOWED_HOSTS      | ff.internal/api                      | not a host"})
         void stopTheNodeWithAMessageNamingTheVariableAndNeverTheToken(String name, String value, String message) {
             assertThatThrownBy(() -> secure(env(name.strip(), value.strip())))
                     .isInstanceOf(IllegalArgumentException.class)

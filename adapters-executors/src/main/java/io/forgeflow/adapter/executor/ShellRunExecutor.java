@@ -39,7 +39,8 @@ import java.util.stream.Stream;
  * Standard input is a pipe closed at once (reads see end of file). Standard output and error are merged and read
  * by one thread per attempt into a {@link TailBuffer} of {@code maxOutputBytes}: only the tail is kept, never the
  * whole output, cut on a UTF-8 boundary after a first line {@code [... N bytes truncated ...]}. The environment is
- * the worker's plus {@code FORGEFLOW_RUN_ID}, {@code FORGEFLOW_JOB_ID} and {@code FORGEFLOW_ATTEMPT}; the working
+ * an allow-list of the worker's ({@link JobEnvironment}: PATH, HOME, locale, and what {@code FORGEFLOW_SHELL_ENV}
+ * names) plus {@code FORGEFLOW_RUN_ID}, {@code FORGEFLOW_JOB_ID} and {@code FORGEFLOW_ATTEMPT}; the working
  * directory is the worker's. The command is never logged (it may hold secrets). The JDK passes arguments in the
  * default charset, so a worker whose charset is not UTF-8 refuses (FAILED) commands it cannot encode rather than
  * run them with {@code ?} in place of those characters.
@@ -183,10 +184,8 @@ public final class ShellRunExecutor implements RunExecutor {
         argv.add("-c");
         argv.add(command);
         ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
-        Map<String, String> environment = builder.environment();
-        environment.put("FORGEFLOW_RUN_ID", context.runId());
-        environment.put("FORGEFLOW_JOB_ID", context.jobId() == null ? "" : context.jobId());
-        environment.put("FORGEFLOW_ATTEMPT", Integer.toString(context.attempt()));
+        // an allow-list, never the node's own environment (its database URL, tokens): JobEnvironment
+        JobEnvironment.ofNode().applyTo(builder.environment(), context.runId(), context.jobId(), context.attempt());
         return builder;
     }
 

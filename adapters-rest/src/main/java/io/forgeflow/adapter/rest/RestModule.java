@@ -97,6 +97,14 @@ public final class RestModule {
     }
 
     /**
+     * The Origin and Host rules of {@link BrowserDefence}, as a servlet filter: register it first on {@code /*}, in
+     * front of every other filter, on the API port and on the admin port (each with its own defence).
+     */
+    public static Filter browserDefence(BrowserDefence defence) {
+        return new BrowserDefenceFilter(defence);
+    }
+
+    /**
      * The filter that puts {@code /metrics} behind {@code token} (plain or {@code sha256:<hex>}); map it to
      * {@code /metrics} only.
      *

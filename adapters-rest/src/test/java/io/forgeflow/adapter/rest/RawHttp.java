@@ -41,7 +41,9 @@ final class RawHttp {
             socket.setSoTimeout(30_000);
             StringBuilder head = new StringBuilder();
             head.append(request.method()).append(' ').append(request.path()).append(" HTTP/1.1\r\n");
-            head.append("Host: 127.0.0.1:").append(port).append("\r\n");
+            if (request.headers().keySet().stream().noneMatch(k -> k.equalsIgnoreCase("Host"))) {
+                head.append("Host: 127.0.0.1:").append(port).append("\r\n");
+            }
             head.append("Connection: close\r\n");
             request.headers().forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
             byte[] body = request.body();

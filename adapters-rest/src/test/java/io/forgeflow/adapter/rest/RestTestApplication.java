@@ -84,6 +84,10 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                 }).forEach(environment.jersey()::register);
         environment.jersey().register(RestModule.queues(new QueueControls(store.queues(), signal)));
         RestModule.authentication(ApiTokens.parse(configuration.apiTokens)).forEach(environment.jersey()::register);
+        // first of all filters, as the server registers it: a tokenless test server restricts hosts
+        environment.servlets().addFilter("forgeflow-browser-defence", RestModule.browserDefence(BrowserDefence.of(
+                        configuration.allowedOrigins, configuration.allowedHosts, !configuration.apiTokens.isEmpty())))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         environment.getApplicationContext().addServlet(new ServletHolder(new FakeMetrics()), "/metrics");
         if (configuration.metricsToken != null) {
             environment.servlets().addFilter("forgeflow-metrics-token", RestModule.metricsToken(configuration.metricsToken))

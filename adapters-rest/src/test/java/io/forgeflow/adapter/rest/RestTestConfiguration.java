@@ -18,4 +18,12 @@ public class RestTestConfiguration extends Configuration {
     /** As FORGEFLOW_METRICS_TOKEN: null, an open /metrics. */
     @JsonProperty
     public String metricsToken;
+
+    /** As FORGEFLOW_ALLOWED_ORIGINS. */
+    @JsonProperty
+    public List<String> allowedOrigins = new ArrayList<>();
+
+    /** As FORGEFLOW_ALLOWED_HOSTS. */
+    @JsonProperty
+    public List<String> allowedHosts = new ArrayList<>();
 }
