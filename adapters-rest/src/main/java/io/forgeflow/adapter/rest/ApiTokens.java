@@ -34,16 +34,24 @@ public final class ApiTokens {
     static final int RECOMMENDED_LENGTH = 16;
 
     private static final String FORMAT = "write scope:token entries separated by commas, the scopes (read, operate, "
-            + "submit, admin) joined with +, e.g. " + VARIABLE + "=admin:<secret>,read+operate:<secret>; a token may "
+            + "submit, submit:<executor> such as submit:http, admin) joined with +, e.g. " + VARIABLE + "=admin:<secret>,read+operate:<secret>; a token may "
             + "also be given as sha256:<64 hex digits> of itself";
 
     private final List<Entry> entries;
     private final List<String> warnings;
     private final BiPredicate<byte[], byte[]> equal;
 
-    /** One configured token: its 1-based position, its scopes and the SHA-256 digest of the token. */
-    private record Entry(int number, Set<Scope> scopes, byte[] digest) {
+    /** One configured token: its 1-based position, its scopes, its submit:<executor> names, the token's SHA-256. */
+    private record Entry(int number, Set<Scope> scopes, Set<String> submitExecutors, byte[] digest) {
     }
+
+    /**
+     * {@code scopes:token}, where a scope may be {@code submit:<executor>}: the longest run of scopes that is followed
+     * by a ':' is the scope part. {@code submit:sha256:<hex>} stays the plain submit scope with a hashed token.
+     */
+    private static final java.util.regex.Pattern SCOPED = java.util.regex.Pattern.compile(
+            "(?i)^((?:read|operate|admin|submit(?::(?!sha256:)[a-z][a-z0-9_-]*)?)"
+                    + "(?:\\s*\\+\\s*(?:read|operate|admin|submit(?::(?!sha256:)[a-z][a-z0-9_-]*)?))*)\\s*:(.*)$");
 
     private ApiTokens(List<Entry> entries, List<String> warnings, BiPredicate<byte[], byte[]> equal) {
         this.entries = List.copyOf(entries);
@@ -105,17 +113,28 @@ public final class ApiTokens {
         }
         String scopeText = spec.substring(0, colon).strip().toLowerCase(Locale.ROOT);
         String token = spec.substring(colon + 1).strip();
+        java.util.regex.Matcher scoped = SCOPED.matcher(spec);
+        if (scoped.matches()) {
+            scopeText = scoped.group(1).strip().toLowerCase(Locale.ROOT);
+            token = scoped.group(2).strip();
+        }
         if (scopeText.isEmpty()) {
             throw new IllegalArgumentException(where + " names no scope before the ':': " + FORMAT);
         }
         Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+        Set<String> submitExecutors = new java.util.TreeSet<>();
         for (String name : scopeText.split("\\+", -1)) {
+            String prefix = Scope.SUBMIT.wireName() + ":";
+            if (name.strip().startsWith(prefix)) {
+                submitExecutors.add(name.strip().substring(prefix.length()));
+                continue;
+            }
             Scope scope = Scope.fromWire(name.strip());
             if (scope == null) {
                 // echo the name only when it looks like one: the part before a colon may be half of a token
                 String shown = name.strip().matches("[a-z]{1,20}") ? " '" + name.strip() + "'" : "";
                 throw new IllegalArgumentException(where + " names an unknown scope" + shown + ": use read, "
-                        + "operate, submit or admin, joined with + (" + FORMAT + ")");
+                        + "operate, submit, submit:<executor> or admin, joined with + (" + FORMAT + ")");
             }
             scopes.add(scope);
         }
@@ -137,7 +156,7 @@ public final class ApiTokens {
             }
             digest = sha256(token);
         }
-        return new Entry(number, scopes, digest);
+        return new Entry(number, scopes, submitExecutors, digest);
     }
 
     public boolean isEmpty() {
@@ -168,7 +187,8 @@ public final class ApiTokens {
                 match = entry;
             }
         }
-        return match == null ? Optional.empty() : Optional.of(new ApiPrincipal("token " + match.number(), match.scopes()));
+        return match == null ? Optional.empty() : Optional.of(new ApiPrincipal("token " + match.number(), match.scopes(),
+                match.submitExecutors()));
     }
 
     static byte[] sha256(String text) {

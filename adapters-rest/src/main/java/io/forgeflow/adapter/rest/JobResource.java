@@ -9,6 +9,7 @@ import io.forgeflow.application.job.TriggerJob;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobDraft;
 import io.forgeflow.domain.port.JobRepository.JobCreation;
 import io.forgeflow.domain.run.Run;
 import jakarta.ws.rs.Consumes;
@@ -20,6 +21,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.io.InputStream;
@@ -49,13 +51,30 @@ public final class JobResource {
     /** 201 with the new job, or 200 with the existing one when its idempotency key is replayed with the same body. */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response submit(InputStream body, @Context UriInfo uri) {
-        JobCreation creation = submitJob.submit(JobSubmission.read(body));
+    public Response submit(InputStream body, @Context UriInfo uri, @Context SecurityContext security) {
+        JobDraft draft = JobSubmission.read(body);
+        checkSubmitScope(security, draft.executor());
+        JobCreation creation = submitJob.submit(draft);
         JobResponse job = JobResponse.of(creation.job());
         if (!creation.created()) {
             return Response.ok(job).build();
         }
         return Response.created(uri.getBaseUriBuilder().path("api/jobs").path(job.id()).build()).entity(job).build();
+    }
+
+    /**
+     * A token with {@code submit:<executor>} scopes only may submit jobs to those executors: 403 naming the scope it
+     * lacks otherwise. Without tokens (no principal) anything goes, as on every route.
+     */
+    private static void checkSubmitScope(SecurityContext security, String executor) {
+        if (security == null || !(security.getUserPrincipal() instanceof ApiPrincipal principal)
+                || principal.maySubmit(executor)) {
+            return;
+        }
+        String scope = Scope.SUBMIT.wireName() + ":" + executor;
+        throw new ApiException(403, "this token lacks the '" + scope + "' scope that submitting " + executor
+                + " jobs needs (it may submit to " + String.join(", ", principal.submitExecutors()) + "): use a token "
+                + "with " + scope + ", submit or admin (" + ApiTokens.VARIABLE + ")", "executor");
     }
 
     /** Newest first; {@code status}, {@code limit} (1–500, default 50) and {@code cursor} are optional. */

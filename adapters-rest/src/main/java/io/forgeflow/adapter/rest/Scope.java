@@ -11,7 +11,10 @@ public enum Scope {
     READ,
     /** Job and run controls: pause, resume, cancel, trigger, requeue. */
     OPERATE,
-    /** Creating jobs ({@code POST /api/jobs}): whoever holds it runs commands on the workers. */
+    /**
+     * Creating jobs ({@code POST /api/jobs}) with any executor: whoever holds it runs commands on the workers. A token
+     * may instead hold {@code submit:<executor>} ({@code submit:http}): {@link ApiPrincipal#submitExecutors()}.
+     */
     SUBMIT,
     /** Everything, including routes no other scope names. */
     ADMIN;
