@@ -44,7 +44,8 @@ import java.util.concurrent.TimeUnit;
  * {@code Content-Type} header, when given, wins in both cases. GET and HEAD take no body. A POST, PUT or PATCH
  * without a body sends an empty one. Unless the payload sets them, the request carries {@code User-Agent:
  * ForgeFlow}, {@code X-ForgeFlow-Run-Id}, {@code X-ForgeFlow-Job-Id} and {@code X-ForgeFlow-Attempt} (the
- * last three let a receiver spot a retried attempt). Redirects are followed for GET and HEAD only.
+ * last three let a receiver spot a retried attempt). Redirects are followed for GET and HEAD only; a redirect to
+ * another host or port, or from https to http, goes without any header the payload set ({@link RedirectHeaders}).
  *
  * <h2>Outcome</h2>
  * Success is a 2xx status, or, when {@code expected_status} is given, a status in that list (and nothing else).
@@ -114,7 +115,8 @@ public final class HttpRunExecutor implements ConfigurableRunExecutor {
                     .readTimeout(settings.readTimeout())
                     .writeTimeout(settings.writeTimeout())
                     .followRedirects(true)
-                    .followSslRedirects(true);
+                    .followSslRedirects(true)
+                    .addNetworkInterceptor(new RedirectHeaders());
             OkHttpClient following = (guard == null ? builder : guard.applyTo(builder)).build();
             // newBuilder() shares the connection pool and dispatcher
             OkHttpClient notFollowing = following.newBuilder()
@@ -221,7 +223,9 @@ public final class HttpRunExecutor implements ConfigurableRunExecutor {
     }
 
     private static Request request(HttpPayload payload, ExecutionContext context) throws JsonProcessingException {
-        Request.Builder request = new Request.Builder().url(payload.url()).headers(payload.headers());
+        Request.Builder request = new Request.Builder().url(payload.url()).headers(payload.headers())
+                .tag(RedirectHeaders.JobHeaders.class,
+                        new RedirectHeaders.JobHeaders(payload.url(), payload.headers().names()));
         setIfAbsent(request, payload, "User-Agent", "ForgeFlow");
         setIfAbsent(request, payload, "X-ForgeFlow-Run-Id", context.runId());
         setIfAbsent(request, payload, "X-ForgeFlow-Job-Id", context.jobId() == null ? "" : context.jobId());

@@ -13,10 +13,11 @@ import java.util.Arrays;
  * <ul>
  *   <li>IPv4: 0.0.0.0/8 ("this network"), 10/8, 172.16/12 and 192.168/16 (RFC 1918), 100.64/10 (carrier-grade
  *       NAT), 127/8 (loopback), 169.254/16 (link-local, including the cloud metadata service 169.254.169.254),
- *       192.0.0/24 (IETF protocol assignments), 198.18/15 (benchmarking), 224/4 (multicast), 240/4 (reserved) and
- *       255.255.255.255;</li>
+ *       192.0.0/24 (IETF protocol assignments), 198.18/15 (benchmarking), 192.0.2/24, 198.51.100/24 and
+ *       203.0.113/24 (documentation), 224/4 (multicast), 240/4 (reserved) and 255.255.255.255;</li>
  *   <li>IPv6: :: and ::1, fe80::/10 (link-local), fec0::/10 (site-local), fc00::/7 (unique local), ff00::/8
- *       (multicast), and every IPv6 form that carries an IPv4 address (IPv4-mapped ::ffff:0:0/96, IPv4-compatible
+ *       (multicast), 64:ff9b:1::/48 (local-use NAT64), 2001::/32 (Teredo), 2001:db8::/32 (documentation), and
+ *       every IPv6 form that carries an IPv4 address (IPv4-mapped ::ffff:0:0/96, IPv4-compatible
  *       ::/96, NAT64 64:ff9b::/96, 6to4 2002::/16), judged by the IPv4 address inside.</li>
  * </ul>
  */
@@ -55,6 +56,9 @@ final class PrivateAddresses {
                 || (first == 192 && second == 168)                  // 192.168/16
                 || (first == 192 && second == 0 && (b[2] & 0xff) == 0) // 192.0.0/24
                 || (first == 198 && (second & 0xfe) == 18)          // 198.18/15
+                || (first == 192 && second == 0 && (b[2] & 0xff) == 2)     // 192.0.2/24 TEST-NET-1
+                || (first == 198 && second == 51 && (b[2] & 0xff) == 100)  // 198.51.100/24 TEST-NET-2
+                || (first == 203 && second == 0 && (b[2] & 0xff) == 113)   // 203.0.113/24 TEST-NET-3
                 || first >= 224;                                    // multicast, reserved, broadcast
     }
 
@@ -78,6 +82,16 @@ final class PrivateAddresses {
         if ((b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b
                 && allZero(b, 4, 12)) {                             // 64:ff9b::/96 NAT64
             return isRefusedIpv4(Arrays.copyOfRange(b, 12, 16));
+        }
+        if ((b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b
+                && (b[4] & 0xff) == 0x00 && (b[5] & 0xff) == 0x01) {  // 64:ff9b:1::/48 local-use NAT64
+            return true;
+        }
+        if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x01 && (b[2] & 0xff) == 0x00 && (b[3] & 0xff) == 0x00) {
+            return true;                                            // 2001::/32 Teredo
+        }
+        if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x01 && (b[2] & 0xff) == 0x0d && (b[3] & 0xff) == 0xb8) {
+            return true;                                            // 2001:db8::/32 documentation
         }
         if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02) {       // 2002::/16 6to4
             return isRefusedIpv4(Arrays.copyOfRange(b, 2, 6));
