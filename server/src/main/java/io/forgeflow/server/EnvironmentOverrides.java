@@ -114,7 +114,32 @@ public final class EnvironmentOverrides {
             server.setAdminConnectors(List.of(ForgeFlowConfiguration.http(hp.host(), hp.port())));
         }
         adminOnLoopbackByDefault(server);
+        slowClientLimits(server.getApplicationConnectors());
+        slowClientLimits(server.getAdminConnectors());
         validate(s);
+    }
+
+    /** A body must arrive at 1 KiB/s or faster (Jetty's default is no minimum), unless the YAML sets a rate. */
+    static final io.dropwizard.util.DataSize MIN_REQUEST_DATA_RATE = io.dropwizard.util.DataSize.kibibytes(1);
+    /** Request headers above 8 KiB in all are refused (431). */
+    static final io.dropwizard.util.DataSize MAX_REQUEST_HEADERS = io.dropwizard.util.DataSize.kibibytes(8);
+
+    /**
+     * Slow and oversized clients: a minimum request data rate (a body trickled slower than
+     * {@link #MIN_REQUEST_DATA_RATE} ends its request instead of holding a thread) and a cap on the request headers,
+     * on every HTTP connector whose YAML does not set them.
+     */
+    static void slowClientLimits(List<io.dropwizard.jetty.ConnectorFactory> connectors) {
+        for (io.dropwizard.jetty.ConnectorFactory connector : connectors) {
+            if (connector instanceof io.dropwizard.jetty.HttpConnectorFactory http) {
+                if (http.getMinRequestDataPerSecond().toBytes() == 0) {
+                    http.setMinRequestDataPerSecond(MIN_REQUEST_DATA_RATE);
+                }
+                if (http.getMaxRequestHeaderSize().toBytes() > MAX_REQUEST_HEADERS.toBytes()) {
+                    http.setMaxRequestHeaderSize(MAX_REQUEST_HEADERS);
+                }
+            }
+        }
     }
 
     /**

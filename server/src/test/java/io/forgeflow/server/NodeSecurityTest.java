@@ -160,6 +160,18 @@ class NodeSecurityTest {
             assertThatNoException().isThrownBy(() -> NodeSecurity.of(withLoopbackApi(config)));
         }
 
+        @Test
+        void everyConnectorGetsAMinimumRequestDataRateAndAHeaderLimit() {
+            ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+            EnvironmentOverrides.apply(config, env("FORGEFLOW_LISTEN_ADDR", "127.0.0.1:9000"));
+            DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
+            for (var connector : List.of(server.getApplicationConnectors().get(0), server.getAdminConnectors().get(0))) {
+                HttpConnectorFactory http = (HttpConnectorFactory) connector;
+                assertThat(http.getMinRequestDataPerSecond().toBytes()).isEqualTo(1024);
+                assertThat(http.getMaxRequestHeaderSize().toBytes()).isEqualTo(8192);
+            }
+        }
+
         private ForgeFlowConfiguration withLoopbackApi(ForgeFlowConfiguration config) {
             ((DefaultServerFactory) config.getServerFactory())
                     .setApplicationConnectors(List.of(ForgeFlowConfiguration.http("127.0.0.1", 8080)));

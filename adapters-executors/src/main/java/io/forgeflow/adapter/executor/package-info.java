@@ -3,11 +3,13 @@
  * {@link java.util.ServiceLoader} in {@code META-INF/services/io.forgeflow.domain.port.RunExecutor}:
  * <ul>
  *   <li>{@link io.forgeflow.adapter.executor.ShellRunExecutor} ({@code shell}): {@code /bin/sh -c} in its own
- *       session, whose whole process tree is killed on timeout or cancellation; the tail of the output is kept.</li>
+ *       session, whose whole process tree is killed on timeout or cancellation; the tail of the output is kept. Its
+ *       environment is {@link io.forgeflow.adapter.executor.JobEnvironment}'s allow-list, never the worker's own.</li>
  *   <li>{@link io.forgeflow.adapter.executor.HttpRunExecutor} ({@code http}): one HTTP call on a shared OkHttp
  *       client; the status line and the head of the response body are kept. Configured by the server
  *       ({@link io.forgeflow.domain.port.ConfigurableRunExecutor}) with the SSRF guard
- *       ({@link io.forgeflow.adapter.executor.AddressGuard}): no loopback, private or link-local target.</li>
+ *       ({@link io.forgeflow.adapter.executor.AddressGuard}): no loopback, private or link-local target; a redirect
+ *       elsewhere carries none of the job's headers ({@link io.forgeflow.adapter.executor.RedirectHeaders}).</li>
  *   <li>{@link io.forgeflow.adapter.executor.NoopRunExecutor} ({@code noop}): succeeds at once or after
  *       {@code sleep_ms}, for benchmarks.</li>
  * </ul>

@@ -10,6 +10,12 @@ import java.util.Map;
  * discovered with {@link java.util.ServiceLoader} (list the class in
  * {@code META-INF/services/io.forgeflow.domain.port.RunExecutor}) and must be thread-safe: a worker calls
  * {@link #execute} from many threads at once.
+ *
+ * <p>An executor that starts processes must not hand them the node's environment, which holds its secrets (the
+ * database URL, API and metrics tokens): give each process the job environment of the shell executor, an allow-list
+ * ({@code PATH}, {@code HOME}, {@code LANG}, {@code LC_*}, {@code TZ}, {@code USER}, {@code TMPDIR}, the names in
+ * {@code FORGEFLOW_SHELL_ENV}) plus {@code FORGEFLOW_RUN_ID}, {@code FORGEFLOW_JOB_ID} and {@code FORGEFLOW_ATTEMPT}.
+ * adapters-executors' {@code JobEnvironment.ofNode().applyTo(processBuilder.environment(), ...)} does exactly that.
  */
 public interface RunExecutor {
 
