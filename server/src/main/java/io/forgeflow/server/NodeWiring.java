@@ -103,7 +103,7 @@ final class NodeWiring {
         PostgresWorkSignal signal = new PostgresWorkSignal(DatabaseSettings.dedicated(config.database(), "wake-ups"));
         environment.lifecycle().manage(managed(() -> { }, signal::close));
         AdvisoryLockLeaderElection election = roles.contains("scheduler")
-                ? new AdvisoryLockLeaderElection(DatabaseSettings.dedicated(config.database(), "scheduler leadership"))
+                ? new AdvisoryLockLeaderElection(DatabaseSettings.leaderSession(config.database(), settings))
                 : null;
 
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -139,7 +139,8 @@ final class NodeWiring {
                 election.resign();
                 election.close();
             }));
-            ObservabilityWiring.retention(environment, new PostgresRetention(jdbi, null), nodes, election, settings,
+            ObservabilityWiring.retention(environment, new PostgresRetention(jdbi, null,
+                    settings.retentionStatementTimeout.toJavaDuration()), nodes, election, settings,
                     metrics);
         }
         if (roles.contains("worker")) {

@@ -49,6 +49,8 @@ public final class PostgresMigrations {
      */
     public static void migrate(DataSource dataSource) {
         try (Connection lock = dataSource.getConnection(); Statement st = lock.createStatement()) {
+            // a migration (and the wait for another node's) may outlast the session limits: lifted here, reset after
+            st.execute(UNLIMITED);
             st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK_KEY + ")");
             try {
                 inLiquibase(dataSource, "migrate the database", database -> {
@@ -61,11 +63,15 @@ public final class PostgresMigrations {
                 });
             } finally {
                 st.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK_KEY + ")");
+                st.execute(LIMITED);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("could not take the migration lock: " + e.getMessage(), e);
         }
     }
+
+    private static final String UNLIMITED = "SET statement_timeout = 0; SET lock_timeout = 0";
+    private static final String LIMITED = "RESET statement_timeout; RESET lock_timeout";
 
     /** The advisory-lock key that serialises migrations ("FFMigrate"), distinct from the scheduler's. */
     public static final long MIGRATION_LOCK_KEY = 0x4646_4D69_6772_6174L;
@@ -138,12 +144,20 @@ public final class PostgresMigrations {
     private static <T> T inLiquibase(DataSource dataSource, String what, LiquibaseWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();
+            try (Statement st = connection.createStatement()) {
+                st.execute(UNLIMITED);
+            }
             try {
                 return runInScope(connection, work);
             } finally {
                 // Liquibase switches auto-commit off; a pooled connection must go back as it came
                 if (!connection.isClosed() && connection.getAutoCommit() != autoCommit) {
                     connection.setAutoCommit(autoCommit);
+                }
+                if (!connection.isClosed()) {
+                    try (Statement st = connection.createStatement()) {
+                        st.execute(LIMITED);
+                    }
                 }
             }
         } catch (Exception e) {
