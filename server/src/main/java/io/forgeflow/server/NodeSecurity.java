@@ -86,7 +86,8 @@ final class NodeSecurity {
         boolean insecure = !exposed.isEmpty() && tokens.isEmpty();
         boolean privateAllowed = s.httpAllowPrivate != null ? s.httpAllowPrivate : exposed.isEmpty();
         return new NodeSecurity(tokens, metricsFilter, exposed, exposedAdmin, insecure,
-                new ExecutorSettings(privateAllowed));
+                new ExecutorSettings(privateAllowed, ExecutorSettings.supervisorSilenceFor(
+                        s.leaseDuration.toJavaDuration(), s.heartbeatInterval.toJavaDuration())));
     }
 
     /** What the executors get (the SSRF guard's setting). */
