@@ -87,8 +87,17 @@ public final class PostgresMigrations {
      * nothing. The changelog is parsed once per JVM.
      */
     public static List<String> pendingChangeSets(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            return pendingChangeSets(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read the migration status: " + e.getMessage(), e);
+        }
+    }
+
+    /** As {@link #pendingChangeSets(DataSource)}, on a connection the caller holds (left open). */
+    public static List<String> pendingChangeSets(Connection connection) {
         List<ChangeSetKey> expected = expectedChangeSets();
-        Set<ChangeSetKey> applied = appliedChangeSets(dataSource);
+        Set<ChangeSetKey> applied = appliedChangeSets(connection);
         return expected.stream().filter(key -> !applied.contains(key)).map(ChangeSetKey::id).toList();
     }
 
@@ -116,10 +125,9 @@ public final class PostgresMigrations {
         return keys;
     }
 
-    private static Set<ChangeSetKey> appliedChangeSets(DataSource dataSource) {
+    private static Set<ChangeSetKey> appliedChangeSets(Connection connection) {
         Set<ChangeSetKey> applied = new HashSet<>();
-        try (Connection connection = dataSource.getConnection();
-             Statement statement = connection.createStatement()) {
+        try (Statement statement = connection.createStatement()) {
             try (ResultSet exists = statement.executeQuery("SELECT to_regclass('databasechangelog') IS NOT NULL")) {
                 exists.next();
                 if (!exists.getBoolean(1)) {
