@@ -92,6 +92,9 @@ public final class EnvironmentOverrides {
         if ((v = env.get("FORGEFLOW_EVENT_BUFFER")) != null) {
             s.eventBuffer = integer("FORGEFLOW_EVENT_BUFFER", v, 1, 1_000_000);
         }
+        if ((v = env.get("FORGEFLOW_EVENT_STREAMS")) != null) {
+            s.eventStreams = integer("FORGEFLOW_EVENT_STREAMS", v, 1, 100_000);
+        }
         if ((v = env.get("FORGEFLOW_EVENT_KEEPALIVE")) != null) {
             s.eventKeepAlive = duration("FORGEFLOW_EVENT_KEEPALIVE", v);
         }

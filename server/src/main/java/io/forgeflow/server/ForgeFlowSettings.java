@@ -159,6 +159,12 @@ public class ForgeFlowSettings {
     @Max(1_000_000)
     public int eventBuffer = 10_000;
 
+    /** The most {@code /api/events} streams this node serves at once (FORGEFLOW_EVENT_STREAMS); more get 503. 1000. */
+    @JsonProperty
+    @Min(1)
+    @Max(100_000)
+    public int eventStreams = 1_000;
+
     /** How often an idle event stream gets a keep-alive comment (FORGEFLOW_EVENT_KEEPALIVE). Default 15s. */
     @JsonProperty
     @NotNull
