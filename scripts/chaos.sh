@@ -69,13 +69,15 @@ if [ "$MODE" = leader-stop ]; then
   LAST=$(ticks $SPORT | sort | tail -1)
   echo "leader is $L (pid $LEADER_PID), last tick $LAST: kill -STOP"
   T0=$(now_ms); kill -STOP "$LEADER_PID"
+  SEEN=""
   for _ in $(seq 1 60); do
     NEW=$(ticks $SPORT | sort | tail -1)
     printf '  +%5d ms  latest tick %s\n' $(( $(now_ms) - T0 )) "$NEW"
-    [ "$NEW" \> "$LAST" ] && [ -n "$(ticks $SPORT | awk -v t="$LAST" '$0 > t' | head -1)" ] && [ "$(leader_of $SPORT)" = "$STANDBY" ] && break
+    if [ "$NEW" \> "$LAST" ] && [ -z "$SEEN" ]; then SEEN=$(( $(now_ms) - T0 )); fi
+    [ -n "$SEEN" ] && [ "$(leader_of $SPORT)" = "$STANDBY" ] && break
     sleep 1
   done
-  echo "ticks resumed on $STANDBY after $(( $(now_ms) - T0 )) ms; kill -CONT $L"
+  echo "a new tick seen ${SEEN:-never} ms after the stop (polled about once a second); $STANDBY shown leading after $(( $(now_ms) - T0 )) ms; kill -CONT $L"
   kill -CONT "$LEADER_PID"
   for _ in $(seq 1 30); do grep -q "stepping down" "$LOGS/$L.log" && break; sleep 1; done
   grep -m1 "stepping down" "$LOGS/$L.log" | sed 's/^/  woken leader: /' || echo "  the woken leader logged no step-down"
@@ -87,28 +89,35 @@ if [ "$MODE" = leader-stop ]; then
 fi
 
 if [ "$MODE" = worker-stop ]; then
-  echo "starting control (api,scheduler) on :18080 and worker w1 (lease 6s)"
+  echo "starting control (api,scheduler) on :18080 and workers w1 w2 (lease 6s, heartbeat 2s)"
   start control api,scheduler 18080
   start w1 worker 18090
-  for p in 18080 18090; do ready $p; done
+  start w2 worker 18092
+  for p in 18080 18090 18092; do ready $p; done
   PIDFILE="$LOGS/job.pids"
-  JOB=$(curl -s -X POST localhost:18080/api/jobs -d "{\"name\": \"sleeper\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo \$\$ >> $PIDFILE; [ \$(wc -l < $PIDFILE) -gt 1 ] || sleep 40; echo done\"}}" \
+  JOB=$(curl -s -X POST localhost:18080/api/jobs -d "{\"name\": \"sleeper\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo \$\$ >> $PIDFILE; [ \$(wc -l < $PIDFILE) -gt 1 ] || sleep 60; echo done\"}}" \
     | sed -E 's/.*"id":"([^"]+)".*/\1/')
   echo "submitted job $JOB"
-  for _ in $(seq 1 60); do [ -s "$PIDFILE" ] && break; sleep 0.5; done
+  run_field() { curl -s "localhost:18080/api/runs?job_id=$JOB" | sed -E "s/.*\"$1\":(\"[^\"]*\"|null|[0-9]+).*/\1/" | tr -d '"'; }
+  for _ in $(seq 1 60); do [ -s "$PIDFILE" ] && [ "$(run_field status)" = running ] && break; sleep 0.5; done
   JOB_PID=$(head -1 "$PIDFILE")
-  echo "w1 runs it as pid $JOB_PID; starting w2, then kill -STOP w1 (pid $PID_w1)"
-  start w2 worker 18092; ready 18092
-  T0=$(now_ms); kill -STOP "$PID_w1"
+  HOLDER=$(run_field worker_id)
+  eval "VICTIM=\$PID_$HOLDER"
+  echo "$HOLDER runs it as pid $JOB_PID: kill -STOP $HOLDER (pid $VICTIM)"
+  T0=$(now_ms); kill -STOP "$VICTIM"
   for _ in $(seq 1 300); do kill -0 "$JOB_PID" 2>/dev/null && [ "$(ps -o stat= -p "$JOB_PID" | cut -c1)" != Z ] || break; sleep 0.1; done
   echo "the first execution (pid $JOB_PID) is gone after $(( $(now_ms) - T0 )) ms"
-  run_field() { curl -s "localhost:18080/api/runs?job_id=$JOB" | sed -E "s/.*\"$1\":(\"[^\"]*\"|null|[0-9]+).*/\1/" | tr -d '"'; }
   for _ in $(seq 1 60); do [ "$(run_field status)" = succeeded ] && break; sleep 1; done
-  echo "run $(run_field status) after $(( $(now_ms) - T0 )) ms on $(run_field worker_id); kill -CONT w1"
-  kill -CONT "$PID_w1"
+  echo "run $(run_field status) after $(( $(now_ms) - T0 )) ms; kill -CONT $HOLDER"
+  kill -CONT "$VICTIM"
   RUN=$(curl -s "localhost:18080/api/runs?job_id=$JOB" | sed -E 's/.*"items":\[\{"id":"([^"]+)".*/\1/')
-  curl -s "localhost:18080/api/runs/$RUN" | tr '{' '\n' | grep '"outcome"' | sed -E 's/.*"attempt":([0-9]+).*"worker_id":"([^"]*)".*"started_at":"([^"]*)".*"outcome":"([^"]*)".*/  attempt \1 on \2 from \3: \4/'
-  [ "$(run_field status)" = succeeded ] && echo "RESULT: the frozen worker's job died before the run ran again" || { echo "RESULT: the run did not finish"; exit 1; }
+  ATTEMPTS=$(curl -s "localhost:18080/api/runs/$RUN" | tr '{' '\n' | grep '"outcome"' | sed -E 's/.*"attempt":([0-9]+).*"worker_id":"([^"]*)".*"started_at":"([^"]*)".*"outcome":"([^"]*)".*/  attempt \1 on \2 from \3: \4/')
+  echo "$ATTEMPTS"
+  if [ "$(run_field status)" = succeeded ] && echo "$ATTEMPTS" | grep -q "attempt 1 on $HOLDER.*lease_expired"; then
+    echo "RESULT: the frozen worker's job died before the run ran again elsewhere"
+  else
+    echo "RESULT: not shown (the run did not move to another worker)"; exit 1
+  fi
   exit 0
 fi
 
