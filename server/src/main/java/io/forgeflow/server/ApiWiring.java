@@ -72,7 +72,7 @@ final class ApiWiring {
         ReadinessCheck readiness = new ReadinessCheck() {
             @Override
             public Optional<String> problem() {
-                return health.problem();
+                return health.probe().reason(); // short: the database's own words only on the admin port
             }
 
             @Override
@@ -90,6 +90,8 @@ final class ApiWiring {
         } else {
             environment.jersey().register(new HealthResource(readiness));
         }
+        environment.admin().addServlet("readyz", new ReadinessDetailsServlet(health, security::readinessWarnings,
+                environment.getObjectMapper())).addMapping("/readyz");
         RestModule.providers().forEach(environment.jersey()::register);
         security.register(environment); // bearer tokens on every route but the probes; the /metrics token
         RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)

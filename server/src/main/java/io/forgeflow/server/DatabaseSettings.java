@@ -3,6 +3,7 @@ package io.forgeflow.server;
 import io.dropwizard.db.DataSourceFactory;
 import io.forgeflow.adapter.postgres.DedicatedConnections;
 import io.forgeflow.adapter.postgres.PostgresUrls;
+import io.forgeflow.adapter.postgres.SessionLimits;
 
 import java.sql.Connection;
 import java.util.function.Supplier;
@@ -23,6 +24,29 @@ final class DatabaseSettings {
             dsf.setPassword(parsed.password());
         }
         return dsf;
+    }
+
+    /** Starts every pooled session with {@code limits} (the driver's {@code options} startup parameter). */
+    static DataSourceFactory limit(DataSourceFactory dsf, SessionLimits limits) {
+        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(dsf.getProperties());
+        properties.put("options", limits.options());
+        dsf.setProperties(properties);
+        return dsf;
+    }
+
+    /** The session limits of this node's pool, from its settings. */
+    static SessionLimits limitsOf(ForgeFlowSettings s) {
+        return new SessionLimits(s.statementTimeout.toJavaDuration(), s.lockTimeout.toJavaDuration(),
+                s.idleInTransactionTimeout.toJavaDuration(), java.time.Duration.ZERO);
+    }
+
+    /**
+     * The leader's session: the pool's limits, and the server ends it after {@code leaderSessionTimeout} of silence
+     * (a leader confirms its lock every scheduler tick), so a stopped or cut-off leader loses the lock.
+     */
+    static Supplier<Connection> leaderSession(DataSourceFactory dsf, ForgeFlowSettings s) {
+        return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), "scheduler leadership",
+                limitsOf(s).withIdleSession(s.leaderSessionTimeout.toJavaDuration()));
     }
 
     /** The URL and user, never the password. */

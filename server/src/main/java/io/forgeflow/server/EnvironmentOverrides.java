@@ -101,8 +101,26 @@ public final class EnvironmentOverrides {
         if ((v = env.get("FORGEFLOW_EVENT_BUFFER")) != null) {
             s.eventBuffer = integer("FORGEFLOW_EVENT_BUFFER", v, 1, 1_000_000);
         }
+        if ((v = env.get("FORGEFLOW_EVENT_STREAMS")) != null) {
+            s.eventStreams = integer("FORGEFLOW_EVENT_STREAMS", v, 1, 100_000);
+        }
         if ((v = env.get("FORGEFLOW_EVENT_KEEPALIVE")) != null) {
             s.eventKeepAlive = duration("FORGEFLOW_EVENT_KEEPALIVE", v);
+        }
+        if ((v = env.get("FORGEFLOW_STATEMENT_TIMEOUT")) != null) {
+            s.statementTimeout = duration("FORGEFLOW_STATEMENT_TIMEOUT", v);
+        }
+        if ((v = env.get("FORGEFLOW_LOCK_TIMEOUT")) != null) {
+            s.lockTimeout = duration("FORGEFLOW_LOCK_TIMEOUT", v);
+        }
+        if ((v = env.get("FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT")) != null) {
+            s.idleInTransactionTimeout = duration("FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT", v);
+        }
+        if ((v = env.get("FORGEFLOW_RETENTION_STATEMENT_TIMEOUT")) != null) {
+            s.retentionStatementTimeout = duration("FORGEFLOW_RETENTION_STATEMENT_TIMEOUT", v);
+        }
+        if ((v = env.get("FORGEFLOW_LEADER_SESSION_TIMEOUT")) != null) {
+            s.leaderSessionTimeout = duration("FORGEFLOW_LEADER_SESSION_TIMEOUT", v);
         }
         DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
         if ((v = env.get("FORGEFLOW_LISTEN_ADDR")) != null) {
@@ -179,6 +197,18 @@ public final class EnvironmentOverrides {
             if (d.toMilliseconds() <= 0) {
                 throw new IllegalArgumentException("FORGEFLOW_RETENTION, FORGEFLOW_RETENTION_INTERVAL and "
                         + "FORGEFLOW_EVENT_KEEPALIVE must be positive, got " + d);
+            }
+        }
+        if (s.leaderSessionTimeout.toMilliseconds() < 2 * s.schedulerTick.toMilliseconds()) {
+            throw new IllegalArgumentException("FORGEFLOW_LEADER_SESSION_TIMEOUT (" + s.leaderSessionTimeout
+                    + ") must be at least twice FORGEFLOW_SCHEDULER_TICK (" + s.schedulerTick + ")");
+        }
+        for (Duration d : List.of(s.statementTimeout, s.lockTimeout, s.idleInTransactionTimeout,
+                s.retentionStatementTimeout)) {
+            if (d.toMilliseconds() <= 0) {
+                throw new IllegalArgumentException("FORGEFLOW_STATEMENT_TIMEOUT, FORGEFLOW_LOCK_TIMEOUT, "
+                        + "FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT and FORGEFLOW_RETENTION_STATEMENT_TIMEOUT must be "
+                        + "positive, got " + d);
             }
         }
         for (Duration d : List.of(s.pollInterval, s.leaseDuration, s.heartbeatInterval, s.schedulerTick, s.retryBase)) {

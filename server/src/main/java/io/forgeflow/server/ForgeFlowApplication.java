@@ -86,6 +86,7 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
             DatabaseSettings.apply(dsf, settings.databaseUrl);
             LOG.info("database: {}", DatabaseSettings.describe(dsf));
         }
+        DatabaseSettings.limit(dsf, DatabaseSettings.limitsOf(settings));
         ManagedDataSource dataSource = dsf.build(environment.metrics(), "postgresql");
         environment.lifecycle().manage(dataSource);
         new NodeWiring(config, environment, dataSource, security).wire();

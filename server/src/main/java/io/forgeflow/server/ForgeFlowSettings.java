@@ -185,8 +185,49 @@ public class ForgeFlowSettings {
     @Max(1_000_000)
     public int eventBuffer = 10_000;
 
+    /** The most {@code /api/events} streams this node serves at once (FORGEFLOW_EVENT_STREAMS); more get 503. 1000. */
+    @JsonProperty
+    @Min(1)
+    @Max(100_000)
+    public int eventStreams = 1_000;
+
     /** How often an idle event stream gets a keep-alive comment (FORGEFLOW_EVENT_KEEPALIVE). Default 15s. */
     @JsonProperty
     @NotNull
     public Duration eventKeepAlive = Duration.seconds(15);
+
+    /**
+     * {@code statement_timeout} of every pooled session (FORGEFLOW_STATEMENT_TIMEOUT): the longest one statement may
+     * run before the server cancels it and its loop retries. Default 30s.
+     */
+    @JsonProperty
+    @NotNull
+    public Duration statementTimeout = Duration.seconds(30);
+
+    /** {@code lock_timeout} of every session (FORGEFLOW_LOCK_TIMEOUT): the longest wait for a lock. Default 5s. */
+    @JsonProperty
+    @NotNull
+    public Duration lockTimeout = Duration.seconds(5);
+
+    /**
+     * {@code idle_in_transaction_session_timeout} of every session (FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT): a session
+     * that leaves a transaction open and silent this long (its JVM paused) is ended, releasing its locks. Default 10s.
+     */
+    @JsonProperty
+    @NotNull
+    public Duration idleInTransactionTimeout = Duration.seconds(10);
+
+    /** {@code statement_timeout} of a retention batch (FORGEFLOW_RETENTION_STATEMENT_TIMEOUT). Default 5m. */
+    @JsonProperty
+    @NotNull
+    public Duration retentionStatementTimeout = Duration.minutes(5);
+
+    /**
+     * {@code idle_session_timeout} of the leader's session (FORGEFLOW_LEADER_SESSION_TIMEOUT): a leader that stops
+     * talking this long (SIGSTOP, a VM pause, a dead host) loses its session and the lock, and a standby leads at its
+     * next campaign. At least twice the scheduler tick. Default 10s.
+     */
+    @JsonProperty
+    @NotNull
+    public Duration leaderSessionTimeout = Duration.seconds(10);
 }

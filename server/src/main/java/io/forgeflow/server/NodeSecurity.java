@@ -108,7 +108,9 @@ final class NodeSecurity {
         // an admin port exposed on purpose serves its monitoring by any name, unless hosts are listed
         BrowserDefence adminDefence = BrowserDefence.of(s.allowedOrigins, s.allowedHosts, !exposedAdmin.isEmpty());
         return new NodeSecurity(tokens, metricsFilter, exposed, exposedAdmin, insecure,
-                new ExecutorSettings(privateAllowed), apiDefence, adminDefence);
+                new ExecutorSettings(privateAllowed, ExecutorSettings.supervisorSilenceFor(
+                        s.leaseDuration.toJavaDuration(), s.heartbeatInterval.toJavaDuration())),
+                apiDefence, adminDefence);
     }
 
     /** What the executors get (the SSRF guard's setting). */

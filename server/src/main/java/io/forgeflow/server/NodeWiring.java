@@ -4,6 +4,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.lifecycle.Managed;
 import io.forgeflow.adapter.postgres.AdvisoryLockLeaderElection;
+import io.forgeflow.adapter.postgres.DedicatedConnections;
 import io.forgeflow.adapter.postgres.PostgresHealth;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
@@ -103,7 +104,7 @@ final class NodeWiring {
         PostgresWorkSignal signal = new PostgresWorkSignal(DatabaseSettings.dedicated(config.database(), "wake-ups"));
         environment.lifecycle().manage(managed(() -> { }, signal::close));
         AdvisoryLockLeaderElection election = roles.contains("scheduler")
-                ? new AdvisoryLockLeaderElection(DatabaseSettings.dedicated(config.database(), "scheduler leadership"))
+                ? new AdvisoryLockLeaderElection(DatabaseSettings.leaderSession(config.database(), settings))
                 : null;
 
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -115,7 +116,11 @@ final class NodeWiring {
         environment.getApplicationContext().addServlet(new ServletHolder(new PrometheusMetricsServlet(registry)), "/metrics");
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping("/prometheus");
 
-        PostgresHealth health = new PostgresHealth(dataSource);
+        // readiness from a cached probe (at most one a second) on a connection of its own, never the workers' pool
+        PostgresHealth health = new PostgresHealth(DedicatedConnections.to(config.database().getUrl(),
+                config.database().getUser(), config.database().getPassword(), "readiness probe",
+                DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1));
+        environment.lifecycle().manage(managed(() -> { }, health::close));
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, clock, health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null)).register();
@@ -139,7 +144,8 @@ final class NodeWiring {
                 election.resign();
                 election.close();
             }));
-            ObservabilityWiring.retention(environment, new PostgresRetention(jdbi, null), nodes, election, settings,
+            ObservabilityWiring.retention(environment, new PostgresRetention(jdbi, null,
+                    settings.retentionStatementTimeout.toJavaDuration()), nodes, election, settings,
                     metrics);
         }
         if (roles.contains("worker")) {

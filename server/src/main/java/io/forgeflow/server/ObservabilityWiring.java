@@ -33,7 +33,7 @@ final class ObservabilityWiring {
      */
     static EventStreams liveEvents(Environment environment, RunEvents events, ForgeFlowSettings settings) {
         RunEventFeed feed = new RunEventFeed(events, settings.eventBuffer);
-        EventStreams streams = new EventStreams(feed, settings.eventKeepAlive.toJavaDuration());
+        EventStreams streams = new EventStreams(feed, settings.eventKeepAlive.toJavaDuration(), settings.eventStreams);
         environment.jersey().register(RestModule.events(streams));
         environment.lifecycle().manage(NodeWiring.managed(feed::start, () -> {
             streams.close();

@@ -55,8 +55,17 @@ class ReadinessIT {
         PROXY.stop();
         HttpResponse<String> down = await("/readyz", 503);
         JsonNode body = json.readTree(down.body());
-        assertThat(body.get("error").asText()).contains("database unreachable");
+        assertThat(body.get("error").asText()).as("anyone gets a short reason, never the driver's text")
+                .isEqualTo("database unreachable");
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
+        HttpResponse<String> details = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getAdminPort() + "/readyz")).timeout(Duration.ofSeconds(20)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(details.statusCode()).isEqualTo(503);
+        JsonNode operator = json.readTree(details.body());
+        assertThat(operator.get("status").asText()).isEqualTo("not ready");
+        assertThat(operator.get("error").asText()).as("operators get the details on the admin port")
+                .startsWith("database unreachable: ").hasSizeGreaterThan("database unreachable: ".length());
 
         PROXY.start();
         await("/readyz", 200);

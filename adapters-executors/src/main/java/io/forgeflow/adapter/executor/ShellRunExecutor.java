@@ -3,7 +3,8 @@ package io.forgeflow.adapter.executor;
 import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.execution.ExecutionContext;
 import io.forgeflow.domain.execution.ExecutionResult;
-import io.forgeflow.domain.port.RunExecutor;
+import io.forgeflow.domain.execution.ExecutorSettings;
+import io.forgeflow.domain.port.ConfigurableRunExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,8 @@ import java.util.stream.Stream;
  * session is killed the same way: a run leaves no process behind, as systemd's {@code KillMode=control-group}.
  * A process that calls {@code setsid} itself escapes the session and is not killed. Without a {@code setsid}
  * binary the shell runs in the worker's session and only its descendants are killed (a warning is logged once).
+ * Each attempt also gets a {@link JobSupervisor} outside the worker: it kills the attempt's process group when the
+ * worker's JVM dies, or stops feeding it for the {@linkplain ExecutorSettings#supervisorSilence() silence} (frozen).
  *
  * <h2>Input, output, environment</h2>
  * Standard input is a pipe closed at once (reads see end of file). Standard output and error are merged and read
@@ -47,7 +50,7 @@ import java.util.stream.Stream;
  *
  * <p>Thread-safe and stateless between attempts; {@link #close()} has nothing to free.
  */
-public final class ShellRunExecutor implements RunExecutor {
+public final class ShellRunExecutor implements ConfigurableRunExecutor {
     private static final Logger log = LoggerFactory.getLogger(ShellRunExecutor.class);
     private static final String COMMAND = "command";
     /** Linux refuses a single exec argument longer than this (MAX_ARG_STRLEN, terminating NUL included). */
@@ -58,6 +61,8 @@ public final class ShellRunExecutor implements RunExecutor {
     private static final Duration MAX_TIMEOUT = Duration.ofDays(365);
 
     private final Settings settings;
+    /** Kills an attempt's tree when this JVM dies or freezes (see {@link JobSupervisor}). */
+    private volatile JobSupervisor supervisor;
 
     /** Runs {@code /bin/sh} through the {@code setsid} found in /usr/bin or /bin, with a 2 s kill grace. */
     public ShellRunExecutor() {
@@ -66,6 +71,8 @@ public final class ShellRunExecutor implements RunExecutor {
 
     public ShellRunExecutor(Settings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.supervisor = new JobSupervisor(ExecutorSettings.DEFAULT_SUPERVISOR_SILENCE, settings.setsid(),
+                settings.shell());
         if (!StandardCharsets.UTF_8.equals(Charset.defaultCharset())) {
             log.warn("default charset is {}, not UTF-8: shell commands it cannot encode will fail to start; "
                     + "run the worker with -Dfile.encoding=UTF-8 (or LANG=C.UTF-8)", Charset.defaultCharset());
@@ -110,6 +117,12 @@ public final class ShellRunExecutor implements RunExecutor {
     @Override
     public String name() {
         return "shell";
+    }
+
+    /** Takes the node's supervisor silence (derived from its lease and heartbeat). */
+    @Override
+    public void configure(ExecutorSettings executorSettings) {
+        supervisor = new JobSupervisor(executorSettings.supervisorSilence(), settings.setsid(), settings.shell());
     }
 
     /** Requires {@code command}: a non-blank string without NUL characters, at most 128 KiB in UTF-8. */
@@ -165,12 +178,17 @@ public final class ShellRunExecutor implements RunExecutor {
         }
         log.debug("run {} attempt {}: shell started as pid {}", context.runId(), context.attempt(), process.pid());
         ProcessTree tree = new ProcessTree(process.toHandle(), settings.setsid() != null);
+        JobSupervisor.Watch watch = settings.setsid() != null ? supervisor.watch(process.pid()) : null;
         try {
             return supervise(process, tree, context);
         } catch (RuntimeException e) {
             tree.kill(Duration.ZERO);
             log.error("run {} attempt {}: shell supervision failed", context.runId(), context.attempt(), e);
             return ExecutionResult.failed("", "internal error while running the command: " + e);
+        } finally {
+            if (watch != null) {
+                watch.release(); // the tree is dead by now
+            }
         }
     }
 

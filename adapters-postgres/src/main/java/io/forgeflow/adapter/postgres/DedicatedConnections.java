@@ -39,6 +39,15 @@ public final class DedicatedConnections {
      * @param purpose shown as {@code application_name} in {@code pg_stat_activity}, e.g. {@code forgeflow-leader}
      */
     public static Supplier<Connection> to(String jdbcUrl, String user, String password, String purpose) {
+        return to(jdbcUrl, user, password, purpose, null);
+    }
+
+    /**
+     * As {@link #to(String, String, String, String)}, each session started with {@code limits} (null: the server's
+     * defaults).
+     */
+    public static Supplier<Connection> to(String jdbcUrl, String user, String password, String purpose,
+                                          SessionLimits limits) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         return () -> {
             Properties properties = new Properties();
@@ -51,6 +60,9 @@ public final class DedicatedConnections {
             properties.setProperty("tcpKeepAlive", "true");
             if (purpose != null) {
                 properties.setProperty("ApplicationName", purpose);
+            }
+            if (limits != null) {
+                properties.setProperty("options", limits.options());
             }
             try {
                 return DriverManager.getConnection(jdbcUrl, properties);

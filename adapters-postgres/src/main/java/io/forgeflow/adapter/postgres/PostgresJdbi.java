@@ -5,11 +5,18 @@ import org.jdbi.v3.core.argument.AbstractArgumentFactory;
 import org.jdbi.v3.core.argument.Argument;
 import org.jdbi.v3.core.config.ConfigRegistry;
 import org.jdbi.v3.core.generic.GenericType;
+import org.jdbi.v3.core.extension.ExtensionMethod;
 import org.jdbi.v3.core.mapper.ColumnMapper;
+import org.jdbi.v3.core.statement.SqlLogger;
+import org.jdbi.v3.core.statement.SqlStatements;
+import org.jdbi.v3.core.statement.StatementContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.jdbi.v3.postgres.PostgresPlugin;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 
 import javax.sql.DataSource;
+import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -46,6 +53,7 @@ public final class PostgresJdbi {
         jdbi.registerArgument(new InstantArgumentFactory());
         jdbi.registerArgument(new PayloadArgumentFactory());
         Rows.register(jdbi);
+        jdbi.getConfig(SqlStatements.class).setSqlLogger(new LimitHitLogger());
         jdbi.registerColumnMapper(PAYLOAD, (ColumnMapper<Map<String, Object>>) (rs, column, ctx) ->
                 PayloadJson.read(rs.getString(column)));
         return jdbi;
@@ -78,6 +86,35 @@ public final class PostgresJdbi {
         @Override
         protected Argument build(Map value, ConfigRegistry config) {
             return (position, statement, ctx) -> statement.setObject(position, PayloadJson.jsonb(value));
+        }
+    }
+
+    /**
+     * Logs a statement stopped by a {@link SessionLimits session limit} with its name (the SqlObject method, such as
+     * {@code RunSql.claimDue}), at WARN; the exception still reaches the loop that owns the statement, which retries.
+     */
+    static final class LimitHitLogger implements SqlLogger {
+        private static final Logger LOG = LoggerFactory.getLogger("io.forgeflow.adapter.postgres.SessionLimits");
+
+        @Override
+        public void logException(StatementContext context, SQLException ex) {
+            if (SessionLimits.isLimitHit(ex.getSQLState())) {
+                LOG.warn("statement {} stopped by a session limit (SQLSTATE {}): {}; its loop retries it",
+                        nameOf(context), ex.getSQLState(), ex.getMessage());
+            }
+        }
+
+        static String nameOf(StatementContext context) {
+            ExtensionMethod method = context.getExtensionMethod();
+            if (method != null) {
+                return method.getType().getSimpleName() + "." + method.getMethod().getName();
+            }
+            String sql = context.getRawSql();
+            if (sql == null) {
+                return "(unnamed)";
+            }
+            String flat = sql.strip().replaceAll("\\s+", " ");
+            return "'" + (flat.length() > 60 ? flat.substring(0, 60) + "..." : flat) + "'";
         }
     }
 }

@@ -49,6 +49,8 @@ public final class PostgresMigrations {
      */
     public static void migrate(DataSource dataSource) {
         try (Connection lock = dataSource.getConnection(); Statement st = lock.createStatement()) {
+            // a migration (and the wait for another node's) may outlast the session limits: lifted here, reset after
+            st.execute(UNLIMITED);
             st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK_KEY + ")");
             try {
                 inLiquibase(dataSource, "migrate the database", database -> {
@@ -61,11 +63,15 @@ public final class PostgresMigrations {
                 });
             } finally {
                 st.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK_KEY + ")");
+                st.execute(LIMITED);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("could not take the migration lock: " + e.getMessage(), e);
         }
     }
+
+    private static final String UNLIMITED = "SET statement_timeout = 0; SET lock_timeout = 0";
+    private static final String LIMITED = "RESET statement_timeout; RESET lock_timeout";
 
     /** The advisory-lock key that serialises migrations ("FFMigrate"), distinct from the scheduler's. */
     public static final long MIGRATION_LOCK_KEY = 0x4646_4D69_6772_6174L;
@@ -81,8 +87,17 @@ public final class PostgresMigrations {
      * nothing. The changelog is parsed once per JVM.
      */
     public static List<String> pendingChangeSets(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            return pendingChangeSets(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read the migration status: " + e.getMessage(), e);
+        }
+    }
+
+    /** As {@link #pendingChangeSets(DataSource)}, on a connection the caller holds (left open). */
+    public static List<String> pendingChangeSets(Connection connection) {
         List<ChangeSetKey> expected = expectedChangeSets();
-        Set<ChangeSetKey> applied = appliedChangeSets(dataSource);
+        Set<ChangeSetKey> applied = appliedChangeSets(connection);
         return expected.stream().filter(key -> !applied.contains(key)).map(ChangeSetKey::id).toList();
     }
 
@@ -110,10 +125,9 @@ public final class PostgresMigrations {
         return keys;
     }
 
-    private static Set<ChangeSetKey> appliedChangeSets(DataSource dataSource) {
+    private static Set<ChangeSetKey> appliedChangeSets(Connection connection) {
         Set<ChangeSetKey> applied = new HashSet<>();
-        try (Connection connection = dataSource.getConnection();
-             Statement statement = connection.createStatement()) {
+        try (Statement statement = connection.createStatement()) {
             try (ResultSet exists = statement.executeQuery("SELECT to_regclass('databasechangelog') IS NOT NULL")) {
                 exists.next();
                 if (!exists.getBoolean(1)) {
@@ -138,12 +152,20 @@ public final class PostgresMigrations {
     private static <T> T inLiquibase(DataSource dataSource, String what, LiquibaseWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();
+            try (Statement st = connection.createStatement()) {
+                st.execute(UNLIMITED);
+            }
             try {
                 return runInScope(connection, work);
             } finally {
                 // Liquibase switches auto-commit off; a pooled connection must go back as it came
                 if (!connection.isClosed() && connection.getAutoCommit() != autoCommit) {
                     connection.setAutoCommit(autoCommit);
+                }
+                if (!connection.isClosed()) {
+                    try (Statement st = connection.createStatement()) {
+                        st.execute(LIMITED);
+                    }
                 }
             }
         } catch (Exception e) {

@@ -19,6 +19,8 @@ public final class PostgresRetention implements Retention {
 
     private final Jdbi jdbi;
     private final DbClock clock;
+    /** {@code statement_timeout} of a retention batch (longer than the session's); null keeps the session's. */
+    private final Duration batchTimeout;
     private volatile boolean warnedAutovacuumOff;
     /** The statement that analyzes each table whose statistics {@link #analyzeStale} keeps fresh. */
     private static final java.util.Map<String, String> ANALYZE = java.util.Map.of(
@@ -29,22 +31,44 @@ public final class PostgresRetention implements Retention {
      * @param testClock null in production (the database clock decides); a fixed clock in tests
      */
     public PostgresRetention(Jdbi jdbi, Clock testClock) {
+        this(jdbi, testClock, null);
+    }
+
+    /**
+     * @param batchTimeout the {@code statement_timeout} of each delete batch and ANALYZE (a transaction of its own with
+     *                     {@code SET LOCAL}), longer than the node's default; null keeps the session's
+     */
+    public PostgresRetention(Jdbi jdbi, Clock testClock, Duration batchTimeout) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.clock = new DbClock(testClock);
+        if (batchTimeout != null && (batchTimeout.isNegative() || batchTimeout.isZero())) {
+            throw new IllegalArgumentException("batchTimeout must be positive, was " + batchTimeout);
+        }
+        this.batchTimeout = batchTimeout;
+    }
+
+    /** Runs {@code work} in a transaction whose statements may take {@link #batchTimeout}. */
+    private <T> T inBatch(org.jdbi.v3.core.HandleCallback<T, RuntimeException> work) {
+        return jdbi.inTransaction(handle -> {
+            if (batchTimeout != null) {
+                handle.execute("SELECT set_config('statement_timeout', ?, true)", batchTimeout.toMillis() + "ms");
+            }
+            return work.withHandle(handle);
+        });
     }
 
     @Override
     public int deleteFinishedRuns(Duration olderThan, int limit) {
         long millis = PostgresRunQueue.positiveMillis(olderThan, "olderThan");
         checkLimit(limit);
-        return jdbi.withExtension(RetentionSql.class, sql -> sql.deleteFinishedRuns(millis, limit, clock.now()));
+        return inBatch(handle -> handle.attach(RetentionSql.class).deleteFinishedRuns(millis, limit, clock.now()));
     }
 
     @Override
     public int deleteFinishedJobs(Duration olderThan, int limit) {
         long millis = PostgresRunQueue.positiveMillis(olderThan, "olderThan");
         checkLimit(limit);
-        return jdbi.inTransaction(handle -> {
+        return inBatch(handle -> {
             RetentionSql sql = handle.attach(RetentionSql.class);
             List<String> locked = sql.lockFinishedJobs(millis, limit, clock.now());
             return locked.isEmpty() ? 0 : sql.deleteJobs(locked.toArray(String[]::new));
@@ -82,7 +106,7 @@ public final class PostgresRetention implements Retention {
                 .mapTo(String.class).list());
         for (String table : stale) {
             String analyze = ANALYZE.get(table);
-            jdbi.useHandle(h -> h.execute(analyze));
+            inBatch(h -> h.execute(analyze));
         }
         return stale;
     }

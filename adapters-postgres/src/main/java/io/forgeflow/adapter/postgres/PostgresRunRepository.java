@@ -1,6 +1,7 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunRepository;
@@ -76,6 +77,20 @@ public final class PostgresRunRepository implements RunRepository {
         String statusName = status == null ? null : status.wireName();
         List<Run> rows = jdbi.withExtension(RunSql.class, sql -> sql.list(jobId, statusName, after, limit + 1));
         return Cursors.page(rows, limit, Run::id);
+    }
+
+    /** {@inheritDoc} The tail is cut and the payload left out by the query itself. */
+    @Override
+    public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor) {
+        Cursors.checkLimit(limit);
+        String after = Cursors.decode(cursor);
+        if (jobId != null && !Ids.isWellFormed(jobId)) {
+            return new Page<>(List.of(), null);
+        }
+        String statusName = status == null ? null : status.wireName();
+        List<ListedRun> rows = jdbi.withExtension(RunSql.class, sql -> sql.listForDisplay(jobId, statusName, after,
+                limit + 1, ListedRun.OUTPUT_TAIL_CHARS));
+        return Cursors.page(rows, limit, listed -> listed.run().id());
     }
 
     @Override

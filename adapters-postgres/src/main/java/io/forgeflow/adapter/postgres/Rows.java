@@ -13,6 +13,7 @@ import io.forgeflow.domain.queue.QueueLimits;
 import io.forgeflow.domain.queue.RateLimit;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
@@ -51,6 +52,7 @@ final class Rows {
 
     static void register(Jdbi jdbi) {
         jdbi.registerRowMapper(Run.class, (rs, ctx) -> run(rs));
+        jdbi.registerRowMapper(ListedRun.class, (rs, ctx) -> new ListedRun(run(rs), rs.getBoolean("output_truncated")));
         jdbi.registerRowMapper(Job.class, (rs, ctx) -> job(rs));
         jdbi.registerRowMapper(Attempt.class, (rs, ctx) -> attempt(rs));
         jdbi.registerRowMapper(NodeStatus.class, (rs, ctx) -> node(rs));

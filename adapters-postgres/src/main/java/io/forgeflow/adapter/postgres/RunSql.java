@@ -2,6 +2,7 @@ package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.Rows.ExpiredLease;
 import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
 import org.jdbi.v3.sqlobject.config.KeyColumn;
 import org.jdbi.v3.sqlobject.config.ValueColumn;
@@ -57,6 +58,11 @@ interface RunSql {
     @SqlQuery
     List<Run> list(@Bind("jobId") String jobId, @Bind("status") String status, @Bind("after") String afterId,
                    @Bind("limit") int limit);
+
+    @SqlQuery
+    List<ListedRun> listForDisplay(@Bind("jobId") String jobId, @Bind("status") String status,
+                                   @Bind("after") String afterId, @Bind("limit") int limit,
+                                   @Bind("tail") int outputTail);
 
     @SqlQuery
     @KeyColumn("status")

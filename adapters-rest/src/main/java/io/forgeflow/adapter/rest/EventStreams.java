@@ -49,6 +49,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class EventStreams implements AutoCloseable {
     /** The keep-alive comment's interval by default. */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
+    /** The most streams a node serves at once by default. */
+    public static final int DEFAULT_MAX_STREAMS = 1_000;
     /** Frames a stream may have waiting before it is closed as too slow. */
     static final int MAX_QUEUED_FRAMES = 20_000;
     static final String RETRY_MILLIS = "2000";
@@ -61,10 +63,23 @@ public final class EventStreams implements AutoCloseable {
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
     private final ExecutorService writers;
     private final ScheduledExecutorService ticker;
+    private final int maxStreams;
     private volatile boolean closed;
 
     /** @param keepAlive how often a comment is sent on every stream */
     public EventStreams(RunEventFeed feed, Duration keepAlive) {
+        this(feed, keepAlive, DEFAULT_MAX_STREAMS);
+    }
+
+    /**
+     * @param keepAlive  how often a comment is sent on every stream
+     * @param maxStreams the most streams open at once; one more is refused with a 503
+     */
+    public EventStreams(RunEventFeed feed, Duration keepAlive, int maxStreams) {
+        if (maxStreams < 1) {
+            throw new IllegalArgumentException("maxStreams must be >= 1, was " + maxStreams);
+        }
+        this.maxStreams = maxStreams;
         this.feed = Objects.requireNonNull(feed, "feed");
         AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
@@ -92,8 +107,14 @@ public final class EventStreams implements AutoCloseable {
             throw new ApiException(503, "this node is shutting down: reconnect to another one", null);
         }
         Stream stream = new Stream();
+        synchronized (streams) {
+            if (streams.size() >= maxStreams) {
+                throw new ApiException(503, "this node already serves its limit of " + maxStreams + " event streams "
+                        + "(FORGEFLOW_EVENT_STREAMS): retry later or connect to another api node", null);
+            }
+            streams.add(stream);
+        }
         stream.enqueue("retry: " + RETRY_MILLIS + "\n: forgeflow run events\n\n");
-        streams.add(stream);
         stream.subscription = feed.subscribe(lastEventId, stream);
         if (closed) {
             stream.close();

@@ -35,7 +35,8 @@ public final class RunResource {
     @GET
     public PageResponse<RunResponse> list(@Context UriInfo uri) {
         Query q = Query.of(uri, "job_id", "status", "limit", "cursor");
-        return PageResponse.of(queryRuns.list(q.jobId(), q.runStatus(), q.limit(), q.cursor()), RunResponse::of);
+        return PageResponse.of(queryRuns.listForDisplay(q.jobId(), q.runStatus(), q.limit(), q.cursor()),
+                RunResponse::of);
     }
 
     /** The run with its attempts, oldest first. */

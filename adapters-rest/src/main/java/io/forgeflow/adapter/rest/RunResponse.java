@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
 
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.stream.Collectors;
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "job_id", "status", "attempt", "max_attempts", "priority", "scheduled_for", "started_at",
-        "finished_at", "worker_id", "lease_expires_at", "output", "error", "cancel_requested", "attempts"})
+        "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error", "cancel_requested",
+        "attempts"})
 public record RunResponse(
         @JsonProperty("id") String id,
         @JsonProperty("job_id") String jobId,
@@ -30,6 +32,7 @@ public record RunResponse(
         @JsonProperty("worker_id") String workerId,
         @JsonProperty("lease_expires_at") String leaseExpiresAt,
         @JsonProperty("output") String output,
+        @JsonProperty("output_truncated") boolean outputTruncated,
         @JsonProperty("error") String error,
         @JsonProperty("cancel_requested") boolean cancelRequested,
         @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts) {
@@ -38,11 +41,20 @@ public record RunResponse(
         return of(run, null);
     }
 
+    /** A list item: the output's tail, {@code output_truncated} when it was cut. */
+    static RunResponse of(ListedRun listed) {
+        return of(listed.run(), listed.outputTruncated(), null);
+    }
+
     static RunResponse of(Run run, List<Attempt> attempts) {
+        return of(run, false, attempts);
+    }
+
+    private static RunResponse of(Run run, boolean outputTruncated, List<Attempt> attempts) {
         return new RunResponse(run.id(), run.jobId(), run.status().wireName(), run.attempt(), run.maxAttempts(),
                 run.priority(), Timestamps.format(run.scheduledFor()), Timestamps.format(run.startedAt()),
                 Timestamps.format(run.finishedAt()), run.workerId(), Timestamps.format(run.leaseExpiresAt()),
-                run.output(), run.error(), run.cancelRequested(),
+                run.output(), outputTruncated, run.error(), run.cancelRequested(),
                 attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()));
     }
 }

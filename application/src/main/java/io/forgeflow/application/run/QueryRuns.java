@@ -2,6 +2,7 @@ package io.forgeflow.application.run;
 
 import io.forgeflow.application.support.Paging;
 import io.forgeflow.domain.error.NotFoundException;
+import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.port.RunRepository;
 import io.forgeflow.domain.run.Attempt;
@@ -27,6 +28,12 @@ public final class QueryRuns {
     public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
         Paging.checkLimit(limit);
         return Paging.withCursor(cursor, () -> runs.list(jobId, status, limit, cursor));
+    }
+
+    /** A page for a response: outputs cut to their tail, no payloads ({@link ListedRun}). */
+    public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor) {
+        Paging.checkLimit(limit);
+        return Paging.withCursor(cursor, () -> runs.listForDisplay(jobId, status, limit, cursor));
     }
 
     public Map<RunStatus, Long> stats() {

@@ -5,6 +5,7 @@ import io.forgeflow.domain.error.InvalidQueryException;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.AttemptOutcome;
@@ -127,6 +128,30 @@ class QueryRunsTest {
             assertThat(jobCursor).isNotNull();
 
             assertThatThrownBy(() -> query.list(null, null, 10, jobCursor))
+                    .isInstanceOfSatisfying(InvalidQueryException.class, e -> assertThat(e.field()).isEqualTo("cursor"));
+        }
+
+        @Test
+        void theDisplayListHasTheSameRunsAndPagesAsTheFullOneAndCutsNothingInMemory() {
+            Job job = s.submit(aRecurringDraft("0 0 1 1 *"));
+            for (int i = 0; i < 3; i++) {
+                s.triggerJob().trigger(job.id());
+            }
+            Page<Run> full = query.list(job.id(), null, 2, null);
+
+            Page<ListedRun> shown = query.listForDisplay(job.id(), null, 2, null);
+
+            assertThat(shown.items()).extracting(ListedRun::run).containsExactlyElementsOf(full.items());
+            assertThat(shown.items()).noneMatch(ListedRun::outputTruncated);
+            assertThat(shown.nextCursor()).isEqualTo(full.nextCursor()).isNotNull();
+            assertThat(query.listForDisplay(job.id(), null, 2, shown.nextCursor()).items()).hasSize(1);
+        }
+
+        @Test
+        void theDisplayListChecksItsLimitAndCursorAsTheFullOne() {
+            assertThatThrownBy(() -> query.listForDisplay(null, null, 501, null))
+                    .isInstanceOfSatisfying(InvalidQueryException.class, e -> assertThat(e.field()).isEqualTo("limit"));
+            assertThatThrownBy(() -> query.listForDisplay(null, null, 10, "%%%"))
                     .isInstanceOfSatisfying(InvalidQueryException.class, e -> assertThat(e.field()).isEqualTo("cursor"));
         }
 

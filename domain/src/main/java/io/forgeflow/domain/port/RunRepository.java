@@ -22,6 +22,16 @@ public interface RunRepository {
     /** Runs newest first, optionally of one job and/or in one status; {@code cursor} from a previous page or null. */
     Page<Run> list(String jobId, RunStatus status, int limit, String cursor);
 
+    /**
+     * As {@link #list}, for a response: outputs cut to their tail and payloads left out ({@link ListedRun}), read that
+     * way from the store rather than loaded whole. By default, the whole runs of {@link #list}, none marked cut (fakes
+     * that hold little).
+     */
+    default Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor) {
+        Page<Run> page = list(jobId, status, limit, cursor);
+        return new Page<>(page.items().stream().map(run -> new ListedRun(run, false)).toList(), page.nextCursor());
+    }
+
     /** How many runs are in each status (every status present, zero when none). */
     Map<RunStatus, Long> countByStatus();
 
