@@ -2,6 +2,7 @@ package io.forgeflow.server;
 
 import io.dropwizard.db.DataSourceFactory;
 import io.forgeflow.adapter.postgres.DedicatedConnections;
+import io.forgeflow.adapter.postgres.PostgresSchema;
 import io.forgeflow.adapter.postgres.PostgresUrls;
 
 import java.sql.Connection;
@@ -25,6 +26,22 @@ final class DatabaseSettings {
         return dsf;
     }
 
+    /**
+     * Makes {@code schema} the whole {@code search_path} of the pool's sessions (pgjdbc's {@code currentSchema}), so
+     * ForgeFlow's unqualified SQL reaches its own tables and nothing else.
+     */
+    static DataSourceFactory useSchema(DataSourceFactory dsf, String schema) {
+        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(dsf.getProperties());
+        properties.put(PostgresSchema.CONNECTION_PROPERTY, PostgresSchema.require(schema));
+        dsf.setProperties(properties);
+        return dsf;
+    }
+
+    /** The schema the pool's sessions use ({@link #useSchema}), the default when none was set. */
+    static String schemaOf(DataSourceFactory dsf) {
+        return dsf.getProperties().getOrDefault(PostgresSchema.CONNECTION_PROPERTY, PostgresSchema.DEFAULT);
+    }
+
     /** The URL and user, never the password. */
     static String describe(DataSourceFactory dsf) {
         return dsf.getUrl() + " as " + dsf.getUser();
@@ -35,6 +52,6 @@ final class DatabaseSettings {
      * must live on one connection of their own.
      */
     static Supplier<Connection> dedicated(DataSourceFactory dsf, String purpose) {
-        return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), purpose);
+        return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), purpose, schemaOf(dsf));
     }
 }

@@ -7,6 +7,7 @@ import io.forgeflow.adapter.postgres.AdvisoryLockLeaderElection;
 import io.forgeflow.adapter.postgres.PostgresHealth;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
+import io.forgeflow.adapter.postgres.PostgresExecutorCatalog;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
 import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
 import io.forgeflow.adapter.postgres.PostgresQueueRepository;
@@ -76,7 +77,7 @@ final class NodeWiring {
     void wire() {
         LogFormat.quietRequestLogStatus(environment, config);
         if (settings.migrateOnStart) {
-            PostgresMigrations.migrate(dataSource);
+            PostgresMigrations.migrate(dataSource, settings.databaseSchema);
         }
         Set<String> roles = new HashSet<>(settings.roles);
         String workerId = settings.workerId.isBlank() ? defaultWorkerId() : settings.workerId;
@@ -99,6 +100,8 @@ final class NodeWiring {
         security.configure(found); // the SSRF guard, before any executor validates or runs
         ExecutorRegistry executors = new ExecutorRegistry(found, new HashSet<>(settings.executors));
         environment.lifecycle().manage(managed(() -> { }, executors::closeAll));
+        // what enqueue() in SQL checks executor names against: every executor this node knows
+        new PostgresExecutorCatalog(jdbi).record(executors.knownNames(), workerId);
 
         PostgresWorkSignal signal = new PostgresWorkSignal(DatabaseSettings.dedicated(config.database(), "wake-ups"));
         environment.lifecycle().manage(managed(() -> { }, signal::close));
@@ -115,7 +118,7 @@ final class NodeWiring {
         environment.getApplicationContext().addServlet(new ServletHolder(new PrometheusMetricsServlet(registry)), "/metrics");
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping("/prometheus");
 
-        PostgresHealth health = new PostgresHealth(dataSource);
+        PostgresHealth health = new PostgresHealth(dataSource, settings.databaseSchema);
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, clock, health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null)).register();

@@ -17,10 +17,17 @@ public final class PostgresHealth {
     private static final int QUERY_TIMEOUT_SECONDS = 3;
 
     private final DataSource dataSource;
+    private final String schema;
 
     /** @param dataSource the server's pool */
     public PostgresHealth(DataSource dataSource) {
+        this(dataSource, PostgresSchema.DEFAULT);
+    }
+
+    /** @param schema the schema ForgeFlow's tables live in ({@link PostgresSchema}) */
+    public PostgresHealth(DataSource dataSource, String schema) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.schema = PostgresSchema.require(schema);
     }
 
     /** Empty when the database answers and is migrated; otherwise what is wrong, in words for an operator. */
@@ -36,7 +43,7 @@ public final class PostgresHealth {
         }
         List<String> pending;
         try {
-            pending = PostgresMigrations.pendingChangeSets(dataSource);
+            pending = PostgresMigrations.pendingChangeSets(dataSource, schema);
         } catch (RuntimeException e) {
             return Optional.of("database migration status unknown: " + e.getMessage());
         }

@@ -41,17 +41,26 @@ public final class PostgresMigrations {
     private PostgresMigrations() {
     }
 
-    /**
-     * Applies every pending changeset. Idempotent: a migrated database is left as it is. Nodes that start together
-     * on a fresh database are serialised by a session-level advisory lock ({@value #MIGRATION_LOCK_KEY}) held on a
-     * connection of its own for the whole migration: Liquibase's own lock table cannot protect its creation, and
-     * two nodes creating it at once fail with a duplicate-key error.
-     */
+    /** Applies every pending changeset in the default schema ({@value PostgresSchema#DEFAULT}); see {@link #migrate(DataSource, String)}. */
     public static void migrate(DataSource dataSource) {
+        migrate(dataSource, PostgresSchema.DEFAULT);
+    }
+
+    /**
+     * Applies every pending changeset in {@code schema}, creating it if need be; an install of an earlier release in
+     * {@code public} is first moved there ({@link #moveFromPublic}). Idempotent: a migrated database is left as it
+     * is. Liquibase runs with {@code search_path} set to the schema alone, whatever the pool's sessions use. Nodes
+     * that start together on a fresh database are serialised by a session-level advisory lock
+     * ({@value #MIGRATION_LOCK_KEY}) held on a connection of its own for the whole migration: Liquibase's own lock
+     * table cannot protect its creation, and two nodes creating it at once fail with a duplicate-key error.
+     */
+    public static void migrate(DataSource dataSource, String schema) {
+        PostgresSchema.require(schema);
         try (Connection lock = dataSource.getConnection(); Statement st = lock.createStatement()) {
             st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK_KEY + ")");
             try {
-                inLiquibase(dataSource, "migrate the database", database -> {
+                prepareSchema(lock, schema);
+                inLiquibase(dataSource, schema, "migrate the database", database -> {
                     new CommandScope(UpdateCommandStep.COMMAND_NAME)
                             .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
                             .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
@@ -59,11 +68,109 @@ public final class PostgresMigrations {
                             .execute();
                     return null;
                 });
+                pinSearchPaths(lock, schema);
             } finally {
                 st.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK_KEY + ")");
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("could not take the migration lock: " + e.getMessage(), e);
+            throw new IllegalStateException("could not prepare the schema " + schema + " or take the migration lock: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The tables of the last release that kept ForgeFlow in {@code public} (Liquibase's two first); their indexes,
+     * constraints and owned sequences move with them.
+     */
+    static final List<String> TABLES_OF_PUBLIC_RELEASE = List.of("databasechangelog", "databasechangeloglock",
+            "jobs", "runs", "run_attempts", "nodes", "queues", "queue_starts");
+
+    /**
+     * Creates {@code schema} if it is missing, for Liquibase and the functions made in it. Done by anyone who may
+     * write it before migrating (the node at start, {@code db migrate}); a no-op once it exists.
+     */
+    public static void prepareSchema(Connection connection, String schema) throws SQLException {
+        PostgresSchema.require(schema);
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+            if (!schema.equals("public")) {
+                moveFromPublic(st, schema);
+            }
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    /**
+     * Moves an install of the release before schemas (Liquibase's tables and ForgeFlow's in {@code public}) into
+     * {@code schema}, in the caller's transaction: the tables (with their indexes, constraints and sequences) and the
+     * functions named {@code forgeflow_*}. Only when {@code public.databasechangelog} records ForgeFlow's first
+     * changeset and {@code schema} has no Liquibase table yet; an application's own tables in {@code public} stay.
+     * Liquibase then finds its history in the schema and applies only what is new.
+     */
+    private static void moveFromPublic(Statement st, String schema) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT to_regclass('public.databasechangelog') IS NOT NULL "
+                + "AND to_regclass('" + schema + ".databasechangelog') IS NULL AND to_regclass('public.jobs') IS NOT NULL")) {
+            rs.next();
+            if (!rs.getBoolean(1)) {
+                return;
+            }
+        }
+        try (ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM public.databasechangelog "
+                + "WHERE id = '0001-jobs' AND author = 'forgeflow')")) {
+            rs.next();
+            if (!rs.getBoolean(1)) {
+                return; // another tool's Liquibase history, not ForgeFlow's
+            }
+        }
+        List<String> moves = new java.util.ArrayList<>();
+        for (String table : TABLES_OF_PUBLIC_RELEASE) {
+            try (ResultSet rs = st.executeQuery("SELECT to_regclass('public." + table + "') IS NOT NULL")) {
+                rs.next();
+                if (rs.getBoolean(1)) {
+                    moves.add("ALTER TABLE public." + table + " SET SCHEMA " + schema);
+                }
+            }
+        }
+        try (ResultSet rs = st.executeQuery("SELECT p.oid::regprocedure::text FROM pg_proc p "
+                + "JOIN pg_namespace n ON n.oid = p.pronamespace "
+                + "WHERE n.nspname = 'public' AND p.proname LIKE 'forgeflow\\_%'")) {
+            while (rs.next()) {
+                moves.add("ALTER FUNCTION " + rs.getString(1) + " SET SCHEMA " + schema);
+            }
+        }
+        for (String move : moves) {
+            st.execute(move);
+        }
+    }
+
+    /**
+     * Fixes the {@code search_path} of the functions that applications call ({@code enqueue}) to the schema, so that
+     * they find ForgeFlow's tables from any session. Idempotent; run after each migration, since a changed function
+     * is created anew.
+     */
+    private static void pinSearchPaths(Connection connection, String schema) throws SQLException {
+        List<String> functions = new java.util.ArrayList<>();
+        try (Statement st = connection.createStatement();
+             ResultSet rs = st.executeQuery("SELECT p.oid::regprocedure::text FROM pg_proc p "
+                     + "JOIN pg_namespace n ON n.oid = p.pronamespace "
+                     + "WHERE n.nspname = '" + schema + "' AND p.proname IN ('enqueue', 'forgeflow_check_payload', "
+                     + "'forgeflow_uuid_v7')")) {
+            while (rs.next()) {
+                functions.add(rs.getString(1));
+            }
+        }
+        try (Statement st = connection.createStatement()) {
+            for (String function : functions) {
+                String qualified = function.startsWith(schema + ".") ? function : schema + "." + function;
+                st.execute("ALTER FUNCTION " + qualified + " SET search_path = pg_catalog, " + schema + ", pg_temp");
+            }
         }
     }
 
@@ -75,14 +182,25 @@ public final class PostgresMigrations {
         return pendingChangeSets(dataSource).isEmpty();
     }
 
+    /** Whether no changeset is pending in {@code schema}. */
+    public static boolean isMigrated(DataSource dataSource, String schema) {
+        return pendingChangeSets(dataSource, schema).isEmpty();
+    }
+
     /**
      * The ids of the changesets of {@value #CHANGELOG} that the database has not applied, in changelog order. Reads
      * Liquibase's {@code databasechangelog} table (an empty database has none: everything is pending) and creates
      * nothing. The changelog is parsed once per JVM.
      */
     public static List<String> pendingChangeSets(DataSource dataSource) {
+        return pendingChangeSets(dataSource, PostgresSchema.DEFAULT);
+    }
+
+    /** The pending changesets of the install in {@code schema} (see {@link #pendingChangeSets(DataSource)}). */
+    public static List<String> pendingChangeSets(DataSource dataSource, String schema) {
+        PostgresSchema.require(schema);
         List<ChangeSetKey> expected = expectedChangeSets();
-        Set<ChangeSetKey> applied = appliedChangeSets(dataSource);
+        Set<ChangeSetKey> applied = appliedChangeSets(dataSource, schema);
         return expected.stream().filter(key -> !applied.contains(key)).map(ChangeSetKey::id).toList();
     }
 
@@ -110,17 +228,17 @@ public final class PostgresMigrations {
         return keys;
     }
 
-    private static Set<ChangeSetKey> appliedChangeSets(DataSource dataSource) {
+    private static Set<ChangeSetKey> appliedChangeSets(DataSource dataSource, String schema) {
         Set<ChangeSetKey> applied = new HashSet<>();
         try (Connection connection = dataSource.getConnection();
              Statement statement = connection.createStatement()) {
-            try (ResultSet exists = statement.executeQuery("SELECT to_regclass('databasechangelog') IS NOT NULL")) {
+            try (ResultSet exists = statement.executeQuery("SELECT to_regclass('" + schema + ".databasechangelog') IS NOT NULL")) {
                 exists.next();
                 if (!exists.getBoolean(1)) {
                     return applied;
                 }
             }
-            try (ResultSet rs = statement.executeQuery("SELECT id, author, filename FROM databasechangelog")) {
+            try (ResultSet rs = statement.executeQuery("SELECT id, author, filename FROM " + schema + ".databasechangelog")) {
                 while (rs.next()) {
                     applied.add(new ChangeSetKey(rs.getString(1), rs.getString(2), rs.getString(3)));
                 }
@@ -135,12 +253,28 @@ public final class PostgresMigrations {
         T run(Database database) throws Exception;
     }
 
-    private static <T> T inLiquibase(DataSource dataSource, String what, LiquibaseWork<T> work) {
+    private static <T> T inLiquibase(DataSource dataSource, String schema, String what, LiquibaseWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();
+            String searchPath;
+            try (Statement st = connection.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT current_setting('search_path')")) {
+                rs.next();
+                searchPath = rs.getString(1);
+                st.execute("SET search_path = " + schema);
+            }
             try {
-                return runInScope(connection, work);
+                return runInScope(connection, schema, work);
             } finally {
+                if (!connection.isClosed()) {
+                    if (!connection.getAutoCommit()) {
+                        connection.commit();
+                    }
+                    try (var restore = connection.prepareStatement("SELECT set_config('search_path', ?, false)")) {
+                        restore.setString(1, searchPath);
+                        restore.execute();
+                    }
+                }
                 // Liquibase switches auto-commit off; a pooled connection must go back as it came
                 if (!connection.isClosed() && connection.getAutoCommit() != autoCommit) {
                     connection.setAutoCommit(autoCommit);
@@ -151,9 +285,11 @@ public final class PostgresMigrations {
         }
     }
 
-    private static <T> T runInScope(Connection connection, LiquibaseWork<T> work) throws Exception {
+    private static <T> T runInScope(Connection connection, String schema, LiquibaseWork<T> work) throws Exception {
         Database database = DatabaseFactory.getInstance()
                 .findCorrectDatabaseImplementation(new JdbcConnection(connection));
+        database.setDefaultSchemaName(schema);
+        database.setLiquibaseSchemaName(schema);
         return Scope.child(scope(), () -> work.run(database));
     }
 
