@@ -19,6 +19,7 @@ import liquibase.ui.LoggerUIService;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -78,99 +79,96 @@ public final class PostgresMigrations {
         }
     }
 
-    /**
-     * The tables of the last release that kept ForgeFlow in {@code public} (Liquibase's two first); their indexes,
-     * constraints and owned sequences move with them.
-     */
-    static final List<String> TABLES_OF_PUBLIC_RELEASE = List.of("databasechangelog", "databasechangeloglock",
-            "jobs", "runs", "run_attempts", "nodes", "queues", "queue_starts");
+    /** Binds the schema for {@link #PREPARE_SCHEMA} and {@link #PIN_SEARCH_PATHS}, for the current transaction. */
+    private static final String BIND_SCHEMA = "SELECT set_config('forgeflow.schema', ?, true)";
 
     /**
-     * Creates {@code schema} if it is missing, for Liquibase and the functions made in it. Done by anyone who may
-     * write it before migrating (the node at start, {@code db migrate}); a no-op once it exists.
+     * Creates the schema if it is missing, then moves an install of the release before schemas (Liquibase's tables and
+     * ForgeFlow's in {@code public}) into it: the tables (with their indexes, constraints and owned sequences) and the
+     * functions named {@code forgeflow_*}. It moves only when {@code public.databasechangelog} records ForgeFlow's
+     * first changeset and the schema has no Liquibase table yet; an application's own tables in {@code public} stay.
+     * Liquibase then finds its history in the schema and applies only what is new.
+     */
+    private static final String PREPARE_SCHEMA = """
+            DO $$
+            DECLARE
+                s text := current_setting('forgeflow.schema');
+                t text;
+                f record;
+                ours boolean;
+            BEGIN
+                EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I', s);
+                IF s = 'public' OR to_regclass('public.databasechangelog') IS NULL OR to_regclass('public.jobs') IS NULL
+                   OR to_regclass(format('%I.databasechangelog', s)) IS NOT NULL THEN
+                    RETURN;
+                END IF;
+                EXECUTE 'SELECT EXISTS (SELECT 1 FROM public.databasechangelog WHERE id = ''0001-jobs'' AND author = ''forgeflow'')'
+                    INTO ours;
+                IF NOT ours THEN
+                    RETURN;
+                END IF;
+                FOREACH t IN ARRAY ARRAY['databasechangelog', 'databasechangeloglock', 'jobs', 'runs', 'run_attempts',
+                                         'nodes', 'queues', 'queue_starts'] LOOP
+                    IF to_regclass('public.' || t) IS NOT NULL THEN
+                        EXECUTE format('ALTER TABLE public.%I SET SCHEMA %I', t, s);
+                    END IF;
+                END LOOP;
+                FOR f IN SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
+                         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                         WHERE n.nspname = 'public' AND p.proname LIKE 'forgeflow\\_%' LOOP
+                    EXECUTE format('ALTER FUNCTION public.%I(%s) SET SCHEMA %I', f.proname, f.args, s);
+                END LOOP;
+            END
+            $$""";
+
+    /**
+     * Fixes the {@code search_path} of the functions applications call ({@code enqueue} and its helpers) to the
+     * schema, so that they find ForgeFlow's tables from any session. Idempotent; run after each migration, since a
+     * changed function is created anew.
+     */
+    private static final String PIN_SEARCH_PATHS = """
+            DO $$
+            DECLARE
+                s text := current_setting('forgeflow.schema');
+                f record;
+            BEGIN
+                FOR f IN SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
+                         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                         WHERE n.nspname = s AND p.proname IN ('enqueue', 'forgeflow_check_payload', 'forgeflow_uuid_v7') LOOP
+                    EXECUTE format('ALTER FUNCTION %I.%I(%s) SET search_path = pg_catalog, %I, pg_temp',
+                                   s, f.proname, f.args, s);
+                END LOOP;
+            END
+            $$""";
+
+    /**
+     * Creates {@code schema} if it is missing and moves an earlier install out of {@code public}
+     * ({@link #PREPARE_SCHEMA}), in one transaction. Done by anyone who may write it before migrating (the node at
+     * start, {@code db migrate}); a no-op once the schema exists and holds Liquibase's tables.
      */
     public static void prepareSchema(Connection connection, String schema) throws SQLException {
+        inTransaction(connection, schema, PREPARE_SCHEMA);
+    }
+
+    private static void pinSearchPaths(Connection connection, String schema) throws SQLException {
+        inTransaction(connection, schema, PIN_SEARCH_PATHS);
+    }
+
+    private static void inTransaction(Connection connection, String schema, String block) throws SQLException {
         PostgresSchema.require(schema);
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
-        try (Statement st = connection.createStatement()) {
-            st.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
-            if (!schema.equals("public")) {
-                moveFromPublic(st, schema);
-            }
+        try (PreparedStatement bind = connection.prepareStatement(BIND_SCHEMA);
+             Statement st = connection.createStatement()) {
+            bind.setString(1, schema);
+            bind.execute();
+            st.execute(block);
             connection.commit();
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
             throw e;
         } finally {
             connection.setAutoCommit(autoCommit);
-        }
-    }
-
-    /**
-     * Moves an install of the release before schemas (Liquibase's tables and ForgeFlow's in {@code public}) into
-     * {@code schema}, in the caller's transaction: the tables (with their indexes, constraints and sequences) and the
-     * functions named {@code forgeflow_*}. Only when {@code public.databasechangelog} records ForgeFlow's first
-     * changeset and {@code schema} has no Liquibase table yet; an application's own tables in {@code public} stay.
-     * Liquibase then finds its history in the schema and applies only what is new.
-     */
-    private static void moveFromPublic(Statement st, String schema) throws SQLException {
-        try (ResultSet rs = st.executeQuery("SELECT to_regclass('public.databasechangelog') IS NOT NULL "
-                + "AND to_regclass('" + schema + ".databasechangelog') IS NULL AND to_regclass('public.jobs') IS NOT NULL")) {
-            rs.next();
-            if (!rs.getBoolean(1)) {
-                return;
-            }
-        }
-        try (ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM public.databasechangelog "
-                + "WHERE id = '0001-jobs' AND author = 'forgeflow')")) {
-            rs.next();
-            if (!rs.getBoolean(1)) {
-                return; // another tool's Liquibase history, not ForgeFlow's
-            }
-        }
-        List<String> moves = new java.util.ArrayList<>();
-        for (String table : TABLES_OF_PUBLIC_RELEASE) {
-            try (ResultSet rs = st.executeQuery("SELECT to_regclass('public." + table + "') IS NOT NULL")) {
-                rs.next();
-                if (rs.getBoolean(1)) {
-                    moves.add("ALTER TABLE public." + table + " SET SCHEMA " + schema);
-                }
-            }
-        }
-        try (ResultSet rs = st.executeQuery("SELECT p.oid::regprocedure::text FROM pg_proc p "
-                + "JOIN pg_namespace n ON n.oid = p.pronamespace "
-                + "WHERE n.nspname = 'public' AND p.proname LIKE 'forgeflow\\_%'")) {
-            while (rs.next()) {
-                moves.add("ALTER FUNCTION " + rs.getString(1) + " SET SCHEMA " + schema);
-            }
-        }
-        for (String move : moves) {
-            st.execute(move);
-        }
-    }
-
-    /**
-     * Fixes the {@code search_path} of the functions that applications call ({@code enqueue}) to the schema, so that
-     * they find ForgeFlow's tables from any session. Idempotent; run after each migration, since a changed function
-     * is created anew.
-     */
-    private static void pinSearchPaths(Connection connection, String schema) throws SQLException {
-        List<String> functions = new java.util.ArrayList<>();
-        try (Statement st = connection.createStatement();
-             ResultSet rs = st.executeQuery("SELECT p.oid::regprocedure::text FROM pg_proc p "
-                     + "JOIN pg_namespace n ON n.oid = p.pronamespace "
-                     + "WHERE n.nspname = '" + schema + "' AND p.proname IN ('enqueue', 'forgeflow_check_payload', "
-                     + "'forgeflow_uuid_v7')")) {
-            while (rs.next()) {
-                functions.add(rs.getString(1));
-            }
-        }
-        try (Statement st = connection.createStatement()) {
-            for (String function : functions) {
-                String qualified = function.startsWith(schema + ".") ? function : schema + "." + function;
-                st.execute("ALTER FUNCTION " + qualified + " SET search_path = pg_catalog, " + schema + ", pg_temp");
-            }
         }
     }
 
@@ -230,20 +228,30 @@ public final class PostgresMigrations {
 
     private static Set<ChangeSetKey> appliedChangeSets(DataSource dataSource, String schema) {
         Set<ChangeSetKey> applied = new HashSet<>();
-        try (Connection connection = dataSource.getConnection();
-             Statement statement = connection.createStatement()) {
-            try (ResultSet exists = statement.executeQuery("SELECT to_regclass('" + schema + ".databasechangelog') IS NOT NULL")) {
-                exists.next();
-                if (!exists.getBoolean(1)) {
-                    return applied;
+        try (Connection connection = dataSource.getConnection()) {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            // the schema alone on the search path, for this read-only transaction
+            try (PreparedStatement path = connection.prepareStatement("SELECT set_config('search_path', ?, true)");
+                 Statement statement = connection.createStatement()) {
+                path.setString(1, schema);
+                path.execute();
+                try (ResultSet exists = statement.executeQuery("SELECT to_regclass('databasechangelog') IS NOT NULL")) {
+                    exists.next();
+                    if (!exists.getBoolean(1)) {
+                        return applied;
+                    }
                 }
-            }
-            try (ResultSet rs = statement.executeQuery("SELECT id, author, filename FROM " + schema + ".databasechangelog")) {
-                while (rs.next()) {
-                    applied.add(new ChangeSetKey(rs.getString(1), rs.getString(2), rs.getString(3)));
+                try (ResultSet rs = statement.executeQuery("SELECT id, author, filename FROM databasechangelog")) {
+                    while (rs.next()) {
+                        applied.add(new ChangeSetKey(rs.getString(1), rs.getString(2), rs.getString(3)));
+                    }
                 }
+                return applied;
+            } finally {
+                connection.rollback();
+                connection.setAutoCommit(autoCommit);
             }
-            return applied;
         } catch (SQLException e) {
             throw new IllegalStateException("could not read the migration status: " + e.getMessage(), e);
         }
@@ -261,7 +269,10 @@ public final class PostgresMigrations {
                  ResultSet rs = st.executeQuery("SELECT current_setting('search_path')")) {
                 rs.next();
                 searchPath = rs.getString(1);
-                st.execute("SET search_path = " + schema);
+            }
+            try (PreparedStatement path = connection.prepareStatement("SELECT set_config('search_path', ?, false)")) {
+                path.setString(1, schema);
+                path.execute();
             }
             try {
                 return runInScope(connection, schema, work);
