@@ -81,6 +81,17 @@ class ArchitectureTest {
                     + "program) gets no server classes, and the wire format is its only coupling to the node");
 
     @ArchTest
+    static final ArchRule theJdbcClientNeedsOnlyJavaSql = classes().that().resideInAPackage("io.forgeflow.client.jdbc..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.forgeflow.client.jdbc..", "java..")
+            .because("an application enqueues in its own transaction with whatever driver and pool it has: the helper "
+                    + "brings no library, not even the REST client");
+
+    @ArchTest
+    static final ArchRule theJdbcClientIsReallyThere = classes().that().haveFullyQualifiedName(
+                    "io.forgeflow.client.jdbc.ForgeFlowJdbc")
+            .should().bePublic().because("the JDBC helper is on the analysed classpath, so the rule above is not vacuous");
+
+    @ArchTest
     static final ArchRule coreUsesNoInfrastructure = noClasses().that()
             .resideInAnyPackage("io.forgeflow.domain..", "io.forgeflow.application..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
