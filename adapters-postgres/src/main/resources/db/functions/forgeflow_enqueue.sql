@@ -6,7 +6,8 @@
 -- that needs no Java (SQLSTATE 22023, the field in the error's COLUMN and at the start of the message) and stores
 -- nothing on a failure. Locks: the new rows only; a second caller with the same idempotency key waits on the unique
 -- index until the first commits or rolls back. The wake-up (NOTIFY) is sent at the caller's commit, never before,
--- and not at all on a rollback. PostgresMigrations pins its search_path to ForgeFlow's schema.
+-- and not at all on a rollback. Its search_path is the migration's (ForgeFlow's schema alone), which PostgresMigrations
+-- then pins to pg_catalog, the schema, pg_temp: it never depends on the caller's.
 -- Arguments are only ever added, at the end, with defaults.
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text);
@@ -16,7 +17,7 @@ CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', ru
                         concurrency_key text DEFAULT NULL, labels jsonb DEFAULT NULL,
                         max_concurrent integer DEFAULT NULL, cron_expr text DEFAULT NULL)
     RETURNS TABLE (job_id text, run_id text, created boolean)
-    LANGUAGE plpgsql VOLATILE AS $$
+    LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 #variable_conflict use_column
 DECLARE
     v_name     text    := enqueue.name;
@@ -165,7 +166,7 @@ $$;
 -- check them at submission; any other executor's payload is checked by its Java code when a worker claims the run
 -- (an invalid one fails the attempt with the executor's message). Reads nothing, locks nothing.
 CREATE OR REPLACE FUNCTION forgeflow_check_payload(p_executor text, p_payload jsonb) RETURNS void
-    LANGUAGE plpgsql IMMUTABLE AS $$
+    LANGUAGE plpgsql IMMUTABLE SET search_path FROM CURRENT AS $$
 DECLARE
     v_known  text[];
     v_key    text;

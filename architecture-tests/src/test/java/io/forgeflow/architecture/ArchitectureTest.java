@@ -153,11 +153,13 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule onlyThePersistenceAdapterAndTheServerTalkToTheDatabase = noClasses().that()
-            .resideOutsideOfPackages("io.forgeflow.adapter.postgres..", "io.forgeflow.server..")
+            .resideOutsideOfPackages("io.forgeflow.adapter.postgres..", "io.forgeflow.server..",
+                    "io.forgeflow.client.jdbc..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
                     "org.postgresql..", "liquibase..")
             .because("SQL is written in one place, adapters-postgres, with bound parameters only: no text from a "
-                    + "request can reach a statement built anywhere else");
+                    + "request can reach a statement built anywhere else (the JDBC client, for applications, makes "
+                    + "one statement, the call of forgeflow.enqueue() with bound parameters)");
 
     /** Statement creation by JDBI: where SQL text enters JDBI outside a SqlObject's .sql file. */
     static final DescribedPredicate<JavaMethodCall> JDBI_STATEMENT_CREATION = new DescribedPredicate<>(

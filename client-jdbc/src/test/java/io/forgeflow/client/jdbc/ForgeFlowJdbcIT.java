@@ -1,6 +1,7 @@
 package io.forgeflow.client.jdbc;
 
 import io.forgeflow.adapter.postgres.PostgresExecutorCatalog;
+import io.forgeflow.adapter.postgres.PostgresMigrations;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -116,11 +117,19 @@ class ForgeFlowJdbcIT {
     }
 
     @Test
-    void anotherSchemaIsNamedOnTheHelper() {
-        assertThatThrownBy(() -> {
-            try (Connection app = appConnection()) {
-                new ForgeFlowJdbc("elsewhere").submit(app, JobRequest.builder("j", "noop").build());
-            }
-        }).isInstanceOf(SQLException.class).hasMessageContaining("elsewhere.enqueue");
+    void aClusterInAnotherSchemaIsNamedOnTheHelper() throws Exception {
+        PostgresMigrations.migrate(pg.dataSource(), "elsewhere");
+        try (Connection app = appConnection(); Statement st = app.createStatement()) {
+            st.execute("INSERT INTO elsewhere.executors (name, last_seen_by) VALUES ('noop', 'test-node')");
+            Enqueued e = new ForgeFlowJdbc("elsewhere").submit(app, JobRequest.builder("there", "noop").build());
+            app.commit();
+            assertThat(count("SELECT count(*) FROM elsewhere.runs WHERE id = '" + e.runId() + "'")).isEqualTo(1);
+            assertThat(count("SELECT count(*) FROM forgeflow.runs")).isZero();
+            assertThatThrownBy(() -> new ForgeFlowJdbc("nowhere").submit(app, JobRequest.builder("j", "noop").build()))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("schema \"nowhere\" does not exist");
+            app.rollback();
+            st.execute("DROP SCHEMA elsewhere CASCADE");
+            app.commit();
+        }
     }
 }
