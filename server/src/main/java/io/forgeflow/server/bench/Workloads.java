@@ -138,15 +138,11 @@ final class Workloads {
                             c.commit();
                             done.incrementAndGet();
                         }
+                        finished.countDown();
+                        measured.await(); // the backend stays until its CPU was read
                     } catch (Exception e) {
                         failure.compareAndSet(null, e);
-                    } finally {
                         finished.countDown();
-                    }
-                    try {
-                        measured.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
                     }
                 }, "enq-tx-" + t);
                 threads.add(th);
