@@ -3,21 +3,11 @@ package io.forgeflow.adapter.postgres;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.run.Run;
-import liquibase.Scope;
-import liquibase.analytics.configuration.AnalyticsArgs;
-import liquibase.command.CommandScope;
-import liquibase.command.core.UpdateCommandStep;
-import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
-import liquibase.database.Database;
-import liquibase.database.DatabaseFactory;
-import liquibase.database.jvm.JdbcConnection;
-import liquibase.resource.ClassLoaderResourceAccessor;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -118,16 +108,6 @@ class SchemaMoveIT {
     }
 
     private static void applyReleaseBeforeSchemas(javax.sql.DataSource dataSource) throws Exception {
-        try (Connection connection = dataSource.getConnection()) {
-            Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
-            Scope.child(Map.of(Scope.Attr.resourceAccessor.name(),
-                    new ClassLoaderResourceAccessor(SchemaMoveIT.class.getClassLoader()),
-                    AnalyticsArgs.ENABLED.getKey(), false), () -> {
-                new CommandScope(UpdateCommandStep.COMMAND_NAME)
-                        .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                        .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, "db/release-before-schemas/migrations.xml")
-                        .execute();
-            });
-        }
+        io.forgeflow.adapter.postgres.testing.ReleaseBeforeSchemas.apply(dataSource);
     }
 }
