@@ -81,6 +81,17 @@ class ArchitectureTest {
                     + "program) gets no server classes, and the wire format is its only coupling to the node");
 
     @ArchTest
+    static final ArchRule theJdbcClientNeedsOnlyJavaSql = classes().that().resideInAPackage("io.forgeflow.client.jdbc..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.forgeflow.client.jdbc..", "java..")
+            .because("an application enqueues in its own transaction with whatever driver and pool it has: the helper "
+                    + "brings no library, not even the REST client");
+
+    @ArchTest
+    static final ArchRule theJdbcClientIsReallyThere = classes().that().haveFullyQualifiedName(
+                    "io.forgeflow.client.jdbc.ForgeFlowJdbc")
+            .should().bePublic().because("the JDBC helper is on the analysed classpath, so the rule above is not vacuous");
+
+    @ArchTest
     static final ArchRule coreUsesNoInfrastructure = noClasses().that()
             .resideInAnyPackage("io.forgeflow.domain..", "io.forgeflow.application..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
@@ -142,11 +153,13 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule onlyThePersistenceAdapterAndTheServerTalkToTheDatabase = noClasses().that()
-            .resideOutsideOfPackages("io.forgeflow.adapter.postgres..", "io.forgeflow.server..")
+            .resideOutsideOfPackages("io.forgeflow.adapter.postgres..", "io.forgeflow.server..",
+                    "io.forgeflow.client.jdbc..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
                     "org.postgresql..", "liquibase..")
             .because("SQL is written in one place, adapters-postgres, with bound parameters only: no text from a "
-                    + "request can reach a statement built anywhere else");
+                    + "request can reach a statement built anywhere else (the JDBC client, for applications, makes "
+                    + "one statement, the call of forgeflow.enqueue() with bound parameters)");
 
     /** Statement creation by JDBI: where SQL text enters JDBI outside a SqlObject's .sql file. */
     static final DescribedPredicate<JavaMethodCall> JDBI_STATEMENT_CREATION = new DescribedPredicate<>(

@@ -2,6 +2,7 @@ package io.forgeflow.server;
 
 import io.dropwizard.db.DataSourceFactory;
 import io.forgeflow.adapter.postgres.DedicatedConnections;
+import io.forgeflow.adapter.postgres.PostgresSchema;
 import io.forgeflow.adapter.postgres.PostgresUrls;
 import io.forgeflow.adapter.postgres.SessionLimits;
 
@@ -34,6 +35,17 @@ final class DatabaseSettings {
         return dsf;
     }
 
+    /**
+     * Makes {@code schema} the whole {@code search_path} of the pool's sessions (pgjdbc's {@code currentSchema}), so
+     * ForgeFlow's unqualified SQL reaches its own tables and nothing else.
+     */
+    static DataSourceFactory useSchema(DataSourceFactory dsf, String schema) {
+        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(dsf.getProperties());
+        properties.put(PostgresSchema.CONNECTION_PROPERTY, PostgresSchema.require(schema));
+        dsf.setProperties(properties);
+        return dsf;
+    }
+
     /** The session limits of this node's pool, from its settings. */
     static SessionLimits limitsOf(ForgeFlowSettings s) {
         return new SessionLimits(s.statementTimeout.toJavaDuration(), s.lockTimeout.toJavaDuration(),
@@ -46,7 +58,12 @@ final class DatabaseSettings {
      */
     static Supplier<Connection> leaderSession(DataSourceFactory dsf, ForgeFlowSettings s) {
         return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), "scheduler leadership",
-                limitsOf(s).withIdleSession(s.leaderSessionTimeout.toJavaDuration()));
+                schemaOf(dsf), limitsOf(s).withIdleSession(s.leaderSessionTimeout.toJavaDuration()));
+    }
+
+    /** The schema the pool's sessions use ({@link #useSchema}), the default when none was set. */
+    static String schemaOf(DataSourceFactory dsf) {
+        return dsf.getProperties().getOrDefault(PostgresSchema.CONNECTION_PROPERTY, PostgresSchema.DEFAULT);
     }
 
     /** The URL and user, never the password. */
@@ -59,6 +76,6 @@ final class DatabaseSettings {
      * must live on one connection of their own.
      */
     static Supplier<Connection> dedicated(DataSourceFactory dsf, String purpose) {
-        return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), purpose);
+        return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), purpose, schemaOf(dsf));
     }
 }

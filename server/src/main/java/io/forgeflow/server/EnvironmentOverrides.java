@@ -29,6 +29,9 @@ public final class EnvironmentOverrides {
         if ((v = env.get("FORGEFLOW_DATABASE_URL")) != null) {
             s.databaseUrl = v.trim();
         }
+        if ((v = env.get("FORGEFLOW_DATABASE_SCHEMA")) != null && !v.isBlank()) {
+            s.databaseSchema = v.trim();
+        }
         if ((v = env.get("FORGEFLOW_DATA_DIR")) != null && !v.isBlank()) {
             s.dataDirectory = v.trim();
         }

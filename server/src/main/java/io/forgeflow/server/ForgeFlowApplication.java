@@ -58,7 +58,16 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
                     throw new IllegalStateException("the db commands need a database: set FORGEFLOW_DATABASE_URL "
                             + "(postgresql://user:pass@host:5432/db); the development database migrates itself at start");
                 }
-                return DatabaseSettings.apply(configuration.database(), configuration.forgeflow().databaseUrl);
+                String schema = io.forgeflow.adapter.postgres.PostgresSchema.require(configuration.forgeflow().databaseSchema);
+                DataSourceFactory dsf = DatabaseSettings.useSchema(
+                        DatabaseSettings.apply(configuration.database(), configuration.forgeflow().databaseUrl), schema);
+                // Liquibase needs the schema to exist (and an earlier install in public moved into it) before it looks
+                try (java.sql.Connection connection = DatabaseSettings.dedicated(dsf, "forgeflow-db-command").get()) {
+                    io.forgeflow.adapter.postgres.PostgresMigrations.prepareSchema(connection, schema);
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException("could not prepare the schema " + schema + ": " + e.getMessage(), e);
+                }
+                return dsf;
             }
 
             @Override
@@ -87,6 +96,7 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
             LOG.info("database: {}", DatabaseSettings.describe(dsf));
         }
         DatabaseSettings.limit(dsf, DatabaseSettings.limitsOf(settings));
+        DatabaseSettings.useSchema(dsf, settings.databaseSchema);
         ManagedDataSource dataSource = dsf.build(environment.metrics(), "postgresql");
         environment.lifecycle().manage(dataSource);
         new NodeWiring(config, environment, dataSource, security).wire();

@@ -22,6 +22,13 @@ public class ForgeFlowSettings {
     @JsonProperty
     public String databaseUrl = "";
 
+    /**
+     * The PostgreSQL schema of ForgeFlow's tables and functions (FORGEFLOW_DATABASE_SCHEMA), created by the
+     * migrations; an install of an earlier release in {@code public} is moved into it. Default {@code forgeflow}.
+     */
+    @JsonProperty
+    public String databaseSchema = "forgeflow";
+
     /** Where the development database keeps its files when no databaseUrl is set. Default {@code ./forgeflow-data}. */
     @JsonProperty
     public String dataDirectory = "forgeflow-data";

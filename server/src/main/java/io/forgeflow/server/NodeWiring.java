@@ -8,6 +8,7 @@ import io.forgeflow.adapter.postgres.DedicatedConnections;
 import io.forgeflow.adapter.postgres.PostgresHealth;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
+import io.forgeflow.adapter.postgres.PostgresExecutorCatalog;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
 import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
 import io.forgeflow.adapter.postgres.PostgresQueueRepository;
@@ -77,7 +78,7 @@ final class NodeWiring {
     void wire() {
         LogFormat.quietRequestLogStatus(environment, config);
         if (settings.migrateOnStart) {
-            PostgresMigrations.migrate(dataSource);
+            PostgresMigrations.migrate(dataSource, settings.databaseSchema);
         }
         Set<String> roles = new HashSet<>(settings.roles);
         String workerId = settings.workerId.isBlank() ? defaultWorkerId() : settings.workerId;
@@ -100,6 +101,8 @@ final class NodeWiring {
         security.configure(found); // the SSRF guard, before any executor validates or runs
         ExecutorRegistry executors = new ExecutorRegistry(found, new HashSet<>(settings.executors));
         environment.lifecycle().manage(managed(() -> { }, executors::closeAll));
+        // what enqueue() in SQL checks executor names against: every executor this node knows
+        new PostgresExecutorCatalog(jdbi).record(executors.knownNames(), workerId);
 
         PostgresWorkSignal signal = new PostgresWorkSignal(DatabaseSettings.dedicated(config.database(), "wake-ups"));
         environment.lifecycle().manage(managed(() -> { }, signal::close));
@@ -119,7 +122,8 @@ final class NodeWiring {
         // readiness from a cached probe (at most one a second) on a connection of its own, never the workers' pool
         PostgresHealth health = new PostgresHealth(DedicatedConnections.to(config.database().getUrl(),
                 config.database().getUser(), config.database().getPassword(), "readiness probe",
-                DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1));
+                settings.databaseSchema, DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1),
+                settings.databaseSchema);
         environment.lifecycle().manage(managed(() -> { }, health::close));
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, clock, health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,

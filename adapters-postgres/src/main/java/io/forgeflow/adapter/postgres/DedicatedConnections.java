@@ -39,16 +39,22 @@ public final class DedicatedConnections {
      * @param purpose shown as {@code application_name} in {@code pg_stat_activity}, e.g. {@code forgeflow-leader}
      */
     public static Supplier<Connection> to(String jdbcUrl, String user, String password, String purpose) {
-        return to(jdbcUrl, user, password, purpose, null);
+        return to(jdbcUrl, user, password, purpose, PostgresSchema.DEFAULT, null);
+    }
+
+    /** As {@link #to(String, String, String, String)}, with {@code schema} as the sessions' whole {@code search_path}. */
+    public static Supplier<Connection> to(String jdbcUrl, String user, String password, String purpose, String schema) {
+        return to(jdbcUrl, user, password, purpose, schema, null);
     }
 
     /**
-     * As {@link #to(String, String, String, String)}, each session started with {@code limits} (null: the server's
-     * defaults).
+     * As {@link #to(String, String, String, String, String)}, each session started with {@code limits} (null: the
+     * server's defaults).
      */
-    public static Supplier<Connection> to(String jdbcUrl, String user, String password, String purpose,
+    public static Supplier<Connection> to(String jdbcUrl, String user, String password, String purpose, String schema,
                                           SessionLimits limits) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        PostgresSchema.require(schema);
         return () -> {
             Properties properties = new Properties();
             if (user != null) {
@@ -58,6 +64,7 @@ public final class DedicatedConnections {
                 properties.setProperty("password", password);
             }
             properties.setProperty("tcpKeepAlive", "true");
+            properties.setProperty(PostgresSchema.CONNECTION_PROPERTY, schema);
             if (purpose != null) {
                 properties.setProperty("ApplicationName", purpose);
             }

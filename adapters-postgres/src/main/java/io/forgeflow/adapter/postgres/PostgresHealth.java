@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * Readiness of the database for {@code /readyz}: it answers a query within a few seconds and no changeset of the
  * changelog is pending.
  *
- * <p>A node's probe ({@link #PostgresHealth(Supplier, Duration)}) runs on a connection of its own, outside the pool
+ * <p>A node's probe ({@link #PostgresHealth(Supplier, Duration, String)}) runs on a connection of its own, outside the pool
  * the workers' heartbeats use, at most once per {@code maxAge}; callers in between get the last answer, and callers
  * that arrive while a probe runs get the previous one instead of waiting, so a flood of probes costs the database one
  * query a second. Once the schema was seen migrated it is not read again (a schema does not un-migrate).
@@ -27,6 +27,7 @@ public final class PostgresHealth {
 
     private final Supplier<Connection> connections;
     private final long maxAgeNanos;
+    private final String schema;
     private final ReentrantLock probing = new ReentrantLock();
     private final AtomicLong probes = new AtomicLong();
     private volatile Probe last;
@@ -42,16 +43,23 @@ public final class PostgresHealth {
 
     /** A probe on every call, on a connection of {@code dataSource} (tools and tests). */
     public PostgresHealth(DataSource dataSource) {
-        this(fromPool(Objects.requireNonNull(dataSource, "dataSource")), Duration.ZERO);
+        this(dataSource, PostgresSchema.DEFAULT);
+    }
+
+    /** A probe on every call, on a connection of {@code dataSource}, of the install in {@code schema}. */
+    public PostgresHealth(DataSource dataSource, String schema) {
+        this(fromPool(Objects.requireNonNull(dataSource, "dataSource")), Duration.ZERO, schema);
     }
 
     /**
      * @param connections opens the probe's own connection (kept open between probes, reopened after a failure)
      * @param maxAge      how long an answer is reused; 1 s on a node
+     * @param schema      the schema ForgeFlow's tables live in ({@link PostgresSchema})
      */
-    public PostgresHealth(Supplier<Connection> connections, Duration maxAge) {
+    public PostgresHealth(Supplier<Connection> connections, Duration maxAge, String schema) {
         this.connections = Objects.requireNonNull(connections, "connections");
         this.maxAgeNanos = maxAge.toNanos();
+        this.schema = PostgresSchema.require(schema);
     }
 
     /** Empty when the database answers and is migrated; otherwise what is wrong, in words for an operator. */
@@ -113,7 +121,7 @@ public final class PostgresHealth {
         }
         List<String> pending;
         try {
-            pending = PostgresMigrations.pendingChangeSets(connection);
+            pending = PostgresMigrations.pendingChangeSets(connection, schema);
         } catch (RuntimeException e) {
             closeConnection();
             return notReady("database migration status unknown", "database migration status unknown: "

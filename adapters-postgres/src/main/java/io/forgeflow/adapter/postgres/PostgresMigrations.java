@@ -19,6 +19,7 @@ import liquibase.ui.LoggerUIService;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -41,19 +42,28 @@ public final class PostgresMigrations {
     private PostgresMigrations() {
     }
 
-    /**
-     * Applies every pending changeset. Idempotent: a migrated database is left as it is. Nodes that start together
-     * on a fresh database are serialised by a session-level advisory lock ({@value #MIGRATION_LOCK_KEY}) held on a
-     * connection of its own for the whole migration: Liquibase's own lock table cannot protect its creation, and
-     * two nodes creating it at once fail with a duplicate-key error.
-     */
+    /** Applies every pending changeset in the default schema ({@value PostgresSchema#DEFAULT}); see {@link #migrate(DataSource, String)}. */
     public static void migrate(DataSource dataSource) {
+        migrate(dataSource, PostgresSchema.DEFAULT);
+    }
+
+    /**
+     * Applies every pending changeset in {@code schema}, creating it if need be; an install of an earlier release in
+     * {@code public} is first moved there ({@link #moveFromPublic}). Idempotent: a migrated database is left as it
+     * is. Liquibase runs with {@code search_path} set to the schema alone, whatever the pool's sessions use. Nodes
+     * that start together on a fresh database are serialised by a session-level advisory lock
+     * ({@value #MIGRATION_LOCK_KEY}) held on a connection of its own for the whole migration: Liquibase's own lock
+     * table cannot protect its creation, and two nodes creating it at once fail with a duplicate-key error.
+     */
+    public static void migrate(DataSource dataSource, String schema) {
+        PostgresSchema.require(schema);
         try (Connection lock = dataSource.getConnection(); Statement st = lock.createStatement()) {
             // a migration (and the wait for another node's) may outlast the session limits: lifted here, reset after
             st.execute(UNLIMITED);
             st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK_KEY + ")");
             try {
-                inLiquibase(dataSource, "migrate the database", database -> {
+                prepareSchema(lock, schema);
+                inLiquibase(dataSource, schema, "migrate the database", database -> {
                     new CommandScope(UpdateCommandStep.COMMAND_NAME)
                             .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
                             .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
@@ -61,12 +71,107 @@ public final class PostgresMigrations {
                             .execute();
                     return null;
                 });
+                pinSearchPaths(lock, schema);
             } finally {
                 st.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK_KEY + ")");
                 st.execute(LIMITED);
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("could not take the migration lock: " + e.getMessage(), e);
+            throw new IllegalStateException("could not prepare the schema " + schema + " or take the migration lock: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Binds the schema for {@link #PREPARE_SCHEMA} and {@link #PIN_SEARCH_PATHS}, for the current transaction. */
+    private static final String BIND_SCHEMA = "SELECT set_config('forgeflow.schema', ?, true)";
+
+    /**
+     * Creates the schema if it is missing, then moves an install of the release before schemas (Liquibase's tables and
+     * ForgeFlow's in {@code public}) into it: the tables (with their indexes, constraints and owned sequences) and the
+     * functions named {@code forgeflow_*}. It moves only when {@code public.databasechangelog} records ForgeFlow's
+     * first changeset and the schema has no Liquibase table yet; an application's own tables in {@code public} stay.
+     * Liquibase then finds its history in the schema and applies only what is new.
+     */
+    private static final String PREPARE_SCHEMA = """
+            DO $$
+            DECLARE
+                s text := current_setting('forgeflow.schema');
+                t text;
+                f record;
+                ours boolean;
+            BEGIN
+                EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I', s);
+                IF s = 'public' OR to_regclass('public.databasechangelog') IS NULL OR to_regclass('public.jobs') IS NULL
+                   OR to_regclass(format('%I.databasechangelog', s)) IS NOT NULL THEN
+                    RETURN;
+                END IF;
+                EXECUTE 'SELECT EXISTS (SELECT 1 FROM public.databasechangelog WHERE id = ''0001-jobs'' AND author = ''forgeflow'')'
+                    INTO ours;
+                IF NOT ours THEN
+                    RETURN;
+                END IF;
+                FOREACH t IN ARRAY ARRAY['databasechangelog', 'databasechangeloglock', 'jobs', 'runs', 'run_attempts',
+                                         'nodes', 'queues', 'queue_starts'] LOOP
+                    IF to_regclass('public.' || t) IS NOT NULL THEN
+                        EXECUTE format('ALTER TABLE public.%I SET SCHEMA %I', t, s);
+                    END IF;
+                END LOOP;
+                FOR f IN SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
+                         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                         WHERE n.nspname = 'public' AND p.proname LIKE 'forgeflow\\_%' LOOP
+                    EXECUTE format('ALTER FUNCTION public.%I(%s) SET SCHEMA %I', f.proname, f.args, s);
+                END LOOP;
+            END
+            $$""";
+
+    /**
+     * Fixes the {@code search_path} of the functions applications call ({@code enqueue} and its helpers) to the
+     * schema, so that they find ForgeFlow's tables from any session. Idempotent; run after each migration, since a
+     * changed function is created anew.
+     */
+    private static final String PIN_SEARCH_PATHS = """
+            DO $$
+            DECLARE
+                s text := current_setting('forgeflow.schema');
+                f record;
+            BEGIN
+                FOR f IN SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
+                         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                         WHERE n.nspname = s AND p.proname IN ('enqueue', 'forgeflow_check_payload', 'forgeflow_uuid_v7') LOOP
+                    EXECUTE format('ALTER FUNCTION %I.%I(%s) SET search_path = pg_catalog, %I, pg_temp',
+                                   s, f.proname, f.args, s);
+                END LOOP;
+            END
+            $$""";
+
+    /**
+     * Creates {@code schema} if it is missing and moves an earlier install out of {@code public}
+     * ({@link #PREPARE_SCHEMA}), in one transaction. Done by anyone who may write it before migrating (the node at
+     * start, {@code db migrate}); a no-op once the schema exists and holds Liquibase's tables.
+     */
+    public static void prepareSchema(Connection connection, String schema) throws SQLException {
+        inTransaction(connection, schema, PREPARE_SCHEMA);
+    }
+
+    private static void pinSearchPaths(Connection connection, String schema) throws SQLException {
+        inTransaction(connection, schema, PIN_SEARCH_PATHS);
+    }
+
+    private static void inTransaction(Connection connection, String schema, String block) throws SQLException {
+        PostgresSchema.require(schema);
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try (PreparedStatement bind = connection.prepareStatement(BIND_SCHEMA);
+             Statement st = connection.createStatement()) {
+            bind.setString(1, schema);
+            bind.execute();
+            st.execute(block);
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
         }
     }
 
@@ -81,23 +186,34 @@ public final class PostgresMigrations {
         return pendingChangeSets(dataSource).isEmpty();
     }
 
+    /** Whether no changeset is pending in {@code schema}. */
+    public static boolean isMigrated(DataSource dataSource, String schema) {
+        return pendingChangeSets(dataSource, schema).isEmpty();
+    }
+
     /**
      * The ids of the changesets of {@value #CHANGELOG} that the database has not applied, in changelog order. Reads
      * Liquibase's {@code databasechangelog} table (an empty database has none: everything is pending) and creates
      * nothing. The changelog is parsed once per JVM.
      */
     public static List<String> pendingChangeSets(DataSource dataSource) {
+        return pendingChangeSets(dataSource, PostgresSchema.DEFAULT);
+    }
+
+    /** The pending changesets of the install in {@code schema} (see {@link #pendingChangeSets(DataSource)}). */
+    public static List<String> pendingChangeSets(DataSource dataSource, String schema) {
         try (Connection connection = dataSource.getConnection()) {
-            return pendingChangeSets(connection);
+            return pendingChangeSets(connection, schema);
         } catch (SQLException e) {
             throw new IllegalStateException("could not read the migration status: " + e.getMessage(), e);
         }
     }
 
-    /** As {@link #pendingChangeSets(DataSource)}, on a connection the caller holds (left open). */
-    public static List<String> pendingChangeSets(Connection connection) {
+    /** As {@link #pendingChangeSets(DataSource, String)}, on a connection the caller holds (left open). */
+    public static List<String> pendingChangeSets(Connection connection, String schema) {
+        PostgresSchema.require(schema);
         List<ChangeSetKey> expected = expectedChangeSets();
-        Set<ChangeSetKey> applied = appliedChangeSets(connection);
+        Set<ChangeSetKey> applied = appliedChangeSets(connection, schema);
         return expected.stream().filter(key -> !applied.contains(key)).map(ChangeSetKey::id).toList();
     }
 
@@ -125,21 +241,32 @@ public final class PostgresMigrations {
         return keys;
     }
 
-    private static Set<ChangeSetKey> appliedChangeSets(Connection connection) {
+    private static Set<ChangeSetKey> appliedChangeSets(Connection connection, String schema) {
         Set<ChangeSetKey> applied = new HashSet<>();
-        try (Statement statement = connection.createStatement()) {
-            try (ResultSet exists = statement.executeQuery("SELECT to_regclass('databasechangelog') IS NOT NULL")) {
-                exists.next();
-                if (!exists.getBoolean(1)) {
-                    return applied;
+        try {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            // the schema alone on the search path, for this read-only transaction
+            try (PreparedStatement path = connection.prepareStatement("SELECT set_config('search_path', ?, true)");
+                 Statement statement = connection.createStatement()) {
+                path.setString(1, schema);
+                path.execute();
+                try (ResultSet exists = statement.executeQuery("SELECT to_regclass('databasechangelog') IS NOT NULL")) {
+                    exists.next();
+                    if (!exists.getBoolean(1)) {
+                        return applied;
+                    }
                 }
-            }
-            try (ResultSet rs = statement.executeQuery("SELECT id, author, filename FROM databasechangelog")) {
-                while (rs.next()) {
-                    applied.add(new ChangeSetKey(rs.getString(1), rs.getString(2), rs.getString(3)));
+                try (ResultSet rs = statement.executeQuery("SELECT id, author, filename FROM databasechangelog")) {
+                    while (rs.next()) {
+                        applied.add(new ChangeSetKey(rs.getString(1), rs.getString(2), rs.getString(3)));
+                    }
                 }
+                return applied;
+            } finally {
+                connection.rollback();
+                connection.setAutoCommit(autoCommit);
             }
-            return applied;
         } catch (SQLException e) {
             throw new IllegalStateException("could not read the migration status: " + e.getMessage(), e);
         }
@@ -149,15 +276,34 @@ public final class PostgresMigrations {
         T run(Database database) throws Exception;
     }
 
-    private static <T> T inLiquibase(DataSource dataSource, String what, LiquibaseWork<T> work) {
+    private static <T> T inLiquibase(DataSource dataSource, String schema, String what, LiquibaseWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();
             try (Statement st = connection.createStatement()) {
                 st.execute(UNLIMITED);
             }
+            String searchPath;
+            try (Statement st = connection.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT current_setting('search_path')")) {
+                rs.next();
+                searchPath = rs.getString(1);
+            }
+            try (PreparedStatement path = connection.prepareStatement("SELECT set_config('search_path', ?, false)")) {
+                path.setString(1, schema);
+                path.execute();
+            }
             try {
-                return runInScope(connection, work);
+                return runInScope(connection, schema, work);
             } finally {
+                if (!connection.isClosed()) {
+                    if (!connection.getAutoCommit()) {
+                        connection.commit();
+                    }
+                    try (var restore = connection.prepareStatement("SELECT set_config('search_path', ?, false)")) {
+                        restore.setString(1, searchPath);
+                        restore.execute();
+                    }
+                }
                 // Liquibase switches auto-commit off; a pooled connection must go back as it came
                 if (!connection.isClosed() && connection.getAutoCommit() != autoCommit) {
                     connection.setAutoCommit(autoCommit);
@@ -173,9 +319,11 @@ public final class PostgresMigrations {
         }
     }
 
-    private static <T> T runInScope(Connection connection, LiquibaseWork<T> work) throws Exception {
+    private static <T> T runInScope(Connection connection, String schema, LiquibaseWork<T> work) throws Exception {
         Database database = DatabaseFactory.getInstance()
                 .findCorrectDatabaseImplementation(new JdbcConnection(connection));
+        database.setDefaultSchemaName(schema);
+        database.setLiquibaseSchemaName(schema);
         return Scope.child(scope(), () -> work.run(database));
     }
 

@@ -121,7 +121,8 @@ final class Rows {
                 (Integer) rs.getObject("max_concurrent"),
                 Overlap.fromWire(rs.getString("overlap")));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
-                instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"));
+                instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
+                rs.getString("submitted_via"));
     }
 
     static QueueInfo queue(ResultSet rs) throws SQLException {

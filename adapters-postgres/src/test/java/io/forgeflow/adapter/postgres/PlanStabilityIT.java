@@ -61,6 +61,7 @@ class PlanStabilityIT {
         p.setMinIdle(1);
         p.setInitialSize(1);
         p.setInitSQL("SET plan_cache_mode = force_generic_plan");
+        p.setConnectionProperties(PostgresSchema.CONNECTION_PROPERTY + "=" + PostgresSchema.DEFAULT);
         onePlanCache = new DataSource(p);
         jdbi = PostgresJdbi.create(onePlanCache);
         queue = new PostgresRunQueue(jdbi, clock);

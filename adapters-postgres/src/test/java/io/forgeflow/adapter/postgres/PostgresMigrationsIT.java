@@ -60,7 +60,8 @@ class PostgresMigrationsIT {
 
         assertThat(PostgresMigrations.isMigrated(empty)).isFalse();
         assertThat(PostgresMigrations.pendingChangeSets(empty)).contains("0001-jobs", "0001-runs");
-        assertThat(tables(empty)).isEmpty();
+        assertThat(tables(empty, "public")).isEmpty();
+        assertThat(tables(empty, "forgeflow")).isEmpty();
     }
 
     @Test
@@ -70,7 +71,9 @@ class PostgresMigrationsIT {
         PostgresMigrations.migrate(empty);
 
         assertThat(PostgresMigrations.isMigrated(empty)).isTrue();
-        assertThat(tables(empty)).contains("jobs", "runs", "run_attempts", "nodes");
+        assertThat(tables(empty, "forgeflow")).contains("jobs", "runs", "run_attempts", "nodes", "executors",
+                "databasechangelog");
+        assertThat(tables(empty, "public")).isEmpty();
     }
 
     private static int appliedChangeSets(DataSource dataSource) {
@@ -78,9 +81,9 @@ class PostgresMigrationsIT {
                 h.createQuery("SELECT count(*) FROM databasechangelog").mapTo(Integer.class).one());
     }
 
-    private static List<String> tables(DataSource dataSource) {
+    private static List<String> tables(DataSource dataSource, String schema) {
         return PostgresJdbi.create(dataSource).withHandle(h -> h.createQuery(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
-                .mapTo(String.class).list());
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = :schema")
+                .bind("schema", schema).mapTo(String.class).list());
     }
 }

@@ -23,7 +23,7 @@ class SessionLimitsIT {
             Duration.ofMillis(400), Duration.ZERO);
 
     Supplier<Connection> sessions(SessionLimits limits) {
-        return DedicatedConnections.to(pg.jdbcUrl(), pg.user(), pg.password(), "limits test", limits);
+        return DedicatedConnections.to(pg.jdbcUrl(), pg.user(), pg.password(), "limits test", PostgresSchema.DEFAULT, limits);
     }
 
     @Test

@@ -37,7 +37,8 @@ class RestApiTest {
 
     static final List<String> JOB_FIELDS = List.of("id", "name", "executor", "payload", "cron_expr", "run_at",
             "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue",
-            "concurrency_key", "max_concurrent", "overlap", "status", "next_run_at", "created_at", "updated_at");
+            "concurrency_key", "max_concurrent", "overlap", "status", "next_run_at", "created_at", "updated_at",
+            "submitted_via");
     static final List<String> RUN_FIELDS = List.of("id", "job_id", "status", "attempt", "max_attempts", "priority",
             "scheduled_for", "started_at", "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error",
             "cancel_requested");
@@ -109,6 +110,7 @@ class RestApiTest {
             assertThat(job.get("next_run_at").asText()).isEqualTo(START);
             assertThat(job.get("created_at").asText()).isEqualTo(START);
             assertThat(job.get("updated_at").asText()).isEqualTo(START);
+            assertThat(job.get("submitted_via").asText()).isEqualTo("rest");
             assertThat(app.signal.count()).isEqualTo(1);
 
             Api.Reply runs = api.get("/api/runs?job_id=" + id);

@@ -3,6 +3,7 @@ package io.forgeflow.application.worker;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.support.RunLogContext;
 import io.forgeflow.domain.backoff.FailureDecision;
+import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.execution.Cancellation;
 import io.forgeflow.domain.execution.ExecutionContext;
 import io.forgeflow.domain.execution.ExecutionResult;
@@ -498,6 +499,7 @@ public final class Worker {
         MDC.put(RunLogContext.WORKER_ID, settings.workerId());
         long began = System.nanoTime();
         ExecutionResult result;
+        String invalid;
         ScheduledFuture<?> guard = watchdog.schedule(() -> f.cancellation.cancel(REASON_WATCHDOG),
                 run.timeout().plus(WATCHDOG_GRACE).toMillis(), TimeUnit.MILLISECONDS);
         try {
@@ -507,6 +509,8 @@ public final class Worker {
                         + settings.workerId());
             } else if (f.cancellation.isCancelled()) {
                 result = ExecutionResult.cancelled("", f.cancellation.reason());
+            } else if ((invalid = invalidPayload(executor, run)) != null) {
+                result = ExecutionResult.failed("", "invalid payload: " + invalid);
             } else {
                 result = executor.execute(new ExecutionContext(run.id(), run.jobId(), run.attempt(), run.payload(),
                         run.timeout(), f.cancellation, settings.maxOutputBytes()));
@@ -521,6 +525,19 @@ public final class Worker {
             finish(f, result, Duration.ofNanos(System.nanoTime() - began));
         } finally {
             MDC.clear();
+        }
+    }
+
+    /**
+     * The executor's validation message for the run's payload, or null when it accepts it. Runs enqueued in SQL
+     * reach a worker unchecked by plug-in executors (SQL knows the built-in executors' rules only).
+     */
+    private static String invalidPayload(RunExecutor executor, Run run) {
+        try {
+            executor.validate(run.payload());
+            return null;
+        } catch (ValidationException e) {
+            return e.getMessage();
         }
     }
 

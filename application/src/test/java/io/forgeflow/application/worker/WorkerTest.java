@@ -180,6 +180,28 @@ class WorkerTest {
         }
 
         @Test
+        void aPayloadItsExecutorRefusesFailsTheAttemptWithTheExecutorsMessageWithoutExecutingIt() {
+            // as enqueue() in SQL stores it: a plug-in executor's payload is first checked by its Java code here
+            java.time.Instant now = s.clock.instant();
+            String jobId = io.forgeflow.domain.id.Ids.newId(now);
+            io.forgeflow.domain.job.JobSpec spec = aDraft().withPayload(Map.of("bad", 1)).withMaxAttempts(1).build()
+                    .validate();
+            Run run = Run.pending(io.forgeflow.domain.id.Ids.newId(now), jobId, 1, spec.priority(), now,
+                    spec.executor(), spec.payload(), spec.timeoutSeconds(), now);
+            s.store.jobs().create(new io.forgeflow.domain.job.Job(jobId, spec, io.forgeflow.domain.job.JobStatus.ACTIVE,
+                    now, now, now, io.forgeflow.domain.job.Job.VIA_SQL), run);
+            Worker worker = worker(settings());
+
+            worker.claimOnce();
+            Run dead = finishAndAcknowledge(worker, run);
+
+            assertThat(dead.status()).isEqualTo(RunStatus.DEAD);
+            assertThat(dead.error()).isEqualTo("invalid payload: payload.bad is not accepted by executor 'shell': remove it");
+            assertThat(s.attemptsOf(run.id())).extracting(Attempt::outcome).containsExactly(AttemptOutcome.FAILED);
+            assertThat(s.shell.executions()).isEmpty();
+        }
+
+        @Test
         void aFailureWithAttemptsLeftGoesBackToPendingAfterAJitteredDelayWithinTheCeiling() {
             s.shell.thenReturn(ExecutionResult.failed("partial", "exit code 1"),
                     ExecutionResult.failed("partial", "exit code 2"));

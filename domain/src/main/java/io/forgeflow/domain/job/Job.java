@@ -8,15 +8,29 @@ import java.util.Objects;
  *
  * @param nextRunAt a recurring job: when the scheduler enqueues its next run; a one-off job: when its run is
  *                  due, until the run ends; null when nothing is coming (paused, cancelled, completed jobs)
+ * @param submittedVia how the job came in: {@value #VIA_REST} (the API, the CLI, the desktop) or {@value #VIA_SQL}
+ *                     ({@code forgeflow.enqueue()} in an application's transaction)
  */
-public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
+public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt,
+                  String submittedVia) {
+    /** Submitted over the REST API (also the CLI and the desktop). */
+    public static final String VIA_REST = "rest";
+    /** Enqueued by {@code forgeflow.enqueue()} in SQL. */
+    public static final String VIA_SQL = "sql";
+
     public Job {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(submittedVia, "submittedVia");
+    }
+
+    /** A job submitted over the API. */
+    public Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
+        this(id, spec, status, nextRunAt, createdAt, updatedAt, VIA_REST);
     }
 
     public Job withStatus(JobStatus next, Instant nextRun, Instant now) {
-        return new Job(id, spec, next, nextRun, createdAt, now);
+        return new Job(id, spec, next, nextRun, createdAt, now, submittedVia);
     }
 }

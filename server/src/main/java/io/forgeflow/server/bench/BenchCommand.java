@@ -38,7 +38,8 @@ public final class BenchCommand extends Command {
     public void configure(Subparser subparser) {
         subparser.addArgument("--workloads").setDefault("W0,W1,W1-limits,W1-large,W2,REST")
                 .help("comma-separated: W0, W1, W1-limits (W1 with a queue limit and with a concurrency key, neither "
-                        + "reached), W1-large (about 2 minutes on 2 cores), W2, REST");
+                        + "reached), W1-large (about 2 minutes on 2 cores), W2, REST, ENQ-TX (enqueue in the "
+                        + "application's transaction, for --rest-seconds; not in the default set)");
         subparser.addArgument("--n").type(Integer.class).setDefault(20_000).help("W1 runs (20000)");
         subparser.addArgument("--large-n").type(Integer.class).setDefault(1_000_000).help("W1-large runs (1000000)");
         subparser.addArgument("--jit-warmup").type(Integer.class).setDefault(20_000)
@@ -103,6 +104,13 @@ public final class BenchCommand extends Command {
                     out.println("W2 at " + rate + "/s ...");
                     results.add(w.w2(rate, warmup, Duration.ofSeconds(ns.getInt("measure_seconds"))));
                 }
+            }
+            if (workloads.contains("ENQ-TX")) {
+                Duration length = Duration.ofSeconds(ns.getInt("rest_seconds"));
+                out.println("ENQ-TX ...");
+                results.add(w.enqueueInTransaction(length, false));
+                out.println("ENQ-TX delayed ...");
+                results.add(w.enqueueInTransaction(length, true));
             }
             if (workloads.contains("REST")) {
                 out.println("REST ...");

@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
+import io.forgeflow.adapter.postgres.PostgresSchema;
 import io.forgeflow.adapter.postgres.PostgresUrls;
 import io.forgeflow.server.DevelopmentDatabase;
 
@@ -14,6 +15,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -86,6 +88,7 @@ final class BenchDatabase implements AutoCloseable {
         dsf.setInitialSize(4);
         dsf.setMaxSize(40);
         dsf.setCheckConnectionOnBorrow(false);
+        dsf.setProperties(Map.of(PostgresSchema.CONNECTION_PROPERTY, PostgresSchema.DEFAULT));
         ManagedDataSource ds = dsf.build(new MetricRegistry(), "bench-" + name);
         PostgresMigrations.migrate(ds);
         return new Fresh(name, ds);
@@ -107,6 +110,7 @@ final class BenchDatabase implements AutoCloseable {
         Properties p = new Properties();
         p.setProperty("user", user);
         p.setProperty("password", password);
+        p.setProperty(PostgresSchema.CONNECTION_PROPERTY, PostgresSchema.DEFAULT); // ForgeFlow's tables, as a node sees them
         return DriverManager.getConnection(url(database), p);
     }
 

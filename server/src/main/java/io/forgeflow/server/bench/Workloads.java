@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
@@ -95,6 +96,95 @@ final class Workloads {
                     null, null, "the database's commit ceiling for one transaction per operation")
                     .withCpu(cpu, done.get());
         }
+    }
+
+    /**
+     * ENQ-TX: 16 application clients, each committing transactions that insert an order row (in a schema of the
+     * application's) and enqueue its job with {@code forgeflow.enqueue()} through the JDBC helper. Due now (each commit
+     * notifies the workers) or, with {@code delayed}, an hour later (no notification): the difference is the cost of
+     * the commit-time NOTIFY, which PostgreSQL serialises. No worker runs; the rows are checked afterwards.
+     */
+    BenchResult enqueueInTransaction(Duration length, boolean delayed) throws Exception {
+        try (BenchDatabase.Fresh fresh = db.fresh(delayed ? "enq_tx_delayed" : "enq_tx")) {
+            new io.forgeflow.adapter.postgres.PostgresExecutorCatalog(PostgresJdbi.create(fresh.dataSource))
+                    .record(List.of("noop"), "bench");
+            try (Connection c = db.connect(fresh.name); Statement st = c.createStatement()) {
+                st.execute("CREATE SCHEMA shop");
+                st.execute("CREATE TABLE shop.orders (id bigserial PRIMARY KEY, receipt_job uuid NOT NULL)");
+            }
+            int clients = 16;
+            AtomicLong done = new AtomicLong();
+            java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(clients);
+            java.util.concurrent.CountDownLatch measured = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            long end = System.nanoTime() + length.toNanos();
+            io.forgeflow.client.jdbc.JobRequest.Builder request = io.forgeflow.client.jdbc.JobRequest.builder("receipt", "noop");
+            if (delayed) {
+                request.runAt(java.time.Instant.now().plus(Duration.ofHours(1)));
+            }
+            io.forgeflow.client.jdbc.JobRequest job = request.build();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < clients; t++) {
+                Thread th = new Thread(() -> {
+                    Properties p = new Properties();
+                    try (Connection c = java.sql.DriverManager.getConnection(db.url(fresh.name), credentials(p));
+                         PreparedStatement order = c.prepareStatement("INSERT INTO shop.orders (receipt_job) "
+                                 + "VALUES (CAST(? AS uuid))")) {
+                        c.setAutoCommit(false);
+                        while (System.nanoTime() < end) {
+                            io.forgeflow.client.jdbc.Enqueued e = io.forgeflow.client.jdbc.ForgeFlowJdbc.enqueue(c, job);
+                            order.setString(1, e.jobId());
+                            order.executeUpdate();
+                            c.commit();
+                            done.incrementAndGet();
+                        }
+                        finished.countDown();
+                        measured.await(); // the backend stays until its CPU was read
+                    } catch (Exception e) {
+                        failure.compareAndSet(null, e);
+                        finished.countDown();
+                    }
+                }, "enq-tx-" + t);
+                threads.add(th);
+            }
+            CpuMeter.Cpu cpu;
+            double perSecond;
+            long orders;
+            long runs;
+            try (Connection probe = db.connect(fresh.name)) {
+                CpuMeter meter = new CpuMeter(probe, fresh.name, null);
+                meter.start();
+                long t0 = System.nanoTime();
+                threads.forEach(Thread::start);
+                finished.await();
+                perSecond = done.get() / ((System.nanoTime() - t0) / 1e9);
+                cpu = meter.stop();
+                measured.countDown();
+                for (Thread th : threads) {
+                    th.join();
+                }
+                if (failure.get() != null) {
+                    throw failure.get();
+                }
+                try (Statement st = probe.createStatement();
+                     ResultSet r = st.executeQuery("SELECT (SELECT count(*) FROM shop.orders), "
+                             + "(SELECT count(*) FROM runs r JOIN shop.orders o ON o.receipt_job = r.job_id)")) {
+                    r.next();
+                    orders = r.getLong(1);
+                    runs = r.getLong(2);
+                }
+            }
+            return BenchResult.throughput("ENQ-TX order row + enqueue, 16 clients" + (delayed ? ", delayed" : ""),
+                    perSecond, runs, orders - runs, 0, null, null, "enqueues/s committed with their order row; "
+                            + (delayed ? "run_at in an hour: no NOTIFY" : "due now: a NOTIFY at each commit"))
+                    .withCpu(cpu, done.get());
+        }
+    }
+
+    private Properties credentials(Properties p) {
+        p.setProperty("user", db.user());
+        p.setProperty("password", db.password());
+        return p; // the application's own session: default search_path, as an application would have
     }
 
     /** How W1 runs are limited: not at all, by a queue max_running, or by a concurrency key; never reached. */

@@ -6,7 +6,8 @@ import javax.sql.DataSource;
 
 /**
  * The test database's connection pool: tomcat-jdbc, the pool Dropwizard's server uses, when it is on the classpath
- * (it is in this module and in the server); else unpooled connections, slower but correct.
+ * (it is in this module and in the server); else unpooled connections, slower but correct. Its sessions search
+ * ForgeFlow's schema ({@code forgeflow}) only, as a node's do.
  */
 final class TestPool {
     static final int MAX_CONNECTIONS = 40;
@@ -22,6 +23,7 @@ final class TestPool {
         plain.setURL(jdbcUrl);
         plain.setUser(user);
         plain.setPassword(password);
+        plain.setCurrentSchema(io.forgeflow.adapter.postgres.PostgresSchema.DEFAULT);
         return plain;
     }
 
@@ -48,6 +50,8 @@ final class TestPool {
             properties.setDriverClassName("org.postgresql.Driver");
             properties.setUsername(user);
             properties.setPassword(password);
+            properties.setConnectionProperties(io.forgeflow.adapter.postgres.PostgresSchema.CONNECTION_PROPERTY + "="
+                    + io.forgeflow.adapter.postgres.PostgresSchema.DEFAULT);
             properties.setMaxActive(MAX_CONNECTIONS);
             properties.setMaxIdle(MAX_CONNECTIONS);
             properties.setMinIdle(0);

@@ -1,0 +1,285 @@
+--liquibase formatted sql
+
+--changeset forgeflow:function-enqueue splitStatements:false runOnChange:true
+-- enqueue(): a one-off or delayed job and its first run, inside the caller's transaction (docs/API.md, "Enqueue from
+-- SQL"). Stores what POST /v1/jobs stores for the same fields (submitted_via = 'sql'); checks every rule of the API
+-- that needs no Java (SQLSTATE 22023, the field in the error's COLUMN and at the start of the message) and stores
+-- nothing on a failure. Locks: the new rows only; a second caller with the same idempotency key waits on the unique
+-- index until the first commits or rolls back. The wake-up (NOTIFY) is sent at the caller's commit, never before,
+-- and not at all on a rollback. Its search_path is the migration's (ForgeFlow's schema alone), which PostgresMigrations
+-- then pins to pg_catalog, the schema, pg_temp: it never depends on the caller's.
+-- Arguments are only ever added, at the end, with defaults.
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text);
+CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', run_at timestamptz DEFAULT NULL,
+                        priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300,
+                        queue text DEFAULT 'default', idempotency_key text DEFAULT NULL,
+                        concurrency_key text DEFAULT NULL, labels jsonb DEFAULT NULL,
+                        max_concurrent integer DEFAULT NULL, cron_expr text DEFAULT NULL)
+    RETURNS TABLE (job_id text, run_id text, created boolean)
+    LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
+#variable_conflict use_column
+DECLARE
+    v_name     text    := enqueue.name;
+    v_executor text    := enqueue.executor;
+    v_payload  jsonb   := coalesce(enqueue.payload, '{}'::jsonb);
+    v_priority integer := coalesce(enqueue.priority, 5);
+    v_attempts integer := coalesce(enqueue.max_attempts, 3);
+    v_timeout  integer := coalesce(enqueue.timeout_seconds, 300);
+    v_queue    text    := coalesce(enqueue.queue, 'default');
+    v_key      text    := enqueue.idempotency_key;
+    v_ckey     text    := enqueue.concurrency_key;
+    v_limit    integer := enqueue.max_concurrent;
+    v_now      timestamptz := now();
+    v_due      timestamptz := coalesce(enqueue.run_at, now());
+    v_job      uuid    := forgeflow_uuid_v7();
+    v_run      uuid    := forgeflow_uuid_v7();
+    v_stored   uuid;
+    v_old      jobs%ROWTYPE;
+BEGIN
+    IF v_name IS NULL OR btrim(v_name) = '' THEN
+        RAISE EXCEPTION 'name is required and must not be blank: a short human-readable name such as ''nightly-report'''
+            USING ERRCODE = '22023', COLUMN = 'name';
+    END IF;
+    IF char_length(v_name) > 200 THEN
+        RAISE EXCEPTION 'name must be at most 200 characters, was %', char_length(v_name)
+            USING ERRCODE = '22023', COLUMN = 'name';
+    END IF;
+    IF v_executor IS NULL OR btrim(v_executor) = '' THEN
+        RAISE EXCEPTION 'executor is required and must not be blank: the executor that runs the job, e.g. ''shell'' or ''http'''
+            USING ERRCODE = '22023', COLUMN = 'executor';
+    END IF;
+    IF char_length(v_executor) > 100 THEN
+        RAISE EXCEPTION 'executor must be at most 100 characters, was %', char_length(v_executor)
+            USING ERRCODE = '22023', COLUMN = 'executor';
+    END IF;
+    IF jsonb_typeof(v_payload) <> 'object' THEN
+        RAISE EXCEPTION 'payload must be a JSON object such as ''{"command": "echo hi"}'', was %', jsonb_typeof(v_payload)
+            USING ERRCODE = '22023', COLUMN = 'payload';
+    END IF;
+    IF jsonb_path_exists(v_payload, 'strict $.**{33}') THEN
+        RAISE EXCEPTION 'payload nests deeper than 32 levels' USING ERRCODE = '22023', COLUMN = 'payload';
+    END IF;
+    IF enqueue.cron_expr IS NOT NULL THEN
+        RAISE EXCEPTION 'cron_expr: recurring jobs are submitted over the API (POST /v1/jobs), where the cron expression is checked; enqueue() makes one-off and delayed jobs (leave cron_expr out, give run_at for a later time)'
+            USING ERRCODE = '0A000', COLUMN = 'cron_expr';
+    END IF;
+    IF enqueue.labels IS NOT NULL THEN
+        RAISE EXCEPTION 'labels: this release stores no labels; leave labels out'
+            USING ERRCODE = '0A000', COLUMN = 'labels';
+    END IF;
+    IF v_priority NOT BETWEEN 1 AND 9 THEN
+        RAISE EXCEPTION 'priority must be between 1 and 9 (1 is the highest), was %', v_priority
+            USING ERRCODE = '22023', COLUMN = 'priority';
+    END IF;
+    IF v_attempts NOT BETWEEN 1 AND 100 THEN
+        RAISE EXCEPTION 'max_attempts must be between 1 and 100, was %', v_attempts
+            USING ERRCODE = '22023', COLUMN = 'max_attempts';
+    END IF;
+    IF v_timeout NOT BETWEEN 1 AND 86400 THEN
+        RAISE EXCEPTION 'timeout_seconds must be between 1 and 86400, was %', v_timeout
+            USING ERRCODE = '22023', COLUMN = 'timeout_seconds';
+    END IF;
+    IF v_key IS NOT NULL AND char_length(v_key) NOT BETWEEN 1 AND 200 THEN
+        RAISE EXCEPTION 'idempotency_key must be 1 to 200 characters, was %', char_length(v_key)
+            USING ERRCODE = '22023', COLUMN = 'idempotency_key';
+    END IF;
+    IF v_queue !~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' THEN
+        RAISE EXCEPTION 'queue must be 1 to 100 characters: letters, digits, ''.'', ''_'' and ''-'', starting with a letter or digit, e.g. ''billing'''
+            USING ERRCODE = '22023', COLUMN = 'queue';
+    END IF;
+    IF v_ckey IS NOT NULL THEN
+        IF v_ckey ~ '[[:cntrl:]]' THEN
+            RAISE EXCEPTION 'concurrency_key must not contain control characters (newlines, tabs, escapes): use a plain name such as ''billing'''
+                USING ERRCODE = '22023', COLUMN = 'concurrency_key';
+        END IF;
+        IF btrim(v_ckey) = '' OR char_length(v_ckey) > 200 THEN
+            RAISE EXCEPTION 'concurrency_key must be 1 to 200 characters and not blank, e.g. ''billing'''
+                USING ERRCODE = '22023', COLUMN = 'concurrency_key';
+        END IF;
+        IF v_ckey LIKE 'job:%' THEN
+            RAISE EXCEPTION 'concurrency_key must not start with ''job:'': that prefix is reserved for the key of a job that gives max_concurrent alone'
+                USING ERRCODE = '22023', COLUMN = 'concurrency_key';
+        END IF;
+        IF v_limit IS NULL THEN
+            RAISE EXCEPTION 'max_concurrent is required with concurrency_key: how many runs sharing the key may run at once across the cluster, e.g. 2'
+                USING ERRCODE = '22023', COLUMN = 'max_concurrent';
+        END IF;
+    END IF;
+    IF v_limit IS NOT NULL AND v_limit NOT BETWEEN 1 AND 10000 THEN
+        RAISE EXCEPTION 'max_concurrent must be between 1 and 10000, was %', v_limit
+            USING ERRCODE = '22023', COLUMN = 'max_concurrent';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM executors e WHERE e.name = v_executor) THEN
+        RAISE EXCEPTION 'executor ''%'' is not known to this cluster: use one of %', left(v_executor, 60),
+            coalesce((SELECT string_agg(e.name, ', ' ORDER BY e.name) FROM executors e),
+                     'none yet (no node has started on this database)')
+            USING ERRCODE = '22023', COLUMN = 'executor';
+    END IF;
+    PERFORM forgeflow_check_payload(v_executor, v_payload);
+
+    INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
+                      timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
+                      concurrency_key, max_concurrent, overlap, submitted_via)
+    VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
+            'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql')
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id INTO v_stored;
+
+    IF v_stored IS NULL THEN
+        -- the key is taken (by a committed job: ON CONFLICT waited for its inserter): the same request gets its ids
+        SELECT * INTO v_old FROM jobs j WHERE j.idempotency_key = v_key;
+        IF v_old.name IS DISTINCT FROM v_name OR v_old.executor IS DISTINCT FROM v_executor
+           OR v_old.payload IS DISTINCT FROM v_payload OR v_old.cron_expr IS NOT NULL
+           OR v_old.run_at IS DISTINCT FROM enqueue.run_at OR v_old.timezone <> 'UTC'
+           OR v_old.priority <> v_priority OR v_old.max_attempts <> v_attempts
+           OR v_old.timeout_seconds <> v_timeout OR v_old.catch_up <> 'skip' OR v_old.queue <> v_queue
+           OR v_old.concurrency_key IS DISTINCT FROM v_ckey OR v_old.max_concurrent IS DISTINCT FROM v_limit
+           OR v_old.overlap <> 'allow' THEN
+            RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
+                v_key, v_old.id
+                USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
+        END IF;
+        RETURN QUERY SELECT v_old.id::text, (SELECT r.id::text FROM runs r WHERE r.job_id = v_old.id ORDER BY r.id LIMIT 1),
+                            false;
+        RETURN;
+    END IF;
+
+    INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
+                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent)
+    VALUES (v_run, v_job, 'pending', v_priority, v_due, 0, v_attempts, v_executor, v_payload, v_timeout, v_now,
+            v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit);
+
+    -- both are delivered at commit (PostgresRunEvents' and PostgresWorkSignal's channels), neither on a rollback
+    PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
+                      || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+    IF v_due <= v_now THEN
+        PERFORM pg_notify('forgeflow_due', '');
+    END IF;
+    RETURN QUERY SELECT v_job::text, v_run::text, true;
+END
+$$;
+--rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text);
+
+--changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
+-- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop) as the Java executors
+-- check them at submission; any other executor's payload is checked by its Java code when a worker claims the run
+-- (an invalid one fails the attempt with the executor's message). Reads nothing, locks nothing.
+CREATE OR REPLACE FUNCTION forgeflow_check_payload(p_executor text, p_payload jsonb) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SET search_path FROM CURRENT AS $$
+DECLARE
+    v_known  text[];
+    v_key    text;
+    v_value  jsonb;
+    v_method text := 'POST';
+    v_url    text;
+BEGIN
+    v_known := CASE p_executor WHEN 'shell' THEN ARRAY['command']
+                               WHEN 'http' THEN ARRAY['body', 'expected_status', 'headers', 'method', 'url']
+                               WHEN 'noop' THEN ARRAY['sleep_ms'] END;
+    IF v_known IS NULL THEN
+        RETURN;
+    END IF;
+    FOR v_key IN SELECT k FROM jsonb_object_keys(p_payload) AS k ORDER BY k LOOP
+        IF v_key <> ALL (v_known) THEN
+            RAISE EXCEPTION 'payload.% is not a field of the % executor (misspelt?); its fields are %', v_key,
+                p_executor, array_to_string(v_known, ', ')
+                USING ERRCODE = '22023', COLUMN = 'payload.' || v_key;
+        END IF;
+    END LOOP;
+    IF p_executor = 'shell' THEN
+        v_value := p_payload -> 'command';
+        IF v_value IS NULL OR jsonb_typeof(v_value) = 'null' THEN
+            RAISE EXCEPTION 'payload.command is required by the shell executor, e.g. {"command": "./backup.sh --full"}'
+                USING ERRCODE = '22023', COLUMN = 'payload.command';
+        ELSIF jsonb_typeof(v_value) <> 'string' THEN
+            RAISE EXCEPTION 'payload.command must be a string, e.g. "./backup.sh --full"; got %', jsonb_typeof(v_value)
+                USING ERRCODE = '22023', COLUMN = 'payload.command';
+        ELSIF btrim(v_value #>> '{}', E' \t\n\r\f\v') = '' THEN
+            RAISE EXCEPTION 'payload.command must not be blank, e.g. "./backup.sh --full"'
+                USING ERRCODE = '22023', COLUMN = 'payload.command';
+        ELSIF octet_length(v_value #>> '{}') > 131071 THEN
+            RAISE EXCEPTION 'payload.command must be at most 131071 bytes; put a longer script in a file and run that'
+                USING ERRCODE = '22023', COLUMN = 'payload.command';
+        END IF;
+    ELSIF p_executor = 'noop' THEN
+        v_value := p_payload -> 'sleep_ms';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) <> 'null'
+           AND (jsonb_typeof(v_value) <> 'number' OR v_value::text !~ '^[0-9]+$' OR v_value::numeric > 60000) THEN
+            RAISE EXCEPTION 'payload.sleep_ms must be a whole number from 0 to 60000'
+                USING ERRCODE = '22023', COLUMN = 'payload.sleep_ms';
+        END IF;
+    ELSE
+        v_value := p_payload -> 'url';
+        IF v_value IS NULL OR jsonb_typeof(v_value) = 'null' THEN
+            RAISE EXCEPTION 'payload.url is required by the http executor, e.g. {"url": "https://example.com/hooks/nightly"}'
+                USING ERRCODE = '22023', COLUMN = 'payload.url';
+        ELSIF jsonb_typeof(v_value) <> 'string' THEN
+            RAISE EXCEPTION 'payload.url must be a string, e.g. "https://example.com/hooks/nightly"; got %', jsonb_typeof(v_value)
+                USING ERRCODE = '22023', COLUMN = 'payload.url';
+        END IF;
+        v_url := btrim(v_value #>> '{}');
+        IF v_url !~* '^https?://[^/?#[:space:]@]*@?[^/?#[:space:]]+([/?#][^[:space:]]*)?$' THEN
+            RAISE EXCEPTION 'payload.url must be an absolute URL starting with http:// or https://, e.g. https://example.com/hooks/nightly'
+                USING ERRCODE = '22023', COLUMN = 'payload.url';
+        END IF;
+        v_value := p_payload -> 'method';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) <> 'null' THEN
+            IF jsonb_typeof(v_value) <> 'string' THEN
+                RAISE EXCEPTION 'payload.method must be a string; got %', jsonb_typeof(v_value)
+                    USING ERRCODE = '22023', COLUMN = 'payload.method';
+            END IF;
+            v_method := upper(btrim(v_value #>> '{}'));
+            IF v_method NOT IN ('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD') THEN
+                RAISE EXCEPTION 'payload.method must be one of GET, POST, PUT, PATCH, DELETE, HEAD (POST when left out)'
+                    USING ERRCODE = '22023', COLUMN = 'payload.method';
+            END IF;
+        END IF;
+        v_value := p_payload -> 'headers';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) <> 'null' THEN
+            IF jsonb_typeof(v_value) <> 'object' THEN
+                RAISE EXCEPTION 'payload.headers must be an object; got %', jsonb_typeof(v_value)
+                    USING ERRCODE = '22023', COLUMN = 'payload.headers';
+            END IF;
+            FOR v_key IN SELECT k FROM jsonb_object_keys(v_value) AS k ORDER BY k LOOP
+                IF jsonb_typeof(v_value -> v_key) <> 'string' THEN
+                    RAISE EXCEPTION 'payload.headers must map names to strings; the value of % is %', v_key,
+                        jsonb_typeof(v_value -> v_key)
+                        USING ERRCODE = '22023', COLUMN = 'payload.headers';
+                END IF;
+                IF v_key !~ '^[!#$%&''*+.^_`|~0-9A-Za-z-]+$' THEN
+                    RAISE EXCEPTION 'payload.headers has an invalid header name: use letters, digits and - only'
+                        USING ERRCODE = '22023', COLUMN = 'payload.headers';
+                END IF;
+                IF (v_value ->> v_key) ~ '[^\t\x20-\x7e]' THEN
+                    RAISE EXCEPTION 'payload.headers: the value of % has characters not allowed in an HTTP header (control characters or non-ASCII)', v_key
+                        USING ERRCODE = '22023', COLUMN = 'payload.headers';
+                END IF;
+            END LOOP;
+        END IF;
+        IF p_payload -> 'body' IS NOT NULL AND jsonb_typeof(p_payload -> 'body') <> 'null'
+           AND v_method IN ('GET', 'HEAD') THEN
+            RAISE EXCEPTION 'payload.body cannot be sent with %; drop the body or use POST, PUT, PATCH or DELETE', v_method
+                USING ERRCODE = '22023', COLUMN = 'payload.body';
+        END IF;
+        v_value := p_payload -> 'expected_status';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) <> 'null' THEN
+            IF jsonb_typeof(v_value) <> 'array' THEN
+                RAISE EXCEPTION 'payload.expected_status must be an array; got %', jsonb_typeof(v_value)
+                    USING ERRCODE = '22023', COLUMN = 'payload.expected_status';
+            END IF;
+            IF jsonb_array_length(v_value) NOT BETWEEN 1 AND 500 THEN
+                RAISE EXCEPTION 'payload.expected_status must list 1 to 500 statuses, e.g. [200, 404]; leave it out to accept any 2xx'
+                    USING ERRCODE = '22023', COLUMN = 'payload.expected_status';
+            END IF;
+            IF EXISTS (SELECT 1 FROM jsonb_array_elements(v_value) AS s(v)
+                       WHERE jsonb_typeof(s.v) <> 'number' OR s.v::text !~ '^[0-9]+$'
+                          OR s.v::numeric NOT BETWEEN 100 AND 599) THEN
+                RAISE EXCEPTION 'payload.expected_status must be a whole number from 100 to 599'
+                    USING ERRCODE = '22023', COLUMN = 'payload.expected_status';
+            END IF;
+        END IF;
+    END IF;
+END
+$$;
+--rollback DROP FUNCTION forgeflow_check_payload(text, jsonb);

@@ -1,0 +1,348 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.postgresql.util.PSQLException;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * {@code forgeflow.enqueue()} called as an application calls it: on its own connection, whose search_path does not
+ * contain ForgeFlow's schema, inside its own transaction.
+ */
+class EnqueueFunctionIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    @BeforeEach
+    void theClusterKnowsTheBuiltInExecutors() {
+        new PostgresExecutorCatalog(pg.jdbi()).record(List.of("shell", "http", "noop", "plugin"), "test-node");
+    }
+
+    /** A connection as an application opens one: default search_path ("$user", public), auto-commit off. */
+    static Connection appConnection() throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", pg.user());
+        properties.setProperty("password", pg.password());
+        Connection connection = DriverManager.getConnection(pg.jdbcUrl(), properties);
+        connection.setAutoCommit(false);
+        return connection;
+    }
+
+    static long count(String table) {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM " + table).mapTo(Long.class).one());
+    }
+
+    @Nested
+    class WhatItStores {
+        @Test
+        void aOneOffJobAndItsPendingRunWithTheApiDefaultsMarkedAsSubmittedFromSql() throws Exception {
+            String jobId;
+            String runId;
+            try (Connection app = appConnection(); Statement st = app.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT * FROM forgeflow.enqueue(name => 'receipt-42', "
+                         + "executor => 'shell', payload => '{\"command\": \"echo hi\"}')")) {
+                assertThat(rs.next()).isTrue();
+                jobId = rs.getString("job_id");
+                runId = rs.getString("run_id");
+                assertThat(rs.getBoolean("created")).isTrue();
+                app.commit();
+            }
+            assertThat(UUID.fromString(jobId).version()).isEqualTo(7);
+            assertThat(UUID.fromString(runId).version()).isEqualTo(7);
+            Map<String, Object> job = pg.jdbi().withHandle(h -> h.createQuery("SELECT name, executor, payload::text AS payload, "
+                    + "cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up, idempotency_key, "
+                    + "status, next_run_at = created_at AS due_now, queue, concurrency_key, max_concurrent, overlap, "
+                    + "submitted_via FROM jobs WHERE id = CAST(:id AS uuid)").bind("id", jobId).mapToMap().one());
+            assertThat(job).containsEntry("name", "receipt-42").containsEntry("executor", "shell")
+                    .containsEntry("payload", "{\"command\": \"echo hi\"}").containsEntry("cron_expr", null)
+                    .containsEntry("run_at", null).containsEntry("timezone", "UTC").containsEntry("priority", 5)
+                    .containsEntry("max_attempts", 3).containsEntry("timeout_seconds", 300)
+                    .containsEntry("catch_up", "skip").containsEntry("idempotency_key", null)
+                    .containsEntry("status", "active").containsEntry("due_now", true).containsEntry("queue", "default")
+                    .containsEntry("concurrency_key", null).containsEntry("max_concurrent", null)
+                    .containsEntry("overlap", "allow").containsEntry("submitted_via", "sql");
+            Map<String, Object> run = pg.jdbi().withHandle(h -> h.createQuery("SELECT job_id::text AS job_id, status, "
+                    + "priority, scheduled_for = created_at AS due_now, attempt, max_attempts, executor, payload::text AS payload, "
+                    + "timeout_seconds, queue, concurrency_key, max_concurrent, worker_id, fired_for "
+                    + "FROM runs WHERE id = CAST(:id AS uuid)").bind("id", runId).mapToMap().one());
+            assertThat(run).containsEntry("job_id", jobId).containsEntry("status", "pending")
+                    .containsEntry("priority", 5).containsEntry("due_now", true).containsEntry("attempt", 0)
+                    .containsEntry("max_attempts", 3).containsEntry("executor", "shell")
+                    .containsEntry("payload", "{\"command\": \"echo hi\"}").containsEntry("timeout_seconds", 300)
+                    .containsEntry("queue", "default").containsEntry("concurrency_key", null)
+                    .containsEntry("max_concurrent", null).containsEntry("worker_id", null).containsEntry("fired_for", null);
+        }
+
+        @Test
+        void aDelayedJobWithEveryArgumentGiven() throws Exception {
+            try (Connection app = appConnection(); Statement st = app.createStatement()) {
+                st.execute("SELECT * FROM forgeflow.enqueue(name => 'later', executor => 'http', "
+                        + "payload => '{\"url\": \"https://example.com/hook\", \"method\": \"PUT\"}', "
+                        + "run_at => '2031-01-02T03:04:05Z', priority => 2, max_attempts => 7, timeout_seconds => 30, "
+                        + "queue => 'billing', idempotency_key => 'k-1', concurrency_key => 'acct-9', max_concurrent => 2)");
+                app.commit();
+            }
+            Map<String, Object> row = pg.jdbi().withHandle(h -> h.createQuery("SELECT j.run_at = '2031-01-02T03:04:05Z' AS at, "
+                    + "j.next_run_at = j.run_at AS next, r.scheduled_for = j.run_at AS sched, r.priority, r.max_attempts, "
+                    + "r.timeout_seconds, r.queue, r.concurrency_key, r.max_concurrent, j.idempotency_key "
+                    + "FROM jobs j JOIN runs r ON r.job_id = j.id").mapToMap().one());
+            assertThat(row).containsEntry("at", true).containsEntry("next", true).containsEntry("sched", true)
+                    .containsEntry("priority", 2).containsEntry("max_attempts", 7)
+                    .containsEntry("timeout_seconds", 30).containsEntry("queue", "billing")
+                    .containsEntry("concurrency_key", "acct-9").containsEntry("max_concurrent", 2)
+                    .containsEntry("idempotency_key", "k-1");
+        }
+
+        @Test
+        void maxConcurrentAloneGivesTheRunTheJobsOwnKey() throws Exception {
+            try (Connection app = appConnection(); Statement st = app.createStatement()) {
+                st.execute("SELECT * FROM forgeflow.enqueue(name => 'solo', executor => 'noop', max_concurrent => 1)");
+                app.commit();
+            }
+            Boolean ownKey = pg.jdbi().withHandle(h -> h.createQuery("SELECT r.concurrency_key = 'job:' || j.id FROM jobs j "
+                    + "JOIN runs r ON r.job_id = j.id").mapTo(Boolean.class).one());
+            assertThat(ownKey).isTrue();
+        }
+
+        @Test
+        void itsSearchPathIsPinnedToForgeFlowsSchema() {
+            List<String> configs = pg.jdbi().withHandle(h -> h.createQuery("SELECT array_to_string(p.proconfig, ';') "
+                    + "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+                    + "WHERE n.nspname = 'forgeflow' AND p.proname IN ('enqueue', 'forgeflow_check_payload')")
+                    .mapTo(String.class).list());
+            assertThat(configs).hasSize(2).containsOnly("search_path=pg_catalog, forgeflow, pg_temp");
+        }
+    }
+
+    @Nested
+    class Transactions {
+        @Test
+        void aRollbackStoresNothingAndWakesNobodyACommitWakesTheWorkers() throws Exception {
+            try (Connection listener = pg.connectionSupplier().get(); Statement listen = listener.createStatement()) {
+                listen.execute("LISTEN " + PostgresWorkSignal.CHANNEL);
+                try (Connection app = appConnection(); Statement st = app.createStatement()) {
+                    st.execute("CREATE SCHEMA IF NOT EXISTS shop");
+                    st.execute("CREATE TABLE IF NOT EXISTS shop.orders (id int PRIMARY KEY)");
+                    app.commit();
+                    st.execute("INSERT INTO shop.orders VALUES (1)");
+                    st.execute("SELECT * FROM forgeflow.enqueue(name => 'receipt-1', executor => 'noop')");
+                    // not visible (and nobody told) before the commit
+                    assertThat(count("jobs")).isZero();
+                    assertThat(notifications(listener, Duration.ofMillis(300))).isEmpty();
+                    app.rollback();
+                    assertThat(notifications(listener, Duration.ofMillis(500))).isEmpty();
+                    assertThat(count("jobs")).isZero();
+                    assertThat(count("runs")).isZero();
+
+                    st.execute("INSERT INTO shop.orders VALUES (2)");
+                    st.execute("SELECT * FROM forgeflow.enqueue(name => 'receipt-2', executor => 'noop')");
+                    app.commit();
+                    assertThat(notifications(listener, Duration.ofSeconds(10))).isNotEmpty();
+                    assertThat(count("runs")).isEqualTo(1);
+                    st.execute("DROP SCHEMA shop CASCADE");
+                    app.commit();
+                }
+            }
+        }
+
+        @Test
+        void aDelayedRunWakesNobody() throws Exception {
+            try (Connection listener = pg.connectionSupplier().get(); Statement listen = listener.createStatement()) {
+                listen.execute("LISTEN " + PostgresWorkSignal.CHANNEL);
+                try (Connection app = appConnection(); Statement st = app.createStatement()) {
+                    st.execute("SELECT * FROM forgeflow.enqueue(name => 'later', executor => 'noop', "
+                            + "run_at => now() + interval '1 hour')");
+                    app.commit();
+                }
+                assertThat(notifications(listener, Duration.ofMillis(500))).isEmpty();
+                assertThat(count("runs")).isEqualTo(1);
+            }
+        }
+
+        private List<PGNotification> notifications(Connection listener, Duration wait) throws SQLException {
+            PGNotification[] got = listener.unwrap(PGConnection.class).getNotifications((int) wait.toMillis());
+            return got == null ? List.of() : List.of(got);
+        }
+    }
+
+    @Nested
+    class Idempotency {
+        @Test
+        void theSameArgumentsAgainReturnTheExistingIdsAndOtherArgumentsAreRefused() throws Exception {
+            String sql = "SELECT job_id, run_id, created FROM forgeflow.enqueue(name => 'once', executor => 'noop', "
+                    + "payload => '{\"sleep_ms\": 1}', idempotency_key => 'order-7')";
+            List<String> first = call(sql);
+            List<String> again = call(sql);
+            assertThat(first.get(2)).isEqualTo("t");
+            assertThat(again).containsExactly(first.get(0), first.get(1), "f");
+
+            assertThatThrownBy(() -> call("SELECT * FROM forgeflow.enqueue(name => 'once', executor => 'noop', "
+                    + "payload => '{\"sleep_ms\": 2}', idempotency_key => 'order-7')"))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("23505");
+                        assertThat(e.getServerErrorMessage().getColumn()).isEqualTo("idempotency_key");
+                        assertThat(e.getMessage()).contains("idempotency_key 'order-7' was already used for a "
+                                + "different job (" + first.get(0) + ")");
+                    });
+            assertThat(count("jobs")).isEqualTo(1);
+            assertThat(count("runs")).isEqualTo(1);
+        }
+
+        @Test
+        void twentyConcurrentTransactionsWithOneKeyMakeOneJob() {
+            int n = 20;
+            assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
+                CyclicBarrier together = new CyclicBarrier(n);
+                ExecutorService pool = Executors.newFixedThreadPool(n);
+                try {
+                    List<Future<List<String>>> results = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        results.add(pool.submit(() -> {
+                            try (Connection app = appConnection(); Statement st = app.createStatement()) {
+                                st.execute("INSERT INTO forgeflow.queues (name) VALUES ('q-' || gen_random_uuid())");
+                                together.await();
+                                List<String> row = new ArrayList<>();
+                                try (ResultSet rs = st.executeQuery("SELECT job_id, run_id, created FROM "
+                                        + "forgeflow.enqueue(name => 'one', executor => 'noop', idempotency_key => 'k')")) {
+                                    rs.next();
+                                    row.add(rs.getString(1));
+                                    row.add(rs.getString(2));
+                                    row.add(rs.getString(3));
+                                }
+                                app.commit();
+                                return row;
+                            }
+                        }));
+                    }
+                    Set<String> jobs = new HashSet<>();
+                    int created = 0;
+                    for (Future<List<String>> f : results) {
+                        List<String> row = f.get(60, TimeUnit.SECONDS);
+                        jobs.add(row.get(0) + "/" + row.get(1));
+                        created += row.get(2).equals("t") ? 1 : 0;
+                    }
+                    assertThat(jobs).hasSize(1);
+                    assertThat(created).isEqualTo(1);
+                } finally {
+                    pool.shutdownNow();
+                }
+            });
+            assertThat(count("jobs")).isEqualTo(1);
+            assertThat(count("runs")).isEqualTo(1);
+            assertThat(count("queues")).isEqualTo(20);
+        }
+
+        private List<String> call(String sql) throws SQLException {
+            try (Connection app = appConnection(); PreparedStatement st = app.prepareStatement(sql);
+                 ResultSet rs = st.executeQuery()) {
+                rs.next();
+                List<String> row = List.of(rs.getString(1), rs.getString(2), rs.getString(3));
+                app.commit();
+                return row;
+            }
+        }
+    }
+
+    @Nested
+    class Validation {
+        @ParameterizedTest(name = "{0}")
+        @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+                name => NULL, executor => 'noop'                           | 22023 | name            | name is required
+                name => '   ', executor => 'noop'                          | 22023 | name            | must not be blank
+                name => repeat('n', 201), executor => 'noop'               | 22023 | name            | name must be at most 200 characters, was 201
+                name => 'j', executor => NULL                              | 22023 | executor        | executor is required
+                name => 'j', executor => repeat('e', 101)                  | 22023 | executor        | executor must be at most 100 characters, was 101
+                name => 'j', executor => 'nosuch'                          | 22023 | executor        | executor 'nosuch' is not known to this cluster: use one of http, noop, plugin, shell
+                name => 'j', executor => 'noop', payload => '[1]'          | 22023 | payload         | payload must be a JSON object
+                name => 'j', executor => 'plugin', payload => (SELECT concat('{"a":', repeat('[', 33), repeat(']', 33), '}')::jsonb) | 22023 | payload | payload nests deeper than 32 levels
+                name => 'j', executor => 'noop', cron_expr => '* * * * *'  | 0A000 | cron_expr       | recurring jobs are submitted over the API (POST /v1/jobs)
+                name => 'j', executor => 'noop', labels => '{"a": "b"}'    | 0A000 | labels          | stores no labels
+                name => 'j', executor => 'noop', priority => 0             | 22023 | priority        | priority must be between 1 and 9 (1 is the highest), was 0
+                name => 'j', executor => 'noop', priority => 10            | 22023 | priority        | priority must be between 1 and 9 (1 is the highest), was 10
+                name => 'j', executor => 'noop', max_attempts => 0         | 22023 | max_attempts    | max_attempts must be between 1 and 100, was 0
+                name => 'j', executor => 'noop', max_attempts => 101       | 22023 | max_attempts    | max_attempts must be between 1 and 100, was 101
+                name => 'j', executor => 'noop', timeout_seconds => 0      | 22023 | timeout_seconds | timeout_seconds must be between 1 and 86400, was 0
+                name => 'j', executor => 'noop', timeout_seconds => 86401  | 22023 | timeout_seconds | timeout_seconds must be between 1 and 86400, was 86401
+                name => 'j', executor => 'noop', idempotency_key => ''     | 22023 | idempotency_key | idempotency_key must be 1 to 200 characters, was 0
+                name => 'j', executor => 'noop', idempotency_key => repeat('k', 201) | 22023 | idempotency_key | idempotency_key must be 1 to 200 characters, was 201
+                name => 'j', executor => 'noop', queue => 'no spaces'      | 22023 | queue           | queue must be 1 to 100 characters
+                name => 'j', executor => 'noop', queue => repeat('q', 101) | 22023 | queue           | queue must be 1 to 100 characters
+                name => 'j', executor => 'noop', concurrency_key => E'a\\nb', max_concurrent => 1 | 22023 | concurrency_key | must not contain control characters
+                name => 'j', executor => 'noop', concurrency_key => repeat('c', 201), max_concurrent => 1 | 22023 | concurrency_key | concurrency_key must be 1 to 200 characters
+                name => 'j', executor => 'noop', concurrency_key => 'job:1', max_concurrent => 1 | 22023 | concurrency_key | must not start with 'job:'
+                name => 'j', executor => 'noop', concurrency_key => 'acct'  | 22023 | max_concurrent  | max_concurrent is required with concurrency_key
+                name => 'j', executor => 'noop', max_concurrent => 10001    | 22023 | max_concurrent  | max_concurrent must be between 1 and 10000, was 10001
+                name => 'j', executor => 'shell'                            | 22023 | payload.command | payload.command is required by the shell executor
+                name => 'j', executor => 'shell', payload => '{"command": 5}' | 22023 | payload.command | payload.command must be a string
+                name => 'j', executor => 'shell', payload => '{"command": " "}' | 22023 | payload.command | payload.command must not be blank
+                name => 'j', executor => 'shell', payload => (SELECT jsonb_build_object('command', repeat('x', 131072))) | 22023 | payload.command | at most 131071 bytes
+                name => 'j', executor => 'shell', payload => '{"command": "x", "cmd": 1}' | 22023 | payload.cmd | payload.cmd is not a field of the shell executor (misspelt?); its fields are command
+                name => 'j', executor => 'http'                             | 22023 | payload.url     | payload.url is required by the http executor
+                name => 'j', executor => 'http', payload => '{"url": "ftp://x"}' | 22023 | payload.url | payload.url must be an absolute URL starting with http:// or https://
+                name => 'j', executor => 'http', payload => '{"url": "https://x", "method": "BREW"}' | 22023 | payload.method | payload.method must be one of GET, POST, PUT, PATCH, DELETE, HEAD
+                name => 'j', executor => 'http', payload => '{"url": "https://x", "headers": {"a": 1}}' | 22023 | payload.headers | payload.headers must map names to strings
+                name => 'j', executor => 'http', payload => '{"url": "https://x", "headers": {"a b": "1"}}' | 22023 | payload.headers | invalid header name
+                name => 'j', executor => 'http', payload => '{"url": "https://x", "headers": {"a": "\\u00e9"}}' | 22023 | payload.headers | characters not allowed in an HTTP header
+                name => 'j', executor => 'http', payload => '{"url": "https://x", "method": "GET", "body": {}}' | 22023 | payload.body | payload.body cannot be sent with GET
+                name => 'j', executor => 'http', payload => '{"url": "https://x", "expected_status": []}' | 22023 | payload.expected_status | must list 1 to 500 statuses
+                name => 'j', executor => 'http', payload => '{"url": "https://x", "expected_status": [99]}' | 22023 | payload.expected_status | whole number from 100 to 599
+                name => 'j', executor => 'http', payload => '{"url": "https://x", "header": {}}' | 22023 | payload.header | payload.header is not a field of the http executor
+                name => 'j', executor => 'noop', payload => '{"sleep_ms": 1.5}' | 22023 | payload.sleep_ms | payload.sleep_ms must be a whole number from 0 to 60000
+                """)
+        void badArgumentsAreRefusedWithTheFieldAndHowToFixItAndNothingIsStored(String arguments, String state,
+                                                                                String column, String message) throws Exception {
+            try (Connection app = appConnection(); Statement st = app.createStatement()) {
+                st.execute("CREATE TEMP TABLE mine (id int)");
+                st.execute("INSERT INTO mine VALUES (1)");
+                assertThatThrownBy(() -> st.execute("SELECT * FROM forgeflow.enqueue(" + arguments + ")"))
+                        .isInstanceOfSatisfying(PSQLException.class, e -> {
+                            assertThat(e.getSQLState()).isEqualTo(state);
+                            assertThat(e.getServerErrorMessage().getColumn()).isEqualTo(column);
+                            assertThat(e.getServerErrorMessage().getMessage()).startsWith(column).contains(message);
+                        });
+                app.rollback();
+            }
+            assertThat(count("jobs")).isZero();
+            assertThat(count("runs")).isZero();
+        }
+
+        @Test
+        void aPluginExecutorsPayloadIsLeftToItsJavaCode() throws Exception {
+            try (Connection app = appConnection(); Statement st = app.createStatement()) {
+                st.execute("SELECT * FROM forgeflow.enqueue(name => 'p', executor => 'plugin', payload => '{\"anything\": 1}')");
+                app.commit();
+            }
+            assertThat(count("runs")).isEqualTo(1);
+        }
+    }
+}

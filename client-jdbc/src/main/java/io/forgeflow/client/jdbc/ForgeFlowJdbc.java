@@ -1,0 +1,93 @@
+package io.forgeflow.client.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.ZoneOffset;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Enqueues jobs on the caller's connection, inside the caller's transaction: nothing is committed, rolled back,
+ * or changed in the connection's settings here. The job becomes visible to workers, and wakes them, when the caller
+ * commits; a rollback leaves no trace. Thread-safe (it holds no state beyond the schema name).
+ *
+ * <pre>{@code
+ * connection.setAutoCommit(false);
+ * insertOrder(connection, order);
+ * Enqueued e = ForgeFlowJdbc.enqueue(connection, JobRequest.http("receipt-" + order.id(), receiptUrl).build());
+ * connection.commit();
+ * }</pre>
+ *
+ * <p>Bad input fails with the database's {@link SQLException}: SQLSTATE {@code 22023} and a message starting with the
+ * field's name and saying how to fix it; a reused idempotency key with another request fails with {@code 23505}.
+ * The caller's transaction is then aborted, as after any failed statement (use a savepoint to carry on).
+ */
+public final class ForgeFlowJdbc {
+    /** The schema ForgeFlow's migrations use unless configured otherwise ({@code FORGEFLOW_DATABASE_SCHEMA}). */
+    public static final String DEFAULT_SCHEMA = "forgeflow";
+
+    private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    /** Null arguments take the function's defaults. */
+    private static final String CALL = "SELECT job_id, run_id, created FROM %s.enqueue(name => ?, executor => ?, "
+            + "payload => CAST(? AS jsonb), run_at => CAST(? AS timestamptz), priority => CAST(? AS integer), "
+            + "max_attempts => CAST(? AS integer), timeout_seconds => CAST(? AS integer), queue => ?, "
+            + "idempotency_key => ?, concurrency_key => ?, max_concurrent => CAST(? AS integer))";
+
+    private final String sql;
+
+    /** A helper for the ForgeFlow install in {@code schema}. */
+    public ForgeFlowJdbc(String schema) {
+        if (schema == null || !SCHEMA.matcher(schema).matches()) {
+            throw new IllegalArgumentException("schema must be 1 to 63 lower-case letters, digits or '_', starting with "
+                    + "a letter or '_', e.g. \"" + DEFAULT_SCHEMA + "\"");
+        }
+        this.sql = String.format(CALL, schema);
+    }
+
+    private static final ForgeFlowJdbc DEFAULT = new ForgeFlowJdbc(DEFAULT_SCHEMA);
+
+    /** Enqueues {@code request} in the default schema ({@value #DEFAULT_SCHEMA}); see {@link #submit}. */
+    public static Enqueued enqueue(Connection connection, JobRequest request) throws SQLException {
+        return DEFAULT.submit(connection, request);
+    }
+
+    /** Enqueues {@code request} on {@code connection}, in its current transaction (or alone, with auto-commit on). */
+    public Enqueued submit(Connection connection, JobRequest request) throws SQLException {
+        Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(request, "request");
+        try (PreparedStatement call = connection.prepareStatement(sql)) {
+            call.setString(1, request.name());
+            call.setString(2, request.executor());
+            call.setString(3, request.payloadJson());
+            if (request.runAt() == null) {
+                call.setNull(4, Types.TIMESTAMP_WITH_TIMEZONE);
+            } else {
+                call.setObject(4, request.runAt().atOffset(ZoneOffset.UTC));
+            }
+            setInteger(call, 5, request.priority());
+            setInteger(call, 6, request.maxAttempts());
+            setInteger(call, 7, request.timeoutSeconds());
+            call.setString(8, request.queue());
+            call.setString(9, request.idempotencyKey());
+            call.setString(10, request.concurrencyKey());
+            setInteger(call, 11, request.maxConcurrent());
+            try (ResultSet rs = call.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("forgeflow.enqueue() returned no row");
+                }
+                return new Enqueued(rs.getString(1), rs.getString(2), rs.getBoolean(3));
+            }
+        }
+    }
+
+    private static void setInteger(PreparedStatement call, int index, Integer value) throws SQLException {
+        if (value == null) {
+            call.setNull(index, Types.INTEGER);
+        } else {
+            call.setInt(index, value);
+        }
+    }
+}

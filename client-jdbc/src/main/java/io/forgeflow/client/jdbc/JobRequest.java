@@ -1,0 +1,112 @@
+package io.forgeflow.client.jdbc;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A one-off or delayed job for {@code forgeflow.enqueue()}: the fields of {@code POST /v1/jobs} that the function
+ * takes (docs/API.md). Null means "the server's default" (priority 5, 3 attempts, 300 s, queue {@code default}, due
+ * now). Values are checked by the database, which names the field at fault.
+ *
+ * @param payloadJson the payload as a JSON object text; null for {@code {}}
+ */
+public record JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                         Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                         String concurrencyKey, Integer maxConcurrent) {
+
+    public JobRequest {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(executor, "executor");
+    }
+
+    /** A shell job: {@code {"command": command}}. */
+    public static Builder shell(String name, String command) {
+        return builder(name, "shell").payload(Map.of("command", command));
+    }
+
+    /** An http job: {@code {"url": url}} (POST unless the payload says otherwise). */
+    public static Builder http(String name, String url) {
+        return builder(name, "http").payload(Map.of("url", url));
+    }
+
+    public static Builder builder(String name, String executor) {
+        return new Builder(name, executor);
+    }
+
+    /** Builds a {@link JobRequest}; every setter is optional. */
+    public static final class Builder {
+        private final String name;
+        private final String executor;
+        private String payloadJson;
+        private Instant runAt;
+        private Integer priority;
+        private Integer maxAttempts;
+        private Integer timeoutSeconds;
+        private String queue;
+        private String idempotencyKey;
+        private String concurrencyKey;
+        private Integer maxConcurrent;
+
+        private Builder(String name, String executor) {
+            this.name = name;
+            this.executor = executor;
+        }
+
+        /** The payload as a map of JSON values (strings, numbers, booleans, null, maps, lists), written as JSON. */
+        public Builder payload(Map<String, ?> payload) {
+            this.payloadJson = payload == null ? null : Json.write(payload);
+            return this;
+        }
+
+        /** The payload as JSON text (an object), passed as it is. */
+        public Builder payloadJson(String json) {
+            this.payloadJson = json;
+            return this;
+        }
+
+        /** Due at {@code runAt} instead of at the commit. */
+        public Builder runAt(Instant runAt) {
+            this.runAt = runAt;
+            return this;
+        }
+
+        public Builder priority(Integer priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        public Builder maxAttempts(Integer maxAttempts) {
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        public Builder timeoutSeconds(Integer timeoutSeconds) {
+            this.timeoutSeconds = timeoutSeconds;
+            return this;
+        }
+
+        public Builder queue(String queue) {
+            this.queue = queue;
+            return this;
+        }
+
+        /** The same key and the same request again return the first job's ids ({@code created = false}). */
+        public Builder idempotencyKey(String idempotencyKey) {
+            this.idempotencyKey = idempotencyKey;
+            return this;
+        }
+
+        /** At most {@code maxConcurrent} runs sharing {@code key} run at once across the cluster. */
+        public Builder concurrency(String key, Integer maxConcurrent) {
+            this.concurrencyKey = key;
+            this.maxConcurrent = maxConcurrent;
+            return this;
+        }
+
+        public JobRequest build() {
+            return new JobRequest(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue,
+                    idempotencyKey, concurrencyKey, maxConcurrent);
+        }
+    }
+}

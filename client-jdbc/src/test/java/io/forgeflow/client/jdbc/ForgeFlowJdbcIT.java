@@ -1,0 +1,135 @@
+package io.forgeflow.client.jdbc;
+
+import io.forgeflow.adapter.postgres.PostgresExecutorCatalog;
+import io.forgeflow.adapter.postgres.PostgresMigrations;
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The helper on an application's own connection (default search_path), in the application's transaction. */
+class ForgeFlowJdbcIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    @BeforeEach
+    void theClusterKnowsItsExecutors() {
+        new PostgresExecutorCatalog(pg.jdbi()).record(List.of("shell", "http", "noop"), "test-node");
+    }
+
+    static Connection appConnection() throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", pg.user());
+        properties.setProperty("password", pg.password());
+        Connection connection = DriverManager.getConnection(pg.jdbcUrl(), properties);
+        connection.setAutoCommit(false);
+        return connection;
+    }
+
+    static long count(String sql) {
+        return pg.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+    }
+
+    @Test
+    void theJobCommitsAndRollsBackWithTheApplicationsOwnRow() throws Exception {
+        try (Connection app = appConnection(); Statement st = app.createStatement()) {
+            st.execute("CREATE SCHEMA IF NOT EXISTS shop");
+            st.execute("CREATE TABLE IF NOT EXISTS shop.orders (id int PRIMARY KEY)");
+            app.commit();
+
+            st.execute("INSERT INTO shop.orders VALUES (1)");
+            ForgeFlowJdbc.enqueue(app, JobRequest.shell("receipt-1", "echo 1").build());
+            app.rollback();
+            assertThat(count("SELECT count(*) FROM jobs")).isZero();
+
+            st.execute("INSERT INTO shop.orders VALUES (2)");
+            Enqueued e = ForgeFlowJdbc.enqueue(app, JobRequest.shell("receipt-2", "echo 2").build());
+            assertThat(count("SELECT count(*) FROM jobs")).as("not visible before the commit").isZero();
+            app.commit();
+
+            assertThat(e.created()).isTrue();
+            assertThat(count("SELECT count(*) FROM runs WHERE status = 'pending' AND id = '" + e.runId()
+                    + "' AND job_id = '" + e.jobId() + "'")).isEqualTo(1);
+            st.execute("DROP SCHEMA shop CASCADE");
+            app.commit();
+        }
+    }
+
+    @Test
+    void everyFieldReachesTheJobAndItsRun() throws Exception {
+        Instant at = Instant.parse("2031-05-06T07:08:09Z");
+        try (Connection app = appConnection()) {
+            ForgeFlowJdbc.enqueue(app, JobRequest.builder("full", "http")
+                    .payload(Map.of("url", "https://example.com/h", "method", "PUT"))
+                    .runAt(at).priority(1).maxAttempts(9).timeoutSeconds(42).queue("mail").idempotencyKey("k-9")
+                    .concurrency("acct", 3).build());
+            app.commit();
+        }
+        Map<String, Object> row = pg.jdbi().withHandle(h -> h.createQuery("SELECT j.payload ->> 'method' AS method, "
+                + "j.run_at = CAST(:at AS timestamptz) AS at, r.scheduled_for = j.run_at AS sched, r.priority, "
+                + "r.max_attempts, r.timeout_seconds, r.queue, j.idempotency_key, r.concurrency_key, r.max_concurrent, "
+                + "j.submitted_via FROM jobs j JOIN runs r ON r.job_id = j.id").bind("at", at.toString()).mapToMap().one());
+        assertThat(row).containsEntry("method", "PUT").containsEntry("at", true).containsEntry("sched", true)
+                .containsEntry("priority", 1).containsEntry("max_attempts", 9).containsEntry("timeout_seconds", 42)
+                .containsEntry("queue", "mail").containsEntry("idempotency_key", "k-9")
+                .containsEntry("concurrency_key", "acct").containsEntry("max_concurrent", 3)
+                .containsEntry("submitted_via", "sql");
+    }
+
+    @Test
+    void theSameRequestWithTheSameKeyReturnsTheFirstIds() throws Exception {
+        JobRequest request = JobRequest.builder("once", "noop").idempotencyKey("order-1").build();
+        Enqueued first;
+        Enqueued again;
+        try (Connection app = appConnection()) {
+            first = ForgeFlowJdbc.enqueue(app, request);
+            app.commit();
+            again = ForgeFlowJdbc.enqueue(app, request);
+            app.commit();
+        }
+        assertThat(again).isEqualTo(new Enqueued(first.jobId(), first.runId(), false));
+        assertThat(first.created()).isTrue();
+    }
+
+    @Test
+    void badInputIsTheDatabasesErrorNamingTheField() throws Exception {
+        try (Connection app = appConnection()) {
+            assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.shell("j", "echo").priority(0).build()))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("22023");
+                        assertThat(e.getMessage()).contains("priority must be between 1 and 9");
+                    });
+            app.rollback();
+        }
+        assertThat(count("SELECT count(*) FROM jobs")).isZero();
+    }
+
+    @Test
+    void aClusterInAnotherSchemaIsNamedOnTheHelper() throws Exception {
+        PostgresMigrations.migrate(pg.dataSource(), "elsewhere");
+        try (Connection app = appConnection(); Statement st = app.createStatement()) {
+            st.execute("INSERT INTO elsewhere.executors (name, last_seen_by) VALUES ('noop', 'test-node')");
+            Enqueued e = new ForgeFlowJdbc("elsewhere").submit(app, JobRequest.builder("there", "noop").build());
+            app.commit();
+            assertThat(count("SELECT count(*) FROM elsewhere.runs WHERE id = '" + e.runId() + "'")).isEqualTo(1);
+            assertThat(count("SELECT count(*) FROM forgeflow.runs")).isZero();
+            assertThatThrownBy(() -> new ForgeFlowJdbc("nowhere").submit(app, JobRequest.builder("j", "noop").build()))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("schema \"nowhere\" does not exist");
+            app.rollback();
+            st.execute("DROP SCHEMA elsewhere CASCADE");
+            app.commit();
+        }
+    }
+}
