@@ -85,6 +85,7 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
             DatabaseSettings.apply(dsf, settings.databaseUrl);
             LOG.info("database: {}", DatabaseSettings.describe(dsf));
         }
+        DatabaseSettings.withNetworkTimeouts(dsf);
         ManagedDataSource dataSource = dsf.build(environment.metrics(), "postgresql");
         environment.lifecycle().manage(dataSource);
         new NodeWiring(config, environment, dataSource, security).wire();
