@@ -57,7 +57,8 @@ public interface RunQueue {
 
     /**
      * Extends every lease {@code workerId} holds to now + {@code lease}, in one statement. Returns the fences
-     * that were extended, and which of them an operator asked to cancel.
+     * that were extended, and which of them an operator asked to cancel. The worker does not use it (it would keep a
+     * lost claim's runs alive): it names what it holds, {@link #heartbeat(String, Collection, Duration)}.
      */
     Heartbeat heartbeat(String workerId, Duration lease);
 
