@@ -35,6 +35,26 @@ final class DatabaseSettings {
         return dsf;
     }
 
+    /** pgjdbc's socketTimeout on the pool, in seconds: no call waits longer for a silent database. */
+    static final String SOCKET_TIMEOUT_SECONDS = "60";
+    /** pgjdbc's connectTimeout on the pool, in seconds. */
+    static final String CONNECT_TIMEOUT_SECONDS = "10";
+
+    /**
+     * Network safety on the pool's connections unless the configuration's {@code database.properties} set them: a
+     * socket timeout, so that a read from a database whose packets are dropped fails instead of blocking for the
+     * kernel's retransmission time (many minutes), a connect timeout, and TCP keep-alive so idle connections to a
+     * vanished host are found. Statement-level timeouts are the session limits ({@link #limit}).
+     */
+    static DataSourceFactory withNetworkTimeouts(DataSourceFactory dsf) {
+        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(dsf.getProperties());
+        properties.putIfAbsent("socketTimeout", SOCKET_TIMEOUT_SECONDS);
+        properties.putIfAbsent("connectTimeout", CONNECT_TIMEOUT_SECONDS);
+        properties.putIfAbsent("tcpKeepAlive", "true");
+        dsf.setProperties(properties);
+        return dsf;
+    }
+
     /**
      * Makes {@code schema} the whole {@code search_path} of the pool's sessions (pgjdbc's {@code currentSchema}), so
      * ForgeFlow's unqualified SQL reaches its own tables and nothing else.

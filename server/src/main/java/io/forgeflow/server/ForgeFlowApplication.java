@@ -97,6 +97,7 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
         }
         DatabaseSettings.limit(dsf, DatabaseSettings.limitsOf(settings));
         DatabaseSettings.useSchema(dsf, settings.databaseSchema);
+        DatabaseSettings.withNetworkTimeouts(dsf);
         ManagedDataSource dataSource = dsf.build(environment.metrics(), "postgresql");
         environment.lifecycle().manage(dataSource);
         new NodeWiring(config, environment, dataSource, security).wire();

@@ -69,6 +69,8 @@ public final class PostgresRunQueue implements RunQueue {
     private static final String ACKNOWLEDGE_SQL = ACKNOWLEDGE.jdbc();
     private static final SqlFile HEARTBEAT = SqlFile.load("RunSql/heartbeat.sql");
     private static final String HEARTBEAT_SQL = HEARTBEAT.jdbc();
+    private static final SqlFile HEARTBEAT_HELD = SqlFile.load("RunSql/heartbeatHeld.sql");
+    private static final String HEARTBEAT_HELD_SQL = HEARTBEAT_HELD.jdbc();
     private static final SqlFile CANCELLATIONS = SqlFile.load("RunSql/cancellationsFor.sql");
     private static final String CANCELLATIONS_SQL = CANCELLATIONS.jdbc();
     private static final SqlFile RELEASE = SqlFile.load("RunSql/release.sql");
@@ -259,6 +261,41 @@ public final class PostgresRunQueue implements RunQueue {
             }
         }
         return new Heartbeat(extended, cancel);
+    }
+
+    @Override
+    public Heartbeat heartbeat(String workerId, Collection<RunFence> held, Duration lease) {
+        Objects.requireNonNull(workerId, "workerId");
+        long leaseMillis = positiveMillis(lease, "lease");
+        List<String> ids = new ArrayList<>();
+        List<Integer> attempts = new ArrayList<>();
+        for (RunFence fence : held) {
+            if (fence.workerId().equals(workerId) && Ids.isWellFormed(fence.runId())) {
+                ids.add(fence.runId());
+                attempts.add(fence.attempt());
+            }
+        }
+        Instant now = clock.now();
+        Set<RunFence> extended = new HashSet<>();
+        Set<String> cancel = new HashSet<>();
+        Set<RunFence> unheld = new HashSet<>();
+        statements.list(HEARTBEAT_HELD, c -> c.prepareStatement(HEARTBEAT_HELD_SQL),
+                ps -> HEARTBEAT_HELD.bind(ps).text("worker", workerId).bigint("leaseMillis", leaseMillis)
+                        .textArray("ids", ids.toArray(new String[0]))
+                        .integerArray("attempts", attempts.toArray(new Integer[0])).timestamp("now", now).done(),
+                row -> {
+                    FenceRow fence = Rows.fenceRow(row);
+                    if (!row.getBoolean("extended")) {
+                        unheld.add(fence.fence());
+                    } else {
+                        extended.add(fence.fence());
+                        if (fence.cancelRequested()) {
+                            cancel.add(fence.fence().runId());
+                        }
+                    }
+                    return fence;
+                });
+        return new Heartbeat(extended, cancel, unheld);
     }
 
     @Override

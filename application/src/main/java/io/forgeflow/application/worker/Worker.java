@@ -58,6 +58,8 @@ public final class Worker {
     static final String REASON_LEASE_LOST = "lease lost: another worker may own this run now";
     static final String REASON_SHUTDOWN = "worker shutting down: run released back to the queue";
     static final String REASON_WATCHDOG = "timed out: the executor did not stop by itself";
+    static final String REASON_UNTRUSTED = "lease can no longer be trusted: no heartbeat confirmed it in time";
+    static final String REASON_RECLAIMED = "claimed again as a newer attempt: this attempt is stopped first";
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final Duration WATCHDOG_GRACE = Duration.ofSeconds(10);
@@ -69,7 +71,17 @@ public final class Worker {
     private final RandomGenerator random;
     private final WorkerListener listener;
 
-    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    /** Keyed by run and attempt: a run claimed again while its older attempt still ends has two entries. */
+    private final Map<RunFence, InFlight> inFlight = new ConcurrentHashMap<>();
+    private final Ticker ticker;
+    /**
+     * Claims begun, and claims whose runs are registered or that failed. One claimer makes them one after another, so
+     * once {@code claimsSettled} reaches a count of {@code claimsBegun}, every claim begun by then has settled.
+     */
+    private final AtomicInteger claimsBegun = new AtomicInteger();
+    private final AtomicInteger claimsSettled = new AtomicInteger();
+    /** Runs a heartbeat found under this worker's id but not held, waiting for the claims begun before it to settle. */
+    private volatile Unheld unheldWaiting;
     private final List<QueueLane> lanes;
     /** Runs held per lane (executing, or claimed and about to start). */
     private final AtomicInteger[] heldPerLane;
@@ -112,19 +124,25 @@ public final class Worker {
     private final ScheduledExecutorService watchdog;
     private volatile boolean accepting = true;
     private volatile boolean running;
-    private volatile long lastHeartbeatOkNanos = System.nanoTime();
     private final List<Thread> threads = new ArrayList<>();
 
     public Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
                   RandomGenerator random, WorkerListener listener) {
         this(settings, queue, executors, signal, random, listener,
                 new BatchPacer(PACE_RATIO, PACE_CAP_NANOS, PACE_CLAIMS_ABOVE_PER_SECOND),
-                new BatchPacer(PACE_RATIO, PACE_CAP_NANOS, 0));
+                new BatchPacer(PACE_RATIO, PACE_CAP_NANOS, 0), Ticker.SYSTEM);
     }
 
     /** With the claimer's and the acknowledger's pacers given (tests). */
     Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
            RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer) {
+        this(settings, queue, executors, signal, random, listener, claimPacer, ackPacer, Ticker.SYSTEM);
+    }
+
+    /** With the pacers and the ticker of the lease deadlines given (tests). */
+    Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
+           RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer, Ticker ticker) {
+        this.ticker = ticker;
         this.claimPacer = claimPacer;
         this.ackPacer = ackPacer;
         this.settings = settings;
@@ -166,6 +184,8 @@ public final class Worker {
         threads.add(loop("ff-heartbeat", this::heartbeatLoop));
         threads.add(loop("ff-wakeups", this::signalLoop));
         threads.forEach(Thread::start);
+        long tick = deadlineTick().toMillis();
+        watchdog.scheduleWithFixedDelay(this::enforceLeaseDeadlines, tick, tick, TimeUnit.MILLISECONDS);
         LOG.info("worker {} started: {} slots ({}), executors {}, lease {}, heartbeat every {}", settings.workerId(),
                 settings.concurrency(), lanes, executors.enabledNames(), settings.lease(), settings.heartbeatInterval());
     }
@@ -192,11 +212,18 @@ public final class Worker {
                 limited = true;
                 continue;
             }
-            List<Run> claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(),
-                    room, settings.lease()); // a failure leaves roomWanted set: the next round decides
-            listener.claimed(claimed);
-            for (Run run : claimed) {
-                start(run, lane);
+            long askedNanos = ticker.nanos();
+            claimsBegun.incrementAndGet();
+            List<Run> claimed;
+            try {
+                claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(),
+                        room, settings.lease()); // a failure leaves roomWanted set: the next round decides
+                listener.claimed(claimed);
+                for (Run run : claimed) {
+                    start(run, lane, askedNanos);
+                }
+            } finally {
+                claimsSettled.incrementAndGet();
             }
             total += claimed.size();
             filled |= !claimed.isEmpty() && claimed.size() == room;
@@ -216,21 +243,29 @@ public final class Worker {
     }
 
     /**
-     * Extends this worker's leases; cancels runs whose lease was lost or that an operator cancelled. When the
-     * database cannot be reached and leases may have expired, cancels the runs it can no longer vouch for.
+     * Extends the leases of the attempts this worker holds (executing, or ended with a result not written yet), and
+     * only those; cancels runs whose lease was lost or that an operator cancelled. A run the database says is running
+     * under this worker's id but that it does not hold (a claim whose reply was lost) is released to the queue when
+     * no claim overlapped this heartbeat, else left to expire. A heartbeat that succeeds moves each confirmed attempt's
+     * local deadline ({@link #enforceLeaseDeadlines()}); one that fails or hangs moves none.
      */
     public void heartbeatOnce() {
-        long startedNanos = System.nanoTime();
+        long startedNanos = ticker.nanos();
+        unheldWaiting = releaseSettled(unheldWaiting);
+        Set<RunFence> held = held();
         RunQueue.Heartbeat beat;
         try {
-            beat = queue.heartbeat(settings.workerId(), settings.lease());
+            beat = queue.heartbeat(settings.workerId(), held, settings.lease());
         } catch (RuntimeException e) {
-            stopUntrustedRuns(e);
+            LOG.warn("heartbeat failed ({}); {} run(s) held, each stopped once its lease can no longer be trusted",
+                    e.toString(), inFlight.size());
             return;
         }
-        lastHeartbeatOkNanos = startedNanos;
+        long trustedUntil = startedNanos + trustedNanos();
         for (InFlight f : inFlight.values()) {
-            if (f.claimedNanos < startedNanos && !beat.extended().contains(f.fence) && !f.finished) {
+            if (beat.extended().contains(f.fence)) {
+                f.confirm(trustedUntil);
+            } else if (f.claimedNanos - startedNanos < 0 && !f.finished && !f.leaseLost) {
                 f.leaseLost = true;
                 f.cancellation.cancel(REASON_LEASE_LOST);
                 try (RunLogContext ignored = logContext(f.run)) {
@@ -240,6 +275,88 @@ public final class Worker {
             }
         }
         cancelRequested(beat.cancelRequested());
+        // a claim that committed one of these runs began before the heartbeat ended: wait for the claims begun by now
+        unheldWaiting = beat.unheld().isEmpty() ? null : new Unheld(beat.unheld(), claimsBegun.get());
+        unheldWaiting = releaseSettled(unheldWaiting);
+    }
+
+    /** Runs seen under this worker's id but not held, and how many claims had begun when they were seen. */
+    private record Unheld(Set<RunFence> fences, int claimsBegun) {
+    }
+
+    /** The attempts whose leases this worker vouches for: executing or about to, or ended and waiting to be written. */
+    private Set<RunFence> held() {
+        Set<RunFence> held = new java.util.HashSet<>();
+        for (InFlight f : inFlight.values()) {
+            if (!f.leaseLost) {
+                held.add(f.fence);
+            }
+        }
+        held.addAll(ackJobIds.keySet());
+        synchronized (toRelease) {
+            held.addAll(toRelease);
+        }
+        return held;
+    }
+
+    /**
+     * Gives back runs held under this worker's id that it never received (a lost claim reply) once every claim begun
+     * before they were seen has settled: none of them can still arrive. Returns them still waiting otherwise.
+     */
+    private Unheld releaseSettled(Unheld unheld) {
+        if (unheld == null) {
+            return null;
+        }
+        if (claimsSettled.get() - unheld.claimsBegun() < 0) {
+            return unheld;
+        }
+        Set<RunFence> lost = new java.util.HashSet<>(unheld.fences());
+        lost.removeAll(held());
+        if (!lost.isEmpty()) {
+            try {
+                Set<RunFence> done = queue.release(lost);
+                LOG.warn("worker {}: released {} run(s) running under its id that it never received (a claim whose "
+                        + "reply was lost)", settings.workerId(), done.size());
+            } catch (RuntimeException e) {
+                LOG.warn("worker {}: could not release {} run(s) it never received ({}); their leases expire",
+                        settings.workerId(), lost.size(), e.toString());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Stops every attempt whose local lease deadline has passed: the last heartbeat that confirmed it (or its claim)
+     * started more than the lease minus one heartbeat interval ago, on this worker's monotonic clock. It runs on its
+     * own timer, so a heartbeat that throws, hangs or is never sent stops the attempt before another worker can claim
+     * it; the attempt's result is then discarded, never acknowledged. Returns how many it stopped.
+     */
+    int enforceLeaseDeadlines() {
+        long now = ticker.nanos();
+        int stopped = 0;
+        for (InFlight f : inFlight.values()) {
+            if (!f.finished && !f.leaseLost && f.expired(now)) {
+                f.leaseLost = true;
+                f.cancellation.cancel(REASON_UNTRUSTED);
+                stopped++;
+                try (RunLogContext ignored = logContext(f.run)) {
+                    LOG.warn("run {} attempt {}: stopping it, its lease can no longer be trusted", f.run.id(),
+                            f.run.attempt());
+                }
+            }
+        }
+        return stopped;
+    }
+
+    /** How long a confirmation is trusted: the lease less one heartbeat interval of margin. */
+    private long trustedNanos() {
+        return settings.lease().minus(settings.heartbeatInterval()).toNanos();
+    }
+
+    /** How often local lease deadlines are checked: a tenth of the heartbeat interval, within 20 ms to 1 s. */
+    Duration deadlineTick() {
+        long millis = Math.max(20, Math.min(1_000, settings.heartbeatInterval().toMillis() / 10));
+        return Duration.ofMillis(millis);
     }
 
     /** Stops runs that an operator asked to cancel. */
@@ -473,12 +590,16 @@ public final class Worker {
         }
     }
 
-    private void start(Run run, int lane) {
-        InFlight f = new InFlight(run, new RunFence(run.id(), settings.workerId(), run.attempt()), System.nanoTime(),
-                lane);
-        inFlight.put(run.id(), f);
+    private void start(Run run, int lane, long askedNanos) {
+        InFlight f = new InFlight(run, new RunFence(run.id(), settings.workerId(), run.attempt()), ticker.nanos(),
+                lane, askedNanos + trustedNanos());
+        InFlight older = stopOlderAttempts(f);
+        inFlight.put(f.fence, f);
         heldPerLane[lane].incrementAndGet();
         slots[lane].execute(() -> {
+            if (older != null) {
+                awaitEnd(older);
+            }
             if (!accepting) {
                 // held ready but not started when the drain began: give it straight back
                 f.released = true;
@@ -489,6 +610,40 @@ public final class Worker {
             listener.busySlots(busy.incrementAndGet());
             execute(f);
         });
+    }
+
+    /**
+     * A run claimed again while this worker still executes an older attempt of it (it paused past its lease): stops the
+     * older attempts, whose results are discarded. Returns the newest of them, for the new attempt to wait on.
+     */
+    private InFlight stopOlderAttempts(InFlight f) {
+        InFlight newest = null;
+        for (InFlight other : inFlight.values()) {
+            if (other.run.id().equals(f.run.id()) && other.run.attempt() < f.run.attempt()) {
+                other.leaseLost = true;
+                other.cancellation.cancel(REASON_RECLAIMED);
+                try (RunLogContext ignored = logContext(other.run)) {
+                    LOG.warn("run {} attempt {}: claimed again as attempt {}; stopping the older attempt first",
+                            other.run.id(), other.run.attempt(), f.run.attempt());
+                }
+                if (newest == null || other.run.attempt() > newest.run.attempt()) {
+                    newest = other;
+                }
+            }
+        }
+        return newest;
+    }
+
+    /** Waits until an attempt that was told to stop has ended (its executor's own grace, then the watchdog's). */
+    private static void awaitEnd(InFlight older) {
+        try {
+            if (!older.ended.await(WATCHDOG_GRACE.multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.error("run {} attempt {} did not stop when told; starting attempt anyway", older.run.id(),
+                        older.run.attempt());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void execute(InFlight f) {
@@ -544,6 +699,9 @@ public final class Worker {
     private void finish(InFlight f, ExecutionResult result, Duration took) {
         f.finished = true;
         try {
+            if (!f.leaseLost && !f.released && f.expired(ticker.nanos())) {
+                f.leaseLost = true; // ended after its local deadline, before the timer noticed: not trusted either
+            }
             if (f.leaseLost) {
                 listener.fenceLost(f.fence, "result of an attempt whose lease was lost");
                 LOG.warn("run {} attempt {} ended ({}) after its lease was lost; result discarded", f.run.id(),
@@ -567,9 +725,10 @@ public final class Worker {
             ackJobIds.put(ack.fence(), f.run.jobId());
             pendingAcks.add(ack);
         } finally {
-            if (inFlight.remove(f.run.id()) != null) {
+            if (inFlight.remove(f.fence) != null) {
                 heldPerLane[f.lane].decrementAndGet();
             }
+            f.ended.countDown();
             if (f.started) {
                 listener.busySlots(busy.decrementAndGet());
                 double millis = took.toNanos() / 1e6;
@@ -641,36 +800,15 @@ public final class Worker {
     }
 
     private void cancelRequested(Collection<String> runIds) {
-        for (String id : runIds) {
-            InFlight f = inFlight.get(id);
-            if (f != null && !f.cancellation.isCancelled()) {
+        Set<String> ids = Set.copyOf(runIds);
+        for (InFlight f : inFlight.values()) {
+            if (ids.contains(f.run.id()) && !f.cancellation.isCancelled()) {
                 try (RunLogContext ignored = logContext(f.run)) {
                     LOG.info("run {} attempt {}: cancelled by an operator; stopping it", f.run.id(), f.run.attempt());
                 }
                 f.cancellation.cancel(REASON_OPERATOR);
             }
         }
-    }
-
-    private void stopUntrustedRuns(RuntimeException cause) {
-        long now = System.nanoTime();
-        // leave a heartbeat interval of margin so the side effects stop before another worker could start
-        long trusted = settings.lease().minus(settings.heartbeatInterval()).toNanos();
-        int stopped = 0;
-        for (InFlight f : inFlight.values()) {
-            long since = Math.max(lastHeartbeatOkNanos, f.claimedNanos);
-            if (now - since > trusted && !f.finished && !f.leaseLost) {
-                f.leaseLost = true;
-                f.cancellation.cancel(REASON_LEASE_LOST);
-                stopped++;
-                try (RunLogContext ignored = logContext(f.run)) {
-                    LOG.warn("run {} attempt {}: stopping it, its lease can no longer be trusted", f.run.id(),
-                            f.run.attempt());
-                }
-            }
-        }
-        LOG.warn("heartbeat failed ({}); {} run(s) held, {} stopped because their leases can no longer be trusted",
-                cause.toString(), inFlight.size(), stopped);
     }
 
     private void claimLoop() {
@@ -927,12 +1065,15 @@ public final class Worker {
         return t;
     }
 
-    /** A run this worker executes now. */
+    /** An attempt this worker executes now (or has claimed and is about to start). */
     static final class InFlight {
         final Run run;
         final RunFence fence;
         final long claimedNanos;
         final Cancellation cancellation = new Cancellation();
+        final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+        /** Until when (ticker nanos) the lease is trusted: the last confirmation's start plus the trusted span. */
+        private final java.util.concurrent.atomic.AtomicLong trustedUntilNanos;
         volatile boolean leaseLost;
         volatile boolean released;
         volatile boolean finished;
@@ -940,11 +1081,21 @@ public final class Worker {
 
         final int lane;
 
-        InFlight(Run run, RunFence fence, long claimedNanos, int lane) {
+        InFlight(Run run, RunFence fence, long claimedNanos, int lane, long trustedUntilNanos) {
             this.run = run;
             this.fence = fence;
             this.claimedNanos = claimedNanos;
             this.lane = lane;
+            this.trustedUntilNanos = new java.util.concurrent.atomic.AtomicLong(trustedUntilNanos);
+        }
+
+        /** A heartbeat that started when the lease was still held confirmed it: trusted until {@code untilNanos}. */
+        void confirm(long untilNanos) {
+            trustedUntilNanos.accumulateAndGet(untilNanos, (a, b) -> b - a > 0 ? b : a);
+        }
+
+        boolean expired(long nowNanos) {
+            return nowNanos - trustedUntilNanos.get() >= 0;
         }
     }
 }

@@ -178,6 +178,30 @@ public final class InMemoryRunQueue implements RunQueue {
     }
 
     @Override
+    public Heartbeat heartbeat(String workerId, Collection<RunFence> held, Duration lease) {
+        synchronized (store) {
+            Instant until = store.now().plus(lease);
+            Set<RunFence> named = Set.copyOf(held);
+            Set<RunFence> extended = new HashSet<>();
+            Set<String> cancel = new HashSet<>();
+            Set<RunFence> unheld = new HashSet<>();
+            for (Run run : heldBy(workerId)) {
+                RunFence fence = new RunFence(run.id(), workerId, run.attempt());
+                if (!named.contains(fence)) {
+                    unheld.add(fence);
+                    continue;
+                }
+                store.runs.put(run.id(), withLease(run, until));
+                extended.add(fence);
+                if (run.cancelRequested()) {
+                    cancel.add(run.id());
+                }
+            }
+            return new Heartbeat(extended, cancel, unheld);
+        }
+    }
+
+    @Override
     public Set<String> cancellationsFor(String workerId) {
         synchronized (store) {
             return heldBy(workerId).stream().filter(Run::cancelRequested).map(Run::id).collect(Collectors.toSet());

@@ -387,6 +387,41 @@ public abstract class RunQueueContract {
         }
 
         @Test
+        void heartbeatOfHeldAttemptsExtendsOnlyThoseAndReportsTheOthersRunningUnderTheWorker() {
+            pendingRun(5, clock().instant());
+            pendingRun(5, clock().instant());
+            pendingRun(5, clock().instant());
+            Run held = claimOne(WORKER_A);
+            Run lostReply = claimOne(WORKER_A);
+            Run theirs = claimOne(WORKER_B);
+            runs().requestCancel(held.id());
+            runs().requestCancel(lostReply.id());
+            clock().advance(Duration.ofSeconds(20));
+
+            RunQueue.Heartbeat beat = queue().heartbeat(WORKER_A,
+                    List.of(fence(held), new RunFence(lostReply.id(), WORKER_A, 7), fence(theirs)), LEASE);
+
+            assertThat(beat.extended()).containsExactly(fence(held));
+            assertThat(beat.cancelRequested()).containsExactly(held.id());
+            assertThat(beat.unheld()).containsExactly(fence(lostReply));
+            assertThat(reload(held).leaseExpiresAt()).isEqualTo(clock().instant().plus(LEASE));
+            assertThat(reload(lostReply).leaseExpiresAt()).isEqualTo(lostReply.leaseExpiresAt());
+            assertThat(reload(theirs).leaseExpiresAt()).isEqualTo(theirs.leaseExpiresAt());
+        }
+
+        @Test
+        void heartbeatOfNothingHeldExtendsNothing() {
+            pendingRun(5, clock().instant());
+            Run lostReply = claimOne(WORKER_A);
+
+            RunQueue.Heartbeat beat = queue().heartbeat(WORKER_A, List.of(), LEASE);
+
+            assertThat(beat.extended()).isEmpty();
+            assertThat(beat.unheld()).containsExactly(fence(lostReply));
+            assertThat(queue().heartbeat(WORKER_B, List.of(), LEASE).unheld()).isEmpty();
+        }
+
+        @Test
         void releaseGivesTheRunBackDueNowWithoutSpendingAnAttempt() {
             pendingRun(5, clock().instant().minusSeconds(60), "shell", 1);
             Run held = claimOne(WORKER_A);

@@ -48,6 +48,16 @@ final class ScriptedRunQueue implements RunQueue {
     /** Acknowledgement calls waiting on {@link #acknowledgementsWaitFor} now. */
     final AtomicInteger acknowledgementsWaiting = new AtomicInteger();
 
+    /** Plays a claim whose commit succeeded but whose reply was lost: the runs are claimed, the caller gets an error. */
+    volatile boolean nextClaimReplyLost;
+    /** When set, every heartbeat waits for this latch before extending (a database that does not answer). */
+    volatile java.util.concurrent.CountDownLatch heartbeatsWaitFor;
+    final AtomicInteger heartbeatsWaiting = new AtomicInteger();
+    /** What each heartbeat named as held. */
+    final List<Set<RunFence>> heartbeatsHeld = new CopyOnWriteArrayList<>();
+    /** Every release asked for. */
+    final List<RunFence> released = new CopyOnWriteArrayList<>();
+
     ScriptedRunQueue(RunQueue delegate) {
         this.delegate = delegate;
     }
@@ -65,6 +75,10 @@ final class ScriptedRunQueue implements RunQueue {
         claims.incrementAndGet();
         waitFor(claimsWaitFor, claimsWaiting, "claim");
         List<Run> claimed = delegate.claim(workerId, executors, queues, limit, lease);
+        if (nextClaimReplyLost && !claimed.isEmpty()) {
+            nextClaimReplyLost = false;
+            throw new IllegalStateException("connection reset (the claim committed, its reply was lost)");
+        }
         claimsAnswered.incrementAndGet();
         return claimed;
     }
@@ -129,6 +143,16 @@ final class ScriptedRunQueue implements RunQueue {
     }
 
     @Override
+    public Heartbeat heartbeat(String workerId, Collection<RunFence> held, Duration lease) {
+        heartbeatsHeld.add(Set.copyOf(held));
+        waitFor(heartbeatsWaitFor, heartbeatsWaiting, "heartbeat");
+        if (heartbeatsFail) {
+            throw new IllegalStateException("database unreachable (heartbeat)");
+        }
+        return delegate.heartbeat(workerId, held, lease);
+    }
+
+    @Override
     public Set<String> cancellationsFor(String workerId) {
         cancellationQueries.incrementAndGet();
         return delegate.cancellationsFor(workerId);
@@ -136,6 +160,7 @@ final class ScriptedRunQueue implements RunQueue {
 
     @Override
     public Set<RunFence> release(Collection<RunFence> fences) {
+        released.addAll(fences);
         return delegate.release(fences);
     }
 

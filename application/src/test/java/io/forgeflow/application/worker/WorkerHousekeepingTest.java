@@ -322,6 +322,11 @@ class WorkerHousekeepingTest {
         }
 
         @Override
+        public Heartbeat heartbeat(String workerId, Collection<RunFence> held, Duration lease) {
+            return delegate.heartbeat(workerId, held, lease);
+        }
+
+        @Override
         public Set<String> cancellationsFor(String workerId) {
             return delegate.cancellationsFor(workerId);
         }

@@ -462,19 +462,16 @@ class WorkerTest {
             Run run = pendingRun(aDraft());
             // lease 200 ms, heartbeat every 100 ms: a run is trusted for 100 ms after its claim or last heartbeat
             Worker worker = worker(settings(2, Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofMillis(200)));
-            worker.claimOnce();
-            Await.until("the run is executing", () -> s.shell.executions().size() == 1);
             queue.heartbeatsFail = true;
+            worker.start();
+            Await.until("the run is executing", () -> s.shell.executions().size() == 1);
             ExecutionContext execution = s.shell.executions().get(0);
 
-            Await.until("a failing heartbeat stops the untrusted run", () -> {
-                worker.heartbeatOnce();
-                return execution.cancellation().isCancelled();
-            });
+            Await.until("the lease deadline timer stops the untrusted run", () -> execution.cancellation().isCancelled());
             awaitIdle(worker);
 
-            assertThat(execution.cancellation().reason()).isEqualTo(Worker.REASON_LEASE_LOST);
-            assertThat(worker.flushAcknowledgements()).as("its result is not acknowledged").isZero();
+            assertThat(execution.cancellation().reason()).isEqualTo(Worker.REASON_UNTRUSTED);
+            assertThat(queue.acknowledgementsSent).as("its result is not acknowledged").isEmpty();
             assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
                     .containsExactly(new RunFence(run.id(), "w1", 1));
             assertThat(s.run(run.id()).status()).as("left for lease recovery").isEqualTo(RunStatus.RUNNING);
@@ -625,7 +622,7 @@ class WorkerTest {
                     run = run.release(now);
                 }
             }
-            return new Worker.InFlight(run, new RunFence(run.id(), "w1", run.attempt()), System.nanoTime(), 0);
+            return new Worker.InFlight(run, new RunFence(run.id(), "w1", run.attempt()), System.nanoTime(), 0, Long.MAX_VALUE);
         }
 
         @Test

@@ -57,9 +57,18 @@ public interface RunQueue {
 
     /**
      * Extends every lease {@code workerId} holds to now + {@code lease}, in one statement. Returns the fences
-     * that were extended, and which of them an operator asked to cancel.
+     * that were extended, and which of them an operator asked to cancel. The worker does not use it (it would keep a
+     * lost claim's runs alive): it names what it holds, {@link #heartbeat(String, Collection, Duration)}.
      */
     Heartbeat heartbeat(String workerId, Duration lease);
+
+    /**
+     * Extends to now + {@code lease} only the leases named in {@code held} that {@code workerId} still holds (same run,
+     * same attempt, still running), in one statement. A run running under {@code workerId} that {@code held} does not
+     * name (a claim whose reply never reached the worker) is not extended and is reported in
+     * {@link Heartbeat#unheld()}, so the worker can release it at once; otherwise its lease simply expires.
+     */
+    Heartbeat heartbeat(String workerId, Collection<RunFence> held, Duration lease);
 
     /** Ids of the runs held by {@code workerId} that an operator asked to cancel. */
     Set<String> cancellationsFor(String workerId);
@@ -77,11 +86,20 @@ public interface RunQueue {
      */
     List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit);
 
-    /** The result of a heartbeat. */
-    record Heartbeat(Set<RunFence> extended, Set<String> cancelRequested) {
+    /**
+     * The result of a heartbeat: the fences extended, which of them an operator asked to cancel, and the runs running
+     * under the worker's id that it did not name (never extended).
+     */
+    record Heartbeat(Set<RunFence> extended, Set<String> cancelRequested, Set<RunFence> unheld) {
         public Heartbeat {
             extended = Set.copyOf(extended);
             cancelRequested = Set.copyOf(cancelRequested);
+            unheld = Set.copyOf(unheld);
+        }
+
+        /** A heartbeat that found nothing unheld. */
+        public Heartbeat(Set<RunFence> extended, Set<String> cancelRequested) {
+            this(extended, cancelRequested, Set.of());
         }
     }
 }
