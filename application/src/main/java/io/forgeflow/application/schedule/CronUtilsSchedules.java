@@ -8,6 +8,7 @@ import com.cronutils.parser.CronParser;
 import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.port.CronSchedules;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -69,58 +70,46 @@ public final class CronUtilsSchedules implements CronSchedules {
     public Optional<Instant> nextAfter(String expression, ZoneId zone, Instant after) {
         ExecutionTime time = executionTime(expression);
         ZoneRules rules = zone.getRules();
-        Instant cursor = after;
-        for (int guard = 0; guard < 10_000; guard++) {
-            Optional<ZonedDateTime> candidate = time.nextExecution(cursor.atZone(zone));
-            Optional<Instant> gapFire = firstGapFire(time, rules, cursor,
-                    candidate.map(ZonedDateTime::toInstant).orElse(cursor.plusSeconds(366L * 24 * 3600 * 2)));
-            if (gapFire.isPresent()) {
-                return gapFire;
-            }
-            if (candidate.isEmpty()) {
-                return Optional.empty();
-            }
-            ZonedDateTime c = candidate.get();
-            if (!c.toInstant().isAfter(cursor)) {
-                // defensive: the library must move forward
-                cursor = cursor.plusSeconds(1);
-                continue;
-            }
-            if (isSecondOccurrence(rules, c)) {
-                cursor = c.toInstant();
-                continue;
-            }
-            return Optional.of(c.toInstant());
-        }
-        return Optional.empty();
+        // cron-utils matches fields on a zone-free calendar (UTC); the daylight-saving policy is applied here
+        Optional<ZonedDateTime> local = time.nextExecution(latestLocalTimeReached(rules, after).atZone(ZoneOffset.UTC));
+        return local.map(l -> firstInstantReaching(rules, l.toLocalDateTime()));
     }
 
     /**
-     * When a spring-forward gap lies in (after, until) and the expression matches a local time inside it, the
-     * transition instant (the first valid local time after the gap), which fires in place of the skipped ticks.
+     * The policy in one function: a local time fires at the first instant whose wall clock reaches it. A valid
+     * local time fires at its (earliest) occurrence; a local time in a gap at the transition, the first valid
+     * instant after the gap. Ticks that map to one instant fire once.
      */
-    private static Optional<Instant> firstGapFire(ExecutionTime time, ZoneRules rules, Instant after, Instant until) {
-        ZoneOffsetTransition t = rules.nextTransition(after);
-        while (t != null && t.getInstant().isBefore(until)) {
-            if (t.isGap()) {
-                LocalDateTime gapStart = t.getDateTimeBefore();
-                LocalDateTime gapEnd = t.getDateTimeAfter();
-                ZoneOffset before = t.getOffsetBefore();
-                // evaluate the expression on a clock that pretends the gap exists
-                Optional<ZonedDateTime> inGap = time.nextExecution(gapStart.minusNanos(1).atZone(before));
-                if (inGap.isPresent() && inGap.get().toLocalDateTime().isBefore(gapEnd)) {
-                    return Optional.of(t.getInstant());
-                }
-            }
-            t = rules.nextTransition(t.getInstant());
+    static Instant firstInstantReaching(ZoneRules rules, LocalDateTime local) {
+        List<ZoneOffset> offsets = rules.getValidOffsets(local);
+        if (offsets.isEmpty()) {
+            return rules.getTransition(local).getInstant();
         }
-        return Optional.empty();
+        Instant first = local.toInstant(offsets.get(0));
+        for (ZoneOffset offset : offsets) {
+            Instant i = local.toInstant(offset);
+            first = i.isBefore(first) ? i : first;
+        }
+        return first;
     }
 
-    /** Whether c is the later of two instants that share its local time (the repeat in an overlap). */
-    private static boolean isSecondOccurrence(ZoneRules rules, ZonedDateTime c) {
-        List<ZoneOffset> offsets = rules.getValidOffsets(c.toLocalDateTime());
-        return offsets.size() == 2 && c.getOffset().equals(offsets.get(1));
+    /**
+     * The latest wall-clock time shown at or before {@code after}: a local time fires after {@code after} exactly
+     * when it is later than this. After an overlap it stays at the last moment before the clocks went back until
+     * the wall clock passes it again, so repeated local times do not fire twice.
+     */
+    static LocalDateTime latestLocalTimeReached(ZoneRules rules, Instant after) {
+        LocalDateTime reached = LocalDateTime.ofInstant(after, rules.getOffset(after));
+        Instant horizon = after.minus(Duration.ofDays(3));
+        ZoneOffsetTransition t = rules.previousTransition(after.plusNanos(1));
+        while (t != null && !t.getInstant().isBefore(horizon)) {
+            if (t.isOverlap()) {
+                LocalDateTime lastBeforeGoingBack = t.getDateTimeBefore().minusNanos(1);
+                reached = lastBeforeGoingBack.isAfter(reached) ? lastBeforeGoingBack : reached;
+            }
+            t = rules.previousTransition(t.getInstant());
+        }
+        return reached;
     }
 
     private ExecutionTime executionTime(String expression) {
