@@ -21,11 +21,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * Cron evaluation on cron-utils: 5-field Unix cron ({@code minute hour day-of-month month day-of-week}), 6-field
  * cron with a leading seconds field (Spring syntax), and the macros {@code @yearly @annually @monthly @weekly
- * @daily @midnight @hourly}.
+ * @daily @midnight @hourly}. 5-field cron also takes the calendar days that billing needs: {@code L} (last day of the
+ * month), {@code L-n}, {@code nW} (weekday nearest day n), {@code LW} (last weekday), {@code d#n} (n-th weekday d:
+ * {@code 1#1} is the first Monday) and {@code dL} (last weekday d: {@code 5L} is the last Friday).
  *
  * <p>Daylight saving, decided here rather than left to the library: a local time that does not exist (a
  * spring-forward gap) fires once, at the first valid instant after the gap; a local time that happens twice (an
@@ -49,6 +52,16 @@ public final class CronUtilsSchedules implements CronSchedules {
 
     private final CronParser unix = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
     private final CronParser withSeconds = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.SPRING53));
+    /** 5-field cron plus L, L-n, nW, LW in day-of-month and d#n, dL in day-of-week (see {@link #usesCalendarDays}). */
+    private final CronParser calendar = new CronParser(CronDefinitionBuilder.defineCron()
+            .withMinutes().withValidRange(0, 59).withStrictRange().and()
+            .withHours().withValidRange(0, 23).withStrictRange().and()
+            .withDayOfMonth().withValidRange(1, 31).supportsL().supportsW().supportsLW().withStrictRange().and()
+            .withMonth().withValidRange(1, 12).withStrictRange().and()
+            .withDayOfWeek().withValidRange(0, 7).withMondayDoWValue(1).withIntMapping(7, 0)
+            .supportsL().supportsHash().withStrictRange().and()
+            .matchDayOfWeekAndDayOfMonth()
+            .instance());
     private final Map<String, ExecutionTime> cache = new ConcurrentHashMap<>();
 
     @Override
@@ -128,6 +141,32 @@ public final class CronUtilsSchedules implements CronSchedules {
         return parsed;
     }
 
+    private static final Pattern DAY_OF_MONTH_CALENDAR = Pattern.compile("(?i)L|LW|L-([1-9]|[12][0-9]|30)|([1-9]|1[0-9]|2[0-7])W");
+    private static final Pattern DAY_OF_WEEK_CALENDAR = Pattern.compile(
+            "(?i)([0-7]|SUN|MON|TUE|WED|THU|FRI|SAT)#[1-5]|[0-7]L");
+    private static final String CALENDAR_HOW = "day-of-month takes L (last day), L-n (n = 1-30 days before it), "
+            + "nW (weekday nearest day n, n = 1-27; LW for the last weekday) or LW (last weekday), each alone and with day-of-week *; "
+            + "day-of-week takes d#n (n-th weekday d of the month, n = 1-5, e.g. 1#1 the first Monday) or dL "
+            + "(last weekday d, e.g. 5L the last Friday), alone and with day-of-month *";
+
+    /**
+     * Whether a 5-field expression uses the calendar syntax (L, L-n, nW, LW; d#n, dL); refuses malformed uses
+     * such as {@code L} in a list, {@code 31W} or a calendar day combined with a restricted other day field.
+     */
+    static boolean usesCalendarDays(String expression, String dayOfMonth, String dayOfWeek) {
+        boolean monthDay = DAY_OF_MONTH_CALENDAR.matcher(dayOfMonth).matches();
+        boolean weekDay = DAY_OF_WEEK_CALENDAR.matcher(dayOfWeek).matches();
+        boolean monthDayLetters = !monthDay && dayOfMonth.toUpperCase(Locale.ROOT).matches(".*[LW#].*");
+        boolean weekDayLetters = !weekDay && dayOfWeek.toUpperCase(Locale.ROOT).replaceAll("SUN|MON|TUE|WED|THU|FRI|SAT", "")
+                .matches(".*[LW#].*");
+        boolean paired = (!monthDay || dayOfWeek.equals("*")) && (!weekDay || dayOfMonth.equals("*"));
+        if (monthDayLetters || weekDayLetters || !paired) {
+            throw new ValidationException("cron_expr", "cron_expr '" + expression + "' uses L, W or # wrongly: "
+                    + CALENDAR_HOW);
+        }
+        return monthDay || weekDay;
+    }
+
     private Cron parse(String normalized) {
         String body = normalized;
         if (body.startsWith("@")) {
@@ -137,10 +176,11 @@ public final class CronUtilsSchedules implements CronSchedules {
             }
             body = macro;
         }
-        int fields = body.split(" ").length;
+        String[] parts = body.split(" ");
+        int fields = parts.length;
         CronParser parser;
         if (fields == 5) {
-            parser = unix;
+            parser = usesCalendarDays(normalized, parts[2], parts[4]) ? calendar : unix;
         } else if (fields == 6) {
             parser = withSeconds;
         } else {

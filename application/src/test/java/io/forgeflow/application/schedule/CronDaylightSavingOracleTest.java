@@ -34,7 +34,10 @@ class CronDaylightSavingOracleTest {
             "0 0 * * *", "30 0 * * *", "0 1 * * *", "30 1 * * *", "0 2 * * *", "30 2 * * *", "45 2 * * *",
             "0 3 * * *", "0 23 * * *", "59 23 * * *", "0 * * * *", "30 * * * *", "*/15 * * * *", "0 0 * * 0",
             "0 0 * * 6", "0 0 1 * *", "0 0,12 1 */2 *", "0 9 * * 1-5", "15 1,2,3 * * *", "0 0-3 * * *",
-            "*/20 0-4 * * 0,6", "5 4 * * 0", "0 12 * * *"};
+            "*/20 0-4 * * 0,6", "5 4 * * 0", "0 12 * * *",
+            // calendar days
+            "0 0 L * *", "30 2 L-1 * *", "0 0 15W * *", "0 1 LW * *", "0 0 * * 5L", "0 0 * * 0#1", "30 2 * * 0#2",
+            "0 0 * * 0L", "0 0 * * 6#1"};
 
     final CronUtilsSchedules cron = new CronUtilsSchedules();
 
@@ -95,6 +98,32 @@ class CronDaylightSavingOracleTest {
                 zones, distinct.size(), transitions, comparisons, failures).isEmpty();
     }
 
+    @Test
+    void calendarDaysAgreeWithTheOracleEveryMonthOfFiveYears() {
+        String[] calendar = {"0 0 L * *", "0 0 L-1 * *", "0 0 L-3 * *", "0 0 L-30 * *", "0 0 1W * *", "0 0 15W * *",
+                "0 0 27W * *", "0 0 LW * *", "0 0 * * 1#1", "0 0 * * 0#5", "0 0 * * MON#2", "0 0 * * 7#1",
+                "0 0 * * 5L", "0 0 * * 0L", "0 0 * * 7L", "0 9 L 2 *", "0 0 LW 2 *", "30 2 * * 0#2"};
+        List<String> mismatches = new ArrayList<>();
+        for (String zoneId : new String[]{"UTC", "America/New_York", "America/Havana", "Australia/Lord_Howe"}) {
+            ZoneId zone = ZoneId.of(zoneId);
+            for (String expr : calendar) {
+                Oracle oracle = new Oracle(expr.replace("MON", "1"));
+                Instant t = Instant.parse("2026-01-01T00:00:00Z");
+                Instant end = Instant.parse("2031-01-01T00:00:00Z");
+                while (t.isBefore(end)) {
+                    Optional<Instant> expected = oracle.next(zone, t);
+                    Optional<Instant> actual = cron.nextAfter(expr, zone, t);
+                    if (!expected.equals(actual)) {
+                        mismatches.add(expr + " in " + zoneId + " after " + t + ": expected " + expected + ", was " + actual);
+                        break;
+                    }
+                    t = actual.orElse(end);
+                }
+            }
+        }
+        assertThat(mismatches).isEmpty();
+    }
+
     /** Start points around a transition: the day's local midnight, moments just before, at and after it, and each hour of its day. */
     static List<Instant> startPoints(ZoneId zone, ZoneOffsetTransition t) {
         Instant at = t.getInstant();
@@ -105,7 +134,7 @@ class CronDaylightSavingOracleTest {
         starts.add(day.minusDays(1).atStartOfDay(zone).toInstant().plusSeconds(12 * 3600));
         starts.add(t.getDateTimeAfter().toLocalDate().atStartOfDay(zone).toInstant().minusSeconds(1));
         Instant dayStart = day.atStartOfDay(zone).toInstant();
-        for (int hour = 1; hour < 24; hour += 2) {
+        for (int hour = 1; hour < 24; hour += 4) {
             starts.add(dayStart.plusSeconds(hour * 3600L + 17 * 60));
         }
         return starts;
@@ -122,14 +151,19 @@ class CronDaylightSavingOracleTest {
         final boolean domRestricted;
         final boolean dowRestricted;
 
+        final String dayOfMonthText;
+        final String dayOfWeekText;
+
         Oracle(String expr) {
             this.expr = expr;
             String[] f = expr.split(" ");
             minutes = field(f[0], 0, 59);
             hours = field(f[1], 0, 23);
-            daysOfMonth = field(f[2], 1, 31);
             months = field(f[3], 1, 12);
-            daysOfWeek = field(f[4], 0, 7);
+            dayOfMonthText = f[2];
+            dayOfWeekText = f[4];
+            daysOfMonth = f[2].matches(".*[LW].*") ? new BitSet() : field(f[2], 1, 31);
+            daysOfWeek = f[4].matches(".*[L#].*") ? new BitSet() : field(f[4], 0, 7);
             if (daysOfWeek.get(7)) {
                 daysOfWeek.set(0);
             }
@@ -170,12 +204,65 @@ class CronDaylightSavingOracleTest {
             if (!months.get(d.getMonthValue())) {
                 return false;
             }
-            boolean dom = daysOfMonth.get(d.getDayOfMonth());
-            boolean dow = daysOfWeek.get(d.getDayOfWeek() == DayOfWeek.SUNDAY ? 0 : d.getDayOfWeek().getValue());
+            boolean dom = calendarDayOfMonth(d).orElseGet(() -> daysOfMonth.get(d.getDayOfMonth()));
+            boolean dow = calendarDayOfWeek(d).orElseGet(() -> daysOfWeek.get(unixDayOfWeek(d)));
             if (domRestricted && dowRestricted) {
                 return dom || dow;
             }
             return dom && dow;
+        }
+
+        static int unixDayOfWeek(LocalDate d) {
+            return d.getDayOfWeek() == DayOfWeek.SUNDAY ? 0 : d.getDayOfWeek().getValue();
+        }
+
+        static boolean weekend(LocalDate d) {
+            return d.getDayOfWeek() == DayOfWeek.SATURDAY || d.getDayOfWeek() == DayOfWeek.SUNDAY;
+        }
+
+        /** L, L-n, LW and nW read from their definitions, empty for the plain syntax. */
+        Optional<Boolean> calendarDayOfMonth(LocalDate d) {
+            int length = d.lengthOfMonth();
+            String text = dayOfMonthText;
+            if (text.equals("L")) {
+                return Optional.of(d.getDayOfMonth() == length);
+            }
+            if (text.startsWith("L-")) {
+                return Optional.of(d.getDayOfMonth() == length - Integer.parseInt(text.substring(2)));
+            }
+            if (text.equals("LW")) {
+                LocalDate last = d.withDayOfMonth(length);
+                while (weekend(last)) {
+                    last = last.minusDays(1);
+                }
+                return Optional.of(d.equals(last));
+            }
+            if (text.endsWith("W")) {
+                // the weekday nearest day n, without leaving the month
+                LocalDate target = d.withDayOfMonth(Integer.parseInt(text.substring(0, text.length() - 1)));
+                if (target.getDayOfWeek() == DayOfWeek.SATURDAY) {
+                    target = target.getDayOfMonth() == 1 ? target.plusDays(2) : target.minusDays(1);
+                } else if (target.getDayOfWeek() == DayOfWeek.SUNDAY) {
+                    target = target.getDayOfMonth() == length ? target.minusDays(2) : target.plusDays(1);
+                }
+                return Optional.of(d.equals(target));
+            }
+            return Optional.empty();
+        }
+
+        /** d#n and dL read from their definitions, empty for the plain syntax. */
+        Optional<Boolean> calendarDayOfWeek(LocalDate d) {
+            String text = dayOfWeekText;
+            if (text.contains("#")) {
+                int day = Integer.parseInt(text.substring(0, text.indexOf('#'))) % 7;
+                int nth = Integer.parseInt(text.substring(text.indexOf('#') + 1));
+                return Optional.of(unixDayOfWeek(d) == day && (d.getDayOfMonth() - 1) / 7 + 1 == nth);
+            }
+            if (text.endsWith("L")) {
+                int day = Integer.parseInt(text.substring(0, text.length() - 1)) % 7;
+                return Optional.of(unixDayOfWeek(d) == day && d.getDayOfMonth() + 7 > d.lengthOfMonth());
+            }
+            return Optional.empty();
         }
 
         /** The policy: a valid local time fires at its earliest instant; a local time in a gap at the transition. */
