@@ -81,11 +81,16 @@ public final class CronUtilsSchedules implements CronSchedules {
 
     @Override
     public Optional<Instant> nextAfter(String expression, ZoneId zone, Instant after) {
+        return fireAfter(expression, zone, after).map(Fire::at);
+    }
+
+    @Override
+    public Optional<Fire> fireAfter(String expression, ZoneId zone, Instant after) {
         ExecutionTime time = executionTime(expression);
         ZoneRules rules = zone.getRules();
         // cron-utils matches fields on a zone-free calendar (UTC); the daylight-saving policy is applied here
         Optional<ZonedDateTime> local = time.nextExecution(latestLocalTimeReached(rules, after).atZone(ZoneOffset.UTC));
-        return local.map(l -> firstInstantReaching(rules, l.toLocalDateTime()));
+        return local.map(l -> new Fire(firstInstantReaching(rules, l.toLocalDateTime()), l.toLocalDateTime()));
     }
 
     /**
