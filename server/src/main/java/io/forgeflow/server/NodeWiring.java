@@ -5,6 +5,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.lifecycle.Managed;
 import io.forgeflow.adapter.postgres.AdvisoryLockLeaderElection;
 import io.forgeflow.adapter.postgres.PostgresHealth;
+import io.forgeflow.adapter.postgres.PostgresClock;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
@@ -116,7 +117,8 @@ final class NodeWiring {
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping("/prometheus");
 
         PostgresHealth health = new PostgresHealth(dataSource);
-        new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, clock, health,
+        // submission, resume and trigger compute due times on the database's clock, as every later decision does
+        new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null)).register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
