@@ -1,6 +1,7 @@
 package io.forgeflow.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,7 @@ import okhttp3.ResponseBody;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -205,6 +207,35 @@ public final class ForgeFlowClient implements AutoCloseable {
     /** {@code POST /api/queues/{name}/resume}: the queue's runs start again. */
     public Queue resumeQueue(String name) {
         return read(post(url("api/queues", name, "resume")), json.constructType(Queue.class));
+    }
+
+    // ---------------------------------------------------------------- schedules
+
+    /**
+     * {@code GET /api/schedules/preview}: the next {@code count} fire times (1-100; null: 10) of {@code cronExpr}
+     * in {@code timezone} (null: UTC) after {@code after} (null: now), as the scheduler computes them. A bad
+     * expression or zone is a {@link ForgeFlowApiException} with status 422 naming {@code cron_expr} or
+     * {@code timezone}.
+     */
+    public List<ScheduledFire> previewSchedule(String cronExpr, String timezone, Instant after, Integer count) {
+        HttpUrl.Builder url = url("api/schedules/preview").newBuilder();
+        query(url, "cron_expr", cronExpr);
+        query(url, "timezone", timezone);
+        query(url, "after", after == null ? null : after.toString());
+        query(url, "count", count == null ? null : count.toString());
+        Exchange answer = get(url.build());
+        JsonNode tree = read(answer, json.constructType(JsonNode.class));
+        JsonNode items = tree == null ? null : tree.get("items");
+        if (items == null || items.isNull()) {
+            return List.of();
+        }
+        try {
+            return List.copyOf(json.readerFor(json.getTypeFactory().constructCollectionType(List.class,
+                    ScheduledFire.class)).without(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+                    .<List<ScheduledFire>>readValue(items));
+        } catch (IOException e) {
+            throw unreadable(answer, e);
+        }
     }
 
     // ---------------------------------------------------------------- operations

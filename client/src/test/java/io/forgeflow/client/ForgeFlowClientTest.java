@@ -259,6 +259,42 @@ class ForgeFlowClientTest {
              "a_field_added_later": true}""";
 
     @Nested
+    class Schedules {
+        @Test
+        void previewScheduleSendsTheQueryAndReadsTheFiresWithTheirOffsetAndNote() throws Exception {
+            answer(200, "{\"items\": [{\"at\": \"2026-03-08T07:00:00Z\", \"local\": \"2026-03-08T03:00:00-04:00\", "
+                    + "\"note\": \"02:30 does not exist (DST gap): fired at the first valid instant\"}, "
+                    + "{\"at\": \"2026-03-09T06:30:00Z\", \"local\": \"2026-03-09T02:30:00-04:00\"}]}");
+
+            List<ScheduledFire> fires = client.previewSchedule("30 2 * * *", "America/New_York",
+                    Instant.parse("2026-03-07T12:00:00Z"), 2);
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("GET");
+            assertThat(r.getTarget()).isEqualTo("/api/schedules/preview?cron_expr=30%202%20*%20*%20*"
+                    + "&timezone=America%2FNew_York&after=2026-03-07T12%3A00%3A00Z&count=2");
+            assertThat(fires).hasSize(2);
+            assertThat(fires.get(0).at()).isEqualTo(Instant.parse("2026-03-08T07:00:00Z"));
+            assertThat(fires.get(0).local()).isEqualTo(java.time.OffsetDateTime.parse("2026-03-08T03:00:00-04:00"));
+            assertThat(fires.get(0).local().getOffset().getId()).isEqualTo("-04:00");
+            assertThat(fires.get(0).note()).startsWith("02:30 does not exist");
+            assertThat(fires.get(1).note()).isNull();
+        }
+
+        @Test
+        void previewScheduleLeavesOutWhatIsNotGivenAndReportsA422WithItsField() throws Exception {
+            answer(422, "{\"error\": \"cron_expr '0 0 1,L * *' uses L, W or # wrongly\", \"field\": \"cron_expr\"}");
+
+            assertThatThrownBy(() -> client.previewSchedule("0 0 1,L * *", null, null, null))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(422);
+                        assertThat(e.field()).isEqualTo("cron_expr");
+                    });
+            assertThat(request().getTarget()).isEqualTo("/api/schedules/preview?cron_expr=0%200%201%2CL%20*%20*");
+        }
+    }
+
+    @Nested
     class Queues {
         @Test
         void queuesReadsTheListEnvelope() throws Exception {

@@ -18,6 +18,7 @@ import io.forgeflow.application.queue.QueueControls;
 import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.application.run.QueryRuns;
 import io.forgeflow.application.run.RequeueRun;
+import io.forgeflow.application.schedule.PreviewSchedule;
 import io.forgeflow.domain.port.CronSchedules;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.NodeRegistry;
@@ -86,6 +87,7 @@ final class ApiWiring {
                     new QueryRuns(runs), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
                     new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));
+            environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));
             DashboardServlet.register(environment); // the web dashboard at /, beside Jersey
         } else {
             environment.jersey().register(new HealthResource(readiness));

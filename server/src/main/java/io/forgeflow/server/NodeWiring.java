@@ -6,6 +6,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.forgeflow.adapter.postgres.AdvisoryLockLeaderElection;
 import io.forgeflow.adapter.postgres.DedicatedConnections;
 import io.forgeflow.adapter.postgres.PostgresHealth;
+import io.forgeflow.adapter.postgres.PostgresClock;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
 import io.forgeflow.adapter.postgres.PostgresExecutorCatalog;
@@ -125,7 +126,8 @@ final class NodeWiring {
                 settings.databaseSchema, DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1),
                 settings.databaseSchema);
         environment.lifecycle().manage(managed(() -> { }, health::close));
-        new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, clock, health,
+        // submission, resume and trigger compute due times on the database's clock, as every later decision does
+        new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null)).register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;

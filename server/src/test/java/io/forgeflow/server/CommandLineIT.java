@@ -179,6 +179,36 @@ class CommandLineIT {
     }
 
     @Nested
+    class Schedules {
+        @Test
+        void previewPrintsTheFireTimesWithTheirLocalTimeAndTheDaylightSavingNote() {
+            Result r = cliWith(Map.of("FORGEFLOW_SERVER", server(), "FORGEFLOW_TOKEN", READ), "schedules", "preview",
+                    "30 2 * * *", "--timezone", "America/New_York", "--after", "2026-03-07T12:00:00Z", "--count", "2");
+
+            assertThat(r.code()).as(r.toString()).isZero();
+            List<String> lines = r.out().lines().toList();
+            assertThat(lines).hasSize(3);
+            assertThat(lines.get(1)).contains("2026-03-08 03:00:00 -04:00")
+                    .contains("02:30 does not exist (DST gap): fired at the first valid instant");
+            assertThat(lines.get(2)).contains("2026-03-09 02:30:00 -04:00");
+        }
+
+        @Test
+        void previewAsJsonHoldsTheItemsAndABadExpressionExits1NamingCronExpr() throws Exception {
+            JsonNode items = json.readTree(cli("schedules", "preview", "0 0 L * *", "--after", "2026-01-15T00:00:00Z",
+                    "--count", "3", "--json").out()).get("items");
+            assertThat(items).extracting(i -> i.get("at").asText())
+                    .containsExactly("2026-01-31T00:00:00Z", "2026-02-28T00:00:00Z", "2026-03-31T00:00:00Z");
+
+            Result bad = cli("schedules", "preview", "0 0 1,L * *");
+            assertThat(bad.code()).as(bad.toString()).isEqualTo(1);
+            assertThat(bad.err()).contains("(field: cron_expr)").contains("[HTTP 422]");
+            assertThat(cli("schedules", "preview").code()).isEqualTo(2);
+            assertThat(cli("schedules", "preview", "* * * * *", "--after", "soon").code()).isEqualTo(2);
+        }
+    }
+
+    @Nested
     class ExitCodes {
         @Test
         void anUnknownIdExits3WithTheApisMessage() {

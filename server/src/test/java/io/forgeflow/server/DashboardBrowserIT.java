@@ -259,6 +259,32 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void theSubmitFormPreviewsTheScheduleWithTheDaylightSavingNoteAndShowsABadExpression() throws Exception {
+            ChromeDriver driver = open("jobs");
+            driver.findElement(By.id("new-job")).click();
+            WebElement form = driver.findElement(By.id("submit-form"));
+            // 02:30 on the second Sunday of March, New York time: every year the moment the clocks skip
+            form.findElement(By.name("cron_expr")).sendKeys("30 2 * 3 0#2");
+            form.findElement(By.name("timezone")).sendKeys("America/New_York");
+            driver.findElement(By.id("cron-preview-button")).click();
+
+            waitFor(driver, d -> d.findElements(By.cssSelector("#cron-preview li")).size() == 5);
+            for (WebElement item : driver.findElements(By.cssSelector("#cron-preview li"))) {
+                assertThat(item.getText()).matches("\\d{4}-03-\\d{2}T03:00:00-04:00 +\\(\\d{4}-03-\\d{2}T07:00:00Z\\) "
+                        + "02:30 does not exist \\(DST gap\\): fired at the first valid instant");
+            }
+            assertThat(driver.findElement(By.id("cron-preview-error")).isDisplayed()).isFalse();
+
+            form.findElement(By.name("cron_expr")).clear();
+            form.findElement(By.name("cron_expr")).sendKeys("0 0 1,L * *");
+            driver.findElement(By.id("cron-preview-button")).click();
+            waitFor(driver, d -> d.findElement(By.id("cron-preview-error")).isDisplayed());
+            assertThat(driver.findElement(By.id("cron-preview-error")).getText()).contains("uses L, W or # wrongly")
+                    .endsWith("(field cron_expr)");
+            assertThat(driver.findElements(By.cssSelector("#cron-preview li"))).isEmpty();
+        }
+
+        @Test
         void aJobSubmittedFromTheFormShowsItsRunTurningSucceededWithoutAReload() throws Exception {
             seedCluster(true);
             ChromeDriver driver = open("jobs");

@@ -11,6 +11,7 @@ import io.forgeflow.application.queue.QueueControls;
 import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.application.run.QueryRuns;
 import io.forgeflow.application.run.RequeueRun;
+import io.forgeflow.application.schedule.PreviewSchedule;
 import jakarta.servlet.Filter;
 
 import java.util.LinkedHashMap;
@@ -52,6 +53,11 @@ public final class RestModule {
                 new StatsResource(queryRuns),
                 new NodeResource(queryNodes),
                 new HealthResource(readiness));
+    }
+
+    /** {@code /api/schedules/preview}: the next fire times of a cron expression. */
+    public static Object schedules(PreviewSchedule previewSchedule) {
+        return new ScheduleResource(previewSchedule);
     }
 
     /** {@code /api/queues}: queues, their limits, pause and resume. */

@@ -16,6 +16,7 @@ import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.application.run.QueryRuns;
 import io.forgeflow.application.run.RequeueRun;
 import io.forgeflow.application.schedule.CronUtilsSchedules;
+import io.forgeflow.application.schedule.PreviewSchedule;
 import io.forgeflow.application.testkit.CountingWorkSignal;
 import io.forgeflow.application.testkit.FakeExecutor;
 import io.forgeflow.application.testkit.InMemoryStore;
@@ -83,6 +84,7 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                     }
                 }).forEach(environment.jersey()::register);
         environment.jersey().register(RestModule.queues(new QueueControls(store.queues(), signal)));
+        environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));
         RestModule.authentication(ApiTokens.parse(configuration.apiTokens)).forEach(environment.jersey()::register);
         // first of all filters, as the server registers it: a tokenless test server restricts hosts
         environment.servlets().addFilter("forgeflow-browser-defence", RestModule.browserDefence(BrowserDefence.of(

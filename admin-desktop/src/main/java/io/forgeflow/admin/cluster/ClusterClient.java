@@ -7,6 +7,7 @@ import io.forgeflow.client.Node;
 import io.forgeflow.client.Page;
 import io.forgeflow.client.Run;
 import io.forgeflow.client.RunEventListener;
+import io.forgeflow.client.ScheduledFire;
 import io.forgeflow.client.Stats;
 import io.forgeflow.client.SubmitResult;
 
@@ -33,6 +34,9 @@ public interface ClusterClient extends AutoCloseable {
     Job job(String id);
 
     SubmitResult submit(JobRequest request);
+
+    /** The next {@code count} fire times of a cron expression in a zone, as the server's scheduler computes them. */
+    List<ScheduledFire> previewSchedule(String cronExpr, String timezone, int count);
 
     Job pause(String jobId);
 

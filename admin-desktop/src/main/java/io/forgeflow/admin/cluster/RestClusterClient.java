@@ -8,6 +8,7 @@ import io.forgeflow.client.Node;
 import io.forgeflow.client.Page;
 import io.forgeflow.client.Run;
 import io.forgeflow.client.RunEventListener;
+import io.forgeflow.client.ScheduledFire;
 import io.forgeflow.client.Stats;
 import io.forgeflow.client.SubmitResult;
 
@@ -61,6 +62,11 @@ public final class RestClusterClient implements ClusterClient {
     @Override
     public SubmitResult submit(JobRequest request) {
         return client.submitJob(request);
+    }
+
+    @Override
+    public List<ScheduledFire> previewSchedule(String cronExpr, String timezone, int count) {
+        return client.previewSchedule(cronExpr, timezone, null, count);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.forgeflow.admin.support.Times;
 import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.ScheduledFire;
 import io.forgeflow.client.SubmitResult;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -103,6 +104,10 @@ public final class JobFormViewModel {
     private final Set<Field> touched = EnumSet.noneOf(Field.class);
     private final ObservableList<String> cronPreview = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper cronStatus = new ReadOnlyStringWrapper(this, "cronStatus", "");
+    /** The expression and zone last sent for a preview, its sequence number, and the server's refusal of it. */
+    private String previewKey;
+    private long previewSeq;
+    private String cronProblem;
     private final ReadOnlyBooleanWrapper valid = new ReadOnlyBooleanWrapper(this, "valid");
     private final ReadOnlyBooleanWrapper submitting = new ReadOnlyBooleanWrapper(this, "submitting");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
@@ -200,13 +205,13 @@ public final class JobFormViewModel {
         switch (scheduleMode.get()) {
             case CRON -> checkCron(p, zone);
             case ONCE -> {
-                clearPreview();
+                forgetPreview();
                 if (zone != null && parseRunAt(value(runAt), zone) == null) {
                     p.put(Field.RUN_AT, "Write the time as 2026-07-01 09:30 (in the job's time zone) or "
                             + "2026-07-01T09:30:00Z.");
                 }
             }
-            case NOW -> clearPreview();
+            case NOW -> forgetPreview();
             default -> throw new IllegalStateException("unknown schedule mode " + scheduleMode.get());
         }
         range(p, Field.PRIORITY, priority, 1, 9, "1 is the highest, 9 the lowest");
@@ -252,23 +257,65 @@ public final class JobFormViewModel {
         }
     }
 
+    /**
+     * The server decides whether an expression is valid and when it fires (GET /api/schedules/preview), so the
+     * preview is what the scheduler will do. A new expression or zone asks once; answers to older ones are dropped.
+     */
     private void checkCron(Map<Field, String> p, ZoneId zone) {
-        try {
-            CronSchedule schedule = CronSchedule.parse(value(cronExpr));
-            if (!schedule.previewable()) {
-                clearPreview();
-                cronStatus.set("Quartz form (L, W or #): the server checks it on submit.");
+        String expr = value(cronExpr);
+        if (expr.isEmpty()) {
+            forgetPreview();
+            p.put(Field.CRON, "Required: a cron expression such as 0 3 * * * (03:00 daily) or 0 6 L * * (06:00 on "
+                    + "the last day of the month).");
+            return;
+        }
+        if (zone == null) {
+            forgetPreview();
+            return;
+        }
+        String key = expr + "\n" + zone.getId();
+        if (!key.equals(previewKey)) {
+            previewKey = key;
+            cronProblem = null;
+            requestPreview(expr, zone, ++previewSeq);
+        }
+        if (cronProblem != null) {
+            p.put(Field.CRON, cronProblem);
+        }
+    }
+
+    private void requestPreview(String expr, ZoneId zone, long seq) {
+        cronPreview.clear();
+        cronStatus.set("Asking the server for the next fire times…");
+        async.run(() -> cluster.previewSchedule(expr, zone.getId(), PREVIEW_SIZE), (List<ScheduledFire> fires) -> {
+            if (seq != previewSeq) {
                 return;
             }
-            ZoneId z = zone == null ? ZoneId.of("UTC") : zone;
-            cronPreview.setAll(schedule.next(PREVIEW_SIZE, times.now(), z).stream()
-                    .map(i -> Times.in(i, z) + "   (" + Times.utc(i) + ")").toList());
-            cronStatus.set("Valid. Next " + PREVIEW_SIZE + " fire times in " + z.getId() + ":");
-        } catch (IllegalArgumentException e) {
-            clearPreview();
-            cronStatus.set("");
-            p.put(Field.CRON, e.getMessage());
-        }
+            cronPreview.setAll(fires.stream().map(f -> Times.in(f.at(), zone) + "   (" + Times.utc(f.at()) + ")"
+                    + (f.note() == null ? "" : "   " + f.note())).toList());
+            cronStatus.set(fires.isEmpty() ? "Valid, but it does not fire again."
+                    : "Valid. Next " + fires.size() + " fire times in " + zone.getId() + ":");
+        }, failure -> {
+            if (seq != previewSeq) {
+                return;
+            }
+            cronPreview.clear();
+            if (failure instanceof ForgeFlowApiException api && "cron_expr".equals(api.field())) {
+                cronStatus.set("");
+                cronProblem = api.error();
+                validate();
+            } else {
+                cronStatus.set("No preview: " + Problems.describe("preview the schedule", failure)
+                        + " The server checks the expression on submit.");
+            }
+        });
+    }
+
+    private void forgetPreview() {
+        previewKey = null;
+        cronProblem = null;
+        previewSeq++;
+        clearPreview();
     }
 
     private void clearPreview() {

@@ -10,6 +10,7 @@ import io.forgeflow.admin.testing.Fixtures;
 import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.ScheduledFire;
 import io.forgeflow.client.SubmitResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -97,20 +99,51 @@ class JobFormViewModelTest {
     }
 
     @Test
-    void cronIsCheckedAsItIsTypedWithTheNextFiveFireTimes() {
+    void cronIsCheckedByTheServerAsItIsTypedAndItsFireTimesShowTheirDaylightSavingNotes() {
         fillShellJob();
         vm.scheduleModeProperty().set(ScheduleMode.CRON);
-        vm.timezoneProperty().set("Europe/Berlin");
+        vm.timezoneProperty().set("America/New_York");
 
+        cluster.failNext("previewSchedule", new ForgeFlowApiException(422, "cron_expr '*/15 * *' has 3 fields: use 5",
+                "cron_expr"));
         vm.cronExprProperty().set("*/15 * *");
-        assertThat(error(Field.CRON)).contains("Cron needs 5 fields");
+        assertThat(error(Field.CRON)).isEqualTo("cron_expr '*/15 * *' has 3 fields: use 5");
         assertThat(vm.cronPreview()).isEmpty();
+        assertThat(vm.validProperty().get()).isFalse();
 
+        cluster.answerPreview((cron, zone) -> List.of(
+                new ScheduledFire(Instant.parse("2026-03-08T07:00:00Z"), OffsetDateTime.parse("2026-03-08T03:00:00-04:00"),
+                        "02:30 does not exist (DST gap): fired at the first valid instant"),
+                new ScheduledFire(Instant.parse("2026-03-09T06:30:00Z"), OffsetDateTime.parse("2026-03-09T02:30:00-04:00"),
+                        null)));
+        vm.cronExprProperty().set("30 2 * * *");
+        assertThat(error(Field.CRON)).isEmpty();
+        assertThat(vm.validProperty().get()).isTrue();
+        assertThat(vm.cronStatusProperty().get()).isEqualTo("Valid. Next 2 fire times in America/New_York:");
+        assertThat(vm.cronPreview()).containsExactly(
+                "2026-03-08 03:00:00 EDT   (2026-03-08 07:00:00Z)   02:30 does not exist (DST gap): fired at the first valid instant",
+                "2026-03-09 02:30:00 EDT   (2026-03-09 06:30:00Z)");
+
+        vm.priorityProperty().set("2");
+        assertThat(cluster.calls()).as("another field does not ask again")
+                .containsExactly("previewSchedule */15 * * America/New_York 5", "previewSchedule 30 2 * * * America/New_York 5");
+    }
+
+    @Test
+    void anEmptyCronIsRequiredAndAnUnreachableServerLeavesTheCheckToTheSubmission() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("");
+        vm.submit();
+        assertThat(error(Field.CRON)).startsWith("Required: a cron expression");
+        assertThat(cluster.calls()).doesNotContain("submit hello");
+
+        cluster.failNext("previewSchedule", new io.forgeflow.client.ForgeFlowUnavailableException("http://127.0.0.1:1",
+                new java.io.IOException("connection refused")));
         vm.cronExprProperty().set("0 3 * * *");
         assertThat(error(Field.CRON)).isEmpty();
-        assertThat(vm.cronStatusProperty().get()).isEqualTo("Valid. Next 5 fire times in Europe/Berlin:");
-        assertThat(vm.cronPreview()).hasSize(5);
-        assertThat(vm.cronPreview().get(0)).isEqualTo("2026-07-02 03:00:00 CEST   (2026-07-02 01:00:00Z)");
+        assertThat(vm.cronStatusProperty().get()).startsWith("No preview: ").endsWith("The server checks the expression on submit.");
+        assertThat(vm.validProperty().get()).isTrue();
     }
 
     @Test

@@ -40,6 +40,8 @@ public final class FakeClusterClient implements ClusterClient {
     private boolean closed;
     private int nextId = 1;
     private Supplier<SubmitResult> submitAnswer;
+    private java.util.function.BiFunction<String, String, List<io.forgeflow.client.ScheduledFire>> previewAnswer =
+            (cron, zone) -> List.of();
 
     public FakeClusterClient withJob(Job job) {
         jobs.put(job.id(), job);
@@ -59,6 +61,13 @@ public final class FakeClusterClient implements ClusterClient {
     /** The next call of method (e.g. "stats", "pause") throws failure. */
     public FakeClusterClient failNext(String method, RuntimeException failure) {
         failures.computeIfAbsent(method, m -> new ArrayDeque<>()).add(failure);
+        return this;
+    }
+
+    /** Answers schedule previews (expression, zone) with this; by default an empty list. */
+    public FakeClusterClient answerPreview(
+            java.util.function.BiFunction<String, String, List<io.forgeflow.client.ScheduledFire>> answer) {
+        this.previewAnswer = answer;
         return this;
     }
 
@@ -150,6 +159,12 @@ public final class FakeClusterClient implements ClusterClient {
             throw new ForgeFlowApiException(404, "no job " + id, null);
         }
         return job;
+    }
+
+    @Override
+    public List<io.forgeflow.client.ScheduledFire> previewSchedule(String cronExpr, String timezone, int count) {
+        called("previewSchedule", cronExpr, timezone, count);
+        return previewAnswer.apply(cronExpr, timezone);
     }
 
     @Override

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.forgeflow.admin.jobs.CronSchedule;
 import io.forgeflow.client.Attempt;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.Node;
@@ -300,6 +299,9 @@ public final class ScriptedServer implements AutoCloseable {
         if (get && path.equals("/api/nodes")) {
             return ok(Map.of("items", nodes));
         }
+        if (get && path.equals("/api/schedules/preview")) {
+            return preview(q);
+        }
         if (path.equals("/api/jobs")) {
             if (get) {
                 List<Job> newest = new ArrayList<>(jobs);
@@ -400,13 +402,28 @@ public final class ScriptedServer implements AutoCloseable {
         return new Answer(201, write(job));
     }
 
-    /** The next tick after now, computed as the desktop previews it (the real server uses cron-utils). */
+    /** Scripted, not evaluated: a cron job's next tick is five minutes from now (the real server's is tested there). */
     private Instant nextFire(String cron, String zone) {
-        if (cron == null) {
-            return null;
+        return cron == null ? null : now.plusSeconds(300);
+    }
+
+    /**
+     * Scripted preview: the expressions {@link #submit} refuses are a 422 on cron_expr; any other fires every five
+     * minutes from now. What fires when is the real server's business, tested with its evaluator.
+     */
+    private Answer preview(Map<String, String> q) {
+        String cron = q.get("cron_expr");
+        if (cron == null || cron.contains("L") || cron.contains("#") || !(cron.startsWith("@")
+                || cron.trim().split("\\s+").length == 5 || cron.trim().split("\\s+").length == 6)) {
+            return new Answer(422, error("cron_expr '" + cron + "' is not valid (the scripted server's rule)", "cron_expr"));
         }
-        List<Instant> next = CronSchedule.parse(cron).next(1, now, java.time.ZoneId.of(zone));
-        return next.isEmpty() ? null : next.get(0);
+        int count = Integer.parseInt(q.getOrDefault("count", "10"));
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            Instant at = now.plusSeconds(300L * i);
+            items.add(Map.of("at", at.toString(), "local", at.atOffset(java.time.ZoneOffset.UTC).toString()));
+        }
+        return ok(Map.of("items", items));
     }
 
     private static int number(Map<String, Object> in, String key, int fallback) {

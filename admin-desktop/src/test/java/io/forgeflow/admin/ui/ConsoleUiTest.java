@@ -256,12 +256,12 @@ class ConsoleUiTest {
             robot.clickOn("#jobScheduleMode");
             robot.clickOn("Repeat on a cron schedule");
             robot.clickOn("#jobCron").write("0 0 12 ? * FRIL");
-            untilText(robot, "#cronStatus", "the server checks it on submit");
+            untilText(robot, "#error-cron", "is not valid (the scripted server's rule)");
+            assertThat(server.requests()).anyMatch(r -> r.startsWith("GET /api/schedules/preview"));
 
             robot.clickOn("#submitJob");
 
-            untilText(robot, "#error-cron", "is not valid (the scripted server's rule)");
-            untilText(robot, "#formMessage", "The server rejected the job");
+            untilText(robot, "#formMessage", "Fix the fields marked in red");
             assertThat(server.jobNamed("quartz")).isNull();
         }
 

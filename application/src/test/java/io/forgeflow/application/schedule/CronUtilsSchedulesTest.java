@@ -102,6 +102,29 @@ class CronUtilsSchedulesTest {
     }
 
     @Nested
+    class CalendarDays {
+        @ParameterizedTest(name = "{0} in {1} after {2} -> {3}")
+        @CsvSource(delimiter = '|', value = {
+                "0 0 L * *    | UTC               | 2026-02-01T00:00:00Z | 2026-02-28T00:00:00Z",
+                "0 0 L * *    | UTC               | 2028-02-01T00:00:00Z | 2028-02-29T00:00:00Z",
+                "0 0 L-2 * *  | UTC               | 2026-04-01T00:00:00Z | 2026-04-28T00:00:00Z",
+                "0 0 15W * *  | UTC               | 2026-02-01T00:00:00Z | 2026-02-16T00:00:00Z",
+                "0 0 1W * *   | UTC               | 2026-07-31T00:00:00Z | 2026-08-03T00:00:00Z",
+                "0 0 LW * *   | UTC               | 2026-05-01T00:00:00Z | 2026-05-29T00:00:00Z",
+                "0 0 * * 1#1  | UTC               | 2026-06-02T00:00:00Z | 2026-07-06T00:00:00Z",
+                "0 0 * * 5L   | UTC               | 2026-07-01T00:00:00Z | 2026-07-31T00:00:00Z",
+                // Cairo's clocks go from 00:00 to 01:00 on the last Friday of April 2026: the gap policy holds
+                "0 0 * * 5L   | Africa/Cairo      | 2026-04-01T00:00:00Z | 2026-04-23T22:00:00Z",
+                // US clocks go forward at 02:00 on the second Sunday of March
+                "30 2 * * 0#2 | America/New_York  | 2026-03-01T00:00:00Z | 2026-03-08T07:00:00Z",
+                // Havana's clocks go back from 01:00 to 00:00 on 2026-11-01: the last day of October fires once
+                "0 0 L * *    | America/Havana    | 2026-10-30T12:00:00Z | 2026-10-31T04:00:00Z"})
+        void calendarDaysFireOnTheirDayWithTheDaylightSavingPolicy(String expr, String zone, String after, String expected) {
+            assertThat(next(expr.trim(), zone.trim(), after.trim())).isEqualTo(Instant.parse(expected.trim()));
+        }
+    }
+
+    @Nested
     class Validation {
         @ParameterizedTest
         @CsvSource(delimiter = '|', value = {
@@ -111,7 +134,30 @@ class CronUtilsSchedulesTest {
                 "* 25 * * *      | is not valid",
                 "hello world a b c | is not valid",
                 "@fortnightly    | macro",
-                "0 0 30 2 *      | never fires"})
+                "0 0 30 2 *      | never fires",
+                "0 0 L-30 2 *    | never fires",
+                "0 0 1,L * *     | uses L, W or # wrongly",
+                "0 0 L-5,L * *   | uses L, W or # wrongly",
+                "0 0 31W * *     | uses L, W or # wrongly",
+                "0 0 29W * *     | uses L, W or # wrongly",
+                "0 0 28W * *     | uses L, W or # wrongly",
+                "0 0 0W * *      | uses L, W or # wrongly",
+                "0 0 W * *       | uses L, W or # wrongly",
+                "0 0 LL * *      | uses L, W or # wrongly",
+                "0 0 L-0 * *     | uses L, W or # wrongly",
+                "0 0 L-31 * *    | uses L, W or # wrongly",
+                "0 0 L * 1       | uses L, W or # wrongly",
+                "0 0 LW * 1-5    | uses L, W or # wrongly",
+                "0 0 1 * 5L      | uses L, W or # wrongly",
+                "0 0 15 * 1#1    | uses L, W or # wrongly",
+                "0 0 * * L       | uses L, W or # wrongly",
+                "0 0 * * 1#6     | uses L, W or # wrongly",
+                "0 0 * * 1#0     | uses L, W or # wrongly",
+                "0 0 * * 8#1     | uses L, W or # wrongly",
+                "0 0 * * 8L      | uses L, W or # wrongly",
+                "0 0 * * 1#1,5L  | uses L, W or # wrongly",
+                "0 0 * * #1      | uses L, W or # wrongly",
+                "0 0 * * 1W      | uses L, W or # wrongly"})
         void invalidExpressionsAreRefusedNamingCronExpr(String expr, String message) {
             assertThatThrownBy(() -> cron.validate(expr.trim()))
                     .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("cron_expr"))
@@ -120,7 +166,9 @@ class CronUtilsSchedulesTest {
 
         @Test
         void validExpressionsPass() {
-            for (String ok : new String[]{"*/5 * * * *", "0 */5 * * * *", "@daily", "@HOURLY", "0 9 * * MON-FRI", "0 0 1 1 *"}) {
+            for (String ok : new String[]{"*/5 * * * *", "0 */5 * * * *", "@daily", "@HOURLY", "0 9 * * MON-FRI", "0 0 1 1 *",
+                    "0 0 * * WED", "0 0 L * *", "0 0 L-1 * *", "0 0 L-30 * *", "0 0 LW * *", "0 0 1W * *", "0 0 27W * *",
+                    "0 0 * * 1#1", "0 0 * * FRI#2", "0 0 * * 5L", "0 0 * * 7L", "0 0 * * 0#5", "0 6 L 1,4,7,10 *"}) {
                 cron.validate(ok);
             }
         }

@@ -4,7 +4,7 @@ import io.dropwizard.core.setup.Bootstrap;
 
 /**
  * Registers the command-line client: {@code jobs}, {@code runs}, {@code dlq}, {@code queues}, {@code stats},
- * {@code nodes}.
+ * {@code nodes}, {@code schedules}.
  */
 public final class ClientCommands {
     private ClientCommands() {
@@ -17,5 +17,6 @@ public final class ClientCommands {
         bootstrap.addCommand(new QueuesCommand(terminal));
         bootstrap.addCommand(new StatsCommand(terminal));
         bootstrap.addCommand(new NodesCommand(terminal));
+        bootstrap.addCommand(new SchedulesCommand(terminal));
     }
 }

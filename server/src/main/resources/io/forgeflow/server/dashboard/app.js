@@ -870,6 +870,45 @@
     document.querySelectorAll('#submit-form [data-for]').forEach((label) => { label.hidden = label.dataset.for !== executor; });
   }
 
+  /** The next fire times of the form's cron and time zone, from the server's own evaluator. */
+  async function previewSchedule() {
+    const form = $('submit-form');
+    const list = $('cron-preview');
+    const error = $('cron-preview-error');
+    const cron = form.elements.cron_expr.value.trim();
+    error.hidden = true;
+    list.replaceChildren();
+    if (!cron) {
+      error.textContent = 'Enter a cron expression to preview, e.g. 0 6 L * * (06:00 on the last day of each month)';
+      error.hidden = false;
+      return;
+    }
+    const q = new URLSearchParams({ cron_expr: cron, count: '5' });
+    const zone = form.elements.timezone.value.trim();
+    if (zone) q.set('timezone', zone);
+    try {
+      const data = await api('GET', `/api/schedules/preview?${q.toString()}`);
+      for (const item of data.items) {
+        const li = document.createElement('li');
+        li.textContent = `${item.local}  (${item.at})`;
+        if (item.note) {
+          const note = document.createElement('span');
+          note.className = 'muted cron-note';
+          note.textContent = ` ${item.note}`;
+          li.append(note);
+        }
+        list.append(li);
+      }
+      if (data.items.length === 0) {
+        error.textContent = 'This expression does not fire again.';
+        error.hidden = false;
+      }
+    } catch (e) {
+      error.textContent = e.field ? `${e.message} (field ${e.field})` : e.message;
+      error.hidden = false;
+    }
+  }
+
   async function submitJob(event) {
     event.preventDefault();
     const form = $('submit-form');
@@ -937,6 +976,7 @@
     $('submit-cancel').addEventListener('click', () => { $('submit-form').hidden = true; });
     $('submit-form').addEventListener('submit', submitJob);
     $('submit-form').elements.executor.addEventListener('change', showExecutorFields);
+    $('cron-preview-button').addEventListener('click', previewSchedule);
     showExecutorFields();
     $('runs-status').addEventListener('change', (e) => {
       state.runsPage.status = e.target.value;
