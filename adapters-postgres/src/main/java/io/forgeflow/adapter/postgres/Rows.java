@@ -135,7 +135,8 @@ final class Rows {
         String outcome = rs.getString("outcome");
         return new Attempt(rs.getString("run_id"), rs.getInt("attempt"), rs.getString("worker_id"),
                 instant(rs, "started_at"), instant(rs, "finished_at"),
-                outcome == null ? null : AttemptOutcome.fromWire(outcome), rs.getString("error"));
+                outcome == null ? null : AttemptOutcome.fromWire(outcome), rs.getString("error"),
+                rs.getObject("retry_after_seconds", Integer.class));
     }
 
     static NodeStatus node(ResultSet rs) throws SQLException {
