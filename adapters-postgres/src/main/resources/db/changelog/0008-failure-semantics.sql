@@ -28,3 +28,18 @@ $$;
 --rollback END
 --rollback $$;
 --rollback ALTER TABLE run_attempts DROP COLUMN retry_after_seconds;
+
+-- Unique while live: a one-off job's unique_key is copied onto its runs (as queue and concurrency key are), and at most
+-- one pending or running run per queue may carry a key. The index decides between concurrent submissions (the second
+-- inserter waits for the first to commit, then fails with 23505 on runs_live_unique_key and stores nothing), for any
+-- path that inserts runs or moves one back to pending; once the run ends the key is free again.
+--changeset forgeflow:0008-unique-while-live
+ALTER TABLE jobs
+    ADD COLUMN unique_key text
+        CONSTRAINT jobs_unique_key_length CHECK (char_length(unique_key) BETWEEN 1 AND 200),
+    ADD CONSTRAINT jobs_unique_key_one_off CHECK (unique_key IS NULL OR cron_expr IS NULL);
+ALTER TABLE runs
+    ADD COLUMN unique_key text;
+CREATE UNIQUE INDEX runs_live_unique_key ON runs (queue, unique_key)
+    WHERE status IN ('pending', 'running') AND unique_key IS NOT NULL;
+--rollback DROP INDEX runs_live_unique_key; ALTER TABLE runs DROP COLUMN unique_key; ALTER TABLE jobs DROP COLUMN unique_key;

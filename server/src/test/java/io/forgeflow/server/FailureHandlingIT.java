@@ -23,10 +23,19 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -151,6 +160,62 @@ class FailureHandlingIT {
                 + "\"payload\": {\"url\": \"" + hook() + "\", \"retry_on_status\": [\"503\"]}}");
         assertThat(badHttp.statusCode()).isEqualTo(422);
         assertThat(json.readTree(badHttp.body()).get("field").asText()).isEqualTo("payload.retry_on_status");
+    }
+
+    @Test
+    void twentyConcurrentSubmissionsWithOneUniqueKeyCreateOneJobAndNineteenConflicts() throws Exception {
+        String body = "{\"name\": \"sync-customer\", \"executor\": \"shell\", \"unique_key\": \"sync-customer-42\", "
+                + "\"run_at\": \"2099-01-01T00:00:00Z\", \"payload\": {\"command\": \"true\"}}";
+        CyclicBarrier together = new CyclicBarrier(20);
+        ExecutorService pool = Executors.newFixedThreadPool(20);
+        Map<Integer, Integer> byStatus = new TreeMap<>();
+        Set<String> created = new HashSet<>();
+        Set<String> named = new HashSet<>();
+        try {
+            List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                answers.add(pool.submit(() -> {
+                    together.await();
+                    return post("/api/jobs", body);
+                }));
+            }
+            for (Future<HttpResponse<String>> f : answers) {
+                HttpResponse<String> r = f.get(60, TimeUnit.SECONDS);
+                byStatus.merge(r.statusCode(), 1, Integer::sum);
+                JsonNode answer = json.readTree(r.body());
+                if (r.statusCode() == 201) {
+                    created.add(answer.get("id").asText());
+                } else {
+                    assertThat(answer.get("code").asText()).as(r.body()).isEqualTo("unique_conflict");
+                    named.add(answer.get("job_id").asText());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(byStatus).isEqualTo(Map.of(201, 1, 409, 19));
+        assertThat(named).isEqualTo(created);
+        String live = created.iterator().next();
+        HttpResponse<String> existing = post("/api/jobs",
+                body.replace("}}", "}, \"unique_on_conflict\": \"return_existing\"}"));
+        assertThat(existing.statusCode()).as(existing.body()).isEqualTo(200);
+        assertThat(json.readTree(existing.body()).get("id").asText()).isEqualTo(live);
+
+        HttpResponse<String> cancelled = post("/api/jobs/" + live + "/cancel", "");
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+
+        String next = submit(body);
+        assertThat(next).isNotEqualTo(live);
+    }
+
+    @Test
+    void theKeyIsFreeAgainOnceTheRunHasSucceeded() throws Exception {
+        String body = "{\"name\": \"sync-once\", \"executor\": \"shell\", \"unique_key\": \"sync-once\", "
+                + "\"payload\": {\"command\": \"true\"}}";
+        String first = submit(body);
+        awaitRun(first, r -> "succeeded".equals(r.get("status").asText()));
+
+        assertThat(submit(body)).isNotEqualTo(first);
     }
 
     String submit(String body) throws Exception {

@@ -117,7 +117,8 @@ final class Rows {
                 rs.getString("queue"),
                 rs.getString("concurrency_key"),
                 (Integer) rs.getObject("max_concurrent"),
-                Overlap.fromWire(rs.getString("overlap")));
+                Overlap.fromWire(rs.getString("overlap")),
+                rs.getString("unique_key"));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"));
     }
