@@ -218,6 +218,26 @@ class FailureHandlingIT {
         assertThat(submit(body)).isNotEqualTo(first);
     }
 
+    @Test
+    void aTriggerOrARequeueThatWouldTakeAHeldKeyIs409NamingTheHolder() throws Exception {
+        String dead = submit("{\"name\": \"import\", \"executor\": \"shell\", \"unique_key\": \"import-7\", "
+                + "\"payload\": {\"command\": \"exit 3\", \"permanent_exit_codes\": [3]}}");
+        JsonNode deadRun = awaitRun(dead, r -> "dead".equals(r.get("status").asText()));
+        String live = submit("{\"name\": \"import\", \"executor\": \"shell\", \"unique_key\": \"import-7\", "
+                + "\"run_at\": \"2099-01-01T00:00:00Z\", \"payload\": {\"command\": \"true\"}}");
+
+        HttpResponse<String> requeued = post("/api/runs/" + deadRun.get("id").asText() + "/requeue", "");
+        HttpResponse<String> triggered = post("/api/jobs/" + live + "/trigger", "");
+
+        for (HttpResponse<String> r : List.of(requeued, triggered)) {
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+            assertThat(json.readTree(r.body()).get("code").asText()).isEqualTo("unique_conflict");
+            assertThat(json.readTree(r.body()).get("job_id").asText()).isEqualTo(live);
+        }
+        assertThat(json.readTree(get("/api/runs/" + deadRun.get("id").asText()).body()).get("status").asText())
+                .isEqualTo("dead");
+    }
+
     String submit(String body) throws Exception {
         HttpResponse<String> created = post("/api/jobs", body);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);

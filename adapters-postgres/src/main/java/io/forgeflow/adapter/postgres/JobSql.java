@@ -55,6 +55,14 @@ interface JobSql {
     @SqlQuery
     Optional<String> liveHolderOf(@Bind("queue") String queue, @Bind("uniqueKey") String uniqueKey);
 
+    /** The job whose live run holds the unique key that run {@code runId} carries (another run than it), if any. */
+    @SqlQuery
+    Optional<String> liveHolderForRun(@Bind("runId") String runId);
+
+    /** The job whose live run holds the unique key of job {@code jobId}, if any. */
+    @SqlQuery
+    Optional<String> liveHolderForJob(@Bind("jobId") String jobId);
+
     @SqlQuery
     List<Job> list(@Bind("status") String status, @Bind("after") String afterId, @Bind("limit") int limit);
 
