@@ -29,10 +29,21 @@ public record JobRequest(
         String queue,
         String concurrencyKey,
         Integer maxConcurrent,
-        String overlap) {
+        String overlap,
+        String uniqueKey,
+        String uniqueOnConflict) {
 
     @JsonCreator
     public JobRequest {
+    }
+
+    /** A request without a unique key. */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, null, null);
     }
 
     /** A request without queue, concurrency limit or overlap policy (the fields before queues). */
@@ -68,6 +79,8 @@ public record JobRequest(
         private Integer priority;
         private Integer maxAttempts;
         private Integer timeoutSeconds;
+        private String uniqueKey;
+        private String uniqueOnConflict;
         private String catchUp;
         private String idempotencyKey;
         private String queue;
@@ -168,9 +181,21 @@ public record JobRequest(
             return this;
         }
 
+        /**
+         * While a run of a job with this key (in the same queue) is pending or running, the submission is refused
+         * (409, {@code unique_conflict}), or answers that job when {@code onConflict} is {@code return_existing}
+         * (null: {@code reject}). One-off jobs only.
+         */
+        public Builder uniqueKey(String key, String onConflict) {
+            this.uniqueKey = key;
+            this.uniqueOnConflict = onConflict;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
-                    timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap);
+                    timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
+                    uniqueOnConflict);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.forgeflow.server;
 
 import io.forgeflow.application.worker.WorkerListener;
+import io.forgeflow.domain.backoff.FailureDecision;
 import io.forgeflow.domain.port.LeaderElection;
 import io.forgeflow.domain.port.QueueStats;
 import io.forgeflow.domain.port.RunFence;
@@ -42,6 +43,8 @@ final class ForgeFlowMetrics implements WorkerListener {
     private final Counter claims;
     private final Counter fenced;
     private final Counter retries;
+    private final Counter permanentFailures;
+    private final Counter retryAfterWaits;
     private final Counter recoveries;
     private final Counter missedTicks;
     private final Counter retention;
@@ -65,6 +68,12 @@ final class ForgeFlowMetrics implements WorkerListener {
                 .help("Worker writes discarded because the lease had been lost").labelNames("what").register(registry);
         retries = Counter.builder().name("forgeflow_retries_total")
                 .help("Failed attempts sent back to the queue with a backoff").labelNames("executor").register(registry);
+        permanentFailures = Counter.builder().name("forgeflow_permanent_failures_total")
+                .help("Failed attempts whose run went to dead at once because the executor said the failure is permanent")
+                .labelNames("executor").register(registry);
+        retryAfterWaits = Counter.builder().name("forgeflow_retry_after_waits_total")
+                .help("Retries whose earliest time a downstream's Retry-After set").labelNames("executor")
+                .register(registry);
         recoveries = Counter.builder().name("forgeflow_lease_recoveries_total")
                 .help("Runs recovered by this node (as leader) after their worker's lease expired").register(registry);
         missedTicks = Counter.builder().name("forgeflow_missed_ticks_total")
@@ -116,6 +125,8 @@ final class ForgeFlowMetrics implements WorkerListener {
                 runs.labelValues(next.wireName(), executor);
             }
             retries.labelValues(executor);
+            permanentFailures.labelValues(executor);
+            retryAfterWaits.labelValues(executor);
         }
     }
 
@@ -176,6 +187,16 @@ final class ForgeFlowMetrics implements WorkerListener {
         duration.labelValues(run.executor(), outcome.wireName()).observe(took.toNanos() / 1e9);
         if (next == RunStatus.PENDING) {
             retries.labelValues(run.executor()).inc();
+        }
+    }
+
+    @Override
+    public void failureDecided(Run run, FailureDecision decision) {
+        if (decision.permanent()) {
+            permanentFailures.labelValues(run.executor()).inc();
+        }
+        if (decision.retryAfter() != null) {
+            retryAfterWaits.labelValues(run.executor()).inc();
         }
     }
 

@@ -239,6 +239,21 @@ class CommandLineIT {
         }
 
         @Test
+        void aUniqueKeyHeldByALiveJobExits4OrAnswersThatJob() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "sync", "--command", "true",
+                    "--run-at", "+1d", "--unique-key", "sync-42"));
+
+            Result clash = cli("jobs", "submit", "--name", "sync", "--command", "true", "--unique-key", "sync-42");
+            assertThat(clash.code()).as(clash.toString()).isEqualTo(4);
+            assertThat(clash.err()).contains("unique_key 'sync-42' is held by job " + id);
+            Result existing = cli("jobs", "submit", "--name", "sync", "--command", "true", "--unique-key", "sync-42",
+                    "--unique-on-conflict", "return_existing");
+            assertThat(existing.code()).as(existing.toString()).isZero();
+            assertThat(existing.out()).contains("job " + id + " holds unique key sync-42 and is still pending or "
+                    + "running: nothing submitted");
+        }
+
+        @Test
         void badUsageExits2AndSaysWhatIsWrong() {
             Result none = cli("jobs");
             assertThat(none.code()).as(none.toString()).isEqualTo(2);

@@ -20,15 +20,21 @@ import static io.forgeflow.adapter.executor.PayloadReader.field;
  * @param method         upper case; POST when absent
  * @param body           the JSON value to send, or null for none ({@code "body": null} counts as none)
  * @param expectedStatus the statuses that count as success, or null for any 2xx
+ * @param retryOnStatus  the failing statuses worth another attempt ({@link #DEFAULT_RETRY_ON_STATUS} when absent);
+ *                       every other failing status is permanent
  */
-record HttpPayload(HttpUrl url, String method, Headers headers, Object body, Set<Integer> expectedStatus) {
+record HttpPayload(HttpUrl url, String method, Headers headers, Object body, Set<Integer> expectedStatus,
+                   Set<Integer> retryOnStatus) {
     static final String URL = "url";
     static final String METHOD = "method";
     static final String HEADERS = "headers";
     static final String BODY = "body";
     static final String EXPECTED_STATUS = "expected_status";
+    static final String RETRY_ON_STATUS = "retry_on_status";
+    /** Timeouts and overload: 408, 425, 429, 500, 502, 503, 504. */
+    static final Set<Integer> DEFAULT_RETRY_ON_STATUS = Set.of(408, 425, 429, 500, 502, 503, 504);
 
-    private static final Set<String> KEYS = Set.of(URL, METHOD, HEADERS, BODY, EXPECTED_STATUS);
+    private static final Set<String> KEYS = Set.of(URL, METHOD, HEADERS, BODY, EXPECTED_STATUS, RETRY_ON_STATUS);
     private static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD");
     private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):(?!\\d)"); // "localhost:8080" is a host, not a scheme
     private static final int MAX_EXPECTED_STATUSES = 500;
@@ -44,7 +50,7 @@ record HttpPayload(HttpUrl url, String method, Headers headers, Object body, Set
                     + "; drop the body or use POST, PUT, PATCH or DELETE");
         }
         Set<Integer> expected = expectedStatus(reader.optionalList(EXPECTED_STATUS));
-        return new HttpPayload(url, method, headers, body, expected);
+        return new HttpPayload(url, method, headers, body, expected, retryOnStatus(reader.optionalList(RETRY_ON_STATUS)));
     }
 
     /** Redirects are followed for GET and HEAD only: replaying another method elsewhere could repeat a side effect. */
@@ -54,6 +60,11 @@ record HttpPayload(HttpUrl url, String method, Headers headers, Object body, Set
 
     boolean isSuccess(int status) {
         return expectedStatus == null ? status >= 200 && status <= 299 : expectedStatus.contains(status);
+    }
+
+    /** Whether a failing {@code status} may succeed on another attempt (connection errors and timeouts always may). */
+    boolean retries(int status) {
+        return retryOnStatus.contains(status);
     }
 
     private static boolean allowsBody(String method) {
@@ -122,6 +133,23 @@ record HttpPayload(HttpUrl url, String method, Headers headers, Object body, Set
         if (list.isEmpty() || list.size() > MAX_EXPECTED_STATUSES) {
             throw new ValidationException(field, field + " must list 1 to " + MAX_EXPECTED_STATUSES
                     + " statuses, e.g. [200, 404]; leave it out to accept any 2xx");
+        }
+        Set<Integer> statuses = new LinkedHashSet<>();
+        for (Object value : list) {
+            statuses.add((int) PayloadReader.wholeNumber(field, value, 100, 599));
+        }
+        return Set.copyOf(statuses);
+    }
+
+    private static Set<Integer> retryOnStatus(List<?> list) {
+        if (list == null) {
+            return DEFAULT_RETRY_ON_STATUS;
+        }
+        String field = field(RETRY_ON_STATUS);
+        if (list.size() > MAX_EXPECTED_STATUSES) {
+            throw new ValidationException(field, field + " must list at most " + MAX_EXPECTED_STATUSES
+                    + " statuses, e.g. [429, 503]; [] makes every failing status permanent; leave it out for the "
+                    + "default (408, 425, 429, 500, 502, 503, 504)");
         }
         Set<Integer> statuses = new LinkedHashSet<>();
         for (Object value : list) {

@@ -28,9 +28,11 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -191,9 +193,9 @@ public final class HttpRunExecutor implements ConfigurableRunExecutor {
             payload = HttpPayload.parse(context.payload());
             request = request(payload, context);
         } catch (ValidationException e) {
-            return ExecutionResult.failed("", "invalid payload: " + e.getMessage());
+            return ExecutionResult.failedPermanently("", "invalid payload: " + e.getMessage());
         } catch (JsonProcessingException e) {
-            return ExecutionResult.failed("", "invalid payload: payload.body cannot be written as JSON");
+            return ExecutionResult.failedPermanently("", "invalid payload: payload.body cannot be written as JSON");
         }
         HttpUrl url = payload.url();
         if (context.timeout().isZero() || context.timeout().isNegative()) { // okio reads a zero timeout as none
@@ -212,7 +214,7 @@ public final class HttpRunExecutor implements ConfigurableRunExecutor {
                     url.redact(), response.code());
             return payload.isSuccess(response.code())
                     ? ExecutionResult.succeeded(output)
-                    : ExecutionResult.failed(output, statusLine);
+                    : failedStatus(payload, response, output, statusLine);
         } catch (IOException e) {
             return failure(e, call, url, context);
         } catch (RuntimeException e) {
@@ -270,6 +272,27 @@ public final class HttpRunExecutor implements ConfigurableRunExecutor {
         boolean more = head.size() > budget;
         byte[] bytes = head.readByteArray();
         return statusLine + "\n" + TruncatedText.keepHead(bytes, bytes.length, more, body.contentLength(), budget);
+    }
+
+    /**
+     * A status that is not a success: permanent unless listed in {@code payload.retry_on_status}; a retried 429 or 503
+     * carries its {@code Retry-After}, which the retry policy caps.
+     */
+    private ExecutionResult failedStatus(HttpPayload payload, Response response, String output, String statusLine) {
+        int code = response.code();
+        if (!payload.retries(code)) {
+            return ExecutionResult.failedPermanently(output, statusLine + " (permanent: not in payload."
+                    + HttpPayload.RETRY_ON_STATUS + ")");
+        }
+        if (code == 429 || code == 503) {
+            Optional<Duration> wait = RetryAfter.parse(response.header("Retry-After"), response.header("Date"),
+                    Instant.now());
+            if (wait.isPresent()) {
+                return ExecutionResult.failedRetryAfter(output, statusLine + " (Retry-After: "
+                        + wait.get().toSeconds() + "s)", wait.get());
+            }
+        }
+        return ExecutionResult.failed(output, statusLine);
     }
 
     private static String statusLine(Response response) {

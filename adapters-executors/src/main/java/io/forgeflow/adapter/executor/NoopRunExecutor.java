@@ -41,7 +41,7 @@ public final class NoopRunExecutor implements RunExecutor {
         try {
             sleepMs = sleepOf(context.payload());
         } catch (ValidationException e) {
-            return ExecutionResult.failed("", "invalid payload: " + e.getMessage());
+            return ExecutionResult.failedPermanently("", "invalid payload: " + e.getMessage());
         }
         CountDownLatch cancelled = new CountDownLatch(1);
         context.cancellation().onCancel(cancelled::countDown);

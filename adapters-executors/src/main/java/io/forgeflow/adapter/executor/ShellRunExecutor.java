@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,6 +54,8 @@ import java.util.stream.Stream;
 public final class ShellRunExecutor implements ConfigurableRunExecutor {
     private static final Logger log = LoggerFactory.getLogger(ShellRunExecutor.class);
     private static final String COMMAND = "command";
+    private static final String PERMANENT_EXIT_CODES = "permanent_exit_codes";
+    private static final Set<String> KEYS = Set.of(COMMAND, PERMANENT_EXIT_CODES);
     /** Linux refuses a single exec argument longer than this (MAX_ARG_STRLEN, terminating NUL included). */
     private static final int MAX_COMMAND_BYTES = 128 * 1024 - 1;
     /** How often the waiting thread looks at the process when nothing wakes it (the reader does at end of output). */
@@ -129,10 +132,11 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
     @Override
     public void validate(Map<String, Object> payload) {
         commandOf(payload);
+        permanentExitCodes(payload);
     }
 
     private static String commandOf(Map<String, Object> payload) {
-        PayloadReader reader = new PayloadReader("shell", payload, Set.of(COMMAND));
+        PayloadReader reader = new PayloadReader("shell", payload, KEYS);
         String command = reader.requiredString(COMMAND, "\"./backup.sh --full\"");
         if (command.indexOf('\0') >= 0) {
             throw new ValidationException(PayloadReader.field(COMMAND),
@@ -148,10 +152,12 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
     @Override
     public ExecutionResult execute(ExecutionContext context) {
         String command;
+        Set<Integer> permanentExitCodes;
         try {
             command = commandOf(context.payload());
+            permanentExitCodes = permanentExitCodes(context.payload());
         } catch (ValidationException e) {
-            return ExecutionResult.failed("", "invalid payload: " + e.getMessage());
+            return ExecutionResult.failedPermanently("", "invalid payload: " + e.getMessage());
         }
         if (context.cancellation().isCancelled()) {
             return ExecutionResult.cancelled("", "cancelled (" + context.cancellation().reason() + ") before it started");
@@ -180,7 +186,7 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
         ProcessTree tree = new ProcessTree(process.toHandle(), settings.setsid() != null);
         JobSupervisor.Watch watch = settings.setsid() != null ? supervisor.watch(process.pid()) : null;
         try {
-            return supervise(process, tree, context);
+            return supervise(process, tree, context, permanentExitCodes);
         } catch (RuntimeException e) {
             tree.kill(Duration.ZERO);
             log.error("run {} attempt {}: shell supervision failed", context.runId(), context.attempt(), e);
@@ -209,7 +215,8 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
 
     private enum Ending { EXITED, TIMED_OUT, CANCELLED }
 
-    private ExecutionResult supervise(Process process, ProcessTree tree, ExecutionContext context) {
+    private ExecutionResult supervise(Process process, ProcessTree tree, ExecutionContext context,
+                                      Set<Integer> permanentExitCodes) {
         closeQuietly(process);
         Semaphore wakeUp = new Semaphore(0);
         TailBuffer output = new TailBuffer(context.maxOutputBytes());
@@ -245,7 +252,7 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
         switch (ending) {
             case EXITED:
                 int exitCode = process.exitValue();
-                return exitCode == 0 ? ExecutionResult.succeeded(text) : ExecutionResult.failed(text, "exit code " + exitCode);
+                return exited(exitCode, text, permanentExitCodes);
             case TIMED_OUT:
                 return ExecutionResult.timedOut(text, "timed out after " + DurationText.seconds(context.timeout())
                         + "; " + treeFate);
@@ -255,6 +262,35 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
                         ? "worker interrupted" : context.cancellation().reason();
                 return ExecutionResult.cancelled(text, "cancelled (" + reason + "); " + treeFate);
         }
+    }
+
+    /** Exit 0 succeeds; an exit code listed in {@code payload.permanent_exit_codes} fails permanently. */
+    private static ExecutionResult exited(int exitCode, String text, Set<Integer> permanentExitCodes) {
+        if (exitCode == 0) {
+            return ExecutionResult.succeeded(text);
+        }
+        if (permanentExitCodes.contains(exitCode)) {
+            return ExecutionResult.failedPermanently(text, "exit code " + exitCode + " (permanent: listed in payload."
+                    + PERMANENT_EXIT_CODES + ")");
+        }
+        return ExecutionResult.failed(text, "exit code " + exitCode);
+    }
+
+    /** {@code payload.permanent_exit_codes}: exit codes 1 to 255 no retry can cure; none by default. */
+    private static Set<Integer> permanentExitCodes(Map<String, Object> payload) {
+        List<?> list = new PayloadReader("shell", payload, KEYS).optionalList(PERMANENT_EXIT_CODES);
+        if (list == null) {
+            return Set.of();
+        }
+        String field = PayloadReader.field(PERMANENT_EXIT_CODES);
+        if (list.size() > 255) {
+            throw new ValidationException(field, field + " must list at most 255 exit codes, e.g. [2, 3]");
+        }
+        Set<Integer> codes = new HashSet<>();
+        for (Object value : list) {
+            codes.add((int) PayloadReader.wholeNumber(field, value, 1, 255));
+        }
+        return Set.copyOf(codes);
     }
 
     private static Ending awaitEnd(Process process, ExecutionContext context, long deadline, Semaphore wakeUp)

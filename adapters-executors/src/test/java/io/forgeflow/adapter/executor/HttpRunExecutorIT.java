@@ -133,7 +133,8 @@ class HttpRunExecutorIT {
             ExecutionResult result = call(payload("url", url("/"), "expected_status", List.of(201)));
 
             assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
-            assertThat(result.error()).isEqualTo("HTTP 200 OK");
+            assertThat(result.error()).isEqualTo("HTTP 200 OK (permanent: not in payload.retry_on_status)");
+            assertThat(result.permanent()).isTrue();
         }
 
         @Test
@@ -156,6 +157,109 @@ class HttpRunExecutorIT {
             List<Integer> connections = List.of(taken().getConnectionIndex(), taken().getConnectionIndex(),
                     taken().getConnectionIndex());
             assertThat(connections).containsOnly(connections.get(0));
+        }
+    }
+
+    @Nested
+    class FailureSemantics {
+        @ParameterizedTest
+        @ValueSource(ints = {400, 401, 403, 404, 409, 410, 422, 501})
+        void aFailingStatusOutsideTheDefaultRetryListIsPermanent(int code) {
+            server.enqueue(respond(code, "no"));
+
+            ExecutionResult result = call(payload("url", url("/hook")));
+
+            assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
+            assertThat(result.permanent()).isTrue();
+            assertThat(result.error()).startsWith("HTTP " + code).endsWith("(permanent: not in payload.retry_on_status)");
+            assertThat(result.retryAfter()).isNull();
+        }
+
+        @ParameterizedTest
+        @ValueSource(ints = {408, 425, 429, 500, 502, 503, 504})
+        void theDefaultRetryListIsRetriedWithoutARetryAfter(int code) {
+            server.enqueue(respond(code, ""));
+            server.enqueue(respond(code, "")); // OkHttp itself repeats a request once after a 408
+
+            ExecutionResult result = call(payload("url", url("/hook")));
+
+            assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
+            assertThat(result.permanent()).isFalse();
+            assertThat(result.retryAfter()).isNull();
+        }
+
+        @Test
+        void retryOnStatusReplacesTheDefaultList() {
+            server.enqueue(respond(404, ""));
+            server.enqueue(respond(500, ""));
+
+            ExecutionResult notFound = call(payload("url", url("/"), "retry_on_status", List.of(404)));
+            ExecutionResult serverError = call(payload("url", url("/"), "retry_on_status", List.of(404)));
+
+            assertThat(notFound.permanent()).isFalse();
+            assertThat(serverError.permanent()).isTrue();
+        }
+
+        @Test
+        void anEmptyRetryListMakesEveryFailingStatusPermanent() {
+            server.enqueue(respond(503, ""));
+
+            assertThat(call(payload("url", url("/"), "retry_on_status", List.of())).permanent()).isTrue();
+        }
+
+        @Test
+        void a503WithRetryAfterInSecondsCarriesTheWait() {
+            server.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "120").build());
+
+            ExecutionResult result = call(payload("url", url("/")));
+
+            assertThat(result.permanent()).isFalse();
+            assertThat(result.retryAfter()).isEqualTo(Duration.ofSeconds(120));
+            assertThat(result.error()).isEqualTo("HTTP 503 Service Unavailable (Retry-After: 120s)");
+        }
+
+        @Test
+        void a429WithRetryAfterAsAnHttpDateIsMeasuredFromTheResponsesDate() {
+            server.enqueue(new MockResponse.Builder().code(429)
+                    .setHeader("Date", "Tue, 01 Dec 2026 10:00:00 GMT")
+                    .setHeader("Retry-After", "Tue, 01 Dec 2026 10:01:30 GMT").build());
+
+            ExecutionResult result = call(payload("url", url("/")));
+
+            assertThat(result.retryAfter()).isEqualTo(Duration.ofSeconds(90));
+            assertThat(result.error()).isEqualTo("HTTP 429 Too Many Requests (Retry-After: 90s)");
+        }
+
+        @Test
+        void aRetryAfterOnAnotherStatusOrUnreadableIsIgnored() {
+            server.enqueue(new MockResponse.Builder().code(500).setHeader("Retry-After", "5").build());
+            server.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "soon").build());
+
+            assertThat(call(payload("url", url("/"))).retryAfter()).isNull();
+            ExecutionResult unreadable = call(payload("url", url("/")));
+            assertThat(unreadable.retryAfter()).isNull();
+            assertThat(unreadable.permanent()).isFalse();
+        }
+
+        @Test
+        void aConnectionErrorIsRetried() throws IOException {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                port = socket.getLocalPort();
+            }
+
+            ExecutionResult result = call(payload("url", "http://127.0.0.1:" + port + "/"));
+
+            assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
+            assertThat(result.permanent()).isFalse();
+        }
+
+        @Test
+        void aPayloadThatFailsValidationAtRunTimeIsPermanent() {
+            ExecutionResult result = call(payload("url", url("/"), "retry_on_status", List.of("503")));
+
+            assertThat(result.permanent()).isTrue();
+            assertThat(result.error()).startsWith("invalid payload: payload.retry_on_status must be a whole number");
         }
     }
 
@@ -245,7 +349,7 @@ class HttpRunExecutorIT {
             ExecutionResult result = call(payload("url", url("/start"), "body", Map.of("a", 1)));
 
             assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
-            assertThat(result.error()).isEqualTo("HTTP 302 Found");
+            assertThat(result.error()).isEqualTo("HTTP 302 Found (permanent: not in payload.retry_on_status)");
             assertThat(taken().getTarget()).isEqualTo("/start");
             assertThat(server.getRequestCount()).isEqualTo(1);
         }

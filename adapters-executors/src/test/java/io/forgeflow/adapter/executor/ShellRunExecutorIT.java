@@ -59,6 +59,46 @@ class ShellRunExecutorIT {
     }
 
     @Nested
+    class PermanentExitCodes {
+        ExecutionResult runWith(String command, List<Integer> permanent) {
+            return shell.execute(anAttempt().withPayload(Map.of("command", command, "permanent_exit_codes", permanent))
+                    .build());
+        }
+
+        @Test
+        void anExitCodeListedAsPermanentFailsPermanently() {
+            ExecutionResult result = runWith("echo bad input; exit 3", List.of(2, 3));
+
+            assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
+            assertThat(result.permanent()).isTrue();
+            assertThat(result.error()).isEqualTo("exit code 3 (permanent: listed in payload.permanent_exit_codes)");
+            assertThat(result.output()).isEqualTo("bad input\n");
+        }
+
+        @Test
+        void anExitCodeNotListedIsRetried() {
+            ExecutionResult result = runWith("exit 1", List.of(3));
+
+            assertThat(result).isEqualTo(ExecutionResult.failed("", "exit code 1"));
+        }
+
+        @Test
+        void withoutTheListNoExitCodeIsPermanent() {
+            assertThat(run("exit 3").permanent()).isFalse();
+            assertThat(runWith("true", List.of(3)).outcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
+        }
+
+        @Test
+        void aPayloadThatFailsValidationAtRunTimeIsPermanent() {
+            ExecutionResult result = runWith("exit 3", List.of(0));
+
+            assertThat(result.permanent()).isTrue();
+            assertThat(result.error()).isEqualTo("invalid payload: payload.permanent_exit_codes must be from 1 to 255; "
+                    + "got 0");
+        }
+    }
+
+    @Nested
     class Output {
         @Test
         void capturesStandardOutputAndStandardErrorTogether() {

@@ -33,14 +33,16 @@ interface JobSql {
                          @Bind("nextRunAt") Instant nextRunAt, @Bind("createdAt") Instant createdAt,
                          @Bind("updatedAt") Instant updatedAt, @Bind("queue") String queue,
                          @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
-                         @Bind("overlap") String overlap, @Bind("now") Instant now);
+                         @Bind("overlap") String overlap, @Bind("uniqueKey") String uniqueKey,
+                         @Bind("now") Instant now);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
         return insert(job.id(), spec.name(), spec.executor(), spec.payload(), spec.cronExpr(), spec.runAt(),
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
                 spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
-                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), now);
+                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), spec.uniqueKey(),
+                now);
     }
 
     @SqlQuery
@@ -48,6 +50,18 @@ interface JobSql {
 
     @SqlQuery
     Optional<Job> find(@Bind("id") String id);
+
+    /** The job whose pending or running run holds {@code uniqueKey} in {@code queue}, if any. */
+    @SqlQuery
+    Optional<String> liveHolderOf(@Bind("queue") String queue, @Bind("uniqueKey") String uniqueKey);
+
+    /** The job whose live run holds the unique key that run {@code runId} carries (another run than it), if any. */
+    @SqlQuery
+    Optional<String> liveHolderForRun(@Bind("runId") String runId);
+
+    /** The job whose live run holds the unique key of job {@code jobId}, if any. */
+    @SqlQuery
+    Optional<String> liveHolderForJob(@Bind("jobId") String jobId);
 
     @SqlQuery
     List<Job> list(@Bind("status") String status, @Bind("after") String afterId, @Bind("limit") int limit);

@@ -1,5 +1,6 @@
 package io.forgeflow.adapter.postgres;
 
+import io.forgeflow.domain.error.ConflictException;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
@@ -76,6 +77,9 @@ public final class PostgresJobRepository implements JobRepository {
         if (firstRun != null && !firstRun.jobId().equalsIgnoreCase(job.id())) {
             throw new IllegalArgumentException("the first run belongs to job " + firstRun.jobId() + ", not " + job.id());
         }
+        if (job.spec().uniqueKey() != null) {
+            return createUnique(job, firstRun);
+        }
         // The holder of a taken key can vanish between the conflict and the read only if it is deleted; then the
         // key is free again and the next round stores this job.
         if (firstRun != null && isPlainPendingRun(firstRun, job)) {
@@ -104,6 +108,51 @@ public final class PostgresJobRepository implements JobRepository {
         }
         throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
                 + " kept conflicting with a job that could not be read");
+    }
+
+    /**
+     * A job with a unique key: job and run in one transaction, outside the group commit (a conflict fails the whole
+     * statement, which must not take other submissions with it). The unique index runs_live_unique_key decides; on
+     * its violation nothing is stored and the live holder is read. A holder whose run ended in between freed the key:
+     * the next round stores this job.
+     */
+    private JobCreation createUnique(Job job, Run firstRun) {
+        for (int round = 0; round < CREATE_ATTEMPTS; round++) {
+            List<Run> inserted = new ArrayList<>(1);
+            Optional<JobCreation> creation;
+            try {
+                creation = jdbi.inTransaction(handle -> {
+                    inserted.clear();
+                    JobSql jobs = handle.attach(JobSql.class);
+                    Instant now = clock.now();
+                    Optional<Job> stored = jobs.insert(job, now);
+                    if (stored.isPresent()) {
+                        if (firstRun != null) {
+                            inserted.add(handle.attach(RunSql.class).insert(firstRun, now));
+                        }
+                        return Optional.of(new JobCreation(stored.get(), true));
+                    }
+                    return jobs.findByIdempotencyKey(job.spec().idempotencyKey())
+                            .map(holder -> new JobCreation(holder, false));
+                });
+            } catch (RuntimeException e) {
+                if (!UniqueKeys.isLiveKeyViolation(e)) {
+                    throw e;
+                }
+                Optional<String> holder = jdbi.withExtension(JobSql.class,
+                        sql -> sql.liveHolderOf(job.spec().queue(), job.spec().uniqueKey()));
+                if (holder.isPresent()) {
+                    throw ConflictException.uniqueKeyHeld(job.spec().uniqueKey(), job.spec().queue(), holder.get());
+                }
+                continue;
+            }
+            if (creation.isPresent()) {
+                publish(inserted);
+                return creation.get();
+            }
+        }
+        throw new IllegalStateException("unique key " + job.spec().uniqueKey()
+                + " kept conflicting with a run that could not be read");
     }
 
     /**

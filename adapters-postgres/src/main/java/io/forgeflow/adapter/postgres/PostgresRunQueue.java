@@ -16,6 +16,8 @@ import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,6 +69,8 @@ public final class PostgresRunQueue implements RunQueue {
     private static final String CLAIM_SQL = CLAIM.jdbc();
     private static final SqlFile ACKNOWLEDGE = SqlFile.load("RunSql/acknowledge.sql");
     private static final String ACKNOWLEDGE_SQL = ACKNOWLEDGE.jdbc();
+    private static final SqlFile RECORD_RETRY_AFTER = SqlFile.load("RunSql/recordRetryAfter.sql");
+    private static final String RECORD_RETRY_AFTER_SQL = RECORD_RETRY_AFTER.jdbc();
     private static final SqlFile HEARTBEAT = SqlFile.load("RunSql/heartbeat.sql");
     private static final String HEARTBEAT_SQL = HEARTBEAT.jdbc();
     private static final SqlFile HEARTBEAT_HELD = SqlFile.load("RunSql/heartbeatHeld.sql");
@@ -230,18 +234,55 @@ public final class PostgresRunQueue implements RunQueue {
             i++;
         }
         Instant now = clock.now();
-        List<AppliedFence> applied = statements.list(ACKNOWLEDGE, c -> c.prepareStatement(ACKNOWLEDGE_SQL),
-                ps -> ACKNOWLEDGE.bind(ps).textArray("ids", ids).textArray("workers", workers)
-                        .integerArray("attempts", attempts).textArray("nextStatuses", next)
-                        .bigintArray("delaysMillis", delays).textArray("outcomes", outcomes)
-                        .textArray("outputs", outputs).textArray("errors", errors).timestamp("now", now).done(),
-                Rows::appliedFence);
+        JdbcStatements.Binding binding = ps -> ACKNOWLEDGE.bind(ps).textArray("ids", ids).textArray("workers", workers)
+                .integerArray("attempts", attempts).textArray("nextStatuses", next)
+                .bigintArray("delaysMillis", delays).textArray("outcomes", outcomes)
+                .textArray("outputs", outputs).textArray("errors", errors).timestamp("now", now).done();
+        List<Acknowledgement> withRetryAfter = new ArrayList<>();
+        for (Acknowledgement ack : byFence.values()) {
+            if (ack.retryAfter() != null) {
+                withRetryAfter.add(ack);
+            }
+        }
+        List<AppliedFence> applied = withRetryAfter.isEmpty()
+                ? statements.list(ACKNOWLEDGE, c -> c.prepareStatement(ACKNOWLEDGE_SQL), binding, Rows::appliedFence)
+                : acknowledgeRecordingRetryAfter(binding, withRetryAfter);
         Set<RunFence> result = new HashSet<>();
         for (AppliedFence row : applied) {
             result.add(byFence.get(row.fence()).fence());
         }
         publish(applied);
         return result;
+    }
+
+    /** The rare batch with a Retry-After: the acknowledgement and the attempts' retry-after in one transaction. */
+    private List<AppliedFence> acknowledgeRecordingRetryAfter(JdbcStatements.Binding binding,
+                                                              List<Acknowledgement> withRetryAfter) {
+        String[] ids = new String[withRetryAfter.size()];
+        Integer[] attempts = new Integer[ids.length];
+        Integer[] seconds = new Integer[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            Acknowledgement ack = withRetryAfter.get(i);
+            ids[i] = ack.fence().runId();
+            attempts[i] = ack.fence().attempt();
+            seconds[i] = (int) Math.min(Integer.MAX_VALUE, ack.retryAfter().toSeconds());
+        }
+        return statements.inTransaction(ACKNOWLEDGE, connection -> {
+            List<AppliedFence> rows = new ArrayList<>();
+            try (PreparedStatement ps = connection.prepareStatement(ACKNOWLEDGE_SQL)) {
+                binding.bind(ps);
+                try (ResultSet result = ps.executeQuery()) {
+                    while (result.next()) {
+                        rows.add(Rows.appliedFence(result));
+                    }
+                }
+            }
+            try (PreparedStatement ps = connection.prepareStatement(RECORD_RETRY_AFTER_SQL)) {
+                RECORD_RETRY_AFTER.bind(ps).textArray("ids", ids).integerArray("attempts", attempts)
+                        .integerArray("seconds", seconds).done().executeUpdate();
+            }
+            return rows;
+        });
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.forgeflow.adapter.postgres;
 
+import io.forgeflow.domain.error.ConflictException;
 import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.port.RunEvents;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Runs as operators and the API see them ({@link RunRepository}). Listings are newest first with opaque keyset
@@ -47,7 +50,27 @@ public final class PostgresRunRepository implements RunRepository {
     @Override
     public Run insert(Run run) {
         Objects.requireNonNull(run, "run");
-        return published(jdbi.withExtension(RunSql.class, sql -> sql.insert(run, clock.now())));
+        try {
+            return published(jdbi.withExtension(RunSql.class, sql -> sql.insert(run, clock.now())));
+        } catch (RuntimeException e) {
+            throw uniqueConflictOr(e, sql -> sql.liveHolderForJob(run.jobId()));
+        }
+    }
+
+    /** A violation of runs_live_unique_key as the conflict with the job holding the key; any other failure as is. */
+    private RuntimeException uniqueConflictOr(RuntimeException e,
+                                              Function<JobSql, Optional<String>> holderQuery) {
+        if (!UniqueKeys.isLiveKeyViolation(e)) {
+            return e;
+        }
+        Optional<Job> holder = jdbi.withExtension(JobSql.class,
+                sql -> holderQuery.apply(sql).flatMap(sql::find));
+        if (holder.isEmpty()) { // its run ended meanwhile: the key is free, the caller may try again
+            return new ConflictException("unique_key", "the job's unique_key was held by "
+                    + "a live run a moment ago and is free now: try again", ConflictException.UNIQUE_CONFLICT, null);
+        }
+        return ConflictException.uniqueKeyHeld(holder.get().spec().uniqueKey(),
+                holder.get().spec().queue(), holder.get().id());
     }
 
     @Override
@@ -127,7 +150,12 @@ public final class PostgresRunRepository implements RunRepository {
         if (!Ids.isWellFormed(id)) {
             return Optional.empty();
         }
-        return jdbi.withExtension(RunSql.class, sql -> sql.requeue(id, attemptBudget, clock.now())).map(this::published);
+        try {
+            return jdbi.withExtension(RunSql.class, sql -> sql.requeue(id, attemptBudget, clock.now()))
+                    .map(this::published);
+        } catch (RuntimeException e) {
+            throw uniqueConflictOr(e, sql -> sql.liveHolderForRun(id));
+        }
     }
 
     /** Hands a committed change (made by the API, not a worker) to the run events; returns the run. */

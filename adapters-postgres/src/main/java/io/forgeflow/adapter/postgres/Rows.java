@@ -119,7 +119,8 @@ final class Rows {
                 rs.getString("queue"),
                 rs.getString("concurrency_key"),
                 (Integer) rs.getObject("max_concurrent"),
-                Overlap.fromWire(rs.getString("overlap")));
+                Overlap.fromWire(rs.getString("overlap")),
+                rs.getString("unique_key"));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
                 rs.getString("submitted_via"));
@@ -138,7 +139,8 @@ final class Rows {
         String outcome = rs.getString("outcome");
         return new Attempt(rs.getString("run_id"), rs.getInt("attempt"), rs.getString("worker_id"),
                 instant(rs, "started_at"), instant(rs, "finished_at"),
-                outcome == null ? null : AttemptOutcome.fromWire(outcome), rs.getString("error"));
+                outcome == null ? null : AttemptOutcome.fromWire(outcome), rs.getString("error"),
+                rs.getObject("retry_after_seconds", Integer.class));
     }
 
     static NodeStatus node(ResultSet rs) throws SQLException {

@@ -31,6 +31,7 @@ import java.util.stream.IntStream;
 import static io.forgeflow.adapter.postgres.testing.TestJobs.aJob;
 import static io.forgeflow.adapter.postgres.testing.TestRuns.aRun;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class PostgresRunQueueIT {
@@ -313,6 +314,62 @@ class PostgresRunQueueIT {
             Run stored = runs.find(run.id()).orElseThrow();
             assertThat(stored.output()).isEqualTo("bin\uFFFDary");
             assertThat(stored.error()).isEqualTo("bad\uFFFDbyte");
+        }
+
+        @Test
+        void aRetryAfterIsRecordedOnTheFinishedAttemptOnly() {
+            IntStream.range(0, 2).forEach(i -> pg.insert(aRun().withMaxAttempts(3).dueAt(now.minusSeconds(10 - i))));
+            List<Run> claimed = queue.claim("w1", NOOP, 2, LEASE);
+            Run waited = claimed.get(0);
+            Run plain = claimed.get(1);
+
+            Set<RunFence> applied = ack(List.of(
+                    new Acknowledgement(fence(waited), AttemptOutcome.FAILED, RunStatus.PENDING, Duration.ofSeconds(120),
+                            "", "HTTP 503 Service Unavailable (Retry-After: 120s)", Duration.ofSeconds(120)),
+                    new Acknowledgement(fence(plain), AttemptOutcome.FAILED, RunStatus.PENDING, Duration.ofSeconds(3),
+                            "", "HTTP 500")));
+
+            assertThat(applied).containsExactlyInAnyOrder(fence(waited), fence(plain));
+            assertThat(runs.attempts(waited.id())).singleElement().satisfies(a -> {
+                assertThat(a.retryAfterSeconds()).isEqualTo(120);
+                assertThat(a.outcome()).isEqualTo(AttemptOutcome.FAILED);
+            });
+            assertThat(runs.attempts(plain.id())).singleElement()
+                    .satisfies(a -> assertThat(a.retryAfterSeconds()).isNull());
+            assertThat(runs.find(waited.id()).orElseThrow().scheduledFor()).isEqualTo(now.plusSeconds(120));
+        }
+
+        @Test
+        void aFinishedAttemptGainsItsRetryAfterOnceAndIsOtherwiseNeverRewritten() {
+            pg.insert(aRun().withMaxAttempts(3).dueAt(now.minusSeconds(1)));
+            Run run = queue.claim("w1", NOOP, 1, LEASE).get(0);
+            ack(List.of(new Acknowledgement(fence(run), AttemptOutcome.FAILED, RunStatus.PENDING, Duration.ofSeconds(2),
+                    "", "HTTP 503", Duration.ofSeconds(2))));
+
+            assertThatThrownBy(() -> pg.jdbi().useHandle(h -> h.execute(
+                    "UPDATE run_attempts SET retry_after_seconds = 9 WHERE run_id = CAST(? AS uuid)", run.id())))
+                    .hasMessageContaining("never rewritten");
+            assertThatThrownBy(() -> pg.jdbi().useHandle(h -> h.execute(
+                    "UPDATE run_attempts SET error = 'x' WHERE run_id = CAST(? AS uuid)", run.id())))
+                    .hasMessageContaining("never rewritten");
+            assertThat(runs.attempts(run.id())).singleElement()
+                    .satisfies(a -> assertThat(a.retryAfterSeconds()).isEqualTo(2));
+        }
+
+        @Test
+        void aStaleAcknowledgementWithARetryAfterChangesNothing() {
+            pg.insert(aRun().withMaxAttempts(3).dueAt(now.minusSeconds(1)));
+            Run run = queue.claim("w1", NOOP, 1, LEASE).get(0);
+            RunFence stale = new RunFence(run.id(), "w2", run.attempt());
+
+            Set<RunFence> applied = ack(List.of(new Acknowledgement(stale, AttemptOutcome.FAILED, RunStatus.PENDING,
+                    Duration.ofSeconds(5), "", "HTTP 429", Duration.ofSeconds(5))));
+
+            assertThat(applied).isEmpty();
+            assertThat(runs.attempts(run.id())).singleElement().satisfies(a -> {
+                assertThat(a.retryAfterSeconds()).isNull();
+                assertThat(a.outcome()).isNull();
+            });
         }
 
         @Test

@@ -28,6 +28,11 @@ final class ErrorBody {
     }
 
     static String json(String error, String field, String errorId) {
+        return json(error, field, errorId, null, null);
+    }
+
+    /** With a machine-readable {@code code} (e.g. {@code unique_conflict}) and the {@code job_id} at stake, when given. */
+    static String json(String error, String field, String errorId, String code, String jobId) {
         Map<String, String> body = new LinkedHashMap<>();
         body.put("error", clip(error == null || error.isBlank() ? "request failed" : error));
         if (field != null) {
@@ -35,6 +40,12 @@ final class ErrorBody {
         }
         if (errorId != null) {
             body.put("error_id", errorId);
+        }
+        if (code != null) {
+            body.put("code", code);
+        }
+        if (jobId != null) {
+            body.put("job_id", jobId);
         }
         try {
             return JSON.writeValueAsString(body);

@@ -53,7 +53,11 @@ public final class ExceptionMappers {
     public static final class Conflict implements ExceptionMapper<ConflictException> {
         @Override
         public Response toResponse(ConflictException e) {
-            return ErrorBody.response(409, e.getMessage(), e.field());
+            if (e.code() == null && e.jobId() == null) {
+                return ErrorBody.response(409, e.getMessage(), e.field());
+            }
+            return Response.status(409).type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
+                    .entity(ErrorBody.json(e.getMessage(), e.field(), null, e.code(), e.jobId())).build();
         }
     }
 

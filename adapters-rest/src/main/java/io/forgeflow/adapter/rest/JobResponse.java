@@ -15,7 +15,7 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
-        "status", "next_run_at", "created_at", "updated_at", "submitted_via"})
+        "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -37,7 +37,8 @@ public record JobResponse(
         @JsonProperty("next_run_at") String nextRunAt,
         @JsonProperty("created_at") String createdAt,
         @JsonProperty("updated_at") String updatedAt,
-        @JsonProperty("submitted_via") String submittedVia) {
+        @JsonProperty("submitted_via") String submittedVia,
+        @JsonProperty("unique_key") String uniqueKey) {
 
     static JobResponse of(Job job) {
         JobSpec s = job.spec();
@@ -45,6 +46,7 @@ public record JobResponse(
                 Timestamps.format(s.runAt()), s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(),
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
-                Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia());
+                Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia(),
+                s.uniqueKey());
     }
 }

@@ -28,7 +28,7 @@ final class JobSubmission {
     /** The submittable fields, in the order the API documents them. */
     static final List<String> FIELDS = List.of("name", "executor", "payload", "cron_expr", "run_at", "timezone",
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
-            "max_concurrent", "overlap");
+            "max_concurrent", "overlap", "unique_key", "unique_on_conflict");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at");
     private static final String RUN_AT_FORMAT = "an RFC 3339 timestamp with a UTC offset, such as \"2026-07-01T09:30:00Z\"";
 
@@ -51,7 +51,9 @@ final class JobSubmission {
             Map.entry("catchup", "catch_up"), Map.entry("misfire", "catch_up"), Map.entry("title", "name"),
             Map.entry("jobname", "name"), Map.entry("queuename", "queue"), Map.entry("concurrency", "max_concurrent"),
             Map.entry("maxconcurrency", "max_concurrent"), Map.entry("concurrencylimit", "max_concurrent"),
-            Map.entry("overlappolicy", "overlap"), Map.entry("concurrencygroup", "concurrency_key"));
+            Map.entry("overlappolicy", "overlap"), Map.entry("concurrencygroup", "concurrency_key"),
+            Map.entry("unique", "unique_key"), Map.entry("uniqueness", "unique_key"),
+            Map.entry("onconflict", "unique_on_conflict"));
 
     private JobSubmission() {
     }
@@ -86,7 +88,9 @@ final class JobSubmission {
                 string(body, "concurrency_key", "a key such as \"billing\" shared by the jobs that must not run "
                         + "more than max_concurrent runs at once"),
                 integer(body, "max_concurrent", 1, JobDraft.MAX_CONCURRENT_LIMIT),
-                string(body, "overlap", "\"allow\", \"skip\", \"queue_one\" or \"cancel_running\""));
+                string(body, "overlap", "\"allow\", \"skip\", \"queue_one\" or \"cancel_running\""),
+                string(body, "unique_key", "a key such as \"sync-customer-42\" that only one live job may hold"),
+                string(body, "unique_on_conflict", "\"reject\" or \"return_existing\""));
     }
 
     private static String string(Map<String, Object> body, String field, String example) {

@@ -38,7 +38,7 @@ class RestApiTest {
     static final List<String> JOB_FIELDS = List.of("id", "name", "executor", "payload", "cron_expr", "run_at",
             "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue",
             "concurrency_key", "max_concurrent", "overlap", "status", "next_run_at", "created_at", "updated_at",
-            "submitted_via");
+            "submitted_via", "unique_key");
     static final List<String> RUN_FIELDS = List.of("id", "job_id", "status", "attempt", "max_attempts", "priority",
             "scheduled_for", "started_at", "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error",
             "cancel_requested");
@@ -267,6 +267,66 @@ class RestApiTest {
     }
 
     @Nested
+    class UniqueKeys {
+        static final String SYNC = "{\"name\": \"sync\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+                + "\"unique_key\": \"sync-customer-42\"";
+
+        @Test
+        void aSecondSubmissionWhileTheFirstIsLiveIs409NamingTheLiveJob() {
+            String first = create(SYNC + "}");
+
+            Api.Reply again = api.post("/api/jobs", SYNC + "}");
+
+            assertThat(again.status()).isEqualTo(409);
+            assertThat(again.json().get("code").asText()).isEqualTo("unique_conflict");
+            assertThat(again.json().get("job_id").asText()).isEqualTo(first);
+            assertThat(again.json().get("field").asText()).isEqualTo("unique_key");
+            assertThat(again.json().get("error").asText()).contains("sync-customer-42").contains("return_existing");
+            assertThat(api.get("/api/jobs/" + first).json().get("unique_key").asText()).isEqualTo("sync-customer-42");
+        }
+
+        @Test
+        void returnExistingAnswers200WithTheLiveJob() {
+            String first = create(SYNC + "}");
+
+            Api.Reply again = api.post("/api/jobs", SYNC + ", \"unique_on_conflict\": \"return_existing\"}");
+
+            assertThat(again.status()).as(again.body()).isEqualTo(200);
+            assertThat(again.json().get("id").asText()).isEqualTo(first);
+        }
+
+        @Test
+        void theKeyIsFreeOnceTheRunEndsAndOtherQueuesNeverShareIt() {
+            String first = create(SYNC + "}");
+            Run running = store.queue().claim("w1", Set.of("shell"), 1, Duration.ofSeconds(30)).get(0);
+            assertThat(api.post("/api/jobs", SYNC + "}").status()).isEqualTo(409);
+            store.queue().acknowledge(List.of(new Acknowledgement(fence(running), AttemptOutcome.SUCCEEDED,
+                    RunStatus.SUCCEEDED, null, "", null)));
+
+            String second = create(SYNC + "}");
+
+            assertThat(second).isNotEqualTo(first);
+            create(SYNC + ", \"queue\": \"other\"}");
+        }
+
+        @Test
+        void badUniqueFieldsAre422NamingTheField() {
+            Api.Reply blank = api.post("/api/jobs", SYNC.replace("sync-customer-42", " ") + "}");
+            assertThat(blank.status()).isEqualTo(422);
+            assertThat(blank.json().get("field").asText()).isEqualTo("unique_key");
+            Api.Reply recurring = api.post("/api/jobs", SYNC + ", \"cron_expr\": \"* * * * *\"}");
+            assertThat(recurring.status()).isEqualTo(422);
+            assertThat(recurring.json().get("field").asText()).isEqualTo("unique_key");
+            Api.Reply policy = api.post("/api/jobs", SYNC + ", \"unique_on_conflict\": \"merge\"}");
+            assertThat(policy.status()).isEqualTo(422);
+            assertThat(policy.json().get("field").asText()).isEqualTo("unique_on_conflict");
+            Api.Reply alone = api.post("/api/jobs", ONE_OFF.replace("}}", "}, \"unique_on_conflict\": \"reject\"}"));
+            assertThat(alone.status()).isEqualTo(422);
+            assertThat(alone.json().get("field").asText()).isEqualTo("unique_on_conflict");
+        }
+    }
+
+    @Nested
     class BodiesAndKeys {
         @Test
         void curlsFormEncodedDefaultIsReadAsJson() {
@@ -357,7 +417,8 @@ class RestApiTest {
             JsonNode attempts = run.get("attempts");
             assertThat(attempts).hasSize(2);
             assertThat(Api.JSON.convertValue(attempts.get(0), java.util.Map.class).keySet())
-                    .containsExactly("attempt", "worker_id", "started_at", "finished_at", "outcome", "error");
+                    .containsExactly("attempt", "worker_id", "started_at", "finished_at", "outcome", "error",
+                            "retry_after_seconds");
             assertThat(attempts.get(0).get("outcome").asText()).isEqualTo("failed");
             assertThat(attempts.get(0).get("error").asText()).isEqualTo("exit 1");
             assertThat(attempts.get(0).get("worker_id").asText()).isEqualTo("w1");

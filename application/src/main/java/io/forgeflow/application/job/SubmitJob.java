@@ -21,7 +21,8 @@ import java.time.Instant;
  * Submits a job: validates it completely (fields, executor payload, cron), stores it with its first run (one-off
  * jobs) or its first tick (recurring jobs) in one transaction, and wakes idle workers when a run is due now.
  * With an idempotency key already used: the same body returns the existing job, another body is a conflict, and
- * no second job is ever created.
+ * no second job is ever created. With a unique key a live job holds: a conflict naming that job, or that job when
+ * the draft asks for {@code return_existing}.
  */
 public final class SubmitJob {
     private final JobRepository jobs;
@@ -57,7 +58,16 @@ public final class SubmitJob {
             nextRunAt = due;
         }
         Job job = new Job(jobId, spec, JobStatus.ACTIVE, nextRunAt, now, now);
-        JobCreation creation = jobs.create(job, firstRun);
+        JobCreation creation;
+        try {
+            creation = jobs.create(job, firstRun);
+        } catch (ConflictException e) {
+            if (!ConflictException.UNIQUE_CONFLICT.equals(e.code()) || !draft.returnsExistingOnUniqueConflict()) {
+                throw e;
+            }
+            // the holder may be gone by now (retention); then the conflict stands as it was reported
+            return jobs.find(e.jobId()).map(holder -> new JobCreation(holder, false)).orElseThrow(() -> e);
+        }
         if (!creation.created()) {
             if (!creation.job().spec().sameRequestAs(spec)) {
                 throw new ConflictException("idempotency_key", "idempotency_key '" + spec.idempotencyKey()

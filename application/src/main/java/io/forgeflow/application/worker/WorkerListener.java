@@ -1,5 +1,6 @@
 package io.forgeflow.application.worker;
 
+import io.forgeflow.domain.backoff.FailureDecision;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
@@ -18,6 +19,10 @@ public interface WorkerListener {
 
     /** An attempt ended with this outcome after running for {@code took}; the run moves to {@code next}. */
     default void finished(Run run, AttemptOutcome outcome, RunStatus next, Duration took) {
+    }
+
+    /** A failed or timed-out attempt of {@code run} was decided: retry (maybe after a Retry-After) or dead. */
+    default void failureDecided(Run run, FailureDecision decision) {
     }
 
     /** A write for this fence was discarded: the lease had been lost (late ack, failed heartbeat). */

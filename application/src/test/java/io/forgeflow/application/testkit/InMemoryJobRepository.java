@@ -34,6 +34,20 @@ public final class InMemoryJobRepository implements JobRepository {
                     return new JobCreation(holder.get(), false);
                 }
             }
+            String unique = job.spec().uniqueKey();
+            if (unique != null && firstRun != null) {
+                Optional<String> live = store.runs.values().stream()
+                        .filter(r -> r.status() == io.forgeflow.domain.run.RunStatus.PENDING
+                                || r.status() == io.forgeflow.domain.run.RunStatus.RUNNING)
+                        .map(r -> store.jobs.get(r.jobId()))
+                        .filter(j -> j != null && unique.equals(j.spec().uniqueKey())
+                                && j.spec().queue().equals(job.spec().queue()))
+                        .map(Job::id).findFirst();
+                if (live.isPresent()) {
+                    throw io.forgeflow.domain.error.ConflictException.uniqueKeyHeld(unique, job.spec().queue(),
+                            live.get());
+                }
+            }
             if (store.jobs.containsKey(job.id())) {
                 throw new IllegalStateException("duplicate key: a job with id " + job.id() + " exists");
             }

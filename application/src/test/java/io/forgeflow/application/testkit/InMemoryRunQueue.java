@@ -152,7 +152,8 @@ public final class InMemoryRunQueue implements RunQueue {
                 }
                 Run next = finish(run, ack, now);
                 store.runs.put(next.id(), next);
-                store.finishAttempt(run.id(), run.attempt(), now, ack.outcome(), ack.error());
+                store.finishAttempt(run.id(), run.attempt(), now, ack.outcome(), ack.error(),
+                        ack.retryAfter() == null ? null : (int) ack.retryAfter().toSeconds());
                 store.completeOneOffJob(next, now);
                 applied.add(ack.fence());
             }

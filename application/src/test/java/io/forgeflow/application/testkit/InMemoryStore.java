@@ -177,11 +177,17 @@ public final class InMemoryStore {
     }
 
     void finishAttempt(String runId, int attempt, Instant now, AttemptOutcome outcome, String error) {
+        finishAttempt(runId, attempt, now, outcome, error, null);
+    }
+
+    void finishAttempt(String runId, int attempt, Instant now, AttemptOutcome outcome, String error,
+                       Integer retryAfterSeconds) {
         List<Attempt> rows = attempts.getOrDefault(runId, List.of());
         for (int i = 0; i < rows.size(); i++) {
             Attempt a = rows.get(i);
             if (a.attempt() == attempt && a.finishedAt() == null) {
-                rows.set(i, new Attempt(runId, attempt, a.workerId(), a.startedAt(), now, outcome, error));
+                rows.set(i, new Attempt(runId, attempt, a.workerId(), a.startedAt(), now, outcome, error,
+                        retryAfterSeconds));
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.forgeflow.application.worker;
 
+import io.forgeflow.domain.backoff.FailureDecision;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
@@ -21,6 +22,12 @@ final class RecordingListener implements WorkerListener {
     final List<Finished> finished = new CopyOnWriteArrayList<>();
     final List<FenceLost> fencesLost = new CopyOnWriteArrayList<>();
     final List<Integer> busySlots = new CopyOnWriteArrayList<>();
+    final List<FailureDecision> decisions = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void failureDecided(Run run, FailureDecision decision) {
+        decisions.add(decision);
+    }
 
     @Override
     public void claimed(List<Run> runs) {

@@ -661,6 +661,30 @@ class WorkerTest {
         }
 
         @Test
+        void aPermanentFailureIsDeadAtOnceWithItsReasonWhateverAttemptsAreLeft() {
+            Acknowledgement ack = worker.decide(inFlight(1, 5),
+                    ExecutionResult.failedPermanently("Not Found", "HTTP 404 Not Found (permanent)"));
+
+            assertThat(ack.outcome()).isEqualTo(AttemptOutcome.FAILED);
+            assertThat(ack.next()).isEqualTo(RunStatus.DEAD);
+            assertThat(ack.error()).isEqualTo("HTTP 404 Not Found (permanent)");
+            assertThat(ack.retryDelay()).isZero();
+            assertThat(listener.decisions).singleElement().satisfies(d -> assertThat(d.permanent()).isTrue());
+        }
+
+        @Test
+        void aRetryAfterIsTheFloorOfTheDelayAndIsRecordedOnTheAcknowledgement() {
+            Worker lowest = worker(settings(), s.executors, ExtremeRandom.lowest());
+
+            Acknowledgement ack = lowest.decide(inFlight(1, 3),
+                    ExecutionResult.failedRetryAfter("", "HTTP 503 Service Unavailable", Duration.ofSeconds(120)));
+
+            assertThat(ack.next()).isEqualTo(RunStatus.PENDING);
+            assertThat(ack.retryDelay()).isEqualTo(Duration.ofSeconds(120));
+            assertThat(ack.retryAfter()).isEqualTo(Duration.ofSeconds(120));
+        }
+
+        @Test
         void theFenceNamesThisWorkerAndTheAttempt() {
             Worker.InFlight f = inFlight(2, 5);
 

@@ -1,5 +1,7 @@
 package io.forgeflow.domain.backoff;
 
+import io.forgeflow.domain.execution.ExecutionResult;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -57,9 +59,34 @@ public record RetryPolicy(Duration base, Duration cap) {
      * delay while attempts are left, else the dead-letter queue.
      */
     public FailureDecision decide(int failedAttempt, int maxAttempts, RandomGenerator random) {
+        return decide(failedAttempt, maxAttempts, false, null, random);
+    }
+
+    /**
+     * As {@link #decide(int, int, RandomGenerator)}, for a failure that may be {@code permanent} (DEAD at once) or
+     * carry the downstream's {@code retryAfter} (null: none). A retry-after is a floor, capped by the cap: the delay is
+     * max(jittered draw, min(retryAfter, cap)). Cap 15 min, Retry-After 120 s, draw 7 s: 120 s; Retry-After 1 h: 15 min.
+     */
+    public FailureDecision decide(int failedAttempt, int maxAttempts, boolean permanent, Duration retryAfter,
+                                  RandomGenerator random) {
+        if (permanent) {
+            return FailureDecision.permanentFailure();
+        }
         if (failedAttempt >= maxAttempts) {
             return FailureDecision.deadLetter();
         }
-        return FailureDecision.retryAfter(delayAfter(failedAttempt, random));
+        Duration drawn = delayAfter(failedAttempt, random);
+        if (retryAfter == null || retryAfter.isNegative()) {
+            return FailureDecision.retryAfter(drawn);
+        }
+        Duration floor = retryAfter.compareTo(cap) > 0 ? cap : retryAfter;
+        Duration delay = drawn.compareTo(floor) > 0 ? drawn : floor;
+        return new FailureDecision(true, delay, false, floor);
+    }
+
+    /** The decision for {@code result}, an attempt that failed or timed out (its permanence and retry-after). */
+    public FailureDecision decide(int failedAttempt, int maxAttempts,
+                                  ExecutionResult result, RandomGenerator random) {
+        return decide(failedAttempt, maxAttempts, result.permanent(), result.retryAfter(), random);
     }
 }

@@ -1,19 +1,52 @@
 package io.forgeflow.domain.error;
 
-/** The request conflicts with the current state (resume a cancelled job, reuse an idempotency key). 409. */
+/**
+ * The request conflicts with the current state (resume a cancelled job, reuse an idempotency key, a unique key held by
+ * a live job). 409.
+ */
 public final class ConflictException extends RuntimeException {
+    /** The code of a submission whose unique key a live job holds. */
+    public static final String UNIQUE_CONFLICT = "unique_conflict";
+
     private final String field;
+    private final String code;
+    private final String jobId;
 
     public ConflictException(String message) {
         this(null, message);
     }
 
     public ConflictException(String field, String message) {
+        this(field, message, null, null);
+    }
+
+    /**
+     * @param code  a machine-readable reason, e.g. {@link #UNIQUE_CONFLICT}; null for none
+     * @param jobId the job the request conflicts with; null for none
+     */
+    public ConflictException(String field, String message, String code, String jobId) {
         super(message);
         this.field = field;
+        this.code = code;
+        this.jobId = jobId;
+    }
+
+    /** The conflict of a submission with the live job {@code jobId} holding {@code uniqueKey} in {@code queue}. */
+    public static ConflictException uniqueKeyHeld(String uniqueKey, String queue, String jobId) {
+        return new ConflictException("unique_key", "unique_key '" + uniqueKey + "' is held by job " + jobId
+                + " in queue " + queue + " while its run is pending or running: wait for it to end, or send "
+                + "\"unique_on_conflict\": \"return_existing\" to get that job back", UNIQUE_CONFLICT, jobId);
     }
 
     public String field() {
         return field;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public String jobId() {
+        return jobId;
     }
 }

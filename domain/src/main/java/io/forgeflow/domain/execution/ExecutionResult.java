@@ -2,30 +2,62 @@ package io.forgeflow.domain.execution;
 
 import io.forgeflow.domain.run.AttemptOutcome;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
  * How an attempt ended, as data: executors never throw for a failed execution.
  *
- * @param outcome SUCCEEDED, FAILED, TIMED_OUT or CANCELLED
- * @param output  captured output (already truncated to the context's limit), may be empty
- * @param error   what went wrong, in words an operator can act on; null on success
+ * @param outcome    SUCCEEDED, FAILED, TIMED_OUT or CANCELLED
+ * @param output     captured output (already truncated to the context's limit), may be empty
+ * @param error      what went wrong, in words an operator can act on; null on success
+ * @param permanent  FAILED only: another attempt cannot succeed (a 404, a listed exit code, an invalid payload), so
+ *                   the run goes to DEAD at once whatever attempts are left
+ * @param retryAfter FAILED only, may be null: the downstream asked not to be called again before this long (an HTTP
+ *                   {@code Retry-After}); the retry policy caps it
  */
-public record ExecutionResult(AttemptOutcome outcome, String output, String error) {
+public record ExecutionResult(AttemptOutcome outcome, String output, String error, boolean permanent,
+                              Duration retryAfter) {
     public ExecutionResult {
         Objects.requireNonNull(outcome, "outcome");
         if (outcome == AttemptOutcome.LEASE_EXPIRED || outcome == AttemptOutcome.RELEASED) {
             throw new IllegalArgumentException(outcome.wireName() + " is decided by the queue, not by an executor");
         }
+        if (permanent && outcome != AttemptOutcome.FAILED) {
+            throw new IllegalArgumentException("only a failed attempt can be permanent, not " + outcome.wireName());
+        }
+        if (retryAfter != null && (outcome != AttemptOutcome.FAILED || permanent)) {
+            throw new IllegalArgumentException("only a failed attempt that will be retried has a retry-after");
+        }
+        if (retryAfter != null && retryAfter.isNegative()) {
+            throw new IllegalArgumentException("retryAfter must not be negative, was " + retryAfter);
+        }
         output = output == null ? "" : output;
+    }
+
+    /** A result that is neither permanent nor carries a retry-after (the form plug-ins written before them use). */
+    public ExecutionResult(AttemptOutcome outcome, String output, String error) {
+        this(outcome, output, error, false, null);
     }
 
     public static ExecutionResult succeeded(String output) {
         return new ExecutionResult(AttemptOutcome.SUCCEEDED, output, null);
     }
 
+    /** A failure that may succeed on another attempt: retried while attempts are left. */
     public static ExecutionResult failed(String output, String error) {
         return new ExecutionResult(AttemptOutcome.FAILED, output, error);
+    }
+
+    /** A failure no retry can cure: the run goes to DEAD after this attempt. */
+    public static ExecutionResult failedPermanently(String output, String error) {
+        return new ExecutionResult(AttemptOutcome.FAILED, output, error, true, null);
+    }
+
+    /** A failure whose downstream asked to be called again no earlier than {@code retryAfter} from now. */
+    public static ExecutionResult failedRetryAfter(String output, String error, Duration retryAfter) {
+        return new ExecutionResult(AttemptOutcome.FAILED, output, error, false,
+                Objects.requireNonNull(retryAfter, "retryAfter"));
     }
 
     public static ExecutionResult timedOut(String output, String error) {

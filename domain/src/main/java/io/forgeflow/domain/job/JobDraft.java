@@ -16,7 +16,22 @@ import java.util.Map;
 public record JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                        String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds,
                        String catchUp, String idempotencyKey, String queue, String concurrencyKey,
-                       Integer maxConcurrent, String overlap) {
+                       Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict) {
+
+    /** {@code unique_on_conflict}: answer 409 (the default) while a job with the unique key is live. */
+    public static final String UNIQUE_REJECT = "reject";
+    /** {@code unique_on_conflict}: answer with the live job instead. */
+    public static final String UNIQUE_RETURN_EXISTING = "return_existing";
+    public static final int MAX_UNIQUE_KEY_LENGTH = 200;
+
+    /** A draft without a unique key. */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, null, null);
+    }
 
     /** A draft without queue, concurrency limit or overlap policy (all defaults). */
     public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
@@ -112,8 +127,43 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
             throw new ValidationException("overlap", "overlap applies to recurring jobs only: give cron_expr, or "
                     + "leave overlap out (a one-off job has a single run)");
         }
+        String unique = uniqueKey(cron);
         return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
-                concurrencyKey, limit, ov);
+                concurrencyKey, limit, ov, unique);
+    }
+
+    /** Whether a unique-key conflict answers with the live job rather than 409 (validated by {@link #validate()}). */
+    public boolean returnsExistingOnUniqueConflict() {
+        return UNIQUE_RETURN_EXISTING.equals(uniqueOnConflict);
+    }
+
+    private String uniqueKey(String cron) {
+        if (uniqueOnConflict != null && !UNIQUE_REJECT.equals(uniqueOnConflict)
+                && !UNIQUE_RETURN_EXISTING.equals(uniqueOnConflict)) {
+            throw new ValidationException("unique_on_conflict", "unique_on_conflict must be \"reject\" (answer 409) "
+                    + "or \"return_existing\" (answer with the live job), was '" + printable(uniqueOnConflict) + "'");
+        }
+        if (uniqueKey == null) {
+            if (uniqueOnConflict != null) {
+                throw new ValidationException("unique_on_conflict", "unique_on_conflict needs unique_key: give the "
+                        + "key, e.g. \"sync-customer-42\", or leave unique_on_conflict out");
+            }
+            return null;
+        }
+        checkNoNul("unique_key", uniqueKey);
+        if (uniqueKey.chars().anyMatch(Character::isISOControl)) {
+            throw new ValidationException("unique_key", "unique_key must not contain control characters (newlines, "
+                    + "tabs, escapes): use a plain name such as \"sync-customer-42\"");
+        }
+        if (uniqueKey.isBlank() || uniqueKey.length() > MAX_UNIQUE_KEY_LENGTH) {
+            throw new ValidationException("unique_key", "unique_key must be 1 to " + MAX_UNIQUE_KEY_LENGTH
+                    + " characters and not blank, e.g. \"sync-customer-42\"; was " + uniqueKey.length());
+        }
+        if (cron != null) {
+            throw new ValidationException("unique_key", "unique_key applies to one-off jobs only: a recurring job "
+                    + "has overlap to keep its runs apart (\"skip\", \"queue_one\")");
+        }
+        return uniqueKey;
     }
 
     private static String requireText(String field, String value, int max, String hint) {

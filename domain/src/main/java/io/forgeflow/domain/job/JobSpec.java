@@ -13,11 +13,14 @@ import java.util.Objects;
 /**
  * A validated job definition (see {@link JobDraft#validate()}): what to run, when, and how hard to try.
  * Two submissions with one idempotency key are the same request exactly when their specs are equal.
+ *
+ * @param uniqueKey while a run of a job with this key (in the same queue) is pending or running, no other job with it
+ *                  is accepted; null for none. One-off jobs only.
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
-                      Overlap overlap) {
+                      Overlap overlap, String uniqueKey) {
     public JobSpec {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
@@ -29,6 +32,18 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         if (concurrencyKey != null && maxConcurrent == null) {
             throw new IllegalArgumentException("a concurrency key needs max_concurrent");
         }
+        if (uniqueKey != null && cronExpr != null) {
+            throw new IllegalArgumentException("a unique key belongs to a one-off job");
+        }
+    }
+
+    /** A spec without a unique key. */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, null);
     }
 
     /** A spec in the default queue, without concurrency limits, whose ticks may overlap. */
@@ -63,6 +78,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(idempotencyKey, other.idempotencyKey) && queue.equals(other.queue)
                 && Objects.equals(concurrencyKey, other.concurrencyKey)
                 && Objects.equals(maxConcurrent, other.maxConcurrent) && overlap == other.overlap
+                && Objects.equals(uniqueKey, other.uniqueKey)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

@@ -11,9 +11,11 @@ import java.util.Objects;
  *
  * @param next       SUCCEEDED, PENDING (a retry due {@code retryDelay} after the database's now), DEAD or CANCELLED
  * @param retryDelay only for PENDING; zero otherwise
+ * @param retryAfter only for PENDING, may be null: the downstream's requested wait as applied (capped), recorded on
+ *                   the attempt row ({@code retry_after_seconds}); at most {@code retryDelay}
  */
 public record Acknowledgement(RunFence fence, AttemptOutcome outcome, RunStatus next, Duration retryDelay,
-                              String output, String error) {
+                              String output, String error, Duration retryAfter) {
     public Acknowledgement {
         Objects.requireNonNull(fence, "fence");
         Objects.requireNonNull(outcome, "outcome");
@@ -25,5 +27,14 @@ public record Acknowledgement(RunFence fence, AttemptOutcome outcome, RunStatus 
         if (next != RunStatus.PENDING && !retryDelay.isZero()) {
             throw new IllegalArgumentException("only a retry (pending) has a delay");
         }
+        if (retryAfter != null && (next != RunStatus.PENDING || retryAfter.compareTo(retryDelay) > 0)) {
+            throw new IllegalArgumentException("only a retry (pending) has a retry-after, at most its delay");
+        }
+    }
+
+    /** An acknowledgement without a retry-after. */
+    public Acknowledgement(RunFence fence, AttemptOutcome outcome, RunStatus next, Duration retryDelay, String output,
+                           String error) {
+        this(fence, outcome, next, retryDelay, output, error, null);
     }
 }

@@ -17,6 +17,10 @@ public interface JobRepository {
      * job's idempotency key is already taken, stores nothing and returns the job holding the key with
      * {@code created = false}. Concurrent calls with one key create exactly one job (a unique constraint
      * decides, not a read-then-write).
+     *
+     * <p>When the job has a unique key and a pending or running run of another job in its queue carries that key, stores
+     * nothing and throws {@link io.forgeflow.domain.error.ConflictException#uniqueKeyHeld}; concurrent calls with one
+     * key store at most one such job while it is live (the database's unique index decides).
      */
     JobCreation create(Job job, Run firstRun);
 

@@ -1,5 +1,6 @@
 package io.forgeflow.domain.backoff;
 
+import io.forgeflow.domain.execution.ExecutionResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -86,6 +87,62 @@ class RetryPolicyTest {
     void decisionsAreConsistent() {
         assertThatThrownBy(() -> new FailureDecision(false, Duration.ofSeconds(1))).hasMessageContaining("no delay");
         assertThatThrownBy(() -> new FailureDecision(true, Duration.ofSeconds(-1))).hasMessageContaining("negative");
+    }
+
+    @Test
+    void aPermanentFailureIsDeadAtOnceEvenWithAttemptsLeft() {
+        RandomGenerator r = new FixedRandom(Long.MAX_VALUE);
+        FailureDecision d = policy.decide(1, 5, true, null, r);
+        assertThat(d).isEqualTo(FailureDecision.permanentFailure());
+        assertThat(d.retries()).isFalse();
+        assertThat(d.permanent()).isTrue();
+        assertThat(d.delay()).isZero();
+        assertThat(policy.decide(5, 5, r).permanent()).isFalse();
+        assertThat(policy.decide(1, 5, ExecutionResult.failedPermanently("", "404"), r).permanent()).isTrue();
+        assertThat(policy.decide(1, 5, ExecutionResult.failed("", "500"), r).retries()).isTrue();
+    }
+
+    @Test
+    void aRetryAfterIsAFloorAboveTheJitteredDraw() {
+        // draw 0 (bottom): the retry-after decides; draw at the ceiling (5 s after attempt 1) above a 2 s retry-after
+        FailureDecision floor = policy.decide(1, 3, false, Duration.ofSeconds(2), new FixedRandom(0));
+        assertThat(floor).isEqualTo(new FailureDecision(true, Duration.ofSeconds(2), false, Duration.ofSeconds(2)));
+        FailureDecision drawn = policy.decide(1, 3, false, Duration.ofSeconds(2), new FixedRandom(Long.MAX_VALUE));
+        assertThat(drawn).isEqualTo(new FailureDecision(true, Duration.ofSeconds(5), false, Duration.ofSeconds(2)));
+        FailureDecision equal = policy.decide(1, 3, false, Duration.ofSeconds(5), new FixedRandom(Long.MAX_VALUE));
+        assertThat(equal.delay()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(policy.decide(1, 3, ExecutionResult.failedRetryAfter("", "503", Duration.ofSeconds(7)),
+                new FixedRandom(0)).delay()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void aRetryAfterIsCappedByTheCap() {
+        RetryPolicy small = new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(30));
+        FailureDecision d = small.decide(1, 3, false, Duration.ofHours(1), new FixedRandom(0));
+        assertThat(d.delay()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(d.retryAfter()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(small.decide(1, 3, false, Duration.ofSeconds(30), new FixedRandom(0)).delay())
+                .isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aRetryAfterDoesNotOutlastTheAttempts() {
+        assertThat(policy.decide(3, 3, false, Duration.ofSeconds(2), new FixedRandom(0)))
+                .isEqualTo(FailureDecision.deadLetter());
+        assertThat(policy.decide(1, 3, false, null, new FixedRandom(0)))
+                .isEqualTo(FailureDecision.retryAfter(Duration.ZERO));
+        assertThat(policy.decide(1, 3, false, Duration.ofSeconds(-1), new FixedRandom(0)).retryAfter()).isNull();
+    }
+
+    @Test
+    void permanentAndRetryAfterDecisionsAreConsistent() {
+        assertThatThrownBy(() -> new FailureDecision(true, Duration.ZERO, true, null)).hasMessageContaining("permanent");
+        assertThatThrownBy(() -> new FailureDecision(false, Duration.ZERO, false, Duration.ZERO))
+                .hasMessageContaining("retry-after");
+        assertThatThrownBy(() -> new FailureDecision(true, Duration.ofSeconds(1), false, Duration.ofSeconds(2)))
+                .hasMessageContaining("at most its delay");
+        assertThat(new FailureDecision(true, Duration.ofSeconds(2), false, Duration.ofSeconds(2)).retryAfter())
+                .isEqualTo(Duration.ofSeconds(2));
     }
 
     /** Draws {@code min(value, bound - 1)}: the top or the bottom of any range. */

@@ -29,6 +29,26 @@ class ExecutionValuesTest {
         }
 
         @Test
+        void aPermanentFailureAndARetryAfterAreFailuresOnly() {
+            ExecutionResult permanent = ExecutionResult.failedPermanently("out", "HTTP 404");
+            assertThat(permanent).isEqualTo(new ExecutionResult(AttemptOutcome.FAILED, "out", "HTTP 404", true, null));
+            assertThat(ExecutionResult.failed("", "x").permanent()).isFalse();
+            assertThat(ExecutionResult.failed("", "x").retryAfter()).isNull();
+            assertThat(ExecutionResult.failedRetryAfter("", "HTTP 503", Duration.ofSeconds(2)).retryAfter())
+                    .isEqualTo(Duration.ofSeconds(2));
+            assertThat(ExecutionResult.failedRetryAfter("", "HTTP 503", Duration.ZERO).retryAfter()).isZero();
+            assertThatThrownBy(() -> new ExecutionResult(AttemptOutcome.TIMED_OUT, "", "t", true, null))
+                    .hasMessageContaining("only a failed attempt can be permanent");
+            assertThatThrownBy(() -> new ExecutionResult(AttemptOutcome.SUCCEEDED, "", null, false, Duration.ZERO))
+                    .hasMessageContaining("retry-after");
+            assertThatThrownBy(() -> new ExecutionResult(AttemptOutcome.FAILED, "", "x", true, Duration.ZERO))
+                    .hasMessageContaining("retry-after");
+            assertThatThrownBy(() -> ExecutionResult.failedRetryAfter("", "x", Duration.ofSeconds(-1)))
+                    .hasMessageContaining("negative");
+            assertThatThrownBy(() -> ExecutionResult.failedRetryAfter("", "x", null)).isInstanceOf(NullPointerException.class);
+        }
+
+        @Test
         void missingOutputIsEmpty() {
             assertThat(ExecutionResult.succeeded(null).output()).isEmpty();
         }

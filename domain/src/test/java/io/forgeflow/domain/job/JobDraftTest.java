@@ -39,6 +39,69 @@ class JobDraftTest {
     }
 
     @Nested
+    class UniqueKeys {
+        JobDraft with(String key, String onConflict) {
+            Map<String, Object> f = fields(VALID);
+            f.put("unique_key", key);
+            f.put("unique_on_conflict", onConflict);
+            return draft(f);
+        }
+
+        void refused(JobDraft d, String field, String message) {
+            assertThatThrownBy(d::validate).isInstanceOfSatisfying(ValidationException.class, e -> {
+                assertThat(e.field()).isEqualTo(field);
+                assertThat(e.getMessage()).contains(message);
+            });
+        }
+
+        @Test
+        void aKeyIsKeptAndRejectIsTheDefault() {
+            assertThat(with("sync-customer-42", null).validate().uniqueKey()).isEqualTo("sync-customer-42");
+            assertThat(with("sync-customer-42", null).returnsExistingOnUniqueConflict()).isFalse();
+            assertThat(with("sync-customer-42", "reject").returnsExistingOnUniqueConflict()).isFalse();
+            assertThat(with("sync-customer-42", "return_existing").returnsExistingOnUniqueConflict()).isTrue();
+            assertThat(with("k", "return_existing").validate().uniqueKey()).isEqualTo("k");
+            assertThat(with("x".repeat(200), null).validate().uniqueKey()).hasSize(200);
+            assertThat(VALID.validate().uniqueKey()).isNull();
+        }
+
+        @Test
+        void badKeysAreRefusedNamingTheField() {
+            refused(with("", null), "unique_key", "1 to 200 characters");
+            refused(with("   ", null), "unique_key", "not blank");
+            refused(with("x".repeat(201), null), "unique_key", "was 201");
+            refused(with("a\nb", null), "unique_key", "control characters");
+            refused(with("a\u0000b", null), "unique_key", "NUL");
+        }
+
+        @Test
+        void theConflictPolicyNeedsAKeyAndAKnownValue() {
+            refused(with("k", "merge"), "unique_on_conflict", "was 'merge'");
+            refused(with(null, "reject"), "unique_on_conflict", "needs unique_key");
+            refused(with(null, "merge"), "unique_on_conflict", "must be");
+        }
+
+        @Test
+        void aRecurringJobCannotHaveAKey() {
+            Map<String, Object> f = fields(VALID);
+            f.put("unique_key", "k");
+            f.put("cron_expr", "* * * * *");
+            refused(draft(f), "unique_key", "one-off jobs only");
+            assertThatThrownBy(() -> new JobSpec("n", "shell", Map.of(), "* * * * *", null, "UTC", 5, 3, 300,
+                    CatchUp.SKIP, null, "default", null, null, Overlap.ALLOW, "k"))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void theKeyIsPartOfTheRequestForIdempotentReplays() {
+            JobSpec a = with("k1", null).validate();
+            assertThat(a.sameRequestAs(with("k1", "return_existing").validate())).isTrue();
+            assertThat(a.sameRequestAs(with("k2", null).validate())).isFalse();
+            assertThat(a.sameRequestAs(VALID.validate())).isFalse();
+        }
+    }
+
+    @Nested
     class QueuesAndLimits {
         @Test
         void queueKeyLimitAndOverlapAreKept() {
@@ -333,6 +396,7 @@ class JobDraftTest {
                 (String) m.get("cron_expr"), (Instant) m.get("run_at"), (String) m.get("timezone"),
                 (Integer) m.get("priority"), (Integer) m.get("max_attempts"), (Integer) m.get("timeout_seconds"),
                 (String) m.get("catch_up"), (String) m.get("idempotency_key"), (String) m.get("queue"),
-                (String) m.get("concurrency_key"), (Integer) m.get("max_concurrent"), (String) m.get("overlap"));
+                (String) m.get("concurrency_key"), (Integer) m.get("max_concurrent"), (String) m.get("overlap"),
+                (String) m.get("unique_key"), (String) m.get("unique_on_conflict"));
     }
 }

@@ -41,6 +41,19 @@ class PortValuesTest {
         }
 
         @Test
+        void aRetryAfterBelongsToARetryAndIsAtMostItsDelay() {
+            Acknowledgement retry = new Acknowledgement(FENCE, AttemptOutcome.FAILED, RunStatus.PENDING,
+                    Duration.ofSeconds(7), "", "HTTP 503", Duration.ofSeconds(7));
+            assertThat(retry.retryAfter()).isEqualTo(Duration.ofSeconds(7));
+            assertThat(new Acknowledgement(FENCE, AttemptOutcome.FAILED, RunStatus.PENDING, Duration.ofSeconds(7), "",
+                    "x").retryAfter()).isNull();
+            assertThatThrownBy(() -> new Acknowledgement(FENCE, AttemptOutcome.FAILED, RunStatus.PENDING,
+                    Duration.ofSeconds(7), "", "x", Duration.ofSeconds(8))).hasMessageContaining("at most its delay");
+            assertThatThrownBy(() -> new Acknowledgement(FENCE, AttemptOutcome.FAILED, RunStatus.DEAD,
+                    Duration.ZERO, "", "x", Duration.ZERO)).hasMessageContaining("retry-after");
+        }
+
+        @Test
         void aRunningRunCannotBeAcknowledgedIntoRunningAgain() {
             assertThatThrownBy(() -> new Acknowledgement(FENCE, AttemptOutcome.SUCCEEDED, RunStatus.RUNNING, null, "", null))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot become running");

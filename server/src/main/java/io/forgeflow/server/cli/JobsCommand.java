@@ -65,6 +65,10 @@ final class JobsCommand extends ClientCommand {
         submit.addArgument("--overlap").choices("allow", "skip", "queue_one", "cancel_running")
                 .help("recurring: a tick while an earlier run is pending or running: allow (default), skip, queue_one "
                         + "(one may wait), cancel_running (the new tick replaces it)");
+        submit.addArgument("--unique-key").metavar("KEY")
+                .help("one-off: refused (exit 4) while a run of a job with KEY in its queue is pending or running");
+        submit.addArgument("--unique-on-conflict").choices("reject", "return_existing")
+                .help("with --unique-key: reject (default) or return_existing (answer the live job)");
         submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
 
         Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
@@ -115,6 +119,7 @@ final class JobsCommand extends ClientCommand {
                 .queue(ns.getString("queue"))
                 .concurrency(ns.getString("concurrency_key"), ns.getInt("max_concurrent"))
                 .overlap(ns.getString("overlap"))
+                .uniqueKey(ns.getString("unique_key"), ns.getString("unique_on_conflict"))
                 .build();
         SubmitResult result = client.submitJob(request);
         if (out.json()) {
@@ -123,6 +128,9 @@ final class JobsCommand extends ClientCommand {
             out.println(result.job().id());
         } else {
             out.println(result.created() ? "submitted job " + result.job().id()
+                    : request.uniqueKey() != null && request.idempotencyKey() == null
+                    ? "job " + result.job().id() + " holds unique key " + request.uniqueKey()
+                            + " and is still pending or running: nothing submitted"
                     : "job " + result.job().id() + " already exists with this idempotency key and body: nothing submitted");
             Details.job(out, result.job());
         }
