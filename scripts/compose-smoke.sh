@@ -32,6 +32,7 @@ if [ -n "${FORGEFLOW_GRAFANA_IMAGE:-}" ] && podman image exists "$FORGEFLOW_GRAF
 
 passed=0
 failed=0
+volumes_before=$(podman volume ls -q)
 teardown() {
   local rc=$?
   echo "--- tearing down $project"
@@ -45,6 +46,10 @@ teardown() {
   podman ps -a -q --filter "label=io.podman.compose.project=$project" | xargs -r podman rm -f -v -t 5 >/dev/null 2>&1 || true
   compose down --volumes >/dev/null 2>&1 || true
   podman volume ls -q | grep "^${project}_" | xargs -r podman volume rm -f >/dev/null 2>&1 || true
+  # anonymous volumes that this run left unused (a killed and restarted container may leave one)
+  for v in $(podman volume ls -q --filter dangling=true); do
+    grep -qx "$v" <<<"$volumes_before" || podman volume rm -f "$v" >/dev/null 2>&1 || true
+  done
   podman network ls -q | grep "^${project}_" | xargs -r podman network rm -f >/dev/null 2>&1 || true
   [ "$rc" -ne 0 ] && failed=$((failed + 1))
   echo "compose smoke: ${passed} passed, ${failed} failed"
@@ -83,6 +88,7 @@ workers_at_least() { [ "$(live_workers)" -ge "$1" ]; }
 succeeded_total() { curl -fsS "$prom/api/v1/query" --data-urlencode 'query=sum(increase(forgeflow_runs_total{status="succeeded"}[1h]))' | json "round(float(j['data']['result'][0]['value'][1]), 1) if j['data']['result'] else 0"; }
 succeeded_at_least() { python3 -c "import sys; sys.exit(0 if $(succeeded_total) >= $1 else 1)"; }
 
+volumes_before=$(podman volume ls -q)
 echo "--- starting ${services[*]} as $project (API on $api, Prometheus on $prom)"
 compose up -d "${services[@]}" >/dev/null
 wait_for 300 "the api node answers /readyz" curl -fsS "$api/readyz"
@@ -94,6 +100,11 @@ wait_for 120 "the README's first job succeeds" run_is "$hello" succeeded
 [ "$(run_field "$hello" "j['output'].strip()")" = "hello from forgeflow" ] || fail "hello's output: $(run_field "$hello" "j['output']")"
 ok "the README's first job succeeded with its output"
 
+# which container is which worker, known before the run starts: after it starts, 8 seconds must be enough to kill it
+declare -A container_of
+for c in $(podman ps --filter "label=io.podman.compose.project=$project" --format '{{.Names}}'); do
+  container_of[$(podman inspect --format '{{.Config.Hostname}}' "$c")]=$c
+done
 # the run's start is seen on the event stream (polling could miss an 8-second run on a busy machine)
 events=$(mktemp)
 curl -sN "${auth[@]}" "$api/api/events" > "$events" &
@@ -106,18 +117,14 @@ until started >/dev/null; do
   [ "$SECONDS" -lt "$deadline" ] || fail "the sleep job's run started (no running event in 120 s)"
   sleep 0.2
 done
-survivor=$(started | sed 's/^data: *//' | json "j['run_id']")
-holder=$(started | sed 's/^data: *//' | json "j['worker_id']")
+holder=$(started | sed -n 's/.*"worker_id":"\([^"]*\)".*/\1/p')
+victim=${container_of[${holder%-*-*}]:-}
+[ -n "$victim" ] && podman kill --signal KILL "$victim" >/dev/null
+killed_at=$SECONDS
+survivor=$(started | sed -n 's/.*"run_id":"\([^"]*\)".*/\1/p')
 kill "$events_pid" 2>/dev/null; events_pid=""
 rm -f "$events"
-victim=""
-for c in $(podman ps --filter "label=io.podman.compose.project=$project" --format '{{.Names}}'); do
-  host=$(podman inspect --format '{{.Config.Hostname}}' "$c")
-  case "$holder" in "$host"-*) victim=$c ;; esac
-done
 [ -n "$victim" ] || fail "no container of $project runs worker $holder"
-podman kill --signal KILL "$victim" >/dev/null
-killed_at=$SECONDS
 echo "--- killed $victim (worker $holder) with SIGKILL; waiting for the lease to expire and another worker to finish the run"
 wait_for 240 "the killed worker's run finishes elsewhere" run_is "$survivor" succeeded
 [ "$(run_field "$survivor" "j['output'].strip()")" = "survived" ] || fail "survivor's output: $(run_field "$survivor" "j['output']")"
