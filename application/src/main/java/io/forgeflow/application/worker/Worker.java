@@ -767,8 +767,8 @@ public final class Worker {
                 return new Acknowledgement(f.fence, outcome, RunStatus.CANCELLED, Duration.ZERO, result.output(),
                         error == null ? REASON_OPERATOR : error);
             default:
-                FailureDecision decision = settings.retryPolicy().decide(f.run.attempt(), f.run.maxAttempts(), result,
-                        random);
+                FailureDecision decision = settings.retryPolicy().decide(f.run.attempt(), f.run.maxAttempts(),
+                        result.permanent(), result.retryAfter(), random);
                 listener.failureDecided(f.run, decision);
                 return new Acknowledgement(f.fence, outcome, decision.retries() ? RunStatus.PENDING : RunStatus.DEAD,
                         decision.delay(), result.output(), error, decision.retryAfter());

@@ -1,7 +1,5 @@
 package io.forgeflow.domain.backoff;
 
-import io.forgeflow.domain.execution.ExecutionResult;
-
 import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -82,11 +80,5 @@ public record RetryPolicy(Duration base, Duration cap) {
         Duration floor = retryAfter.compareTo(cap) > 0 ? cap : retryAfter;
         Duration delay = drawn.compareTo(floor) > 0 ? drawn : floor;
         return new FailureDecision(true, delay, false, floor);
-    }
-
-    /** The decision for {@code result}, an attempt that failed or timed out (its permanence and retry-after). */
-    public FailureDecision decide(int failedAttempt, int maxAttempts,
-                                  ExecutionResult result, RandomGenerator random) {
-        return decide(failedAttempt, maxAttempts, result.permanent(), result.retryAfter(), random);
     }
 }

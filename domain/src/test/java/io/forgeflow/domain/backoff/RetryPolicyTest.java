@@ -1,6 +1,5 @@
 package io.forgeflow.domain.backoff;
 
-import io.forgeflow.domain.execution.ExecutionResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -98,8 +97,6 @@ class RetryPolicyTest {
         assertThat(d.permanent()).isTrue();
         assertThat(d.delay()).isZero();
         assertThat(policy.decide(5, 5, r).permanent()).isFalse();
-        assertThat(policy.decide(1, 5, ExecutionResult.failedPermanently("", "404"), r).permanent()).isTrue();
-        assertThat(policy.decide(1, 5, ExecutionResult.failed("", "500"), r).retries()).isTrue();
     }
 
     @Test
@@ -111,8 +108,6 @@ class RetryPolicyTest {
         assertThat(drawn).isEqualTo(new FailureDecision(true, Duration.ofSeconds(5), false, Duration.ofSeconds(2)));
         FailureDecision equal = policy.decide(1, 3, false, Duration.ofSeconds(5), new FixedRandom(Long.MAX_VALUE));
         assertThat(equal.delay()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(policy.decide(1, 3, ExecutionResult.failedRetryAfter("", "503", Duration.ofSeconds(7)),
-                new FixedRandom(0)).delay()).isEqualTo(Duration.ofSeconds(7));
     }
 
     @Test
