@@ -49,7 +49,7 @@ class FaultProxyIT {
 
     @Test
     void dropReplyToLetsTheStatementCommitButTheClientNeverHearsOfIt() throws Exception {
-        String table = "fault_probe_" + System.nanoTime();
+        String table = "public.fault_probe_" + System.nanoTime();
         try (Connection c = connect(0)) {
             proxy.dropReplyTo(table);
             assertThatThrownBy(() -> execute(c, "CREATE TABLE " + table + " (id int)")).isInstanceOf(SQLException.class);

@@ -4,6 +4,7 @@ import io.forgeflow.adapter.executor.ShellRunExecutor;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresRunQueue;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
+import io.forgeflow.adapter.postgres.PostgresSchema;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import io.forgeflow.adapter.postgres.testing.TestJobs;
 import io.forgeflow.application.executor.ExecutorRegistry;
@@ -185,6 +186,7 @@ class WorkerFaultsIT {
         }
         ds.setSocketTimeout(5);
         ds.setConnectTimeout(5);
+        ds.setCurrentSchema(PostgresSchema.DEFAULT);
         return ds;
     }
 
