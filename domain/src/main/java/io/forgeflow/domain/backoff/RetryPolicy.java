@@ -77,8 +77,8 @@ public record RetryPolicy(Duration base, Duration cap) {
         if (retryAfter == null || retryAfter.isNegative()) {
             return FailureDecision.retryAfter(drawn);
         }
-        Duration floor = retryAfter.compareTo(cap) > 0 ? cap : retryAfter;
-        Duration delay = drawn.compareTo(floor) > 0 ? drawn : floor;
+        Duration floor = Duration.ofMillis(Math.min(retryAfter.toMillis(), cap.toMillis()));
+        Duration delay = Duration.ofMillis(Math.max(drawn.toMillis(), floor.toMillis()));
         return new FailureDecision(true, delay, false, floor);
     }
 }

@@ -8,7 +8,7 @@ import java.util.List;
  * or the node is shutting down. Thread-safe; callbacks registered after cancellation run at once.
  */
 public final class Cancellation {
-    private final List<Runnable> callbacks = new ArrayList<>();
+    private List<Runnable> callbacks = new ArrayList<>();
     private String reason;
 
     /** Cancels (first call wins) and runs the registered callbacks on the calling thread. */
@@ -19,8 +19,8 @@ public final class Cancellation {
                 return;
             }
             reason = why == null ? "cancelled" : why;
-            toRun = new ArrayList<>(callbacks);
-            callbacks.clear();
+            toRun = callbacks;
+            callbacks = new ArrayList<>(); // later registrations run at once; this one is never read again
         }
         toRun.forEach(Runnable::run);
     }

@@ -49,6 +49,6 @@ public record ExecutorSettings(boolean privateNetworkTargetsAllowed, Duration su
      */
     public static Duration supervisorSilenceFor(Duration lease, Duration heartbeat) {
         Duration half = lease.minus(heartbeat).dividedBy(2);
-        return half.compareTo(MIN_SILENCE) < 0 ? MIN_SILENCE : half;
+        return Duration.ofNanos(Math.max(half.toNanos(), MIN_SILENCE.toNanos()));
     }
 }

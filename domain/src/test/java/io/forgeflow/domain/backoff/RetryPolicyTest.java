@@ -152,4 +152,20 @@ class RetryPolicyTest {
             return Math.min(value, bound - 1);
         }
     }
+
+    @Test
+    void aBaseThatExactlyFitsUnderTheCapDoublesInsteadOfJumpingToTheCap() {
+        RetryPolicy uneven = new RetryPolicy(Duration.ofMillis(5_000), Duration.ofMillis(20_001));
+
+        assertThat(uneven.ceilingAfter(3)).isEqualTo(Duration.ofMillis(20_000));
+        assertThat(uneven.ceilingAfter(4)).isEqualTo(Duration.ofMillis(20_001));
+    }
+
+    @Test
+    void theLastAllowedAttemptIsDeadNotRetried() {
+        RandomGenerator random = new SplittableRandom(1);
+
+        assertThat(policy.decide(3, 3, false, null, random).retries()).isFalse();
+        assertThat(policy.decide(2, 3, false, null, random).retries()).isTrue();
+    }
 }
