@@ -4,11 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.forgeflow.application.event.RunEventFeed;
 import io.forgeflow.domain.run.RunChange;
-import org.glassfish.jersey.server.ChunkedOutput;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,29 +45,39 @@ import java.util.concurrent.atomic.AtomicInteger;
  * vanished client is noticed; {@code event: reset} (data {@code {"reason": ..., "last_event_id": ...}}) says that
  * events were missed and cannot be replayed: re-read the state.
  *
- * <p>No request thread is held by an idle stream: Jersey suspends the request ({@link ChunkedOutput}). Each stream
- * has its own queue of frames, written in order by a small shared pool of writer threads, one task per stream at a
- * time; a stream whose client reads too slowly (more than {@value #MAX_QUEUED_FRAMES} frames waiting) is closed, and
- * its client, reconnecting with {@code Last-Event-ID}, is given what it missed from the feed's buffer (or a reset).
+ * <p>No thread is ever held by a stream: the request is asynchronous and every write is non-blocking (servlet
+ * {@link WriteListener}): a stream writes only while its connection can take bytes, and otherwise waits for the
+ * container's call-back, so a client that reads slowly or not at all delays nobody else. Each stream keeps at most
+ * {@value #MAX_QUEUED_FRAMES} frames waiting (by default); past that, or when its connection has taken nothing for
+ * {@link #STALL_LIMIT}, its client is too slow: the backlog is dropped, a {@code reset} (reason "slow consumer") is
+ * queued instead, and the stream is closed once that is written, or after {@link #CLOSE_GRACE} if it never is.
  */
 public final class EventStreams implements AutoCloseable {
     /** The keep-alive comment's interval by default. */
     public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(15);
     /** The most streams a node serves at once by default. */
     public static final int DEFAULT_MAX_STREAMS = 1_000;
-    /** Frames a stream may have waiting before it is closed as too slow. */
-    static final int MAX_QUEUED_FRAMES = 20_000;
+    /** Frames a stream may have waiting before its client counts as too slow, by default. */
+    static final int MAX_QUEUED_FRAMES = 1_000;
+    /** How long a connection may take no bytes while frames wait before its client counts as too slow. */
+    static final Duration STALL_LIMIT = Duration.ofSeconds(30);
+    /** How long a slow stream's reset may wait to be written before the stream is closed without it. */
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(5);
     static final String RETRY_MILLIS = "2000";
 
     private static final Logger LOG = LoggerFactory.getLogger(EventStreams.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int MAX_CHUNK_CHARS = 64 * 1024;
+    private static final Chunk KEEP_ALIVE = Chunk.of(": keep-alive\n\n");
 
     private final RunEventFeed feed;
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
     private final ExecutorService writers;
     private final ScheduledExecutorService ticker;
     private final int maxStreams;
+    private final int maxQueuedFrames;
+    private final Object reservations = new Object();
+    private int reserved;
+    private volatile Framed lastFramed = new Framed(List.of(), new Chunk(new byte[0], 0));
     private volatile boolean closed;
 
     /** @param keepAlive how often a comment is sent on every stream */
@@ -76,13 +90,23 @@ public final class EventStreams implements AutoCloseable {
      * @param maxStreams the most streams open at once; one more is refused with a 503
      */
     public EventStreams(RunEventFeed feed, Duration keepAlive, int maxStreams) {
+        this(feed, keepAlive, maxStreams, MAX_QUEUED_FRAMES);
+    }
+
+    /** @param maxQueuedFrames the frames a stream may have waiting before its client counts as too slow */
+    EventStreams(RunEventFeed feed, Duration keepAlive, int maxStreams, int maxQueuedFrames) {
         if (maxStreams < 1) {
             throw new IllegalArgumentException("maxStreams must be >= 1, was " + maxStreams);
         }
+        if (maxQueuedFrames < 1) {
+            throw new IllegalArgumentException("maxQueuedFrames must be >= 1, was " + maxQueuedFrames);
+        }
         this.maxStreams = maxStreams;
+        this.maxQueuedFrames = maxQueuedFrames;
         this.feed = Objects.requireNonNull(feed, "feed");
         AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        // writes never block, so two threads keep up with any number of streams
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 r -> daemon(r, "forgeflow-sse-writer-" + n.incrementAndGet()));
         pool.allowCoreThreadTimeOut(true);
         this.writers = pool;
@@ -99,36 +123,70 @@ public final class EventStreams implements AutoCloseable {
     }
 
     /**
-     * Opens a stream that first replays what followed {@code lastEventId} (or says {@code reset}), then follows the
-     * feed. Throws a 503 {@link ApiException} once closing.
+     * Takes a place for one more stream, or throws a 503 {@link ApiException} when the node serves its limit or is
+     * closing. Each place taken is given back by {@link #open} (its stream's end) or {@link #release}.
      */
-    ChunkedOutput<String> open(String lastEventId) {
-        if (closed) {
-            throw new ApiException(503, "this node is shutting down: reconnect to another one", null);
-        }
-        Stream stream = new Stream();
-        synchronized (streams) {
-            if (streams.size() >= maxStreams) {
+    void reserve() {
+        synchronized (reservations) {
+            if (closed) {
+                throw new ApiException(503, "this node is shutting down: reconnect to another one", null);
+            }
+            if (reserved >= maxStreams) {
                 throw new ApiException(503, "this node already serves its limit of " + maxStreams + " event streams "
                         + "(FORGEFLOW_EVENT_STREAMS): retry later or connect to another api node", null);
             }
-            streams.add(stream);
+            reserved++;
         }
-        stream.enqueue("retry: " + RETRY_MILLIS + "\n: forgeflow run events\n\n");
-        stream.subscription = feed.subscribe(lastEventId, stream);
+    }
+
+    /** Gives back a place {@link #reserve} took for a stream that was never opened. */
+    void release() {
+        synchronized (reservations) {
+            reserved--;
+        }
+    }
+
+    /**
+     * Opens a reserved stream on an asynchronous request: it first replays what followed {@code lastEventId} (or
+     * says {@code reset}), then follows the feed. Gives the place back when it fails.
+     */
+    void open(String lastEventId, AsyncContext async, HttpServletResponse response) throws IOException {
+        Stream stream;
+        try {
+            async.setTimeout(0);
+            response.setStatus(200);
+            response.setContentType(EventResource.EVENT_STREAM);
+            response.setCharacterEncoding("UTF-8");
+            response.setHeader("Cache-Control", "no-cache");
+            response.setHeader("X-Accel-Buffering", "no"); // nginx: do not buffer the stream
+            stream = new Stream(async, response.getOutputStream());
+        } catch (IOException | RuntimeException e) {
+            release();
+            throw e;
+        }
+        streams.add(stream);
+        try {
+            stream.offer(Chunk.of("retry: " + RETRY_MILLIS + "\n: forgeflow run events\n\n"));
+            stream.out.setWriteListener(stream); // the container calls onWritePossible: the first write
+            stream.subscription = feed.subscribe(lastEventId, stream);
+        } catch (RuntimeException e) {
+            stream.close();
+            throw e;
+        }
         if (closed) {
             stream.close();
         }
-        return stream.output;
     }
 
     /**
      * Ends every stream (their clients reconnect, to another node) and stops the threads, waiting at most two seconds
-     * for writes in progress. Idempotent.
+     * for the streams to end. Idempotent.
      */
     @Override
     public void close() {
-        closed = true;
+        synchronized (reservations) {
+            closed = true;
+        }
         ticker.shutdownNow();
         for (Stream stream : streams) {
             stream.close();
@@ -143,8 +201,38 @@ public final class EventStreams implements AutoCloseable {
     }
 
     private void keepAlive() {
+        long now = System.nanoTime();
         for (Stream stream : streams) {
-            stream.enqueue(": keep-alive\n\n");
+            if (stream.stalledFor(now) > STALL_LIMIT.toNanos()) {
+                stream.tooSlow("its connection took nothing for " + STALL_LIMIT.toSeconds() + " s");
+            } else {
+                stream.enqueue(KEEP_ALIVE);
+            }
+        }
+    }
+
+    /** The frames of a batch the feed delivers, as one chunk of bytes: made once, shared by every stream. */
+    private Chunk chunkOf(List<RunEventFeed.Event> events) {
+        Framed last = lastFramed;
+        if (last.events == events) {
+            return last.chunk;
+        }
+        StringBuilder text = new StringBuilder();
+        for (RunEventFeed.Event event : events) {
+            text.append(frame(event));
+        }
+        Chunk chunk = new Chunk(text.toString().getBytes(StandardCharsets.UTF_8), events.size());
+        lastFramed = new Framed(events, chunk);
+        return chunk;
+    }
+
+    private record Framed(List<RunEventFeed.Event> events, Chunk chunk) {
+    }
+
+    /** Bytes to write, and how many frames they hold. */
+    private record Chunk(byte[] bytes, int frames) {
+        static Chunk of(String frame) {
+            return new Chunk(frame.getBytes(StandardCharsets.UTF_8), 1);
         }
     }
 
@@ -181,28 +269,37 @@ public final class EventStreams implements AutoCloseable {
         return t;
     }
 
-    /** One client's stream: a queue of frames, written in order by one writer task at a time. */
-    private final class Stream implements RunEventFeed.Subscriber {
-        final ChunkedOutput<String> output = new ChunkedOutput<>(String.class);
-        final ConcurrentLinkedQueue<String> frames = new ConcurrentLinkedQueue<>();
+    /**
+     * One client's stream: a bounded queue of frames, written without blocking by whichever comes first, a writer
+     * task or the container's call-back that the connection can take more; never both at once.
+     */
+    private final class Stream implements RunEventFeed.Subscriber, WriteListener {
+        final AsyncContext async;
+        final ServletOutputStream out;
+        final ConcurrentLinkedQueue<Chunk> chunks = new ConcurrentLinkedQueue<>();
         final AtomicInteger queued = new AtomicInteger();
         final AtomicBoolean scheduled = new AtomicBoolean();
         final AtomicBoolean done = new AtomicBoolean();
         volatile RunEventFeed.Subscription subscription;
+        /** Set once the client is too slow: only the reset is left to write, then the stream ends. */
+        volatile boolean dropping;
+        /** Since when the connection takes no bytes and the container is to call back ({@code 0}: it takes them). */
+        volatile long stalledSince;
+        private boolean flushPending;
+
+        Stream(AsyncContext async, ServletOutputStream out) {
+            this.async = async;
+            this.out = out;
+        }
 
         @Override
         public void events(List<RunEventFeed.Event> events) {
-            for (RunEventFeed.Event event : events) {
-                if (!offer(frame(event))) {
-                    return;
-                }
-            }
-            schedule();
+            enqueue(chunkOf(events));
         }
 
         @Override
         public void reset(RunEventFeed.Reset reset) {
-            enqueue(frame(reset));
+            enqueue(Chunk.of(frame(reset)));
         }
 
         @Override
@@ -210,57 +307,104 @@ public final class EventStreams implements AutoCloseable {
             close();
         }
 
-        void enqueue(String frame) {
-            if (offer(frame)) {
+        void enqueue(Chunk chunk) {
+            if (offer(chunk)) {
                 schedule();
             }
         }
 
-        private boolean offer(String frame) {
-            if (done.get()) {
+        long stalledFor(long now) {
+            long since = stalledSince;
+            return since == 0 || chunks.isEmpty() ? 0 : now - since;
+        }
+
+        private boolean offer(Chunk chunk) {
+            if (done.get() || dropping) {
                 return false;
             }
-            if (queued.incrementAndGet() > MAX_QUEUED_FRAMES) {
-                LOG.info("closing an event stream whose client reads too slowly ({} events waiting); it can resume "
-                        + "with Last-Event-ID", MAX_QUEUED_FRAMES);
-                close();
+            if (queued.addAndGet(chunk.frames) > maxQueuedFrames) {
+                tooSlow("more than " + maxQueuedFrames + " events were waiting");
                 return false;
             }
-            frames.add(frame);
+            chunks.add(chunk);
             return true;
         }
 
+        /** Drops the backlog for a reset, then ends the stream once that is written, or after the grace. */
+        void tooSlow(String why) {
+            if (done.get() || dropping) {
+                return;
+            }
+            dropping = true;
+            LOG.info("dropping an event stream whose client reads too slowly ({}); it can resume with Last-Event-ID",
+                    why);
+            chunks.clear();
+            queued.set(1);
+            chunks.add(Chunk.of(frame(new RunEventFeed.Reset(feed.currentId(), "slow consumer: this stream fell behind ("
+                    + why + ") and was dropped; re-read the state you show, then reconnect"))));
+            try {
+                ticker.schedule(this::close, CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException shuttingDown) {
+                close();
+                return;
+            }
+            schedule();
+        }
+
+        /** Has a writer task write what is queued, unless one is due or the container will call back anyway. */
         private void schedule() {
-            if (!done.get() && scheduled.compareAndSet(false, true)) {
+            if (!done.get() && stalledSince == 0 && scheduled.compareAndSet(false, true)) {
                 try {
-                    writers.execute(this::drain);
-                } catch (RuntimeException rejected) {
+                    writers.execute(() -> {
+                        scheduled.set(false);
+                        write();
+                    });
+                } catch (RejectedExecutionException shuttingDown) {
                     close();
                 }
             }
         }
 
-        /** Writes what is queued, in chunks; on a write failure (the client left) closes the stream. */
-        private void drain() {
+        @Override
+        public synchronized void onWritePossible() {
+            stalledSince = 0;
+            write();
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            LOG.debug("an event stream ended: {}", t.toString());
+            close();
+        }
+
+        /** Writes what is queued while the connection takes bytes; returns at once when it does not. */
+        private synchronized void write() {
+            if (done.get()) {
+                return;
+            }
             try {
-                StringBuilder chunk = new StringBuilder();
-                String frame;
-                while (!done.get() && (frame = frames.poll()) != null) {
-                    queued.decrementAndGet();
-                    chunk.append(frame);
-                    if (chunk.length() >= MAX_CHUNK_CHARS || frames.isEmpty()) {
-                        output.write(chunk.toString());
-                        chunk.setLength(0);
+                while (out.isReady()) {
+                    Chunk chunk = chunks.poll();
+                    if (chunk != null) {
+                        queued.addAndGet(-chunk.frames);
+                        out.write(chunk.bytes);
+                        flushPending = true;
+                    } else if (flushPending) {
+                        flushPending = false;
+                        out.flush();
+                    } else {
+                        if (dropping) {
+                            close();
+                        }
+                        return;
                     }
+                }
+                if (stalledSince == 0) {
+                    stalledSince = Math.max(1, System.nanoTime());
                 }
             } catch (IOException | RuntimeException e) {
                 LOG.debug("an event stream ended: {}", e.toString());
                 close();
-            } finally {
-                scheduled.set(false);
-            }
-            if (!frames.isEmpty() && !done.get()) {
-                schedule();
             }
         }
 
@@ -269,24 +413,25 @@ public final class EventStreams implements AutoCloseable {
                 return;
             }
             streams.remove(this);
+            release();
             RunEventFeed.Subscription s = subscription;
             if (s != null) {
                 s.close();
             }
-            frames.clear();
-            // never on the caller's thread: it may hold the feed's lock, and closing waits for a write in progress
+            chunks.clear();
+            // never on the caller's thread: it may hold the feed's lock
             try {
-                writers.execute(this::closeOutput);
+                writers.execute(this::complete);
             } catch (RejectedExecutionException shuttingDown) {
-                daemon(this::closeOutput, "forgeflow-sse-close").start();
+                daemon(this::complete, "forgeflow-sse-close").start();
             }
         }
 
-        private void closeOutput() {
+        private void complete() {
             try {
-                output.close();
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("closing an event stream failed: {}", e.toString());
+                async.complete();
+            } catch (RuntimeException e) {
+                LOG.debug("ending an event stream failed: {}", e.toString());
             }
         }
     }

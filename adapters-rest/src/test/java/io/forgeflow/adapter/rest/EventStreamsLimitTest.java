@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,14 +23,30 @@ class EventStreamsLimitTest {
 
     @Test
     void aNodeServesAtMostItsLimitOfStreamsAndRefusesOneMoreWith503() {
-        streams.open(null);
-        streams.open(null);
-        assertThat(streams.openStreams()).isEqualTo(2);
+        streams.reserve();
+        streams.reserve();
 
-        assertThatThrownBy(() -> streams.open(null))
+        assertThatThrownBy(streams::reserve)
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503))
                 .hasMessageContaining("limit of 2 event streams").hasMessageContaining("FORGEFLOW_EVENT_STREAMS");
-        assertThat(streams.openStreams()).isEqualTo(2);
+    }
+
+    @Test
+    void aPlaceGivenBackCanBeTakenAgain() {
+        streams.reserve();
+        streams.reserve();
+        streams.release();
+
+        assertThatCode(streams::reserve).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aClosingNodeOpensNoStream() {
+        streams.close();
+
+        assertThatThrownBy(streams::reserve)
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503))
+                .hasMessageContaining("shutting down");
     }
 
     @Test

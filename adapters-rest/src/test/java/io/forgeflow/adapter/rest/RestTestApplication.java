@@ -3,6 +3,7 @@ package io.forgeflow.adapter.rest;
 import com.codahale.metrics.health.HealthCheck;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Environment;
+import io.forgeflow.application.event.RunEventFeed;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.job.CancelJob;
 import io.forgeflow.application.job.PauseJob;
@@ -56,6 +57,9 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
     final AtomicReference<String> notReadyBecause = new AtomicReference<>();
     /** The warnings a ready /readyz shows. */
     final AtomicReference<List<String>> readyWarnings = new AtomicReference<>(List.of());
+    /** The cluster's run changes as the test pushes them; {@code /api/events} streams them. */
+    final PushedRunEvents runEvents = new PushedRunEvents();
+    volatile EventStreams eventStreams;
 
     @Override
     public void run(RestTestConfiguration configuration, Environment environment) {
@@ -85,6 +89,20 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                 }).forEach(environment.jersey()::register);
         environment.jersey().register(RestModule.queues(new QueueControls(store.queues(), signal)));
         environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));
+        RunEventFeed feed = new RunEventFeed(runEvents, RunEventFeed.DEFAULT_CAPACITY);
+        feed.start();
+        eventStreams = new EventStreams(feed, Duration.ofMillis(configuration.eventKeepAliveMillis),
+                configuration.eventStreams, configuration.eventQueueFrames);
+        environment.jersey().register(RestModule.events(eventStreams));
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopping(LifeCycle event) {
+                if (event instanceof Server) {
+                    eventStreams.close();
+                    feed.close();
+                }
+            }
+        });
         RestModule.authentication(ApiTokens.parse(configuration.apiTokens)).forEach(environment.jersey()::register);
         // first of all filters, as the server registers it: a tokenless test server restricts hosts
         environment.servlets().addFilter("forgeflow-browser-defence", RestModule.browserDefence(BrowserDefence.of(
@@ -104,6 +122,12 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
             public void lifeCycleStarting(LifeCycle event) {
                 if (event instanceof Server) {
                     ((Server) event).setErrorHandler(new JsonErrorHandler());
+                    for (org.eclipse.jetty.server.Connector c : ((Server) event).getConnectors()) {
+                        if (configuration.sendBufferBytes > 0 && c instanceof org.eclipse.jetty.server.ServerConnector) {
+                            ((org.eclipse.jetty.server.ServerConnector) c)
+                                    .setAcceptedSendBufferSize(configuration.sendBufferBytes);
+                        }
+                    }
                 }
             }
         });

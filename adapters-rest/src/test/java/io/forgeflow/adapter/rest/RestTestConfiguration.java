@@ -26,4 +26,20 @@ public class RestTestConfiguration extends Configuration {
     /** As FORGEFLOW_ALLOWED_HOSTS. */
     @JsonProperty
     public List<String> allowedHosts = new ArrayList<>();
+
+    /** The most event streams at once (FORGEFLOW_EVENT_STREAMS on a node). */
+    @JsonProperty
+    public int eventStreams = EventStreams.DEFAULT_MAX_STREAMS;
+
+    /** The frames an event stream may have waiting before its client counts as too slow. */
+    @JsonProperty
+    public int eventQueueFrames = EventStreams.MAX_QUEUED_FRAMES;
+
+    /** SO_SNDBUF of accepted connections (0: the kernel's, which grows to megabytes on loopback). */
+    @JsonProperty
+    public int sendBufferBytes;
+
+    /** The event streams' keep-alive interval, in milliseconds. */
+    @JsonProperty
+    public long eventKeepAliveMillis = EventStreams.DEFAULT_KEEP_ALIVE.toMillis();
 }
