@@ -5,15 +5,19 @@
 #   bash scripts/chaos.sh            # builds the jar if missing; uses FORGEFLOW_DATABASE_URL or the local PostgreSQL
 #   bash scripts/chaos.sh leader-stop   # two api+scheduler nodes: SIGSTOP the leader, time until ticks resume, SIGCONT
 #   bash scripts/chaos.sh worker-stop   # SIGSTOP the worker holding a sleeping shell job past its lease
+#   bash scripts/chaos.sh db-blackhole  # drop every packet between the worker holding a shell job and PostgreSQL
+#                                       # (the test proxy, server/src/test/.../FaultProxy.java, in between)
 #
 # Watch it live in another terminal:  watch -n1 "curl -s localhost:18080/api/runs?limit=3"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-kill}
-case "$MODE" in kill|leader-stop|worker-stop) ;; *) echo "usage: chaos.sh [kill|leader-stop|worker-stop]"; exit 2 ;; esac
+case "$MODE" in kill|leader-stop|worker-stop|db-blackhole) ;;
+  *) echo "usage: chaos.sh [kill|leader-stop|worker-stop|db-blackhole]"; exit 2 ;; esac
 
 JAR=server/target/forgeflow.jar
-[ -f "$JAR" ] || mvn -B -q package -DskipTests
+PROXY_CLASS=server/target/test-classes/io/forgeflow/server/FaultProxy.class
+{ [ -f "$JAR" ] && [ -f "$PROXY_CLASS" ]; } || mvn -B -q package -DskipTests
 command -v curl >/dev/null || { echo "chaos.sh needs curl"; exit 2; }
 
 DB="forgeflow_chaos_$$"
@@ -28,6 +32,7 @@ LOGS=$(mktemp -d)
 PIDS=()
 cleanup() {
   for p in "${PIDS[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill -9 "$p" 2>/dev/null || true; done
+  [ -n "${PROXY_PID:-}" ] && kill -9 "$PROXY_PID" 2>/dev/null || true
   wait 2>/dev/null || true
   pkill -f "sleep 12 && echo survived the chaos" 2>/dev/null || true
   [ -n "${JOB_PID:-}" ] && kill -9 "$JOB_PID" 2>/dev/null || true
@@ -117,6 +122,49 @@ if [ "$MODE" = worker-stop ]; then
     echo "RESULT: the frozen worker's job died before the run ran again elsewhere"
   else
     echo "RESULT: not shown (the run did not move to another worker)"; exit 1
+  fi
+  exit 0
+fi
+
+if [ "$MODE" = db-blackhole ]; then
+  DB_PORT=$(echo "$FORGEFLOW_DATABASE_URL" | sed -E 's#.*@[^:/]+:([0-9]+)/.*#\1#')
+  DB_HOST=$(echo "$FORGEFLOW_DATABASE_URL" | sed -E 's#.*@([^:/]+):[0-9]+/.*#\1#')
+  coproc PROXY { exec java -cp server/target/test-classes io.forgeflow.server.FaultProxy "$DB_HOST" "$DB_PORT"; }
+  PROXY_PID=$PROXY_PID
+  read -r _ PROXY_PORT <&"${PROXY[0]}"
+  proxy() { echo "$1" >&"${PROXY[1]}"; read -r _ <&"${PROXY[0]}"; }
+  PROXIED_URL=$(echo "$FORGEFLOW_DATABASE_URL" | sed -E "s#@([^:/]+):[0-9]+/#@127.0.0.1:${PROXY_PORT}/#")
+  echo "starting control (api,scheduler) on :18080 and worker w1, whose database connections go through a proxy on :$PROXY_PORT (lease 6s, heartbeat 2s)"
+  start control api,scheduler 18080
+  FORGEFLOW_DATABASE_URL=$PROXIED_URL start w1 worker 18090
+  for p in 18080 18090; do ready $p; done
+  PIDFILE="$LOGS/job.pids"
+  JOB=$(curl -s -X POST localhost:18080/api/jobs -d "{\"name\": \"sleeper\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo \$\$ >> $PIDFILE; [ \$(wc -l < $PIDFILE) -gt 1 ] || sleep 60; echo done\"}}" \
+    | sed -E 's/.*"id":"([^"]+)".*/\1/')
+  echo "submitted job $JOB"
+  run_field() { curl -s "localhost:18080/api/runs?job_id=$JOB" | sed -E "s/.*\"$1\":(\"[^\"]*\"|null|[0-9]+).*/\1/" | tr -d '"'; }
+  for _ in $(seq 1 60); do [ -s "$PIDFILE" ] && [ "$(run_field status)" = running ] && break; sleep 0.5; done
+  JOB_PID=$(head -1 "$PIDFILE")
+  echo "w1 runs it as pid $JOB_PID; starting w2 (direct to the database)"
+  start w2 worker 18092; ready 18092
+  echo "blackhole w1's database traffic"
+  T0=$(now_ms); proxy blackhole
+  for _ in $(seq 1 300); do kill -0 "$JOB_PID" 2>/dev/null && [ "$(ps -o stat= -p "$JOB_PID" | cut -c1)" != Z ] || break; sleep 0.1; done
+  GONE=$(now_ms); GONE_AT=$(date -u -d "@$(( GONE / 1000 )).$(( GONE % 1000 ))" +%Y-%m-%dT%H:%M:%S.%3NZ)
+  LEASE=$(run_field lease_expires_at)
+  echo "the first execution (pid $JOB_PID) is gone after $(( GONE - T0 )) ms, at $GONE_AT; its lease in the database ran until $LEASE"
+  for _ in $(seq 1 60); do [ "$(run_field status)" = succeeded ] && break; sleep 1; done
+  RUN=$(curl -s "localhost:18080/api/runs?job_id=$JOB" | sed -E 's/.*"items":\[\{"id":"([^"]+)".*/\1/')
+  ATTEMPTS=$(curl -s "localhost:18080/api/runs/$RUN" | tr '{' '\n' | grep '"outcome"' | sed -E 's/.*"attempt":([0-9]+).*"worker_id":"([^"]*)".*"started_at":"([^"]*)".*"outcome":"([^"]*)".*/  attempt \1 on \2 from \3: \4/')
+  echo "run $(run_field status) after $(( $(now_ms) - T0 )) ms; let w1's traffic through again"
+  proxy pass
+  echo "$ATTEMPTS"
+  SECOND=$(echo "$ATTEMPTS" | grep "attempt 2 on" | sed -E 's/.* from ([^:]+:[^:]+:[^:]+): .*/\1/')
+  if [ "$(run_field status)" = succeeded ] && [ "$(wc -l < "$PIDFILE")" -eq 2 ] && [ -n "$SECOND" ] && [[ "$GONE_AT" < "$SECOND" ]] \
+      && [[ "$GONE_AT" < "$LEASE" ]]; then
+    echo "RESULT: w1 killed its job (at $GONE_AT) before its lease could expire ($LEASE) and before the second attempt started (at $SECOND): never two at once"
+  else
+    echo "RESULT: not shown (see the attempts above)"; exit 1
   fi
   exit 0
 fi

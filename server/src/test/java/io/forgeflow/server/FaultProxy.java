@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       block until their own timeouts fire. {@link #pass()} lets the traffic flow again (bytes sent meanwhile are
  *       lost, so the connections that carried them are cut then).</li>
  * </ul>
- * Only loopback: the proxy listens on 127.0.0.1, on a free port.
+ * Only loopback: the proxy listens on 127.0.0.1, on a free port. {@link #main} runs it as a process for
+ * scripts/chaos.sh.
  */
 public final class FaultProxy implements AutoCloseable {
     private enum Mode { PASS, DELAY, BLACKHOLE }
@@ -109,6 +110,38 @@ public final class FaultProxy implements AutoCloseable {
     public void close() {
         closeQuietly(server);
         reset();
+    }
+
+    /**
+     * {@code FaultProxy HOST PORT}: proxies to HOST:PORT, prints {@code port N} once listening, then takes one command
+     * a line on standard input ({@code pass}, {@code blackhole}, {@code reset}, {@code delay MILLIS}) and answers
+     * {@code ok} to each; ends at end of input.
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2) {
+            System.err.println("usage: FaultProxy HOST PORT");
+            System.exit(2);
+        }
+        try (FaultProxy proxy = new FaultProxy(args[0], Integer.parseInt(args[1]));
+             java.io.BufferedReader commands = new java.io.BufferedReader(
+                     new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+            System.out.println("port " + proxy.port());
+            String line;
+            while ((line = commands.readLine()) != null) {
+                String[] words = line.trim().split("\\s+");
+                switch (words[0]) {
+                    case "pass" -> proxy.pass();
+                    case "blackhole" -> proxy.blackhole();
+                    case "reset" -> proxy.reset();
+                    case "delay" -> proxy.delay(Duration.ofMillis(Long.parseLong(words[1])));
+                    default -> {
+                        System.out.println("unknown command: " + line);
+                        continue;
+                    }
+                }
+                System.out.println("ok");
+            }
+        }
     }
 
     private void accept() {
