@@ -21,15 +21,13 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The open Server-Sent Event streams of {@code GET /api/events}, fed by a {@link RunEventFeed}.
@@ -71,7 +69,6 @@ public final class EventStreams implements AutoCloseable {
 
     private final RunEventFeed feed;
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
-    private final ExecutorService writers;
     private final ScheduledExecutorService ticker;
     private final int maxStreams;
     private final int maxQueuedFrames;
@@ -104,12 +101,6 @@ public final class EventStreams implements AutoCloseable {
         this.maxStreams = maxStreams;
         this.maxQueuedFrames = maxQueuedFrames;
         this.feed = Objects.requireNonNull(feed, "feed");
-        AtomicInteger n = new AtomicInteger();
-        // writes never block, so two threads keep up with any number of streams
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                r -> daemon(r, "forgeflow-sse-writer-" + n.incrementAndGet()));
-        pool.allowCoreThreadTimeOut(true);
-        this.writers = pool;
         ScheduledThreadPoolExecutor tick = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "forgeflow-sse-keepalive"));
         tick.setRemoveOnCancelPolicy(true);
         this.ticker = tick;
@@ -178,10 +169,7 @@ public final class EventStreams implements AutoCloseable {
         }
     }
 
-    /**
-     * Ends every stream (their clients reconnect, to another node) and stops the threads, waiting at most two seconds
-     * for the streams to end. Idempotent.
-     */
+    /** Ends every stream (their clients reconnect, to another node) and stops the keep-alives. Idempotent. */
     @Override
     public void close() {
         synchronized (reservations) {
@@ -191,13 +179,6 @@ public final class EventStreams implements AutoCloseable {
         for (Stream stream : streams) {
             stream.close();
         }
-        writers.shutdown();
-        try {
-            writers.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        writers.shutdownNow();
     }
 
     private void keepAlive() {
@@ -270,22 +251,22 @@ public final class EventStreams implements AutoCloseable {
     }
 
     /**
-     * One client's stream: a bounded queue of frames, written without blocking by whichever comes first, a writer
-     * task or the container's call-back that the connection can take more; never both at once.
+     * One client's stream: a bounded queue of frames, written without blocking, on the thread that queued them or on
+     * the container's call-back that the connection can take more; one at a time (the gate).
      */
     private final class Stream implements RunEventFeed.Subscriber, WriteListener {
         final AsyncContext async;
         final ServletOutputStream out;
         final ConcurrentLinkedQueue<Chunk> chunks = new ConcurrentLinkedQueue<>();
         final AtomicInteger queued = new AtomicInteger();
-        final AtomicBoolean scheduled = new AtomicBoolean();
+        final ReentrantLock gate = new ReentrantLock();
         final AtomicBoolean done = new AtomicBoolean();
         volatile RunEventFeed.Subscription subscription;
         /** Set once the client is too slow: only the reset is left to write, then the stream ends. */
         volatile boolean dropping;
         /** Since when the connection takes no bytes and the container is to call back ({@code 0}: it takes them). */
         volatile long stalledSince;
-        private boolean flushPending;
+        private volatile boolean flushPending;
 
         Stream(AsyncContext async, ServletOutputStream out) {
             this.async = async;
@@ -309,7 +290,7 @@ public final class EventStreams implements AutoCloseable {
 
         void enqueue(Chunk chunk) {
             if (offer(chunk)) {
-                schedule();
+                write();
             }
         }
 
@@ -348,27 +329,36 @@ public final class EventStreams implements AutoCloseable {
                 close();
                 return;
             }
-            schedule();
+            write();
         }
 
-        /** Has a writer task write what is queued, unless one is due or the container will call back anyway. */
-        private void schedule() {
-            if (!done.get() && stalledSince == 0 && scheduled.compareAndSet(false, true)) {
-                try {
-                    writers.execute(() -> {
-                        scheduled.set(false);
-                        write();
-                    });
-                } catch (RejectedExecutionException shuttingDown) {
-                    close();
+        /**
+         * Writes what is queued on this thread, unless the container is to call back (the connection takes no bytes)
+         * or another thread holds the gate: that one looks at the queue again once it lets go.
+         */
+        private void write() {
+            do {
+                if (done.get() || stalledSince != 0 || !gate.tryLock()) {
+                    return;
                 }
-            }
+                try {
+                    writeWhileReady();
+                } finally {
+                    gate.unlock();
+                }
+            } while (!done.get() && stalledSince == 0 && (flushPending || !chunks.isEmpty()));
         }
 
         @Override
-        public synchronized void onWritePossible() {
-            stalledSince = 0;
-            write();
+        public void onWritePossible() {
+            gate.lock(); // whoever holds it never blocks: a short wait
+            try {
+                stalledSince = 0;
+                writeWhileReady();
+            } finally {
+                gate.unlock();
+            }
+            write(); // what was queued while this held the gate
         }
 
         @Override
@@ -377,8 +367,8 @@ public final class EventStreams implements AutoCloseable {
             close();
         }
 
-        /** Writes what is queued while the connection takes bytes; returns at once when it does not. */
-        private synchronized void write() {
+        /** Writes what is queued while the connection takes bytes; returns at once when it does not. Under the gate. */
+        private void writeWhileReady() {
             if (done.get()) {
                 return;
             }
@@ -419,12 +409,7 @@ public final class EventStreams implements AutoCloseable {
                 s.close();
             }
             chunks.clear();
-            // never on the caller's thread: it may hold the feed's lock
-            try {
-                writers.execute(this::complete);
-            } catch (RejectedExecutionException shuttingDown) {
-                daemon(this::complete, "forgeflow-sse-close").start();
-            }
+            complete(); // non-blocking: the container ends the response once any write in progress is done
         }
 
         private void complete() {
