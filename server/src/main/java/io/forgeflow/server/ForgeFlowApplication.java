@@ -48,7 +48,6 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
     public void initialize(Bootstrap<ForgeFlowConfiguration> bootstrap) {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
-        bootstrap.addCommand(new io.forgeflow.server.bench.BenchCommand());
         ClientCommands.register(bootstrap, terminal); // the command-line client: REST through the client module
         bootstrap.addBundle(new MigrationsBundle<ForgeFlowConfiguration>() {
             @Override

@@ -1,4 +1,4 @@
-package io.forgeflow.server.bench;
+package io.forgeflow.bench;
 
 import java.io.File;
 import java.io.IOException;
@@ -28,8 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RestLoad {
     private final BenchDatabase db;
     private final java.io.PrintStream out;
+    private final Path nodeJar;
 
-    RestLoad(BenchDatabase db, java.io.PrintStream out) {
+    /** @param nodeJar the node's jar (server/target/forgeflow.jar), started as the node under load */
+    RestLoad(BenchDatabase db, java.io.PrintStream out, Path nodeJar) {
+        this.nodeJar = nodeJar;
         this.db = db;
         this.out = out;
     }
@@ -121,10 +124,10 @@ final class RestLoad {
     }
 
     private Process startNode(String databaseUrl, int port) throws Exception {
-        Path jar = Path.of(RestLoad.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path jar = nodeJar;
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("the REST load starts a node from the jar; run the bench from "
-                    + "server/target/forgeflow.jar");
+            throw new IllegalStateException("the REST load starts a node from its jar, and " + jar.toAbsolutePath()
+                    + " is not there: build it (mvn -B -q package -DskipTests) or name it with --node-jar");
         }
         Path log = Files.createTempFile("forgeflow-bench-node-", ".log");
         out.println("  node log: " + log);

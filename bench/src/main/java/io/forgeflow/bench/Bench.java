@@ -1,11 +1,11 @@
-package io.forgeflow.server.bench;
+package io.forgeflow.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.dropwizard.core.cli.Command;
-import io.dropwizard.core.setup.Bootstrap;
+import net.sourceforge.argparse4j.ArgumentParsers;
+import net.sourceforge.argparse4j.inf.ArgumentParser;
+import net.sourceforge.argparse4j.inf.ArgumentParserException;
 import net.sourceforge.argparse4j.inf.Namespace;
-import net.sourceforge.argparse4j.inf.Subparser;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -24,18 +24,33 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code java -jar forgeflow.jar bench}: the workloads of BENCHMARKS.md (W0, W1, W1-large, W2 at several rates, the
- * REST submission load) against fresh databases on {@code FORGEFLOW_DATABASE_URL} (or an embedded PostgreSQL),
- * printed as one table and written as JSON. Every drain checks that nothing was lost and nothing ran twice.
+ * {@code java -jar bench/target/forgeflow-bench.jar}: the workloads of BENCHMARKS.md (W0, W1, W1-large, W2 at several
+ * rates, the REST submission load) against fresh databases on {@code FORGEFLOW_DATABASE_URL} (or, said loudly, an
+ * embedded PostgreSQL whose settings differ), printed as one table and written as JSON. Every drain checks that
+ * nothing was lost and nothing ran twice. A tool of its own: nothing of it ships in the node's jar.
  */
-public final class BenchCommand extends Command {
+public final class Bench {
 
-    public BenchCommand() {
-        super("bench", "Run the benchmark workloads (W0, W1, W1-large, W2, REST) and print the results");
+    private Bench() {
     }
 
-    @Override
-    public void configure(Subparser subparser) {
+    public static void main(String[] args) throws Exception {
+        ArgumentParser parser = ArgumentParsers.newFor("forgeflow-bench").build()
+                .description("Run the benchmark workloads (W0, W1, W1-large, W2, REST) and print the results");
+        configure(parser);
+        Namespace ns;
+        try {
+            ns = parser.parseArgs(args);
+        } catch (ArgumentParserException e) {
+            parser.handleError(e);
+            System.exit(2);
+            return;
+        }
+        run(ns);
+        System.exit(0);
+    }
+
+    static void configure(ArgumentParser subparser) {
         subparser.addArgument("--workloads").setDefault("W0,W1,W1-limits,W1-large,W2,REST")
                 .help("comma-separated: W0, W1, W1-limits (W1 with a queue limit and with a concurrency key, neither "
                         + "reached), W1-large (about 2 minutes on 2 cores), W2, REST, ENQ-TX (enqueue in the "
@@ -55,10 +70,11 @@ public final class BenchCommand extends Command {
         subparser.addArgument("--rest-clients").type(Integer.class).setDefault(32).help("REST concurrent clients");
         subparser.addArgument("--w0-seconds").type(Integer.class).setDefault(10).help("W0 length");
         subparser.addArgument("--out").setDefault("bench-results.json").help("where to write the JSON results");
+        subparser.addArgument("--node-jar").setDefault("server/target/forgeflow.jar")
+                .help("the node's jar, which the REST workload starts (server/target/forgeflow.jar)");
     }
 
-    @Override
-    public void run(Bootstrap<?> bootstrap, Namespace ns) throws Exception {
+    static void run(Namespace ns) throws Exception {
         PrintStream out = System.out;
         Set<String> workloads = Set.copyOf(Arrays.stream(ns.getString("workloads").split(","))
                 .map(s -> s.trim().toUpperCase(Locale.ROOT)).toList());
@@ -71,6 +87,14 @@ public final class BenchCommand extends Command {
             out.println("ForgeFlow bench on " + db.describe() + ", " + Runtime.getRuntime().availableProcessors()
                     + " cores, max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
             out.println(db.serverSettings());
+            if (db.embedded()) {
+                out.println();
+                out.println("*** WARNING: FORGEFLOW_DATABASE_URL is not set, so this runs on an embedded PostgreSQL  ***");
+                out.println("*** started for the bench, whose settings differ from a real server's (see above):   ***");
+                out.println("*** its figures compare with nothing. Set FORGEFLOW_DATABASE_URL to the PostgreSQL   ***");
+                out.println("*** you measure on, e.g. postgresql://postgres@127.0.0.1:5432/postgres               ***");
+                out.println();
+            }
             Workloads w = new Workloads(db, out);
             Double reference = null;
             if (workloads.contains("W0")) {
@@ -114,7 +138,7 @@ public final class BenchCommand extends Command {
             }
             if (workloads.contains("REST")) {
                 out.println("REST ...");
-                results.add(new RestLoad(db, out).run(ns.getInt("rest_clients"),
+                results.add(new RestLoad(db, out, Path.of(ns.getString("node_jar"))).run(ns.getInt("rest_clients"),
                         Duration.ofSeconds(ns.getInt("rest_warmup_seconds")),
                         Duration.ofSeconds(ns.getInt("rest_seconds"))));
             }

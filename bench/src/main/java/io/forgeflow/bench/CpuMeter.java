@@ -1,4 +1,4 @@
-package io.forgeflow.server.bench;
+package io.forgeflow.bench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package io.forgeflow.server.bench;
+package io.forgeflow.bench;
 
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.db.DataSourceFactory;
@@ -53,6 +53,11 @@ final class BenchDatabase implements AutoCloseable {
         String server = slash < 0 ? noQuery + "/" : noQuery.substring(0, slash + 1);
         return new BenchDatabase(server, query, parsed.user() == null ? "postgres" : parsed.user(),
                 parsed.password() == null ? "" : parsed.password(), null);
+    }
+
+    /** Whether this is the embedded development PostgreSQL (no {@code FORGEFLOW_DATABASE_URL}). */
+    boolean embedded() {
+        return embedded != null;
     }
 
     String describe() {

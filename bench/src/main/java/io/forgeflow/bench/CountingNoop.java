@@ -1,4 +1,4 @@
-package io.forgeflow.server.bench;
+package io.forgeflow.bench;
 
 import io.forgeflow.domain.execution.ExecutionContext;
 import io.forgeflow.domain.execution.ExecutionResult;

@@ -1,4 +1,4 @@
-package io.forgeflow.server.bench;
+package io.forgeflow.bench;
 
 import java.io.BufferedInputStream;
 import java.io.Closeable;

@@ -1,4 +1,4 @@
-package io.forgeflow.server.bench;
+package io.forgeflow.bench;
 
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
