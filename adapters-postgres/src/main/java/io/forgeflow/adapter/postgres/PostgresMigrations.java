@@ -58,7 +58,8 @@ public final class PostgresMigrations {
     public static void migrate(DataSource dataSource, String schema) {
         PostgresSchema.require(schema);
         try (Connection lock = dataSource.getConnection(); Statement st = lock.createStatement()) {
-            // a migration (and the wait for another node's) may outlast the session limits: lifted here, reset after
+            // a migration (and the wait for another node's) may outlast the session limits, and on a loaded machine
+            // pause between the statements of a transaction for longer than a node allows: lifted here, reset after
             st.execute(UNLIMITED);
             st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK_KEY + ")");
             try {
@@ -175,8 +176,10 @@ public final class PostgresMigrations {
         }
     }
 
-    private static final String UNLIMITED = "SET statement_timeout = 0; SET lock_timeout = 0";
-    private static final String LIMITED = "RESET statement_timeout; RESET lock_timeout";
+    private static final String UNLIMITED = "SET statement_timeout = 0; SET lock_timeout = 0; "
+            + "SET idle_in_transaction_session_timeout = 0";
+    private static final String LIMITED = "RESET statement_timeout; RESET lock_timeout; "
+            + "RESET idle_in_transaction_session_timeout";
 
     /** The advisory-lock key that serialises migrations ("FFMigrate"), distinct from the scheduler's. */
     public static final long MIGRATION_LOCK_KEY = 0x4646_4D69_6772_6174L;

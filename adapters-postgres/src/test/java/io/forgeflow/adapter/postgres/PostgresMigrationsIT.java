@@ -76,6 +76,19 @@ class PostgresMigrationsIT {
         assertThat(tables(empty, "public")).isEmpty();
     }
 
+    @Test
+    void aNodesSessionLimitsDoNotCutTheMigrationShortHoweverSlowlyItGoes() {
+        org.postgresql.ds.PGSimpleDataSource empty = (org.postgresql.ds.PGSimpleDataSource) pg.createEmptyDatabase();
+        // a node's sessions end a transaction idle for longer than the limit (10 s by default); between its
+        // statements, a migration on a loaded machine can idle that long. Here every pause is longer than the limit.
+        empty.setOptions("-c idle_in_transaction_session_timeout=1 -c statement_timeout=30000 -c lock_timeout=5000");
+
+        PostgresMigrations.migrate(empty);
+
+        empty.setOptions(null);
+        assertThat(PostgresMigrations.isMigrated(empty)).isTrue();
+    }
+
     private static int appliedChangeSets(DataSource dataSource) {
         return PostgresJdbi.create(dataSource).withHandle(h ->
                 h.createQuery("SELECT count(*) FROM databasechangelog").mapTo(Integer.class).one());
