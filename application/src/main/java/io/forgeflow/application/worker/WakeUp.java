@@ -105,6 +105,13 @@ final class WakeUp {
         }
     }
 
+    /** Whether a wake-up is waiting to end the next wait. */
+    boolean woken() {
+        synchronized (lock) {
+            return woken;
+        }
+    }
+
     boolean closed() {
         return closed;
     }
