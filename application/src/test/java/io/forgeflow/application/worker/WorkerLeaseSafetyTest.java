@@ -165,6 +165,52 @@ class WorkerLeaseSafetyTest {
     }
 
     @Test
+    void aRunClaimedAgainStartsItsNewAttemptOnlyOnceTheOlderHasEndedAndOnlyTheNewOneIsAcknowledged() {
+        CountDownLatch olderMayEnd = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean olderEnded = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean newerSawOlderRunning = new java.util.concurrent.atomic.AtomicBoolean();
+        s.shell.byDefault(ctx -> {
+            if (ctx.attempt() == 1) {                        // a process that takes a while to die when told
+                ExecutionResult stopped = FakeExecutor.untilCancelled().apply(ctx);
+                try {
+                    olderMayEnd.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                olderEnded.set(true);
+                return stopped;
+            }
+            newerSawOlderRunning.set(!olderEnded.get());
+            return ExecutionResult.succeeded("attempt " + ctx.attempt());
+        });
+        Run run = s.onlyRunOf(s.submit(aDraft().withMaxAttempts(3)).id());
+        Worker worker = worker();
+        worker.claimOnce();
+        Await.until("attempt 1 is executing", () -> s.shell.executions().size() == 1);
+        s.advance(Duration.ofSeconds(31));                   // the worker paused past its lease
+        new io.forgeflow.application.lease.LeaseRescuer(s.store.queue(),
+                io.forgeflow.application.testkit.FakeLeaderElection.leading(), WorkerTest.RETRY, null).runOnce();
+        s.advance(Duration.ofMinutes(20));
+
+        assertThat(worker.claimOnce()).isEqualTo(1);
+        Await.until("attempt 1 was told to stop", () -> execution(run, 1).cancellation().isCancelled());
+        assertThat(s.shell.executions()).as("attempt 2 waits for attempt 1 to end").hasSize(1);
+        olderMayEnd.countDown();
+        Await.until("attempt 2 ended", () -> worker.busySlots() == 0);
+
+        assertThat(newerSawOlderRunning.get()).as("never two attempts at once").isFalse();
+        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.RECLAIMED);
+        assertThat(worker.flushAcknowledgements()).isEqualTo(1);
+        Run done = s.run(run.id());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.output()).isEqualTo("attempt 2");
+        assertThat(s.attemptsOf(run.id())).extracting(Attempt::outcome)
+                .containsExactly(AttemptOutcome.LEASE_EXPIRED, AttemptOutcome.SUCCEEDED);
+        assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
+                .containsExactly(new RunFence(run.id(), "w1", 1));
+    }
+
+    @Test
     void aRunClaimedAgainWhileItsOlderAttemptRunsStopsTheOlderFirstAndOperatorCancelReachesTheNewOne() {
         s.shell.byDefault(FakeExecutor.untilCancelled());
         Run run = s.onlyRunOf(s.submit(aDraft().withMaxAttempts(3)).id());
