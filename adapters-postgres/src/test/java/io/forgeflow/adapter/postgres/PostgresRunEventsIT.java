@@ -182,7 +182,9 @@ class PostgresRunEventsIT {
             queue.acknowledge(List.of(new Acknowledgement(new RunFence(failing.id(), "w1", 1), AttemptOutcome.FAILED,
                     RunStatus.PENDING, Duration.ofSeconds(5), "", "boom")));
             queue.release(List.of(new RunFence(released.id(), "w1", 1)));
-            queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 10);
+            io.forgeflow.application.run.OutcomePolicy decide = new io.forgeflow.application.run.OutcomePolicy(
+                    RetryPolicy.DEFAULT, new java.util.SplittableRandom(1));
+            queue.recover(queue.expiredLeases(10).stream().map(decide::afterExpiredLease).toList());
 
             assertThat(events.published).extracting(RunChange::runId, RunChange::status, RunChange::workerId)
                     .containsExactly(tuple(failing.id(), RunStatus.PENDING, "w1"),

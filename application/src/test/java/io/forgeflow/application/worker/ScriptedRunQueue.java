@@ -1,6 +1,5 @@
 package io.forgeflow.application.worker;
 
-import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
@@ -183,7 +182,12 @@ final class ScriptedRunQueue implements RunQueue {
     }
 
     @Override
-    public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
-        return delegate.recoverExpiredLeases(retryPolicy, limit);
+    public List<io.forgeflow.domain.port.ExpiredLease> expiredLeases(int limit) {
+        return delegate.expiredLeases(limit);
+    }
+
+    @Override
+    public Set<RunFence> recover(Collection<Acknowledgement> decisions) {
+        return delegate.recover(decisions);
     }
 }

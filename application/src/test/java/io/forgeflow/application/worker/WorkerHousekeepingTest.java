@@ -337,8 +337,13 @@ class WorkerHousekeepingTest {
         }
 
         @Override
-        public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
-            return delegate.recoverExpiredLeases(retryPolicy, limit);
+        public List<io.forgeflow.domain.port.ExpiredLease> expiredLeases(int limit) {
+            return delegate.expiredLeases(limit);
+        }
+
+        @Override
+        public Set<RunFence> recover(Collection<Acknowledgement> decisions) {
+            return delegate.recover(decisions);
         }
     }
 }

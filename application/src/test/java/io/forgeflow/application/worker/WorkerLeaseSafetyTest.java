@@ -188,8 +188,7 @@ class WorkerLeaseSafetyTest {
         worker.claimOnce();
         Await.until("attempt 1 is executing", () -> s.shell.executions().size() == 1);
         s.advance(Duration.ofSeconds(31));                   // the worker paused past its lease
-        new io.forgeflow.application.lease.LeaseRescuer(s.store.queue(),
-                io.forgeflow.application.testkit.FakeLeaderElection.leading(), WorkerTest.RETRY, null).runOnce();
+        s.rescueExpiredLeases(WorkerTest.RETRY);
         s.advance(Duration.ofMinutes(20));
 
         assertThat(worker.claimOnce()).isEqualTo(1);
@@ -218,7 +217,7 @@ class WorkerLeaseSafetyTest {
         worker.claimOnce();
         Await.until("attempt 1 is executing", () -> s.shell.executions().size() == 1);
         s.advance(Duration.ofSeconds(31));                   // the worker paused past its lease
-        s.store.queue().recoverExpiredLeases(WorkerTest.RETRY, 10);
+        s.rescueExpiredLeases(WorkerTest.RETRY);
         s.advance(Duration.ofMinutes(20));                   // past any retry delay
 
         assertThat(worker.claimOnce()).isEqualTo(1);         // the same worker takes it again, as attempt 2

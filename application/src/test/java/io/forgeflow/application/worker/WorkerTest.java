@@ -398,7 +398,7 @@ class WorkerTest {
             worker.claimOnce();                                  // kept: leased until START + 50 s
             Await.until("both runs are executing", () -> s.shell.executions().size() == 2);
             s.advance(Duration.ofSeconds(11));
-            s.store.queue().recoverExpiredLeases(RETRY, 10);     // the leader gives the lost one back...
+            s.rescueExpiredLeases(RETRY);                        // the leader gives the lost one back...
             s.advance(Duration.ofSeconds(5));
             Run reclaimed = s.claim("w2");                       // ...and another worker takes it
             assertThat(reclaimed.id()).isEqualTo(lost.id());
@@ -427,7 +427,7 @@ class WorkerTest {
             worker.claimOnce();
             awaitIdle(worker);                                   // succeeded; its acknowledgement waits to be sent
             s.advance(Duration.ofSeconds(31));
-            s.store.queue().recoverExpiredLeases(RETRY, 10);
+            s.rescueExpiredLeases(RETRY);
             s.advance(Duration.ofSeconds(5));
             s.claim("w2");
 
