@@ -20,8 +20,10 @@ import io.forgeflow.adapter.postgres.PostgresRunEvents;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
 import io.forgeflow.adapter.postgres.PostgresWorkSignal;
 import io.forgeflow.adapter.rest.EventStreams;
+import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.lease.LeaseRescuer;
+import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.application.schedule.CronUtilsSchedules;
 import io.forgeflow.application.schedule.ScheduleTicker;
 import io.forgeflow.application.support.PeriodicTask;
@@ -91,7 +93,7 @@ final class NodeWiring {
         environment.lifecycle().manage(managed(() -> { }, runEvents::close));
         PostgresJobRepository jobs = new PostgresJobRepository(jdbi, null, runEvents);
         PostgresRunRepository runs = new PostgresRunRepository(jdbi, null, runEvents);
-        PostgresRunQueue queue = new PostgresRunQueue(jdbi, null, null, runEvents);
+        PostgresRunQueue queue = new PostgresRunQueue(jdbi, null);
         PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
         CronUtilsSchedules cron = new CronUtilsSchedules();
         RetryPolicy retryPolicy = new RetryPolicy(settings.retryBase.toJavaDuration(),
@@ -137,7 +139,9 @@ final class NodeWiring {
         if (roles.contains("scheduler")) {
             ScheduleTicker ticker = new ScheduleTicker(jobs, cron, election, signal,
                     settings.misfireThreshold.toJavaDuration(), metrics::missed);
-            LeaseRescuer rescuer = new LeaseRescuer(queue, election, retryPolicy, metrics::recovered);
+            LeaseRescuer rescuer = new LeaseRescuer(queue, election,
+                    new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),
+                    new RunChanges(runEvents, clock), metrics::recovered);
             Duration tick = settings.schedulerTick.toJavaDuration();
             // a pass every tick, or sooner when a cron tick is due sooner (the ticker reads the earliest next_run_at)
             PeriodicTask loop = new PeriodicTask("ff-scheduler", tick, () -> {
@@ -159,7 +163,8 @@ final class NodeWiring {
                     settings.leaseDuration.toJavaDuration(), settings.heartbeatInterval.toJavaDuration(),
                     settings.drainGrace.toJavaDuration(), settings.maxOutputBytes, retryPolicy)
                     .withLanes(QueueLane.parse(settings.queues, settings.concurrency));
-            Worker worker = new Worker(ws, queue, executors, signal, new SplittableRandom(new SecureRandom().nextLong()), metrics);
+            Worker worker = new Worker(ws, queue, executors, signal, new SplittableRandom(new SecureRandom().nextLong()),
+                    metrics, runEvents);
             environment.lifecycle().manage(managed(worker::start, worker::stop));
         }
         Instant startedAt = clock.instant();

@@ -6,12 +6,10 @@ import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.ExpiredLease;
 import io.forgeflow.domain.port.RunFence;
-import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
-import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
@@ -23,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,9 +30,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
-import java.util.random.RandomGenerator;
 
 /**
  * The claim engine on PostgreSQL ({@link RunQueue}).
@@ -56,8 +51,7 @@ import java.util.random.RandomGenerator;
  * Multi-row writers lock runs in id order, and lock runs before jobs, so they cannot deadlock each other. All times are
  * the database's {@code now()} unless a test clock is given.
  *
- * <p>Every state change that committed is handed to {@link RunEvents} afterwards (claims, acknowledgements, releases,
- * recoveries): an in-memory hand-over, never a {@code NOTIFY} inside these transactions.
+ * <p>It publishes no run events: the worker and the rescuer publish what these calls return, after they return.
  */
 public final class PostgresRunQueue implements RunQueue {
     /** The order runs are claimed in: priority (1 first), then due time, then id (time-ordered UUIDv7). */
@@ -102,40 +96,22 @@ public final class PostgresRunQueue implements RunQueue {
     }
 
     private final LongSupplier ticker;
-    private final Jdbi jdbi;
     private final JdbcStatements statements;
     private final DbClock clock;
-    private final RandomGenerator random;
-    private final RunEvents events;
 
     /**
      * @param jdbi      made by {@link PostgresJdbi#create}
      * @param testClock null in production (the database clock decides); a fixed clock in tests
      */
     public PostgresRunQueue(Jdbi jdbi, Clock testClock) {
-        this(jdbi, testClock, null);
-    }
-
-    /**
-     * @param random the source of retry jitter for lease recovery; null for {@link ThreadLocalRandom}
-     */
-    public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random) {
-        this(jdbi, testClock, random, RunEvents.NONE);
-    }
-
-    /** @param events told of every committed state change (after the commit); {@link RunEvents#NONE} for none */
-    public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random, RunEvents events) {
-        this(jdbi, testClock, random, events, System::nanoTime);
+        this(jdbi, testClock, System::nanoTime);
     }
 
     /** @param ticker what a hint's age is read from ({@link System#nanoTime()}; a test's own in tests) */
-    PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random, RunEvents events, LongSupplier ticker) {
+    PostgresRunQueue(Jdbi jdbi, Clock testClock, LongSupplier ticker) {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
-        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
-        this.random = random;
-        this.events = events == null ? RunEvents.NONE : events;
     }
 
     @Override
@@ -168,14 +144,6 @@ public final class PostgresRunQueue implements RunQueue {
                     after == null ? startedNanos : after.sinceNanos()));
         } else {
             hints.remove(key); // it took every due run it could see: the next claim reads from the start
-        }
-        if (!claimed.isEmpty()) {
-            Instant at = clock.eventTime();
-            List<RunChange> changes = new ArrayList<>(claimed.size());
-            for (Run run : claimed) {
-                changes.add(RunChange.of(run, workerId, at));
-            }
-            events.publish(changes);
         }
         return claimed;
     }
@@ -261,13 +229,12 @@ public final class PostgresRunQueue implements RunQueue {
                 .textArray("outputs", outputs).textArray("errors", errors).timestamp("now", now).done();
     }
 
-    /** The caller's fences that applied; the changes are handed to the run events. */
-    private Set<RunFence> applied(Map<RunFence, Acknowledgement> byFence, List<AppliedFence> applied) {
+    /** The caller's fences that applied. */
+    private static Set<RunFence> applied(Map<RunFence, Acknowledgement> byFence, List<AppliedFence> applied) {
         Set<RunFence> result = new HashSet<>();
         for (AppliedFence row : applied) {
             result.add(byFence.get(row.fence()).fence());
         }
-        publish(applied);
         return result;
     }
 
@@ -402,20 +369,6 @@ public final class PostgresRunQueue implements RunQueue {
         }
         return applied(byFence, statements.list(END_ATTEMPTS, c -> c.prepareStatement(END_ATTEMPTS_SQL),
                 bindEndAttempts(byFence.values()), Rows::appliedFence));
-    }
-
-    /** Hands the committed changes of a fenced batch write to the run events. */
-    private void publish(List<AppliedFence> applied) {
-        if (applied.isEmpty()) {
-            return;
-        }
-        Instant at = clock.eventTime();
-        List<RunChange> changes = new ArrayList<>(applied.size());
-        for (AppliedFence row : applied) {
-            changes.add(new RunChange(row.fence().runId(), row.jobId(), row.status(), row.fence().attempt(),
-                    row.fence().workerId(), at));
-        }
-        events.publish(changes);
     }
 
     /** The fence as the database returns it (ids in lower case), to match returned rows to the caller's fences. */

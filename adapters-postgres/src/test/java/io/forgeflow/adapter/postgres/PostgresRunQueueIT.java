@@ -87,7 +87,7 @@ class PostgresRunQueueIT {
         @Test
         void aHintIsDroppedOnceItIsOlderThanASecondSoARunPlacedBeforeItWaitsNoLonger() {
             java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(42);
-            PostgresRunQueue ticking = new PostgresRunQueue(pg.jdbi(), clock, null, RunEvents.NONE, nanos::get);
+            PostgresRunQueue ticking = new PostgresRunQueue(pg.jdbi(), clock, nanos::get);
             List<Run> backlog = IntStream.range(0, 4)
                     .mapToObj(i -> pg.insert(aRun().dueAt(now.minusSeconds(60 - i)))).toList();
             assertThat(ticking.claim("w1", NOOP, 2, LEASE)).hasSize(2);

@@ -1,5 +1,6 @@
 package io.forgeflow.application.lease;
 
+import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.application.support.RunLogContext;
 import io.forgeflow.domain.backoff.RetryPolicy;
@@ -30,18 +31,24 @@ public final class LeaseRescuer {
     private final RunQueue queue;
     private final LeaderElection election;
     private final OutcomePolicy policy;
+    private final RunChanges changes;
     private final IntConsumer recovered;
 
-    /** @param recovered told how many runs each pass recovered (a metric); may be null */
+    /** A rescuer that publishes no run events. @param recovered told how many runs each pass recovered; may be null */
     public LeaseRescuer(RunQueue queue, LeaderElection election, RetryPolicy retryPolicy, IntConsumer recovered) {
-        this(queue, election, new OutcomePolicy(retryPolicy, new SplittableRandom()), recovered);
+        this(queue, election, new OutcomePolicy(retryPolicy, new SplittableRandom()), RunChanges.NONE, recovered);
     }
 
-    /** @param policy decides where each run goes (one rescuer calls it from one thread at a time) */
-    public LeaseRescuer(RunQueue queue, LeaderElection election, OutcomePolicy policy, IntConsumer recovered) {
+    /**
+     * @param policy  decides where each run goes (one rescuer calls it from one thread at a time)
+     * @param changes told of every run it recovered
+     */
+    public LeaseRescuer(RunQueue queue, LeaderElection election, OutcomePolicy policy, RunChanges changes,
+                        IntConsumer recovered) {
         this.queue = queue;
         this.election = election;
         this.policy = policy;
+        this.changes = changes;
         this.recovered = recovered == null ? n -> { } : recovered;
     }
 
@@ -62,11 +69,16 @@ public final class LeaseRescuer {
                 decisions.add(policy.afterExpiredLease(lease));
             }
             Set<RunFence> applied = queue.recover(decisions);
+            List<Acknowledgement> done = new ArrayList<>(applied.size());
+            List<String> jobIds = new ArrayList<>(applied.size());
             for (int i = 0; i < decisions.size(); i++) {
                 if (applied.contains(decisions.get(i).fence())) {
+                    done.add(decisions.get(i));
+                    jobIds.add(expired.get(i).jobId());
                     log(expired.get(i), decisions.get(i));
                 }
             }
+            changes.ended(done, jobIds);
             total += applied.size();
             if (applied.isEmpty()) {
                 break; // every lease read was extended or ended meanwhile: nothing to gain from reading again now

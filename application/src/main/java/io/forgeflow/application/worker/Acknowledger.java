@@ -1,5 +1,6 @@
 package io.forgeflow.application.worker;
 
+import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.support.RunLogContext;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunFence;
@@ -44,11 +45,12 @@ final class Acknowledger {
     private final WakeUp wakeUp;
     private final DueTimer dueTimer;
     private final WorkerListener listener;
+    private final RunChanges changes;
     private final LinkedBlockingDeque<Acknowledgement> pending = new LinkedBlockingDeque<>();
     /** The job of each run whose acknowledgement waits to be sent, for the log lines about a discarded one. */
     private final Map<RunFence, String> jobIds = new ConcurrentHashMap<>();
-    /** Runs the drain stopped, given back to the queue when the worker stops. */
-    private final Set<RunFence> toRelease = ConcurrentHashMap.newKeySet();
+    /** Runs the drain stopped, given back to the queue when the worker stops, with their jobs. */
+    private final Map<RunFence, String> toRelease = new ConcurrentHashMap<>();
     /** Acknowledgements taken from {@link #pending} and being written now. */
     private final AtomicInteger sending = new AtomicInteger();
     private volatile boolean hurry;
@@ -56,7 +58,7 @@ final class Acknowledger {
     private Thread thread;
 
     Acknowledger(WorkerSettings settings, RunQueue queue, BatchPacer pacer, Ticker ticker, WakeUp wakeUp,
-                 DueTimer dueTimer, WorkerListener listener) {
+                 DueTimer dueTimer, WorkerListener listener, RunChanges changes) {
         this.settings = settings;
         this.queue = queue;
         this.pacer = pacer;
@@ -64,6 +66,7 @@ final class Acknowledger {
         this.wakeUp = wakeUp;
         this.dueTimer = dueTimer;
         this.listener = listener;
+        this.changes = changes;
     }
 
     /** An attempt ended: its acknowledgement waits to be written. */
@@ -73,14 +76,14 @@ final class Acknowledger {
     }
 
     /** The drain stopped this attempt: the run goes back to the queue when the worker stops. */
-    void released(RunFence fence) {
-        toRelease.add(fence);
+    void released(RunFence fence, String jobId) {
+        toRelease.put(fence, jobId);
     }
 
     /** The attempts whose results wait here: their leases must hold until they are written. */
     Set<RunFence> awaiting() {
         Set<RunFence> awaiting = new HashSet<>(jobIds.keySet());
-        awaiting.addAll(toRelease);
+        awaiting.addAll(toRelease.keySet());
         return awaiting;
     }
 
@@ -211,9 +214,14 @@ final class Acknowledger {
         if (soonestRetry != null) {
             dueTimer.retryDueAfter(soonestRetry);
         }
+        List<Acknowledgement> done = new ArrayList<>(applied.size());
+        List<String> doneJobs = new ArrayList<>(applied.size());
         for (Acknowledgement ack : batch) {
             String jobId = jobIds.remove(ack.fence());
-            if (!applied.contains(ack.fence())) {
+            if (applied.contains(ack.fence())) {
+                done.add(ack);
+                doneJobs.add(jobId);
+            } else {
                 listener.fenceLost(ack.fence(), "late acknowledgement");
                 try (RunLogContext ignored = RunLogContext.of(ack.fence().runId(), jobId, ack.fence().attempt(),
                         ack.fence().workerId())) {
@@ -223,6 +231,7 @@ final class Acknowledger {
                 }
             }
         }
+        changes.ended(done, doneJobs);
     }
 
     /** Starts writing on a thread of its own. */
@@ -290,7 +299,7 @@ final class Acknowledger {
      * that ignored their cancellation). Results that cannot be written are dropped: their runs return through lease
      * recovery.
      */
-    void drain(Collection<RunFence> stillHeld) {
+    void drain(Map<RunFence, String> stillHeld) {
         try {
             while (flush() > 0) {
                 // until nothing is left
@@ -301,14 +310,15 @@ final class Acknowledger {
             pending.clear();
             jobIds.clear();
         }
-        List<RunFence> release = new ArrayList<>(toRelease);
+        Map<RunFence, String> release = new java.util.HashMap<>(toRelease);
         toRelease.clear();
-        release.addAll(stillHeld);
+        release.putAll(stillHeld);
         if (release.isEmpty()) {
             return;
         }
         try {
-            Set<RunFence> done = queue.release(release);
+            Set<RunFence> done = queue.release(release.keySet());
+            changes.released(done, release);
             LOG.info("worker {} released {} run(s) back to the queue", settings.workerId(), done.size());
         } catch (RuntimeException e) {
             LOG.error("worker {} could not release {} run(s); they return when their leases expire",

@@ -1,5 +1,6 @@
 package io.forgeflow.application.worker;
 
+import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.run.Run;
@@ -48,6 +49,7 @@ final class Claimer {
     private final Acknowledger acknowledger;
     private final LeaseKeeper leases;
     private final WorkerListener listener;
+    private final RunChanges changes;
     private final List<QueueLane> lanes;
     private volatile boolean accepting = true;
     /** Whether the last round took every due run it saw (then the next one is paced); claimer thread only. */
@@ -56,7 +58,7 @@ final class Claimer {
 
     Claimer(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, BatchPacer pacer, Ticker ticker,
             WakeUp wakeUp, DueTimer dueTimer, ExecutionSlots slots, Acknowledger acknowledger, LeaseKeeper leases,
-            WorkerListener listener) {
+            WorkerListener listener, RunChanges changes) {
         this.settings = settings;
         this.queue = queue;
         this.executors = executors;
@@ -68,6 +70,7 @@ final class Claimer {
         this.acknowledger = acknowledger;
         this.leases = leases;
         this.listener = listener;
+        this.changes = changes;
         this.lanes = settings.lanes();
     }
 
@@ -108,6 +111,7 @@ final class Claimer {
                 claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(), room,
                         settings.lease());
                 listener.claimed(claimed);
+                changes.claimed(settings.workerId(), claimed);
                 for (Run run : claimed) {
                     slots.start(run, lane, askedNanos);
                 }

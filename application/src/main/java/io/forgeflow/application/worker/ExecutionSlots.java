@@ -252,7 +252,7 @@ final class ExecutionSlots {
                 return;
             }
             if (f.released) {
-                acknowledger.released(f.fence);
+                acknowledger.released(f.fence, f.run.jobId());
                 return;
             }
             Acknowledgement ack = decide(f, result);
@@ -344,9 +344,11 @@ final class ExecutionSlots {
         }
     }
 
-    /** The attempts still held (executors that ignored their cancellation). */
-    List<RunFence> remaining() {
-        return new ArrayList<>(inFlight.keySet());
+    /** The attempts still held (executors that ignored their cancellation), with their jobs. */
+    Map<RunFence, String> remaining() {
+        Map<RunFence, String> remaining = new java.util.HashMap<>();
+        inFlight.forEach((fence, f) -> remaining.put(fence, f.run.jobId()));
+        return remaining;
     }
 
     void shutdown() {

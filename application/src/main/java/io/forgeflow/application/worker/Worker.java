@@ -1,12 +1,15 @@
 package io.forgeflow.application.worker;
 
+import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.run.OutcomePolicy;
+import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.port.WorkSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
@@ -38,34 +41,54 @@ public final class Worker {
     private final LeaseKeeper leases;
     private boolean started;
 
+    /** A worker that publishes no run events. */
     public Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
                   RandomGenerator random, WorkerListener listener) {
+        this(settings, queue, executors, signal, random, listener, RunEvents.NONE);
+    }
+
+    /**
+     * @param random   the source of retry jitter
+     * @param listener told of claims, outcomes and busy slots (metrics); may be null
+     * @param events   told of every run change this worker made (claims, ends of attempts, releases)
+     */
+    public Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
+                  RandomGenerator random, WorkerListener listener, RunEvents events) {
         this(settings, queue, executors, signal, random, listener,
                 new BatchPacer(Claimer.PACE_RATIO, Claimer.PACE_CAP_NANOS, Claimer.PACE_CLAIMS_ABOVE_PER_SECOND),
-                new BatchPacer(Claimer.PACE_RATIO, Claimer.PACE_CAP_NANOS, 0), Ticker.SYSTEM);
+                new BatchPacer(Claimer.PACE_RATIO, Claimer.PACE_CAP_NANOS, 0), Ticker.SYSTEM,
+                new RunChanges(events, Clock.systemUTC()));
     }
 
     /** With the claimer's and the acknowledger's pacers given (tests). */
     Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
            RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer) {
-        this(settings, queue, executors, signal, random, listener, claimPacer, ackPacer, Ticker.SYSTEM);
+        this(settings, queue, executors, signal, random, listener, claimPacer, ackPacer, Ticker.SYSTEM,
+                RunChanges.NONE);
     }
 
     /** With the pacers and the ticker given (tests). */
     Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
            RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer, Ticker ticker) {
+        this(settings, queue, executors, signal, random, listener, claimPacer, ackPacer, ticker, RunChanges.NONE);
+    }
+
+    /** With the pacers, the ticker and the run changes' publisher given (tests). */
+    Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
+           RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer, Ticker ticker,
+           RunChanges changes) {
         this.settings = settings;
         this.executors = executors;
         this.signal = signal;
         WorkerListener heard = listener == null ? WorkerListener.NONE : listener;
         DueTimer dueTimer = new DueTimer(queue, executors, settings.lanes(), settings.pollInterval(), ticker, wakeUp);
         LeaseDeadlines deadlines = new LeaseDeadlines(ticker, LeaseKeeper.trustedNanos(settings));
-        this.acknowledger = new Acknowledger(settings, queue, ackPacer, ticker, wakeUp, dueTimer, heard);
+        this.acknowledger = new Acknowledger(settings, queue, ackPacer, ticker, wakeUp, dueTimer, heard, changes);
         this.slots = new ExecutionSlots(settings, executors, ticker, heard,
                 new OutcomePolicy(settings.retryPolicy(), random), deadlines, acknowledger, wakeUp);
         this.leases = new LeaseKeeper(settings, queue, ticker, deadlines, slots, acknowledger);
         this.claimer = new Claimer(settings, queue, executors, claimPacer, ticker, wakeUp, dueTimer, slots,
-                acknowledger, leases, heard);
+                acknowledger, leases, heard, changes);
     }
 
     public String workerId() {
