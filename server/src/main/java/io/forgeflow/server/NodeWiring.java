@@ -15,6 +15,7 @@ import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
 import io.forgeflow.adapter.postgres.PostgresQueueRepository;
 import io.forgeflow.adapter.postgres.PostgresQueueStats;
 import io.forgeflow.adapter.postgres.PostgresRetention;
+import io.forgeflow.adapter.postgres.PostgresNotifier;
 import io.forgeflow.adapter.postgres.PostgresRunQueue;
 import io.forgeflow.adapter.postgres.PostgresRunEvents;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
@@ -87,9 +88,12 @@ final class NodeWiring {
         String workerId = settings.workerId.isBlank() ? defaultWorkerId() : settings.workerId;
         Clock clock = Clock.systemUTC();
         Jdbi jdbi = PostgresJdbi.create(dataSource);
+        // one LISTEN/NOTIFY for the node (wake-ups and run events); closed last (registered first)
+        PostgresNotifier notifier = new PostgresNotifier(DatabaseSettings.dedicated(config.database(), "notifications"));
+        environment.lifecycle().manage(managed(() -> { }, notifier::close));
         // every committed run change goes to the cluster's event channel: coalesced, never inside the claim engine's
         // transactions; closed after the worker (registered before it), so its last acknowledgements are published
-        PostgresRunEvents runEvents = new PostgresRunEvents(DatabaseSettings.dedicated(config.database(), "run events"));
+        PostgresRunEvents runEvents = new PostgresRunEvents(notifier);
         environment.lifecycle().manage(managed(() -> { }, runEvents::close));
         PostgresJobRepository jobs = new PostgresJobRepository(jdbi, null, runEvents);
         PostgresRunRepository runs = new PostgresRunRepository(jdbi, null, runEvents);
@@ -107,7 +111,7 @@ final class NodeWiring {
         // what enqueue() in SQL checks executor names against: every executor this node knows
         new PostgresExecutorCatalog(jdbi).record(executors.knownNames(), workerId);
 
-        PostgresWorkSignal signal = new PostgresWorkSignal(DatabaseSettings.dedicated(config.database(), "wake-ups"));
+        PostgresWorkSignal signal = new PostgresWorkSignal(notifier);
         environment.lifecycle().manage(managed(() -> { }, signal::close));
         AdvisoryLockLeaderElection election = roles.contains("scheduler")
                 ? new AdvisoryLockLeaderElection(DatabaseSettings.leaderSession(config.database(), settings))
