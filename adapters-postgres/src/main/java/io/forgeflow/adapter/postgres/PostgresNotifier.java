@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  * asynchronously ({@code synchronous_commit = off}): a notification needs no durability. A failed send is retried once
  * on a new connection, then the channel is told its payloads were lost.
  *
- * <p><b>Listening</b> starts with the first {@link #listen}: a thread {@code LISTEN}s on every channel asked for and
+ * <p><b>Listening</b> starts with the first {@link #listen}: a thread {@code LISTEN}s on every channel asked for (only
+ * ForgeFlow's own, {@code forgeflow_due} and {@code forgeflow_runs}: its statements are constant text) and
  * hands each channel's payloads, in the order the database delivered them, to its listeners. After its connection
  * drops it reconnects (backing off up to a second) and tells every listener, since notifications may have been
  * missed meanwhile.
@@ -48,6 +49,11 @@ public final class PostgresNotifier implements Closeable {
     private static final int SLICE_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 1_000;
     private static final Duration FIRST_LISTEN_WAIT = Duration.ofSeconds(5);
+    // statements are constant text: the channels that can be listened to are ForgeFlow's own
+    private static final String LISTEN_DUE = "LISTEN " + PostgresWorkSignal.CHANNEL;
+    private static final String LISTEN_RUNS = "LISTEN " + PostgresRunEvents.CHANNEL;
+    private static final String NOTIFY_DUE = "NOTIFY " + PostgresWorkSignal.CHANNEL;
+    private static final String NOTIFY = "SELECT pg_notify(?, ?)";
 
     private final Supplier<Connection> connections;
     private final List<Channel> channels = new CopyOnWriteArrayList<>();
@@ -134,6 +140,10 @@ public final class PostgresNotifier implements Closeable {
      */
     public boolean listen(String channel, Listener listener) {
         String name = identifier(channel);
+        if (!name.equals(PostgresWorkSignal.CHANNEL) && !name.equals(PostgresRunEvents.CHANNEL)) {
+            throw new IllegalArgumentException("only " + PostgresWorkSignal.CHANNEL + " and " + PostgresRunEvents.CHANNEL
+                    + " can be listened to, not " + name);
+        }
         listeners.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>()).add(Objects.requireNonNull(listener));
         Registration registration = new Registration(name, new CountDownLatch(1));
         synchronized (this) {
@@ -274,13 +284,13 @@ public final class PostgresNotifier implements Closeable {
     }
 
     private void notify(String channel, String payload) throws SQLException {
-        if (payload.isEmpty()) {
+        if (payload.isEmpty() && channel.equals(PostgresWorkSignal.CHANNEL)) {
             try (Statement statement = sending.createStatement()) {
-                statement.execute("NOTIFY " + channel); // a checked identifier
+                statement.execute(NOTIFY_DUE);
             }
             return;
         }
-        try (PreparedStatement notify = sending.prepareStatement("SELECT pg_notify(?, ?)")) {
+        try (PreparedStatement notify = sending.prepareStatement(NOTIFY)) {
             notify.setString(1, channel);
             notify.setString(2, payload);
             notify.execute();
@@ -351,7 +361,11 @@ public final class PostgresNotifier implements Closeable {
 
     private void listen(Connection connection, String channel) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute("LISTEN " + channel); // a checked identifier
+            if (channel.equals(PostgresWorkSignal.CHANNEL)) {
+                statement.execute(LISTEN_DUE);
+            } else {
+                statement.execute(LISTEN_RUNS);
+            }
         }
         listened.add(channel);
     }

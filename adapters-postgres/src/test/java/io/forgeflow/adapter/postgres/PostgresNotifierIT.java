@@ -96,9 +96,11 @@ class PostgresNotifierIT {
     }
 
     @Test
-    void channelNamesAreCheckedIdentifiers() {
+    void channelNamesAreCheckedIdentifiersAndOnlyForgeFlowsOwnAreListenedTo() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> notifier.sender("bad; DROP TABLE runs",
                 Duration.ZERO, List::of)).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> notifier.listen("forgeflow_other", payloads -> { }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("forgeflow_due");
     }
 
     private static void drain(PostgresWorkSignal signal) throws InterruptedException {

@@ -19,11 +19,13 @@ import java.util.random.RandomGenerator;
  * {@code runOnce()} for tests and the same injected {@link Ticker}:
  *
  * <pre>
- *  WorkSignal ─▶ WakeUp ─▶ Claimer ──runs──▶ ExecutionSlots ──results──▶ Acknowledger ──▶ RunQueue
- *                  ▲          │ room, DueTimer       │ stop, cancel                │
- *                  └──────────┴── room freed ◀───────┴─────────────────────────────┘
- *                               LeaseKeeper: heartbeats (held pairs), cancellations, LeaseDeadlines
+ *  WorkSignal, DueTimer ─▶ WakeUp ─▶ Claimer ─runs─▶ ExecutionSlots ─results─▶ Acknowledger ─▶ RunQueue
+ *                            ▲                        ▲ stop, cancel              │
+ *                            └──── room freed ────────┼───────────────────────────┘
+ *                                                LeaseKeeper (heartbeats of held pairs, cancellations, deadlines)
  * </pre>
+ *
+ * (docs/architecture.md draws a run's path through them.)
  *
  * <p>Safety: an attempt whose lease cannot be confirmed in time is stopped before another worker could own the run
  * ({@link LeaseKeeper}); every write is fenced, so a late one changes nothing.
