@@ -179,4 +179,8 @@ public final class Worker {
     LeaseKeeper leases() {
         return leases;
     }
+
+    WakeUp wakeUp() {
+        return wakeUp;
+    }
 }

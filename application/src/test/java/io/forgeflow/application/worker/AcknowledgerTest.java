@@ -160,6 +160,81 @@ class AcknowledgerTest {
     }
 
     @Test
+    void writingResultsWakesAClaimerThatWaitsForRoom() {
+        Acknowledger acks = acknowledger(new BatchPacer(0, 0, 0));
+        success(acks);
+        worker.wakeUp().wantRoom(true);
+
+        acks.runOnce();
+
+        assertThat(worker.wakeUp().woken()).isTrue();
+    }
+
+    @Test
+    void aSingleResultAlreadyStrippedOfItsOutputIsNotTriedAgainAloneWhenRefused() {
+        Acknowledger acks = acknowledger(new BatchPacer(0, 0, 0));
+        s.submit(aDraft());
+        Run run = s.claim("w1");
+        acks.offer(new Acknowledgement(Scenario.fence(run), AttemptOutcome.SUCCEEDED, RunStatus.SUCCEEDED,
+                Duration.ZERO, "", "the attempt's result could not be stored: IllegalStateException"), run.jobId());
+        java.util.concurrent.atomic.AtomicInteger tries = new java.util.concurrent.atomic.AtomicInteger();
+        queue.duringAcknowledge = tries::incrementAndGet;
+        queue.acknowledgementsFail = true;
+
+        assertThatThrownBy(acks::runOnce).hasMessageContaining("took none of 1");
+
+        assertThat(tries.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aSingleResultRefusedIsTriedAloneThenWithoutItsOutput() {
+        Acknowledger acks = acknowledger(new BatchPacer(0, 0, 0));
+        success(acks);
+        java.util.concurrent.atomic.AtomicInteger tries = new java.util.concurrent.atomic.AtomicInteger();
+        queue.duringAcknowledge = tries::incrementAndGet;
+        queue.acknowledgementsFail = true;
+
+        assertThatThrownBy(acks::runOnce).hasMessageContaining("took none of 1");
+
+        assertThat(tries.get()).as("as a batch, alone, alone without output").isEqualTo(3);
+    }
+
+    @Test
+    void theDrainGivesBackTheRunsItStoppedAndThoseStillHeldOnce() {
+        Acknowledger acks = acknowledger(new BatchPacer(0, 0, 0));
+        s.submit(aDraft());
+        s.submit(aDraft());
+        Run stopped = s.claim("w1");
+        Run stillHeld = s.claim("w1");
+        acks.released(Scenario.fence(stopped), stopped.jobId());
+        assertThat(acks.awaiting()).containsExactly(Scenario.fence(stopped));
+
+        acks.drain(java.util.Map.of(Scenario.fence(stillHeld), stillHeld.jobId()));
+        acks.drain(java.util.Map.of());
+
+        assertThat(queue.released).containsExactlyInAnyOrder(Scenario.fence(stopped), Scenario.fence(stillHeld));
+        assertThat(s.run(stopped.id()).status()).isEqualTo(RunStatus.PENDING);
+        assertThat(s.run(stillHeld.id()).status()).isEqualTo(RunStatus.PENDING);
+        assertThat(acks.awaiting()).isEmpty();
+    }
+
+    @Test
+    void theDrainDropsResultsItCannotWriteAndStillGivesRunsBack() {
+        Acknowledger acks = acknowledger(new BatchPacer(0, 0, 0));
+        success(acks);
+        s.submit(aDraft());
+        Run stopped = s.claim("w1");
+        acks.released(Scenario.fence(stopped), stopped.jobId());
+        queue.acknowledgementsFail = true;
+
+        acks.drain(java.util.Map.of());
+
+        assertThat(acks.unacknowledged()).isZero();
+        assertThat(acks.awaiting()).isEmpty();
+        assertThat(s.run(stopped.id()).status()).isEqualTo(RunStatus.PENDING);
+    }
+
+    @Test
     void aLateAcknowledgementIsReportedAsAFenceLost() {
         Acknowledger acks = acknowledger(new BatchPacer(0, 0, 0));
         Acknowledgement ack = success(acks);

@@ -115,6 +115,103 @@ class ClaimerTest {
         assertThat(queue.claims.get()).isZero();
     }
 
+    /** Runs one attempt that takes {@code millis} on the ticker, alone, and waits for it to end. */
+    void anAttemptTaking(Claimer claimer, long millis) {
+        s.shell.thenAnswer(ctx -> {
+            ticker.advance(Duration.ofMillis(millis));
+            return ExecutionResult.succeeded("");
+        });
+        s.submit(aDraft());
+        assertThat(claimer.claimRound().claimed()).isEqualTo(1);
+        Await.until("the attempt ended", () -> worker.busySlots() == 0);
+    }
+
+    @Test
+    void attemptDurationsAreAveragedNineTenthsOldOneTenthNew() {
+        Claimer claimer = claimer(new BatchPacer(0, 0, 0));
+        queue.duringClaim = null;
+
+        anAttemptTaking(claimer, 100);
+        assertThat(worker.slots().averageMillis()).isEqualTo(100.0);
+        anAttemptTaking(claimer, 10);
+        assertThat(worker.slots().averageMillis()).isCloseTo(91.0, org.assertj.core.data.Offset.offset(1e-9));
+        anAttemptTaking(claimer, 500);
+
+        assertThat(worker.slots().averageMillis()).isCloseTo(131.9, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void attemptsOfFiftyMillisecondsOnAverageHoldNoRunReadyAndJustUnderHoldOneBatch() {
+        Claimer claimer = claimer(new BatchPacer(0, 0, 0));
+        queue.duringClaim = null;
+        assertThat(claimer.roomToClaim(0)).as("nothing known yet: the free slots").isEqualTo(4);
+
+        anAttemptTaking(claimer, 50);
+        assertThat(claimer.roomToClaim(0)).isEqualTo(4);
+        Worker again = worker;
+        claimer = claimer(new BatchPacer(0, 0, 0));
+        again.stop();
+        queue.duringClaim = null;
+        anAttemptTaking(claimer, 49);
+
+        assertThat(claimer.roomToClaim(0)).isEqualTo(8);
+    }
+
+    @Test
+    void attemptsOfOneMillisecondOnAverageHoldOneBatchAndJustUnderHoldThree() {
+        Claimer claimer = claimer(new BatchPacer(0, 0, 0));
+        queue.duringClaim = null;
+        anAttemptTaking(claimer, 1);
+        assertThat(claimer.roomToClaim(0)).isEqualTo(8);
+        Worker again = worker;
+        claimer = claimer(new BatchPacer(0, 0, 0));
+        again.stop();
+        queue.duringClaim = null;
+
+        anAttemptTaking(claimer, 0);
+
+        assertThat(claimer.roomToClaim(0)).isEqualTo(16);
+    }
+
+    @Test
+    void aWakeUpThatCameDuringThePauseIsForgottenByTheRoundAfterIt() {
+        Claimer claimer = claimer(new BatchPacer(4, MINUTE.toNanos(), 0));
+        claimer.runOnce();
+        WakeUp wakeUp = wakeUpOf(claimer);
+        wakeUp.wake();
+
+        claimer.runOnce();                                   // paused, then claimed: saw every run due meanwhile
+
+        assertThat(wakeUp.woken()).isFalse();
+    }
+
+    @Test
+    void aRoundThatFailsLeavesTheClaimerWantingRoom() {
+        Claimer claimer = claimer(new BatchPacer(0, 0, 0));
+        claimer.runOnce();
+        assertThat(wakeUpOf(claimer).roomWanted()).as("it took every due run it saw").isFalse();
+        s.submit(aDraft());
+        queue.nextClaimReplyLost = true;
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(claimer::runOnce).hasMessageContaining("reply was lost");
+
+        assertThat(wakeUpOf(claimer).roomWanted()).isTrue();
+    }
+
+    @Test
+    void stoppingTheClaimerClosesItsWakeUps() {
+        Claimer claimer = claimer(new BatchPacer(0, 0, 0));
+        assertThat(wakeUpOf(claimer).closed()).isFalse();
+
+        claimer.stopClaiming();
+
+        assertThat(wakeUpOf(claimer).closed()).isTrue();
+    }
+
+    WakeUp wakeUpOf(Claimer claimer) {
+        return worker.wakeUp();
+    }
+
     @Test
     void aClaimedRunsLocalDeadlineCountsFromWhenTheClaimWasAsked() {
         s.shell.byDefault(gate.then(ExecutionResult.succeeded("")));

@@ -115,6 +115,65 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void anAttemptClaimedWhileAHeartbeatWasUnderWayIsNeitherLostNorReleased() {
+        s.shell.byDefault(gate.then(ExecutionResult.succeeded("")));
+        s.submit(aDraft());
+        queue.duringHeartbeat = () -> {
+            queue.duringHeartbeat = null;
+            ticker.advance(Duration.ofSeconds(1));
+            worker.claimOnce();                              // the heartbeat did not name it: it did not hold it yet
+        };
+
+        keeper.runOnce();
+
+        Await.until("the run is executing", () -> gate.entered() == 1);
+        assertThat(s.shell.executions().get(0).cancellation().isCancelled()).isFalse();
+        assertThat(queue.released).isEmpty();
+        assertThat(worker.busySlots()).isEqualTo(1);
+    }
+
+    @Test
+    void startedItChecksCancellationsEveryPollHeartbeatsEveryIntervalAndStopsUntrustedAttemptsOnItsOwn() {
+        Worker polling = new Worker(new WorkerSettings("w1", 2, Duration.ofMillis(20), Duration.ofSeconds(30),
+                Duration.ofSeconds(10), Duration.ZERO, 1024, WorkerTest.RETRY), queue, s.executors, s.signal,
+                WorkerTest.ExtremeRandom.highest(), WorkerListener.NONE, new BatchPacer(0, 0, 0),
+                new BatchPacer(0, 0, 0), ticker);
+        try {
+            s.shell.byDefault(FakeExecutorUntilCancelled.INSTANCE);
+            s.submit(aDraft());
+            polling.claimOnce();
+            Await.until("the run is executing", () -> s.shell.executions().size() == 1);
+            polling.leases().start();
+
+            Await.until("cancellations are checked", () -> queue.cancellationQueries.get() >= 2);
+            assertThat(queue.heartbeatsHeld).as("no heartbeat before the interval passed on the ticker").isEmpty();
+            ticker.advance(Duration.ofSeconds(10));
+            Await.until("a heartbeat", () -> queue.heartbeatsHeld.size() == 1);
+            int checked = queue.cancellationQueries.get();
+            Await.until("cancellations are checked again", () -> queue.cancellationQueries.get() >= checked + 2);
+            assertThat(queue.heartbeatsHeld).as("the next heartbeat is an interval later").hasSize(1);
+
+            queue.heartbeatsFail = true;                     // the database goes silent
+            ticker.advance(Duration.ofSeconds(20));          // past the deadline the heartbeat set: 10 s + 20 s
+            Await.until("the deadline timer stopped the attempt", () -> polling.busySlots() == 0);
+            assertThat(s.shell.executions().get(0).cancellation().reason()).isEqualTo(StopReasons.UNTRUSTED);
+        } finally {
+            polling.stop();
+        }
+    }
+
+    /** Blocks until cancelled, as a long process. */
+    enum FakeExecutorUntilCancelled implements java.util.function.Function<io.forgeflow.domain.execution.ExecutionContext,
+            ExecutionResult> {
+        INSTANCE;
+
+        @Override
+        public ExecutionResult apply(io.forgeflow.domain.execution.ExecutionContext ctx) {
+            return io.forgeflow.application.testkit.FakeExecutor.untilCancelled().apply(ctx);
+        }
+    }
+
+    @Test
     void deadlinesAreCheckedEveryTenthOfTheHeartbeatWithinBounds() {
         assertThat(keeper.deadlineTick()).isEqualTo(Duration.ofSeconds(1));
         assertThat(new Worker(WorkerTest.settings(2, Duration.ofMillis(200), Duration.ofMillis(100),

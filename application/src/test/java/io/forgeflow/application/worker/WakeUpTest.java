@@ -25,6 +25,25 @@ class WakeUpTest {
     }
 
     @Test
+    void theClaimerWantsRoomUntilARoundSaysOtherwiseAndNothingIsClosedAtFirst() {
+        assertThat(wakeUp.roomWanted()).isTrue();
+        assertThat(wakeUp.closed()).isFalse();
+
+        wakeUp.wantRoom(false);
+
+        assertThat(wakeUp.roomWanted()).isFalse();
+    }
+
+    @Test
+    void aWaitThatEndsOnlyOnTimeIgnoresAWakeUpButUsesItUp() {
+        wakeUp.wake();
+
+        wakeUp.await(Duration.ofMillis(1).toNanos(), false);
+
+        assertThat(wakeUp.woken()).isFalse();
+    }
+
+    @Test
     void aWakeUpEndsTheNextWaitAtOnceAndIsUsedUpByIt() {
         wakeUp.wake();
 
