@@ -135,6 +135,12 @@ public class Scenario {
         return new RunFence(running.id(), running.workerId(), running.attempt());
     }
 
+    /** One pass of the leader's lease rescuer with this retry policy; returns how many runs it recovered. */
+    public int rescueExpiredLeases(io.forgeflow.domain.backoff.RetryPolicy retryPolicy) {
+        return new io.forgeflow.application.lease.LeaseRescuer(store.queue(),
+                io.forgeflow.application.testkit.FakeLeaderElection.leading(), retryPolicy, null).runOnce();
+    }
+
     public void advance(Duration by) {
         clock.advance(by);
     }

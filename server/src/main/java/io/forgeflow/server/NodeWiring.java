@@ -15,13 +15,16 @@ import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
 import io.forgeflow.adapter.postgres.PostgresQueueRepository;
 import io.forgeflow.adapter.postgres.PostgresQueueStats;
 import io.forgeflow.adapter.postgres.PostgresRetention;
+import io.forgeflow.adapter.postgres.PostgresNotifier;
 import io.forgeflow.adapter.postgres.PostgresRunQueue;
 import io.forgeflow.adapter.postgres.PostgresRunEvents;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
 import io.forgeflow.adapter.postgres.PostgresWorkSignal;
 import io.forgeflow.adapter.rest.EventStreams;
+import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.lease.LeaseRescuer;
+import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.application.schedule.CronUtilsSchedules;
 import io.forgeflow.application.schedule.ScheduleTicker;
 import io.forgeflow.application.support.PeriodicTask;
@@ -85,13 +88,16 @@ final class NodeWiring {
         String workerId = settings.workerId.isBlank() ? defaultWorkerId() : settings.workerId;
         Clock clock = Clock.systemUTC();
         Jdbi jdbi = PostgresJdbi.create(dataSource);
+        // one LISTEN/NOTIFY for the node (wake-ups and run events); closed last (registered first)
+        PostgresNotifier notifier = new PostgresNotifier(DatabaseSettings.dedicated(config.database(), "notifications"));
+        environment.lifecycle().manage(managed(() -> { }, notifier::close));
         // every committed run change goes to the cluster's event channel: coalesced, never inside the claim engine's
         // transactions; closed after the worker (registered before it), so its last acknowledgements are published
-        PostgresRunEvents runEvents = new PostgresRunEvents(DatabaseSettings.dedicated(config.database(), "run events"));
+        PostgresRunEvents runEvents = new PostgresRunEvents(notifier);
         environment.lifecycle().manage(managed(() -> { }, runEvents::close));
         PostgresJobRepository jobs = new PostgresJobRepository(jdbi, null, runEvents);
         PostgresRunRepository runs = new PostgresRunRepository(jdbi, null, runEvents);
-        PostgresRunQueue queue = new PostgresRunQueue(jdbi, null, null, runEvents);
+        PostgresRunQueue queue = new PostgresRunQueue(jdbi, null);
         PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
         CronUtilsSchedules cron = new CronUtilsSchedules();
         RetryPolicy retryPolicy = new RetryPolicy(settings.retryBase.toJavaDuration(),
@@ -105,7 +111,7 @@ final class NodeWiring {
         // what enqueue() in SQL checks executor names against: every executor this node knows
         new PostgresExecutorCatalog(jdbi).record(executors.knownNames(), workerId);
 
-        PostgresWorkSignal signal = new PostgresWorkSignal(DatabaseSettings.dedicated(config.database(), "wake-ups"));
+        PostgresWorkSignal signal = new PostgresWorkSignal(notifier);
         environment.lifecycle().manage(managed(() -> { }, signal::close));
         AdvisoryLockLeaderElection election = roles.contains("scheduler")
                 ? new AdvisoryLockLeaderElection(DatabaseSettings.leaderSession(config.database(), settings))
@@ -137,7 +143,9 @@ final class NodeWiring {
         if (roles.contains("scheduler")) {
             ScheduleTicker ticker = new ScheduleTicker(jobs, cron, election, signal,
                     settings.misfireThreshold.toJavaDuration(), metrics::missed);
-            LeaseRescuer rescuer = new LeaseRescuer(queue, election, retryPolicy, metrics::recovered);
+            LeaseRescuer rescuer = new LeaseRescuer(queue, election,
+                    new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),
+                    new RunChanges(runEvents, clock), metrics::recovered);
             Duration tick = settings.schedulerTick.toJavaDuration();
             // a pass every tick, or sooner when a cron tick is due sooner (the ticker reads the earliest next_run_at)
             PeriodicTask loop = new PeriodicTask("ff-scheduler", tick, () -> {
@@ -159,7 +167,8 @@ final class NodeWiring {
                     settings.leaseDuration.toJavaDuration(), settings.heartbeatInterval.toJavaDuration(),
                     settings.drainGrace.toJavaDuration(), settings.maxOutputBytes, retryPolicy)
                     .withLanes(QueueLane.parse(settings.queues, settings.concurrency));
-            Worker worker = new Worker(ws, queue, executors, signal, new SplittableRandom(new SecureRandom().nextLong()), metrics);
+            Worker worker = new Worker(ws, queue, executors, signal, new SplittableRandom(new SecureRandom().nextLong()),
+                    metrics, runEvents);
             environment.lifecycle().manage(managed(worker::start, worker::stop));
         }
         Instant startedAt = clock.instant();

@@ -10,8 +10,8 @@ import java.util.function.Supplier;
 
 /**
  * Opens connections outside the pool, for the users that hold a session for a long time: the leader's advisory lock
- * ({@link AdvisoryLockLeaderElection}) and the wake-ups ({@link PostgresWorkSignal}: one connection to LISTEN, one to
- * NOTIFY). They must reach PostgreSQL directly or through a session-pooling proxy, never through PgBouncer in
+ * ({@link AdvisoryLockLeaderElection}) and the notifications ({@link PostgresNotifier}: one connection to LISTEN, one
+ * to NOTIFY). They must reach PostgreSQL directly or through a session-pooling proxy, never through PgBouncer in
  * transaction mode (which would move the session's lock and LISTEN between server connections).
  */
 public final class DedicatedConnections {

@@ -3,17 +3,12 @@ package io.forgeflow.adapter.postgres;
 import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,7 +17,6 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,16 +24,14 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
- * The cluster's run changes over PostgreSQL {@code LISTEN/NOTIFY} on channel {@value #CHANNEL} ({@link RunEvents}).
+ * The cluster's run changes over PostgreSQL {@code LISTEN/NOTIFY} on channel {@value #CHANNEL} ({@link RunEvents}),
+ * through the node's {@link PostgresNotifier}.
  *
- * <p><b>Publishing never touches the hot path.</b> The claim engine's statements commit without any {@code NOTIFY}
- * (PostgreSQL serialises the commits of notifying transactions, which would cap the claim and acknowledgement rate);
- * {@link #publish} only appends to an in-memory queue. A sender thread takes whatever accumulated, packs it into
- * payloads of at most {@value #MAX_PAYLOAD_BYTES} bytes (the limit is 8000), and sends them with {@code pg_notify}
- * in one transaction of its own, on a dedicated connection; then it waits out a coalescing window (5 ms by default)
- * before sending again. So a node sends at most one notifying commit per window, however many runs it moves, and
- * that commit does not wait for a WAL flush ({@code synchronous_commit = off} on the sending session: run changes
- * are best effort, see the gap marker below).
+ * <p><b>Publishing never touches the hot path.</b> Nothing is sent inside the claim engine's transactions (PostgreSQL
+ * serialises the commits of notifying transactions); {@link #publish} only appends to an in-memory queue. The
+ * notifier's sender takes whatever accumulated, packed into payloads of at most {@value #MAX_PAYLOAD_BYTES} bytes (the
+ * limit is 8000), and sends them in one transaction; then it waits out a coalescing window (5 ms by default) before
+ * sending again. So a node sends at most one notifying commit per window, however many runs it moves.
  *
  * <p>The queue is bounded ({@value #MAX_QUEUED} changes): past it, changes are dropped and the next payload starts
  * with a gap marker, as after a failed send, so that every api node tells its event clients to re-read the state.
@@ -49,10 +41,10 @@ import java.util.function.Supplier;
  * starting with {@code !} is a gap marker: {@code !<reason>}. Anyone can watch with {@code LISTEN forgeflow_runs} in
  * psql.
  *
- * <p><b>Receiving</b> starts with the first {@link #subscribe}: a listener thread {@code LISTEN}s on a dedicated
- * connection and calls the listeners in the order the database delivers. After its connection drops it reconnects
- * (backing off up to a second) and reports a {@linkplain RunEvents.Listener#gap gap}, since changes may have been
- * published meanwhile. Nodes that never subscribe (workers) open no listening connection.
+ * <p><b>Receiving</b> starts with the first {@link #subscribe}: the notifier listens on the channel and this calls the
+ * listeners in the order the database delivers. After the listening connection was re-established, listeners hear of
+ * a {@linkplain RunEvents.Listener#gap gap}, since changes may have been published meanwhile. Nodes that never
+ * subscribe (workers) do not listen on the channel.
  */
 public final class PostgresRunEvents implements RunEvents, Closeable {
     /** The notification channel. */
@@ -66,37 +58,69 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostgresRunEvents.class);
     private static final int MAX_PER_ROUND = 20_000;
-    private static final long SLICE_MILLIS = 250;
-    private static final long MAX_BACKOFF_MILLIS = 1_000;
 
-    private final Supplier<Connection> connections;
-    private final long windowNanos;
+    private final PostgresNotifier notifier;
+    private final boolean ownsNotifier;
+    private final PostgresNotifier.Channel channel;
     private final ConcurrentLinkedQueue<RunChange> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
-    private final AtomicBoolean requested = new AtomicBoolean();
     private final AtomicReference<String> pendingGap = new AtomicReference<>();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
-    private final AtomicLong notifications = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final Thread sender;
-    private volatile Thread receiver;
-    private volatile boolean closed;
-    private Connection sending;
+    private final PostgresNotifier.Listener heard = new PostgresNotifier.Listener() {
+        @Override
+        public void notified(List<String> payloads) {
+            deliver(payloads);
+        }
 
-    /** @param connections opens dedicated connections (see {@link DedicatedConnections}): one to NOTIFY, one to LISTEN */
+        @Override
+        public void reconnected() {
+            notifyGap("this node's event connection to the database was re-established");
+        }
+    };
+    private boolean listening;
+    private volatile boolean closed;
+
+    /** With a notifier of its own on these dedicated connections ({@link DedicatedConnections}). */
     public PostgresRunEvents(Supplier<Connection> connections) {
-        this(connections, DEFAULT_WINDOW);
+        this(new PostgresNotifier(connections), DEFAULT_WINDOW, true);
     }
 
-    /** @param window the coalescing window: at most one notifying commit per window */
+    /** With a notifier of its own and this coalescing window. */
     public PostgresRunEvents(Supplier<Connection> connections, Duration window) {
-        this.connections = Objects.requireNonNull(connections, "connections");
-        this.windowNanos = Math.max(0, window.toNanos());
-        this.sender = new Thread(this::sendLoop, "forgeflow-run-events-notify");
-        sender.setDaemon(true);
-        sender.start();
+        this(new PostgresNotifier(connections), window, true);
+    }
+
+    /** On the node's shared notifier (which its owner closes). */
+    public PostgresRunEvents(PostgresNotifier notifier) {
+        this(notifier, DEFAULT_WINDOW, false);
+    }
+
+    private PostgresRunEvents(PostgresNotifier notifier, Duration window, boolean ownsNotifier) {
+        this.notifier = Objects.requireNonNull(notifier, "notifier");
+        this.ownsNotifier = ownsNotifier;
+        this.channel = notifier.sender(CHANNEL, window, new PostgresNotifier.Outbox() {
+            @Override
+            public List<String> take() {
+                return takeQueued();
+            }
+
+            @Override
+            public void lost(List<String> payloads, Exception cause) {
+                int changes = 0;
+                for (String payload : payloads) {
+                    changes += payload.isEmpty() ? 0 : (int) payload.lines().filter(l -> !l.startsWith("!")).count();
+                }
+                dropped.addAndGet(changes);
+                published.addAndGet(-changes);
+                pendingGap.compareAndSet(null, "a node could not publish its changes: " + cause.getMessage());
+                channel.request();
+                LOG.warn("could not NOTIFY {} ({} run change(s) dropped; event clients will be told to re-read)",
+                        CHANNEL, changes);
+            }
+        });
     }
 
     /** {@inheritDoc} Appends to an in-memory queue and at most unparks the sender: no I/O, no lock. */
@@ -114,20 +138,16 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
             }
             queue.add(change);
         }
-        if (!requested.get() && !requested.getAndSet(true)) {
-            LockSupport.unpark(sender);
-        }
+        channel.request();
     }
 
     @Override
     public synchronized AutoCloseable subscribe(Listener listener) {
         Objects.requireNonNull(listener, "listener");
         listeners.add(listener);
-        if (receiver == null && !closed) {
-            Thread thread = new Thread(this::listenLoop, "forgeflow-run-events-listen");
-            thread.setDaemon(true);
-            receiver = thread;
-            thread.start();
+        if (!listening && !closed) {
+            listening = true;
+            notifier.listen(CHANNEL, heard);
         }
         return () -> listeners.remove(listener);
     }
@@ -144,7 +164,7 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
 
     /** Notifications sent (a metric; far fewer than changes). */
     public long notificationsSent() {
-        return notifications.get();
+        return channel.notificationsSent();
     }
 
     /** Changes received from the database by this node's listener (a metric). */
@@ -152,54 +172,27 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
         return received.get();
     }
 
-    /** Sends what is queued (waiting at most two seconds), then stops both threads and closes the connections. */
+    /**
+     * Stops publishing and listening; sends what is queued first (waiting at most two seconds). Closes the notifier if
+     * it is this one's own.
+     */
     @Override
     public void close() {
         closed = true;
-        LockSupport.unpark(sender);
-        Thread listening = receiver;
-        try {
-            sender.join(TimeUnit.SECONDS.toMillis(2));
-            if (listening != null) {
-                listening.interrupt();
-                listening.join(TimeUnit.SECONDS.toMillis(2));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        notifier.unlisten(CHANNEL, heard);
+        channel.request();
+        if (ownsNotifier) {
+            notifier.close();
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while ((!queue.isEmpty() || channel.requested()) && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
     }
 
-    // ------------------------------------------------------------------------------------------------ sending
-
-    private void sendLoop() {
-        while (true) {
-            boolean stopping = closed;
-            if (!requested.getAndSet(false) && queue.isEmpty() && pendingGap.get() == null) {
-                if (stopping) {
-                    break;
-                }
-                LockSupport.park(this);
-                continue;
-            }
-            sendQueued();
-            if (stopping) {
-                if (queue.isEmpty()) {
-                    break;
-                }
-                continue;
-            }
-            long until = System.nanoTime() + windowNanos;
-            long left;
-            while (!closed && (left = until - System.nanoTime()) > 0) {
-                LockSupport.parkNanos(this, left);
-            }
-        }
-        closeQuietly(sending);
-        sending = null;
-    }
-
-    /** Sends up to {@value #MAX_PER_ROUND} queued changes (and a pending gap marker) in one transaction. */
-    private void sendQueued() {
+    /** Takes up to {@value #MAX_PER_ROUND} queued changes (and a pending gap marker) as payloads; sender thread. */
+    private List<String> takeQueued() {
         List<RunChange> batch = new ArrayList<>();
         RunChange change;
         while (batch.size() < MAX_PER_ROUND && (change = queue.poll()) != null) {
@@ -207,43 +200,10 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
         }
         queued.addAndGet(-batch.size());
         if (batch.size() == MAX_PER_ROUND) {
-            requested.set(true); // more is waiting: go again after the window
+            channel.request(); // more is waiting: go again after the window
         }
-        String gap = pendingGap.getAndSet(null);
-        List<String> payloads = encode(batch, gap);
-        if (payloads.isEmpty()) {
-            return;
-        }
-        for (int round = 1; round <= 2; round++) {
-            try {
-                if (sending == null) {
-                    sending = connections.get();
-                    sending.setAutoCommit(true);
-                    DedicatedConnections.commitWithoutWaitingForTheFlush(sending);
-                }
-                sending.setAutoCommit(false);
-                try (PreparedStatement notify = sending.prepareStatement("SELECT pg_notify(?, ?)")) {
-                    for (String payload : payloads) {
-                        notify.setString(1, CHANNEL);
-                        notify.setString(2, payload);
-                        notify.execute();
-                    }
-                }
-                sending.commit();
-                notifications.addAndGet(payloads.size());
-                published.addAndGet(batch.size());
-                return;
-            } catch (SQLException | RuntimeException e) {
-                closeQuietly(sending);
-                sending = null;
-                if (round == 2) {
-                    dropped.addAndGet(batch.size());
-                    pendingGap.compareAndSet(null, "a node could not publish its changes: " + e.getMessage());
-                    LOG.warn("could not NOTIFY {} ({} run change(s) dropped; event clients will be told to "
-                            + "re-read): {}", CHANNEL, batch.size(), e.getMessage());
-                }
-            }
-        }
+        published.addAndGet(batch.size());
+        return encode(batch, pendingGap.getAndSet(null));
     }
 
     /** Packs changes into payloads under the size limit; a gap marker, if any, comes first. */
@@ -316,64 +276,13 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
 
     // ------------------------------------------------------------------------------------------------ receiving
 
-    private void listenLoop() {
-        Connection connection = null;
-        boolean everListened = false;
-        long backoff = 100;
-        while (!closed) {
-            if (connection == null) {
-                try {
-                    connection = connections.get();
-                    connection.setAutoCommit(true);
-                    try (Statement statement = connection.createStatement()) {
-                        statement.execute("LISTEN " + CHANNEL);
-                    }
-                    backoff = 100;
-                    if (everListened) {
-                        LOG.info("LISTEN {} re-established", CHANNEL);
-                        notifyGap("this node's event connection to the database was re-established");
-                    }
-                    everListened = true;
-                } catch (SQLException | RuntimeException e) {
-                    closeQuietly(connection);
-                    connection = null;
-                    if (backoff >= MAX_BACKOFF_MILLIS || !everListened) {
-                        LOG.warn("could not LISTEN {}: {}; retrying", CHANNEL, e.getMessage());
-                    }
-                    if (!sleep(backoff)) {
-                        break;
-                    }
-                    backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
-                    everListened = true; // whatever was published meanwhile is missed
-                    continue;
-                }
-            }
-            try {
-                PGNotification[] batch = connection.unwrap(PGConnection.class).getNotifications((int) SLICE_MILLIS);
-                if (batch != null && batch.length > 0) {
-                    deliver(batch);
-                }
-            } catch (SQLException e) {
-                if (!closed) {
-                    LOG.warn("the LISTEN {} connection failed ({}); reconnecting", CHANNEL, e.getMessage());
-                }
-                closeQuietly(connection);
-                connection = null;
-            }
-        }
-        closeQuietly(connection);
-    }
-
-    /** Delivers one batch of notifications in order; a gap marker (always first in its payload) splits it. */
-    private void deliver(PGNotification[] batch) {
+    /** Delivers one batch of payloads in order; a gap marker (always first in its payload) splits it. */
+    private void deliver(List<String> payloads) {
         List<RunChange> changes = new ArrayList<>();
-        for (PGNotification notification : batch) {
-            if (!CHANNEL.equals(notification.getName())) {
-                continue;
-            }
+        for (String payload : payloads) {
             List<RunChange> here = new ArrayList<>();
             List<String> gaps = new ArrayList<>();
-            decode(notification.getParameter(), here, gaps);
+            decode(payload, here, gaps);
             if (!gaps.isEmpty()) {
                 notifyChanged(changes);
                 changes.clear();
@@ -406,26 +315,6 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
             } catch (RuntimeException e) {
                 LOG.warn("a run event listener failed: {}", e.toString());
             }
-        }
-    }
-
-    private boolean sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-            return !closed;
-        } catch (InterruptedException e) {
-            return false;
-        }
-    }
-
-    private static void closeQuietly(Connection connection) {
-        if (connection == null) {
-            return;
-        }
-        try {
-            connection.close();
-        } catch (SQLException | RuntimeException e) {
-            LOG.debug("closing a run events connection failed: {}", e.getMessage());
         }
     }
 }

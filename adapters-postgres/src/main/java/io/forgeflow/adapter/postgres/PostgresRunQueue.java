@@ -1,18 +1,15 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.Rows.AppliedFence;
-import io.forgeflow.adapter.postgres.Rows.ExpiredLease;
 import io.forgeflow.adapter.postgres.Rows.FenceRow;
-import io.forgeflow.domain.backoff.FailureDecision;
-import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.ExpiredLease;
 import io.forgeflow.domain.port.RunFence;
-import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.queue.QueueSelection;
+import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
-import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
@@ -24,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,9 +30,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
-import java.util.random.RandomGenerator;
 
 /**
  * The claim engine on PostgreSQL ({@link RunQueue}).
@@ -46,18 +40,18 @@ import java.util.random.RandomGenerator;
  *       the pending queue index, limits counted under their locks, the pending → running update, and the started
  *       attempt rows. After a claim that took all it asked for, the worker's next claim starts past its last claimed
  *       run for up to {@link #HINT_NANOS} (see there).</li>
- *   <li>{@link #acknowledge}, {@link #release}: one statement per batch, every row fenced by
- *       {@code (id, status = 'running', worker_id, attempt)}; a stale fence changes nothing.</li>
- *   <li>{@link #heartbeat}: one statement for all of a worker's leases.</li>
- *   <li>{@link #recoverExpiredLeases}: one transaction of two statements (lock the expired runs with
- *       {@code SKIP LOCKED}, then move them with the retry policy's jittered delays, drawn here).</li>
+ *   <li>{@link #acknowledge}, {@link #release}, {@link #recover}: one call per batch into
+ *       {@code forgeflow_end_attempts}, every row fenced by {@code (id, status = 'running', worker_id, attempt)} (and
+ *       a recovery by the lease still being expired); a stale fence changes nothing. Nothing is decided here: the
+ *       acknowledgements and recovery decisions come from the application.</li>
+ *   <li>{@link #heartbeat}: one statement for the leases a worker holds.</li>
+ *   <li>{@link #expiredLeases}: a plain read of the expired leases, for the leader's rescuer to decide on.</li>
  * </ul>
  *
  * Multi-row writers lock runs in id order, and lock runs before jobs, so they cannot deadlock each other. All times are
  * the database's {@code now()} unless a test clock is given.
  *
- * <p>Every state change that committed is handed to {@link RunEvents} afterwards (claims, acknowledgements, releases,
- * recoveries): an in-memory hand-over, never a {@code NOTIFY} inside these transactions.
+ * <p>It publishes no run events: the worker and the rescuer publish what these calls return, after they return.
  */
 public final class PostgresRunQueue implements RunQueue {
     /** The order runs are claimed in: priority (1 first), then due time, then id (time-ordered UUIDv7). */
@@ -67,8 +61,10 @@ public final class PostgresRunQueue implements RunQueue {
     // The worker's statements run on plain JDBC (JdbcStatements); their text stays in RunSql/*.sql.
     private static final SqlFile CLAIM = SqlFile.load("RunSql/claim.sql");
     private static final String CLAIM_SQL = CLAIM.jdbc();
-    private static final SqlFile ACKNOWLEDGE = SqlFile.load("RunSql/acknowledge.sql");
-    private static final String ACKNOWLEDGE_SQL = ACKNOWLEDGE.jdbc();
+    private static final SqlFile END_ATTEMPTS = SqlFile.load("RunSql/endAttempts.sql");
+    private static final String END_ATTEMPTS_SQL = END_ATTEMPTS.jdbc();
+    private static final SqlFile EXPIRED_LEASES = SqlFile.load("RunSql/expiredLeases.sql");
+    private static final String EXPIRED_LEASES_SQL = EXPIRED_LEASES.jdbc();
     private static final SqlFile RECORD_RETRY_AFTER = SqlFile.load("RunSql/recordRetryAfter.sql");
     private static final String RECORD_RETRY_AFTER_SQL = RECORD_RETRY_AFTER.jdbc();
     private static final SqlFile HEARTBEAT = SqlFile.load("RunSql/heartbeat.sql");
@@ -77,8 +73,6 @@ public final class PostgresRunQueue implements RunQueue {
     private static final String HEARTBEAT_HELD_SQL = HEARTBEAT_HELD.jdbc();
     private static final SqlFile CANCELLATIONS = SqlFile.load("RunSql/cancellationsFor.sql");
     private static final String CANCELLATIONS_SQL = CANCELLATIONS.jdbc();
-    private static final SqlFile RELEASE = SqlFile.load("RunSql/release.sql");
-    private static final String RELEASE_SQL = RELEASE.jdbc();
     private static final SqlFile NEXT_DUE = SqlFile.load("RunSql/nextDue.sql");
     private static final String NEXT_DUE_SQL = NEXT_DUE.jdbc();
 
@@ -102,40 +96,22 @@ public final class PostgresRunQueue implements RunQueue {
     }
 
     private final LongSupplier ticker;
-    private final Jdbi jdbi;
     private final JdbcStatements statements;
     private final DbClock clock;
-    private final RandomGenerator random;
-    private final RunEvents events;
 
     /**
      * @param jdbi      made by {@link PostgresJdbi#create}
      * @param testClock null in production (the database clock decides); a fixed clock in tests
      */
     public PostgresRunQueue(Jdbi jdbi, Clock testClock) {
-        this(jdbi, testClock, null);
-    }
-
-    /**
-     * @param random the source of retry jitter for lease recovery; null for {@link ThreadLocalRandom}
-     */
-    public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random) {
-        this(jdbi, testClock, random, RunEvents.NONE);
-    }
-
-    /** @param events told of every committed state change (after the commit); {@link RunEvents#NONE} for none */
-    public PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random, RunEvents events) {
-        this(jdbi, testClock, random, events, System::nanoTime);
+        this(jdbi, testClock, System::nanoTime);
     }
 
     /** @param ticker what a hint's age is read from ({@link System#nanoTime()}; a test's own in tests) */
-    PostgresRunQueue(Jdbi jdbi, Clock testClock, RandomGenerator random, RunEvents events, LongSupplier ticker) {
+    PostgresRunQueue(Jdbi jdbi, Clock testClock, LongSupplier ticker) {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
-        this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
-        this.random = random;
-        this.events = events == null ? RunEvents.NONE : events;
     }
 
     @Override
@@ -169,14 +145,6 @@ public final class PostgresRunQueue implements RunQueue {
         } else {
             hints.remove(key); // it took every due run it could see: the next claim reads from the start
         }
-        if (!claimed.isEmpty()) {
-            Instant at = clock.eventTime();
-            List<RunChange> changes = new ArrayList<>(claimed.size());
-            for (Run run : claimed) {
-                changes.add(RunChange.of(run, workerId, at));
-            }
-            events.publish(changes);
-        }
         return claimed;
     }
 
@@ -203,16 +171,37 @@ public final class PostgresRunQueue implements RunQueue {
 
     @Override
     public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
+        Map<RunFence, Acknowledgement> byFence = byFence(acks);
+        if (byFence.isEmpty()) {
+            return Set.of();
+        }
+        JdbcStatements.Binding binding = bindEndAttempts(byFence.values());
+        List<Acknowledgement> withRetryAfter = new ArrayList<>();
+        for (Acknowledgement ack : byFence.values()) {
+            if (ack.retryAfter() != null) {
+                withRetryAfter.add(ack);
+            }
+        }
+        List<AppliedFence> applied = withRetryAfter.isEmpty()
+                ? statements.list(END_ATTEMPTS, c -> c.prepareStatement(END_ATTEMPTS_SQL), binding, Rows::appliedFence)
+                : acknowledgeRecordingRetryAfter(binding, withRetryAfter);
+        return applied(byFence, applied);
+    }
+
+    /** The acknowledgements (or decisions) by their fence as the database returns it; malformed ids are left out. */
+    private static Map<RunFence, Acknowledgement> byFence(Collection<Acknowledgement> acks) {
         Map<RunFence, Acknowledgement> byFence = new LinkedHashMap<>();
         for (Acknowledgement ack : acks) {
             if (Ids.isWellFormed(ack.fence().runId())) {
                 byFence.putIfAbsent(normalized(ack.fence()), ack);
             }
         }
-        if (byFence.isEmpty()) {
-            return Set.of();
-        }
-        int n = byFence.size();
+        return byFence;
+    }
+
+    /** Binds a batch of ended attempts for {@code RunSql/endAttempts.sql}. */
+    private JdbcStatements.Binding bindEndAttempts(Collection<Acknowledgement> acks) {
+        int n = acks.size();
         String[] ids = new String[n];
         String[] workers = new String[n];
         Integer[] attempts = new Integer[n];
@@ -222,7 +211,7 @@ public final class PostgresRunQueue implements RunQueue {
         String[] outputs = new String[n];
         String[] errors = new String[n];
         int i = 0;
-        for (Acknowledgement ack : byFence.values()) {
+        for (Acknowledgement ack : acks) {
             ids[i] = ack.fence().runId();
             workers[i] = ack.fence().workerId();
             attempts[i] = ack.fence().attempt();
@@ -234,24 +223,18 @@ public final class PostgresRunQueue implements RunQueue {
             i++;
         }
         Instant now = clock.now();
-        JdbcStatements.Binding binding = ps -> ACKNOWLEDGE.bind(ps).textArray("ids", ids).textArray("workers", workers)
+        return ps -> END_ATTEMPTS.bind(ps).textArray("ids", ids).textArray("workers", workers)
                 .integerArray("attempts", attempts).textArray("nextStatuses", next)
                 .bigintArray("delaysMillis", delays).textArray("outcomes", outcomes)
                 .textArray("outputs", outputs).textArray("errors", errors).timestamp("now", now).done();
-        List<Acknowledgement> withRetryAfter = new ArrayList<>();
-        for (Acknowledgement ack : byFence.values()) {
-            if (ack.retryAfter() != null) {
-                withRetryAfter.add(ack);
-            }
-        }
-        List<AppliedFence> applied = withRetryAfter.isEmpty()
-                ? statements.list(ACKNOWLEDGE, c -> c.prepareStatement(ACKNOWLEDGE_SQL), binding, Rows::appliedFence)
-                : acknowledgeRecordingRetryAfter(binding, withRetryAfter);
+    }
+
+    /** The caller's fences that applied. */
+    private static Set<RunFence> applied(Map<RunFence, Acknowledgement> byFence, List<AppliedFence> applied) {
         Set<RunFence> result = new HashSet<>();
         for (AppliedFence row : applied) {
             result.add(byFence.get(row.fence()).fence());
         }
-        publish(applied);
         return result;
     }
 
@@ -267,9 +250,9 @@ public final class PostgresRunQueue implements RunQueue {
             attempts[i] = ack.fence().attempt();
             seconds[i] = (int) Math.min(Integer.MAX_VALUE, ack.retryAfter().toSeconds());
         }
-        return statements.inTransaction(ACKNOWLEDGE, connection -> {
+        return statements.inTransaction(END_ATTEMPTS, connection -> {
             List<AppliedFence> rows = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(ACKNOWLEDGE_SQL)) {
+            try (PreparedStatement ps = connection.prepareStatement(END_ATTEMPTS_SQL)) {
                 binding.bind(ps);
                 try (ResultSet result = ps.executeQuery()) {
                     while (result.next()) {
@@ -346,107 +329,46 @@ public final class PostgresRunQueue implements RunQueue {
                 ps -> CANCELLATIONS.bind(ps).text("worker", workerId).done(), row -> row.getString("id")));
     }
 
+    /** {@inheritDoc} Each attempt ends {@code released}, through the same function as an acknowledgement. */
     @Override
     public Set<RunFence> release(Collection<RunFence> fences) {
-        Map<RunFence, RunFence> byFence = new LinkedHashMap<>();
+        List<Acknowledgement> releases = new ArrayList<>();
         for (RunFence fence : fences) {
-            if (Ids.isWellFormed(fence.runId())) {
-                byFence.putIfAbsent(normalized(fence), fence);
-            }
+            releases.add(new Acknowledgement(fence, AttemptOutcome.RELEASED, RunStatus.PENDING, Duration.ZERO, null,
+                    "released by worker " + fence.workerId() + " before it started or finished (not counted)"));
         }
-        if (byFence.isEmpty()) {
-            return Set.of();
-        }
-        int n = byFence.size();
-        String[] ids = new String[n];
-        String[] workers = new String[n];
-        Integer[] attempts = new Integer[n];
-        int i = 0;
-        for (RunFence fence : byFence.values()) {
-            ids[i] = fence.runId();
-            workers[i] = fence.workerId();
-            attempts[i] = fence.attempt();
-            i++;
-        }
-        Instant now = clock.now();
-        List<AppliedFence> applied = statements.list(RELEASE, c -> c.prepareStatement(RELEASE_SQL),
-                ps -> RELEASE.bind(ps).textArray("ids", ids).textArray("workers", workers)
-                        .integerArray("attempts", attempts).timestamp("now", now).done(), Rows::appliedFence);
-        Set<RunFence> result = new HashSet<>();
-        for (AppliedFence row : applied) {
-            result.add(byFence.get(row.fence()));
-        }
-        publish(applied);
-        return result;
+        return endAttempts(releases);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>A run an operator had asked to cancel ({@code cancel_requested}) becomes CANCELLED rather than being retried:
-     * its worker is gone, and nobody wants it run again. The attempt row says {@code lease_expired} either way.
-     */
     @Override
-    public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
-        Objects.requireNonNull(retryPolicy, "retryPolicy");
+    public List<ExpiredLease> expiredLeases(int limit) {
         if (limit < 1) {
             return List.of();
         }
-        Map<String, String> lostWorkers = new HashMap<>();
-        List<Run> recovered = jdbi.inTransaction(handle -> {
-            lostWorkers.clear(); // a retried transaction starts over
-            RunSql sql = handle.attach(RunSql.class);
-            List<ExpiredLease> expired = sql.expiredLeases(limit, clock.now());
-            if (expired.isEmpty()) {
-                return List.of();
-            }
-            RandomGenerator jitter = random == null ? ThreadLocalRandom.current() : random;
-            int n = expired.size();
-            String[] ids = new String[n];
-            String[] workers = new String[n];
-            Integer[] attempts = new Integer[n];
-            String[] next = new String[n];
-            Long[] delays = new Long[n];
-            for (int i = 0; i < n; i++) {
-                ExpiredLease lease = expired.get(i);
-                lostWorkers.put(lease.runId(), lease.workerId());
-                ids[i] = lease.runId();
-                workers[i] = lease.workerId();
-                attempts[i] = lease.attempt();
-                if (lease.cancelRequested()) {
-                    next[i] = RunStatus.CANCELLED.wireName();
-                    delays[i] = 0L;
-                } else {
-                    FailureDecision decision = retryPolicy.decide(Math.max(1, lease.attempt()), lease.maxAttempts(), jitter);
-                    next[i] = decision.retries() ? RunStatus.PENDING.wireName() : RunStatus.DEAD.wireName();
-                    delays[i] = decision.delay().toMillis();
-                }
-            }
-            return new ArrayList<>(sql.recoverLeases(ids, workers, attempts, next, delays, clock.now()));
-        });
-        if (!recovered.isEmpty()) {
-            Instant at = clock.eventTime();
-            List<RunChange> changes = new ArrayList<>(recovered.size());
-            for (Run run : recovered) {
-                changes.add(RunChange.of(run, lostWorkers.get(run.id()), at));
-            }
-            events.publish(changes);
-        }
-        return recovered;
+        Instant now = clock.now();
+        return statements.list(EXPIRED_LEASES, c -> c.prepareStatement(EXPIRED_LEASES_SQL),
+                ps -> EXPIRED_LEASES.bind(ps).integer("limit", limit).timestamp("now", now).done(), Rows::expiredLease);
     }
 
-    /** Hands the committed changes of a fenced batch write to the run events. */
-    private void publish(List<AppliedFence> applied) {
-        if (applied.isEmpty()) {
-            return;
+    /** {@inheritDoc} The same function as an acknowledgement ends the attempts, {@code lease_expired}. */
+    @Override
+    public Set<RunFence> recover(Collection<Acknowledgement> decisions) {
+        for (Acknowledgement decision : decisions) {
+            if (decision.outcome() != AttemptOutcome.LEASE_EXPIRED) {
+                throw new IllegalArgumentException("a recovery ends an attempt as lease_expired, not "
+                        + decision.outcome().wireName());
+            }
         }
-        Instant at = clock.eventTime();
-        List<RunChange> changes = new ArrayList<>(applied.size());
-        for (AppliedFence row : applied) {
-            changes.add(new RunChange(row.fence().runId(), row.jobId(), row.status(), row.fence().attempt(),
-                    row.fence().workerId(), at));
+        return endAttempts(decisions);
+    }
+
+    private Set<RunFence> endAttempts(Collection<Acknowledgement> acks) {
+        Map<RunFence, Acknowledgement> byFence = byFence(acks);
+        if (byFence.isEmpty()) {
+            return Set.of();
         }
-        events.publish(changes);
+        return applied(byFence, statements.list(END_ATTEMPTS, c -> c.prepareStatement(END_ATTEMPTS_SQL),
+                bindEndAttempts(byFence.values()), Rows::appliedFence));
     }
 
     /** The fence as the database returns it (ids in lower case), to match returned rows to the caller's fences. */

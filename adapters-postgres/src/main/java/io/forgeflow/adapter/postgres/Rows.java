@@ -7,6 +7,7 @@ import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.job.Overlap;
 import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
 import io.forgeflow.domain.port.NodeRegistry.NodeStatus;
+import io.forgeflow.domain.port.ExpiredLease;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.queue.QueueInfo;
 import io.forgeflow.domain.queue.QueueLimits;
@@ -46,10 +47,6 @@ final class Rows {
     record QueueRow(Map<RunStatus, Long> depth, double lagSeconds) {
     }
 
-    /** A running run whose lease expired, as the leader's recovery reads it. */
-    record ExpiredLease(String runId, String workerId, int attempt, int maxAttempts, boolean cancelRequested) {
-    }
-
     static void register(Jdbi jdbi) {
         jdbi.registerRowMapper(Run.class, (rs, ctx) -> run(rs));
         jdbi.registerRowMapper(ListedRun.class, (rs, ctx) -> new ListedRun(run(rs), rs.getBoolean("output_truncated")));
@@ -66,14 +63,16 @@ final class Rows {
             return new QueueRow(depth, rs.getDouble("lag_seconds"));
         });
         jdbi.registerRowMapper(QueueInfo.class, (rs, ctx) -> queue(rs));
-        jdbi.registerRowMapper(ExpiredLease.class, (rs, ctx) -> new ExpiredLease(rs.getString("id"),
-                rs.getString("worker_id"), rs.getInt("attempt"), rs.getInt("max_attempts"),
-                rs.getBoolean("cancel_requested")));
     }
 
     static FenceRow fenceRow(ResultSet rs) throws SQLException {
         return new FenceRow(new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
                 rs.getBoolean("cancel_requested"));
+    }
+
+    static ExpiredLease expiredLease(ResultSet rs) throws SQLException {
+        return new ExpiredLease(new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
+                rs.getString("job_id"), rs.getInt("max_attempts"), rs.getBoolean("cancel_requested"));
     }
 
     static AppliedFence appliedFence(ResultSet rs) throws SQLException {

@@ -1,6 +1,5 @@
 package io.forgeflow.adapter.postgres;
 
-import io.forgeflow.adapter.postgres.Rows.ExpiredLease;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
@@ -19,21 +18,12 @@ import java.util.Optional;
  * The statements on {@code runs} and {@code run_attempts}, one file each under {@code RunSql/}. Ids are bound as text
  * and cast to {@code uuid} in SQL; callers only pass well-formed ids. {@code :now} is null in production.
  *
- * <p>The worker's hot statements ({@code claim}, {@code acknowledge}, {@code heartbeat}, {@code cancellationsFor},
- * {@code release}) have their files here too, but {@link PostgresRunQueue} runs them on plain JDBC
+ * <p>The run queue's statements ({@code claim}, {@code endAttempts}, {@code heartbeat}, {@code cancellationsFor},
+ * {@code expiredLeases}) have their files here too, but {@link PostgresRunQueue} runs them on plain JDBC
  * ({@link SqlFile}, {@link JdbcStatements}) rather than through this SqlObject.
  */
 @UseClasspathSqlLocator
 interface RunSql {
-
-    /** Locks the runs it returns: call inside the recovery transaction. */
-    @SqlQuery
-    List<ExpiredLease> expiredLeases(@Bind("limit") int limit, @Bind("now") Instant now);
-
-    @SqlQuery
-    List<Run> recoverLeases(@Bind("ids") String[] ids, @Bind("workers") String[] workers,
-                            @Bind("attempts") Integer[] attempts, @Bind("nextStatuses") String[] nextStatuses,
-                            @Bind("delaysMillis") Long[] delaysMillis, @Bind("now") Instant now);
 
     @SqlQuery
     Run insert(@Bind("id") String id, @Bind("jobId") String jobId, @Bind("status") String status,

@@ -140,55 +140,17 @@ class PostgresRunEventsIT {
         }
     }
 
-    /** The adapters hand every committed change to the run events, with the fields the event stream shows. */
+    /**
+     * The job and run repositories hand every committed change to the run events, with the fields the event stream
+     * shows. (The run queue publishes nothing: the worker and the rescuer publish what it returns, WorkerRunEventsTest.)
+     */
     @Nested
-    class PublishedByTheAdapters {
+    class PublishedByTheRepositories {
         final TestClock clock = TestClock.at("2025-01-01T00:00:00Z");
         final Instant now = clock.instant();
         final Recording events = new Recording();
-        final PostgresRunQueue queue = new PostgresRunQueue(pg.jdbi(), clock, null, events);
         final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), clock, events);
         final PostgresJobRepository jobs = new PostgresJobRepository(pg.jdbi(), clock, events);
-
-        @Test
-        void aClaimThenAnAcknowledgementPublishRunningThenTheNewStatus() {
-            Run due = pg.insert(aRun().dueAt(now.minusSeconds(1)));
-
-            Run claimed = queue.claim("w1", Set.of("noop"), 10, Duration.ofSeconds(30)).get(0);
-            queue.acknowledge(List.of(new Acknowledgement(new RunFence(claimed.id(), "w1", 1), AttemptOutcome.SUCCEEDED,
-                    RunStatus.SUCCEEDED, null, "ok", null)));
-
-            assertThat(events.published).containsExactly(
-                    new RunChange(due.id(), due.jobId(), RunStatus.RUNNING, 1, "w1", now),
-                    new RunChange(due.id(), due.jobId(), RunStatus.SUCCEEDED, 1, "w1", now));
-        }
-
-        @Test
-        void aLateAcknowledgementPublishesNothing() {
-            Run running = pg.insert(aRun().running().leasedBy("w2").leaseUntil(now.plusSeconds(30)));
-
-            queue.acknowledge(List.of(new Acknowledgement(new RunFence(running.id(), "w1", 1), AttemptOutcome.SUCCEEDED,
-                    RunStatus.SUCCEEDED, null, "late", null)));
-
-            assertThat(events.published).isEmpty();
-        }
-
-        @Test
-        void aRetryAReleaseAndARecoveryPublishTheirNewStatusWithTheWorkerThatHeldTheRun() {
-            Run failing = pg.insert(aRun().running().leasedBy("w1").leaseUntil(now.plusSeconds(30)).withMaxAttempts(3));
-            Run released = pg.insert(aRun().running().leasedBy("w1").leaseUntil(now.plusSeconds(30)));
-            Run crashed = pg.insert(aRun().running().leasedBy("gone").leaseUntil(now.minusSeconds(1)).withMaxAttempts(1));
-
-            queue.acknowledge(List.of(new Acknowledgement(new RunFence(failing.id(), "w1", 1), AttemptOutcome.FAILED,
-                    RunStatus.PENDING, Duration.ofSeconds(5), "", "boom")));
-            queue.release(List.of(new RunFence(released.id(), "w1", 1)));
-            queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 10);
-
-            assertThat(events.published).extracting(RunChange::runId, RunChange::status, RunChange::workerId)
-                    .containsExactly(tuple(failing.id(), RunStatus.PENDING, "w1"),
-                            tuple(released.id(), RunStatus.PENDING, "w1"),
-                            tuple(crashed.id(), RunStatus.DEAD, "gone"));
-        }
 
         @Test
         void theApiAndTheSchedulerPublishTheRunsTheyCreateOrCancel() {

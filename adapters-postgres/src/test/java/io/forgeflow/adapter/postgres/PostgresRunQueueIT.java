@@ -1,6 +1,7 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
@@ -86,7 +87,7 @@ class PostgresRunQueueIT {
         @Test
         void aHintIsDroppedOnceItIsOlderThanASecondSoARunPlacedBeforeItWaitsNoLonger() {
             java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(42);
-            PostgresRunQueue ticking = new PostgresRunQueue(pg.jdbi(), clock, null, RunEvents.NONE, nanos::get);
+            PostgresRunQueue ticking = new PostgresRunQueue(pg.jdbi(), clock, nanos::get);
             List<Run> backlog = IntStream.range(0, 4)
                     .mapToObj(i -> pg.insert(aRun().dueAt(now.minusSeconds(60 - i)))).toList();
             assertThat(ticking.claim("w1", NOOP, 2, LEASE)).hasSize(2);
@@ -257,8 +258,8 @@ class PostgresRunQueueIT {
             pg.insert(aRun().withMaxAttempts(3));
             Run heldByA = queue.claim("A", NOOP, 1, LEASE).get(0);
             clock.advance(LEASE.plusSeconds(1));
-            assertThat(queue.recoverExpiredLeases(INSTANT_RETRY, 10)).singleElement()
-                    .extracting(Run::status).isEqualTo(RunStatus.PENDING);
+            assertThat(recover(INSTANT_RETRY, 10)).containsExactly(fence(heldByA));
+            assertThat(runs.find(heldByA.id()).orElseThrow().status()).isEqualTo(RunStatus.PENDING);
             clock.advance(Duration.ofSeconds(1));
             Run heldByB = queue.claim("B", NOOP, 1, LEASE).get(0);
             assertThat(heldByB.attempt()).isEqualTo(2);
@@ -286,7 +287,7 @@ class PostgresRunQueueIT {
             pg.insert(aRun());
             Run first = queue.claim("A", NOOP, 1, LEASE).get(0);
             clock.advance(LEASE.plusSeconds(1));
-            queue.recoverExpiredLeases(INSTANT_RETRY, 10);
+            recover(INSTANT_RETRY, 10);
             clock.advance(Duration.ofSeconds(1));
             Run second = queue.claim("A", NOOP, 1, LEASE).get(0);
 
@@ -296,7 +297,7 @@ class PostgresRunQueueIT {
         }
     }
 
-    /** Acknowledgements in small batches: one primary-key statement per run (see 0006-acknowledge-function.sql). */
+    /** Acknowledgements in small batches: one primary-key statement per run (see db/functions/forgeflow_end_attempts.sql). */
     @Nested
     class Acknowledge {
 
@@ -546,6 +547,12 @@ class PostgresRunQueueIT {
         }
     }
 
+    /** Reads the expired leases, decides them as the leader's rescuer does, and applies the decisions. */
+    Set<RunFence> recover(RetryPolicy policy, int limit) {
+        OutcomePolicy decide = new OutcomePolicy(policy, new java.util.SplittableRandom(5));
+        return queue.recover(queue.expiredLeases(limit).stream().map(decide::afterExpiredLease).toList());
+    }
+
     @Nested
     class Recovery {
 
@@ -554,10 +561,10 @@ class PostgresRunQueueIT {
             RetryPolicy policy = new RetryPolicy(Duration.ofSeconds(5), Duration.ofMinutes(15));
             Run crashed = pg.insert(aRun().running().leasedBy("dead").leaseUntil(now.minusSeconds(60)).withMaxAttempts(3));
 
-            List<Run> recovered = queue.recoverExpiredLeases(policy, 10);
+            Set<RunFence> recovered = recover(policy, 10);
 
             Run run = runs.find(crashed.id()).orElseThrow();
-            assertThat(recovered).containsExactly(run);
+            assertThat(recovered).containsExactly(new RunFence(crashed.id(), "dead", 1));
             assertThat(run.status()).isEqualTo(RunStatus.PENDING);
             assertThat(run.workerId()).isNull();
             assertThat(run.leaseExpiresAt()).isNull();
@@ -576,9 +583,11 @@ class PostgresRunQueueIT {
             Run crashed = pg.insert(aRun().running().leasedBy("dead").leaseUntil(now.minusSeconds(60))
                     .withMaxAttempts(3).attempt(3));
 
-            assertThat(queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 10)).singleElement()
-                    .satisfies(run -> assertThat(run.status()).isEqualTo(RunStatus.DEAD))
-                    .satisfies(run -> assertThat(run.finishedAt()).isEqualTo(now));
+            assertThat(recover(RetryPolicy.DEFAULT, 10)).hasSize(1);
+
+            Run run = runs.find(crashed.id()).orElseThrow();
+            assertThat(run.status()).isEqualTo(RunStatus.DEAD);
+            assertThat(run.finishedAt()).isEqualTo(now);
             assertThat(runs.attempts(crashed.id())).singleElement().extracting(Attempt::outcome)
                     .isEqualTo(AttemptOutcome.LEASE_EXPIRED);
         }
@@ -588,7 +597,7 @@ class PostgresRunQueueIT {
             Run alive = pg.insert(aRun().running().leasedBy("alive").leaseUntil(now.plusSeconds(1)));
             List<Attempt> attempts = runs.attempts(alive.id());
 
-            assertThat(queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 10)).isEmpty();
+            assertThat(recover(RetryPolicy.DEFAULT, 10)).isEmpty();
 
             assertThat(runs.find(alive.id())).contains(alive);
             assertThat(runs.attempts(alive.id())).isEqualTo(attempts);
@@ -599,18 +608,21 @@ class PostgresRunQueueIT {
             IntStream.range(0, 5).forEach(i ->
                     pg.insert(aRun().running().leasedBy("dead").leaseUntil(now.minusSeconds(60 - i))));
 
-            assertThat(queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 2)).hasSize(2);
-            assertThat(queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 10)).hasSize(3);
-            assertThat(queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 10)).isEmpty();
+            assertThat(recover(RetryPolicy.DEFAULT, 2)).hasSize(2);
+            assertThat(recover(RetryPolicy.DEFAULT, 10)).hasSize(3);
+            assertThat(recover(RetryPolicy.DEFAULT, 10)).isEmpty();
         }
 
         @Test
         void anExpiredRunThatAnOperatorAskedToCancelBecomesCancelled() {
-            pg.insert(aRun().running().leasedBy("dead").leaseUntil(now.minusSeconds(60)).cancelRequested());
+            Run asked = pg.insert(aRun().running().leasedBy("dead").leaseUntil(now.minusSeconds(60)).cancelRequested());
 
-            assertThat(queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 10)).singleElement()
-                    .satisfies(run -> assertThat(run.status()).isEqualTo(RunStatus.CANCELLED))
-                    .satisfies(run -> assertThat(run.cancelRequested()).isFalse());
+            assertThat(queue.expiredLeases(10)).singleElement().satisfies(lease -> assertThat(lease.cancelRequested()).isTrue());
+            assertThat(recover(RetryPolicy.DEFAULT, 10)).hasSize(1);
+
+            Run run = runs.find(asked.id()).orElseThrow();
+            assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(run.cancelRequested()).isFalse();
         }
 
         @Test
@@ -619,10 +631,27 @@ class PostgresRunQueueIT {
             pg.insert(aRun().ofJob(job.id()).running().leasedBy("dead").leaseUntil(now.minusSeconds(1))
                     .withMaxAttempts(1));
 
-            queue.recoverExpiredLeases(RetryPolicy.DEFAULT, 10);
+            recover(RetryPolicy.DEFAULT, 10);
 
             assertThat(new PostgresJobRepository(pg.jdbi(), clock).find(job.id()).orElseThrow().status())
                     .isEqualTo(JobStatus.COMPLETED);
+        }
+
+        @Test
+        void aBatchOfSixteenOrMoreTakesTheOneStatementPathWithTheSameFences() {
+            List<Run> crashed = IntStream.range(0, 20).mapToObj(i -> pg.insert(aRun().running().leasedBy("dead")
+                    .leaseUntil(now.minusSeconds(60 - i)).withMaxAttempts(3))).toList();
+            Run extended = crashed.get(7);
+            List<io.forgeflow.domain.port.ExpiredLease> read = queue.expiredLeases(100);
+            assertThat(read).hasSize(20);
+            queue.heartbeat("dead", List.of(new RunFence(extended.id(), "dead", 1)), LEASE); // it came back meanwhile
+            OutcomePolicy decide = new OutcomePolicy(RetryPolicy.DEFAULT, new java.util.SplittableRandom(5));
+
+            Set<RunFence> applied = queue.recover(read.stream().map(decide::afterExpiredLease).toList());
+
+            assertThat(applied).hasSize(19).doesNotContain(new RunFence(extended.id(), "dead", 1));
+            assertThat(runs.find(extended.id()).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(runs.countByStatus().get(RunStatus.PENDING)).isEqualTo(19);
         }
     }
 

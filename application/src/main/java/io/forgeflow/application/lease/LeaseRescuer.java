@@ -1,35 +1,54 @@
 package io.forgeflow.application.lease;
 
+import io.forgeflow.application.event.RunChanges;
+import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.application.support.RunLogContext;
 import io.forgeflow.domain.backoff.RetryPolicy;
+import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.ExpiredLease;
 import io.forgeflow.domain.port.LeaderElection;
+import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
-import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
 
 /**
- * On the leader: gives the runs of dead workers back to the queue. A run whose lease expired becomes pending
- * (after the retry backoff) with a {@code lease_expired} attempt, or dead when its attempts are exhausted, so a job
- * that kills its worker every time still ends in the dead-letter queue instead of looping forever.
+ * On the leader: gives the runs of dead workers back to the queue. It reads the expired leases, decides each with the
+ * {@link OutcomePolicy} the workers use (pending after the retry backoff, dead when attempts are exhausted, so a job
+ * that kills its worker every time still ends in the dead-letter queue; cancelled when an operator had asked), and has
+ * the queue apply the decisions, each fenced: a lease a heartbeat extended meanwhile is left alone.
  */
 public final class LeaseRescuer {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseRescuer.class);
-    private static final int BATCH = 500;
+    static final int BATCH = 500;
     private final RunQueue queue;
     private final LeaderElection election;
-    private final RetryPolicy retryPolicy;
+    private final OutcomePolicy policy;
+    private final RunChanges changes;
     private final IntConsumer recovered;
 
-    /** @param recovered told how many runs each pass recovered (a metric); may be null */
+    /** A rescuer that publishes no run events. @param recovered told how many runs each pass recovered; may be null */
     public LeaseRescuer(RunQueue queue, LeaderElection election, RetryPolicy retryPolicy, IntConsumer recovered) {
+        this(queue, election, new OutcomePolicy(retryPolicy, new SplittableRandom()), RunChanges.NONE, recovered);
+    }
+
+    /**
+     * @param policy  decides where each run goes (one rescuer calls it from one thread at a time)
+     * @param changes told of every run it recovered
+     */
+    public LeaseRescuer(RunQueue queue, LeaderElection election, OutcomePolicy policy, RunChanges changes,
+                        IntConsumer recovered) {
         this.queue = queue;
         this.election = election;
-        this.retryPolicy = retryPolicy;
+        this.policy = policy;
+        this.changes = changes;
         this.recovered = recovered == null ? n -> { } : recovered;
     }
 
@@ -39,21 +58,45 @@ public final class LeaseRescuer {
             return 0;
         }
         int total = 0;
-        List<Run> batch;
+        List<ExpiredLease> expired;
         do {
-            batch = queue.recoverExpiredLeases(retryPolicy, BATCH);
-            for (Run run : batch) {
-                // worker_id is left out: the run has no worker any more; the error names the one that vanished
-                try (RunLogContext ignored = RunLogContext.of(run.id(), run.jobId(), run.attempt(), null)) {
-                    LOG.warn("run {} of job {}: lease of attempt {} expired; {} ({})", run.id(), run.jobId(),
-                            run.attempt(), run.status() == RunStatus.DEAD ? "attempts exhausted, dead-lettered"
-                                    : run.status() == RunStatus.CANCELLED ? "cancelled as an operator had asked"
-                                    : "back to the queue, due " + run.scheduledFor(), run.error());
+            expired = queue.expiredLeases(BATCH);
+            if (expired.isEmpty()) {
+                break;
+            }
+            List<Acknowledgement> decisions = new ArrayList<>(expired.size());
+            for (ExpiredLease lease : expired) {
+                decisions.add(policy.afterExpiredLease(lease));
+            }
+            Set<RunFence> applied = queue.recover(decisions);
+            List<Acknowledgement> done = new ArrayList<>(applied.size());
+            List<String> jobIds = new ArrayList<>(applied.size());
+            for (int i = 0; i < decisions.size(); i++) {
+                if (applied.contains(decisions.get(i).fence())) {
+                    done.add(decisions.get(i));
+                    jobIds.add(expired.get(i).jobId());
+                    log(expired.get(i), decisions.get(i));
                 }
             }
-            total += batch.size();
-        } while (batch.size() == BATCH && election.isLeader());
+            changes.ended(done, jobIds);
+            total += applied.size();
+            if (applied.isEmpty()) {
+                break; // every lease read was extended or ended meanwhile: nothing to gain from reading again now
+            }
+        } while (expired.size() == BATCH && election.isLeader());
         recovered.accept(total);
         return total;
+    }
+
+    private static void log(ExpiredLease lease, Acknowledgement decision) {
+        RunFence fence = lease.fence();
+        // worker_id is left out: the run has no worker any more; the error names the one that vanished
+        try (RunLogContext ignored = RunLogContext.of(fence.runId(), lease.jobId(), fence.attempt(), null)) {
+            LOG.warn("run {} of job {}: lease of attempt {} expired; {} ({})", fence.runId(), lease.jobId(),
+                    fence.attempt(), decision.next() == RunStatus.DEAD ? "attempts exhausted, dead-lettered"
+                            : decision.next() == RunStatus.CANCELLED ? "cancelled as an operator had asked"
+                            : "back to the queue, due in " + decision.retryDelay().toMillis() + " ms",
+                    decision.error());
+        }
     }
 }

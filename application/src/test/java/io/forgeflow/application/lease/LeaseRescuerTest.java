@@ -206,8 +206,13 @@ class LeaseRescuerTest {
         }
 
         @Override
-        public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
-            List<Run> recovered = delegate.recoverExpiredLeases(retryPolicy, limit);
+        public List<io.forgeflow.domain.port.ExpiredLease> expiredLeases(int limit) {
+            return delegate.expiredLeases(limit);
+        }
+
+        @Override
+        public Set<RunFence> recover(Collection<Acknowledgement> decisions) {
+            Set<RunFence> recovered = delegate.recover(decisions);
             election.setLeader(false);
             return recovered;
         }

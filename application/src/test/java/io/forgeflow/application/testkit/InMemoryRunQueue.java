@@ -1,8 +1,8 @@
 package io.forgeflow.application.testkit;
 
 import io.forgeflow.domain.backoff.FailureDecision;
-import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.ExpiredLease;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.queue.QueueSelection;
@@ -220,8 +220,8 @@ public final class InMemoryRunQueue implements RunQueue {
                     continue;
                 }
                 store.runs.put(run.id(), run.release(now));
-                store.finishAttempt(run.id(), run.attempt(), now, AttemptOutcome.RELEASED, "released by draining worker "
-                        + fence.workerId());
+                store.finishAttempt(run.id(), run.attempt(), now, AttemptOutcome.RELEASED, "released by worker "
+                        + fence.workerId() + " before it started or finished (not counted)");
                 applied.add(fence);
             }
             return applied;
@@ -229,26 +229,42 @@ public final class InMemoryRunQueue implements RunQueue {
     }
 
     @Override
-    public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
+    public List<ExpiredLease> expiredLeases(int limit) {
         synchronized (store) {
             Instant now = store.now();
-            List<Run> expired = store.runs.values().stream()
+            return store.runs.values().stream()
                     .filter(r -> r.status() == RunStatus.RUNNING && r.leaseExpiresAt().isBefore(now))
                     .sorted(Comparator.comparing(Run::leaseExpiresAt).thenComparing(Run::id))
                     .limit(Math.max(0, limit))
+                    .map(r -> new ExpiredLease(new RunFence(r.id(), r.workerId(), r.attempt()), r.jobId(),
+                            r.maxAttempts(), r.cancelRequested()))
                     .collect(Collectors.toList());
-            List<Run> recovered = new ArrayList<>();
-            for (Run run : expired) {
-                String error = "lease expired: worker " + run.workerId() + " stopped heartbeating during attempt "
-                        + run.attempt();
-                FailureDecision decision = retryPolicy.decide(run.attempt(), run.maxAttempts(), store.random());
-                Run next = run.fail(now, run.output(), error, decision);
+        }
+    }
+
+    @Override
+    public Set<RunFence> recover(Collection<Acknowledgement> decisions) {
+        synchronized (store) {
+            Instant now = store.now();
+            Set<RunFence> applied = new LinkedHashSet<>();
+            for (Acknowledgement decision : decisions) {
+                if (decision.outcome() != AttemptOutcome.LEASE_EXPIRED) {
+                    throw new IllegalArgumentException("a recovery ends an attempt as lease_expired, not "
+                            + decision.outcome().wireName());
+                }
+                Run run = heldUnder(decision.fence());
+                if (run == null || !run.leaseExpiresAt().isBefore(now)) {
+                    continue;
+                }
+                Acknowledgement keepingOutput = new Acknowledgement(decision.fence(), decision.outcome(),
+                        decision.next(), decision.retryDelay(), run.output(), decision.error());
+                Run next = finish(run, keepingOutput, now);
                 store.runs.put(next.id(), next);
-                store.finishAttempt(run.id(), run.attempt(), now, AttemptOutcome.LEASE_EXPIRED, error);
+                store.finishAttempt(run.id(), run.attempt(), now, AttemptOutcome.LEASE_EXPIRED, decision.error());
                 store.completeOneOffJob(next, now);
-                recovered.add(next);
+                applied.add(decision.fence());
             }
-            return recovered;
+            return applied;
         }
     }
 

@@ -299,8 +299,8 @@ public abstract class RunQueueContract {
             pendingRun(5, clock().instant());
             Run first = claimOne(WORKER_A);
             clock().advance(LEASE.plusSeconds(1));
-            assertThat(queue().recoverExpiredLeases(new RetryPolicy(Duration.ofMillis(1), Duration.ofMillis(1)), 10))
-                    .singleElement().extracting(Run::status).isEqualTo(RunStatus.PENDING);
+            assertThat(recoverAll(new RetryPolicy(Duration.ofMillis(1), Duration.ofMillis(1)))).containsExactly(fence(first));
+            assertThat(reload(first).status()).isEqualTo(RunStatus.PENDING);
             clock().advance(Duration.ofSeconds(1));
             Run second = claimOne(WORKER_A);
             assertThat(second.attempt()).isEqualTo(2);
@@ -455,15 +455,180 @@ public abstract class RunQueueContract {
             Run fresh = claimOne(WORKER_B);
             clock().advance(LEASE.minusSeconds(5));
 
-            List<Run> recovered = queue().recoverExpiredLeases(RetryPolicy.DEFAULT, 100);
+            Set<RunFence> recovered = recoverAll(RetryPolicy.DEFAULT);
 
-            assertThat(recovered).extracting(Run::id).containsExactlyInAnyOrder(retried.id(), exhausted.id());
+            assertThat(recovered).containsExactlyInAnyOrder(fence(retried), fence(exhausted));
             assertThat(reload(retried).status()).isEqualTo(RunStatus.PENDING);
             assertThat(reload(exhausted).status()).isEqualTo(RunStatus.DEAD);
             assertThat(reload(fresh).status()).isEqualTo(RunStatus.RUNNING);
             assertThat(runs().attempts(retried.id())).singleElement().extracting(Attempt::outcome)
                     .isEqualTo(AttemptOutcome.LEASE_EXPIRED);
             assertThat(queue().acknowledge(List.of(success(fence(retried))))).isEmpty();
+        }
+    }
+
+    /** What the rescuer decides on, read and decided as {@code LeaseRescuer} does, then applied. */
+    protected Set<RunFence> recoverAll(RetryPolicy retryPolicy) {
+        io.forgeflow.application.run.OutcomePolicy policy = new io.forgeflow.application.run.OutcomePolicy(retryPolicy,
+                new java.util.SplittableRandom(3));
+        return queue().recover(queue().expiredLeases(100).stream().map(policy::afterExpiredLease).toList());
+    }
+
+    protected static Acknowledgement expired(RunFence fence, RunStatus next, Duration delay) {
+        return new Acknowledgement(fence, AttemptOutcome.LEASE_EXPIRED, next, delay, null,
+                "lease expired: worker " + fence.workerId() + " stopped heartbeating during attempt " + fence.attempt());
+    }
+
+    @Nested
+    class LeaseRecovery {
+        @Test
+        void expiredLeasesAreRunningRunsWhoseLeaseEndedOldestFirstWithWhatTheRescuerDecidesOn() {
+            pendingRun(5, clock().instant(), "shell", 4);
+            Run older = claimOne(WORKER_A);
+            clock().advance(Duration.ofSeconds(5));
+            pendingRun(5, clock().instant(), "shell", 2);
+            Run newer = claimOne(WORKER_B);
+            runs().requestCancel(newer.id());
+            clock().advance(Duration.ofSeconds(10));
+            pendingRun(5, clock().instant());
+            claimOne(WORKER_A);                                  // its lease ends 10 s after the others'
+            pendingRun(5, clock().instant().minusSeconds(300)); // pending: no lease at all
+            clock().advance(LEASE.minusSeconds(9));
+
+            List<io.forgeflow.domain.port.ExpiredLease> expired = queue().expiredLeases(10);
+
+            assertThat(expired).containsExactly(
+                    new io.forgeflow.domain.port.ExpiredLease(fence(older), recurringJob().id(), 4, false),
+                    new io.forgeflow.domain.port.ExpiredLease(fence(newer), recurringJob().id(), 2, true));
+            assertThat(queue().expiredLeases(1)).extracting(io.forgeflow.domain.port.ExpiredLease::fence)
+                    .containsExactly(fence(older));
+            assertThat(reload(older).status()).as("reading changes nothing").isEqualTo(RunStatus.RUNNING);
+        }
+
+        @Test
+        void aLeaseThatEndsNowIsNotExpiredYet() {
+            pendingRun(5, clock().instant());
+            claimOne(WORKER_A);
+            clock().advance(LEASE);
+
+            assertThat(queue().expiredLeases(10)).isEmpty();
+        }
+
+        @Test
+        void aRecoveryToPendingIsDueAfterItsDelayWithTheAttemptCountedAndRecordedAsLeaseExpired() {
+            pendingRun(5, clock().instant());
+            Run held = claimOne(WORKER_A);
+            clock().advance(LEASE.plusSeconds(1));
+
+            assertThat(queue().recover(List.of(expired(fence(held), RunStatus.PENDING, Duration.ofSeconds(7)))))
+                    .containsExactly(fence(held));
+
+            Run back = reload(held);
+            assertThat(back.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(back.scheduledFor()).isEqualTo(clock().instant().plusSeconds(7));
+            assertThat(back.workerId()).isNull();
+            assertThat(back.leaseExpiresAt()).isNull();
+            assertThat(back.finishedAt()).isNull();
+            assertThat(back.attempt()).isEqualTo(1);
+            assertThat(back.maxAttempts()).as("the lost attempt counts").isEqualTo(held.maxAttempts());
+            assertThat(back.error()).isEqualTo("lease expired: worker worker-a stopped heartbeating during attempt 1");
+            assertThat(runs().attempts(held.id())).singleElement().satisfies(a -> {
+                assertThat(a.outcome()).isEqualTo(AttemptOutcome.LEASE_EXPIRED);
+                assertThat(a.workerId()).isEqualTo(WORKER_A);
+                assertThat(a.finishedAt()).isEqualTo(clock().instant());
+                assertThat(a.error()).isEqualTo(back.error());
+            });
+        }
+
+        @Test
+        void aRecoveryToDeadOrCancelledEndsTheRunAndCompletesItsOneOffJob() {
+            Instant now = clock().instant();
+            JobSpec oneOff = new JobSpec("once", "shell", Map.of(), null, null, "UTC", 5, 1, 60, CatchUp.SKIP, null);
+            String deadJob = Ids.newId(now);
+            jobs().create(new Job(deadJob, oneOff, JobStatus.ACTIVE, now, now, now),
+                    Run.pending(Ids.newId(now), deadJob, 1, 5, now, "shell", Map.of(), 60, now));
+            String cancelledJob = Ids.newId(now);
+            jobs().create(new Job(cancelledJob, oneOff, JobStatus.ACTIVE, now, now, now),
+                    Run.pending(Ids.newId(now), cancelledJob, 1, 5, now, "shell", Map.of(), 60, now));
+            List<Run> held = queue().claim(WORKER_A, SHELL, 10, LEASE);
+            Run dead = held.stream().filter(r -> r.jobId().equals(deadJob)).findFirst().orElseThrow();
+            Run cancelled = held.stream().filter(r -> r.jobId().equals(cancelledJob)).findFirst().orElseThrow();
+            runs().requestCancel(cancelled.id());
+            clock().advance(LEASE.plusSeconds(1));
+
+            assertThat(queue().recover(List.of(expired(fence(dead), RunStatus.DEAD, Duration.ZERO),
+                    expired(fence(cancelled), RunStatus.CANCELLED, Duration.ZERO))))
+                    .containsExactlyInAnyOrder(fence(dead), fence(cancelled));
+
+            assertThat(reload(dead).status()).isEqualTo(RunStatus.DEAD);
+            assertThat(reload(dead).finishedAt()).isEqualTo(clock().instant());
+            assertThat(reload(cancelled).status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(reload(cancelled).cancelRequested()).isFalse();
+            assertThat(runs().attempts(cancelled.id())).extracting(Attempt::outcome)
+                    .containsExactly(AttemptOutcome.LEASE_EXPIRED);
+            assertThat(jobs().find(deadJob).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+            assertThat(jobs().find(cancelledJob).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+        }
+
+        @Test
+        void aLeaseAHeartbeatExtendedAfterItWasReadIsNotRecovered() {
+            pendingRun(5, clock().instant());
+            Run held = claimOne(WORKER_A);
+            clock().advance(LEASE.plusSeconds(1));
+            assertThat(queue().expiredLeases(10)).hasSize(1);
+            queue().heartbeat(WORKER_A, List.of(fence(held)), LEASE);    // the worker came back meanwhile
+
+            assertThat(queue().recover(List.of(expired(fence(held), RunStatus.PENDING, Duration.ZERO)))).isEmpty();
+
+            assertThat(reload(held).status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(reload(held).leaseExpiresAt()).isEqualTo(clock().instant().plus(LEASE));
+            assertThat(runs().attempts(held.id())).singleElement().extracting(Attempt::outcome).isNull();
+        }
+
+        @Test
+        void anAttemptThatEndedOrWasClaimedAgainAfterItWasReadIsNotRecovered() {
+            pendingRun(5, clock().instant());
+            pendingRun(5, clock().instant());
+            Run acked = claimOne(WORKER_A);
+            Run reclaimed = claimOne(WORKER_A);
+            clock().advance(LEASE.plusSeconds(1));
+            List<Acknowledgement> decisions = List.of(expired(fence(acked), RunStatus.PENDING, Duration.ZERO),
+                    expired(fence(reclaimed), RunStatus.PENDING, Duration.ZERO));
+            queue().acknowledge(List.of(success(fence(acked))));
+            queue().recover(List.of(decisions.get(1)));
+            Run again = claimOne(WORKER_B);
+
+            assertThat(queue().recover(decisions)).isEmpty();
+
+            assertThat(reload(acked).status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(reload(again).status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(reload(again).workerId()).isEqualTo(WORKER_B);
+        }
+
+        @Test
+        void aRecoveryKeepsTheOutputTheRunHad() {
+            pendingRun(5, clock().instant());
+            Run first = claimOne(WORKER_A);
+            queue().acknowledge(List.of(new Acknowledgement(fence(first), AttemptOutcome.FAILED, RunStatus.PENDING,
+                    Duration.ZERO, "partial", "exit 1")));
+            Run second = claimOne(WORKER_B);
+            String before = reload(second).output();
+            clock().advance(LEASE.plusSeconds(1));
+
+            queue().recover(List.of(expired(fence(second), RunStatus.PENDING, Duration.ZERO)));
+
+            assertThat(reload(second).output()).isEqualTo(before);
+        }
+
+        @Test
+        void onlyLeaseExpiredDecisionsAreRecoveries() {
+            pendingRun(5, clock().instant());
+            Run held = claimOne(WORKER_A);
+            clock().advance(LEASE.plusSeconds(1));
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> queue().recover(List.of(success(fence(held)))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease_expired");
+            assertThat(reload(held).status()).isEqualTo(RunStatus.RUNNING);
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.forgeflow.application.worker;
 
-import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
@@ -55,6 +54,12 @@ final class ScriptedRunQueue implements RunQueue {
     final AtomicInteger heartbeatsWaiting = new AtomicInteger();
     /** What each heartbeat named as held. */
     final List<Set<RunFence>> heartbeatsHeld = new CopyOnWriteArrayList<>();
+    /** Runs inside every claim, before it is answered (a test moves its ticker to give the claim a duration). */
+    volatile Runnable duringClaim;
+    /** Runs inside every acknowledgement call, before it is written. */
+    volatile Runnable duringAcknowledge;
+    /** Runs inside every heartbeat that names what it holds, before it extends anything. */
+    volatile Runnable duringHeartbeat;
     /** Every release asked for. */
     final List<RunFence> released = new CopyOnWriteArrayList<>();
 
@@ -74,6 +79,10 @@ final class ScriptedRunQueue implements RunQueue {
         claimedWithExecutors.add(Set.copyOf(executors));
         claims.incrementAndGet();
         waitFor(claimsWaitFor, claimsWaiting, "claim");
+        Runnable during = duringClaim;
+        if (during != null) {
+            during.run();
+        }
         List<Run> claimed = delegate.claim(workerId, executors, queues, limit, lease);
         if (nextClaimReplyLost && !claimed.isEmpty()) {
             nextClaimReplyLost = false;
@@ -100,6 +109,10 @@ final class ScriptedRunQueue implements RunQueue {
     @Override
     public Set<RunFence> acknowledge(Collection<Acknowledgement> acks) {
         waitFor(acknowledgementsWaitFor, acknowledgementsWaiting, "acknowledgement");
+        Runnable during = duringAcknowledge;
+        if (during != null) {
+            during.run();
+        }
         if (acknowledgementsFail) {
             throw new IllegalStateException("database unreachable (acknowledge)");
         }
@@ -146,6 +159,10 @@ final class ScriptedRunQueue implements RunQueue {
     public Heartbeat heartbeat(String workerId, Collection<RunFence> held, Duration lease) {
         heartbeatsHeld.add(Set.copyOf(held));
         waitFor(heartbeatsWaitFor, heartbeatsWaiting, "heartbeat");
+        Runnable during = duringHeartbeat;
+        if (during != null) {
+            during.run();
+        }
         if (heartbeatsFail) {
             throw new IllegalStateException("database unreachable (heartbeat)");
         }
@@ -165,7 +182,12 @@ final class ScriptedRunQueue implements RunQueue {
     }
 
     @Override
-    public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
-        return delegate.recoverExpiredLeases(retryPolicy, limit);
+    public List<io.forgeflow.domain.port.ExpiredLease> expiredLeases(int limit) {
+        return delegate.expiredLeases(limit);
+    }
+
+    @Override
+    public Set<RunFence> recover(Collection<Acknowledgement> decisions) {
+        return delegate.recover(decisions);
     }
 }

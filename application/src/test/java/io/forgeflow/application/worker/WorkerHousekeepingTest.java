@@ -61,20 +61,20 @@ class WorkerHousekeepingTest {
     @Test
     void aWorkerWhoseAcknowledgementsLagClaimsNothingMoreUntilABatchIsWritten() {
         Worker worker = worker(256); // the bound: max(1,000, 4 x 256 slots) = 1,024 unacknowledged results
-        assertThat(worker.maxUnacknowledged()).isEqualTo(1_024);
+        assertThat(worker.acknowledger().maxUnacknowledged()).isEqualTo(1_024);
         for (int i = 0; i < 1_024; i++) {
             s.submit(aDraft());
         }
-        for (int round = 0; round < 20 && worker.unacknowledged() < 1_024; round++) {
+        for (int round = 0; round < 20 && worker.acknowledger().unacknowledged() < 1_024; round++) {
             assertThat(worker.claimOnce()).isPositive();
             awaitIdle(worker);
         }
-        assertThat(worker.unacknowledged()).isEqualTo(1_024);
+        assertThat(worker.acknowledger().unacknowledged()).isEqualTo(1_024);
         s.submit(aDraft());
 
         assertThat(worker.claimOnce()).as("a run is due, but 1,024 results wait to be written").isZero();
         assertThat(worker.flushAcknowledgements()).isEqualTo(1_000);
-        assertThat(worker.unacknowledged()).isEqualTo(24);
+        assertThat(worker.acknowledger().unacknowledged()).isEqualTo(24);
         assertThat(worker.claimOnce()).as("claims again once the acknowledger caught up").isEqualTo(1);
     }
 
@@ -128,17 +128,17 @@ class WorkerHousekeepingTest {
         worker.start();
         try {
             Await.until("both results wait: one batch being written, the rest queued behind it",
-                    () -> queue.acknowledgementsWaiting.get() == 1 && worker.unacknowledged() == 2);
+                    () -> queue.acknowledgementsWaiting.get() == 1 && worker.acknowledger().unacknowledged() == 2);
         } finally {
             slowDatabase.countDown();
         }
         Await.until("both written", () -> queue.acknowledgementsSent.size() == 2);
-        Await.until("nothing left unacknowledged", () -> worker.unacknowledged() == 0);
+        Await.until("nothing left unacknowledged", () -> worker.acknowledger().unacknowledged() == 0);
     }
 
     @Test
     void aSmallWorkerMayHoldOneFullAcknowledgementBatchOfResults() {
-        assertThat(worker(2).maxUnacknowledged()).isEqualTo(Worker.MAX_UNACKNOWLEDGED);
+        assertThat(worker(2).acknowledger().maxUnacknowledged()).isEqualTo(Acknowledger.MAX_UNACKNOWLEDGED);
     }
 
     @Test
@@ -172,7 +172,7 @@ class WorkerHousekeepingTest {
     @Test
     void whileAttemptsAreShortTheWorkerHoldsOneMoreBatchAndRefillsItByHalves() {
         Worker worker = worker(4);
-        assertThat(worker.roomToClaim()).as("nothing known about attempt durations yet").isEqualTo(4);
+        assertThat(worker.claimer().roomToClaim(0)).as("nothing known about attempt durations yet").isEqualTo(4);
 
         // attempts of a few milliseconds: the moving average of their durations falls below 50 ms (a first attempt
         // slowed by a loaded machine only takes a few more to be outweighed), and never below 1 ms
@@ -180,29 +180,29 @@ class WorkerHousekeepingTest {
             sleepQuietly(5);
             return ExecutionResult.succeeded("done");
         });
-        for (int i = 0; i < 100 && worker.roomToClaim() != 8; i++) {
+        for (int i = 0; i < 100 && worker.claimer().roomToClaim(0) != 8; i++) {
             s.submit(aDraft());
             assertThat(worker.claimOnce()).isEqualTo(1);
             awaitIdle(worker);
         }
-        assertThat(worker.roomToClaim()).as("short attempts ended").isEqualTo(8);
+        assertThat(worker.claimer().roomToClaim(0)).as("short attempts ended").isEqualTo(8);
 
         s.shell.byDefault(gate.then(ExecutionResult.succeeded("done")));
         for (int i = 0; i < 4; i++) {
             s.submit(aDraft());
         }
         assertThat(worker.claimOnce()).isEqualTo(4);
-        assertThat(worker.roomToClaim()).as("four held, all executing: the ready batch is empty").isEqualTo(4);
+        assertThat(worker.claimer().roomToClaim(0)).as("four held, all executing: the ready batch is empty").isEqualTo(4);
 
         for (int i = 0; i < 2; i++) {
             s.submit(aDraft());
         }
         assertThat(worker.claimOnce()).isEqualTo(2);
-        assertThat(worker.roomToClaim()).as("six held: half of the ready batch is left").isEqualTo(2);
+        assertThat(worker.claimer().roomToClaim(0)).as("six held: half of the ready batch is left").isEqualTo(2);
 
         s.submit(aDraft());
         assertThat(worker.claimOnce()).isEqualTo(1);
-        assertThat(worker.roomToClaim()).as("seven held: wait until half the ready batch is used").isZero();
+        assertThat(worker.claimer().roomToClaim(0)).as("seven held: wait until half the ready batch is used").isZero();
         assertThat(worker.claimOnce()).isZero();
     }
 
@@ -211,12 +211,12 @@ class WorkerHousekeepingTest {
         Worker worker = worker(4);
 
         // attempts that return at once (a first one slowed by a loaded machine is outweighed after a few more)
-        for (int i = 0; i < 200 && worker.roomToClaim() != 16; i++) {
+        for (int i = 0; i < 200 && worker.claimer().roomToClaim(0) != 16; i++) {
             s.submit(aDraft());
             assertThat(worker.claimOnce()).isEqualTo(1);
             awaitIdle(worker);
         }
-        assertThat(worker.roomToClaim()).as("sub-millisecond attempts ended: four slots and three ready batches")
+        assertThat(worker.claimer().roomToClaim(0)).as("sub-millisecond attempts ended: four slots and three ready batches")
                 .isEqualTo(16);
 
         s.shell.byDefault(gate.then(ExecutionResult.succeeded("done")));
@@ -224,7 +224,7 @@ class WorkerHousekeepingTest {
             s.submit(aDraft());
         }
         assertThat(worker.claimOnce()).isEqualTo(16);
-        assertThat(worker.roomToClaim()).as("sixteen held: wait until half a batch of room is free").isZero();
+        assertThat(worker.claimer().roomToClaim(0)).as("sixteen held: wait until half a batch of room is free").isZero();
     }
 
     private static void sleepQuietly(long millis) {
@@ -337,8 +337,13 @@ class WorkerHousekeepingTest {
         }
 
         @Override
-        public List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit) {
-            return delegate.recoverExpiredLeases(retryPolicy, limit);
+        public List<io.forgeflow.domain.port.ExpiredLease> expiredLeases(int limit) {
+            return delegate.expiredLeases(limit);
+        }
+
+        @Override
+        public Set<RunFence> recover(Collection<Acknowledgement> decisions) {
+            return delegate.recover(decisions);
         }
     }
 }

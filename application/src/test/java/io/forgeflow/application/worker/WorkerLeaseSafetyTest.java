@@ -47,8 +47,8 @@ class WorkerLeaseSafetyTest {
         WorkerSettings settings = new WorkerSettings("w1", 2, Duration.ofSeconds(1), Duration.ofSeconds(30),
                 Duration.ofSeconds(10), Duration.ofMillis(200), 1024, WorkerTest.RETRY);
         Worker worker = new Worker(settings, queue, s.executors, s.signal, WorkerTest.ExtremeRandom.highest(), listener,
-                new BatchPacer(Worker.PACE_RATIO, Worker.PACE_CAP_NANOS, Worker.PACE_CLAIMS_ABOVE_PER_SECOND),
-                new BatchPacer(Worker.PACE_RATIO, Worker.PACE_CAP_NANOS, 0), ticker);
+                new BatchPacer(Claimer.PACE_RATIO, Claimer.PACE_CAP_NANOS, Claimer.PACE_CLAIMS_ABOVE_PER_SECOND),
+                new BatchPacer(Claimer.PACE_RATIO, Claimer.PACE_CAP_NANOS, 0), ticker);
         started.add(worker);
         return worker;
     }
@@ -103,10 +103,10 @@ class WorkerLeaseSafetyTest {
         Await.until("the run is executing", () -> s.shell.executions().size() == 1);
 
         ticker.advance(Duration.ofMillis(19_999));
-        assertThat(worker.enforceLeaseDeadlines()).as("trusted for 20 s after the claim was asked").isZero();
+        assertThat(worker.leases().enforceDeadlines()).as("trusted for 20 s after the claim was asked").isZero();
         worker.heartbeatOnce();                                   // confirms it until 19.999 s + 20 s
         ticker.advance(Duration.ofMillis(19_999));
-        assertThat(worker.enforceLeaseDeadlines()).isZero();
+        assertThat(worker.leases().enforceDeadlines()).isZero();
 
         queue.heartbeatsWaitFor = new CountDownLatch(1);          // the database stops answering
         Thread hung = new Thread(worker::heartbeatOnce);
@@ -114,9 +114,9 @@ class WorkerLeaseSafetyTest {
         Await.until("the heartbeat hangs", () -> queue.heartbeatsWaiting.get() == 1);
         ticker.advance(Duration.ofMillis(1));
 
-        assertThat(worker.enforceLeaseDeadlines()).isEqualTo(1);
+        assertThat(worker.leases().enforceDeadlines()).isEqualTo(1);
         Await.until("the attempt ended", () -> worker.busySlots() == 0);
-        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(Worker.REASON_UNTRUSTED);
+        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.UNTRUSTED);
         assertThat(worker.flushAcknowledgements()).as("its result is never acknowledged").isZero();
         assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
                 .containsExactly(new RunFence(run.id(), "w1", 1));
@@ -136,13 +136,13 @@ class WorkerLeaseSafetyTest {
         ticker.advance(Duration.ofSeconds(10));
         worker.heartbeatOnce();
         ticker.advance(Duration.ofMillis(9_999));
-        assertThat(worker.enforceLeaseDeadlines()).isZero();
+        assertThat(worker.leases().enforceDeadlines()).isZero();
 
         ticker.advance(Duration.ofMillis(1));
 
-        assertThat(worker.enforceLeaseDeadlines()).isEqualTo(1);
+        assertThat(worker.leases().enforceDeadlines()).isEqualTo(1);
         Await.until("the attempt ended", () -> worker.busySlots() == 0);
-        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(Worker.REASON_UNTRUSTED);
+        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.UNTRUSTED);
         assertThat(worker.flushAcknowledgements()).isZero();
     }
 
@@ -165,6 +165,51 @@ class WorkerLeaseSafetyTest {
     }
 
     @Test
+    void aRunClaimedAgainStartsItsNewAttemptOnlyOnceTheOlderHasEndedAndOnlyTheNewOneIsAcknowledged() {
+        CountDownLatch olderMayEnd = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean olderEnded = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean newerSawOlderRunning = new java.util.concurrent.atomic.AtomicBoolean();
+        s.shell.byDefault(ctx -> {
+            if (ctx.attempt() == 1) {                        // a process that takes a while to die when told
+                ExecutionResult stopped = FakeExecutor.untilCancelled().apply(ctx);
+                try {
+                    olderMayEnd.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                olderEnded.set(true);
+                return stopped;
+            }
+            newerSawOlderRunning.set(!olderEnded.get());
+            return ExecutionResult.succeeded("attempt " + ctx.attempt());
+        });
+        Run run = s.onlyRunOf(s.submit(aDraft().withMaxAttempts(3)).id());
+        Worker worker = worker();
+        worker.claimOnce();
+        Await.until("attempt 1 is executing", () -> s.shell.executions().size() == 1);
+        s.advance(Duration.ofSeconds(31));                   // the worker paused past its lease
+        s.rescueExpiredLeases(WorkerTest.RETRY);
+        s.advance(Duration.ofMinutes(20));
+
+        assertThat(worker.claimOnce()).isEqualTo(1);
+        Await.until("attempt 1 was told to stop", () -> execution(run, 1).cancellation().isCancelled());
+        assertThat(s.shell.executions()).as("attempt 2 waits for attempt 1 to end").hasSize(1);
+        olderMayEnd.countDown();
+        Await.until("attempt 2 ended", () -> worker.busySlots() == 0);
+
+        assertThat(newerSawOlderRunning.get()).as("never two attempts at once").isFalse();
+        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.RECLAIMED);
+        assertThat(worker.flushAcknowledgements()).isEqualTo(1);
+        Run done = s.run(run.id());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.output()).isEqualTo("attempt 2");
+        assertThat(s.attemptsOf(run.id())).extracting(Attempt::outcome)
+                .containsExactly(AttemptOutcome.LEASE_EXPIRED, AttemptOutcome.SUCCEEDED);
+        assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
+                .containsExactly(new RunFence(run.id(), "w1", 1));
+    }
+
+    @Test
     void aRunClaimedAgainWhileItsOlderAttemptRunsStopsTheOlderFirstAndOperatorCancelReachesTheNewOne() {
         s.shell.byDefault(FakeExecutor.untilCancelled());
         Run run = s.onlyRunOf(s.submit(aDraft().withMaxAttempts(3)).id());
@@ -172,20 +217,20 @@ class WorkerLeaseSafetyTest {
         worker.claimOnce();
         Await.until("attempt 1 is executing", () -> s.shell.executions().size() == 1);
         s.advance(Duration.ofSeconds(31));                   // the worker paused past its lease
-        s.store.queue().recoverExpiredLeases(WorkerTest.RETRY, 10);
+        s.rescueExpiredLeases(WorkerTest.RETRY);
         s.advance(Duration.ofMinutes(20));                   // past any retry delay
 
         assertThat(worker.claimOnce()).isEqualTo(1);         // the same worker takes it again, as attempt 2
 
         Await.until("attempt 2 is executing", () -> s.shell.executions().size() == 2);
-        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(Worker.REASON_RECLAIMED);
+        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.RECLAIMED);
         Await.until("only attempt 2 is held", () -> worker.busySlots() == 1);
         assertThat(execution(run, 2).cancellation().isCancelled()).isFalse();
 
         s.cancelRun().cancel(run.id());
         worker.heartbeatOnce();
 
-        assertThat(execution(run, 2).cancellation().reason()).isEqualTo(Worker.REASON_OPERATOR);
+        assertThat(execution(run, 2).cancellation().reason()).isEqualTo(StopReasons.OPERATOR);
         Await.until("attempt 2 ended", () -> worker.busySlots() == 0);
         assertThat(worker.flushAcknowledgements()).isEqualTo(1);
         assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.CANCELLED);

@@ -322,9 +322,9 @@ class WorkerTest {
             worker.checkCancellationsOnce();
             Run cancelled = finishAndAcknowledge(worker, run);
 
-            assertThat(s.shell.executions().get(0).cancellation().reason()).isEqualTo(Worker.REASON_OPERATOR);
+            assertThat(s.shell.executions().get(0).cancellation().reason()).isEqualTo(StopReasons.OPERATOR);
             assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
-            assertThat(cancelled.error()).isEqualTo(Worker.REASON_OPERATOR);
+            assertThat(cancelled.error()).isEqualTo(StopReasons.OPERATOR);
             assertThat(cancelled.workerId()).isNull();
             assertThat(s.attemptsOf(run.id())).extracting(Attempt::outcome).containsExactly(AttemptOutcome.CANCELLED);
             assertThat(listener.finished).containsExactly(
@@ -398,7 +398,7 @@ class WorkerTest {
             worker.claimOnce();                                  // kept: leased until START + 50 s
             Await.until("both runs are executing", () -> s.shell.executions().size() == 2);
             s.advance(Duration.ofSeconds(11));
-            s.store.queue().recoverExpiredLeases(RETRY, 10);     // the leader gives the lost one back...
+            s.rescueExpiredLeases(RETRY);                        // the leader gives the lost one back...
             s.advance(Duration.ofSeconds(5));
             Run reclaimed = s.claim("w2");                       // ...and another worker takes it
             assertThat(reclaimed.id()).isEqualTo(lost.id());
@@ -406,7 +406,7 @@ class WorkerTest {
             worker.heartbeatOnce();
             Await.until("one slot is free", () -> worker.busySlots() == 1);
 
-            assertThat(executionOf(lost).cancellation().reason()).isEqualTo(Worker.REASON_LEASE_LOST);
+            assertThat(executionOf(lost).cancellation().reason()).isEqualTo(StopReasons.LEASE_LOST);
             assertThat(worker.flushAcknowledgements()).isZero();
             assertThat(queue.acknowledgementsSent).isEmpty();
             assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
@@ -427,7 +427,7 @@ class WorkerTest {
             worker.claimOnce();
             awaitIdle(worker);                                   // succeeded; its acknowledgement waits to be sent
             s.advance(Duration.ofSeconds(31));
-            s.store.queue().recoverExpiredLeases(RETRY, 10);
+            s.rescueExpiredLeases(RETRY);
             s.advance(Duration.ofSeconds(5));
             s.claim("w2");
 
@@ -470,7 +470,7 @@ class WorkerTest {
             Await.until("the lease deadline timer stops the untrusted run", () -> execution.cancellation().isCancelled());
             awaitIdle(worker);
 
-            assertThat(execution.cancellation().reason()).isEqualTo(Worker.REASON_UNTRUSTED);
+            assertThat(execution.cancellation().reason()).isEqualTo(StopReasons.UNTRUSTED);
             assertThat(queue.acknowledgementsSent).as("its result is not acknowledged").isEmpty();
             assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
                     .containsExactly(new RunFence(run.id(), "w1", 1));
@@ -494,7 +494,7 @@ class WorkerTest {
             Duration took = Duration.ofNanos(System.nanoTime() - began);
 
             assertThat(took).as("waited the drain grace").isGreaterThanOrEqualTo(Duration.ofMillis(200));
-            assertThat(s.shell.executions().get(0).cancellation().reason()).isEqualTo(Worker.REASON_SHUTDOWN);
+            assertThat(s.shell.executions().get(0).cancellation().reason()).isEqualTo(StopReasons.SHUTDOWN);
             Run released = s.run(run.id());
             assertThat(released.status()).isEqualTo(RunStatus.PENDING);
             assertThat(released.scheduledFor()).isEqualTo(s.clock.instant());
@@ -613,7 +613,7 @@ class WorkerTest {
         final Worker worker = worker(settings());
         final Instant now = s.clock.instant();
 
-        Worker.InFlight inFlight(int attempt, int maxAttempts) {
+        InFlight inFlight(int attempt, int maxAttempts) {
             Run run = Run.pending("00000000-0000-7000-8000-000000000001", "00000000-0000-7000-8000-000000000002",
                     maxAttempts, 5, now, "shell", Map.of(), 300, now);
             for (int i = 0; i < attempt; i++) {
@@ -622,15 +622,15 @@ class WorkerTest {
                     run = run.release(now);
                 }
             }
-            return new Worker.InFlight(run, new RunFence(run.id(), "w1", run.attempt()), System.nanoTime(), 0, Long.MAX_VALUE);
+            return new InFlight(run, new RunFence(run.id(), "w1", run.attempt()), 0);
         }
 
         @Test
         void anExecutionStoppedByTheWatchdogIsATimeoutAndIsRetried() {
-            Worker.InFlight f = inFlight(1, 3);
-            f.cancellation.cancel(Worker.REASON_WATCHDOG);
+            InFlight f = inFlight(1, 3);
+            f.cancellation.cancel(StopReasons.WATCHDOG);
 
-            Acknowledgement ack = worker.decide(f, ExecutionResult.cancelled("partial", "killed"));
+            Acknowledgement ack = worker.slots().decide(f, ExecutionResult.cancelled("partial", "killed"));
 
             assertThat(ack.outcome()).isEqualTo(AttemptOutcome.TIMED_OUT);
             assertThat(ack.next()).isEqualTo(RunStatus.PENDING);
@@ -641,28 +641,28 @@ class WorkerTest {
 
         @Test
         void aWatchdogTimeoutOnTheLastAttemptIsDeadLettered() {
-            Worker.InFlight f = inFlight(1, 1);
-            f.cancellation.cancel(Worker.REASON_WATCHDOG);
+            InFlight f = inFlight(1, 1);
+            f.cancellation.cancel(StopReasons.WATCHDOG);
 
-            Acknowledgement ack = worker.decide(f, ExecutionResult.cancelled("", null));
+            Acknowledgement ack = worker.slots().decide(f, ExecutionResult.cancelled("", null));
 
             assertThat(ack.outcome()).isEqualTo(AttemptOutcome.TIMED_OUT);
             assertThat(ack.next()).isEqualTo(RunStatus.DEAD);
-            assertThat(ack.error()).contains(Worker.REASON_WATCHDOG);
+            assertThat(ack.error()).contains(StopReasons.WATCHDOG);
         }
 
         @Test
         void aCancelledExecutionWithoutAReasonIsAnOperatorsCancellation() {
-            Acknowledgement ack = worker.decide(inFlight(1, 3), ExecutionResult.cancelled("", null));
+            Acknowledgement ack = worker.slots().decide(inFlight(1, 3), ExecutionResult.cancelled("", null));
 
             assertThat(ack.next()).isEqualTo(RunStatus.CANCELLED);
-            assertThat(ack.error()).isEqualTo(Worker.REASON_OPERATOR);
+            assertThat(ack.error()).isEqualTo(StopReasons.OPERATOR);
             assertThat(ack.retryDelay()).isZero();
         }
 
         @Test
         void aPermanentFailureIsDeadAtOnceWithItsReasonWhateverAttemptsAreLeft() {
-            Acknowledgement ack = worker.decide(inFlight(1, 5),
+            Acknowledgement ack = worker.slots().decide(inFlight(1, 5),
                     ExecutionResult.failedPermanently("Not Found", "HTTP 404 Not Found (permanent)"));
 
             assertThat(ack.outcome()).isEqualTo(AttemptOutcome.FAILED);
@@ -676,7 +676,7 @@ class WorkerTest {
         void aRetryAfterIsTheFloorOfTheDelayAndIsRecordedOnTheAcknowledgement() {
             Worker lowest = worker(settings(), s.executors, ExtremeRandom.lowest());
 
-            Acknowledgement ack = lowest.decide(inFlight(1, 3),
+            Acknowledgement ack = lowest.slots().decide(inFlight(1, 3),
                     ExecutionResult.failedRetryAfter("", "HTTP 503 Service Unavailable", Duration.ofSeconds(120)));
 
             assertThat(ack.next()).isEqualTo(RunStatus.PENDING);
@@ -686,9 +686,9 @@ class WorkerTest {
 
         @Test
         void theFenceNamesThisWorkerAndTheAttempt() {
-            Worker.InFlight f = inFlight(2, 5);
+            InFlight f = inFlight(2, 5);
 
-            Acknowledgement ack = worker.decide(f, ExecutionResult.succeeded("ok"));
+            Acknowledgement ack = worker.slots().decide(f, ExecutionResult.succeeded("ok"));
 
             assertThat(ack.fence()).isEqualTo(new RunFence(f.run.id(), "w1", 2));
             assertThat(ack.next()).isEqualTo(RunStatus.SUCCEEDED);

@@ -60,7 +60,7 @@ class WorkerWakeUpTimerTest {
 
     @Test
     void withNothingScheduledItWaitsThePollInterval() {
-        assertThat(worker().idleWait()).isEqualTo(POLL);
+        assertThat(worker().claimer().idleWait()).isEqualTo(POLL);
     }
 
     @Test
@@ -68,7 +68,7 @@ class WorkerWakeUpTimerTest {
         s.submit(aDraft().runAt(s.clock.instant().plusSeconds(3)));
         Worker worker = worker();
 
-        assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(3).minus(SLACK), Duration.ofSeconds(3));
+        assertThat(worker.claimer().idleWait()).isBetween(Duration.ofSeconds(3).minus(SLACK), Duration.ofSeconds(3));
         assertThat(worker.claimOnce()).as("not due yet").isZero();
 
         s.advance(Duration.ofSeconds(3));
@@ -79,7 +79,7 @@ class WorkerWakeUpTimerTest {
     void aRunDueAfterTheNextPollLeavesThePollInterval() {
         s.submit(aDraft().runAt(s.clock.instant().plusSeconds(60)));
 
-        assertThat(worker().idleWait()).isEqualTo(POLL);
+        assertThat(worker().claimer().idleWait()).isEqualTo(POLL);
     }
 
     @Test
@@ -88,7 +88,7 @@ class WorkerWakeUpTimerTest {
         s.submit(aDraft().runAt(s.clock.instant().plusSeconds(2)));
         s.submit(aDraft().runAt(s.clock.instant().plusSeconds(5)));
 
-        assertThat(worker().idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
+        assertThat(worker().claimer().idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
     }
 
     @Test
@@ -98,15 +98,15 @@ class WorkerWakeUpTimerTest {
                 Duration.ofMillis(200), 1024, new RetryPolicy(Duration.ofSeconds(5), Duration.ofMinutes(15))),
                 new ExecutorRegistry(List.of(s.shell, s.http), Set.of("shell")));
 
-        assertThat(shellOnly.idleWait()).isEqualTo(POLL);
+        assertThat(shellOnly.claimer().idleWait()).isEqualTo(POLL);
     }
 
     @Test
     void theQueueIsAskedAtMostOncePerPollIntervalWhileNothingIsDue() {
         Worker worker = worker();
-        worker.idleWait();
-        worker.idleWait();
-        worker.idleWait();
+        worker.claimer().idleWait();
+        worker.claimer().idleWait();
+        worker.claimer().idleWait();
 
         assertThat(queue.nextDueQueries.get()).isEqualTo(1);
     }
@@ -115,15 +115,15 @@ class WorkerWakeUpTimerTest {
     void theQueueIsAskedAgainOnceTheTimeItToldHasCome() {
         s.submit(aDraft().runAt(s.clock.instant().plusMillis(20)));
         Worker worker = worker();
-        worker.idleWait();
+        worker.claimer().idleWait();
         s.advance(Duration.ofMillis(20));
         Await.until("the run's due time passes on the worker's clock too", () -> {
-            worker.idleWait();
+            worker.claimer().idleWait();
             return queue.nextDueQueries.get() >= 2;
         });
 
         assertThat(worker.claimOnce()).isEqualTo(1);
-        assertThat(worker.idleWait()).as("nothing else scheduled").isEqualTo(POLL);
+        assertThat(worker.claimer().idleWait()).as("nothing else scheduled").isEqualTo(POLL);
     }
 
     @Test
@@ -137,7 +137,7 @@ class WorkerWakeUpTimerTest {
         worker.flushAcknowledgements();
         assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.PENDING);
 
-        assertThat(worker.idleWait()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(worker.claimer().idleWait()).isLessThanOrEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
@@ -153,21 +153,21 @@ class WorkerWakeUpTimerTest {
         Await.until("both attempts end", () -> worker.busySlots() == 0);
         assertThat(worker.flushAcknowledgements()).isEqualTo(2);
 
-        assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
+        assertThat(worker.claimer().idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
     }
 
     @Test
     void aRetryDueBeforeTheQueuesEarliestRunSetsTheTimer() {
         Worker worker = afterARetryIn(2_000, Duration.ofSeconds(5));
 
-        assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
+        assertThat(worker.claimer().idleWait()).isBetween(Duration.ofSeconds(2).minus(SLACK), Duration.ofSeconds(2));
     }
 
     @Test
     void theQueuesEarliestRunBeforeARetrySetsTheTimer() {
         Worker worker = afterARetryIn(6_000, Duration.ofSeconds(1));
 
-        assertThat(worker.idleWait()).isBetween(Duration.ofSeconds(1).minus(SLACK), Duration.ofSeconds(1));
+        assertThat(worker.claimer().idleWait()).isBetween(Duration.ofSeconds(1).minus(SLACK), Duration.ofSeconds(1));
     }
 
     /** A one-slot worker that acknowledged a failure retrying in {@code retryMillis}; the queue tells {@code next}. */
@@ -209,7 +209,7 @@ class WorkerWakeUpTimerTest {
         queue.nextDueFails = true;
         s.submit(aDraft().runAt(s.clock.instant().plusSeconds(3)));
 
-        assertThat(worker().idleWait()).isEqualTo(POLL);
+        assertThat(worker().claimer().idleWait()).isEqualTo(POLL);
     }
 
     @Test
@@ -219,7 +219,7 @@ class WorkerWakeUpTimerTest {
                 .withLanes(QueueLane.parse("emails=1,*", 3));
         Worker worker = worker(settings, s.executors);
 
-        worker.idleWait();
+        worker.claimer().idleWait();
 
         assertThat(queue.nextDueSelections).hasSize(2).doesNotHaveDuplicates()
                 .allSatisfy(selection -> assertThat(selection).isNotNull().isInstanceOf(QueueSelection.class));

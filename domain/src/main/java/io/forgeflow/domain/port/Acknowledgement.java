@@ -7,7 +7,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A worker's report of how an attempt ended and where the run goes next.
+ * How an attempt ended and where the run goes next: a worker's acknowledgement, a release ({@code RELEASED}, back to
+ * PENDING at once), or the leader's decision for a lease that expired ({@code LEASE_EXPIRED}).
  *
  * @param next       SUCCEEDED, PENDING (a retry due {@code retryDelay} after the database's now), DEAD or CANCELLED
  * @param retryDelay only for PENDING; zero otherwise

@@ -1,6 +1,5 @@
 package io.forgeflow.domain.port;
 
-import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.run.Run;
 
@@ -11,8 +10,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The worker's side of the run table: claim, acknowledge, heartbeat, release; and the leader's lease recovery.
- * All times come from the database clock.
+ * The worker's side of the run table: claim, acknowledge, heartbeat, release; and the leader's lease recovery. The
+ * application decides where a run goes after an attempt ({@code OutcomePolicy}); this port only applies decisions,
+ * each fenced by its {@link RunFence}. All times come from the database clock.
  */
 public interface RunQueue {
 
@@ -80,11 +80,19 @@ public interface RunQueue {
     Set<RunFence> release(Collection<RunFence> fences);
 
     /**
-     * Leader only: runs whose lease expired become PENDING (due after the policy's backoff) with a
-     * {@code lease_expired} attempt row, or DEAD when their attempts are exhausted. At most {@code limit} per
-     * call. Returns the runs as they are after recovery.
+     * Leader only: up to {@code limit} running runs whose lease has expired (on the database clock), the oldest expiry
+     * first. A plain read that holds no lock: the caller decides, then {@link #recover} applies what still holds.
      */
-    List<Run> recoverExpiredLeases(RetryPolicy retryPolicy, int limit);
+    List<ExpiredLease> expiredLeases(int limit);
+
+    /**
+     * Leader only: applies the rescuer's decisions for expired leases, each an {@link Acknowledgement} with outcome
+     * {@code LEASE_EXPIRED} (PENDING after its delay, DEAD, or CANCELLED), fenced like an acknowledgement and also by
+     * the lease still being expired now (a heartbeat that extended it meanwhile wins). Finishes the attempt rows
+     * ({@code lease_expired}) and the one-off jobs whose run ended, keeps the run's output. Returns the fences that
+     * applied.
+     */
+    Set<RunFence> recover(Collection<Acknowledgement> decisions);
 
     /**
      * The result of a heartbeat: the fences extended, which of them an operator asked to cancel, and the runs running

@@ -8,12 +8,13 @@ import java.util.Set;
 
 /**
  * The lifecycle of one run. Transitions are the table {@link #NEXT}; nothing else may move a run.
- * Each constant names the component that moves a run out of it.
+ * Each constant names the component that moves a run out of it; docs/architecture.md names the SQL of every
+ * transition (every way out of RUNNING is the database function {@code forgeflow_end_attempts}).
  */
 public enum RunStatus {
     /** Waiting until scheduledFor (first try, or a retry after backoff). Left by the Worker's claim (RUNNING) or CancelRun / job pause / job cancel (CANCELLED). */
     PENDING,
-    /** Leased to one worker until leaseExpiresAt. Left by the worker's acknowledgement (SUCCEEDED, PENDING for a retry, DEAD, CANCELLED), by LeaseRescuer once the lease expires (PENDING or DEAD), or by a draining worker releasing it (PENDING). */
+    /** Leased to one worker until leaseExpiresAt. Left by the worker's acknowledgement (SUCCEEDED, PENDING for a retry, DEAD, CANCELLED), by LeaseRescuer once the lease expires (PENDING, DEAD, or CANCELLED when asked), or by a worker releasing it (PENDING); OutcomePolicy decides which. */
     RUNNING,
     /** Terminal: the executor reported success. */
     SUCCEEDED,

@@ -1,0 +1,423 @@
+package io.forgeflow.adapter.postgres;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.Closeable;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * A node's {@code LISTEN/NOTIFY} on PostgreSQL, shared by the wake-up signal ({@link PostgresWorkSignal}) and the run
+ * events ({@link PostgresRunEvents}): two dedicated connections (see {@link DedicatedConnections}, never through
+ * PgBouncer in transaction mode, which would lose the session's {@code LISTEN}), each reopened after a drop.
+ *
+ * <p><b>Sending</b> is coalesced per channel ({@link #sender}): a caller only raises a flag; one sender thread takes
+ * what each flagged channel has to send and sends it, at most once per that channel's window, never inside anybody
+ * else's transaction (PostgreSQL serialises the commits of notifying transactions). The sending session commits
+ * asynchronously ({@code synchronous_commit = off}): a notification needs no durability. A failed send is retried once
+ * on a new connection, then the channel is told its payloads were lost.
+ *
+ * <p><b>Listening</b> starts with the first {@link #listen}: a thread {@code LISTEN}s on every channel asked for (only
+ * ForgeFlow's own, {@code forgeflow_due} and {@code forgeflow_runs}: its statements are constant text) and
+ * hands each channel's payloads, in the order the database delivered them, to its listeners. After its connection
+ * drops it reconnects (backing off up to a second) and tells every listener, since notifications may have been
+ * missed meanwhile.
+ */
+public final class PostgresNotifier implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresNotifier.class);
+    private static final int SLICE_MILLIS = 100;
+    private static final long MAX_BACKOFF_MILLIS = 1_000;
+    private static final Duration FIRST_LISTEN_WAIT = Duration.ofSeconds(5);
+    // statements are constant text: the channels that can be listened to are ForgeFlow's own
+    private static final String LISTEN_DUE = "LISTEN " + PostgresWorkSignal.CHANNEL;
+    private static final String LISTEN_RUNS = "LISTEN " + PostgresRunEvents.CHANNEL;
+    private static final String NOTIFY_DUE = "NOTIFY " + PostgresWorkSignal.CHANNEL;
+    private static final String NOTIFY = "SELECT pg_notify(?, ?)";
+
+    private final Supplier<Connection> connections;
+    private final List<Channel> channels = new CopyOnWriteArrayList<>();
+    private final Thread sender;
+    private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
+    private final Set<String> listened = ConcurrentHashMap.newKeySet();
+    private final ConcurrentLinkedQueue<Registration> toListen = new ConcurrentLinkedQueue<>();
+    private volatile Thread receiver;
+    private volatile boolean closed;
+    private Connection sending;
+
+    /** @param connections opens the dedicated connections: one to send on, one to listen on */
+    public PostgresNotifier(Supplier<Connection> connections) {
+        this.connections = Objects.requireNonNull(connections, "connections");
+        this.sender = new Thread(this::sendLoop, "forgeflow-notify");
+        sender.setDaemon(true);
+        sender.start();
+    }
+
+    /** What a channel this node sends on has to send; called on the sender thread only. */
+    public interface Outbox {
+        /** The payloads to send now, in order; empty for none. An empty string sends a notification without one. */
+        List<String> take();
+
+        /** The payloads {@link #take} returned could not be sent (twice): they are lost. */
+        default void lost(List<String> payloads, Exception cause) {
+        }
+    }
+
+    /** Hears the notifications of a channel. Called on the listening thread; must return quickly. */
+    public interface Listener {
+        /** Payloads that arrived, in delivery order. */
+        void notified(List<String> payloads);
+
+        /** The listening connection was re-established: notifications may have been missed. */
+        default void reconnected() {
+        }
+    }
+
+    /** A channel this node sends on. */
+    public final class Channel {
+        private final String name;
+        private final long windowNanos;
+        private final Outbox outbox;
+        private final AtomicBoolean requested = new AtomicBoolean();
+        private final AtomicLong sent = new AtomicLong();
+        private long nextAllowedNanos;
+
+        private Channel(String name, long windowNanos, Outbox outbox) {
+            this.name = name;
+            this.windowNanos = windowNanos;
+            this.outbox = outbox;
+        }
+
+        /** Asks for a send: no I/O, no lock; any number of calls within a window cost one send. */
+        public void request() {
+            if (!requested.get() && !requested.getAndSet(true)) {
+                LockSupport.unpark(sender);
+            }
+        }
+
+        /** Whether a send was asked for and has not been made yet. */
+        public boolean requested() {
+            return requested.get();
+        }
+
+        /** How many notifications this channel has sent. */
+        public long notificationsSent() {
+            return sent.get();
+        }
+    }
+
+    /** Registers a channel to send on, at most once per {@code window}. */
+    public Channel sender(String channel, Duration window, Outbox outbox) {
+        Channel c = new Channel(identifier(channel), Math.max(0, window.toNanos()), Objects.requireNonNull(outbox));
+        channels.add(c);
+        return c;
+    }
+
+    /**
+     * Listens on {@code channel}, starting the listening thread if needed, and waits (up to a few seconds) until the
+     * {@code LISTEN} has been tried once, so that notifications sent after this returns are heard if the database
+     * answered. Returns whether it is listening.
+     */
+    public boolean listen(String channel, Listener listener) {
+        String name = identifier(channel);
+        if (!name.equals(PostgresWorkSignal.CHANNEL) && !name.equals(PostgresRunEvents.CHANNEL)) {
+            throw new IllegalArgumentException("only " + PostgresWorkSignal.CHANNEL + " and " + PostgresRunEvents.CHANNEL
+                    + " can be listened to, not " + name);
+        }
+        listeners.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>()).add(Objects.requireNonNull(listener));
+        Registration registration = new Registration(name, new CountDownLatch(1));
+        synchronized (this) {
+            if (closed) {
+                return false;
+            }
+            toListen.add(registration);
+            if (receiver == null) {
+                Thread thread = new Thread(this::listenLoop, "forgeflow-listen");
+                thread.setDaemon(true);
+                receiver = thread;
+                thread.start();
+            }
+        }
+        try {
+            registration.tried().await(FIRST_LISTEN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return listened.contains(name);
+    }
+
+    /** Stops listening for this listener (the channel stays listened to). */
+    public void unlisten(String channel, Listener listener) {
+        List<Listener> forChannel = listeners.get(identifier(channel));
+        if (forChannel != null) {
+            forChannel.remove(listener);
+        }
+    }
+
+    /** Whether a listening thread was ever started (a node that only sends opens no listening connection). */
+    public boolean listensAtAll() {
+        return receiver != null;
+    }
+
+    /** Sends what was asked for (waiting at most two seconds), then stops both threads and closes the connections. */
+    @Override
+    public void close() {
+        Thread listening;
+        synchronized (this) {
+            closed = true;
+            listening = receiver;
+        }
+        LockSupport.unpark(sender);
+        try {
+            sender.join(TimeUnit.SECONDS.toMillis(2));
+            if (listening != null) {
+                listening.interrupt();
+                listening.join(TimeUnit.SECONDS.toMillis(2));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private record Registration(String channel, CountDownLatch tried) {
+    }
+
+    /** A channel name is a SQL identifier here: lower case letters, digits and underscores only. */
+    private static String identifier(String channel) {
+        if (channel == null || !channel.matches("[a-z_][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("a channel is a lower-case identifier, was " + channel);
+        }
+        return channel;
+    }
+
+    // ------------------------------------------------------------------------------------------------ sending
+
+    private void sendLoop() {
+        while (true) {
+            boolean stopping = closed;
+            long now = System.nanoTime();
+            long wakeAt = Long.MAX_VALUE;
+            Map<Channel, List<String>> batch = new LinkedHashMap<>();
+            for (Channel c : channels) {
+                if (!c.requested.get()) {
+                    continue;
+                }
+                if (!stopping && now - c.nextAllowedNanos < 0) {
+                    wakeAt = Math.min(wakeAt, c.nextAllowedNanos);
+                    continue;
+                }
+                c.requested.set(false);
+                List<String> payloads = c.outbox.take();
+                if (!payloads.isEmpty()) {
+                    batch.put(c, payloads);
+                    c.nextAllowedNanos = now + c.windowNanos;
+                }
+            }
+            if (!batch.isEmpty()) {
+                send(batch);
+                continue; // a channel may have been asked again meanwhile, or have more
+            }
+            if (stopping) {
+                break;
+            }
+            if (wakeAt == Long.MAX_VALUE) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, Math.max(1, wakeAt - System.nanoTime()));
+            }
+        }
+        closeQuietly(sending);
+        sending = null;
+    }
+
+    /** One transaction for the whole batch (one statement on its own: no transaction). Sender thread only. */
+    private void send(Map<Channel, List<String>> batch) {
+        int statements = batch.values().stream().mapToInt(List::size).sum();
+        for (int round = 1; round <= 2; round++) {
+            try {
+                if (sending == null) {
+                    sending = connections.get();
+                    sending.setAutoCommit(true);
+                    DedicatedConnections.commitWithoutWaitingForTheFlush(sending);
+                }
+                sending.setAutoCommit(statements == 1);
+                for (Map.Entry<Channel, List<String>> entry : batch.entrySet()) {
+                    for (String payload : entry.getValue()) {
+                        notify(entry.getKey().name, payload);
+                    }
+                }
+                if (statements > 1) {
+                    sending.commit();
+                }
+                batch.forEach((c, payloads) -> c.sent.addAndGet(payloads.size()));
+                return;
+            } catch (SQLException | RuntimeException e) {
+                closeQuietly(sending);
+                sending = null;
+                if (round == 2) {
+                    LOG.warn("could not NOTIFY {}: {}", batch.keySet().stream().map(c -> c.name).toList(),
+                            e.getMessage());
+                    batch.forEach((c, payloads) -> c.outbox.lost(payloads, e));
+                }
+            }
+        }
+    }
+
+    private void notify(String channel, String payload) throws SQLException {
+        if (payload.isEmpty() && channel.equals(PostgresWorkSignal.CHANNEL)) {
+            try (Statement statement = sending.createStatement()) {
+                statement.execute(NOTIFY_DUE);
+            }
+            return;
+        }
+        try (PreparedStatement notify = sending.prepareStatement(NOTIFY)) {
+            notify.setString(1, channel);
+            notify.setString(2, payload);
+            notify.execute();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ listening
+
+    private void listenLoop() {
+        Connection connection = null;
+        boolean everListened = false;
+        long backoff = 100;
+        while (!closed) {
+            if (connection == null) {
+                try {
+                    connection = connections.get();
+                    connection.setAutoCommit(true);
+                    listened.clear();
+                    for (String channel : listeners.keySet()) {
+                        listen(connection, channel);
+                    }
+                    backoff = 100;
+                    if (everListened) {
+                        LOG.info("LISTEN {} re-established", listened);
+                        listeners.values().forEach(forChannel -> forChannel.forEach(PostgresNotifier::reconnected));
+                    }
+                    everListened = true;
+                } catch (SQLException | RuntimeException e) {
+                    closeQuietly(connection);
+                    connection = null;
+                    listened.clear();
+                    if (backoff >= MAX_BACKOFF_MILLIS || !everListened) {
+                        LOG.warn("could not LISTEN: {}; retrying (workers poll meanwhile)", e.getMessage());
+                    }
+                    everListened = true; // whatever was sent meanwhile is missed: the next success says so
+                    settleRegistrations();
+                    if (!sleep(backoff)) {
+                        break;
+                    }
+                    backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+                    continue;
+                }
+            }
+            try {
+                Registration registration;
+                while ((registration = toListen.poll()) != null) {
+                    if (!listened.contains(registration.channel())) {
+                        listen(connection, registration.channel());
+                    }
+                    registration.tried().countDown();
+                }
+                PGNotification[] batch = connection.unwrap(PGConnection.class).getNotifications(SLICE_MILLIS);
+                if (batch != null && batch.length > 0) {
+                    deliver(batch);
+                }
+            } catch (SQLException e) {
+                if (!closed) {
+                    LOG.warn("the LISTEN connection failed ({}); reconnecting", e.getMessage());
+                }
+                closeQuietly(connection);
+                connection = null;
+                listened.clear();
+            }
+        }
+        settleRegistrations();
+        closeQuietly(connection);
+    }
+
+    private void listen(Connection connection, String channel) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            if (channel.equals(PostgresWorkSignal.CHANNEL)) {
+                statement.execute(LISTEN_DUE);
+            } else {
+                statement.execute(LISTEN_RUNS);
+            }
+        }
+        listened.add(channel);
+    }
+
+    /** No connection now: callers of {@link #listen} waiting for the first try stop waiting. */
+    private void settleRegistrations() {
+        for (Registration registration : toListen) {
+            registration.tried().countDown();
+        }
+    }
+
+    private void deliver(PGNotification[] batch) {
+        Map<String, List<String>> byChannel = new LinkedHashMap<>();
+        for (PGNotification notification : batch) {
+            byChannel.computeIfAbsent(notification.getName(), k -> new ArrayList<>()).add(notification.getParameter());
+        }
+        byChannel.forEach((channel, payloads) -> {
+            for (Listener listener : listeners.getOrDefault(channel, List.of())) {
+                try {
+                    listener.notified(payloads);
+                } catch (RuntimeException e) {
+                    LOG.warn("a listener of {} failed: {}", channel, e.toString());
+                }
+            }
+        });
+    }
+
+    private static void reconnected(Listener listener) {
+        try {
+            listener.reconnected();
+        } catch (RuntimeException e) {
+            LOG.warn("a listener failed: {}", e.toString());
+        }
+    }
+
+    private boolean sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+            return !closed;
+        } catch (InterruptedException e) {
+            return false;
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("closing a notification connection failed: {}", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,150 @@
+--liquibase formatted sql
+
+-- forgeflow_end_attempts: ends attempts of running runs, a batch per call; every way out of running goes through it.
+-- Called by RunSql/endAttempts.sql for a worker's acknowledgements (succeeded, failed, timed_out, cancelled) and
+-- releases (released), and for the leader's decisions on expired leases (lease_expired).
+-- Each row is fenced by (id, running, worker, attempt), and a lease_expired row also by its lease having expired, so
+-- a stale or raced decision changes nothing. Runs are locked in id order (as heartbeats and job changes lock them),
+-- then the jobs of one-off runs that ended, so concurrent multi-row writers cannot deadlock. Per row: the run moves to
+-- p_next (pending: due after p_delays ms; released: due now, the attempt not charged, max_attempts + 1); its output and
+-- error become the attempt's, except that lease_expired and released keep the run's output (and released its error);
+-- the attempt row is finished once (only while it has no outcome). Returns the rows that applied.
+
+--changeset forgeflow:function-forgeflow_end_attempts runOnChange:true splitStatements:false
+CREATE OR REPLACE FUNCTION forgeflow_end_attempts(p_ids uuid[], p_workers text[], p_attempts integer[], p_next text[],
+                                                  p_delays bigint[], p_outcomes text[], p_outputs text[],
+                                                  p_errors text[], p_now timestamptz)
+    RETURNS TABLE (id uuid, worker_id text, attempt integer, job_id uuid, status text)
+    LANGUAGE plpgsql VOLATILE
+    SET plan_cache_mode = force_generic_plan
+AS $$
+#variable_conflict use_column
+DECLARE
+    v_now      timestamptz := coalesce(p_now, now());
+    v_row      record;
+    v_job      uuid;
+    v_status   text;
+    v_started  timestamptz;
+    v_ended    uuid[] := '{}';
+BEGIN
+    -- a batch of 16 or more: one statement (each lookup by primary key, so its cost grows with the batch, not the
+    -- table); fewer: one update per row, cheaper than planning the statement
+    IF coalesce(cardinality(p_ids), 0) >= 16 THEN
+        RETURN QUERY EXECUTE $batch$
+            WITH batch AS (
+                SELECT *
+                FROM unnest((SELECT CAST($1 AS uuid[])), (SELECT CAST($2 AS text[])), (SELECT CAST($3 AS integer[])),
+                            (SELECT CAST($4 AS text[])), (SELECT CAST($5 AS bigint[])), (SELECT CAST($6 AS text[])),
+                            (SELECT CAST($7 AS text[])), (SELECT CAST($8 AS text[])))
+                     AS b (id, worker_id, attempt, next_status, delay_millis, outcome, output, error)
+            ), held AS MATERIALIZED (
+                -- the fence is tested inside a CASE on purpose: as plain conditions, status = 'running' let the
+                -- planner serve each lookup from a partial index WHERE status = 'running' and scan every running run
+                -- of a queue per batch row
+                SELECT b.*
+                FROM (SELECT * FROM batch ORDER BY id) b
+                CROSS JOIN LATERAL (
+                    SELECT id
+                    FROM runs
+                    WHERE id = b.id
+                      AND CASE WHEN status = 'running'
+                               THEN worker_id = b.worker_id AND attempt = b.attempt
+                                    AND (b.outcome <> 'lease_expired'
+                                         OR lease_expires_at < coalesce(CAST($9 AS timestamptz), now()))
+                               ELSE false END
+                    FOR UPDATE) r
+            ), done AS (
+                UPDATE runs r
+                SET status           = b.next_status,
+                    worker_id        = NULL,
+                    lease_expires_at = NULL,
+                    cancel_requested = false,
+                    scheduled_for    = CASE WHEN b.next_status = 'pending'
+                                            THEN coalesce(CAST($9 AS timestamptz), now())
+                                                 + b.delay_millis * interval '1 millisecond'
+                                            ELSE r.scheduled_for END,
+                    finished_at      = CASE WHEN b.next_status = 'pending' THEN NULL
+                                            ELSE coalesce(CAST($9 AS timestamptz), now()) END,
+                    max_attempts     = CASE WHEN b.outcome = 'released' THEN r.max_attempts + 1
+                                            ELSE r.max_attempts END,
+                    output           = CASE WHEN b.outcome IN ('lease_expired', 'released') THEN r.output
+                                            ELSE b.output END,
+                    error            = CASE WHEN b.outcome = 'released' THEN r.error ELSE b.error END
+                FROM held b
+                WHERE r.id = b.id
+                  AND CASE WHEN r.status = 'running' THEN r.worker_id = b.worker_id AND r.attempt = b.attempt
+                           ELSE false END
+                RETURNING r.id, r.job_id, r.status, r.started_at, b.worker_id, b.attempt, b.outcome, b.error
+            ), finished AS (
+                INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
+                SELECT id, attempt, worker_id, coalesce(started_at, CAST($9 AS timestamptz), now()),
+                       coalesce(CAST($9 AS timestamptz), now()), outcome, error
+                FROM done
+                ON CONFLICT (run_id, attempt) DO UPDATE
+                    SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
+                    WHERE a.outcome IS NULL
+            ), completed AS (
+                UPDATE jobs j
+                SET status = 'completed', next_run_at = NULL, updated_at = coalesce(CAST($9 AS timestamptz), now())
+                WHERE j.id IN (SELECT job_id FROM done WHERE status IN ('succeeded', 'dead', 'cancelled'))
+                  AND j.status IN ('active', 'paused')
+                  AND j.cron_expr IS NULL
+            )
+            SELECT id, worker_id, attempt, job_id, status
+            FROM done
+        $batch$ USING p_ids, p_workers, p_attempts, p_next, p_delays, p_outcomes, p_outputs, p_errors, p_now;
+        RETURN;
+    END IF;
+
+    FOR v_row IN
+        SELECT b.*
+        FROM unnest(p_ids, p_workers, p_attempts, p_next, p_delays, p_outcomes, p_outputs, p_errors)
+             AS b (id, worker_id, attempt, next_status, delay_millis, outcome, output, error)
+        ORDER BY b.id
+    LOOP
+        UPDATE runs r
+        SET status           = v_row.next_status,
+            worker_id        = NULL,
+            lease_expires_at = NULL,
+            cancel_requested = false,
+            scheduled_for    = CASE WHEN v_row.next_status = 'pending'
+                                    THEN v_now + v_row.delay_millis * interval '1 millisecond'
+                                    ELSE r.scheduled_for END,
+            finished_at      = CASE WHEN v_row.next_status = 'pending' THEN NULL ELSE v_now END,
+            max_attempts     = CASE WHEN v_row.outcome = 'released' THEN r.max_attempts + 1 ELSE r.max_attempts END,
+            output           = CASE WHEN v_row.outcome IN ('lease_expired', 'released') THEN r.output
+                                    ELSE v_row.output END,
+            error            = CASE WHEN v_row.outcome = 'released' THEN r.error ELSE v_row.error END
+        WHERE r.id = v_row.id
+          AND CASE WHEN r.status = 'running'
+                   THEN r.worker_id = v_row.worker_id AND r.attempt = v_row.attempt
+                        AND (v_row.outcome <> 'lease_expired' OR r.lease_expires_at < v_now)
+                   ELSE false END
+        RETURNING r.job_id, r.status, r.started_at INTO v_job, v_status, v_started;
+        CONTINUE WHEN NOT FOUND;
+
+        INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
+        VALUES (v_row.id, v_row.attempt, v_row.worker_id, coalesce(v_started, v_now), v_now, v_row.outcome,
+                v_row.error)
+        ON CONFLICT (run_id, attempt) DO UPDATE
+            SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
+            WHERE a.outcome IS NULL;
+        IF v_status IN ('succeeded', 'dead', 'cancelled') THEN
+            v_ended := v_ended || v_job;
+        END IF;
+
+        id := v_row.id;
+        worker_id := v_row.worker_id;
+        attempt := v_row.attempt;
+        job_id := v_job;
+        status := v_status;
+        RETURN NEXT;
+    END LOOP;
+
+    FOR v_job IN SELECT DISTINCT e.id FROM unnest(v_ended) AS e (id) ORDER BY e.id LOOP
+        UPDATE jobs j
+        SET status = 'completed', next_run_at = NULL, updated_at = v_now
+        WHERE j.id = v_job AND j.status IN ('active', 'paused') AND j.cron_expr IS NULL;
+    END LOOP;
+END
+$$;

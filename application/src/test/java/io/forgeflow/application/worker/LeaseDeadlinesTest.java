@@ -1,0 +1,69 @@
+package io.forgeflow.application.worker;
+
+import io.forgeflow.domain.port.RunFence;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Until when each attempt is trusted, on a test ticker: twenty seconds from the start of its last confirmation. */
+class LeaseDeadlinesTest {
+    static final long TRUSTED = Duration.ofSeconds(20).toNanos();
+    final TestTicker ticker = new TestTicker();
+    final LeaseDeadlines deadlines = new LeaseDeadlines(ticker, TRUSTED);
+    final RunFence fence = new RunFence("r1", "w1", 1);
+
+    @Test
+    void aClaimIsTrustedFromWhenItWasAskedAndAHeartbeatFromWhenItStarted() {
+        long asked = ticker.nanos();
+        ticker.advance(Duration.ofSeconds(1));
+        deadlines.claimed(fence, asked);
+        ticker.advance(Duration.ofSeconds(19).minusNanos(1));
+        assertThat(deadlines.trusted(fence)).isTrue();
+        long beatStarted = ticker.nanos();
+        ticker.advance(Duration.ofNanos(1));
+        assertThat(deadlines.trusted(fence)).isFalse();
+        assertThat(deadlines.expired()).containsExactly(fence);
+
+        deadlines.confirmed(fence, beatStarted);
+
+        assertThat(deadlines.trusted(fence)).isTrue();
+        assertThat(deadlines.expired()).isEmpty();
+    }
+
+    @Test
+    void aConfirmationOlderThanTheDeadlineNeverMovesItBack() {
+        long asked = ticker.nanos();
+        deadlines.claimed(fence, asked);
+
+        deadlines.confirmed(fence, asked - Duration.ofSeconds(5).toNanos()); // a heartbeat that started earlier
+        ticker.advance(Duration.ofSeconds(19));
+
+        assertThat(deadlines.trusted(fence)).isTrue();
+    }
+
+    @Test
+    void onlyAnAttemptClaimedBeforeAnInstantWasClaimedBeforeIt() {
+        deadlines.claimed(fence, ticker.nanos());
+        long claimedAt = ticker.nanos();
+
+        assertThat(deadlines.claimedBefore(fence, claimedAt)).isFalse();
+        assertThat(deadlines.claimedBefore(fence, claimedAt + 1)).isTrue();
+        assertThat(deadlines.claimedBefore(new RunFence("r2", "w1", 1), claimedAt + 1)).isFalse();
+    }
+
+    @Test
+    void anEndedOrUnknownAttemptIsNeitherTrustedNorListed() {
+        deadlines.claimed(fence, ticker.nanos());
+        assertThat(deadlines.fences()).containsExactly(fence);
+
+        deadlines.ended(fence);
+        deadlines.confirmed(fence, ticker.nanos());
+
+        assertThat(deadlines.trusted(fence)).isFalse();
+        assertThat(deadlines.fences()).isEmpty();
+        ticker.advance(Duration.ofMinutes(1));
+        assertThat(deadlines.expired()).isEmpty();
+    }
+}
