@@ -172,7 +172,8 @@ public final class ForgeFlowClient implements AutoCloseable {
     public List<Queue> queues() {
         Exchange answer = get(url("api/queues"));
         JsonNode tree = read(answer, json.constructType(JsonNode.class));
-        JsonNode items = tree != null && tree.isObject() ? tree.get("queues") : tree;
+        // items since the release that made it a list like the others; queues before (kept as its alias for a release)
+        JsonNode items = tree != null && tree.isObject() ? (tree.has("items") ? tree.get("items") : tree.get("queues")) : tree;
         if (items == null || items.isNull()) {
             return List.of();
         }
@@ -352,11 +353,13 @@ public final class ForgeFlowClient implements AutoCloseable {
     ForgeFlowApiException apiError(int code, String message, String body) {
         String error = null;
         String field = null;
+        String errorCode = null;
         try {
             JsonNode tree = body == null || body.isBlank() ? null : json.readTree(body);
             if (tree != null && tree.isObject()) {
                 error = text(tree.get("error"));
                 field = text(tree.get("field"));
+                errorCode = text(tree.get("code"));
             }
         } catch (JsonProcessingException notJson) {
             // fall through to the generic description
@@ -369,7 +372,7 @@ public final class ForgeFlowClient implements AutoCloseable {
             error = "HTTP " + code + (message == null || message.isBlank() ? "" : " " + message)
                     + (snippet.isEmpty() ? "" : ": " + snippet);
         }
-        return new ForgeFlowApiException(code, error, field);
+        return new ForgeFlowApiException(code, error, field, errorCode);
     }
 
     ForgeFlowUnavailableException unavailable(IOException e) {

@@ -316,6 +316,13 @@ class ForgeFlowClientTest {
         }
 
         @Test
+        void queuesReadsItemsBeforeTheDeprecatedQueuesAlias() throws Exception {
+            answer(200, "{\"items\": [" + QUEUE + "], \"queues\": []}");
+
+            assertThat(client.queues()).extracting(Queue::name).containsExactly("reports");
+        }
+
+        @Test
         void queuesOfAnEmptyOrNullListIsEmpty() {
             answer(200, "{\"queues\": []}");
             answer(200, "{\"queues\": null}");
@@ -338,12 +345,14 @@ class ForgeFlowClientTest {
 
         @Test
         void aNameIsAlwaysOnePathSegment() throws Exception {
-            answer(422, "{\"error\": \"name 'a/b' is not a valid queue name\", \"field\": \"name\"}");
+            answer(422, "{\"error\": \"name 'a/b' is not a valid queue name\", \"field\": \"name\", "
+                    + "\"code\": \"validation_failed\"}");
 
             assertThatThrownBy(() -> client.pauseQueue("a/b"))
                     .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
                         assertThat(e.status()).isEqualTo(422);
                         assertThat(e.field()).isEqualTo("name");
+                        assertThat(e.code()).isEqualTo("validation_failed");
                     });
             assertThat(request().getTarget()).isEqualTo("/api/queues/a%2Fb/pause");
             assertThatThrownBy(() -> client.queue("")).isInstanceOf(IllegalArgumentException.class);

@@ -337,7 +337,9 @@ class CommandLineIT {
                     .containsPattern("default\\s+active");
             assertThat(cli("queues", "list").out()).isEqualTo(list.out());
 
-            JsonNode queues = json.readTree(cli("queues", "--json").out()).get("queues");
+            JsonNode listed = json.readTree(cli("queues", "--json").out());
+            JsonNode queues = listed.get("items");
+            assertThat(listed.get("queues")).as("the deprecated alias").isEqualTo(queues);
             assertThat(queues).extracting(q -> q.get("name").asText()).contains("default");
             assertThat(queues.get(0).has("max_running")).isTrue();
             assertThat(queues.get(0).has("lag_seconds")).isTrue();

@@ -549,7 +549,8 @@ class RestApiTest {
             Api.Reply notReady = api.get("/readyz");
 
             assertThat(notReady.status()).isEqualTo(503);
-            assertThat(notReady.body()).isEqualTo("{\"error\":\"database unreachable: connection refused\"}");
+            assertThat(notReady.body())
+                    .isEqualTo("{\"error\":\"database unreachable: connection refused\",\"code\":\"unavailable\"}");
         }
 
         @Test
