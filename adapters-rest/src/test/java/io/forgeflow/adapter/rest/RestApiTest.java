@@ -414,6 +414,9 @@ class RestApiTest {
             assertThat(run.get("attempt").asInt()).isEqualTo(2);
             assertThat(run.get("output").asText()).isEqualTo("hi\n");
             assertThat(run.get("finished_at").asText()).isEqualTo("2026-03-01T12:00:05Z");
+            assertThat(run.get("worker_id").asText()).as("the worker of its last attempt").isEqualTo("w2");
+            assertThat(api.get("/api/runs?status=succeeded").json().get("items").get(0).get("worker_id").asText())
+                    .isEqualTo("w2");
             JsonNode attempts = run.get("attempts");
             assertThat(attempts).hasSize(2);
             assertThat(Api.JSON.convertValue(attempts.get(0), java.util.Map.class).keySet())
