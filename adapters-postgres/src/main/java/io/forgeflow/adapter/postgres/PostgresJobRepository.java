@@ -378,6 +378,68 @@ public final class PostgresJobRepository implements JobRepository {
         return result;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Locks the job's live runs first (runs before jobs, as every writer), then compares and sets the job row.
+     */
+    @Override
+    public Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt,
+                                PendingRuns pendingRuns, Instant rescheduleTo) {
+        Objects.requireNonNull(expectedUpdatedAt, "expectedUpdatedAt");
+        Objects.requireNonNull(spec, "spec");
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return jdbi.inTransaction(handle -> {
+            JobSql sql = handle.attach(JobSql.class);
+            sql.lockLiveRuns(id);
+            Optional<Job> updated = sql.update(id, expectedUpdatedAt, spec, nextRunAt, clock.now());
+            if (updated.isPresent() && (pendingRuns == PendingRuns.FOLLOW || rescheduleTo != null)) {
+                sql.updatePendingRuns(id, pendingRuns == PendingRuns.FOLLOW, rescheduleTo);
+            }
+            return updated;
+        });
+    }
+
+    /** {@inheritDoc} The running-run check reads under the lock of the job's live runs, so it cannot go stale. */
+    @Override
+    public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+        Objects.requireNonNull(expected, "expected");
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        List<Run> cancelled = new ArrayList<>();
+        Optional<Job> result = jdbi.inTransaction(handle -> {
+            cancelled.clear();
+            JobSql sql = handle.attach(JobSql.class);
+            Instant now = clock.now();
+            sql.lockLiveRuns(id);
+            if (!cancelRunning && sql.hasRunningRun(id)) {
+                throw ConflictException.jobRunning(id);
+            }
+            Optional<Job> deleted = sql.changeStatus(id, expected.wireName(), JobStatus.DELETED.wireName(), null, now);
+            if (deleted.isPresent()) {
+                for (Run run : sql.cancelRuns(id, cancelRunning, "cancelled: its job was deleted", now)) {
+                    if (run.status() == RunStatus.CANCELLED) {
+                        cancelled.add(run);
+                    }
+                }
+            }
+            return deleted;
+        });
+        publish(cancelled);
+        return result;
+    }
+
+    @Override
+    public boolean purge(String id) {
+        if (!Ids.isWellFormed(id)) {
+            return false;
+        }
+        return jdbi.inTransaction(handle -> handle.attach(JobSql.class).purge(id)).isPresent();
+    }
+
     @Override
     public DueJobs dueJobs(int limit) {
         if (limit < 1) {
@@ -404,6 +466,17 @@ public final class PostgresJobRepository implements JobRepository {
      */
     @Override
     public TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+        return fire(jobId, expectedNextRunAt, null, newNextRunAt, run);
+    }
+
+    /** {@inheritDoc} Guarded on the job's updated_at as read, too: a PATCH since then makes this tick a no-op. */
+    @Override
+    public TickOutcome fire(Job job, Instant newNextRunAt, Run run) {
+        return fire(job.id(), job.nextRunAt(), job.updatedAt(), newNextRunAt, run);
+    }
+
+    private TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant expectedUpdatedAt, Instant newNextRunAt,
+                             Run run) {
         Objects.requireNonNull(expectedNextRunAt, "expectedNextRunAt");
         if (!Ids.isWellFormed(jobId)) {
             return TickOutcome.NOT_ADVANCED;
@@ -417,7 +490,7 @@ public final class PostgresJobRepository implements JobRepository {
         Optional<String> action = jdbi.inTransaction(handle -> {
             JobSql sql = handle.attach(JobSql.class);
             String overlap = run == null ? "allow" : sql.overlapOf(jobId).orElse("allow");
-            return sql.fireTick(jobId, expectedNextRunAt, newNextRunAt, run, overlap, clock.now());
+            return sql.fireTick(jobId, expectedNextRunAt, newNextRunAt, run, overlap, expectedUpdatedAt, clock.now());
         });
         if (action.isEmpty()) {
             return TickOutcome.NOT_ADVANCED;

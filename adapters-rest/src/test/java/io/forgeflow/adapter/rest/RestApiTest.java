@@ -607,10 +607,10 @@ class RestApiTest {
             assertThat(missing.status()).isEqualTo(404);
             assertThat(missing.json().get("error").asText()).contains("/api/nothing-here");
 
-            Api.Reply wrong = api.method("DELETE", "/api/jobs/" + create(ONE_OFF));
+            Api.Reply wrong = api.method("PUT", "/api/jobs/" + create(ONE_OFF));
             assertThat(wrong.status()).isEqualTo(405);
-            assertThat(wrong.header("Allow")).contains("GET");
-            assertThat(wrong.json().get("error").asText()).contains("DELETE");
+            assertThat(wrong.header("Allow")).contains("GET", "PATCH", "DELETE");
+            assertThat(wrong.json().get("error").asText()).contains("PUT");
         }
     }
 

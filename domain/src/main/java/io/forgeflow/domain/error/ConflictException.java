@@ -49,6 +49,12 @@ public final class ConflictException extends RuntimeException {
                 IDEMPOTENCY_CONFLICT, null);
     }
 
+    /** The refusal to delete job {@code jobId} while one of its runs is running. */
+    public static ConflictException jobRunning(String jobId) {
+        return new ConflictException(null, "job " + jobId + " has a running run: wait for it to end, or delete with "
+                + "?cancel_running=true to ask its worker to stop it", JOB_RUNNING, jobId);
+    }
+
     public String field() {
         return field;
     }

@@ -33,4 +33,14 @@ class ConflictExceptionTest {
         assertThat(e.field()).isNull();
         assertThat(ConflictException.JOB_RUNNING).isEqualTo("job_running");
     }
+
+    @Test
+    void aJobWithARunningRunNamesTheJobAndHowToDeleteItAnyway() {
+        ConflictException e = ConflictException.jobRunning("job-3");
+
+        assertThat(e.code()).isEqualTo("job_running");
+        assertThat(e.jobId()).isEqualTo("job-3");
+        assertThat(e.field()).isNull();
+        assertThat(e.getMessage()).contains("job-3", "cancel_running=true");
+    }
 }
