@@ -14,7 +14,7 @@ import java.util.Optional;
  * #beforeNextChangeStatus} runs once, just before the next {@code changeStatus} reaches the real repository, as
  * another request committing in between would.
  */
-final class InterleavingJobRepository implements JobRepository {
+class InterleavingJobRepository implements JobRepository {
     private final JobRepository delegate;
     private Runnable beforeChangeStatus;
     private int changeStatusCalls;
