@@ -82,9 +82,10 @@ public class Scenario {
         return store.jobs().find(id).orElseThrow(() -> new AssertionError("no job " + id));
     }
 
-    /** The run as stored now. */
+    /** The run's row as stored now (worker_id is the lease holder: reads through the port add the last attempt's). */
     public Run run(String id) {
-        return store.runs().find(id).orElseThrow(() -> new AssertionError("no run " + id));
+        return store.allRuns().stream().filter(r -> r.id().equals(id)).findFirst()
+                .orElseThrow(() -> new AssertionError("no run " + id));
     }
 
     /** Every run of the job, newest first. */

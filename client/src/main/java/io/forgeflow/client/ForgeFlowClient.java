@@ -136,6 +136,40 @@ public final class ForgeFlowClient implements AutoCloseable {
         return read(post(url("api/jobs", id, "trigger")), json.constructType(Run.class));
     }
 
+    /**
+     * {@code PATCH /api/jobs/{id}}: changes the fields {@code update} sets (validated as at submission: a
+     * {@link ForgeFlowApiException} 422 names the field), recomputing the next run from now; with {@code keepPending}
+     * ({@code ?pending=keep}) the pending runs keep their priority, queue and payload. Returns the changed job.
+     */
+    public Job updateJob(String id, JobUpdate update, boolean keepPending) {
+        Objects.requireNonNull(update, "update");
+        HttpUrl.Builder url = url("api/jobs", id).newBuilder();
+        query(url, "pending", keepPending ? "keep" : null);
+        return read(send(new Request.Builder().url(url.build()).patch(jsonBody(update.body()))),
+                json.constructType(Job.class));
+    }
+
+    /** {@link #updateJob(String, JobUpdate, boolean)} whose pending runs follow the change. */
+    public Job updateJob(String id, JobUpdate update) {
+        return updateJob(id, update, false);
+    }
+
+    /**
+     * {@code DELETE /api/jobs/{id}}: the job becomes a tombstone (status {@code deleted}), its pending runs are
+     * cancelled; a running run makes it a 409 ({@code job_running}) unless {@code cancelRunning}. With {@code purge}
+     * the job and its runs are removed for good and the result is empty; else it is the tombstone.
+     */
+    public java.util.Optional<Job> deleteJob(String id, boolean cancelRunning, boolean purge) {
+        HttpUrl.Builder url = url("api/jobs", id).newBuilder();
+        query(url, "cancel_running", cancelRunning ? "true" : null);
+        query(url, "purge", purge ? "true" : null);
+        Exchange answer = send(new Request.Builder().url(url.build()).delete());
+        if (answer.code == 204) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(read(answer, json.constructType(Job.class)));
+    }
+
     // ---------------------------------------------------------------- runs
 
     /**
@@ -172,7 +206,8 @@ public final class ForgeFlowClient implements AutoCloseable {
     public List<Queue> queues() {
         Exchange answer = get(url("api/queues"));
         JsonNode tree = read(answer, json.constructType(JsonNode.class));
-        JsonNode items = tree != null && tree.isObject() ? tree.get("queues") : tree;
+        // items since the release that made it a list like the others; queues before (kept as its alias for a release)
+        JsonNode items = tree != null && tree.isObject() ? (tree.has("items") ? tree.get("items") : tree.get("queues")) : tree;
         if (items == null || items.isNull()) {
             return List.of();
         }
@@ -352,11 +387,13 @@ public final class ForgeFlowClient implements AutoCloseable {
     ForgeFlowApiException apiError(int code, String message, String body) {
         String error = null;
         String field = null;
+        String errorCode = null;
         try {
             JsonNode tree = body == null || body.isBlank() ? null : json.readTree(body);
             if (tree != null && tree.isObject()) {
                 error = text(tree.get("error"));
                 field = text(tree.get("field"));
+                errorCode = text(tree.get("code"));
             }
         } catch (JsonProcessingException notJson) {
             // fall through to the generic description
@@ -369,7 +406,7 @@ public final class ForgeFlowClient implements AutoCloseable {
             error = "HTTP " + code + (message == null || message.isBlank() ? "" : " " + message)
                     + (snippet.isEmpty() ? "" : ": " + snippet);
         }
-        return new ForgeFlowApiException(code, error, field);
+        return new ForgeFlowApiException(code, error, field, errorCode);
     }
 
     ForgeFlowUnavailableException unavailable(IOException e) {

@@ -40,6 +40,8 @@ public record Job(
     public static final String PAUSED = "paused";
     public static final String CANCELLED = "cancelled";
     public static final String COMPLETED = "completed";
+    /** A deleted job (a tombstone): out of the lists; its finished runs still name it until retention. */
+    public static final String DELETED = "deleted";
     /** The queue of a job that names none. */
     public static final String DEFAULT_QUEUE = "default";
     /** The overlap policy of a job that gives none: every tick fires. */

@@ -179,6 +179,69 @@ class ForgeFlowClientTest {
     }
 
     @Nested
+    class EditAndDelete {
+        @Test
+        void updateJobPatchesOnlyTheFieldsItSetsNullIncluded() throws Exception {
+            answer(200, JOB);
+
+            Job job = client.updateJob("j-1", JobUpdate.create().cron("0 4 * * *").priority(2).concurrencyKey(null)
+                    .runAt(null), true);
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("PATCH");
+            assertThat(r.getTarget()).isEqualTo("/api/jobs/j-1?pending=keep");
+            assertThat(client.json().readTree(r.getBody().utf8())).isEqualTo(client.json().readTree(
+                    "{\"cron_expr\": \"0 4 * * *\", \"priority\": 2, \"concurrency_key\": null, \"run_at\": null}"));
+            assertThat(job).isNotNull();
+            answer(200, JOB);
+            client.updateJob("j-1", JobUpdate.create().name("x"));
+            assertThat(request().getTarget()).isEqualTo("/api/jobs/j-1");
+        }
+
+        @Test
+        void aRefusedUpdateCarriesTheFieldAndCode() {
+            answer(422, "{\"error\": \"executor cannot be changed\", \"field\": \"executor\", "
+                    + "\"code\": \"validation_failed\"}");
+
+            assertThatThrownBy(() -> client.updateJob("j-1", JobUpdate.create().priority(3)))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.field()).isEqualTo("executor");
+                        assertThat(e.code()).isEqualTo("validation_failed");
+                    });
+        }
+
+        @Test
+        void deleteJobAnswersTheTombstoneOrNothingWhenPurged() throws Exception {
+            answer(200, JOB);
+            assertThat(client.deleteJob("j-1", false, false)).isPresent();
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("DELETE");
+            assertThat(r.getTarget()).isEqualTo("/api/jobs/j-1");
+
+            answer(204, "");
+            assertThat(client.deleteJob("j-1", true, true)).isEmpty();
+            assertThat(request().getTarget()).isEqualTo("/api/jobs/j-1?cancel_running=true&purge=true");
+
+            answer(409, "{\"error\": \"job j-1 has a running run\", \"code\": \"job_running\", \"job_id\": \"j-1\"}");
+            assertThatThrownBy(() -> client.deleteJob("j-1", false, false))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.isConflict()).isTrue();
+                        assertThat(e.code()).isEqualTo("job_running");
+                    });
+        }
+
+        @Test
+        void anUpdateKnowsWhetherItSetsAnything() {
+            assertThat(JobUpdate.create().isEmpty()).isTrue();
+            assertThat(JobUpdate.create().timezone("UTC").maxAttempts(2).timeoutSeconds(9).catchUp("once")
+                    .queue("q").maxConcurrent(2).overlap("skip").payload(java.util.Map.of("command", "x"))
+                    .body()).containsOnlyKeys("timezone", "max_attempts", "timeout_seconds", "catch_up", "queue",
+                    "max_concurrent", "overlap", "payload");
+            assertThat(JobUpdate.create().payload(null).body()).containsEntry("payload", null);
+        }
+    }
+
+    @Nested
     class Runs {
         @Test
         void listRunsFiltersByJobAndStatusWithPaging() throws Exception {
@@ -316,6 +379,13 @@ class ForgeFlowClientTest {
         }
 
         @Test
+        void queuesReadsItemsBeforeTheDeprecatedQueuesAlias() throws Exception {
+            answer(200, "{\"items\": [" + QUEUE + "], \"queues\": []}");
+
+            assertThat(client.queues()).extracting(Queue::name).containsExactly("reports");
+        }
+
+        @Test
         void queuesOfAnEmptyOrNullListIsEmpty() {
             answer(200, "{\"queues\": []}");
             answer(200, "{\"queues\": null}");
@@ -338,12 +408,14 @@ class ForgeFlowClientTest {
 
         @Test
         void aNameIsAlwaysOnePathSegment() throws Exception {
-            answer(422, "{\"error\": \"name 'a/b' is not a valid queue name\", \"field\": \"name\"}");
+            answer(422, "{\"error\": \"name 'a/b' is not a valid queue name\", \"field\": \"name\", "
+                    + "\"code\": \"validation_failed\"}");
 
             assertThatThrownBy(() -> client.pauseQueue("a/b"))
                     .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
                         assertThat(e.status()).isEqualTo(422);
                         assertThat(e.field()).isEqualTo("name");
+                        assertThat(e.code()).isEqualTo("validation_failed");
                     });
             assertThat(request().getTarget()).isEqualTo("/api/queues/a%2Fb/pause");
             assertThatThrownBy(() -> client.queue("")).isInstanceOf(IllegalArgumentException.class);

@@ -8,6 +8,8 @@ import io.forgeflow.adapter.rest.ReadinessCheck;
 import io.forgeflow.adapter.rest.RestModule;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.job.CancelJob;
+import io.forgeflow.application.job.DeleteJob;
+import io.forgeflow.application.job.UpdateJob;
 import io.forgeflow.application.job.PauseJob;
 import io.forgeflow.application.job.QueryJobs;
 import io.forgeflow.application.job.ResumeJob;
@@ -84,6 +86,7 @@ final class ApiWiring {
         if (apiRole) {
             RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock), new QueryJobs(jobs), new PauseJob(jobs),
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock),
+                    new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs),
                     new QueryRuns(runs), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
                     new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));

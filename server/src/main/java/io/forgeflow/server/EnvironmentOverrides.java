@@ -17,6 +17,37 @@ import java.util.Set;
 public final class EnvironmentOverrides {
     static final Set<String> ROLES = Set.of("api", "scheduler", "worker");
 
+    /**
+     * The variable of every field of {@link ForgeFlowSettings} (README's configuration table lists them all, with the
+     * variables of settings outside that section: {@link #OTHER_VARIABLES}).
+     */
+    static final Map<String, String> SETTINGS_VARIABLES = Map.ofEntries(
+            Map.entry("databaseUrl", "FORGEFLOW_DATABASE_URL"), Map.entry("databaseSchema", "FORGEFLOW_DATABASE_SCHEMA"),
+            Map.entry("dataDirectory", "FORGEFLOW_DATA_DIR"), Map.entry("roles", "FORGEFLOW_ROLES"),
+            Map.entry("workerId", "FORGEFLOW_WORKER_ID"), Map.entry("concurrency", "FORGEFLOW_CONCURRENCY"),
+            Map.entry("queues", "FORGEFLOW_QUEUES"), Map.entry("pollInterval", "FORGEFLOW_POLL_INTERVAL"),
+            Map.entry("leaseDuration", "FORGEFLOW_LEASE_DURATION"),
+            Map.entry("heartbeatInterval", "FORGEFLOW_HEARTBEAT_INTERVAL"),
+            Map.entry("schedulerTick", "FORGEFLOW_SCHEDULER_TICK"), Map.entry("retryBase", "FORGEFLOW_RETRY_BASE"),
+            Map.entry("drainGrace", "FORGEFLOW_DRAIN_GRACE"), Map.entry("misfireThreshold", "FORGEFLOW_MISFIRE_THRESHOLD"),
+            Map.entry("executors", "FORGEFLOW_EXECUTORS"), Map.entry("maxOutputBytes", "FORGEFLOW_MAX_OUTPUT_BYTES"),
+            Map.entry("migrateOnStart", "FORGEFLOW_MIGRATE_ON_START"), Map.entry("apiTokens", "FORGEFLOW_API_TOKENS"),
+            Map.entry("metricsToken", "FORGEFLOW_METRICS_TOKEN"), Map.entry("insecure", "FORGEFLOW_INSECURE"),
+            Map.entry("allowedOrigins", "FORGEFLOW_ALLOWED_ORIGINS"), Map.entry("allowedHosts", "FORGEFLOW_ALLOWED_HOSTS"),
+            Map.entry("adminInsecure", "FORGEFLOW_ADMIN_INSECURE"),
+            Map.entry("httpAllowPrivate", "FORGEFLOW_HTTP_ALLOW_PRIVATE"), Map.entry("retention", "FORGEFLOW_RETENTION"),
+            Map.entry("retentionInterval", "FORGEFLOW_RETENTION_INTERVAL"), Map.entry("logFormat", "FORGEFLOW_LOG_FORMAT"),
+            Map.entry("eventBuffer", "FORGEFLOW_EVENT_BUFFER"), Map.entry("eventStreams", "FORGEFLOW_EVENT_STREAMS"),
+            Map.entry("eventKeepAlive", "FORGEFLOW_EVENT_KEEPALIVE"),
+            Map.entry("statementTimeout", "FORGEFLOW_STATEMENT_TIMEOUT"), Map.entry("lockTimeout", "FORGEFLOW_LOCK_TIMEOUT"),
+            Map.entry("idleInTransactionTimeout", "FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT"),
+            Map.entry("retentionStatementTimeout", "FORGEFLOW_RETENTION_STATEMENT_TIMEOUT"),
+            Map.entry("leaderSessionTimeout", "FORGEFLOW_LEADER_SESSION_TIMEOUT"));
+
+    /** Variables of settings outside {@code forgeflow:}: the listen addresses and the pool size. */
+    static final List<String> OTHER_VARIABLES = List.of("FORGEFLOW_LISTEN_ADDR", "FORGEFLOW_ADMIN_LISTEN_ADDR",
+            "FORGEFLOW_DATABASE_POOL_SIZE");
+
     private EnvironmentOverrides() {
     }
 
@@ -124,6 +155,18 @@ public final class EnvironmentOverrides {
         }
         if ((v = env.get("FORGEFLOW_LEADER_SESSION_TIMEOUT")) != null) {
             s.leaderSessionTimeout = duration("FORGEFLOW_LEADER_SESSION_TIMEOUT", v);
+        }
+        if ((v = env.get("FORGEFLOW_MISFIRE_THRESHOLD")) != null) {
+            s.misfireThreshold = duration("FORGEFLOW_MISFIRE_THRESHOLD", v);
+        }
+        if ((v = env.get("FORGEFLOW_MIGRATE_ON_START")) != null) {
+            s.migrateOnStart = bool("FORGEFLOW_MIGRATE_ON_START", v);
+        }
+        if ((v = env.get("FORGEFLOW_DATABASE_POOL_SIZE")) != null) {
+            int size = integer("FORGEFLOW_DATABASE_POOL_SIZE", v, 2, 1000);
+            config.database().setMaxSize(size);
+            config.database().setMinSize(Math.min(config.database().getMinSize(), size));
+            config.database().setInitialSize(Math.min(config.database().getInitialSize(), size));
         }
         DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
         if ((v = env.get("FORGEFLOW_LISTEN_ADDR")) != null) {

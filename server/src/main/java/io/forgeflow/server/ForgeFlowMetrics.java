@@ -10,6 +10,7 @@ import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -118,16 +119,41 @@ final class ForgeFlowMetrics implements WorkerListener {
         }
     }
 
-    /** Creates the per-executor series at zero, so that rates and increases work from the first event. */
-    void initialize(Collection<String> executors) {
+    /** The values of {@code forgeflow_fenced_writes_total{what}} the worker reports. */
+    static final List<String> FENCED_WRITES = List.of("late acknowledgement", "result of an attempt whose lease was lost");
+    /** The outcomes a worker's attempts end with (lease_expired is the leader's, released a drain's: not counted). */
+    static final List<AttemptOutcome> WORKER_OUTCOMES = List.of(AttemptOutcome.SUCCEEDED, AttemptOutcome.FAILED,
+            AttemptOutcome.TIMED_OUT, AttemptOutcome.CANCELLED);
+    /** The statuses an acknowledged attempt moves its run to. */
+    static final List<RunStatus> NEXT_STATUSES = List.of(RunStatus.SUCCEEDED, RunStatus.PENDING, RunStatus.DEAD,
+            RunStatus.CANCELLED);
+
+    /**
+     * Creates every labelled series at zero for every known label value (each enabled executor, status, outcome and
+     * fenced write), so that a scrape tells zero from "not exported" and rates work from the first event; and
+     * {@code forgeflow_build_info{version, revision}} = 1.
+     */
+    void initialize(Collection<String> executors, BuildInfo build) {
         for (String executor : executors) {
-            for (RunStatus next : List.of(RunStatus.SUCCEEDED, RunStatus.PENDING, RunStatus.DEAD, RunStatus.CANCELLED)) {
+            for (RunStatus next : NEXT_STATUSES) {
                 runs.labelValues(next.wireName(), executor);
             }
+            for (AttemptOutcome outcome : WORKER_OUTCOMES) {
+                attempts.labelValues(outcome.wireName(), executor);
+                duration.labelValues(executor, outcome.wireName());
+            }
+            pickup.labelValues(executor);
             retries.labelValues(executor);
             permanentFailures.labelValues(executor);
             retryAfterWaits.labelValues(executor);
         }
+        for (String what : FENCED_WRITES) {
+            fenced.labelValues(what);
+        }
+        // an info metric: exported as forgeflow_build_info{version, revision} 1
+        Info.builder().name("forgeflow_build").help("This node's ForgeFlow version and the git revision it was built "
+                + "from; always 1").labelNames("version", "revision").register(registry)
+                .setLabelValues(build.version(), build.revision());
     }
 
     /** The live event stream's metrics: changes published and dropped by this node, and its open streams. */

@@ -87,7 +87,10 @@ public class ForgeFlowSettings {
     @NotNull
     public Duration drainGrace = Duration.seconds(60);
 
-    /** A cron tick older than this when the scheduler reaches it counts as missed (catch_up applies). Default 60s. */
+    /**
+     * A cron tick older than this when the scheduler reaches it counts as missed (catch_up applies)
+     * (FORGEFLOW_MISFIRE_THRESHOLD). Default 60s.
+     */
     @JsonProperty
     @NotNull
     public Duration misfireThreshold = Duration.seconds(60);
@@ -103,7 +106,10 @@ public class ForgeFlowSettings {
     @Max(16 * 1024 * 1024)
     public int maxOutputBytes = 64 * 1024;
 
-    /** Run migrations when the node starts. Default true; {@code db migrate} exists for operators who prefer it. */
+    /**
+     * Run migrations when the node starts (FORGEFLOW_MIGRATE_ON_START). Default true; {@code db migrate} exists for
+     * operators who prefer it.
+     */
     @JsonProperty
     public boolean migrateOnStart = true;
 

@@ -35,7 +35,6 @@ import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
 import io.forgeflow.domain.port.RunExecutor;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
-import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -62,7 +61,7 @@ import java.util.SplittableRandom;
  */
 final class NodeWiring {
     private static final Logger LOG = LoggerFactory.getLogger(NodeWiring.class);
-    static final String VERSION = versionOf();
+    static final String VERSION = BuildInfo.current().version();
 
     private final ForgeFlowConfiguration config;
     private final ForgeFlowSettings settings;
@@ -118,11 +117,11 @@ final class NodeWiring {
                 : null;
 
         PrometheusRegistry registry = new PrometheusRegistry();
-        DropwizardExports.builder().dropwizardRegistry(environment.metrics()).register(registry);
+        DropwizardMetricsBridge.register(environment.metrics(), registry); // snake_case names, the JVM once
         JvmMetrics.builder().register(registry);
         ForgeFlowMetrics metrics = new ForgeFlowMetrics(registry, settings.concurrency, election,
                 new PostgresQueueStats(jdbi, null));
-        metrics.initialize(executors.enabledNames());
+        metrics.initialize(executors.enabledNames(), BuildInfo.current());
         environment.getApplicationContext().addServlet(new ServletHolder(new PrometheusMetricsServlet(registry)), "/metrics");
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping("/prometheus");
 
@@ -132,6 +131,7 @@ final class NodeWiring {
                 settings.databaseSchema, DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1),
                 settings.databaseSchema);
         environment.lifecycle().manage(managed(() -> { }, health::close));
+        NodeHealthChecks.registerDatabase(environment.healthChecks(), health);
         // submission, resume and trigger compute due times on the database's clock, as every later decision does
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
@@ -148,7 +148,12 @@ final class NodeWiring {
                     new RunChanges(runEvents, clock), metrics::recovered);
             Duration tick = settings.schedulerTick.toJavaDuration();
             // a pass every tick, or sooner when a cron tick is due sooner (the ticker reads the earliest next_run_at)
+            // alive while a pass starts at least every three ticks, and never less than the leader's session timeout
+            NodeHealthChecks.SchedulerPulse pulse = new NodeHealthChecks.SchedulerPulse(System::nanoTime,
+                    max(tick.multipliedBy(3), settings.leaderSessionTimeout.toJavaDuration()), election::isLeader);
+            environment.healthChecks().register("leader-election", pulse);
             PeriodicTask loop = new PeriodicTask("ff-scheduler", tick, () -> {
+                pulse.beat();
                 ticker.runOnce();
                 rescuer.runOnce();
                 return ticker.untilNextPass(tick);
@@ -169,7 +174,12 @@ final class NodeWiring {
                     .withLanes(QueueLane.parse(settings.queues, settings.concurrency));
             Worker worker = new Worker(ws, queue, executors, signal, new SplittableRandom(new SecureRandom().nextLong()),
                     metrics, runEvents);
-            environment.lifecycle().manage(managed(worker::start, worker::stop));
+            NodeHealthChecks.WorkerLoops loops = new NodeHealthChecks.WorkerLoops(workerId);
+            environment.healthChecks().register("worker-loops", loops);
+            environment.lifecycle().manage(managed(() -> {
+                worker.start();
+                loops.capture();
+            }, worker::stop));
         }
         Instant startedAt = clock.instant();
         PeriodicTask nodeBeat = new PeriodicTask("ff-node-heartbeat", settings.heartbeatInterval.toJavaDuration(),
@@ -198,11 +208,6 @@ final class NodeWiring {
         }
         String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
         return host + "-" + pid + "-" + Integer.toHexString(new SecureRandom().nextInt(0x10000));
-    }
-
-    private static String versionOf() {
-        String v = NodeWiring.class.getPackage().getImplementationVersion();
-        return v == null ? "0.1.0-SNAPSHOT" : v;
     }
 
     static Managed managed(Runnable start, Runnable stop) {

@@ -137,6 +137,36 @@ class CommandLineIT {
         }
 
         @Test
+        void aJobIsUpdatedInPlaceAndDeletedFromTheCommandLine() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--name", "cli-edit", "--command", "true", "--cron",
+                    "0 3 * * *", "--json"));
+
+            Result update = cli("jobs", "update", id, "--cron", "30 4 * * *", "--priority", "2", "--name",
+                    "cli-edited", "--concurrency-key", "none", "--json");
+            assertThat(update.code()).as(update.toString()).isZero();
+            JsonNode job = json.readTree(update.out());
+            assertThat(job.get("id").asText()).isEqualTo(id);
+            assertThat(job.get("cron_expr").asText()).isEqualTo("30 4 * * *");
+            assertThat(job.get("priority").asInt()).isEqualTo(2);
+            assertThat(job.get("name").asText()).isEqualTo("cli-edited");
+            assertThat(job.get("next_run_at").asText()).endsWith("04:30:00Z");
+
+            Result refused = cli("jobs", "update", id, "--priority", "12");
+            assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
+            assertThat(refused.err()).contains("priority");
+            assertThat(cli("jobs", "update", id).code()).as("nothing to change: usage").isEqualTo(2);
+
+            Result delete = cli("jobs", "delete", id);
+            assertThat(delete.code()).as(delete.toString()).isZero();
+            assertThat(delete.out()).contains("job " + id + " (cli-edited) is deleted");
+            assertThat(cli("jobs", "list").out()).doesNotContain(id);
+            assertThat(cli("jobs", "list", "--status", "deleted").out()).contains(id);
+            Result purge = cli("jobs", "delete", id, "--purge");
+            assertThat(purge.out()).as(purge.toString()).contains("purged");
+            assertThat(cli("jobs", "get", id).code()).isEqualTo(3);
+        }
+
+        @Test
         void everySubmitOptionReachesTheApi() throws Exception {
             Path payload = Files.createTempFile("forgeflow-payload", ".json");
             Files.writeString(payload, "{\"url\": \"http://127.0.0.1:9/hook\", \"body\": {\"event\": \"ping\"}}");
@@ -337,7 +367,9 @@ class CommandLineIT {
                     .containsPattern("default\\s+active");
             assertThat(cli("queues", "list").out()).isEqualTo(list.out());
 
-            JsonNode queues = json.readTree(cli("queues", "--json").out()).get("queues");
+            JsonNode listed = json.readTree(cli("queues", "--json").out());
+            JsonNode queues = listed.get("items");
+            assertThat(listed.get("queues")).as("the deprecated alias").isEqualTo(queues);
             assertThat(queues).extracting(q -> q.get("name").asText()).contains("default");
             assertThat(queues.get(0).has("max_running")).isTrue();
             assertThat(queues.get(0).has("lag_seconds")).isTrue();

@@ -128,4 +128,52 @@ class EnvironmentOverridesTest {
         assertThatThrownBy(() -> EnvironmentOverrides.apply(config, Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FORGEFLOW_QUEUES 'reports=1001'");
     }
+
+    @Test
+    void theMisfireThresholdMigrationAtStartAndPoolSizeHaveVariables() {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(config, Map.of("FORGEFLOW_MISFIRE_THRESHOLD", "90s",
+                "FORGEFLOW_MIGRATE_ON_START", "false", "FORGEFLOW_DATABASE_POOL_SIZE", "40"));
+
+        assertThat(config.forgeflow().misfireThreshold).isEqualTo(Duration.seconds(90));
+        assertThat(config.forgeflow().migrateOnStart).isFalse();
+        assertThat(config.database().getMaxSize()).isEqualTo(40);
+
+        ForgeFlowConfiguration small = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(small, Map.of("FORGEFLOW_DATABASE_POOL_SIZE", "2"));
+        assertThat(small.database().getMaxSize()).isEqualTo(2);
+        assertThat(small.database().getMinSize()).isLessThanOrEqualTo(2);
+        assertThatThrownBy(() -> EnvironmentOverrides.apply(new ForgeFlowConfiguration(),
+                Map.of("FORGEFLOW_DATABASE_POOL_SIZE", "1"))).hasMessageContaining("FORGEFLOW_DATABASE_POOL_SIZE");
+        assertThatThrownBy(() -> EnvironmentOverrides.apply(new ForgeFlowConfiguration(),
+                Map.of("FORGEFLOW_MIGRATE_ON_START", "yes"))).hasMessageContaining("FORGEFLOW_MIGRATE_ON_START");
+    }
+
+    @Test
+    void everySettingHasAVariableAndTheReadmeListsEveryVariable() throws Exception {
+        java.util.Set<String> fields = new java.util.TreeSet<>();
+        for (java.lang.reflect.Field f : ForgeFlowSettings.class.getFields()) {
+            fields.add(f.getName());
+        }
+        assertThat(EnvironmentOverrides.SETTINGS_VARIABLES.keySet()).containsExactlyInAnyOrderElementsOf(fields);
+
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        String table = readme.substring(readme.indexOf("## Configuration"), readme.indexOf("## Security"));
+        List<String> variables = new java.util.ArrayList<>(EnvironmentOverrides.SETTINGS_VARIABLES.values());
+        variables.addAll(EnvironmentOverrides.OTHER_VARIABLES);
+        for (String variable : variables) {
+            assertThat(table).as("README's configuration table").contains("| `" + variable + "` |");
+        }
+    }
+
+    @Test
+    void everyVariableOfTheTableIsRead() throws Exception {
+        String source = java.nio.file.Files.readString(java.nio.file.Path.of(
+                "src/main/java/io/forgeflow/server/EnvironmentOverrides.java"));
+        List<String> variables = new java.util.ArrayList<>(EnvironmentOverrides.SETTINGS_VARIABLES.values());
+        variables.addAll(EnvironmentOverrides.OTHER_VARIABLES);
+        for (String variable : variables) {
+            assertThat(source).as("read by apply()").contains("env.get(\"" + variable + "\")");
+        }
+    }
 }

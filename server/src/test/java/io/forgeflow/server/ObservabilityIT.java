@@ -49,8 +49,8 @@ class ObservabilityIT {
         assertThat(before.has("forgeflow_queue_lag_seconds")).isTrue();
         assertThat(before.has("forgeflow_retention_deleted_total")).isTrue();
         assertThat(before.has("jvm_memory_used_bytes")).as("JVM metrics").isTrue();
-        assertThat(before.has("io_dropwizard_db_ManagedPooledDataSource_postgresql_active")).as("pool metrics").isTrue();
-        assertThat(before.has("org_eclipse_jetty_util_thread_QueuedThreadPool_dw_size")).as("Jetty metrics").isTrue();
+        assertThat(before.has("io_dropwizard_db_managed_pooled_data_source_postgresql_active")).as("pool metrics").isTrue();
+        assertThat(before.has("org_eclipse_jetty_util_thread_queued_thread_pool_dw_size")).as("Jetty metrics").isTrue();
 
         String jobId = submit("{\"name\": \"measured\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}}");
         awaitRun(jobId, "succeeded");
@@ -201,7 +201,7 @@ class ObservabilityIT {
 
             Scrape open = awaitScrape(s -> s.value("forgeflow_event_streams") >= 100);
             // a thread per stream would take the pool past 100 threads; suspended requests hold none
-            assertThat(open.value("org_eclipse_jetty_util_thread_QueuedThreadPool_dw_size")).isLessThan(100);
+            assertThat(open.value("org_eclipse_jetty_util_thread_queued_thread_pool_dw_size")).isLessThan(100);
 
             String jobId = submit("{\"name\": \"fan-out\", \"executor\": \"reverse\", \"payload\": {\"text\": \"f\"}}");
             for (SseClient stream : streams) {

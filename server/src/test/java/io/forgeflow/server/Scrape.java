@@ -45,6 +45,11 @@ final class Scrape {
         return false;
     }
 
+    /** The whole exposition. */
+    String text() {
+        return text;
+    }
+
     @Override
     public String toString() {
         return text;

@@ -66,6 +66,36 @@ interface JobSql {
     @SqlQuery
     List<Job> list(@Bind("status") String status, @Bind("after") String afterId, @Bind("limit") int limit);
 
+    /** The definition change of a PATCH, compare-and-set on updated_at; empty when the job changed since it was read. */
+    @SqlQuery
+    Optional<Job> update(@Bind("id") String id, @Bind("expectedUpdatedAt") Instant expectedUpdatedAt,
+                         @Bind("name") String name, @Bind("payload") Map<String, Object> payload,
+                         @Bind("cronExpr") String cronExpr, @Bind("runAt") Instant runAt,
+                         @Bind("timezone") String timezone, @Bind("priority") int priority,
+                         @Bind("maxAttempts") int maxAttempts, @Bind("timeoutSeconds") int timeoutSeconds,
+                         @Bind("catchUp") String catchUp, @Bind("queue") String queue,
+                         @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
+                         @Bind("overlap") String overlap, @Bind("nextRunAt") Instant nextRunAt,
+                         @Bind("now") Instant now);
+
+    default Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt, Instant now) {
+        return update(id, expectedUpdatedAt, spec.name(), spec.payload(), spec.cronExpr(), spec.runAt(),
+                spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
+                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), nextRunAt, now);
+    }
+
+    /** The pending runs a definition change reached (call after update, in its transaction). */
+    @SqlQuery
+    List<String> updatePendingRuns(@Bind("id") String jobId, @Bind("follow") boolean follow,
+                                   @Bind("rescheduleTo") Instant rescheduleTo);
+
+    @SqlQuery
+    boolean hasRunningRun(@Bind("id") String jobId);
+
+    /** The id of the deleted job removed, if one was. */
+    @SqlQuery
+    Optional<String> purge(@Bind("id") String jobId);
+
     /** Locks the job's pending and running runs (call inside the changeStatus transaction). */
     @SqlQuery
     List<String> lockLiveRuns(@Bind("id") String jobId);
@@ -101,15 +131,17 @@ interface JobSql {
                               @Bind("maxAttempts") int maxAttempts, @Bind("executor") String executor,
                               @Bind("payload") Map<String, Object> payload, @Bind("timeoutSeconds") int timeoutSeconds,
                               @Bind("createdAt") Instant createdAt, @Bind("overlap") String overlap,
-                              @Bind("now") Instant now);
+                              @Bind("expectedUpdatedAt") Instant expectedUpdatedAt, @Bind("now") Instant now);
 
+    /** @param expectedUpdatedAt the definition the tick was computed from; null: guard on next_run_at alone */
     default Optional<String> fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run,
-                                      String overlap, Instant now) {
+                                      String overlap, Instant expectedUpdatedAt, Instant now) {
         if (run == null) {
             return fireTick(jobId, expectedNextRunAt, newNextRunAt, null, 1, expectedNextRunAt, 1, "", Map.of(), 1,
-                    null, "allow", now);
+                    null, "allow", expectedUpdatedAt, now);
         }
         return fireTick(jobId, expectedNextRunAt, newNextRunAt, run.id(), run.priority(), run.scheduledFor(),
-                run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(), run.createdAt(), overlap, now);
+                run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(), run.createdAt(), overlap,
+                expectedUpdatedAt, now);
     }
 }

@@ -41,18 +41,11 @@ public final class PostgresJobRepository implements JobRepository {
     /** Submission batches written at once (a connection each) and submissions per batch (see {@link GroupCommit}). */
     static final int SUBMISSION_BATCHES = 2;
     static final int SUBMISSION_BATCH_SIZE = 64;
-    /** The submission statement runs on plain JDBC (JdbcStatements); its text stays in JobSql/insertWithRun.sql. */
-    private static final SqlFile INSERT_WITH_RUN = SqlFile.load("JobSql/insertWithRun.sql");
-    private static final String INSERT_WITH_RUN_SQL = INSERT_WITH_RUN.jdbc();
-    /** Several submissions in one statement: a group commit's batch (JobSql/insertBatchWithRuns.sql). */
-    private static final SqlFile INSERT_BATCH = SqlFile.load("JobSql/insertBatchWithRuns.sql");
-    private static final String INSERT_BATCH_SQL = INSERT_BATCH.jdbc();
-
     private final Jdbi jdbi;
     private final JdbcStatements statements;
     private final DbClock clock;
     private final RunEvents events;
-    private final GroupCommit<Submission, Optional<Job>> submissions;
+    private final GroupCommit<JobSubmissionWriter.Submission, Optional<Job>> submissions;
 
     /**
      * @param jdbi      made by {@link PostgresJdbi#create}
@@ -68,7 +61,8 @@ public final class PostgresJobRepository implements JobRepository {
         this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
         this.events = events == null ? RunEvents.NONE : events;
-        this.submissions = new GroupCommit<>(SUBMISSION_BATCHES, SUBMISSION_BATCH_SIZE, new SubmissionWriter());
+        this.submissions = new GroupCommit<>(SUBMISSION_BATCHES, SUBMISSION_BATCH_SIZE,
+                new JobSubmissionWriter(statements));
     }
 
     @Override
@@ -178,130 +172,7 @@ public final class PostgresJobRepository implements JobRepository {
 
     /** The job and its first run in one statement; empty when the idempotency key is taken (nothing was stored). */
     private Optional<Job> insertWithRun(Job job, Run run, Instant now) {
-        return submissions.write(new Submission(job, run, now));
-    }
-
-    /** One one-statement submission: a job, its first run, and the time to store (null: the database's). */
-    private record Submission(Job job, Run run, Instant now) {
-    }
-
-    /**
-     * Concurrent submissions share a commit ({@link GroupCommit}), and a batch is one statement (each submission still
-     * gets its own outcome: its stored job, or none when its key was taken). Jobs are inserted in order of idempotency
-     * key, so two batches holding the same keys take their locks in the same order and cannot deadlock; within one
-     * batch a second job with a key the first stored finds it taken, as it would have a moment later.
-     */
-    private final class SubmissionWriter implements GroupCommit.Writer<Submission, Optional<Job>> {
-        @Override
-        public List<Optional<Job>> writeTogether(List<Submission> items) {
-            int n = items.size();
-            String[] ids = new String[n], names = new String[n], executors = new String[n], payloads = new String[n],
-                    cronExprs = new String[n], runAts = new String[n], timezones = new String[n],
-                    catchUps = new String[n], keys = new String[n], statuses = new String[n],
-                    nextRunAts = new String[n], createdAts = new String[n], updatedAts = new String[n],
-                    queues = new String[n], concurrencyKeys = new String[n], overlaps = new String[n],
-                    runIds = new String[n], runScheduledFors = new String[n], runCreatedAts = new String[n],
-                    nows = new String[n];
-            Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
-                    maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n];
-            java.util.Map<String, Integer> index = new java.util.HashMap<>();
-            for (int i = 0; i < n; i++) {
-                Job job = items.get(i).job();
-                Run run = items.get(i).run();
-                JobSpec spec = job.spec();
-                index.put(job.id().toLowerCase(java.util.Locale.ROOT), i);
-                ids[i] = job.id();
-                names[i] = spec.name();
-                executors[i] = spec.executor();
-                payloads[i] = PayloadJson.write(spec.payload());
-                cronExprs[i] = spec.cronExpr();
-                runAts[i] = text(spec.runAt());
-                timezones[i] = spec.timezone();
-                priorities[i] = spec.priority();
-                maxAttempts[i] = spec.maxAttempts();
-                timeouts[i] = spec.timeoutSeconds();
-                catchUps[i] = spec.catchUp().wireName();
-                keys[i] = spec.idempotencyKey();
-                statuses[i] = job.status().wireName();
-                nextRunAts[i] = text(job.nextRunAt());
-                createdAts[i] = text(job.createdAt());
-                updatedAts[i] = text(job.updatedAt());
-                queues[i] = spec.queue();
-                concurrencyKeys[i] = spec.concurrencyKey();
-                maxConcurrents[i] = spec.maxConcurrent();
-                overlaps[i] = spec.overlap().wireName();
-                runIds[i] = run.id();
-                runPriorities[i] = run.priority();
-                runScheduledFors[i] = text(run.scheduledFor());
-                runMaxAttempts[i] = run.maxAttempts();
-                runCreatedAts[i] = text(run.createdAt());
-                nows[i] = text(items.get(i).now());
-            }
-            return statements.inTransaction(INSERT_BATCH, connection -> {
-                List<Optional<Job>> outcomes = new ArrayList<>(java.util.Collections.nCopies(n, Optional.<Job>empty()));
-                try (java.sql.PreparedStatement statement = connection.prepareStatement(INSERT_BATCH_SQL)) {
-                    INSERT_BATCH.bind(statement)
-                            .textArray("ids", ids).textArray("names", names).textArray("executors", executors)
-                            .textArray("payloads", payloads).textArray("cronExprs", cronExprs)
-                            .textArray("runAts", runAts).textArray("timezones", timezones)
-                            .integerArray("priorities", priorities).integerArray("maxAttempts", maxAttempts)
-                            .integerArray("timeoutSeconds", timeouts).textArray("catchUps", catchUps)
-                            .textArray("idempotencyKeys", keys).textArray("statuses", statuses)
-                            .textArray("nextRunAts", nextRunAts).textArray("createdAts", createdAts)
-                            .textArray("updatedAts", updatedAts).textArray("queues", queues)
-                            .textArray("concurrencyKeys", concurrencyKeys).integerArray("maxConcurrents", maxConcurrents)
-                            .textArray("overlaps", overlaps).textArray("runIds", runIds)
-                            .integerArray("runPriorities", runPriorities)
-                            .textArray("runScheduledFors", runScheduledFors)
-                            .integerArray("runMaxAttempts", runMaxAttempts).textArray("runCreatedAts", runCreatedAts)
-                            .textArray("nows", nows).done();
-                    try (java.sql.ResultSet rows = statement.executeQuery()) {
-                        while (rows.next()) {
-                            Job stored = Rows.job(rows);
-                            Integer at = index.get(stored.id().toLowerCase(java.util.Locale.ROOT));
-                            if (at == null) {
-                                throw new java.sql.SQLException("the batch returned job " + stored.id()
-                                        + ", which it was not given");
-                            }
-                            outcomes.set(at, Optional.of(stored));
-                        }
-                    }
-                }
-                return outcomes;
-            });
-        }
-
-        @Override
-        public Optional<Job> writeAlone(Submission item) {
-            List<Job> stored = statements.list(INSERT_WITH_RUN, c -> c.prepareStatement(INSERT_WITH_RUN_SQL),
-                    ps -> bind(ps, item), Rows::job);
-            return stored.stream().findFirst();
-        }
-    }
-
-    /** An instant as PostgreSQL reads a {@code timestamptz} (ISO-8601 in UTC); null stays null. */
-    private static String text(Instant instant) {
-        return instant == null ? null : instant.toString();
-    }
-
-    private static void bind(java.sql.PreparedStatement ps, Submission item) throws java.sql.SQLException {
-        Job job = item.job();
-        Run run = item.run();
-        JobSpec spec = job.spec();
-        INSERT_WITH_RUN.bind(ps)
-                .text("id", job.id()).text("name", spec.name()).text("executor", spec.executor())
-                .jsonb("payload", spec.payload()).text("cronExpr", spec.cronExpr())
-                .timestamp("runAt", spec.runAt()).text("timezone", spec.timezone())
-                .integer("priority", spec.priority()).integer("maxAttempts", spec.maxAttempts())
-                .integer("timeoutSeconds", spec.timeoutSeconds()).text("catchUp", spec.catchUp().wireName())
-                .text("idempotencyKey", spec.idempotencyKey()).text("status", job.status().wireName())
-                .timestamp("nextRunAt", job.nextRunAt()).timestamp("createdAt", job.createdAt())
-                .timestamp("updatedAt", job.updatedAt()).text("runId", run.id())
-                .integer("runPriority", run.priority()).timestamp("runScheduledFor", run.scheduledFor())
-                .integer("runMaxAttempts", run.maxAttempts()).timestamp("runCreatedAt", run.createdAt())
-                .text("queue", spec.queue()).text("concurrencyKey", spec.concurrencyKey())
-                .integer("maxConcurrent", spec.maxConcurrent()).text("overlap", spec.overlap().wireName())
-                .timestamp("now", item.now()).done();
+        return submissions.write(new JobSubmissionWriter.Submission(job, run, now));
     }
 
     /** The group commit of one-statement submissions (tests read its counters). */
@@ -378,6 +249,68 @@ public final class PostgresJobRepository implements JobRepository {
         return result;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Locks the job's live runs first (runs before jobs, as every writer), then compares and sets the job row.
+     */
+    @Override
+    public Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt,
+                                PendingRuns pendingRuns, Instant rescheduleTo) {
+        Objects.requireNonNull(expectedUpdatedAt, "expectedUpdatedAt");
+        Objects.requireNonNull(spec, "spec");
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return jdbi.inTransaction(handle -> {
+            JobSql sql = handle.attach(JobSql.class);
+            sql.lockLiveRuns(id);
+            Optional<Job> updated = sql.update(id, expectedUpdatedAt, spec, nextRunAt, clock.now());
+            if (updated.isPresent() && (pendingRuns == PendingRuns.FOLLOW || rescheduleTo != null)) {
+                sql.updatePendingRuns(id, pendingRuns == PendingRuns.FOLLOW, rescheduleTo);
+            }
+            return updated;
+        });
+    }
+
+    /** {@inheritDoc} The running-run check reads under the lock of the job's live runs, so it cannot go stale. */
+    @Override
+    public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+        Objects.requireNonNull(expected, "expected");
+        if (!Ids.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        List<Run> cancelled = new ArrayList<>();
+        Optional<Job> result = jdbi.inTransaction(handle -> {
+            cancelled.clear();
+            JobSql sql = handle.attach(JobSql.class);
+            Instant now = clock.now();
+            sql.lockLiveRuns(id);
+            if (!cancelRunning && sql.hasRunningRun(id)) {
+                throw ConflictException.jobRunning(id);
+            }
+            Optional<Job> deleted = sql.changeStatus(id, expected.wireName(), JobStatus.DELETED.wireName(), null, now);
+            if (deleted.isPresent()) {
+                for (Run run : sql.cancelRuns(id, cancelRunning, "cancelled: its job was deleted", now)) {
+                    if (run.status() == RunStatus.CANCELLED) {
+                        cancelled.add(run);
+                    }
+                }
+            }
+            return deleted;
+        });
+        publish(cancelled);
+        return result;
+    }
+
+    @Override
+    public boolean purge(String id) {
+        if (!Ids.isWellFormed(id)) {
+            return false;
+        }
+        return jdbi.inTransaction(handle -> handle.attach(JobSql.class).purge(id)).isPresent();
+    }
+
     @Override
     public DueJobs dueJobs(int limit) {
         if (limit < 1) {
@@ -404,6 +337,17 @@ public final class PostgresJobRepository implements JobRepository {
      */
     @Override
     public TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+        return fire(jobId, expectedNextRunAt, null, newNextRunAt, run);
+    }
+
+    /** {@inheritDoc} Guarded on the job's updated_at as read, too: a PATCH since then makes this tick a no-op. */
+    @Override
+    public TickOutcome fire(Job job, Instant newNextRunAt, Run run) {
+        return fire(job.id(), job.nextRunAt(), job.updatedAt(), newNextRunAt, run);
+    }
+
+    private TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant expectedUpdatedAt, Instant newNextRunAt,
+                             Run run) {
         Objects.requireNonNull(expectedNextRunAt, "expectedNextRunAt");
         if (!Ids.isWellFormed(jobId)) {
             return TickOutcome.NOT_ADVANCED;
@@ -417,7 +361,7 @@ public final class PostgresJobRepository implements JobRepository {
         Optional<String> action = jdbi.inTransaction(handle -> {
             JobSql sql = handle.attach(JobSql.class);
             String overlap = run == null ? "allow" : sql.overlapOf(jobId).orElse("allow");
-            return sql.fireTick(jobId, expectedNextRunAt, newNextRunAt, run, overlap, clock.now());
+            return sql.fireTick(jobId, expectedNextRunAt, newNextRunAt, run, overlap, expectedUpdatedAt, clock.now());
         });
         if (action.isEmpty()) {
             return TickOutcome.NOT_ADVANCED;

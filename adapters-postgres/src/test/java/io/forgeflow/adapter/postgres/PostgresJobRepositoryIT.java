@@ -44,6 +44,113 @@ class PostgresJobRepositoryIT {
     final PostgresRunQueue queue = new PostgresRunQueue(pg.jdbi(), clock);
 
     @Nested
+    class EditAndDelete {
+        static final java.util.Set<String> NOOP = java.util.Set.of("noop");
+
+        io.forgeflow.domain.job.JobSpec changed(Job job, int priority, String command) {
+            io.forgeflow.domain.job.JobSpec s = job.spec();
+            return new io.forgeflow.domain.job.JobSpec(s.name(), s.executor(), Map.of("command", command), s.cronExpr(),
+                    s.runAt(), s.timezone(), priority, s.maxAttempts(), s.timeoutSeconds(), s.catchUp(),
+                    s.idempotencyKey(), "fast", s.concurrencyKey(), s.maxConcurrent(), s.overlap(), s.uniqueKey());
+        }
+
+        @Test
+        void anUpdateIsACompareAndSetOnTheDefinitionAndMovesUpdatedAtForward() {
+            Job job = pg.insert(aJob().recurring("0 * * * *", now.plusSeconds(60)));
+            Instant next = now.plusSeconds(3600);
+
+            Job updated = jobs.update(job.id(), job.updatedAt(), changed(job, 1, "echo new"), next,
+                    io.forgeflow.domain.port.JobRepository.PendingRuns.FOLLOW, null).orElseThrow();
+
+            assertThat(updated.spec().priority()).isEqualTo(1);
+            assertThat(updated.spec().queue()).isEqualTo("fast");
+            assertThat(updated.nextRunAt()).isEqualTo(next);
+            assertThat(updated.updatedAt()).as("strictly later, even at the same clock reading").isAfter(job.updatedAt());
+            assertThat(jobs.update(job.id(), job.updatedAt(), changed(job, 2, "x"), next,
+                    io.forgeflow.domain.port.JobRepository.PendingRuns.FOLLOW, null))
+                    .as("read before the first update: stale").isEmpty();
+            assertThat(jobs.find(job.id()).orElseThrow().spec().priority()).isEqualTo(1);
+        }
+
+        @Test
+        void pendingRunsFollowUnlessKeptAndRunningRunsAreUntouched() {
+            Job job = pg.insert(aJob().recurring("0 * * * *", now.plusSeconds(60)));
+            Run running = runs.insert(Run.pending(Ids.newId(now), job.id(), 3, 5, now, "noop", Map.of(), 60, now));
+            queue.claim("w1", NOOP, 1, Duration.ofSeconds(30));
+            Run pending = runs.insert(Run.pending(Ids.newId(now), job.id(), 3, 5, now.plusSeconds(30), "noop",
+                    Map.of(), 60, now));
+
+            Job kept = jobs.update(job.id(), job.updatedAt(), changed(job, 2, "k"), job.nextRunAt(),
+                    io.forgeflow.domain.port.JobRepository.PendingRuns.KEEP, null).orElseThrow();
+            assertThat(runs.find(pending.id()).orElseThrow().priority()).isEqualTo(5);
+
+            jobs.update(job.id(), kept.updatedAt(), changed(job, 1, "f"), job.nextRunAt(),
+                    io.forgeflow.domain.port.JobRepository.PendingRuns.FOLLOW, now.plusSeconds(5)).orElseThrow();
+            Run followed = runs.find(pending.id()).orElseThrow();
+            assertThat(followed.priority()).isEqualTo(1);
+            assertThat(followed.payload()).isEqualTo(Map.of("command", "f"));
+            assertThat(followed.scheduledFor()).isEqualTo(now.plusSeconds(5));
+            Run stillRunning = runs.find(running.id()).orElseThrow();
+            assertThat(stillRunning.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(stillRunning.priority()).isEqualTo(5);
+        }
+
+        @Test
+        void aTickComputedFromTheDefinitionBeforeAnUpdateIsNotStored() {
+            Job job = pg.insert(aJob().recurring("* * * * *", now.minusSeconds(1)));
+            Job edited = jobs.update(job.id(), job.updatedAt(), changed(job, 1, "new"), job.nextRunAt(),
+                    io.forgeflow.domain.port.JobRepository.PendingRuns.FOLLOW, null).orElseThrow();
+            Run tick = Run.pending(Ids.newId(now), job.id(), 3, 5, job.nextRunAt(), "noop", Map.of(), 60, now);
+
+            assertThat(jobs.fire(job, now.plusSeconds(59), tick)).isEqualTo(
+                    io.forgeflow.domain.port.JobRepository.TickOutcome.NOT_ADVANCED);
+            Run fresh = Run.pending(Ids.newId(now), job.id(), 3, 1, job.nextRunAt(), "noop", Map.of(), 60, now);
+            assertThat(jobs.fire(edited, now.plusSeconds(59), fresh)).isEqualTo(
+                    io.forgeflow.domain.port.JobRepository.TickOutcome.FIRED);
+            assertThat(runs.list(job.id(), null, 10, null).items()).extracting(Run::id).containsExactly(fresh.id());
+        }
+
+        @Test
+        void aDeletionIsRefusedWhileARunRunsUnlessItIsCancelledAndAPurgeRemovesEverything() {
+            Job job = pg.insert(aJob().recurring("0 * * * *", now.plusSeconds(60)));
+            Run running = runs.insert(Run.pending(Ids.newId(now), job.id(), 3, 5, now, "noop", Map.of(), 60, now));
+            queue.claim("w1", NOOP, 1, Duration.ofSeconds(30));
+            Run pending = runs.insert(Run.pending(Ids.newId(now), job.id(), 3, 5, now.plusSeconds(30), "noop",
+                    Map.of(), 60, now));
+
+            assertThatThrownBy(() -> jobs.delete(job.id(), JobStatus.ACTIVE, false))
+                    .isInstanceOfSatisfying(io.forgeflow.domain.error.ConflictException.class,
+                            e -> assertThat(e.code()).isEqualTo("job_running"));
+            assertThat(jobs.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.ACTIVE);
+
+            Job deleted = jobs.delete(job.id(), JobStatus.ACTIVE, true).orElseThrow();
+            assertThat(deleted.status()).isEqualTo(JobStatus.DELETED);
+            assertThat(deleted.nextRunAt()).isNull();
+            assertThat(runs.find(pending.id()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(runs.find(running.id()).orElseThrow().cancelRequested()).isTrue();
+            assertThat(jobs.list(null, 10, null).items()).isEmpty();
+            assertThat(jobs.list(JobStatus.DELETED, 10, null).items()).extracting(Job::id).containsExactly(job.id());
+            assertThat(jobs.update(deleted.id(), deleted.updatedAt(), deleted.spec(), null,
+                    io.forgeflow.domain.port.JobRepository.PendingRuns.FOLLOW, null)).as("a tombstone stays").isEmpty();
+
+            assertThat(jobs.purge(job.id())).isTrue();
+            assertThat(jobs.find(job.id())).isEmpty();
+            assertThat(runs.find(pending.id())).isEmpty();
+            assertThat(runs.attempts(running.id())).isEmpty();
+            assertThat(jobs.purge(job.id())).isFalse();
+        }
+
+        @Test
+        void onlyADeletedJobIsPurged() {
+            Job job = pg.insert(aJob());
+
+            assertThat(jobs.purge(job.id())).isFalse();
+            assertThat(jobs.purge("not-an-id")).isFalse();
+            assertThat(jobs.find(job.id())).isPresent();
+        }
+    }
+
+    @Nested
     class Create {
 
         @Test

@@ -170,6 +170,18 @@ class PostgresRetentionIT {
     }
 
     @Test
+    void aDeletedJobsTombstoneGoesOnceItsRunsAreGoneAndItIsOldEnough() {
+        Job deletedOld = pg.insert(aJob().recurring("* * * * *", null).withStatus(JobStatus.DELETED).createdAt(old));
+        Job deletedWithRun = pg.insert(aJob().withStatus(JobStatus.DELETED).createdAt(old));
+        pg.insert(aRun().ofJob(deletedWithRun.id()).dueAt(recent).succeeded());
+        Job deletedRecent = pg.insert(aJob().withStatus(JobStatus.DELETED).createdAt(recent));
+
+        assertThat(retention.deleteFinishedJobs(RETENTION, 1_000)).isEqualTo(1);
+
+        assertThat(jobIds()).containsExactlyInAnyOrder(deletedWithRun.id(), deletedRecent.id());
+    }
+
+    @Test
     void aJobWhoseLastRunIsDeletedGoesInALaterPass() {
         Job job = pg.insert(aJob().withStatus(JobStatus.COMPLETED).createdAt(old));
         pg.insert(aRun().ofJob(job.id()).dueAt(old).succeeded());

@@ -397,7 +397,7 @@ class PostgresRunQueueIT {
             assertThat(s.status()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(s.output()).isEqualTo("ok");
             assertThat(s.finishedAt()).isEqualTo(later);
-            assertThat(s.workerId()).isNull();
+            assertThat(s.workerId()).as("the worker of its last attempt").isEqualTo(succeeded.workerId());
             assertThat(s.leaseExpiresAt()).isNull();
             Run r = runs.find(retried.id()).orElseThrow();
             assertThat(r.status()).isEqualTo(RunStatus.PENDING);
@@ -566,7 +566,7 @@ class PostgresRunQueueIT {
             Run run = runs.find(crashed.id()).orElseThrow();
             assertThat(recovered).containsExactly(new RunFence(crashed.id(), "dead", 1));
             assertThat(run.status()).isEqualTo(RunStatus.PENDING);
-            assertThat(run.workerId()).isNull();
+            assertThat(run.workerId()).as("read: the worker of its last attempt").isEqualTo("dead");
             assertThat(run.leaseExpiresAt()).isNull();
             assertThat(run.attempt()).isEqualTo(1);
             assertThat(run.scheduledFor()).isBetween(now, now.plus(policy.ceilingAfter(1)));
@@ -669,7 +669,8 @@ class PostgresRunQueueIT {
             Run released = runs.find(claimed.id()).orElseThrow();
             assertThat(released.status()).isEqualTo(RunStatus.PENDING);
             assertThat(released.scheduledFor()).isEqualTo(clock.instant());
-            assertThat(released.workerId()).isNull();
+            assertThat(released.workerId()).as("the worker of its last attempt").isEqualTo(claimed.workerId());
+            assertThat(released.leaseExpiresAt()).isNull();
             assertThat(released.hasAttemptsLeft()).isTrue();
             assertThat(released.maxAttempts()).isEqualTo(2);
             assertThat(runs.attempts(claimed.id())).singleElement().extracting(Attempt::outcome)

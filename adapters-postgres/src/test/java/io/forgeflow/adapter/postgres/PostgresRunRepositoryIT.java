@@ -67,6 +67,39 @@ class PostgresRunRepositoryIT {
         }
 
         @Test
+        void aRunThatEndedKeepsTheWorkerOfItsLastAttemptInEveryRead() {
+            Run run = pg.insert(aRun().withMaxAttempts(2));
+            Run first = queue.claim("w-first", Set.of("noop"), 1, LEASE).get(0);
+            queue.acknowledge(List.of(new Acknowledgement(new RunFence(first.id(), "w-first", 1),
+                    AttemptOutcome.FAILED, RunStatus.PENDING, Duration.ZERO, "", "exit 1")));
+            assertThat(runs.find(run.id()).orElseThrow().workerId()).as("a retry waits: its last attempt's worker")
+                    .isEqualTo("w-first");
+            Run second = queue.claim("w-second", Set.of("noop"), 1, LEASE).get(0);
+            queue.acknowledge(List.of(new Acknowledgement(new RunFence(second.id(), "w-second", 2),
+                    AttemptOutcome.FAILED, RunStatus.DEAD, Duration.ZERO, "", "exit 1")));
+
+            Run dead = runs.find(run.id()).orElseThrow();
+            assertThat(dead.status()).isEqualTo(RunStatus.DEAD);
+            assertThat(dead.workerId()).isEqualTo("w-second");
+            assertThat(dead.leaseExpiresAt()).isNull();
+            assertThat(runs.list(null, RunStatus.DEAD, 10, null).items()).extracting(Run::workerId)
+                    .containsExactly("w-second");
+            assertThat(runs.listForDisplay(run.jobId(), null, 10, null).items())
+                    .extracting(listed -> listed.run().workerId()).containsExactly("w-second");
+            assertThat(runs.requeue(run.id(), 1).orElseThrow().workerId()).as("requeued: still the last attempt's")
+                    .isEqualTo("w-second");
+            assertThat(runs.cancelPending(run.id(), "no").orElseThrow().workerId()).isEqualTo("w-second");
+        }
+
+        @Test
+        void aRunThatNeverStartedHasNoWorker() {
+            Run run = pg.insert(aRun());
+
+            assertThat(runs.find(run.id()).orElseThrow().workerId()).isNull();
+            assertThat(runs.cancelPending(run.id(), "no").orElseThrow().workerId()).isNull();
+        }
+
+        @Test
         void attemptsAreListedOldestFirst() {
             Run run = pg.insert(aRun().withMaxAttempts(3));
             for (int i = 0; i < 2; i++) {

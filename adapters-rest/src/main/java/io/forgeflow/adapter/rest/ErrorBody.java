@@ -12,9 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The one error shape of the API: {@code {"error": "what is wrong and how to fix it", "field": "cron_expr"}},
- * {@code field} only when one field is at fault. Serialized here with a private mapper, so an error can always be
- * written, whatever JSON provider the server registers and whatever state it is in.
+ * The one error shape of the API: {@code {"error": "what is wrong and how to fix it", "field": "cron_expr",
+ * "code": "validation_failed"}}, {@code field} only when one field is at fault. {@code code} is on every error: a
+ * stable, machine-readable reason ({@link ErrorCodes}), the status's own unless the caller gives a finer one. Serialized
+ * here with a private mapper, so an error can always be written, whatever JSON provider the server registers and
+ * whatever state it is in.
  */
 final class ErrorBody {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -23,15 +25,15 @@ final class ErrorBody {
     private ErrorBody() {
     }
 
-    static String json(String error, String field) {
-        return json(error, field, null);
+    /** The error of an HTTP {@code status}, with the status's code. */
+    static String json(int status, String error, String field) {
+        return json(error, field, null, ErrorCodes.of(status), null);
     }
 
-    static String json(String error, String field, String errorId) {
-        return json(error, field, errorId, null, null);
-    }
-
-    /** With a machine-readable {@code code} (e.g. {@code unique_conflict}) and the {@code job_id} at stake, when given. */
+    /**
+     * With a machine-readable {@code code} (e.g. {@code unique_conflict}; never null: {@link ErrorCodes#of} gives a
+     * status's) and the {@code job_id} at stake, when given.
+     */
     static String json(String error, String field, String errorId, String code, String jobId) {
         Map<String, String> body = new LinkedHashMap<>();
         body.put("error", clip(error == null || error.isBlank() ? "request failed" : error));
@@ -41,9 +43,7 @@ final class ErrorBody {
         if (errorId != null) {
             body.put("error_id", errorId);
         }
-        if (code != null) {
-            body.put("code", code);
-        }
+        body.put("code", code == null ? ErrorCodes.BAD_REQUEST : code);
         if (jobId != null) {
             body.put("job_id", jobId);
         }
@@ -55,12 +55,18 @@ final class ErrorBody {
     }
 
     static Response response(int status, String error, String field) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(json(error, field)).build();
+        return response(status, error, field, ErrorCodes.of(status));
+    }
+
+    /** An error with a code finer than its status's ({@code idempotency_conflict}, {@code job_running}). */
+    static Response response(int status, String error, String field, String code) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(json(error, field, null, code, null)).build();
     }
 
     /** Writes an error straight to the servlet response (filters answer before Jersey sees the request). */
     static void write(HttpServletResponse response, int status, String error, String field) throws IOException {
-        byte[] bytes = json(error, field).getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = json(status, error, field).getBytes(StandardCharsets.UTF_8);
         response.resetBuffer();
         response.setStatus(status);
         response.setContentType(MediaType.APPLICATION_JSON);

@@ -53,11 +53,9 @@ public final class ExceptionMappers {
     public static final class Conflict implements ExceptionMapper<ConflictException> {
         @Override
         public Response toResponse(ConflictException e) {
-            if (e.code() == null && e.jobId() == null) {
-                return ErrorBody.response(409, e.getMessage(), e.field());
-            }
             return Response.status(409).type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
-                    .entity(ErrorBody.json(e.getMessage(), e.field(), null, e.code(), e.jobId())).build();
+                    .entity(ErrorBody.json(e.getMessage(), e.field(), null,
+                            e.code() == null ? ErrorCodes.CONFLICT : e.code(), e.jobId())).build();
         }
     }
 

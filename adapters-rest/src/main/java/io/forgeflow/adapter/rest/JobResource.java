@@ -1,6 +1,8 @@
 package io.forgeflow.adapter.rest;
 
 import io.forgeflow.application.job.CancelJob;
+import io.forgeflow.application.job.DeleteJob;
+import io.forgeflow.application.job.UpdateJob;
 import io.forgeflow.application.job.PauseJob;
 import io.forgeflow.application.job.QueryJobs;
 import io.forgeflow.application.job.ResumeJob;
@@ -13,7 +15,9 @@ import io.forgeflow.domain.job.JobDraft;
 import io.forgeflow.domain.port.JobRepository.JobCreation;
 import io.forgeflow.domain.run.Run;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -37,15 +41,19 @@ public final class JobResource {
     private final ResumeJob resumeJob;
     private final CancelJob cancelJob;
     private final TriggerJob triggerJob;
+    private final UpdateJob updateJob;
+    private final DeleteJob deleteJob;
 
     public JobResource(SubmitJob submitJob, QueryJobs queryJobs, PauseJob pauseJob, ResumeJob resumeJob,
-                       CancelJob cancelJob, TriggerJob triggerJob) {
+                       CancelJob cancelJob, TriggerJob triggerJob, UpdateJob updateJob, DeleteJob deleteJob) {
         this.submitJob = Objects.requireNonNull(submitJob, "submitJob");
         this.queryJobs = Objects.requireNonNull(queryJobs, "queryJobs");
         this.pauseJob = Objects.requireNonNull(pauseJob, "pauseJob");
         this.resumeJob = Objects.requireNonNull(resumeJob, "resumeJob");
         this.cancelJob = Objects.requireNonNull(cancelJob, "cancelJob");
         this.triggerJob = Objects.requireNonNull(triggerJob, "triggerJob");
+        this.updateJob = Objects.requireNonNull(updateJob, "updateJob");
+        this.deleteJob = Objects.requireNonNull(deleteJob, "deleteJob");
     }
 
     /** 201 with the new job, or 200 with the existing one when its idempotency key is replayed with the same body. */
@@ -88,6 +96,42 @@ public final class JobResource {
     @Path("{id}")
     public JobResponse get(@PathParam("id") String id) {
         return JobResponse.of(queryJobs.get(wellFormed(id)));
+    }
+
+    /**
+     * Changes the fields the body gives (API.md, "Edit and delete"); {@code ?pending=keep} leaves the pending runs as
+     * they are. A token with {@code submit:<executor>} scopes may change jobs of those executors only.
+     */
+    @PATCH
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JobResponse update(@PathParam("id") String id, InputStream body, @Context UriInfo uri,
+                              @Context SecurityContext security) {
+        Query q = Query.of(uri, "pending");
+        String pending = q.get("pending");
+        if (pending != null && !pending.equals("keep") && !pending.equals("follow")) {
+            throw new io.forgeflow.domain.error.InvalidQueryException("pending", "pending must be keep (pending runs "
+                    + "keep their priority, queue and payload) or follow (the default: they take the new ones), was '"
+                    + JsonBody.shorten(pending) + "'");
+        }
+        io.forgeflow.domain.job.JobPatch patch = JobSubmission.readPatch(body);
+        checkSubmitScope(security, queryJobs.get(wellFormed(id)).spec().executor());
+        return JobResponse.of(updateJob.update(id, patch, "keep".equals(pending)));
+    }
+
+    /**
+     * 200 with the tombstone ({@code status: deleted}); 204 with {@code ?purge=true} (the job and its runs are gone).
+     * 409 {@code job_running} while a run of it is running, unless {@code ?cancel_running=true}.
+     */
+    @DELETE
+    @Path("{id}")
+    public Response delete(@PathParam("id") String id, @Context UriInfo uri) {
+        Query q = Query.of(uri, "cancel_running", "purge");
+        boolean cancelRunning = q.flag("cancel_running");
+        boolean purge = q.flag("purge");
+        return deleteJob.delete(wellFormed(id), cancelRunning, purge)
+                .map(job -> Response.ok(JobResponse.of(job)).build())
+                .orElseGet(() -> Response.noContent().build());
     }
 
     @POST

@@ -62,6 +62,31 @@ final class JobSubmission {
         return toDraft(JsonBody.readObject(body, EXAMPLE));
     }
 
+    static final String PATCH_EXAMPLE = "{\"cron_expr\": \"0 4 * * *\", \"priority\": 2}";
+
+    /**
+     * The body of {@code PATCH /api/jobs/{id}}: the fields to change (JobPatch.MUTABLE), each of its JSON type; a read-only
+     * or unknown field is refused, as on submission.
+     */
+    static io.forgeflow.domain.job.JobPatch readPatch(InputStream body) {
+        Map<String, Object> fields = JsonBody.readObject(body, PATCH_EXAMPLE);
+        for (String key : fields.keySet()) {
+            if (READ_ONLY.contains(key)) {
+                throw new ValidationException(key, "'" + key + "' is set by the server and cannot be changed: leave it "
+                        + "out of the request");
+            }
+            if (!io.forgeflow.domain.job.JobPatch.MUTABLE.contains(key)
+                    && !io.forgeflow.domain.job.JobPatch.FIXED.contains(key)) {
+                String suggestion = suggest(key);
+                throw new ValidationException(JsonBody.shorten(key), "unknown field '" + JsonBody.shorten(key) + "'"
+                        + (suggestion != null && io.forgeflow.domain.job.JobPatch.MUTABLE.contains(suggestion)
+                        ? " — did you mean " + suggestion + "?" : "") + ": a PATCH may change "
+                        + String.join(", ", io.forgeflow.domain.job.JobPatch.MUTABLE));
+            }
+        }
+        return new io.forgeflow.domain.job.JobPatch(toDraft(fields), fields.keySet());
+    }
+
     static JobDraft toDraft(Map<String, Object> body) {
         for (String key : body.keySet()) {
             if (READ_ONLY.contains(key)) {

@@ -36,7 +36,7 @@ public final class JsonErrorHandler extends ErrorHandler {
     @Override
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
                                     Callback callback) {
-        byte[] body = ErrorBody.json(describe(code, message), null).getBytes(StandardCharsets.UTF_8);
+        byte[] body = ErrorBody.json(code, describe(code, message), null).getBytes(StandardCharsets.UTF_8);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, Integer.toString(body.length));
         response.write(true, ByteBuffer.wrap(body), callback);
@@ -46,7 +46,7 @@ public final class JsonErrorHandler extends ErrorHandler {
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         fields.put(HttpHeader.CONTENT_TYPE, "application/json");
-        return ByteBuffer.wrap(ErrorBody.json(describe(status, reason), null).getBytes(StandardCharsets.UTF_8));
+        return ByteBuffer.wrap(ErrorBody.json(status, describe(status, reason), null).getBytes(StandardCharsets.UTF_8));
     }
 
     static String describe(int code, String message) {

@@ -74,6 +74,18 @@ final class Query {
         return (int) limit;
     }
 
+    /** A boolean parameter: {@code true} or {@code false}, false when absent. */
+    boolean flag(String name) {
+        String raw = get(name);
+        if (raw == null || raw.equals("false")) {
+            return false;
+        }
+        if (raw.equals("true")) {
+            return true;
+        }
+        throw new InvalidQueryException(name, name + " must be true or false, was '" + JsonBody.shorten(raw) + "'");
+    }
+
     String cursor() {
         return get("cursor");
     }
@@ -84,7 +96,7 @@ final class Query {
             return raw == null ? null : JobStatus.fromWire(raw);
         } catch (IllegalArgumentException e) {
             throw new InvalidQueryException("status", "status must be one of active, paused, cancelled, completed, "
-                    + "was '" + JsonBody.shorten(raw) + "'");
+                    + "deleted, was '" + JsonBody.shorten(raw) + "'");
         }
     }
 

@@ -1,6 +1,8 @@
 package io.forgeflow.adapter.rest;
 
 import io.forgeflow.application.job.CancelJob;
+import io.forgeflow.application.job.DeleteJob;
+import io.forgeflow.application.job.UpdateJob;
 import io.forgeflow.application.job.PauseJob;
 import io.forgeflow.application.job.QueryJobs;
 import io.forgeflow.application.job.ResumeJob;
@@ -23,7 +25,7 @@ import java.util.Map;
  *
  * <pre>{@code
  * // config: server.registerDefaultExceptionMappers: false (these mappers are the only ones)
- * RestModule.resources(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob,
+ * RestModule.resources(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob, updateJob, deleteJob,
  *         queryRuns, cancelRun, requeueRun, queryNodes, readiness).forEach(environment.jersey()::register);
  * RestModule.providers().forEach(environment.jersey()::register);
  * // in this order, and during run(): Dropwizard adds its own filters later, when it builds the server
@@ -42,13 +44,14 @@ public final class RestModule {
     private RestModule() {
     }
 
-    /** The JAX-RS resources: jobs, runs, stats, nodes, and the health routes. */
+    /** The JAX-RS resources: jobs (with edit and delete), runs, stats, nodes, and the health routes. */
     public static List<Object> resources(SubmitJob submitJob, QueryJobs queryJobs, PauseJob pauseJob,
                                          ResumeJob resumeJob, CancelJob cancelJob, TriggerJob triggerJob,
+                                         UpdateJob updateJob, DeleteJob deleteJob,
                                          QueryRuns queryRuns, CancelRun cancelRun, RequeueRun requeueRun,
                                          QueryNodes queryNodes, ReadinessCheck readiness) {
         return List.of(
-                new JobResource(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob),
+                new JobResource(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob, updateJob, deleteJob),
                 new RunResource(queryRuns, cancelRun, requeueRun),
                 new StatsResource(queryRuns),
                 new NodeResource(queryNodes),

@@ -12,6 +12,8 @@ import java.util.Set;
  * <pre>
  * GET or HEAD, any path                                read
  * POST /api/jobs                                       submit
+ * PATCH /api/jobs/{id}                                 submit (and the job's executor, for submit:executor)
+ * DELETE /api/jobs/{id}                                operate
  * POST /api/jobs/{id}/pause|resume|cancel|trigger      operate
  * POST /api/runs/{id}/requeue|cancel                   operate
  * PUT /api/queues/{name}, POST .../pause|resume        operate
@@ -47,6 +49,13 @@ public final class RouteScopes {
         }
         if ("PUT".equals(method) && segments.size() == 3 && segments.get(0).equals("api")
                 && segments.get(1).equals("queues")) {
+            return Optional.of(Scope.OPERATE);
+        }
+        boolean oneJob = segments.size() == 3 && segments.get(0).equals("api") && segments.get(1).equals("jobs");
+        if ("PATCH".equals(method) && oneJob) {
+            return Optional.of(Scope.SUBMIT);
+        }
+        if ("DELETE".equals(method) && oneJob) {
             return Optional.of(Scope.OPERATE);
         }
         if (!"POST".equals(method) || segments.size() < 2 || !segments.get(0).equals("api")) {

@@ -29,7 +29,7 @@ public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwabl
         LOG.error("unexpected error {} while serving a request", id, t);
         return Response.status(500).type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
                 .entity(ErrorBody.json("internal server error (error id " + id + "): the server logged the details; "
-                        + "retry later, and report the error id if it persists", null, id))
+                        + "retry later, and report the error id if it persists", null, id, ErrorCodes.INTERNAL_ERROR, null))
                 .build();
     }
 }

@@ -81,6 +81,15 @@ final class Api {
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    Reply patch(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Reply delete(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).DELETE());
+    }
+
     Reply method(String method, String path) {
         return send(HttpRequest.newBuilder(uri(path)).method(method, HttpRequest.BodyPublishers.noBody()));
     }

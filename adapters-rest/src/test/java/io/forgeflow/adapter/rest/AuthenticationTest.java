@@ -123,7 +123,8 @@ class AuthenticationTest {
 
         assertThat(r.status()).as("%s; body %s", route, r.body()).isEqualTo(expected);
         if (expected == 401 || expected == 403) {
-            assertThat(r.fieldNames()).containsExactly("error");
+            assertThat(r.fieldNames()).containsExactly("error", "code");
+            assertThat(r.json().get("code").asText()).isEqualTo(expected == 401 ? "unauthorized" : "forbidden");
             assertThat(r.header("WWW-Authenticate")).startsWith("Bearer realm=\"forgeflow\"");
         }
         if (expected == 403) {
@@ -218,7 +219,7 @@ class AuthenticationTest {
         void refuseNoTokenAWrongOneAndEvenTheAdminTokenWith401() {
             Api.Reply none = new Api(APP.getLocalPort()).get("/metrics");
             assertThat(none.status()).isEqualTo(401);
-            assertThat(none.fieldNames()).containsExactly("error");
+            assertThat(none.fieldNames()).containsExactly("error", "code");
             assertThat(none.json().get("error").asText()).contains("FORGEFLOW_METRICS_TOKEN");
             assertThat(none.header("WWW-Authenticate")).isEqualTo("Bearer realm=\"forgeflow\"");
 

@@ -233,7 +233,7 @@ class HostileRequestsTest {
         cases.add(get("unknown route", "/api/jobz", 404, null));
         cases.add(get("dot-dot out of the API", "/api/jobs/../../etc/passwd", 404, null));
         cases.add(new Case("PUT on jobs", "PUT", "/api/jobs", JSON, utf8("{}"), false, Map.of(), 405, null));
-        cases.add(new Case("DELETE a job", "DELETE", "/api/jobs/{job}", null, null, false, Map.of(), 405, null));
+        cases.add(new Case("DELETE a run", "DELETE", "/api/runs/0190a6f2-3c4d-7e8f-9a0b-1c2d3e4f5a6b", null, null, false, Map.of(), 405, null));
         cases.add(new Case("TRACE", "TRACE", "/api/jobs", null, null, false, Map.of(), 405, null));
         // ---- queues: bodies and names ----
         cases.add(queue("queue body is an array", "[]", 400, null));

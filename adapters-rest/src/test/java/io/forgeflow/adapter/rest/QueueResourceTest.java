@@ -83,8 +83,9 @@ class QueueResourceTest {
 
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.header("Content-Type")).startsWith("application/json");
-            assertThat(r.fieldNames()).containsExactly("queues");
-            JsonNode queues = r.json().get("queues");
+            assertThat(r.fieldNames()).as("items as every list, queues its deprecated alias").containsExactly("items", "queues");
+            JsonNode queues = r.json().get("items");
+            assertThat(r.json().get("queues")).isEqualTo(queues);
             assertThat(queues).extracting(q -> q.get("name").asText()).containsExactly("archive", "default", "reports");
             for (JsonNode q : queues) {
                 assertThat(Api.JSON.convertValue(q, Map.class).keySet()).containsExactlyElementsOf(QUEUE_FIELDS);
@@ -131,15 +132,15 @@ class QueueResourceTest {
             assertThat(r.body()).isEqualTo("{\"name\":\"nobody-yet\",\"paused\":false,\"max_running\":null,"
                     + "\"rate_limit\":null,\"pending\":0,\"due\":0,\"running\":0,\"lag_seconds\":0.0,"
                     + "\"starts_in_window\":0}");
-            assertThat(api.get("/api/queues").json().get("queues")).extracting(q -> q.get("name").asText())
+            assertThat(api.get("/api/queues").json().get("items")).extracting(q -> q.get("name").asText())
                     .containsExactly("default");
         }
 
         @Test
         void aListWithNoJobsHoldsTheDefaultQueue() {
-            assertThat(api.get("/api/queues").body()).isEqualTo("{\"queues\":[{\"name\":\"default\",\"paused\":false,"
-                    + "\"max_running\":null,\"rate_limit\":null,\"pending\":0,\"due\":0,\"running\":0,"
-                    + "\"lag_seconds\":0.0,\"starts_in_window\":0}]}");
+            String queue = "{\"name\":\"default\",\"paused\":false,\"max_running\":null,\"rate_limit\":null,"
+                    + "\"pending\":0,\"due\":0,\"running\":0,\"lag_seconds\":0.0,\"starts_in_window\":0}";
+            assertThat(api.get("/api/queues").body()).isEqualTo("{\"items\":[" + queue + "],\"queues\":[" + queue + "]}");
         }
     }
 

@@ -414,6 +414,9 @@ class RestApiTest {
             assertThat(run.get("attempt").asInt()).isEqualTo(2);
             assertThat(run.get("output").asText()).isEqualTo("hi\n");
             assertThat(run.get("finished_at").asText()).isEqualTo("2026-03-01T12:00:05Z");
+            assertThat(run.get("worker_id").asText()).as("the worker of its last attempt").isEqualTo("w2");
+            assertThat(api.get("/api/runs?status=succeeded").json().get("items").get(0).get("worker_id").asText())
+                    .isEqualTo("w2");
             JsonNode attempts = run.get("attempts");
             assertThat(attempts).hasSize(2);
             assertThat(Api.JSON.convertValue(attempts.get(0), java.util.Map.class).keySet())
@@ -549,7 +552,8 @@ class RestApiTest {
             Api.Reply notReady = api.get("/readyz");
 
             assertThat(notReady.status()).isEqualTo(503);
-            assertThat(notReady.body()).isEqualTo("{\"error\":\"database unreachable: connection refused\"}");
+            assertThat(notReady.body())
+                    .isEqualTo("{\"error\":\"database unreachable: connection refused\",\"code\":\"unavailable\"}");
         }
 
         @Test
@@ -603,10 +607,10 @@ class RestApiTest {
             assertThat(missing.status()).isEqualTo(404);
             assertThat(missing.json().get("error").asText()).contains("/api/nothing-here");
 
-            Api.Reply wrong = api.method("DELETE", "/api/jobs/" + create(ONE_OFF));
+            Api.Reply wrong = api.method("PUT", "/api/jobs/" + create(ONE_OFF));
             assertThat(wrong.status()).isEqualTo(405);
-            assertThat(wrong.header("Allow")).contains("GET");
-            assertThat(wrong.json().get("error").asText()).contains("DELETE");
+            assertThat(wrong.header("Allow")).contains("GET", "PATCH", "DELETE");
+            assertThat(wrong.json().get("error").asText()).contains("PUT");
         }
     }
 

@@ -6,6 +6,8 @@ import io.dropwizard.core.setup.Environment;
 import io.forgeflow.application.event.RunEventFeed;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.job.CancelJob;
+import io.forgeflow.application.job.DeleteJob;
+import io.forgeflow.application.job.UpdateJob;
 import io.forgeflow.application.job.PauseJob;
 import io.forgeflow.application.job.QueryJobs;
 import io.forgeflow.application.job.ResumeJob;
@@ -72,6 +74,8 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                 new ResumeJob(store.jobs(), store.runs(), cron, signal, clock),
                 new CancelJob(store.jobs()),
                 new TriggerJob(store.jobs(), store.runs(), signal, clock),
+                new UpdateJob(store.jobs(), executors, cron, signal, clock),
+                new DeleteJob(store.jobs()),
                 new QueryRuns(store.runs()),
                 new CancelRun(store.runs()),
                 new RequeueRun(store.runs(), store.jobs(), signal),

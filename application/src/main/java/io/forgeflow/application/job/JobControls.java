@@ -21,7 +21,8 @@ final class JobControls {
     static ConflictException illegal(Job job, String action) {
         return new ConflictException("job " + job.id() + " is " + job.status().wireName() + " and cannot be " + action
                 + (job.status() == JobStatus.CANCELLED ? ": cancellation is permanent; submit a new job instead"
-                : job.status() == JobStatus.COMPLETED ? ": its one-off run has ended; trigger it or submit a new job" : ""));
+                : job.status() == JobStatus.COMPLETED ? ": its one-off run has ended; trigger it or submit a new job"
+                : job.status() == JobStatus.DELETED ? ": it was deleted; submit a new job instead" : ""));
     }
 
     /** A compare-and-set that lost a race: someone changed the job in between. */

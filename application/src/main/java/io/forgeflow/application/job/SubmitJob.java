@@ -70,9 +70,7 @@ public final class SubmitJob {
         }
         if (!creation.created()) {
             if (!creation.job().spec().sameRequestAs(spec)) {
-                throw new ConflictException("idempotency_key", "idempotency_key '" + spec.idempotencyKey()
-                        + "' was already used for a different job (" + creation.job().id() + "): send exactly the same "
-                        + "body to get that job back, or use a new key");
+                throw ConflictException.idempotencyKeyUsed(spec.idempotencyKey(), creation.job().id());
             }
             return creation;
         }

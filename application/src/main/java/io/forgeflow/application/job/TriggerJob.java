@@ -12,7 +12,7 @@ import io.forgeflow.domain.run.Run;
 import java.time.Clock;
 import java.time.Instant;
 
-/** Enqueues a run of a job right now, whatever its schedule. Refused (409) for a cancelled job. */
+/** Enqueues a run of a job right now, whatever its schedule. Refused (409) for a cancelled or deleted job. */
 public final class TriggerJob {
     private final JobRepository jobs;
     private final RunRepository runs;
@@ -28,7 +28,7 @@ public final class TriggerJob {
 
     public Run trigger(String id) {
         Job job = JobControls.load(jobs, id);
-        if (job.status() == JobStatus.CANCELLED) {
+        if (job.status() == JobStatus.CANCELLED || job.status() == JobStatus.DELETED) {
             throw JobControls.illegal(job, "triggered");
         }
         Instant now = clock.instant();

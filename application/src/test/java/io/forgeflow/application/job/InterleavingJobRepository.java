@@ -14,7 +14,7 @@ import java.util.Optional;
  * #beforeNextChangeStatus} runs once, just before the next {@code changeStatus} reaches the real repository, as
  * another request committing in between would.
  */
-final class InterleavingJobRepository implements JobRepository {
+class InterleavingJobRepository implements JobRepository {
     private final JobRepository delegate;
     private Runnable beforeChangeStatus;
     private int changeStatusCalls;
@@ -59,6 +59,22 @@ final class InterleavingJobRepository implements JobRepository {
             interleaved.run();
         }
         return delegate.changeStatus(id, expected, next, nextRunAt, cancellation, insert);
+    }
+
+    @Override
+    public Optional<Job> update(String id, Instant expectedUpdatedAt, io.forgeflow.domain.job.JobSpec spec,
+                                Instant nextRunAt, PendingRuns pendingRuns, Instant rescheduleTo) {
+        return delegate.update(id, expectedUpdatedAt, spec, nextRunAt, pendingRuns, rescheduleTo);
+    }
+
+    @Override
+    public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+        return delegate.delete(id, expected, cancelRunning);
+    }
+
+    @Override
+    public boolean purge(String id) {
+        return delegate.purge(id);
     }
 
     @Override

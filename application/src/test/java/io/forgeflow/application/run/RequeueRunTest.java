@@ -49,7 +49,10 @@ class RequeueRunTest {
             assertThat(requeued.attempt()).as("attempt numbers stay unique").isEqualTo(2);
             assertThat(requeued.maxAttempts()).isEqualTo(2 + 2);
             assertThat(requeued.finishedAt()).isNull();
-            assertThat(s.run(dead.id())).isEqualTo(requeued);
+            assertThat(s.store.runs().find(dead.id())).contains(requeued);
+            assertThat(requeued.workerId()).as("the worker of its last attempt").isEqualTo(dead.workerId() == null
+                    ? s.store.allAttempts().stream().filter(a -> a.runId().equals(dead.id()) && a.attempt() == 2)
+                    .findFirst().orElseThrow().workerId() : dead.workerId());
             assertThat(s.signal.count()).isEqualTo(1);
         }
 

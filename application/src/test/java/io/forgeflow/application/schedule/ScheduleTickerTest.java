@@ -405,6 +405,22 @@ class ScheduleTickerTest {
         }
 
         @Override
+        public Optional<Job> update(String id, Instant expectedUpdatedAt, io.forgeflow.domain.job.JobSpec spec,
+                                    Instant nextRunAt, PendingRuns pendingRuns, Instant rescheduleTo) {
+            return delegate.update(id, expectedUpdatedAt, spec, nextRunAt, pendingRuns, rescheduleTo);
+        }
+
+        @Override
+        public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+            return delegate.delete(id, expected, cancelRunning);
+        }
+
+        @Override
+        public boolean purge(String id) {
+            return delegate.purge(id);
+        }
+
+        @Override
         public DueJobs dueJobs(int limit) {
             return delegate.dueJobs(limit);
         }

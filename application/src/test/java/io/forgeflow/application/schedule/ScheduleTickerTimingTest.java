@@ -3,6 +3,7 @@ package io.forgeflow.application.schedule;
 import io.forgeflow.application.Scenario;
 import io.forgeflow.application.testkit.FakeLeaderElection;
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
 import org.junit.jupiter.api.Test;
 
@@ -136,6 +137,22 @@ class ScheduleTickerTimingTest {
                                           io.forgeflow.domain.job.JobStatus next, Instant nextRunAt,
                                           RunCancellation cancellation, io.forgeflow.domain.run.Run insert) {
             return delegate.changeStatus(id, expected, next, nextRunAt, cancellation, insert);
+        }
+
+        @Override
+        public Optional<Job> update(String id, Instant expectedUpdatedAt, io.forgeflow.domain.job.JobSpec spec,
+                                    Instant nextRunAt, PendingRuns pendingRuns, Instant rescheduleTo) {
+            return delegate.update(id, expectedUpdatedAt, spec, nextRunAt, pendingRuns, rescheduleTo);
+        }
+
+        @Override
+        public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+            return delegate.delete(id, expected, cancelRunning);
+        }
+
+        @Override
+        public boolean purge(String id) {
+            return delegate.purge(id);
         }
 
         @Override

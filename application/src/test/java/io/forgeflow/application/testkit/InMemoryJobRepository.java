@@ -69,8 +69,87 @@ public final class InMemoryJobRepository implements JobRepository {
     @Override
     public Page<Job> list(JobStatus status, int limit, String cursor) {
         synchronized (store) {
-            return store.page(store.jobs.values().stream().filter(j -> status == null || j.status() == status),
+            return store.page(store.jobs.values().stream().filter(j -> status == null
+                            ? j.status() != JobStatus.DELETED : j.status() == status),
                     Job::id, limit, cursor, "job");
+        }
+    }
+
+    @Override
+    public Optional<Job> update(String id, Instant expectedUpdatedAt, io.forgeflow.domain.job.JobSpec spec,
+                                Instant nextRunAt, PendingRuns pendingRuns, Instant rescheduleTo) {
+        synchronized (store) {
+            Job job = store.jobs.get(id);
+            if (job == null || !Objects.equals(job.updatedAt(), expectedUpdatedAt)
+                    || job.status() == JobStatus.CANCELLED || job.status() == JobStatus.DELETED) {
+                return Optional.empty();
+            }
+            Instant now = store.now();
+            Instant updated = job.updatedAt() != null && !now.isAfter(job.updatedAt())
+                    ? job.updatedAt().plusNanos(1_000) : now;
+            Job changed = new Job(id, spec, job.status(), nextRunAt, job.createdAt(), updated, job.submittedVia());
+            store.jobs.put(id, changed);
+            for (Run run : List.copyOf(store.runs.values())) {
+                if (!run.jobId().equals(id) || run.status() != RunStatus.PENDING) {
+                    continue;
+                }
+                boolean follow = pendingRuns == PendingRuns.FOLLOW;
+                Instant due = rescheduleTo != null && run.attempt() == 0 ? rescheduleTo : run.scheduledFor();
+                store.runs.put(run.id(), new Run(run.id(), run.jobId(), run.status(), run.attempt(), run.maxAttempts(),
+                        follow ? spec.priority() : run.priority(), due, run.startedAt(), run.finishedAt(),
+                        run.workerId(), run.leaseExpiresAt(), run.output(), run.error(), run.executor(),
+                        follow ? spec.payload() : run.payload(), follow ? spec.timeoutSeconds() : run.timeoutSeconds(),
+                        run.cancelRequested(), run.createdAt()));
+            }
+            return Optional.of(changed);
+        }
+    }
+
+    @Override
+    public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+        synchronized (store) {
+            Job job = store.jobs.get(id);
+            if (job == null || job.status() != expected) {
+                return Optional.empty();
+            }
+            boolean running = store.runs.values().stream()
+                    .anyMatch(r -> r.jobId().equals(id) && r.status() == RunStatus.RUNNING);
+            if (running && !cancelRunning) {
+                throw io.forgeflow.domain.error.ConflictException.jobRunning(id);
+            }
+            return changeStatus(id, expected, JobStatus.DELETED, null,
+                    cancelRunning ? RunCancellation.PENDING_AND_RUNNING : RunCancellation.PENDING, null);
+        }
+    }
+
+    @Override
+    public boolean purge(String id) {
+        synchronized (store) {
+            Job job = store.jobs.get(id);
+            if (job == null || job.status() != JobStatus.DELETED) {
+                return false;
+            }
+            store.jobs.remove(id);
+            for (Run run : List.copyOf(store.runs.values())) {
+                if (run.jobId().equals(id)) {
+                    store.runs.remove(run.id());
+                    store.attempts.remove(run.id());
+                    store.tickRuns.remove(run.id());
+                }
+            }
+            return true;
+        }
+    }
+
+    /** {@inheritDoc} Also guarded on the definition: a tick computed from a job a PATCH changed since is not stored. */
+    @Override
+    public TickOutcome fire(Job job, Instant newNextRunAt, Run run) {
+        synchronized (store) {
+            Job current = store.jobs.get(job.id());
+            if (current == null || !current.spec().equals(job.spec())) {
+                return TickOutcome.NOT_ADVANCED;
+            }
+            return fire(job.id(), job.nextRunAt(), newNextRunAt, run);
         }
     }
 
@@ -140,7 +219,7 @@ public final class InMemoryJobRepository implements JobRepository {
                 return TickOutcome.NOT_ADVANCED;
             }
             store.jobs.put(jobId, new Job(job.id(), job.spec(), job.status(), newNextRunAt, job.createdAt(),
-                    job.updatedAt()));
+                    job.updatedAt(), job.submittedVia()));
             if (run == null) {
                 return TickOutcome.FIRED;
             }

@@ -30,7 +30,7 @@ public final class InMemoryRunRepository implements RunRepository {
     @Override
     public Optional<Run> find(String id) {
         synchronized (store) {
-            return Optional.ofNullable(id == null ? null : store.runs.get(id));
+            return Optional.ofNullable(id == null ? null : store.asRead(store.runs.get(id)));
         }
     }
 
@@ -44,10 +44,11 @@ public final class InMemoryRunRepository implements RunRepository {
     @Override
     public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
         synchronized (store) {
-            return store.page(store.runs.values().stream()
+            Page<Run> page = store.page(store.runs.values().stream()
                             .filter(r -> jobId == null || r.jobId().equals(jobId))
                             .filter(r -> status == null || r.status() == status),
                     Run::id, limit, cursor, "run");
+            return new Page<>(page.items().stream().map(store::asRead).toList(), page.nextCursor());
         }
     }
 
@@ -73,7 +74,7 @@ public final class InMemoryRunRepository implements RunRepository {
             Run cancelled = run.cancel(store.now(), reason);
             store.runs.put(id, cancelled);
             store.completeOneOffJob(cancelled, store.now());
-            return Optional.of(cancelled);
+            return Optional.of(store.asRead(cancelled));
         }
     }
 
@@ -99,7 +100,7 @@ public final class InMemoryRunRepository implements RunRepository {
             }
             Run requeued = run.requeue(store.now(), attemptBudget);
             store.runs.put(id, requeued);
-            return Optional.of(requeued);
+            return Optional.of(store.asRead(requeued));
         }
     }
 }

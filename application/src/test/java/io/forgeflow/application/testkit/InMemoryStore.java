@@ -192,6 +192,22 @@ public final class InMemoryStore {
         }
     }
 
+    /**
+     * The run as reads show it: one that is not running keeps the worker of its last attempt (as the Postgres reads
+     * derive it from run_attempts).
+     */
+    Run asRead(Run run) {
+        if (run == null || run.workerId() != null) {
+            return run;
+        }
+        return attempts.getOrDefault(run.id(), List.of()).stream().filter(a -> a.attempt() == run.attempt())
+                .findFirst().map(a -> new Run(run.id(), run.jobId(), run.status(), run.attempt(), run.maxAttempts(),
+                        run.priority(), run.scheduledFor(), run.startedAt(), run.finishedAt(), a.workerId(),
+                        run.leaseExpiresAt(), run.output(), run.error(), run.executor(), run.payload(),
+                        run.timeoutSeconds(), run.cancelRequested(), run.createdAt()))
+                .orElse(run);
+    }
+
     /** A one-off job whose run became terminal becomes completed (recurring jobs go on). */
     void completeOneOffJob(Run run, Instant now) {
         if (!run.status().isTerminal()) {

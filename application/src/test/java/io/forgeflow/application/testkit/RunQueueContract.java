@@ -274,7 +274,7 @@ public abstract class RunQueueContract {
             assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(done.output()).isEqualTo("done");
             assertThat(done.finishedAt()).isEqualTo(clock().instant());
-            assertThat(done.workerId()).isNull();
+            assertThat(done.workerId()).as("reads keep the worker of the last attempt").isEqualTo(WORKER_A);
             assertThat(done.leaseExpiresAt()).isNull();
             assertThat(runs().attempts(held.id())).singleElement().satisfies(a -> {
                 assertThat(a.outcome()).isEqualTo(AttemptOutcome.SUCCEEDED);

@@ -7,6 +7,10 @@ package io.forgeflow.domain.error;
 public final class ConflictException extends RuntimeException {
     /** The code of a submission whose unique key a live job holds. */
     public static final String UNIQUE_CONFLICT = "unique_conflict";
+    /** The code of a submission whose idempotency key was used for another body. */
+    public static final String IDEMPOTENCY_CONFLICT = "idempotency_conflict";
+    /** The code of a change refused while the job has a running run. */
+    public static final String JOB_RUNNING = "job_running";
 
     private final String field;
     private final String code;
@@ -36,6 +40,19 @@ public final class ConflictException extends RuntimeException {
         return new ConflictException("unique_key", "unique_key '" + uniqueKey + "' is held by job " + jobId
                 + " in queue " + queue + " while its run is pending or running: wait for it to end, or send "
                 + "\"unique_on_conflict\": \"return_existing\" to get that job back", UNIQUE_CONFLICT, jobId);
+    }
+
+    /** The conflict of a submission whose idempotency key {@code key} job {@code jobId} holds with another body. */
+    public static ConflictException idempotencyKeyUsed(String key, String jobId) {
+        return new ConflictException("idempotency_key", "idempotency_key '" + key + "' was already used for a "
+                + "different job (" + jobId + "): send exactly the same body to get that job back, or use a new key",
+                IDEMPOTENCY_CONFLICT, null);
+    }
+
+    /** The refusal to delete job {@code jobId} while one of its runs is running. */
+    public static ConflictException jobRunning(String jobId) {
+        return new ConflictException(null, "job " + jobId + " has a running run: wait for it to end, or delete with "
+                + "?cancel_running=true to ask its worker to stop it", JOB_RUNNING, jobId);
     }
 
     public String field() {

@@ -15,16 +15,22 @@ public enum JobStatus {
      * of a one-off's run that was already running when the job was paused (COMPLETED).
      */
     PAUSED,
-    /** Terminal: cancelled for good by an operator. */
+    /** Cancelled for good by an operator. Left only by DeleteJob (DELETED). */
     CANCELLED,
-    /** Terminal: a one-off job whose run ended. */
-    COMPLETED;
+    /** A one-off job whose run ended. Left only by DeleteJob (DELETED). */
+    COMPLETED,
+    /**
+     * A tombstone, left by DeleteJob: out of every list, no runs to come; its finished runs still name it until
+     * retention (or a purge) removes them with it.
+     */
+    DELETED;
 
     private static final Map<JobStatus, Set<JobStatus>> NEXT = new EnumMap<>(Map.of(
-            ACTIVE, EnumSet.of(PAUSED, CANCELLED, COMPLETED),
-            PAUSED, EnumSet.of(ACTIVE, CANCELLED, COMPLETED),
-            CANCELLED, EnumSet.noneOf(JobStatus.class),
-            COMPLETED, EnumSet.noneOf(JobStatus.class)));
+            ACTIVE, EnumSet.of(PAUSED, CANCELLED, COMPLETED, DELETED),
+            PAUSED, EnumSet.of(ACTIVE, CANCELLED, COMPLETED, DELETED),
+            CANCELLED, EnumSet.of(DELETED),
+            COMPLETED, EnumSet.of(DELETED),
+            DELETED, EnumSet.noneOf(JobStatus.class)));
 
     public boolean canMoveTo(JobStatus next) {
         return NEXT.get(this).contains(next);
@@ -41,6 +47,6 @@ public enum JobStatus {
             }
         }
         throw new IllegalArgumentException("unknown job status '" + value
-                + "': use one of active, paused, cancelled, completed");
+                + "': use one of active, paused, cancelled, completed, deleted");
     }
 }

@@ -1,6 +1,7 @@
 package io.forgeflow.domain.port;
 
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.run.Run;
 
@@ -40,6 +41,33 @@ public interface JobRepository {
                                RunCancellation cancellation, Run insert);
 
     /**
+     * Compare-and-set on the job's definition ({@code PATCH}): while the job's {@code updatedAt} still equals
+     * {@code expectedUpdatedAt} and it is not cancelled or deleted, stores {@code spec} and {@code nextRunAt} and moves
+     * {@code updatedAt} on (strictly later, so a reader of the old definition can tell); when {@code pendingRuns} is
+     * {@link PendingRuns#FOLLOW}, the job's pending runs take the new priority, queue, payload, timeout and concurrency
+     * limit; when {@code rescheduleTo} is not null, its pending runs not attempted yet become due then. One transaction.
+     * Empty (and nothing changed) when the job is missing or was changed since it was read. Running runs are never
+     * touched.
+     */
+    Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt, PendingRuns pendingRuns,
+                         Instant rescheduleTo);
+
+    /**
+     * Moves the job from {@code expected} to {@link JobStatus#DELETED} (a tombstone: out of the lists, no next run) and
+     * cancels its pending runs, in one transaction that locks its live runs first. A running run stops the deletion
+     * with {@link io.forgeflow.domain.error.ConflictException} code {@code job_running}, unless
+     * {@code cancelRunning}: then its worker is asked to stop it. Empty when the job is missing or no longer in
+     * {@code expected}.
+     */
+    Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning);
+
+    /**
+     * Removes a deleted job with its runs and their attempts for good ({@code ?purge=true}). Returns whether a job was
+     * removed; a job that is not {@link JobStatus#DELETED} is left alone.
+     */
+    boolean purge(String id);
+
+    /**
      * The scheduler's read: active recurring jobs whose {@code next_run_at} has passed on the database clock
      * (at most {@code limit}, earliest first), with that clock's reading. Only the leader calls this.
      */
@@ -66,6 +94,23 @@ public interface JobRepository {
      * overlap policy drops its run.
      */
     TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run);
+
+    /**
+     * {@link #fire(String, Instant, Instant, Run)} of a tick computed from {@code job} as read: implementations that
+     * can also guard on the definition (it has not been changed by a PATCH since the read) do, so a tick computed from
+     * an old schedule or payload is never stored. By default, the guard on {@code next_run_at} alone.
+     */
+    default TickOutcome fire(Job job, Instant newNextRunAt, Run run) {
+        return fire(job.id(), job.nextRunAt(), newNextRunAt, run);
+    }
+
+    /** What a definition change does to the job's pending runs. */
+    enum PendingRuns {
+        /** They take the new priority, queue, payload, timeout and concurrency limit. */
+        FOLLOW,
+        /** They keep what they were created with ({@code ?pending=keep}). */
+        KEEP
+    }
 
     /** {@link #fire}, reduced to whether this call advanced the job. */
     default boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {

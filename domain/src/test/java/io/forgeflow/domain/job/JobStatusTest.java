@@ -16,9 +16,15 @@ class JobStatusTest {
     @ParameterizedTest(name = "{0} -> {1}: {2}")
     @CsvSource({
             "ACTIVE, ACTIVE, false", "ACTIVE, PAUSED, true", "ACTIVE, CANCELLED, true", "ACTIVE, COMPLETED, true",
+            "ACTIVE, DELETED, true",
             "PAUSED, ACTIVE, true", "PAUSED, PAUSED, false", "PAUSED, CANCELLED, true", "PAUSED, COMPLETED, true",
+            "PAUSED, DELETED, true",
             "CANCELLED, ACTIVE, false", "CANCELLED, PAUSED, false", "CANCELLED, CANCELLED, false", "CANCELLED, COMPLETED, false",
-            "COMPLETED, ACTIVE, false", "COMPLETED, PAUSED, false", "COMPLETED, CANCELLED, false", "COMPLETED, COMPLETED, false"})
+            "CANCELLED, DELETED, true",
+            "COMPLETED, ACTIVE, false", "COMPLETED, PAUSED, false", "COMPLETED, CANCELLED, false", "COMPLETED, COMPLETED, false",
+            "COMPLETED, DELETED, true",
+            "DELETED, ACTIVE, false", "DELETED, PAUSED, false", "DELETED, CANCELLED, false", "DELETED, COMPLETED, false",
+            "DELETED, DELETED, false"})
     void theTransitionTableAllowsExactlyTheArrowsOfTheLifecycle(JobStatus from, JobStatus to, boolean allowed) {
         assertThat(from.canMoveTo(to)).isEqualTo(allowed);
     }
@@ -34,7 +40,7 @@ class JobStatusTest {
     void anUnknownWireNameIsRefusedWithTheAcceptedValues() {
         assertThatThrownBy(() -> JobStatus.fromWire("ACTIVE"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'ACTIVE'").hasMessageContaining("active, paused, cancelled, completed");
+                .hasMessageContaining("'ACTIVE'").hasMessageContaining("active, paused, cancelled, completed, deleted");
     }
 
     @Test

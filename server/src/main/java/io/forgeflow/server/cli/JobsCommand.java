@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.forgeflow.client.ForgeFlowClient;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.JobUpdate;
 import io.forgeflow.client.Page;
 import io.forgeflow.client.SubmitResult;
 import net.sourceforge.argparse4j.impl.Arguments;
@@ -25,12 +26,13 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** {@code forgeflow jobs submit|list|get|pause|resume|cancel|trigger}. */
+/** {@code forgeflow jobs submit|list|get|update|delete|pause|resume|cancel|trigger}. */
 final class JobsCommand extends ClientCommand {
     private static final Pattern RELATIVE = Pattern.compile("\\+(\\d+)([smhd])");
 
     JobsCommand(Terminal terminal) {
-        super("jobs", "submit, list and control jobs (submit, list, get, pause, resume, cancel, trigger)", terminal);
+        super("jobs", "submit, list, change and control jobs (submit, list, get, update, delete, pause, resume, cancel, "
+                + "trigger)", terminal);
     }
 
     @Override
@@ -72,10 +74,38 @@ final class JobsCommand extends ClientCommand {
         submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
 
         Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
-        list.addArgument("--status").choices("active", "paused", "cancelled", "completed").help("only jobs in this status");
+        list.addArgument("--status").choices("active", "paused", "cancelled", "completed", "deleted")
+                .help("only jobs in this status (deleted jobs are listed only this way)");
         page(list);
 
         ids(action(actions, "get", "show jobs (GET /api/jobs/{id})"), "job");
+        Subparser update = action(actions, "update", "change a job in place (PATCH /api/jobs/{id}): only the options "
+                + "given change; the next run is recomputed from now. Example: jobs update ID --cron '0 4 * * *' --priority 2");
+        update.addArgument("id").metavar("JOB_ID").help("the job to change");
+        update.addArgument("--name").help("a new name, 1-200 characters");
+        update.addArgument("--command").dest("shell_command").metavar("COMMAND").help("shell: the new command (payload.command)");
+        update.addArgument("--url").help("http: the new URL (payload.url)");
+        update.addArgument("--payload").metavar("JSON").help("the new payload, whole: a JSON object, or @file.json");
+        update.addArgument("--cron").metavar("EXPR").help("a recurring job's new cron expression");
+        update.addArgument("--timezone").metavar("ZONE").help("IANA time zone of the cron expression");
+        update.addArgument("--run-at").metavar("TIME").help("a one-off job's new time: 2026-12-01T09:30:00Z, or +10m");
+        update.addArgument("--priority").type(Integer.class).help("1 (first) to 9");
+        update.addArgument("--max-attempts").type(Integer.class).metavar("N").help("1-100");
+        update.addArgument("--timeout").type(Integer.class).metavar("SECONDS").help("1-86400");
+        update.addArgument("--catch-up").choices("skip", "once").help("cron ticks missed while no scheduler ran");
+        update.addArgument("--queue").metavar("QUEUE").help("the queue its runs go to");
+        update.addArgument("--concurrency-key").metavar("KEY").help("the key its runs count against ('none' clears it)");
+        update.addArgument("--max-concurrent").metavar("N").help("at most N runs at once, 1-10000 ('none' clears it)");
+        update.addArgument("--overlap").choices("allow", "skip", "queue_one", "cancel_running").help("a recurring job's overlap");
+        update.addArgument("--keep-pending").action(Arguments.storeTrue())
+                .help("pending runs keep their priority, queue and payload (?pending=keep)");
+        Subparser delete = action(actions, "delete", "delete jobs (DELETE /api/jobs/{id}): pending runs cancelled, the "
+                + "job leaves the lists; its finished runs stay until retention. Exit 4 while a run of it is running");
+        ids(delete, "job");
+        delete.addArgument("--cancel-running").action(Arguments.storeTrue())
+                .help("ask the worker of a running run to stop it, and delete anyway");
+        delete.addArgument("--purge").action(Arguments.storeTrue())
+                .help("remove the job and its runs for good, now, instead of leaving a tombstone");
         ids(action(actions, "pause", "pause jobs: their pending runs are cancelled, no ticks fire"), "job");
         ids(action(actions, "resume", "resume paused jobs: cron continues from now (catch_up applies)"), "job");
         ids(action(actions, "cancel", "cancel jobs for good: pending runs cancelled, running runs stopped"), "job");
@@ -90,6 +120,12 @@ final class JobsCommand extends ClientCommand {
             case "submit" -> submit(ns, client, out);
             case "list" -> list(ns, client, out);
             case "get" -> eachId(ns, out, client::getJob, (id, job) -> Details.job(out, job));
+            case "update" -> update(ns, client, out);
+            case "delete" -> eachId(ns, out, id -> client.deleteJob(id, Boolean.TRUE.equals(ns.getBoolean("cancel_running")),
+                            Boolean.TRUE.equals(ns.getBoolean("purge"))).<Object>map(j -> j)
+                            .orElse(Map.of("id", id, "purged", true)),
+                    (id, result) -> out.println(result instanceof Job j ? "job " + id + " (" + Text.line(j.name())
+                            + ") is deleted" : "job " + id + " and its runs are purged"));
             case "pause" -> eachId(ns, out, client::pauseJob, (id, job) -> changed(out, job));
             case "resume" -> eachId(ns, out, client::resumeJob, (id, job) -> changed(out, job));
             case "cancel" -> eachId(ns, out, client::cancelJob, (id, job) -> changed(out, job));
@@ -134,6 +170,70 @@ final class JobsCommand extends ClientCommand {
                     : "job " + result.job().id() + " already exists with this idempotency key and body: nothing submitted");
             Details.job(out, result.job());
         }
+    }
+
+    private void update(Namespace ns, ForgeFlowClient client, Output out) {
+        JobUpdate update = JobUpdate.create();
+        if (ns.getString("name") != null) {
+            update.name(ns.getString("name"));
+        }
+        Map<String, Object> payload = payload(ns);
+        if (payload != null) {
+            update.payload(payload);
+        }
+        if (ns.getString("cron") != null) {
+            update.cron(ns.getString("cron"));
+        }
+        if (ns.getString("timezone") != null) {
+            update.timezone(ns.getString("timezone"));
+        }
+        if (ns.getString("run_at") != null) {
+            update.runAt(runAt(ns.getString("run_at"), Instant.now()));
+        }
+        if (ns.getInt("priority") != null) {
+            update.priority(ns.getInt("priority"));
+        }
+        if (ns.getInt("max_attempts") != null) {
+            update.maxAttempts(ns.getInt("max_attempts"));
+        }
+        if (ns.getInt("timeout") != null) {
+            update.timeoutSeconds(ns.getInt("timeout"));
+        }
+        if (ns.getString("catch_up") != null) {
+            update.catchUp(ns.getString("catch_up"));
+        }
+        if (ns.getString("queue") != null) {
+            update.queue(ns.getString("queue"));
+        }
+        if (ns.getString("concurrency_key") != null) {
+            update.concurrencyKey(noneOr(ns.getString("concurrency_key")));
+        }
+        if (ns.getString("max_concurrent") != null) {
+            String n = noneOr(ns.getString("max_concurrent"));
+            try {
+                update.maxConcurrent(n == null ? null : Integer.valueOf(n));
+            } catch (NumberFormatException e) {
+                throw new UsageException("--max-concurrent must be a whole number or none, was '" + n + "'");
+            }
+        }
+        if (ns.getString("overlap") != null) {
+            update.overlap(ns.getString("overlap"));
+        }
+        if (update.isEmpty()) {
+            throw new UsageException("jobs update changes nothing without an option: give --cron, --priority, --name, "
+                    + "--payload ... (" + PROGRAM + " jobs update --help)");
+        }
+        Job job = client.updateJob(ns.getString("id"), update, Boolean.TRUE.equals(ns.getBoolean("keep_pending")));
+        if (out.json()) {
+            out.json(job);
+        } else {
+            out.println("updated job " + job.id());
+            Details.job(out, job);
+        }
+    }
+
+    private static String noneOr(String value) {
+        return value.equalsIgnoreCase("none") ? null : value;
     }
 
     private void list(Namespace ns, ForgeFlowClient client, Output out) {

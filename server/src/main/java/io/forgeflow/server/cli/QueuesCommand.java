@@ -132,7 +132,10 @@ final class QueuesCommand extends ClientCommand {
 
     private static void list(List<Queue> queues, Output out) {
         if (out.json()) {
-            out.json(java.util.Map.of("queues", queues));
+            java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+            body.put("items", queues);
+            body.put("queues", queues); // the API's deprecated alias, for scripts written before items
+            out.json(body);
             return;
         }
         if (queues.isEmpty()) {

@@ -5,7 +5,9 @@
 -- Overlap: for a job whose policy is not 'allow' the job's live runs are locked first (runs before jobs, the order of
 -- every other writer) and decide: 'skip' drops the tick while any is pending or running, 'queue_one' while one is
 -- pending, 'cancel_running' cancels the pending ones and asks the running ones to stop, then fires. A dropped tick
--- still advances next_run_at. Returns the action: 'fire', 'skip', or no row when the job did not advance.
+-- still advances next_run_at. With :expectedUpdatedAt, the job must also still be the definition the tick was computed
+-- from (no PATCH since the read: update moves updated_at forward). Returns the action: 'fire', 'skip', or no row when
+-- the job did not advance.
 WITH live AS MATERIALIZED (
     SELECT id, status
     FROM runs
@@ -21,6 +23,7 @@ WITH live AS MATERIALIZED (
     WHERE id = CAST(:jobId AS uuid)
       AND status = 'active'
       AND next_run_at = CAST(:expectedNextRunAt AS timestamptz)
+      AND (CAST(:expectedUpdatedAt AS timestamptz) IS NULL OR updated_at = CAST(:expectedUpdatedAt AS timestamptz))
       AND (SELECT count(*) FROM live) >= 0
     RETURNING id, overlap, queue, concurrency_key, max_concurrent
 ), decision AS (

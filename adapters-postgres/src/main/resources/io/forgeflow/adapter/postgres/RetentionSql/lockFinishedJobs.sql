@@ -3,7 +3,7 @@
 -- runs out (inserting a run takes a key-share lock on its job), until deleteJobs commits.
 SELECT j.id
 FROM jobs j
-WHERE j.status IN ('completed', 'cancelled')
+WHERE j.status IN ('completed', 'cancelled', 'deleted')
   AND j.updated_at < coalesce(CAST(:now AS timestamptz), now()) - :olderThanMillis * interval '1 millisecond'
   AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.job_id = j.id)
 LIMIT :limit

@@ -1,11 +1,15 @@
 -- listForDisplay: list.sql for a response, bounded by the query itself: the output's last :tail characters (and
--- whether it was cut), no payload (an empty object stands in; list items never show it). A plain read; no locks.
-SELECT id, job_id, status, attempt, max_attempts, priority, scheduled_for, started_at, finished_at, worker_id,
-       lease_expires_at, right(output, :tail) AS output, coalesce(char_length(output) > :tail, false) AS output_truncated,
-       error, executor, '{}'::jsonb AS payload, timeout_seconds, cancel_requested, created_at
-FROM runs
-WHERE (CAST(:jobId AS uuid) IS NULL OR job_id = CAST(:jobId AS uuid))
-  AND (CAST(:status AS text) IS NULL OR status = CAST(:status AS text))
-  AND (CAST(:after AS uuid) IS NULL OR id < CAST(:after AS uuid))
-ORDER BY id DESC
+-- whether it was cut), no payload (an empty object stands in; list items never show it). A plain read; no locks. The
+-- worker of a run that is not running is its last attempt's (a primary-key probe of run_attempts per row returned).
+SELECT r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, r.scheduled_for, r.started_at, r.finished_at,
+       coalesce(r.worker_id, (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = r.id AND a.attempt = r.attempt))
+           AS worker_id,
+       r.lease_expires_at, right(r.output, :tail) AS output,
+       coalesce(char_length(r.output) > :tail, false) AS output_truncated,
+       r.error, r.executor, '{}'::jsonb AS payload, r.timeout_seconds, r.cancel_requested, r.created_at
+FROM runs r
+WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
+  AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))
+  AND (CAST(:after AS uuid) IS NULL OR r.id < CAST(:after AS uuid))
+ORDER BY r.id DESC
 LIMIT :limit

@@ -1,5 +1,6 @@
 -- requeue: compare-and-set dead|cancelled -> pending on one row, due now, with a fresh budget of attempts on top of
--- those already made (the attempt counter keeps counting, so attempt rows stay unique and history is kept).
+-- those already made (the attempt counter keeps counting, so attempt rows stay unique and history is kept). Returned
+-- with the worker of its last attempt, as reads show it.
 UPDATE runs
 SET status           = 'pending',
     max_attempts     = attempt + :attemptBudget,
@@ -8,4 +9,6 @@ SET status           = 'pending',
     finished_at      = NULL,
     cancel_requested = false
 WHERE id = CAST(:id AS uuid) AND status IN ('dead', 'cancelled')
-RETURNING *
+RETURNING id, job_id, status, attempt, max_attempts, priority, scheduled_for, started_at, finished_at,
+    (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = runs.id AND a.attempt = runs.attempt) AS worker_id,
+    lease_expires_at, output, error, executor, payload, timeout_seconds, cancel_requested, created_at

@@ -1,0 +1,24 @@
+-- update: compare-and-set on a job's definition (PATCH). Applies only while updated_at still equals what the caller
+-- read and the job is neither cancelled nor deleted (row lock until commit: a concurrent update waits, then matches
+-- nothing and its caller reads again). updated_at moves strictly forward, so a scheduler tick computed from the old
+-- definition (fireTick guards on updated_at) is never stored.
+UPDATE jobs
+SET name            = :name,
+    payload         = :payload,
+    cron_expr       = :cronExpr,
+    run_at          = :runAt,
+    timezone        = :timezone,
+    priority        = :priority,
+    max_attempts    = :maxAttempts,
+    timeout_seconds = :timeoutSeconds,
+    catch_up        = :catchUp,
+    queue           = :queue,
+    concurrency_key = :concurrencyKey,
+    max_concurrent  = :maxConcurrent,
+    overlap         = :overlap,
+    next_run_at     = CAST(:nextRunAt AS timestamptz),
+    updated_at      = greatest(coalesce(CAST(:now AS timestamptz), now()), updated_at + interval '1 microsecond')
+WHERE id = CAST(:id AS uuid)
+  AND updated_at = CAST(:expectedUpdatedAt AS timestamptz)
+  AND status NOT IN ('cancelled', 'deleted')
+RETURNING *

@@ -1,0 +1,16 @@
+-- updatePendingRuns: after update, in its transaction (the runs were locked by lockLiveRuns before the job row). The
+-- job's pending runs take its new priority, queue, payload, timeout and concurrency limit when :follow; those not
+-- attempted yet become due at :rescheduleTo when it is given (a one-off job's new run_at). Running runs are untouched.
+UPDATE runs r
+SET priority        = CASE WHEN :follow THEN j.priority ELSE r.priority END,
+    queue           = CASE WHEN :follow THEN j.queue ELSE r.queue END,
+    payload         = CASE WHEN :follow THEN j.payload ELSE r.payload END,
+    timeout_seconds = CASE WHEN :follow THEN j.timeout_seconds ELSE r.timeout_seconds END,
+    concurrency_key = CASE WHEN NOT :follow THEN r.concurrency_key WHEN j.max_concurrent IS NULL THEN NULL
+                           ELSE coalesce(j.concurrency_key, 'job:' || j.id) END,
+    max_concurrent  = CASE WHEN :follow THEN j.max_concurrent ELSE r.max_concurrent END,
+    scheduled_for   = CASE WHEN CAST(:rescheduleTo AS timestamptz) IS NOT NULL AND r.attempt = 0
+                           THEN CAST(:rescheduleTo AS timestamptz) ELSE r.scheduled_for END
+FROM jobs j
+WHERE j.id = CAST(:id AS uuid) AND r.job_id = j.id AND r.status = 'pending'
+RETURNING r.id

@@ -1,0 +1,241 @@
+package io.forgeflow.adapter.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ResourceHelpers;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.forgeflow.application.testkit.InMemoryStore;
+import io.forgeflow.application.testkit.MutableClock;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** PATCH and DELETE /api/jobs/{id} over real HTTP, against the real use cases on in-memory fakes. */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class JobEditTest {
+    static final DropwizardAppExtension<RestTestConfiguration> APP = new DropwizardAppExtension<>(
+            RestTestApplication.class, ResourceHelpers.resourceFilePath("rest-test.yml"));
+    static final String RECURRING = "{\"name\": \"every5\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+            + "\"cron_expr\": \"*/5 * * * *\", \"priority\": 2, \"idempotency_key\": \"k-edit\"}";
+    static final String LATER = "{\"name\": \"later\", \"executor\": \"shell\", \"payload\": {\"command\": \"a\"}, "
+            + "\"run_at\": \"2026-03-01T13:00:00Z\"}";
+
+    Api api;
+    InMemoryStore store;
+    MutableClock clock;
+
+    @BeforeEach
+    void reset() {
+        RestTestApplication app = APP.getApplication();
+        store = app.store;
+        clock = app.clock;
+        store.clear();
+        clock.set(Instant.parse("2026-03-01T12:00:00Z"));
+        api = new Api(APP.getLocalPort());
+    }
+
+    String create(String body) {
+        Api.Reply r = api.post("/api/jobs", body);
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        return r.json().get("id").asText();
+    }
+
+    List<Run> runsOf(String jobId) {
+        return store.allRuns().stream().filter(r -> r.jobId().equals(jobId)).toList();
+    }
+
+    static JsonNode error(Api.Reply r, int status, String code) {
+        assertThat(r.status()).as(r.body()).isEqualTo(status);
+        assertThat(r.json().get("code").asText()).isEqualTo(code);
+        return r.json();
+    }
+
+    @Nested
+    class Patch {
+        @Test
+        void changesOnlyTheFieldsGivenAndRecomputesTheNextRunFromNow() {
+            String id = create(RECURRING);
+            clock.advance(Duration.ofMinutes(1));
+
+            Api.Reply r = api.patch("/api/jobs/" + id, "{\"cron_expr\": \"0 * * * *\", \"name\": \"hourly\", "
+                    + "\"timezone\": \"Europe/Berlin\", \"catch_up\": \"once\", \"overlap\": \"skip\"}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            JsonNode job = r.json();
+            assertThat(r.fieldNames()).containsExactlyElementsOf(RestApiTest.JOB_FIELDS);
+            assertThat(job.get("name").asText()).isEqualTo("hourly");
+            assertThat(job.get("cron_expr").asText()).isEqualTo("0 * * * *");
+            assertThat(job.get("timezone").asText()).isEqualTo("Europe/Berlin");
+            assertThat(job.get("catch_up").asText()).isEqualTo("once");
+            assertThat(job.get("overlap").asText()).isEqualTo("skip");
+            assertThat(job.get("priority").asInt()).as("not given: kept").isEqualTo(2);
+            assertThat(job.get("idempotency_key").asText()).isEqualTo("k-edit");
+            assertThat(job.get("id").asText()).isEqualTo(id);
+            assertThat(job.get("next_run_at").asText()).isEqualTo("2026-03-01T13:00:00Z");
+            assertThat(job.get("updated_at").asText()).isEqualTo("2026-03-01T12:01:00Z");
+            assertThat(api.get("/api/jobs/" + id).json()).isEqualTo(job);
+        }
+
+        @Test
+        void everyRuleOfSubmissionAppliesWith422NamingTheField() {
+            String id = create(RECURRING);
+
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"priority\": 0}"), 422, "validation_failed")
+                    .get("field").asText()).isEqualTo("priority");
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"cron_expr\": \"every day\"}"), 422, "validation_failed")
+                    .get("field").asText()).isEqualTo("cron_expr");
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"timezone\": \"Mars/Base\"}"), 422, "validation_failed")
+                    .get("field").asText()).isEqualTo("timezone");
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"priority\": \"high\"}"), 422, "validation_failed")
+                    .get("field").asText()).isEqualTo("priority");
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"payload\": {\"bad\": 7}}"), 422,
+                    "validation_failed").get("field").asText()).isEqualTo("payload.bad");
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"payload\": [1]}"), 422,
+                    "validation_failed").get("field").asText()).isEqualTo("payload");
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"status\": \"paused\"}"), 422, "validation_failed")
+                    .get("error").asText()).contains("set by the server");
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"priorty\": 3}"), 422, "validation_failed")
+                    .get("error").asText()).contains("did you mean priority");
+            assertThat(error(api.patch("/api/jobs/" + id, "{\"run_at\": \"2026-04-01T00:00:00Z\"}"), 422,
+                    "validation_failed").get("field").asText()).isEqualTo("run_at");
+            error(api.patch("/api/jobs/" + id, "[]"), 400, "bad_request");
+            error(api.patch("/api/jobs/" + id + "?pending=sometimes", "{}"), 400, "bad_request");
+            assertThat(api.get("/api/jobs/" + id).json().get("priority").asInt()).as("a refused PATCH changes nothing")
+                    .isEqualTo(2);
+        }
+
+        @Test
+        void executorAndIdempotencyKeyCannotChange() {
+            String id = create(RECURRING);
+
+            JsonNode executor = error(api.patch("/api/jobs/" + id, "{\"executor\": \"http\"}"), 422, "validation_failed");
+            assertThat(executor.get("field").asText()).isEqualTo("executor");
+            assertThat(executor.get("error").asText()).contains("submit a new job");
+            JsonNode key = error(api.patch("/api/jobs/" + id, "{\"idempotency_key\": \"other\"}"), 422,
+                    "validation_failed");
+            assertThat(key.get("field").asText()).isEqualTo("idempotency_key");
+            assertThat(api.patch("/api/jobs/" + id, "{\"executor\": \"shell\", \"idempotency_key\": \"k-edit\"}").status())
+                    .as("their own values are no change").isEqualTo(200);
+        }
+
+        @Test
+        void pendingRunsTakeTheNewPriorityQueueAndPayloadUnlessKeptAndRunningOnesAreUntouched() {
+            String id = create(RECURRING);
+            Run running = store.runs().insert(Run.pending("0190a6f2-3c4d-7e8f-9a0b-000000000001", id, 3, 2,
+                    clock.instant(), "shell", java.util.Map.of("command", "true"), 300, clock.instant()));
+            store.queue().claim("w1", Set.of("shell"), 1, Duration.ofSeconds(30));
+            String pending = api.post("/api/jobs/" + id + "/trigger").json().get("id").asText();
+
+            Api.Reply kept = api.patch("/api/jobs/" + id + "?pending=keep", "{\"priority\": 7}");
+            assertThat(kept.status()).as(kept.body()).isEqualTo(200);
+            assertThat(store.runs().find(pending).orElseThrow().priority()).isEqualTo(2);
+
+            Api.Reply r = api.patch("/api/jobs/" + id, "{\"priority\": 1, \"queue\": \"fast\", "
+                    + "\"payload\": {\"command\": \"echo new\"}}");
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            Run followed = store.runs().find(pending).orElseThrow();
+            assertThat(followed.priority()).isEqualTo(1);
+            assertThat(followed.payload()).isEqualTo(java.util.Map.of("command", "echo new"));
+            assertThat(api.get("/api/queues/fast").json().get("pending").asLong()).isEqualTo(1);
+            Run stillRunning = store.runs().find(running.id()).orElseThrow();
+            assertThat(stillRunning.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(stillRunning.priority()).isEqualTo(2);
+            assertThat(stillRunning.payload()).isEqualTo(java.util.Map.of("command", "true"));
+        }
+
+        @Test
+        void aPausedJobStaysPausedAndAOneOffRunMovesWithRunAt() {
+            String id = create(RECURRING);
+            api.post("/api/jobs/" + id + "/pause");
+
+            JsonNode paused = api.patch("/api/jobs/" + id, "{\"cron_expr\": \"0 0 * * *\"}").json();
+            assertThat(paused.get("status").asText()).isEqualTo("paused");
+            assertThat(paused.get("next_run_at").isNull()).isTrue();
+            assertThat(api.post("/api/jobs/" + id + "/resume").json().get("next_run_at").asText())
+                    .isEqualTo("2026-03-02T00:00:00Z");
+
+            String later = create(LATER);
+            JsonNode moved = api.patch("/api/jobs/" + later, "{\"run_at\": \"2026-03-01T15:30:00Z\"}").json();
+            assertThat(moved.get("next_run_at").asText()).isEqualTo("2026-03-01T15:30:00Z");
+            assertThat(runsOf(later)).singleElement().extracting(Run::scheduledFor)
+                    .isEqualTo(Instant.parse("2026-03-01T15:30:00Z"));
+        }
+
+        @Test
+        void aCancelledJobCannotChangeAndAnUnknownOneIsNotFound() {
+            String id = create(RECURRING);
+            api.post("/api/jobs/" + id + "/cancel");
+
+            error(api.patch("/api/jobs/" + id, "{\"priority\": 3}"), 409, "conflict");
+            error(api.patch("/api/jobs/0190a6f2-3c4d-7e8f-9a0b-1c2d3e4f5a6b", "{\"priority\": 3}"), 404, "not_found");
+        }
+    }
+
+    @Nested
+    class Delete {
+        @Test
+        void aJobWithARunningRunIsKeptUnlessItsRunIsCancelled() {
+            String id = create(LATER.replace("2026-03-01T13:00:00Z", "2026-03-01T12:00:00Z"));
+            Run running = store.queue().claim("w1", Set.of("shell"), 1, Duration.ofSeconds(30)).get(0);
+
+            JsonNode refused = error(api.delete("/api/jobs/" + id), 409, "job_running");
+            assertThat(refused.get("error").asText()).contains("cancel_running=true");
+            assertThat(api.get("/api/jobs/" + id).json().get("status").asText()).isEqualTo("active");
+
+            Api.Reply deleted = api.delete("/api/jobs/" + id + "?cancel_running=true");
+            assertThat(deleted.status()).as(deleted.body()).isEqualTo(200);
+            assertThat(deleted.json().get("status").asText()).isEqualTo("deleted");
+            assertThat(store.runs().find(running.id()).orElseThrow().cancelRequested()).isTrue();
+        }
+
+        @Test
+        void pendingRunsAreCancelledTheJobLeavesTheListsAndItsRunsStillNameIt() {
+            String id = create(RECURRING);
+            String done = api.post("/api/jobs/" + id + "/trigger").json().get("id").asText();
+            Run claimed = store.queue().claim("w1", Set.of("shell"), 1, Duration.ofSeconds(30)).get(0);
+            store.queue().acknowledge(List.of(new io.forgeflow.domain.port.Acknowledgement(
+                    new io.forgeflow.domain.port.RunFence(claimed.id(), "w1", 1),
+                    io.forgeflow.domain.run.AttemptOutcome.SUCCEEDED, RunStatus.SUCCEEDED, Duration.ZERO, "ok", null)));
+            String pending = api.post("/api/jobs/" + id + "/trigger").json().get("id").asText();
+
+            Api.Reply r = api.delete("/api/jobs/" + id);
+
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            assertThat(r.json().get("status").asText()).isEqualTo("deleted");
+            assertThat(r.json().get("next_run_at").isNull()).isTrue();
+            assertThat(api.get("/api/runs/" + pending).json().get("status").asText()).isEqualTo("cancelled");
+            assertThat(api.get("/api/jobs").json().get("items")).isEmpty();
+            assertThat(api.get("/api/jobs?status=deleted").json().get("items")).hasSize(1);
+            JsonNode run = api.get("/api/runs/" + done).json();
+            assertThat(run.get("status").asText()).isEqualTo("succeeded");
+            assertThat(api.get("/api/jobs/" + run.get("job_id").asText()).json().get("status").asText())
+                    .as("its job_id resolves to the tombstone").isEqualTo("deleted");
+            error(api.post("/api/jobs/" + id + "/trigger"), 409, "conflict");
+            error(api.patch("/api/jobs/" + id, "{\"priority\": 3}"), 409, "conflict");
+            assertThat(api.delete("/api/jobs/" + id).status()).as("deleting twice is harmless").isEqualTo(200);
+        }
+
+        @Test
+        void purgeRemovesTheJobAndItsRuns() {
+            String id = create(RECURRING);
+            String run = api.post("/api/jobs/" + id + "/trigger").json().get("id").asText();
+
+            Api.Reply r = api.delete("/api/jobs/" + id + "?purge=true");
+
+            assertThat(r.status()).isEqualTo(204);
+            error(api.get("/api/jobs/" + id), 404, "not_found");
+            error(api.get("/api/runs/" + run), 404, "not_found");
+            error(api.delete("/api/jobs/" + id + "?purge=maybe"), 400, "bad_request");
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.forgeflow.client;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The body of {@code PATCH /api/jobs/{id}}: only the fields set here are sent, so the others keep their value on the
+ * server; a field set to null takes its default (or none). The job keeps its id, executor and idempotency key.
+ * {@code JobUpdate.create().cron("0 4 * * *").priority(2)}.
+ */
+public final class JobUpdate {
+    private final Map<String, Object> fields = new LinkedHashMap<>();
+
+    private JobUpdate() {
+    }
+
+    /** An update that changes nothing yet. */
+    public static JobUpdate create() {
+        return new JobUpdate();
+    }
+
+    public JobUpdate name(String name) {
+        return set("name", name);
+    }
+
+    /** The executor's settings, whole (they replace the job's payload). */
+    public JobUpdate payload(Map<String, ?> payload) {
+        return set("payload", payload == null ? null : new LinkedHashMap<>(payload));
+    }
+
+    /** A recurring job's new cron expression (a one-off job cannot become recurring). */
+    public JobUpdate cron(String cronExpr) {
+        return set("cron_expr", cronExpr);
+    }
+
+    /** A one-off job's new time; null: run now. Its pending run moves with it. */
+    public JobUpdate runAt(Instant runAt) {
+        return set("run_at", runAt == null ? null : runAt.toString());
+    }
+
+    public JobUpdate timezone(String timezone) {
+        return set("timezone", timezone);
+    }
+
+    public JobUpdate priority(Integer priority) {
+        return set("priority", priority);
+    }
+
+    public JobUpdate maxAttempts(Integer maxAttempts) {
+        return set("max_attempts", maxAttempts);
+    }
+
+    public JobUpdate timeoutSeconds(Integer timeoutSeconds) {
+        return set("timeout_seconds", timeoutSeconds);
+    }
+
+    public JobUpdate catchUp(String catchUp) {
+        return set("catch_up", catchUp);
+    }
+
+    public JobUpdate queue(String queue) {
+        return set("queue", queue);
+    }
+
+    public JobUpdate concurrencyKey(String concurrencyKey) {
+        return set("concurrency_key", concurrencyKey);
+    }
+
+    public JobUpdate maxConcurrent(Integer maxConcurrent) {
+        return set("max_concurrent", maxConcurrent);
+    }
+
+    public JobUpdate overlap(String overlap) {
+        return set("overlap", overlap);
+    }
+
+    /** Whether nothing is set (such an update changes nothing). */
+    public boolean isEmpty() {
+        return fields.isEmpty();
+    }
+
+    /** The fields to send, in the order they were set. */
+    public Map<String, Object> body() {
+        return Collections.unmodifiableMap(fields);
+    }
+
+    private JobUpdate set(String field, Object value) {
+        fields.put(field, value);
+        return this;
+    }
+}
