@@ -49,7 +49,7 @@ class EmbeddedWorkerIT {
 
     @BeforeEach
     void applicationPool() {
-        app = EmbeddedFixture.applicationPool(pg, 12);
+        app = EmbeddedFixture.applicationPool(pg, 30);
     }
 
     @AfterEach
@@ -114,16 +114,27 @@ class EmbeddedWorkerIT {
         assertThat(attempts(enqueued.runId())).singleElement()
                 .satisfies(a -> assertThat(a.get("worker_id")).isEqualTo(worker.workerId()));
         assertThat((String) run(enqueued.runId()).get("output")).isEqualTo("receipt sent for order 42");
-        // every connection ForgeFlow borrowed went back with the application's settings
-        for (int i = 0; i < 12; i++) {
-            try (Connection c = app.getConnection(); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT current_setting('search_path'), current_setting('statement_timeout'), "
-                         + "current_setting('application_name'), current_setting('synchronous_commit')")) {
-                rs.next();
-                assertThat(rs.getString(1)).isEqualTo("\"$user\", public");
-                assertThat(rs.getString(2)).isEqualTo("0");
-                assertThat(rs.getString(3)).doesNotContain("forgeflow");
-                assertThat(rs.getString(4)).isEqualTo("on");
+        // every connection ForgeFlow borrowed went back with the application's settings (20 held at once: the pool
+        // hands out each idle one, not the same one again)
+        List<Connection> borrowed = new ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                borrowed.add(app.getConnection());
+            }
+            for (Connection c : borrowed) {
+                try (Statement st = c.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT current_setting('search_path'), current_setting('statement_timeout'), "
+                             + "current_setting('application_name'), current_setting('synchronous_commit')")) {
+                    rs.next();
+                    assertThat(rs.getString(1)).isEqualTo("\"$user\", public");
+                    assertThat(rs.getString(2)).isEqualTo("0");
+                    assertThat(rs.getString(3)).doesNotContain("forgeflow");
+                    assertThat(rs.getString(4)).isEqualTo("on");
+                }
+            }
+        } finally {
+            for (Connection c : borrowed) {
+                c.close();
             }
         }
     }
