@@ -123,4 +123,14 @@ class HandlerWaitsTest {
     void withoutARegistryNothingEverWaits() {
         assertThat(HandlerWaits.NONE.snapshot().of(pending("java", Map.of("handler", "h")))).isNull();
     }
+
+    @Test
+    void theQueriesOfTheApiCarryTheWaitsTheyWereGiven() {
+        HandlerWaits waits = new HandlerWaits(new Registry());
+
+        assertThat(new io.forgeflow.application.run.QueryRuns(s.store.runs(), waits).waits()).isSameAs(waits);
+        assertThat(new io.forgeflow.application.job.QueryJobs(s.store.jobs(), waits).waits()).isSameAs(waits);
+        assertThat(new io.forgeflow.application.run.QueryRuns(s.store.runs()).waits()).isSameAs(HandlerWaits.NONE);
+        assertThat(new io.forgeflow.application.job.QueryJobs(s.store.jobs()).waits()).isSameAs(HandlerWaits.NONE);
+    }
 }

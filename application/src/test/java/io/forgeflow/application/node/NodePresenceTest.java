@@ -35,6 +35,7 @@ class NodePresenceTest {
         presence.start();
         Await.until("the row is written", () -> !s.store.nodes().list(30).isEmpty());
         presence.stop();
+        assertThat(alive("ff-node-heartbeat")).as("the loop ended").isFalse();
 
         assertThat(s.store.nodes().list(30)).isEmpty();
     }
@@ -70,5 +71,10 @@ class NodePresenceTest {
         String pid = Long.toString(ProcessHandle.current().pid());
 
         assertThat(id).contains("-" + pid + "-").matches(".+-" + pid + "-[0-9a-f]{1,4}");
+    }
+
+    /** Whether a thread of this name is alive (the roles' loops are joined when stopped). */
+    static boolean alive(String threadName) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(threadName) && t.isAlive());
     }
 }

@@ -47,8 +47,14 @@ class RetentionRoleTest {
         Await.until("a sweep and a statistics check ran",
                 () -> retention.calls.contains("runs") && retention.calls.contains("statistics"));
         role.stop();
-        int after = retention.calls.size();
 
-        assertThat(after).isPositive();
+        assertThat(retention.calls).isNotEmpty();
+        assertThat(alive("ff-retention")).as("the sweeps' loop ended").isFalse();
+        assertThat(alive("ff-statistics")).as("the statistics loop ended").isFalse();
+    }
+
+    /** Whether a thread of this name is alive (the roles' loops are joined when stopped). */
+    static boolean alive(String threadName) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(threadName) && t.isAlive());
     }
 }

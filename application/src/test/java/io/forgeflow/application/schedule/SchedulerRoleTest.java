@@ -50,8 +50,15 @@ class SchedulerRoleTest {
     void theLoopRunsUntilStoppedAndThenResigns() {
         role.start();
         Await.until("the loop campaigns", () -> election.campaigns() > 0);
+        assertThat(alive("ff-scheduler")).isTrue();
         role.stop();
 
         assertThat(election.resignations()).isEqualTo(1);
+        assertThat(alive("ff-scheduler")).as("the loop ended").isFalse();
+    }
+
+    /** Whether a thread of this name is alive (the roles' loops are joined when stopped). */
+    static boolean alive(String threadName) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(threadName) && t.isAlive());
     }
 }
