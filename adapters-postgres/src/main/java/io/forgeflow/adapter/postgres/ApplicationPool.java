@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,21 +68,49 @@ public final class ApplicationPool {
         return () -> borrowOrThrow(settings("forgeflow scheduler leadership", idle), true);
     }
 
-    private Map<String, String> settings(String applicationName, Duration idleSession) {
-        Map<String, String> s = new LinkedHashMap<>();
-        s.put("search_path", schema);
-        s.put("statement_timeout", Long.toString(limits.statementTimeout().toMillis()));
-        s.put("lock_timeout", Long.toString(limits.lockTimeout().toMillis()));
-        s.put("idle_in_transaction_session_timeout", Long.toString(limits.idleInTransaction().toMillis()));
-        s.put("default_transaction_isolation", "read committed");
-        s.put("default_transaction_read_only", "off");
-        s.put("application_name", applicationName);
-        s.put("idle_session_timeout", idleSession == null ? "0" : Long.toString(idleSession.toMillis()));
-        s.put("synchronous_commit", null); // not set here, but a NOTIFY session sets it: read to be set back
-        return s;
+    /** The settings ForgeFlow changes on a borrowed session, in the order of {@link #SWAP} and {@link #RESTORE}. */
+    private static final List<String> NAMES = List.of("search_path", "statement_timeout", "lock_timeout",
+            "idle_in_transaction_session_timeout", "default_transaction_isolation", "default_transaction_read_only",
+            "application_name", "idle_session_timeout", "synchronous_commit");
+
+    /**
+     * Reads the settings of {@link #NAMES}, then sets all but {@code synchronous_commit} (read only, to be set back: a
+     * NOTIFY session changes it), in one statement: the read is a materialized CTE, evaluated first. A setting this
+     * server does not have ({@code idle_session_timeout} before PostgreSQL 14) reads as null and is left alone.
+     */
+    private static final String SWAP = """
+            WITH old AS MATERIALIZED (
+                SELECT current_setting('search_path') AS p, current_setting('statement_timeout') AS st,
+                       current_setting('lock_timeout') AS lt, current_setting('idle_in_transaction_session_timeout') AS it,
+                       current_setting('default_transaction_isolation') AS iso,
+                       current_setting('default_transaction_read_only') AS ro, current_setting('application_name') AS an,
+                       current_setting('idle_session_timeout', true) AS idle, current_setting('synchronous_commit') AS sc)
+            SELECT old.p, old.st, old.lt, old.it, old.iso, old.ro, old.an, old.idle, old.sc,
+                   set_config('search_path', ?, false), set_config('statement_timeout', ?, false),
+                   set_config('lock_timeout', ?, false), set_config('idle_in_transaction_session_timeout', ?, false),
+                   set_config('default_transaction_isolation', 'read committed', false),
+                   set_config('default_transaction_read_only', 'off', false), set_config('application_name', ?, false),
+                   CASE WHEN old.idle IS NULL THEN NULL ELSE set_config('idle_session_timeout', ?, false) END
+            FROM old""";
+
+    /** Sets the settings of {@link #NAMES} back, in one statement ({@code idle_session_timeout} only where read). */
+    private static final String RESTORE = """
+            SELECT set_config('search_path', ?, false), set_config('statement_timeout', ?, false),
+                   set_config('lock_timeout', ?, false), set_config('idle_in_transaction_session_timeout', ?, false),
+                   set_config('default_transaction_isolation', ?, false),
+                   set_config('default_transaction_read_only', ?, false), set_config('application_name', ?, false),
+                   CASE WHEN CAST(? AS text) IS NULL THEN NULL ELSE set_config('idle_session_timeout', ?, false) END,
+                   set_config('synchronous_commit', ?, false)""";
+
+    /** What a borrowed session is given: its application name, and the server's limit on its silence (null: none). */
+    private record Scope(String applicationName, Duration idleSession) {
     }
 
-    private Connection borrowOrThrow(Map<String, String> settings, boolean held) {
+    private Scope settings(String applicationName, Duration idleSession) {
+        return new Scope(applicationName, idleSession);
+    }
+
+    private Connection borrowOrThrow(Scope settings, boolean held) {
         try {
             return borrow(settings, held);
         } catch (SQLException e) {
@@ -92,7 +119,7 @@ public final class ApplicationPool {
         }
     }
 
-    private Connection borrow(Map<String, String> settings, boolean held) throws SQLException {
+    private Connection borrow(Scope settings, boolean held) throws SQLException {
         Connection raw = pool.getConnection();
         try {
             boolean autoCommit = raw.getAutoCommit();
@@ -113,64 +140,35 @@ public final class ApplicationPool {
         }
     }
 
-    /**
-     * Reads the current values of {@code settings}' names, then sets those with a value (a null value: only read, to
-     * be set back), in one statement (the read is a materialized CTE, evaluated first). Returns the values read; a
-     * setting this server does not have is skipped.
-     */
-    private static Map<String, String> swap(Connection connection, Map<String, String> settings) throws SQLException {
-        List<String> names = new ArrayList<>(settings.keySet());
-        StringBuilder sql = new StringBuilder("WITH old AS MATERIALIZED (SELECT ");
-        for (int i = 0; i < names.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("current_setting(?, true) AS o").append(i);
-        }
-        sql.append(") SELECT old.*");
-        for (int i = 0; i < names.size(); i++) {
-            if (settings.get(names.get(i)) != null) {
-                sql.append(", CASE WHEN old.o").append(i).append(" IS NULL THEN NULL ELSE set_config(?, ?, false) END");
-            }
-        }
-        sql.append(" FROM old");
+    /** Runs {@link #SWAP}; returns the values read, in the order of {@link #NAMES}. */
+    private Map<String, String> swap(Connection connection, Scope scope) throws SQLException {
         Map<String, String> previous = new LinkedHashMap<>();
-        try (PreparedStatement st = connection.prepareStatement(sql.toString())) {
-            int p = 1;
-            for (String name : names) {
-                st.setString(p++, name);
-            }
-            for (String name : names) {
-                if (settings.get(name) != null) {
-                    st.setString(p++, name);
-                    st.setString(p++, settings.get(name));
-                }
-            }
+        try (PreparedStatement st = connection.prepareStatement(SWAP)) {
+            st.setString(1, schema);
+            st.setString(2, Long.toString(limits.statementTimeout().toMillis()));
+            st.setString(3, Long.toString(limits.lockTimeout().toMillis()));
+            st.setString(4, Long.toString(limits.idleInTransaction().toMillis()));
+            st.setString(5, scope.applicationName());
+            st.setString(6, scope.idleSession() == null ? "0" : Long.toString(scope.idleSession().toMillis()));
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
-                for (int i = 0; i < names.size(); i++) {
-                    String value = rs.getString(i + 1);
-                    if (value != null) {
-                        previous.put(names.get(i), value);
-                    }
+                for (int i = 0; i < NAMES.size(); i++) {
+                    previous.put(NAMES.get(i), rs.getString(i + 1));
                 }
             }
         }
         return previous;
     }
 
-    /** Sets the settings back to their values of before, in one statement. */
+    /** Runs {@link #RESTORE} with the values {@link #swap} read. */
     private static void restore(Connection connection, Map<String, String> previous) throws SQLException {
-        if (previous.isEmpty()) {
-            return;
-        }
-        StringBuilder sql = new StringBuilder("SELECT ");
-        int i = 0;
-        for (String ignored : previous.keySet()) {
-            sql.append(i++ == 0 ? "" : ", ").append("set_config(?, ?, false)");
-        }
-        try (PreparedStatement st = connection.prepareStatement(sql.toString())) {
+        try (PreparedStatement st = connection.prepareStatement(RESTORE)) {
             int p = 1;
-            for (Map.Entry<String, String> e : previous.entrySet()) {
-                st.setString(p++, e.getKey());
-                st.setString(p++, e.getValue());
+            for (String name : NAMES) {
+                if (name.equals("idle_session_timeout")) {
+                    st.setString(p++, previous.get(name));
+                }
+                st.setString(p++, previous.get(name));
             }
             st.execute();
         }
@@ -251,7 +249,7 @@ public final class ApplicationPool {
 
     /** The pool's connections, scoped while borrowed. */
     private final class ScopedDataSource implements DataSource {
-        private final Map<String, String> settings = settings("forgeflow", null);
+        private final Scope settings = settings("forgeflow", null);
 
         @Override
         public Connection getConnection() throws SQLException {
