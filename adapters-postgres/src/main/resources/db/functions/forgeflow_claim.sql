@@ -2,7 +2,8 @@
 
 -- forgeflow_claim: claims due runs for one worker (pending -> running, attempt + 1, leased), optionally past a hint
 -- (the last run it claimed). SKIP LOCKED on the candidates; a limited queue's row (in name order) and a concurrency
--- key's advisory lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit. Called by
+-- key's advisory lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit. A run is
+-- matched by its claim key (forgeflow_claim_key.sql: the executor, or java:<handler>). Called by
 -- RunSql/claim.sql. Edited in place (runOnChange); its history before this file is in 0004, 0005 and 0007.
 
 --changeset forgeflow:function-forgeflow_claim runOnChange:true splitStatements:false
@@ -139,7 +140,7 @@ BEGIN
                             SELECT id FROM runs
                             WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
-                              AND executor = ANY (p_executors) AND concurrency_key IS NULL
+                              AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
                               AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
                               AND (p_include IS NULL OR queue = ANY (p_include))
                             ORDER BY scheduled_for, id
@@ -168,7 +169,7 @@ BEGIN
                             SELECT id FROM runs
                             WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
-                              AND executor = ANY (p_executors) AND concurrency_key IS NULL
+                              AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
                               AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
                               AND (p_include IS NULL OR queue = ANY (p_include))
                               AND id <> ALL (v_open) -- rows this call locked already are not skipped
@@ -225,7 +226,7 @@ BEGIN
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
                 WHERE status = 'pending' AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
-                  AND executor = ANY (p_executors)
+                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
                 ORDER BY scheduled_for, id
                 LIMIT v_left * 2 + 8
@@ -239,7 +240,7 @@ BEGIN
                 SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
                 WHERE status = 'pending' AND concurrency_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now
-                  AND executor = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
+                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
                   AND (p_include IS NULL OR queue = ANY (p_include))
                 ORDER BY scheduled_for, id

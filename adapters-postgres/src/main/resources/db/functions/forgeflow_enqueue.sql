@@ -162,9 +162,10 @@ $$;
 --rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text);
 
 --changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
--- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop) as the Java executors
--- check them at submission; any other executor's payload is checked by its Java code when a worker claims the run
--- (an invalid one fails the attempt with the executor's message). Reads nothing, locks nothing.
+-- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop, and java: an embedded
+-- worker's handler) as the Java executors check them at submission; any other executor's payload is checked by its
+-- Java code when a worker claims the run (an invalid one fails the attempt with the executor's message). A java job
+-- for a handler no live worker has is accepted: it waits. Reads nothing, locks nothing.
 CREATE OR REPLACE FUNCTION forgeflow_check_payload(p_executor text, p_payload jsonb) RETURNS void
     LANGUAGE plpgsql IMMUTABLE SET search_path FROM CURRENT AS $$
 DECLARE
@@ -176,7 +177,8 @@ DECLARE
 BEGIN
     v_known := CASE p_executor WHEN 'shell' THEN ARRAY['command']
                                WHEN 'http' THEN ARRAY['body', 'expected_status', 'headers', 'method', 'url']
-                               WHEN 'noop' THEN ARRAY['sleep_ms'] END;
+                               WHEN 'noop' THEN ARRAY['sleep_ms']
+                               WHEN 'java' THEN ARRAY['args', 'handler'] END;
     IF v_known IS NULL THEN
         RETURN;
     END IF;
@@ -208,6 +210,23 @@ BEGIN
            AND (jsonb_typeof(v_value) <> 'number' OR v_value::text !~ '^[0-9]+$' OR v_value::numeric > 60000) THEN
             RAISE EXCEPTION 'payload.sleep_ms must be a whole number from 0 to 60000'
                 USING ERRCODE = '22023', COLUMN = 'payload.sleep_ms';
+        END IF;
+    ELSIF p_executor = 'java' THEN
+        v_value := p_payload -> 'handler';
+        IF v_value IS NULL OR jsonb_typeof(v_value) = 'null' THEN
+            RAISE EXCEPTION 'payload.handler is required by the java executor: the name an embedded worker registered, e.g. {"handler": "send-receipt", "args": {"order_id": 42}}'
+                USING ERRCODE = '22023', COLUMN = 'payload.handler';
+        ELSIF jsonb_typeof(v_value) <> 'string' THEN
+            RAISE EXCEPTION 'payload.handler must be a string, e.g. "send-receipt"; got %', jsonb_typeof(v_value)
+                USING ERRCODE = '22023', COLUMN = 'payload.handler';
+        ELSIF (v_value #>> '{}') !~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' THEN
+            RAISE EXCEPTION 'payload.handler must be 1 to 100 letters, digits, ''.'', ''_'' or ''-'', starting with a letter or digit, e.g. "send-receipt"'
+                USING ERRCODE = '22023', COLUMN = 'payload.handler';
+        END IF;
+        v_value := p_payload -> 'args';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) NOT IN ('object', 'null') THEN
+            RAISE EXCEPTION 'payload.args must be an object (the handler reads it as ctx.payload()), e.g. {"order_id": 42}; got %', jsonb_typeof(v_value)
+                USING ERRCODE = '22023', COLUMN = 'payload.args';
         END IF;
     ELSE
         v_value := p_payload -> 'url';

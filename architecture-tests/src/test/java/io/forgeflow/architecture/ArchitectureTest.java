@@ -14,6 +14,7 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.List;
 import java.util.Set;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -44,10 +45,26 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule onlyTheServerWiresAdapters = noClasses().that()
-            .resideOutsideOfPackages("io.forgeflow.adapter..", "io.forgeflow.server..", "io.forgeflow.bench..")
+            .resideOutsideOfPackages("io.forgeflow.adapter..", "io.forgeflow.server..", "io.forgeflow.embedded..",
+                    "io.forgeflow.bench..")
             .should().dependOnClassesThat().resideInAPackage("io.forgeflow.adapter..")
-            .because("the server is the composition root: it alone chooses which adapter stands behind each port "
-                    + "(the bench, a measuring tool outside the node's jar, assembles nodes the same way)");
+            .because("the server (and the embedded worker, a composition root inside an application) chooses which "
+                    + "adapter stands behind each port; the bench, a measuring tool outside the node's jar, assembles "
+                    + "nodes the same way");
+
+    @ArchTest
+    static final ArchRule theEmbeddedWorkerIsNoServer = noClasses().that().resideInAPackage("io.forgeflow.embedded..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.dropwizard..", "org.eclipse.jetty..",
+                    "org.glassfish.jersey..", "jakarta.ws.rs..", "jakarta.servlet..", "io.forgeflow.adapter.rest..",
+                    "io.forgeflow.adapter.executor..", "io.forgeflow.server..", "io.forgeflow.client..",
+                    "io.prometheus..", "okhttp3..")
+            .because("an application embeds the worker in its own JVM: it brings the application and persistence "
+                    + "layers only, never an HTTP server, the REST adapter, the node's executors or its metrics");
+
+    @ArchTest
+    static final ArchRule theEmbeddedWorkerIsReallyThere = classes().that().haveFullyQualifiedName(
+                    "io.forgeflow.embedded.ForgeFlowWorker")
+            .should().bePublic().because("the embedded worker is on the analysed classpath, so the rule above is not vacuous");
 
     @ArchTest
     static final ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInAnyPackage("io.forgeflow..")
@@ -55,19 +72,21 @@ class ArchitectureTest {
             .layer("Application").definedBy("io.forgeflow.application..")
             .layer("Adapters").definedBy("io.forgeflow.adapter..")
             .layer("Server").definedBy("io.forgeflow.server..")
+            .layer("Embedded").definedBy("io.forgeflow.embedded..")
             .layer("Client").definedBy("io.forgeflow.client..")
             .layer("Desktop").definedBy("io.forgeflow.admin..")
             .layer("Bench").definedBy("io.forgeflow.bench..")
             .whereLayer("Bench").mayNotBeAccessedByAnyLayer()
             .whereLayer("Server").mayOnlyBeAccessedByLayers("Bench")
+            .whereLayer("Embedded").mayNotBeAccessedByAnyLayer()
             .whereLayer("Desktop").mayNotBeAccessedByAnyLayer()
             .whereLayer("Client").mayOnlyBeAccessedByLayers("Desktop", "Server", "Bench")
-            .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Server", "Bench")
-            .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Server", "Bench")
-            .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Server", "Bench")
+            .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Server", "Embedded", "Bench")
+            .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Server", "Embedded", "Bench")
+            .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Server", "Embedded", "Bench")
             .because("only the server knows every module, nothing of the node depends on the server (the bench, a "
-                    + "tool outside the node's jar, borrows its development database), and the clients are for the "
-                    + "desktop, the server's command line and the bench only");
+                    + "tool outside the node's jar, borrows its development database) and nothing on the embedded "
+                    + "worker, and the clients are for the desktop, the server's command line and the bench only");
 
     @ArchTest
     static final ArchRule desktopSpeaksOnlyTheRestContract = noClasses().that().resideInAPackage("io.forgeflow.admin..")
@@ -147,16 +166,34 @@ class ArchitectureTest {
             .because("a port nobody implements cannot be wired: it is either dead weight or a missing adapter "
                     + "(nested callback interfaces such as RunEvents.Listener are implemented by whoever subscribes)");
 
+    /**
+     * What the embedded worker may use of the database classes: the application's pool it is given
+     * ({@code javax.sql.DataSource}) and the {@code Jdbi} it hands to the adapters, never a statement.
+     */
+    static final DescribedPredicate<JavaClass> EMBEDDED_POOL_HANDOVER = new DescribedPredicate<>(
+            "the pool and the Jdbi the embedded worker hands to adapters-postgres") {
+        @Override
+        public boolean test(JavaClass target) {
+            return target.getName().equals("javax.sql.DataSource") || target.getName().equals("org.jdbi.v3.core.Jdbi");
+        }
+    };
+
     @ArchTest
     static final ArchRule onlyThePersistenceAdapterAndTheServerTalkToTheDatabase = noClasses().that()
             .resideOutsideOfPackages("io.forgeflow.adapter.postgres..", "io.forgeflow.server..",
                     "io.forgeflow.client.jdbc..", "io.forgeflow.bench..")
-            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
-                    "org.postgresql..", "liquibase..")
+            .should().dependOnClassesThat(resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
+                    "org.postgresql..", "liquibase..").and(DescribedPredicate.not(EMBEDDED_POOL_HANDOVER)))
             .because("SQL is written in one place, adapters-postgres, with bound parameters only: no text from a "
                     + "request can reach a statement built anywhere else (the JDBC client, for applications, makes "
                     + "one statement, the call of forgeflow.enqueue() with bound parameters; the bench, outside the "
                     + "node's jar, makes its workloads' databases and probes)");
+
+    @ArchTest
+    static final ArchRule theEmbeddedWorkerWritesNoSql = noClasses().that().resideInAPackage("io.forgeflow.embedded..")
+            .should().dependOnClassesThat(resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
+                    "org.postgresql..", "liquibase..").and(DescribedPredicate.not(EMBEDDED_POOL_HANDOVER)))
+            .because("the embedded worker wires adapters-postgres with the application's pool; its SQL stays there");
 
     /** Statement creation by JDBI: where SQL text enters JDBI outside a SqlObject's .sql file. */
     static final DescribedPredicate<JavaMethodCall> JDBI_STATEMENT_CREATION = new DescribedPredicate<>(

@@ -7,6 +7,7 @@ import io.forgeflow.adapter.rest.JsonErrorHandler;
 import io.forgeflow.adapter.rest.ReadinessCheck;
 import io.forgeflow.adapter.rest.RestModule;
 import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.job.CancelJob;
 import io.forgeflow.application.job.DeleteJob;
 import io.forgeflow.application.job.UpdateJob;
@@ -52,10 +53,12 @@ final class ApiWiring {
     private final boolean apiRole;
     private final NodeSecurity security;
     private final QueueRepository queues;
+    private final HandlerWaits waits;
 
     ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
               ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
-              Duration heartbeatInterval, boolean apiRole, NodeSecurity security, QueueRepository queues) {
+              Duration heartbeatInterval, boolean apiRole, NodeSecurity security, QueueRepository queues,
+              HandlerWaits waits) {
         this.environment = environment;
         this.jobs = jobs;
         this.runs = runs;
@@ -69,6 +72,7 @@ final class ApiWiring {
         this.apiRole = apiRole;
         this.security = security;
         this.queues = queues;
+        this.waits = waits;
     }
 
     void register() {
@@ -84,10 +88,10 @@ final class ApiWiring {
             }
         };
         if (apiRole) {
-            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock), new QueryJobs(jobs), new PauseJob(jobs),
+            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock), new QueryJobs(jobs, waits), new PauseJob(jobs),
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock),
                     new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs),
-                    new QueryRuns(runs), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
+                    new QueryRuns(runs, waits), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
                     new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));
             environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));

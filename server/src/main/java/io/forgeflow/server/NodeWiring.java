@@ -10,6 +10,7 @@ import io.forgeflow.adapter.postgres.PostgresClock;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
 import io.forgeflow.adapter.postgres.PostgresExecutorCatalog;
+import io.forgeflow.adapter.postgres.PostgresHandlerRegistry;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
 import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
 import io.forgeflow.adapter.postgres.PostgresQueueRepository;
@@ -23,11 +24,13 @@ import io.forgeflow.adapter.postgres.PostgresWorkSignal;
 import io.forgeflow.adapter.rest.EventStreams;
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.lease.LeaseRescuer;
 import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.application.schedule.CronUtilsSchedules;
+import io.forgeflow.application.node.NodePresence;
 import io.forgeflow.application.schedule.ScheduleTicker;
-import io.forgeflow.application.support.PeriodicTask;
+import io.forgeflow.application.schedule.SchedulerRole;
 import io.forgeflow.application.worker.Worker;
 import io.forgeflow.application.worker.QueueLane;
 import io.forgeflow.application.worker.WorkerSettings;
@@ -42,8 +45,6 @@ import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -135,7 +136,8 @@ final class NodeWiring {
         // submission, resume and trigger compute due times on the database's clock, as every later decision does
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
-                new PostgresQueueRepository(jdbi, null)).register();
+                new PostgresQueueRepository(jdbi, null),
+                new HandlerWaits(new PostgresHandlerRegistry(jdbi, null))).register(); // waiting_for: embedded handlers
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);
@@ -147,20 +149,13 @@ final class NodeWiring {
                     new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),
                     new RunChanges(runEvents, clock), metrics::recovered);
             Duration tick = settings.schedulerTick.toJavaDuration();
-            // a pass every tick, or sooner when a cron tick is due sooner (the ticker reads the earliest next_run_at)
             // alive while a pass starts at least every three ticks, and never less than the leader's session timeout
             NodeHealthChecks.SchedulerPulse pulse = new NodeHealthChecks.SchedulerPulse(System::nanoTime,
                     max(tick.multipliedBy(3), settings.leaderSessionTimeout.toJavaDuration()), election::isLeader);
             environment.healthChecks().register("leader-election", pulse);
-            PeriodicTask loop = new PeriodicTask("ff-scheduler", tick, () -> {
-                pulse.beat();
-                ticker.runOnce();
-                rescuer.runOnce();
-                return ticker.untilNextPass(tick);
-            });
-            environment.lifecycle().manage(managed(loop::start, () -> {
-                loop.stop();
-                election.resign();
+            SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, tick, pulse::beat);
+            environment.lifecycle().manage(managed(scheduler::start, () -> {
+                scheduler.stop();
                 election.close();
             }));
             ObservabilityWiring.retention(environment, new PostgresRetention(jdbi, null,
@@ -182,16 +177,10 @@ final class NodeWiring {
             }, worker::stop));
         }
         Instant startedAt = clock.instant();
-        PeriodicTask nodeBeat = new PeriodicTask("ff-node-heartbeat", settings.heartbeatInterval.toJavaDuration(),
-                () -> nodes.heartbeat(new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader())));
-        environment.lifecycle().manage(managed(nodeBeat::start, () -> {
-            nodeBeat.stop();
-            try {
-                nodes.remove(workerId);
-            } catch (RuntimeException e) {
-                LOG.debug("could not remove node row: {}", e.toString());
-            }
-        }));
+        NodePresence presence = new NodePresence(nodes,
+                () -> new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader()),
+                settings.heartbeatInterval.toJavaDuration());
+        environment.lifecycle().manage(managed(presence::start, presence::stop));
         LOG.info("node {} (ForgeFlow {}) roles {}", workerId, VERSION, roles);
     }
 
@@ -200,14 +189,7 @@ final class NodeWiring {
     }
 
     static String defaultWorkerId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (Exception e) {
-            host = "node";
-        }
-        String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
-        return host + "-" + pid + "-" + Integer.toHexString(new SecureRandom().nextInt(0x10000));
+        return NodePresence.defaultWorkerId();
     }
 
     static Managed managed(Runnable start, Runnable stop) {

@@ -6,7 +6,7 @@ import io.forgeflow.adapter.rest.RestModule;
 import io.forgeflow.application.event.RunEventFeed;
 import io.forgeflow.application.node.QueryNodes;
 import io.forgeflow.application.retention.RetentionSweeper;
-import io.forgeflow.application.support.PeriodicTask;
+import io.forgeflow.application.retention.RetentionRole;
 import io.forgeflow.domain.port.LeaderElection;
 import io.forgeflow.domain.port.NodeRegistry;
 import io.forgeflow.domain.port.Retention;
@@ -56,12 +56,8 @@ final class ObservabilityWiring {
         Duration heartbeat = settings.heartbeatInterval.toJavaDuration();
         RetentionSweeper sweeper = new RetentionSweeper(retention, nodes, election, settings.retention.toJavaDuration(),
                 Duration.ofSeconds(QueryNodes.keepWindowSeconds(heartbeat)), RETENTION_PAUSE, metrics::retentionDeleted);
-        PeriodicTask loop = new PeriodicTask("ff-retention", settings.retentionInterval.toJavaDuration(),
-                sweeper::runOnce);
-        environment.lifecycle().manage(NodeWiring.managed(loop::start, loop::stop));
         // where autovacuum is off, the leader keeps the planner's statistics fresh itself (README, "Keep autovacuum on")
-        PeriodicTask statistics = new PeriodicTask("ff-statistics", STATISTICS_INTERVAL,
-                () -> { sweeper.refreshStatisticsOnce(); });
-        environment.lifecycle().manage(NodeWiring.managed(statistics::start, statistics::stop));
+        RetentionRole role = new RetentionRole(sweeper, settings.retentionInterval.toJavaDuration(), STATISTICS_INTERVAL);
+        environment.lifecycle().manage(NodeWiring.managed(role::start, role::stop));
     }
 }

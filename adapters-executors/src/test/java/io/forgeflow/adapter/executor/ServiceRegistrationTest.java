@@ -12,14 +12,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ServiceRegistrationTest {
 
     @Test
-    void serviceLoaderFindsTheShellHttpAndNoopExecutors() {
+    void serviceLoaderFindsTheShellHttpNoopAndJavaExecutors() {
         List<RunExecutor> executors = ServiceLoader.load(RunExecutor.class).stream()
                 .map(ServiceLoader.Provider::get).collect(Collectors.toList());
         try {
-            assertThat(executors).extracting(RunExecutor::name).containsExactlyInAnyOrder("shell", "http", "noop");
+            assertThat(executors).extracting(RunExecutor::name).containsExactlyInAnyOrder("shell", "http", "noop", "java");
             assertThat(executors).hasAtLeastOneElementOfType(ShellRunExecutor.class)
                     .hasAtLeastOneElementOfType(HttpRunExecutor.class)
-                    .hasAtLeastOneElementOfType(NoopRunExecutor.class);
+                    .hasAtLeastOneElementOfType(NoopRunExecutor.class)
+                    .hasAtLeastOneElementOfType(JavaHandlerRunExecutor.class);
         } finally {
             executors.forEach(RunExecutor::close);
         }

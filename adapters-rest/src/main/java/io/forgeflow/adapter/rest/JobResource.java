@@ -1,5 +1,6 @@
 package io.forgeflow.adapter.rest;
 
+import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.job.CancelJob;
 import io.forgeflow.application.job.DeleteJob;
 import io.forgeflow.application.job.UpdateJob;
@@ -63,7 +64,7 @@ public final class JobResource {
         JobDraft draft = JobSubmission.read(body);
         checkSubmitScope(security, draft.executor());
         JobCreation creation = submitJob.submit(draft);
-        JobResponse job = JobResponse.of(creation.job());
+        JobResponse job = JobResponse.of(creation.job()).withWaitingFor(waitingFor(creation.job()));
         if (!creation.created()) {
             return Response.ok(job).build();
         }
@@ -89,13 +90,16 @@ public final class JobResource {
     @GET
     public PageResponse<JobResponse> list(@Context UriInfo uri) {
         Query q = Query.of(uri, "status", "limit", "cursor");
-        return PageResponse.of(queryJobs.list(q.jobStatus(), q.limit(), q.cursor()), JobResponse::of);
+        HandlerWaits.Snapshot waits = queryJobs.waits().snapshot();
+        return PageResponse.of(queryJobs.list(q.jobStatus(), q.limit(), q.cursor()),
+                job -> JobResponse.of(job).withWaitingFor(waits.of(job)));
     }
 
     @GET
     @Path("{id}")
     public JobResponse get(@PathParam("id") String id) {
-        return JobResponse.of(queryJobs.get(wellFormed(id)));
+        Job job = queryJobs.get(wellFormed(id));
+        return JobResponse.of(job).withWaitingFor(waitingFor(job));
     }
 
     /**
@@ -143,7 +147,8 @@ public final class JobResource {
     @POST
     @Path("{id}/resume")
     public JobResponse resume(@PathParam("id") String id) {
-        return JobResponse.of(resumeJob.resume(wellFormed(id)));
+        Job job = resumeJob.resume(wellFormed(id));
+        return JobResponse.of(job).withWaitingFor(waitingFor(job));
     }
 
     @POST
@@ -159,7 +164,11 @@ public final class JobResource {
     public Response trigger(@PathParam("id") String id, @Context UriInfo uri) {
         Run run = triggerJob.trigger(wellFormed(id));
         return Response.created(uri.getBaseUriBuilder().path("api/runs").path(run.id()).build())
-                .entity(RunResponse.of(run)).build();
+                .entity(RunResponse.of(run).withWaitingFor(queryJobs.waits().snapshot().of(run))).build();
+    }
+
+    private String waitingFor(Job job) {
+        return queryJobs.waits().snapshot().of(job);
     }
 
     /** An id that cannot name a job is simply not found (ids are opaque to clients). */

@@ -1,11 +1,13 @@
 package io.forgeflow.adapter.rest;
 
+import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.application.run.QueryRuns;
 import io.forgeflow.application.run.QueryRuns.RunDetail;
 import io.forgeflow.application.run.RequeueRun;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.run.Run;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -35,8 +37,9 @@ public final class RunResource {
     @GET
     public PageResponse<RunResponse> list(@Context UriInfo uri) {
         Query q = Query.of(uri, "job_id", "status", "limit", "cursor");
+        HandlerWaits.Snapshot waits = queryRuns.waits().snapshot();
         return PageResponse.of(queryRuns.listForDisplay(q.jobId(), q.runStatus(), q.limit(), q.cursor()),
-                RunResponse::of);
+                listed -> RunResponse.of(listed).withWaitingFor(waits.of(listed.run())));
     }
 
     /** The run with its attempts, oldest first. */
@@ -44,19 +47,24 @@ public final class RunResource {
     @Path("{id}")
     public RunResponse get(@PathParam("id") String id) {
         RunDetail detail = queryRuns.get(wellFormed(id));
-        return RunResponse.of(detail.run(), detail.attempts());
+        return RunResponse.of(detail.run(), detail.attempts()).withWaitingFor(waitingFor(detail.run()));
     }
 
     @POST
     @Path("{id}/requeue")
     public RunResponse requeue(@PathParam("id") String id) {
-        return RunResponse.of(requeueRun.requeue(wellFormed(id)));
+        Run run = requeueRun.requeue(wellFormed(id));
+        return RunResponse.of(run).withWaitingFor(waitingFor(run));
     }
 
     @POST
     @Path("{id}/cancel")
     public RunResponse cancel(@PathParam("id") String id) {
         return RunResponse.of(cancelRun.cancel(wellFormed(id)));
+    }
+
+    private String waitingFor(Run run) {
+        return queryRuns.waits().snapshot().of(run);
     }
 
     private static String wellFormed(String id) {

@@ -1,5 +1,6 @@
 package io.forgeflow.application.job;
 
+import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.support.Paging;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.job.Job;
@@ -10,9 +11,21 @@ import io.forgeflow.domain.port.Page;
 /** Reads jobs for the API. */
 public final class QueryJobs {
     private final JobRepository jobs;
+    private final HandlerWaits waits;
 
     public QueryJobs(JobRepository jobs) {
+        this(jobs, HandlerWaits.NONE);
+    }
+
+    /** @param waits what handler jobs wait for (the API's {@code waiting_for}) */
+    public QueryJobs(JobRepository jobs, HandlerWaits waits) {
         this.jobs = jobs;
+        this.waits = java.util.Objects.requireNonNull(waits, "waits");
+    }
+
+    /** What handler jobs wait for, for the API's {@code waiting_for}. */
+    public HandlerWaits waits() {
+        return waits;
     }
 
     public Job get(String id) {

@@ -1,5 +1,6 @@
 package io.forgeflow.application.run;
 
+import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.support.Paging;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.port.ListedRun;
@@ -15,9 +16,21 @@ import java.util.Map;
 /** Reads runs for the API: one run with its attempts, newest-first pages, counts by status. */
 public final class QueryRuns {
     private final RunRepository runs;
+    private final HandlerWaits waits;
 
     public QueryRuns(RunRepository runs) {
+        this(runs, HandlerWaits.NONE);
+    }
+
+    /** @param waits what handler runs wait for (the API's {@code waiting_for}) */
+    public QueryRuns(RunRepository runs, HandlerWaits waits) {
         this.runs = runs;
+        this.waits = java.util.Objects.requireNonNull(waits, "waits");
+    }
+
+    /** What handler runs wait for, for the API's {@code waiting_for}. */
+    public HandlerWaits waits() {
+        return waits;
     }
 
     public RunDetail get(String id) {

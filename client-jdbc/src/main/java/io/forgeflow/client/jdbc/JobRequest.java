@@ -30,6 +30,19 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
         return builder(name, "http").payload(Map.of("url", url));
     }
 
+    /**
+     * A job for an embedded worker's handler (executor {@code java}): {@code {"handler": handler, "args": args}};
+     * the handler reads {@code args} as its payload. Null args: none.
+     */
+    public static Builder handler(String name, String handler, Map<String, ?> args) {
+        Map<String, Object> payload = new java.util.LinkedHashMap<>();
+        payload.put("handler", handler);
+        if (args != null) {
+            payload.put("args", args);
+        }
+        return builder(name, "java").payload(payload);
+    }
+
     public static Builder builder(String name, String executor) {
         return new Builder(name, executor);
     }
