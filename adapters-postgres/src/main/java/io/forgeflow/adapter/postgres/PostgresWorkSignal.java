@@ -17,7 +17,8 @@ import java.util.function.Supplier;
  *
  * <p><b>Sending is coalesced.</b> {@link #runsBecameDue()} only raises a flag; the notifier's sender sends one
  * {@code NOTIFY} and then waits out a window (2 ms by default) before it sends again, so any number of calls in a
- * window cost one notification, never inside a caller's transaction.
+ * window cost one notification, never inside a caller's transaction. This node's own waiters are woken at once,
+ * without the notification's round trip.
  *
  * <p><b>Receiving</b>: it listens from construction on (if the database answers; otherwise as soon as it does).
  * Notifications that arrive while nobody waits wake the next {@link #await}. After the listening connection was
@@ -70,10 +71,14 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
         });
     }
 
-    /** {@inheritDoc} Raises a flag and, at most, unparks the sender thread: no I/O, no lock. */
+    /**
+     * {@inheritDoc} Wakes this node's own waiters at once (a node that both submits and works need not wait for its
+     * NOTIFY to come back), and raises the sender's flag for the other nodes: no I/O here.
+     */
     @Override
     public void runsBecameDue() {
         channel.request();
+        signal();
     }
 
     @Override

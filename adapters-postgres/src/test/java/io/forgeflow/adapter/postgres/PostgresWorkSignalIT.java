@@ -50,6 +50,18 @@ class PostgresWorkSignalIT {
     }
 
     @Test
+    void aSignalWakesAnAwaitOfTheSameNodeAtOnceWithoutTheNotificationsRoundTrip() throws Exception {
+        // a node whose database cannot be reached sends no NOTIFY and hears none: only the local hand-off remains
+        try (PostgresWorkSignal cutOff = new PostgresWorkSignal(() -> {
+            throw new IllegalStateException("no database here");
+        })) {
+            cutOff.runsBecameDue();
+
+            assertThat(cutOff.await(Duration.ofMillis(500))).isTrue();
+        }
+    }
+
+    @Test
     void aSignalSentWhileNobodyWaitsWakesTheNextAwait() throws Exception {
         drain(receiver);
         sender.runsBecameDue();
