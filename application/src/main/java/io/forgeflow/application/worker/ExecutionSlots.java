@@ -265,6 +265,11 @@ final class ExecutionSlots {
             }
             acknowledger.offer(ack, f.run.jobId());
         } finally {
+            if (f.started) {
+                double millis = took.toNanos() / 1e6;
+                double average = averageMillis;
+                averageMillis = Double.isNaN(average) ? millis : 0.9 * average + 0.1 * millis;
+            }
             if (inFlight.remove(f.fence) != null) {
                 heldPerLane[f.lane].decrementAndGet();
             }
@@ -272,9 +277,6 @@ final class ExecutionSlots {
             f.ended.countDown();
             if (f.started) {
                 listener.busySlots(busy.decrementAndGet());
-                double millis = took.toNanos() / 1e6;
-                double average = averageMillis;
-                averageMillis = Double.isNaN(average) ? millis : 0.9 * average + 0.1 * millis;
             }
             if (accepting) {
                 wakeUp.roomFreed();

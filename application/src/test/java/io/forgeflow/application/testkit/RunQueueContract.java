@@ -526,7 +526,8 @@ public abstract class RunQueueContract {
             Run back = reload(held);
             assertThat(back.status()).isEqualTo(RunStatus.PENDING);
             assertThat(back.scheduledFor()).isEqualTo(clock().instant().plusSeconds(7));
-            assertThat(back.workerId()).isNull();
+            assertThat(back.workerId()).as("a run waiting for its retry shows its last attempt's worker")
+                    .isEqualTo(WORKER_A);
             assertThat(back.leaseExpiresAt()).isNull();
             assertThat(back.finishedAt()).isNull();
             assertThat(back.attempt()).isEqualTo(1);
