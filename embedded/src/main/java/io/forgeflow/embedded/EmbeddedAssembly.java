@@ -16,6 +16,7 @@ import io.forgeflow.adapter.postgres.PostgresWorkSignal;
 import io.forgeflow.adapter.postgres.SessionLimits;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.executor.HandlerPayload;
+import io.forgeflow.application.event.PublishedJobs;
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.lease.LeaseRescuer;
 import io.forgeflow.application.run.OutcomePolicy;
@@ -122,7 +123,8 @@ final class EmbeddedAssembly {
             // what enqueue() in SQL checks executor names against: java is known once any worker or node has started
             new PostgresExecutorCatalog(jdbi).record(Set.of(HandlerPayload.EXECUTOR), b.workerId);
             if (election != null) {
-                ScheduleTicker ticker = new ScheduleTicker(new PostgresJobRepository(jdbi, null, events),
+                ScheduleTicker ticker = new ScheduleTicker(new PublishedJobs(new PostgresJobRepository(jdbi, null),
+                        new RunChanges(events, Clock.systemUTC())),
                         new CronUtilsSchedules(), election, signal, MISFIRE_THRESHOLD, n -> { });
                 LeaseRescuer rescuer = new LeaseRescuer(queue, election,
                         new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),

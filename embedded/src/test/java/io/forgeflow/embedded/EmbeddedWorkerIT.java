@@ -9,7 +9,6 @@ import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.client.jdbc.Enqueued;
 import io.forgeflow.client.jdbc.ForgeFlowJdbc;
 import io.forgeflow.client.jdbc.JobRequest;
-import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.run.Run;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -251,7 +250,7 @@ class EmbeddedWorkerIT {
         Enqueued e = enqueue(JobRequest.handler("waits", "waits", null).build());
         assertThat(started.await(20, TimeUnit.SECONDS)).isTrue();
 
-        Run asked = new CancelRun(new PostgresRunRepository(pg.jdbi(), null, RunEvents.NONE)).cancel(e.runId());
+        Run asked = new CancelRun(new PostgresRunRepository(pg.jdbi(), null)).cancel(e.runId());
         assertThat(asked.cancelRequested()).isTrue();
         await("the run is cancelled", Duration.ofSeconds(20), () -> "cancelled".equals(status(e.runId())));
         assertThat(reasons).singleElement().asString().contains("cancelled by an operator");
@@ -276,7 +275,7 @@ class EmbeddedWorkerIT {
         betas.forEach(e -> assertThat(ranOn).containsEntry(e.runId(), b.workerId()));
         assertThat(status(gamma.runId())).isEqualTo("pending");
         assertThat(attempts(gamma.runId())).isEmpty();
-        Run pendingGamma = new PostgresRunRepository(pg.jdbi(), null, RunEvents.NONE).find(gamma.runId()).orElseThrow();
+        Run pendingGamma = new PostgresRunRepository(pg.jdbi(), null).find(gamma.runId()).orElseThrow();
         HandlerWaits waits = new HandlerWaits(new PostgresHandlerRegistry(pg.jdbi(), null));
         assertThat(waits.snapshot().of(pendingGamma)).isEqualTo("handler gamma");
 

@@ -22,6 +22,8 @@ import io.forgeflow.adapter.postgres.PostgresRunEvents;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
 import io.forgeflow.adapter.postgres.PostgresWorkSignal;
 import io.forgeflow.adapter.rest.EventStreams;
+import io.forgeflow.application.event.PublishedJobs;
+import io.forgeflow.application.event.PublishedRuns;
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.executor.HandlerWaits;
@@ -36,7 +38,9 @@ import io.forgeflow.application.worker.QueueLane;
 import io.forgeflow.application.worker.WorkerSettings;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
+import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.RunExecutor;
+import io.forgeflow.domain.port.RunRepository;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -95,8 +99,10 @@ final class NodeWiring {
         // transactions; closed after the worker (registered before it), so its last acknowledgements are published
         PostgresRunEvents runEvents = new PostgresRunEvents(notifier);
         environment.lifecycle().manage(managed(() -> { }, runEvents::close));
-        PostgresJobRepository jobs = new PostgresJobRepository(jdbi, null, runEvents);
-        PostgresRunRepository runs = new PostgresRunRepository(jdbi, null, runEvents);
+        // the API's and the scheduler's run changes are published from what the repositories return
+        RunChanges apiChanges = new RunChanges(runEvents, clock);
+        JobRepository jobs = new PublishedJobs(new PostgresJobRepository(jdbi, null), apiChanges);
+        RunRepository runs = new PublishedRuns(new PostgresRunRepository(jdbi, null), apiChanges);
         PostgresRunQueue queue = new PostgresRunQueue(jdbi, null);
         PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
         CronUtilsSchedules cron = new CronUtilsSchedules();

@@ -267,11 +267,16 @@ class ShellRunExecutorIT {
 
         @Test
         void manyShortCommandsEachFinishPromptly() {
-            long start = System.nanoTime();
+            List<Duration> took = new java.util.ArrayList<>();
             for (int i = 0; i < 20; i++) {
+                long start = System.nanoTime();
                 assertThat(run("echo " + i).output()).isEqualTo(i + "\n");
+                took.add(Duration.ofNanos(System.nanoTime() - start));
             }
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+            took.sort(null);
+            // the median, not the sum: a loaded machine slows some forks, a wait for leftovers (the 2 s kill grace)
+            // would slow every command
+            assertThat(took.get(took.size() / 2)).isLessThan(Duration.ofSeconds(1));
         }
     }
 }

@@ -7,9 +7,7 @@ import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.Page;
-import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.run.Run;
-import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
@@ -34,7 +32,7 @@ import java.util.Optional;
  *       tick (compare-and-set on {@code next_run_at}, and a unique index on the tick a run was fired for).</li>
  * </ul>
  *
- * Runs created or cancelled here are handed to {@link RunEvents} after the commit.
+ * Runs created or cancelled here are returned to the caller (the application publishes them), never published here.
  */
 public final class PostgresJobRepository implements JobRepository {
     private static final int CREATE_ATTEMPTS = 3;
@@ -44,7 +42,6 @@ public final class PostgresJobRepository implements JobRepository {
     private final Jdbi jdbi;
     private final JdbcStatements statements;
     private final DbClock clock;
-    private final RunEvents events;
     private final GroupCommit<JobSubmissionWriter.Submission, Optional<Job>> submissions;
 
     /**
@@ -52,15 +49,9 @@ public final class PostgresJobRepository implements JobRepository {
      * @param testClock null in production (the database clock decides); a fixed clock in tests
      */
     public PostgresJobRepository(Jdbi jdbi, Clock testClock) {
-        this(jdbi, testClock, RunEvents.NONE);
-    }
-
-    /** @param events told of the runs created or cancelled (after the commit); {@link RunEvents#NONE} for none */
-    public PostgresJobRepository(Jdbi jdbi, Clock testClock, RunEvents events) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
-        this.events = events == null ? RunEvents.NONE : events;
         this.submissions = new GroupCommit<>(SUBMISSION_BATCHES, SUBMISSION_BATCH_SIZE,
                 new JobSubmissionWriter(statements));
     }
@@ -96,8 +87,7 @@ public final class PostgresJobRepository implements JobRepository {
                         .map(holder -> new JobCreation(holder, false));
             });
             if (creation.isPresent()) {
-                publish(inserted);
-                return creation.get();
+                return withRun(creation.get(), inserted);
             }
         }
         throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
@@ -141,8 +131,7 @@ public final class PostgresJobRepository implements JobRepository {
                 continue;
             }
             if (creation.isPresent()) {
-                publish(inserted);
-                return creation.get();
+                return withRun(creation.get(), inserted);
             }
         }
         throw new IllegalStateException("unique key " + job.spec().uniqueKey()
@@ -157,8 +146,7 @@ public final class PostgresJobRepository implements JobRepository {
         for (int round = 0; round < CREATE_ATTEMPTS; round++) {
             Optional<Job> stored = insertWithRun(job, firstRun, clock.now());
             if (stored.isPresent()) {
-                publish(List.of(firstRun));
-                return new JobCreation(stored.get(), true);
+                return new JobCreation(stored.get(), true, firstRun);
             }
             Optional<Job> holder = jdbi.withExtension(JobSql.class,
                     sql -> sql.findByIdempotencyKey(job.spec().idempotencyKey()));
@@ -212,8 +200,8 @@ public final class PostgresJobRepository implements JobRepository {
      * writer, so a pause never deadlocks with an acknowledgement. Cancelled runs get an error saying why.
      */
     @Override
-    public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
-                                      RunCancellation cancellation, Run insert) {
+    public Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+                                            RunCancellation cancellation, Run insert) {
         Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(next, "next");
         Objects.requireNonNull(cancellation, "cancellation");
@@ -245,8 +233,7 @@ public final class PostgresJobRepository implements JobRepository {
             }
             return changed;
         });
-        publish(touched);
-        return result;
+        return result.map(job -> new JobChange(job, touched));
     }
 
     /**
@@ -275,7 +262,7 @@ public final class PostgresJobRepository implements JobRepository {
 
     /** {@inheritDoc} The running-run check reads under the lock of the job's live runs, so it cannot go stale. */
     @Override
-    public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+    public Optional<JobChange> delete(String id, JobStatus expected, boolean cancelRunning) {
         Objects.requireNonNull(expected, "expected");
         if (!Ids.isWellFormed(id)) {
             return Optional.empty();
@@ -299,8 +286,7 @@ public final class PostgresJobRepository implements JobRepository {
             }
             return deleted;
         });
-        publish(cancelled);
-        return result;
+        return result.map(job -> new JobChange(job, cancelled));
     }
 
     @Override
@@ -369,22 +355,12 @@ public final class PostgresJobRepository implements JobRepository {
         if (action.get().startsWith("skip")) {
             return TickOutcome.SKIPPED_OVERLAP;
         }
-        if (run != null) {
-            publish(List.of(run));
-        }
         return TickOutcome.FIRED;
     }
 
-    /** Hands runs this repository created or cancelled (committed) to the run events. */
-    private void publish(List<Run> runs) {
-        if (runs.isEmpty()) {
-            return;
-        }
-        Instant at = clock.eventTime();
-        List<RunChange> changes = new ArrayList<>(runs.size());
-        for (Run run : runs) {
-            changes.add(RunChange.of(run, null, at));
-        }
-        events.publish(changes);
+    /** A creation with the first run this call stored, if it created the job. */
+    private static JobCreation withRun(JobCreation creation, List<Run> inserted) {
+        return creation.created() && !inserted.isEmpty()
+                ? new JobCreation(creation.job(), true, inserted.get(0)) : creation;
     }
 }

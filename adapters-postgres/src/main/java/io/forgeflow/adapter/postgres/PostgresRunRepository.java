@@ -5,11 +5,9 @@ import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
-import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunRepository;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.Run;
-import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
@@ -25,33 +23,26 @@ import java.util.function.Function;
  * Runs as operators and the API see them ({@link RunRepository}). Listings are newest first with opaque keyset
  * cursors; ids that are not well-formed find nothing. Each control is a single compare-and-set statement on the run's
  * status, so it races safely with claimers and workers. Cancelling the pending run of a one-off job completes the job,
- * as the end of its run would. Every state change that committed is handed to {@link RunEvents} afterwards.
+ * as the end of its run would. The changed run is returned; the application publishes it.
  */
 public final class PostgresRunRepository implements RunRepository {
     private final Jdbi jdbi;
     private final DbClock clock;
-    private final RunEvents events;
 
     /**
      * @param jdbi      made by {@link PostgresJdbi#create}
      * @param testClock null in production (the database clock decides); a fixed clock in tests
      */
     public PostgresRunRepository(Jdbi jdbi, Clock testClock) {
-        this(jdbi, testClock, RunEvents.NONE);
-    }
-
-    /** @param events told of every committed state change (after the commit); {@link RunEvents#NONE} for none */
-    public PostgresRunRepository(Jdbi jdbi, Clock testClock, RunEvents events) {
         this.jdbi = Objects.requireNonNull(jdbi, "jdbi");
         this.clock = new DbClock(testClock);
-        this.events = events == null ? RunEvents.NONE : events;
     }
 
     @Override
     public Run insert(Run run) {
         Objects.requireNonNull(run, "run");
         try {
-            return published(jdbi.withExtension(RunSql.class, sql -> sql.insert(run, clock.now())));
+            return jdbi.withExtension(RunSql.class, sql -> sql.insert(run, clock.now()));
         } catch (RuntimeException e) {
             throw uniqueConflictOr(e, sql -> sql.liveHolderForJob(run.jobId()));
         }
@@ -131,7 +122,7 @@ public final class PostgresRunRepository implements RunRepository {
         if (!Ids.isWellFormed(id)) {
             return Optional.empty();
         }
-        return jdbi.withExtension(RunSql.class, sql -> sql.cancelPending(id, reason, clock.now())).map(this::published);
+        return jdbi.withExtension(RunSql.class, sql -> sql.cancelPending(id, reason, clock.now()));
     }
 
     @Override
@@ -151,16 +142,9 @@ public final class PostgresRunRepository implements RunRepository {
             return Optional.empty();
         }
         try {
-            return jdbi.withExtension(RunSql.class, sql -> sql.requeue(id, attemptBudget, clock.now()))
-                    .map(this::published);
+            return jdbi.withExtension(RunSql.class, sql -> sql.requeue(id, attemptBudget, clock.now()));
         } catch (RuntimeException e) {
             throw uniqueConflictOr(e, sql -> sql.liveHolderForRun(id));
         }
-    }
-
-    /** Hands a committed change (made by the API, not a worker) to the run events; returns the run. */
-    private Run published(Run run) {
-        events.publish(List.of(RunChange.of(run, null, clock.eventTime())));
-        return run;
     }
 }

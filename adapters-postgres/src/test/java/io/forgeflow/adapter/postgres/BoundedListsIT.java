@@ -17,7 +17,7 @@ class BoundedListsIT {
     @RegisterExtension
     static final PostgresExtension pg = PostgresExtension.migrated();
 
-    final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), null, null);
+    final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), null);
 
     @Test
     void aListOfRunsWithHugePayloadsAndOutputsCarriesOnlyTailsAndSaysWhichWereCut() {

@@ -123,7 +123,7 @@ class PostgresJobRepositoryIT {
                             e -> assertThat(e.code()).isEqualTo("job_running"));
             assertThat(jobs.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.ACTIVE);
 
-            Job deleted = jobs.delete(job.id(), JobStatus.ACTIVE, true).orElseThrow();
+            Job deleted = jobs.delete(job.id(), JobStatus.ACTIVE, true).orElseThrow().job();
             assertThat(deleted.status()).isEqualTo(JobStatus.DELETED);
             assertThat(deleted.nextRunAt()).isNull();
             assertThat(runs.find(pending.id()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
@@ -378,7 +378,7 @@ class PostgresJobRepositoryIT {
             clock.advance(Duration.ofSeconds(5));
 
             Job paused = jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.NONE, null)
-                    .orElseThrow();
+                    .orElseThrow().job();
 
             assertThat(paused.status()).isEqualTo(JobStatus.PAUSED);
             assertThat(paused.nextRunAt()).isNull();
@@ -393,7 +393,7 @@ class PostgresJobRepositoryIT {
             Job job = pg.insert(aJob().recurring("* * * * *", null).paused());
 
             Job resumed = jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, now.plusSeconds(60),
-                    RunCancellation.NONE, null).orElseThrow();
+                    RunCancellation.NONE, null).orElseThrow().job();
 
             assertThat(resumed.nextRunAt()).isEqualTo(now.plusSeconds(60));
         }

@@ -7,6 +7,7 @@ import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.JobRepository.RunCancellation;
+import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.run.AttemptOutcome;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -141,40 +141,41 @@ class PostgresRunEventsIT {
     }
 
     /**
-     * The job and run repositories hand every committed change to the run events, with the fields the event stream
-     * shows. (The run queue publishes nothing: the worker and the rescuer publish what it returns, WorkerRunEventsTest.)
+     * The job and run repositories publish nothing themselves: they return every run a call created or cancelled, as
+     * committed, and the application publishes it (PublishedJobsTest). This is what they return.
      */
     @Nested
-    class PublishedByTheRepositories {
+    class ReturnedByTheRepositories {
         final TestClock clock = TestClock.at("2025-01-01T00:00:00Z");
         final Instant now = clock.instant();
-        final Recording events = new Recording();
-        final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), clock, events);
-        final PostgresJobRepository jobs = new PostgresJobRepository(pg.jdbi(), clock, events);
+        final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), clock);
+        final PostgresJobRepository jobs = new PostgresJobRepository(pg.jdbi(), clock);
 
         @Test
-        void theApiAndTheSchedulerPublishTheRunsTheyCreateOrCancel() {
+        void theApiAndTheSchedulerGetBackTheRunsTheyCreateOrCancel() {
             Job job = aJob().recurring("0 0 1 1 *", now.plusSeconds(3600)).build(); // cancelling its run keeps it active
             Run first = Run.pending(Ids.newId(now), job.id(), 3, 5, now, "noop", null, 60, now);
-            jobs.create(job, first);
-            Run triggered = runs.insert(Run.pending(Ids.newId(now), job.id(), 3, 5, now, "noop", null, 60, now));
-            runs.cancelPending(triggered.id(), "no");
-            runs.requeue(triggered.id(), 1);
-            jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING, null);
-            Job cron = pg.insert(aJob().recurring("* * * * *", now));
-            Run tick = Run.pending(Ids.newId(now), cron.id(), 3, 5, now, "noop", null, 60, now);
-            jobs.fireTick(cron.id(), now, now.plusSeconds(60), tick);
+            assertThat(jobs.create(job, first).run()).extracting(Run::id, Run::status)
+                    .containsExactly(first.id(), RunStatus.PENDING);
 
-            List<RunChange> published = new ArrayList<>(events.published);
-            assertThat(published).extracting(RunChange::runId, RunChange::status, RunChange::workerId).hasSize(7)
-                    .startsWith(tuple(first.id(), RunStatus.PENDING, null),
-                            tuple(triggered.id(), RunStatus.PENDING, null),
-                            tuple(triggered.id(), RunStatus.CANCELLED, null),
-                            tuple(triggered.id(), RunStatus.PENDING, null))
-                    .endsWith(tuple(tick.id(), RunStatus.PENDING, null));
-            assertThat(published.subList(4, 6)).extracting(RunChange::runId, RunChange::status)
+            Run triggered = runs.insert(Run.pending(Ids.newId(now), job.id(), 3, 5, now, "noop", null, 60, now));
+            assertThat(runs.cancelPending(triggered.id(), "no")).get().extracting(Run::status)
+                    .isEqualTo(RunStatus.CANCELLED);
+            assertThat(runs.requeue(triggered.id(), 1)).get().extracting(Run::status).isEqualTo(RunStatus.PENDING);
+
+            JobRepository.JobChange paused = jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null,
+                    RunCancellation.PENDING, null).orElseThrow();
+            assertThat(paused.job().status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(paused.runs()).extracting(Run::id, Run::status)
                     .containsExactlyInAnyOrder(tuple(first.id(), RunStatus.CANCELLED),
                             tuple(triggered.id(), RunStatus.CANCELLED));
+
+            Run resumedWith = Run.pending(Ids.newId(now), job.id(), 3, 5, now, "noop", null, 60, now);
+            assertThat(jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, now.plusSeconds(60),
+                    RunCancellation.NONE, resumedWith).orElseThrow().runs())
+                    .extracting(Run::id, Run::status).containsExactly(tuple(resumedWith.id(), RunStatus.PENDING));
+            assertThat(jobs.delete(job.id(), JobStatus.ACTIVE, false).orElseThrow().runs())
+                    .extracting(Run::id, Run::status).containsExactly(tuple(resumedWith.id(), RunStatus.CANCELLED));
         }
     }
 
@@ -195,20 +196,6 @@ class PostgresRunEventsIT {
         @Override
         public void gap(String reason) {
             gaps.add(reason);
-        }
-    }
-
-    static final class Recording implements RunEvents {
-        final List<RunChange> published = Collections.synchronizedList(new ArrayList<>());
-
-        @Override
-        public void publish(List<RunChange> changes) {
-            published.addAll(changes);
-        }
-
-        @Override
-        public AutoCloseable subscribe(Listener listener) {
-            return () -> { };
         }
     }
 }

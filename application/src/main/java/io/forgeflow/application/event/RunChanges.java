@@ -33,6 +33,19 @@ public final class RunChanges {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
+    /** The API or the scheduler changed these runs (committed): no worker's change, so no worker id. */
+    public void changed(List<Run> runs) {
+        if (runs.isEmpty() || events == RunEvents.NONE) {
+            return;
+        }
+        Instant at = clock.instant();
+        List<RunChange> changes = new ArrayList<>(runs.size());
+        for (Run run : runs) {
+            changes.add(RunChange.of(run, null, at));
+        }
+        events.publish(changes);
+    }
+
     /** A claim by {@code workerId} took these runs (now running). */
     public void claimed(String workerId, List<Run> runs) {
         if (runs.isEmpty() || events == RunEvents.NONE) {

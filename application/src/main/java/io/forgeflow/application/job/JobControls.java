@@ -30,8 +30,8 @@ final class JobControls {
         return new ConflictException("job " + id + " changed while this request ran; read it again and retry");
     }
 
-    static Job orRaced(Optional<Job> changed, String id) {
-        return changed.orElseThrow(() -> raced(id));
+    static Job orRaced(Optional<JobRepository.JobChange> changed, String id) {
+        return changed.map(JobRepository.JobChange::job).orElseThrow(() -> raced(id));
     }
 
     static boolean catchesUpOnce(Job job) {

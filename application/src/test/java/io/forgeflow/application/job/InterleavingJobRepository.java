@@ -47,7 +47,7 @@ class InterleavingJobRepository implements JobRepository {
     }
 
     @Override
-    public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+    public Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
                                       RunCancellation cancellation, Run insert) {
         Runnable interleaved;
         synchronized (this) {
@@ -68,7 +68,7 @@ class InterleavingJobRepository implements JobRepository {
     }
 
     @Override
-    public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+    public Optional<JobChange> delete(String id, JobStatus expected, boolean cancelRunning) {
         return delegate.delete(id, expected, cancelRunning);
     }
 

@@ -399,7 +399,7 @@ class ScheduleTickerTest {
         }
 
         @Override
-        public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+        public Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
                                           RunCancellation cancellation, Run insert) {
             return delegate.changeStatus(id, expected, next, nextRunAt, cancellation, insert);
         }
@@ -411,7 +411,7 @@ class ScheduleTickerTest {
         }
 
         @Override
-        public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+        public Optional<JobChange> delete(String id, JobStatus expected, boolean cancelRunning) {
             return delegate.delete(id, expected, cancelRunning);
         }
 

@@ -133,7 +133,7 @@ class ScheduleTickerTimingTest {
         }
 
         @Override
-        public Optional<Job> changeStatus(String id, io.forgeflow.domain.job.JobStatus expected,
+        public Optional<JobChange> changeStatus(String id, io.forgeflow.domain.job.JobStatus expected,
                                           io.forgeflow.domain.job.JobStatus next, Instant nextRunAt,
                                           RunCancellation cancellation, io.forgeflow.domain.run.Run insert) {
             return delegate.changeStatus(id, expected, next, nextRunAt, cancellation, insert);
@@ -146,7 +146,7 @@ class ScheduleTickerTimingTest {
         }
 
         @Override
-        public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+        public Optional<JobChange> delete(String id, JobStatus expected, boolean cancelRunning) {
             return delegate.delete(id, expected, cancelRunning);
         }
 

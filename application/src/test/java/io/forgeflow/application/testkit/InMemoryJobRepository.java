@@ -55,7 +55,7 @@ public final class InMemoryJobRepository implements JobRepository {
             if (firstRun != null) {
                 store.insertRun(firstRun);
             }
-            return new JobCreation(job, true);
+            return new JobCreation(job, true, firstRun);
         }
     }
 
@@ -106,7 +106,7 @@ public final class InMemoryJobRepository implements JobRepository {
     }
 
     @Override
-    public Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning) {
+    public Optional<JobChange> delete(String id, JobStatus expected, boolean cancelRunning) {
         synchronized (store) {
             Job job = store.jobs.get(id);
             if (job == null || job.status() != expected) {
@@ -154,7 +154,7 @@ public final class InMemoryJobRepository implements JobRepository {
     }
 
     @Override
-    public Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+    public Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
                                       RunCancellation cancellation, Run insert) {
         synchronized (store) {
             Job job = store.jobs.get(id);
@@ -164,6 +164,7 @@ public final class InMemoryJobRepository implements JobRepository {
             Instant now = store.now();
             Job changed = job.withStatus(next, nextRunAt, now);
             store.jobs.put(id, changed);
+            List<Run> touched = new java.util.ArrayList<>();
             if (cancellation != RunCancellation.NONE) {
                 String reason = "cancelled because job " + id + " was " + next.wireName();
                 for (Run run : List.copyOf(store.runs.values())) {
@@ -171,7 +172,9 @@ public final class InMemoryJobRepository implements JobRepository {
                         continue;
                     }
                     if (run.status() == RunStatus.PENDING) {
-                        store.runs.put(run.id(), run.cancel(now, reason));
+                        Run cancelled = run.cancel(now, reason);
+                        store.runs.put(run.id(), cancelled);
+                        touched.add(cancelled);
                     } else if (run.status() == RunStatus.RUNNING && !run.cancelRequested()
                             && cancellation == RunCancellation.PENDING_AND_RUNNING) {
                         store.runs.put(run.id(), run.requestCancel());
@@ -180,8 +183,9 @@ public final class InMemoryJobRepository implements JobRepository {
             }
             if (insert != null) {
                 store.insertRun(insert);
+                touched.add(store.runs.get(insert.id()));
             }
-            return Optional.of(changed);
+            return Optional.of(new JobChange(changed, touched));
         }
     }
 

@@ -81,7 +81,7 @@ class InMemoryJobRepositoryTest {
 
         assertThat(jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, null, RunCancellation.NONE, null)).isEmpty();
         Job paused = jobs.changeStatus(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null, RunCancellation.PENDING, null)
-                .orElseThrow();
+                .orElseThrow().job();
 
         assertThat(paused.status()).isEqualTo(JobStatus.PAUSED);
         assertThat(paused.nextRunAt()).isNull();

@@ -22,6 +22,9 @@ public interface JobRepository {
      * <p>When the job has a unique key and a pending or running run of another job in its queue carries that key, stores
      * nothing and throws {@link io.forgeflow.domain.error.ConflictException#uniqueKeyHeld}; concurrent calls with one
      * key store at most one such job while it is live (the database's unique index decides).
+     *
+     * <p>The returned creation carries the first run as stored when this call created it, so the caller can tell
+     * others of it.
      */
     JobCreation create(Job job, Run firstRun);
 
@@ -34,10 +37,10 @@ public interface JobRepository {
     /**
      * Compare-and-set on the job's status: when the job is in {@code expected}, moves it to {@code next}, sets
      * {@code nextRunAt} (null clears it), applies {@code cancellation} to its runs and, when {@code insert} is not
-     * null, stores that new run, all in one transaction. Returns the updated job, or empty (and nothing changed)
-     * when the job is missing or no longer in {@code expected}.
+     * null, stores that new run, all in one transaction. Returns the updated job with the runs this call cancelled or
+     * stored, or empty (and nothing changed) when the job is missing or no longer in {@code expected}.
      */
-    Optional<Job> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+    Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
                                RunCancellation cancellation, Run insert);
 
     /**
@@ -57,9 +60,9 @@ public interface JobRepository {
      * cancels its pending runs, in one transaction that locks its live runs first. A running run stops the deletion
      * with {@link io.forgeflow.domain.error.ConflictException} code {@code job_running}, unless
      * {@code cancelRunning}: then its worker is asked to stop it. Empty when the job is missing or no longer in
-     * {@code expected}.
+     * {@code expected}. The change carries the runs this call cancelled (and those asked to stop).
      */
-    Optional<Job> delete(String id, JobStatus expected, boolean cancelRunning);
+    Optional<JobChange> delete(String id, JobStatus expected, boolean cancelRunning);
 
     /**
      * Removes a deleted job with its runs and their attempts for good ({@code ?purge=true}). Returns whether a job was
@@ -137,8 +140,25 @@ public interface JobRepository {
         PENDING_AND_RUNNING
     }
 
-    /** The outcome of {@link #create}: the stored job, and whether this call created it. */
-    record JobCreation(Job job, boolean created) {
+    /**
+     * The outcome of {@link #create}: the stored job, whether this call created it, and the first run it stored (null
+     * when it stored none).
+     */
+    record JobCreation(Job job, boolean created, Run run) {
+        public JobCreation(Job job, boolean created) {
+            this(job, created, null);
+        }
+    }
+
+    /** A job as a status change or deletion left it, and the runs that change touched (committed). */
+    record JobChange(Job job, List<Run> runs) {
+        public JobChange {
+            runs = List.copyOf(runs);
+        }
+
+        public JobChange(Job job) {
+            this(job, List.of());
+        }
     }
 
     /** Due jobs and the database clock's reading when they were selected. */
