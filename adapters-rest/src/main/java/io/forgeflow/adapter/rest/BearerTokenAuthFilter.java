@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * Bearer-token authentication and scopes (dropwizard-auth), for every request Jersey serves except {@code /healthz}
- * and {@code /readyz}: {@code Authorization: Bearer <token>}, the token one of {@link ApiTokens}, with the scope
+ * and {@code /readyz} and reads of {@code /api/openapi.json}: {@code Authorization: Bearer <token>}, the token one of {@link ApiTokens}, with the scope
  * {@link RouteScopes} names for the route.
  *
  * <ul>

@@ -102,7 +102,7 @@ public final class RestModule {
 
     /**
      * Bearer-token authentication with scopes ({@link BearerTokenAuthFilter}) for every route but {@code /healthz}
-     * and {@code /readyz}: register each with {@code environment.jersey()}. Empty when no token is configured: the
+     * and {@code /readyz} and reads of {@code /api/openapi.json}: register each with {@code environment.jersey()}. Empty when no token is configured: the
      * API is then open (the server allows that on loopback only).
      */
     public static List<Object> authentication(ApiTokens tokens) {
