@@ -101,9 +101,9 @@ public final class RestModule {
     }
 
     /**
-     * Bearer-token authentication with scopes ({@link BearerTokenAuthFilter}) for every route but {@code /healthz}
-     * and {@code /readyz} and reads of {@code /api/openapi.json}: register each with {@code environment.jersey()}. Empty when no token is configured: the
-     * API is then open (the server allows that on loopback only).
+     * Bearer-token authentication with scopes ({@link BearerTokenAuthFilter}) for every route but {@code /healthz},
+     * {@code /readyz} and reads of {@code /api/openapi.json}: register each with {@code environment.jersey()}. Empty
+     * when no token is configured: the API is then open (the server allows that on loopback only).
      */
     public static List<Object> authentication(ApiTokens tokens) {
         return tokens.isEmpty() ? List.of() : List.of(BearerTokenAuthFilter.of(tokens));
