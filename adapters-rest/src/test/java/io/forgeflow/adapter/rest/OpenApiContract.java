@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * only for an error status it does not list), and validates the body against that response's schema with a JSON
  * Schema 2020-12 validator, {@code $ref}s resolved inside the document. Records which documented responses were seen.
  */
-final class OpenApiContract {
+public final class OpenApiContract {
     static final ObjectMapper JSON = new ObjectMapper();
     static final List<String> METHODS = List.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
 
@@ -36,7 +36,7 @@ final class OpenApiContract {
             b -> b.schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
     private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
     /** "GET /api/jobs 200": every documented response a test has validated. */
-    final Set<String> seen = ConcurrentHashMap.newKeySet();
+    public final Set<String> seen = ConcurrentHashMap.newKeySet();
 
     OpenApiContract(byte[] document) {
         try {
@@ -46,12 +46,12 @@ final class OpenApiContract {
         }
     }
 
-    static OpenApiContract load() {
+    public static OpenApiContract load() {
         return new OpenApiContract(OpenApiResource.load());
     }
 
     /** An operation of the document: its path template, method (upper case) and node. */
-    record Operation(String path, String method, JsonNode node) {
+    public record Operation(String path, String method, JsonNode node) {
         String key() {
             return method + " " + path;
         }
@@ -78,7 +78,7 @@ final class OpenApiContract {
         }
     }
 
-    List<Operation> operations() {
+    public List<Operation> operations() {
         List<Operation> ops = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = document.get("paths").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> path = it.next();
@@ -120,7 +120,7 @@ final class OpenApiContract {
      * What is wrong with this response by the document: nothing (an empty list), or the reasons. {@code path} may
      * carry a query string; {@code contentType} is the response's, null when it has none.
      */
-    List<String> problems(String method, String path, int status, String contentType, String body) {
+    public List<String> problems(String method, String path, int status, String contentType, String body) {
         String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
         Operation op = find(method, bare);
         if (op == null) {
@@ -165,7 +165,7 @@ final class OpenApiContract {
     }
 
     /** The errors of {@code instance} against the schema at {@code pointer} ("#/components/schemas/Job"). */
-    List<String> validate(String pointer, JsonNode instance) {
+    public List<String> validate(String pointer, JsonNode instance) {
         Schema schema = schemas.computeIfAbsent(pointer, p -> {
             ObjectNode root = document.deepCopy();
             root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
