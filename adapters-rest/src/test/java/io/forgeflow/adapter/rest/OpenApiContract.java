@@ -59,7 +59,7 @@ public final class OpenApiContract {
         /** The statuses it lists, without {@code default}. */
         Set<String> statuses() {
             Set<String> statuses = new LinkedHashSet<>();
-            node.get("responses").fieldNames().forEachRemaining(s -> {
+            node.path("responses").fieldNames().forEachRemaining(s -> {
                 if (!s.equals("default")) {
                     statuses.add(s);
                 }
