@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A real node on a real PostgreSQL with API tokens configured (auth-test-config.yml): 401 without or with a bad
- * token, 403 without the scope, 200/201 with it; the probes stay open; /metrics takes its token; a secret header of
+ * token, 403 without the scope, 200/201 with it; the probes and the OpenAPI document stay open; /metrics takes its
+ * token; a secret header of
  * an http job is shown as "***" but sent for real.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
@@ -106,6 +107,18 @@ class AuthenticationIT {
             assertThat(stream.statusCode()).isEqualTo(200);
             assertThat(stream.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
         }
+    }
+
+    @Test
+    void theOpenApiDocumentIsPublicAndOnlyReadingItIs() throws Exception {
+        HttpResponse<String> doc = get("/api/openapi.json", null);
+
+        assertThat(doc.statusCode()).as(doc.body()).isEqualTo(200);
+        assertThat(doc.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+        assertThat(json.readTree(doc.body())).isEqualTo(json.readTree(io.forgeflow.adapter.rest.OpenApiResource.load()));
+        assertThat(json.readTree(doc.body()).get("openapi").asText()).startsWith("3.1.");
+        assertThat(post("/api/openapi.json", "{}", null).statusCode()).isEqualTo(401);
+        assertThat(get("/api/openapi.yaml", null).statusCode()).isEqualTo(401);
     }
 
     @Test

@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Bearer-token authentication and scopes (dropwizard-auth), for every request Jersey serves except {@code /healthz}
- * and {@code /readyz}: {@code Authorization: Bearer <token>}, the token one of {@link ApiTokens}, with the scope
- * {@link RouteScopes} names for the route.
+ * Bearer-token authentication and scopes (dropwizard-auth), for every request Jersey serves except {@code /healthz},
+ * {@code /readyz} and reads of {@code /api/openapi.json}: {@code Authorization: Bearer <token>}, the token one of
+ * {@link ApiTokens}, with the scope {@link RouteScopes} names for the route.
  *
  * <ul>
  *   <li>no token, a malformed {@code Authorization} header, or a token that matches none: 401 with

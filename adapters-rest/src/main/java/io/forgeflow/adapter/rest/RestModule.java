@@ -44,7 +44,10 @@ public final class RestModule {
     private RestModule() {
     }
 
-    /** The JAX-RS resources: jobs (with edit and delete), runs, stats, nodes, and the health routes. */
+    /**
+     * The JAX-RS resources: jobs (with edit and delete), runs, stats, nodes, the health routes, and the OpenAPI
+     * document ({@code GET /api/openapi.json}).
+     */
     public static List<Object> resources(SubmitJob submitJob, QueryJobs queryJobs, PauseJob pauseJob,
                                          ResumeJob resumeJob, CancelJob cancelJob, TriggerJob triggerJob,
                                          UpdateJob updateJob, DeleteJob deleteJob,
@@ -55,7 +58,8 @@ public final class RestModule {
                 new RunResource(queryRuns, cancelRun, requeueRun),
                 new StatsResource(queryRuns),
                 new NodeResource(queryNodes),
-                new HealthResource(readiness));
+                new HealthResource(readiness),
+                new OpenApiResource());
     }
 
     /** {@code /api/schedules/preview}: the next fire times of a cron expression. */
@@ -97,9 +101,9 @@ public final class RestModule {
     }
 
     /**
-     * Bearer-token authentication with scopes ({@link BearerTokenAuthFilter}) for every route but {@code /healthz}
-     * and {@code /readyz}: register each with {@code environment.jersey()}. Empty when no token is configured: the
-     * API is then open (the server allows that on loopback only).
+     * Bearer-token authentication with scopes ({@link BearerTokenAuthFilter}) for every route but {@code /healthz},
+     * {@code /readyz} and reads of {@code /api/openapi.json}: register each with {@code environment.jersey()}. Empty
+     * when no token is configured: the API is then open (the server allows that on loopback only).
      */
     public static List<Object> authentication(ApiTokens tokens) {
         return tokens.isEmpty() ? List.of() : List.of(BearerTokenAuthFilter.of(tokens));

@@ -19,6 +19,7 @@ import java.util.Set;
  * PUT /api/queues/{name}, POST .../pause|resume        operate
  * anything else (PUT, DELETE, OPTIONS, unknown POSTs)  admin
  * /healthz and /readyz, any method                     open (no token)
+ * GET or HEAD /api/openapi.json                        open (the API's description holds no data)
  * </pre>
  *
  * {@code /metrics} is a servlet, outside Jersey: {@link MetricsTokenFilter} guards it when a metrics token is set.
@@ -26,6 +27,8 @@ import java.util.Set;
 public final class RouteScopes {
     /** The routes that stay open: probes must work without a token. */
     static final Set<String> OPEN = Set.of("healthz", "readyz");
+    /** The OpenAPI document ({@link OpenApiResource}): public, so clients can be generated before holding a token. */
+    static final List<String> OPEN_API = List.of("api", "openapi.json");
     private static final Set<String> JOB_CONTROLS = Set.of("pause", "resume", "cancel", "trigger");
     private static final Set<String> RUN_CONTROLS = Set.of("requeue", "cancel");
     private static final Set<String> QUEUE_CONTROLS = Set.of("pause", "resume");
@@ -45,7 +48,7 @@ public final class RouteScopes {
             return Optional.empty();
         }
         if ("GET".equals(method) || "HEAD".equals(method)) {
-            return Optional.of(Scope.READ);
+            return segments.equals(OPEN_API) ? Optional.empty() : Optional.of(Scope.READ);
         }
         if ("PUT".equals(method) && segments.size() == 3 && segments.get(0).equals("api")
                 && segments.get(1).equals("queues")) {

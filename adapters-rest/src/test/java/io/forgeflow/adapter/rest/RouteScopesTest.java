@@ -42,6 +42,11 @@ class RouteScopesTest {
             "GET,  /readyz,                        open",
             "HEAD, /readyz,                        open",
             "POST, /healthz,                       open",
+            "GET,  /api/openapi.json,              open",
+            "HEAD, /api/openapi.json,              open",
+            "GET,  //api/openapi.json/,            open",
+            "GET,  /api/openapi.yaml,              read",
+            "POST, /api/openapi.json,              admin",
             // the same routes written loosely
             "POST, api/jobs,                       submit",
             "POST, /api/jobs/,                     submit",
