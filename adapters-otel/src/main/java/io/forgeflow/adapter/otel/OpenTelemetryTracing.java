@@ -239,6 +239,11 @@ public final class OpenTelemetryTracing implements Tracing, AutoCloseable {
         }
     }
 
+    @Override
+    public Runnable propagate(Runnable task) {
+        return Context.current().wrap(task);
+    }
+
     /** Flushes what is buffered (at most a few seconds) and stops the exporter thread. */
     @Override
     public void close() {

@@ -38,6 +38,14 @@ public interface Tracing {
     default void runEnded(Run run, RunStatus status, String error) {
     }
 
+    /**
+     * {@code task}, to be run on another thread inside the span current on the calling thread (an in-process
+     * handler's thread runs inside its attempt's span).
+     */
+    default Runnable propagate(Runnable task) {
+        return task;
+    }
+
     /** One span being recorded. */
     interface Span {
         /** The context to hand on (null: none). */
