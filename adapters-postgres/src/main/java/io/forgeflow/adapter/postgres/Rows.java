@@ -105,17 +105,20 @@ final class Rows {
                 runTrace(rs));
     }
 
-    /** The run's trace context and queue, when the query selected them. */
+    /** The run's trace context (and queue), when the query selected it and the run has one; else null. */
     private static RunTrace runTrace(ResultSet rs) throws SQLException {
+        TraceContext context = trace(rs, "traceparent", "tracestate");
+        TraceContext origin = trace(rs, "trace_origin", "tracestate");
+        if (context == null && origin == null) {
+            return null;
+        }
         String queue;
         try {
             queue = rs.getString(rs.findColumn("queue"));
         } catch (SQLException notSelected) {
             queue = null;
         }
-        TraceContext context = trace(rs, "traceparent", "tracestate");
-        TraceContext origin = trace(rs, "trace_origin", "tracestate");
-        return queue == null && context == null && origin == null ? null : new RunTrace(context, origin, queue);
+        return new RunTrace(context, origin, queue);
     }
 
     /** The W3C context in these columns; null when the query did not select them or they hold none. */
