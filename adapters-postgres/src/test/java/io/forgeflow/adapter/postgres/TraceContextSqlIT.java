@@ -126,8 +126,9 @@ class TraceContextSqlIT {
              ResultSet rs = st.executeQuery("SELECT * FROM forgeflow.enqueue('plain', 'shell', '{\"command\": "
                      + "\"true\"}', NULL, 5, 3, 300, 'default', NULL, NULL, NULL, NULL, NULL)")) {
             assertThat(rs.next()).isTrue();
-            assertThat(runs.find(rs.getString("run_id")).orElseThrow().trace()).isNull();
+            String plain = rs.getString("run_id");
             app.commit();
+            assertThat(runs.find(plain).orElseThrow().trace()).isNull();
         }
     }
 
