@@ -11,11 +11,14 @@
 -- Arguments are only ever added, at the end, with defaults.
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text);
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text, text, text);
 CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', run_at timestamptz DEFAULT NULL,
                         priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300,
                         queue text DEFAULT 'default', idempotency_key text DEFAULT NULL,
                         concurrency_key text DEFAULT NULL, labels jsonb DEFAULT NULL,
-                        max_concurrent integer DEFAULT NULL, cron_expr text DEFAULT NULL)
+                        max_concurrent integer DEFAULT NULL, cron_expr text DEFAULT NULL,
+                        traceparent text DEFAULT NULL, tracestate text DEFAULT NULL)
     RETURNS TABLE (job_id text, run_id text, created boolean)
     LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 #variable_conflict use_column
@@ -36,7 +39,24 @@ DECLARE
     v_run      uuid    := forgeflow_uuid_v7();
     v_stored   uuid;
     v_old      jobs%ROWTYPE;
+    v_trace    text    := lower(btrim(enqueue.traceparent));
+    v_state    text    := nullif(btrim(enqueue.tracestate), '');
 BEGIN
+    -- W3C trace context of the caller (docs/API.md, "Traces"); the run's span continues its trace
+    IF v_trace IS NOT NULL AND (v_trace !~ '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$'
+                                OR v_trace LIKE 'ff-%' OR substr(v_trace, 4, 32) = repeat('0', 32)
+                                OR substr(v_trace, 37, 16) = repeat('0', 16)) THEN
+        RAISE EXCEPTION 'traceparent must be a W3C traceparent such as ''00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'', was ''%''',
+            left(enqueue.traceparent, 80)
+            USING ERRCODE = '22023', COLUMN = 'traceparent';
+    END IF;
+    IF v_state IS NOT NULL AND length(v_state) > 512 THEN
+        RAISE EXCEPTION 'tracestate must be at most 512 characters (W3C: at most 32 list members), was %', length(v_state)
+            USING ERRCODE = '22023', COLUMN = 'tracestate';
+    END IF;
+    IF v_trace IS NULL THEN
+        v_state := NULL;
+    END IF;
     IF v_name IS NULL OR btrim(v_name) = '' THEN
         RAISE EXCEPTION 'name is required and must not be blank: a short human-readable name such as ''nightly-report'''
             USING ERRCODE = '22023', COLUMN = 'name';
@@ -120,9 +140,9 @@ BEGIN
 
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
-                      concurrency_key, max_concurrent, overlap, submitted_via)
+                      concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
-            'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql')
+            'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -146,9 +166,11 @@ BEGIN
     END IF;
 
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
-                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent)
+                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
+                      trace_origin)
     VALUES (v_run, v_job, 'pending', v_priority, v_due, 0, v_attempts, v_executor, v_payload, v_timeout, v_now,
-            v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit);
+            v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
+            forgeflow_trace_child(v_trace), v_state, v_trace);
 
     -- both are delivered at commit (PostgresRunEvents' and PostgresWorkSignal's channels), neither on a rollback
     PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
@@ -159,7 +181,7 @@ BEGIN
     RETURN QUERY SELECT v_job::text, v_run::text, true;
 END
 $$;
---rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text);
+--rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text);
 
 --changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
 -- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop, and java: an embedded

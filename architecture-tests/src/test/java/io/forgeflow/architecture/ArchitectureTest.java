@@ -117,8 +117,8 @@ class ArchitectureTest {
             .resideInAnyPackage("io.forgeflow.domain..", "io.forgeflow.application..")
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
                     "io.dropwizard..", "org.glassfish.jersey..", "jakarta.ws.rs..", "com.fasterxml.jackson..",
-                    "okhttp3..", "org.postgresql..")
-            .because("the core is infrastructure-free; adapters bring the technology");
+                    "okhttp3..", "org.postgresql..", "io.opentelemetry..")
+            .because("the core is infrastructure-free; adapters bring the technology (traces: adapters-otel)");
 
     @ArchTest
     static final ArchRule viewModelsAreToolkitFree = noClasses().that().haveSimpleNameEndingWith("ViewModel")

@@ -111,12 +111,12 @@ final class EmbeddedAssembly {
         PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
         MetricsBridge bridge = new MetricsBridge(b.metrics);
         HandlerRunExecutor executor = new HandlerRunExecutor(b.handlers, b.objectMapper, b.interruptGrace, b.metrics,
-                b.workerId);
+                b.workerId, b.tracing);
         AdvisoryLockLeaderElection election = b.scheduler
                 ? new AdvisoryLockLeaderElection(pool.leaderSessions(LEADER_SESSION_TIMEOUT)) : null;
         Worker worker = names.isEmpty() ? null : new Worker(settings, new HandlerRunQueue(queue, names),
                 new ExecutorRegistry(List.of(executor), Set.of()), signal,
-                new SplittableRandom(new SecureRandom().nextLong()), bridge, events);
+                new SplittableRandom(new SecureRandom().nextLong()), bridge, events, b.tracing);
         EmbeddedAssembly parts = new EmbeddedAssembly(b.workerId, names, worker, executor, election);
         Deque<Runnable> stops = parts.stops;
         try {

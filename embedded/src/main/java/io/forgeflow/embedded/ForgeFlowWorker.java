@@ -2,6 +2,7 @@ package io.forgeflow.embedded;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.application.executor.HandlerPayload;
 import io.forgeflow.application.node.NodePresence;
 
@@ -107,6 +108,7 @@ public final class ForgeFlowWorker implements AutoCloseable {
         int maxOutputBytes = 64 * 1024;
         ObjectMapper objectMapper;
         WorkerMetrics metrics = WorkerMetrics.NONE;
+        Tracing tracing = Tracing.NONE;
 
         private Builder() {
         }
@@ -263,6 +265,16 @@ public final class ForgeFlowWorker implements AutoCloseable {
         /** Reads {@link JobContext#payloadAs} (default: a plain mapper that ignores unknown fields, modules found). */
         public Builder objectMapper(ObjectMapper objectMapper) {
             this.objectMapper = Objects.requireNonNull(objectMapper, "objectMapper");
+            return this;
+        }
+
+        /**
+         * Records the spans of attempts and runs and runs each handler inside its attempt's span (default: none).
+         * {@code OpenTelemetryTracing.fromEnvironment(System.getenv())} of module {@code forgeflow-adapters-otel}
+         * exports them over OTLP (README, "Traces").
+         */
+        public Builder tracing(Tracing tracing) {
+            this.tracing = Objects.requireNonNull(tracing, "tracing");
             return this;
         }
 

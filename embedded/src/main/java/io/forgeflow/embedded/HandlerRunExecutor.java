@@ -2,6 +2,7 @@ package io.forgeflow.embedded;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.forgeflow.application.executor.HandlerPayload;
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.execution.ExecutionContext;
 import io.forgeflow.domain.execution.ExecutionResult;
@@ -30,6 +31,7 @@ final class HandlerRunExecutor implements RunExecutor {
     private final ExecutorService threads;
     /** Handlers whose attempt was ended without them (they ignored the interruption) and that still run. */
     private final AtomicInteger leftBehind = new AtomicInteger();
+    private final Tracing tracing;
 
     /**
      * @param handlers       by name; each supplier gives the handler for one attempt (one instance, or a new one)
@@ -37,6 +39,13 @@ final class HandlerRunExecutor implements RunExecutor {
      */
     HandlerRunExecutor(Map<String, Supplier<JobHandler>> handlers, ObjectMapper mapper, Duration interruptGrace,
                        WorkerMetrics metrics, String workerId) {
+        this(handlers, mapper, interruptGrace, metrics, workerId, Tracing.NONE);
+    }
+
+    /** @param tracing carries the attempt's span onto the handler's thread */
+    HandlerRunExecutor(Map<String, Supplier<JobHandler>> handlers, ObjectMapper mapper, Duration interruptGrace,
+                       WorkerMetrics metrics, String workerId, Tracing tracing) {
+        this.tracing = tracing;
         this.handlers = Map.copyOf(handlers);
         this.mapper = mapper;
         this.interruptGrace = interruptGrace;
@@ -83,7 +92,7 @@ final class HandlerRunExecutor implements RunExecutor {
             return ExecutionResult.failed("", "handler '" + payload.handler() + "' could not be created: " + e);
         }
         AttemptContext job = new AttemptContext(payload, context, mapper);
-        return new HandlerAttempt(handler, job, context.cancellation(), interruptGrace, metrics, leftBehind).run(threads);
+        return new HandlerAttempt(handler, job, context.cancellation(), interruptGrace, metrics, leftBehind).run(task -> threads.execute(tracing.propagate(task)));
     }
 
     /** Handlers whose attempt ended without them (they ignored an interruption) and that have not ended since. */

@@ -6,6 +6,7 @@ import io.forgeflow.adapter.rest.HealthResource;
 import io.forgeflow.adapter.rest.JsonErrorHandler;
 import io.forgeflow.adapter.rest.ReadinessCheck;
 import io.forgeflow.adapter.rest.RestModule;
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.job.CancelJob;
@@ -54,6 +55,7 @@ final class ApiWiring {
     private final NodeSecurity security;
     private final QueueRepository queues;
     private final HandlerWaits waits;
+    private Tracing tracing = Tracing.NONE;
 
     ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
               ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
@@ -75,6 +77,12 @@ final class ApiWiring {
         this.waits = waits;
     }
 
+    /** Spans of submissions and triggers (issue 31). */
+    ApiWiring tracing(Tracing newTracing) {
+        this.tracing = newTracing;
+        return this;
+    }
+
     void register() {
         ReadinessCheck readiness = new ReadinessCheck() {
             @Override
@@ -88,8 +96,8 @@ final class ApiWiring {
             }
         };
         if (apiRole) {
-            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock), new QueryJobs(jobs, waits), new PauseJob(jobs),
-                    new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock),
+            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing), new QueryJobs(jobs, waits), new PauseJob(jobs),
+                    new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock, tracing),
                     new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs),
                     new QueryRuns(runs, waits), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
                     new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);

@@ -24,6 +24,9 @@ import io.forgeflow.adapter.postgres.PostgresWorkSignal;
 import io.forgeflow.adapter.rest.EventStreams;
 import io.forgeflow.application.event.PublishedJobs;
 import io.forgeflow.application.event.PublishedRuns;
+import io.forgeflow.adapter.otel.OpenTelemetryTracing;
+import io.forgeflow.adapter.rest.TraceLinks;
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.executor.HandlerWaits;
@@ -67,6 +70,8 @@ import java.util.SplittableRandom;
 final class NodeWiring {
     private static final Logger LOG = LoggerFactory.getLogger(NodeWiring.class);
     static final String VERSION = BuildInfo.current().version();
+    /** A link to a trace viewer for run responses' trace_url, {trace_id} standing for the trace id. */
+    static final String TRACE_URL_TEMPLATE = "FORGEFLOW_TRACE_URL_TEMPLATE";
 
     private final ForgeFlowConfiguration config;
     private final ForgeFlowSettings settings;
@@ -117,6 +122,14 @@ final class NodeWiring {
         // what enqueue() in SQL checks executor names against: every executor this node knows
         new PostgresExecutorCatalog(jdbi).record(executors.knownNames(), workerId);
 
+        // traces (issue 31): an OTLP exporter only when FORGEFLOW_OTLP_ENDPOINT is set; closed after the worker
+        Tracing tracing = OpenTelemetryTracing.fromEnvironment(System.getenv());
+        if (tracing instanceof OpenTelemetryTracing otel) {
+            environment.lifecycle().manage(managed(() -> { }, otel::close));
+            LOG.info("traces are exported over OTLP to {}", otel.endpoint());
+        }
+        TraceLinks.configure(System.getenv(TRACE_URL_TEMPLATE));
+
         PostgresWorkSignal signal = new PostgresWorkSignal(notifier);
         environment.lifecycle().manage(managed(() -> { }, signal::close));
         AdvisoryLockLeaderElection election = roles.contains("scheduler")
@@ -143,7 +156,8 @@ final class NodeWiring {
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null),
-                new HandlerWaits(new PostgresHandlerRegistry(jdbi, null))).register(); // waiting_for: embedded handlers
+                new HandlerWaits(new PostgresHandlerRegistry(jdbi, null))) // waiting_for: embedded handlers
+                .tracing(tracing).register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);
@@ -174,7 +188,7 @@ final class NodeWiring {
                     settings.drainGrace.toJavaDuration(), settings.maxOutputBytes, retryPolicy)
                     .withLanes(QueueLane.parse(settings.queues, settings.concurrency));
             Worker worker = new Worker(ws, queue, executors, signal, new SplittableRandom(new SecureRandom().nextLong()),
-                    metrics, runEvents);
+                    metrics, runEvents, tracing);
             NodeHealthChecks.WorkerLoops loops = new NodeHealthChecks.WorkerLoops(workerId);
             environment.healthChecks().register("worker-loops", loops);
             environment.lifecycle().manage(managed(() -> {

@@ -232,6 +232,9 @@ public final class HttpRunExecutor implements ConfigurableRunExecutor {
         setIfAbsent(request, payload, "X-ForgeFlow-Run-Id", context.runId());
         setIfAbsent(request, payload, "X-ForgeFlow-Job-Id", context.jobId() == null ? "" : context.jobId());
         setIfAbsent(request, payload, "X-ForgeFlow-Attempt", Integer.toString(context.attempt()));
+        if (context.traceparent() != null) {
+            setIfAbsent(request, payload, "traceparent", context.traceparent()); // the receiver's spans join the trace
+        }
         boolean ownContentType = payload.headers().get("Content-Type") != null;
         RequestBody body = null;
         if (payload.body() instanceof String) {

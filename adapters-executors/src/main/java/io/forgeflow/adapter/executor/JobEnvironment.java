@@ -64,11 +64,22 @@ public final class JobEnvironment {
      * allowed variables and the attempt's own.
      */
     public void applyTo(Map<String, String> environment, String runId, String jobId, int attempt) {
+        applyTo(environment, runId, jobId, attempt, null);
+    }
+
+    /**
+     * As {@link #applyTo(Map, String, String, int)}, plus {@code TRACEPARENT}: the W3C context of the attempt's span
+     * (OpenTelemetry SDKs and {@code otel-cli} continue the trace from it); left out when null.
+     */
+    public void applyTo(Map<String, String> environment, String runId, String jobId, int attempt, String traceparent) {
         environment.clear();
         environment.putAll(passed);
         environment.put("FORGEFLOW_RUN_ID", runId);
         environment.put("FORGEFLOW_JOB_ID", jobId == null ? "" : jobId);
         environment.put("FORGEFLOW_ATTEMPT", Integer.toString(attempt));
+        if (traceparent != null) {
+            environment.put("TRACEPARENT", traceparent);
+        }
     }
 
     private static Set<String> listed(String value) {

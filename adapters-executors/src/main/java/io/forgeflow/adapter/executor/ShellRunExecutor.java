@@ -209,7 +209,8 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
         argv.add(command);
         ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
         // an allow-list, never the node's own environment (its database URL, tokens): JobEnvironment
-        JobEnvironment.ofNode().applyTo(builder.environment(), context.runId(), context.jobId(), context.attempt());
+        JobEnvironment.ofNode().applyTo(builder.environment(), context.runId(), context.jobId(), context.attempt(),
+                context.traceparent());
         return builder;
     }
 

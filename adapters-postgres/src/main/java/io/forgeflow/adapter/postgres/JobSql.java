@@ -34,7 +34,8 @@ interface JobSql {
                          @Bind("updatedAt") Instant updatedAt, @Bind("queue") String queue,
                          @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
                          @Bind("overlap") String overlap, @Bind("uniqueKey") String uniqueKey,
-                         @Bind("now") Instant now);
+                         @Bind("now") Instant now, @Bind("traceparent") String traceparent,
+                         @Bind("tracestate") String tracestate);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -42,7 +43,8 @@ interface JobSql {
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
                 spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), spec.uniqueKey(),
-                now);
+                now, job.trace() == null ? null : job.trace().traceparent(),
+                job.trace() == null ? null : job.trace().tracestate());
     }
 
     @SqlQuery

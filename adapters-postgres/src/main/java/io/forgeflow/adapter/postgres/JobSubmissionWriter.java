@@ -44,7 +44,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 nextRunAts = new String[n], createdAts = new String[n], updatedAts = new String[n],
                 queues = new String[n], concurrencyKeys = new String[n], overlaps = new String[n],
                 runIds = new String[n], runScheduledFors = new String[n], runCreatedAts = new String[n],
-                nows = new String[n];
+                nows = new String[n], traceparents = new String[n], tracestates = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
                 maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n];
         java.util.Map<String, Integer> index = new java.util.HashMap<>();
@@ -79,6 +79,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
             runMaxAttempts[i] = run.maxAttempts();
             runCreatedAts[i] = text(run.createdAt());
             nows[i] = text(items.get(i).now());
+            traceparents[i] = job.trace() == null ? null : job.trace().traceparent();
+            tracestates[i] = job.trace() == null ? null : job.trace().tracestate();
         }
         return statements.inTransaction(INSERT_BATCH, connection -> {
             List<Optional<Job>> outcomes = new ArrayList<>(java.util.Collections.nCopies(n, Optional.<Job>empty()));
@@ -97,7 +99,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                         .integerArray("runPriorities", runPriorities)
                         .textArray("runScheduledFors", runScheduledFors)
                         .integerArray("runMaxAttempts", runMaxAttempts).textArray("runCreatedAts", runCreatedAts)
-                        .textArray("nows", nows).done();
+                        .textArray("nows", nows).textArray("traceparents", traceparents)
+                        .textArray("tracestates", tracestates).done();
                 try (java.sql.ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         Job stored = Rows.job(rows);
@@ -143,6 +146,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 .integer("runMaxAttempts", run.maxAttempts()).timestamp("runCreatedAt", run.createdAt())
                 .text("queue", spec.queue()).text("concurrencyKey", spec.concurrencyKey())
                 .integer("maxConcurrent", spec.maxConcurrent()).text("overlap", spec.overlap().wireName())
-                .timestamp("now", item.now()).done();
+                .timestamp("now", item.now())
+                .text("traceparent", job.trace() == null ? null : job.trace().traceparent())
+                .text("tracestate", job.trace() == null ? null : job.trace().tracestate()).done();
     }
 }

@@ -16,6 +16,8 @@ import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.trace.RunTrace;
+import io.forgeflow.domain.trace.TraceContext;
 import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
@@ -99,7 +101,36 @@ final class Rows {
                 PayloadJson.read(rs.getString("payload")),
                 rs.getInt("timeout_seconds"),
                 rs.getBoolean("cancel_requested"),
-                instant(rs, "created_at"));
+                instant(rs, "created_at"),
+                runTrace(rs));
+    }
+
+    /** The run's trace context (and queue), when the query selected it and the run has one; else null. */
+    private static RunTrace runTrace(ResultSet rs) throws SQLException {
+        TraceContext context = trace(rs, "traceparent", "tracestate");
+        TraceContext origin = trace(rs, "trace_origin", "tracestate");
+        if (context == null && origin == null) {
+            return null;
+        }
+        String queue;
+        try {
+            queue = rs.getString(rs.findColumn("queue"));
+        } catch (SQLException notSelected) {
+            queue = null;
+        }
+        return new RunTrace(context, origin, queue);
+    }
+
+    /** The W3C context in these columns; null when the query did not select them or they hold none. */
+    static TraceContext trace(ResultSet rs, String traceparentColumn, String tracestateColumn) throws SQLException {
+        int at;
+        try {
+            at = rs.findColumn(traceparentColumn);
+        } catch (SQLException notSelected) {
+            return null;
+        }
+        String traceparent = rs.getString(at);
+        return traceparent == null ? null : TraceContext.parse(traceparent, rs.getString(tracestateColumn));
     }
 
     static Job job(ResultSet rs) throws SQLException {
@@ -122,7 +153,7 @@ final class Rows {
                 rs.getString("unique_key"));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
-                rs.getString("submitted_via"));
+                rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"));
     }
 
     static QueueInfo queue(ResultSet rs) throws SQLException {

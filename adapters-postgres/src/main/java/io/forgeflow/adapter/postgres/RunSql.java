@@ -30,13 +30,19 @@ interface RunSql {
                @Bind("priority") int priority, @Bind("scheduledFor") Instant scheduledFor,
                @Bind("attempt") int attempt, @Bind("maxAttempts") int maxAttempts, @Bind("executor") String executor,
                @Bind("payload") Map<String, Object> payload, @Bind("timeoutSeconds") int timeoutSeconds,
-               @Bind("createdAt") Instant createdAt, @Bind("now") Instant now);
+               @Bind("createdAt") Instant createdAt, @Bind("now") Instant now,
+               @Bind("traceOrigin") String traceOrigin, @Bind("traceState") String traceState);
 
     /** Inserts a new run as given (a first run or a manual trigger: no scheduler tick). */
     default Run insert(Run run, Instant now) {
         return insert(run.id(), run.jobId(), run.status().wireName(), run.priority(), run.scheduledFor(),
                 run.attempt(), run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(),
-                run.createdAt(), now);
+                run.createdAt(), now, origin(run) == null ? null : origin(run).traceparent(),
+                origin(run) == null ? null : origin(run).tracestate());
+    }
+
+    private static io.forgeflow.domain.trace.TraceContext origin(Run run) {
+        return run.trace() == null ? null : run.trace().origin();
     }
 
     @SqlQuery

@@ -15,9 +15,11 @@ import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobDraft;
 import io.forgeflow.domain.port.JobRepository.JobCreation;
 import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.trace.TraceContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -36,6 +38,9 @@ import java.util.Objects;
 @Path("/api/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public final class JobResource {
+    /** W3C Trace Context headers; an invalid traceparent is ignored (a new trace starts), as the W3C says. */
+    static final String TRACEPARENT = "traceparent";
+    static final String TRACESTATE = "tracestate";
     private final SubmitJob submitJob;
     private final QueryJobs queryJobs;
     private final PauseJob pauseJob;
@@ -60,10 +65,11 @@ public final class JobResource {
     /** 201 with the new job, or 200 with the existing one when its idempotency key is replayed with the same body. */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response submit(InputStream body, @Context UriInfo uri, @Context SecurityContext security) {
+    public Response submit(InputStream body, @Context UriInfo uri, @Context SecurityContext security,
+                           @HeaderParam(TRACEPARENT) String traceparent, @HeaderParam(TRACESTATE) String tracestate) {
         JobDraft draft = JobSubmission.read(body);
         checkSubmitScope(security, draft.executor());
-        JobCreation creation = submitJob.submit(draft);
+        JobCreation creation = submitJob.submit(draft, TraceContext.parse(traceparent, tracestate));
         JobResponse job = JobResponse.of(creation.job()).withWaitingFor(waitingFor(creation.job()));
         if (!creation.created()) {
             return Response.ok(job).build();
@@ -161,8 +167,9 @@ public final class JobResource {
     /** 201 with the new run, due now. */
     @POST
     @Path("{id}/trigger")
-    public Response trigger(@PathParam("id") String id, @Context UriInfo uri) {
-        Run run = triggerJob.trigger(wellFormed(id));
+    public Response trigger(@PathParam("id") String id, @Context UriInfo uri,
+                            @HeaderParam(TRACEPARENT) String traceparent, @HeaderParam(TRACESTATE) String tracestate) {
+        Run run = triggerJob.trigger(wellFormed(id), TraceContext.parse(traceparent, tracestate));
         return Response.created(uri.getBaseUriBuilder().path("api/runs").path(run.id()).build())
                 .entity(RunResponse.of(run).withWaitingFor(queryJobs.waits().snapshot().of(run))).build();
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.trace.TraceContext;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -15,12 +16,13 @@ import java.util.stream.Collectors;
  * only {@code GET /api/runs/{id}} includes. {@code cancel_requested} (an addition to API.md's list) tells that a
  * running run was asked to stop and its worker has not acknowledged yet. {@code waiting_for} (also an addition) says
  * what a pending run waits for before any worker can take it ({@code "handler send-receipt"}: no live embedded worker
- * has its handler); null when nothing.
+ * has its handler); null when nothing. {@code trace_id} is the run's trace (W3C, 32 hex digits; null when not traced)
+ * and {@code trace_url} a link to it ({@code FORGEFLOW_TRACE_URL_TEMPLATE}; null when unset).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "job_id", "status", "attempt", "max_attempts", "priority", "scheduled_for", "started_at",
         "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error", "cancel_requested",
-        "waiting_for", "attempts"})
+        "waiting_for", "trace_id", "trace_url", "attempts"})
 public record RunResponse(
         @JsonProperty("id") String id,
         @JsonProperty("job_id") String jobId,
@@ -38,6 +40,8 @@ public record RunResponse(
         @JsonProperty("error") String error,
         @JsonProperty("cancel_requested") boolean cancelRequested,
         @JsonProperty("waiting_for") String waitingFor,
+        @JsonProperty("trace_id") String traceId,
+        @JsonProperty("trace_url") String traceUrl,
         @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts) {
 
     static RunResponse of(Run run) {
@@ -56,7 +60,8 @@ public record RunResponse(
     /** The same run, waiting for {@code what} (null: for nothing). */
     RunResponse withWaitingFor(String what) {
         return new RunResponse(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
-                workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, attempts);
+                workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, traceId, traceUrl,
+                attempts);
     }
 
     private static RunResponse of(Run run, boolean outputTruncated, List<Attempt> attempts) {
@@ -64,6 +69,11 @@ public record RunResponse(
                 run.priority(), Timestamps.format(run.scheduledFor()), Timestamps.format(run.startedAt()),
                 Timestamps.format(run.finishedAt()), run.workerId(), Timestamps.format(run.leaseExpiresAt()),
                 run.output(), outputTruncated, run.error(), run.cancelRequested(), null,
+                TraceLinks.traceId(context(run)), TraceLinks.url(context(run)),
                 attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()));
+    }
+
+    private static TraceContext context(Run run) {
+        return run.trace() == null ? null : run.trace().context();
     }
 }

@@ -1,6 +1,8 @@
 package io.forgeflow.application.job;
 
 import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.application.trace.Tracing;
+import io.forgeflow.domain.trace.TraceContext;
 import io.forgeflow.domain.error.ConflictException;
 import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.id.Ids;
@@ -30,8 +32,15 @@ public final class SubmitJob {
     private final CronSchedules cron;
     private final WorkSignal signal;
     private final Clock clock;
+    private final Tracing tracing;
 
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock) {
+        this(jobs, executors, cron, signal, clock, Tracing.NONE);
+    }
+
+    public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
+                     Tracing tracing) {
+        this.tracing = tracing == null ? Tracing.NONE : tracing;
         this.jobs = jobs;
         this.executors = executors;
         this.cron = cron;
@@ -41,6 +50,29 @@ public final class SubmitJob {
 
     /** The stored job and whether this call created it (false: an idempotent replay). */
     public JobCreation submit(JobDraft draft) {
+        return submit(draft, null);
+    }
+
+    /**
+     * Submits under the caller's trace context ({@code incoming}, null for none): the job stores the context of the
+     * submission's span, or {@code incoming} itself when not tracing.
+     */
+    public JobCreation submit(JobDraft draft, TraceContext incoming) {
+        Tracing.Span span = tracing.submission("submit", incoming);
+        try {
+            JobCreation creation = store(draft, span.context());
+            span.attribute("forgeflow.job.id", creation.job().id());
+            span.attribute("messaging.destination.name", creation.job().spec().queue());
+            span.attribute("forgeflow.executor", creation.job().spec().executor());
+            span.end(null);
+            return creation;
+        } catch (RuntimeException e) {
+            span.end(e.getMessage());
+            throw e;
+        }
+    }
+
+    private JobCreation store(JobDraft draft, TraceContext trace) {
         JobSpec spec = draft.validate();
         executors.validate(spec.executor(), spec.payload());
         Instant now = clock.instant();
@@ -57,7 +89,7 @@ public final class SubmitJob {
                     spec.payload(), spec.timeoutSeconds(), now);
             nextRunAt = due;
         }
-        Job job = new Job(jobId, spec, JobStatus.ACTIVE, nextRunAt, now, now);
+        Job job = new Job(jobId, spec, JobStatus.ACTIVE, nextRunAt, now, now).withTrace(trace);
         JobCreation creation;
         try {
             creation = jobs.create(job, firstRun);

@@ -1,5 +1,8 @@
 package io.forgeflow.application.job;
 
+import io.forgeflow.application.trace.Tracing;
+import io.forgeflow.domain.trace.RunTrace;
+import io.forgeflow.domain.trace.TraceContext;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
@@ -18,8 +21,14 @@ public final class TriggerJob {
     private final RunRepository runs;
     private final WorkSignal signal;
     private final Clock clock;
+    private final Tracing tracing;
 
     public TriggerJob(JobRepository jobs, RunRepository runs, WorkSignal signal, Clock clock) {
+        this(jobs, runs, signal, clock, Tracing.NONE);
+    }
+
+    public TriggerJob(JobRepository jobs, RunRepository runs, WorkSignal signal, Clock clock, Tracing tracing) {
+        this.tracing = tracing == null ? Tracing.NONE : tracing;
         this.jobs = jobs;
         this.runs = runs;
         this.signal = signal;
@@ -27,6 +36,32 @@ public final class TriggerJob {
     }
 
     public Run trigger(String id) {
+        return trigger(id, null);
+    }
+
+    /**
+     * Triggers under the caller's trace context ({@code incoming}, null for none): the run's span is a child of the
+     * trigger's span; without any context, it continues the job's submission trace as a scheduler tick does.
+     */
+    public Run trigger(String id, TraceContext incoming) {
+        Tracing.Span span = incoming == null ? null : tracing.submission("trigger", incoming);
+        try {
+            Run run = insert(id, span == null ? null : span.context());
+            if (span != null) {
+                span.attribute("forgeflow.job.id", id);
+                span.attribute("messaging.message.id", run.id());
+                span.end(null);
+            }
+            return run;
+        } catch (RuntimeException e) {
+            if (span != null) {
+                span.end(e.getMessage());
+            }
+            throw e;
+        }
+    }
+
+    private Run insert(String id, TraceContext origin) {
         Job job = JobControls.load(jobs, id);
         if (job.status() == JobStatus.CANCELLED || job.status() == JobStatus.DELETED) {
             throw JobControls.illegal(job, "triggered");
@@ -34,7 +69,7 @@ public final class TriggerJob {
         Instant now = clock.instant();
         JobSpec spec = job.spec();
         Run run = runs.insert(Run.pending(Ids.newId(now), id, spec.maxAttempts(), spec.priority(), now, spec.executor(),
-                spec.payload(), spec.timeoutSeconds(), now));
+                spec.payload(), spec.timeoutSeconds(), now).withTrace(RunTrace.under(origin)));
         signal.runsBecameDue();
         return run;
     }

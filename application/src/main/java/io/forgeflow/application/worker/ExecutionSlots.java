@@ -1,5 +1,6 @@
 package io.forgeflow.application.worker;
 
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.application.support.RunLogContext;
@@ -9,6 +10,7 @@ import io.forgeflow.domain.execution.ExecutionResult;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunExecutor;
 import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.run.RunStatus;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
 import org.slf4j.Logger;
@@ -59,9 +61,17 @@ final class ExecutionSlots {
     private final ScheduledExecutorService watchdog;
     private final Object idle = new Object();
     private volatile boolean accepting = true;
+    private final Tracing tracing;
 
     ExecutionSlots(WorkerSettings settings, ExecutorRegistry executors, Ticker ticker, WorkerListener listener,
                    OutcomePolicy policy, LeaseDeadlines deadlines, Acknowledger acknowledger, WakeUp wakeUp) {
+        this(settings, executors, ticker, listener, policy, deadlines, acknowledger, wakeUp, Tracing.NONE);
+    }
+
+    ExecutionSlots(WorkerSettings settings, ExecutorRegistry executors, Ticker ticker, WorkerListener listener,
+                   OutcomePolicy policy, LeaseDeadlines deadlines, Acknowledger acknowledger, WakeUp wakeUp,
+                   Tracing tracing) {
+        this.tracing = tracing;
         this.settings = settings;
         this.executors = executors;
         this.ticker = ticker;
@@ -213,8 +223,12 @@ final class ExecutionSlots {
             } else if ((invalid = invalidPayload(executor, run)) != null) {
                 result = ExecutionResult.failed("", "invalid payload: " + invalid);
             } else {
-                result = executor.execute(new ExecutionContext(run.id(), run.jobId(), run.attempt(), run.payload(),
-                        run.timeout(), f.cancellation, settings.maxOutputBytes()));
+                f.span = tracing.attempt(run, settings.workerId());
+                String traceparent = f.span.context() == null ? null : f.span.context().traceparent();
+                try (Tracing.Scope inside = f.span.makeCurrent()) {
+                    result = executor.execute(new ExecutionContext(run.id(), run.jobId(), run.attempt(), run.payload(),
+                            run.timeout(), f.cancellation, settings.maxOutputBytes(), traceparent));
+                }
             }
         } catch (Throwable t) {
             result = ExecutionResult.failed("", "executor '" + run.executor() + "' crashed: " + t);
@@ -249,13 +263,19 @@ final class ExecutionSlots {
                 listener.fenceLost(f.fence, "result of an attempt whose lease was lost");
                 LOG.warn("run {} attempt {} ended ({}) after its lease was lost; result discarded", f.run.id(),
                         f.run.attempt(), result.outcome().wireName());
+                endSpan(f, "lease_lost", null, "the attempt's lease was lost: its result was discarded");
                 return;
             }
             if (f.released) {
                 acknowledger.released(f.fence, f.run.jobId());
+                endSpan(f, "released", RunStatus.PENDING, null);
                 return;
             }
             Acknowledgement ack = decide(f, result);
+            endSpan(f, ack.outcome().wireName(), ack.next(), ack.error());
+            if (ack.next() != null && ack.next().isTerminal()) {
+                tracing.runEnded(f.run, ack.next(), ack.error());
+            }
             listener.finished(f.run, ack.outcome(), ack.next(), took);
             if (ack.outcome() == AttemptOutcome.SUCCEEDED) {
                 LOG.debug("run {} attempt {} succeeded in {} ms", f.run.id(), f.run.attempt(), took.toMillis());
@@ -286,6 +306,19 @@ final class ExecutionSlots {
                 }
             }
         }
+    }
+
+    private static void endSpan(InFlight f, String outcome, RunStatus next, String error) {
+        Tracing.Span span = f.span;
+        if (span == null) {
+            return;
+        }
+        f.span = null;
+        span.attribute("forgeflow.attempt.outcome", outcome);
+        if (next != null) {
+            span.attribute("forgeflow.run.next_status", next.wireName());
+        }
+        span.end(error);
     }
 
     /**

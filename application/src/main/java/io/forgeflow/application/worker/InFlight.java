@@ -19,6 +19,8 @@ final class InFlight {
     volatile boolean released;
     volatile boolean finished;
     volatile boolean started;
+    /** The attempt's span, once it executes (the executing thread's, read by finish on the same thread). */
+    io.forgeflow.application.trace.Tracing.Span span;
 
     InFlight(Run run, RunFence fence, int lane) {
         this.run = run;

@@ -1,5 +1,6 @@
 package io.forgeflow.application.worker;
 
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.run.OutcomePolicy;
@@ -62,6 +63,15 @@ public final class Worker {
                 new RunChanges(events, Clock.systemUTC()));
     }
 
+    /** A worker that records the spans of its attempts and runs with {@code tracing}. */
+    public Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
+                  RandomGenerator random, WorkerListener listener, RunEvents events, Tracing tracing) {
+        this(settings, queue, executors, signal, random, listener,
+                new BatchPacer(Claimer.PACE_RATIO, Claimer.PACE_CAP_NANOS, Claimer.PACE_CLAIMS_ABOVE_PER_SECOND),
+                new BatchPacer(Claimer.PACE_RATIO, Claimer.PACE_CAP_NANOS, 0), Ticker.SYSTEM,
+                new RunChanges(events, Clock.systemUTC()), tracing);
+    }
+
     /** With the claimer's and the acknowledger's pacers given (tests). */
     Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
            RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer) {
@@ -79,6 +89,12 @@ public final class Worker {
     Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
            RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer, Ticker ticker,
            RunChanges changes) {
+        this(settings, queue, executors, signal, random, listener, claimPacer, ackPacer, ticker, changes, Tracing.NONE);
+    }
+
+    private Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
+                   RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer,
+                   Ticker ticker, RunChanges changes, Tracing tracing) {
         this.settings = settings;
         this.executors = executors;
         this.signal = signal;
@@ -87,7 +103,8 @@ public final class Worker {
         LeaseDeadlines deadlines = new LeaseDeadlines(ticker, LeaseKeeper.trustedNanos(settings));
         this.acknowledger = new Acknowledger(settings, queue, ackPacer, ticker, wakeUp, dueTimer, heard, changes);
         this.slots = new ExecutionSlots(settings, executors, ticker, heard,
-                new OutcomePolicy(settings.retryPolicy(), random), deadlines, acknowledger, wakeUp);
+                new OutcomePolicy(settings.retryPolicy(), random), deadlines, acknowledger, wakeUp,
+                tracing == null ? Tracing.NONE : tracing);
         this.leases = new LeaseKeeper(settings, queue, ticker, deadlines, slots, acknowledger);
         this.claimer = new Claimer(settings, queue, executors, claimPacer, ticker, wakeUp, dueTimer, slots,
                 acknowledger, leases, heard, changes);

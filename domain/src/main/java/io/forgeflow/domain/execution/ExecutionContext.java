@@ -10,9 +10,16 @@ import java.util.Objects;
  * @param timeout        the attempt's budget (the job's timeout_seconds); the executor enforces it itself
  * @param cancellation   watched by the executor: once cancelled it stops as soon as it can
  * @param maxOutputBytes the most output to keep (the tail is kept)
+ * @param traceparent    the W3C traceparent of the attempt's span, handed to the work (an http header, a shell
+ *                       variable); null when the run is not traced
  */
 public record ExecutionContext(String runId, String jobId, int attempt, Map<String, Object> payload,
-                               Duration timeout, Cancellation cancellation, int maxOutputBytes) {
+                               Duration timeout, Cancellation cancellation, int maxOutputBytes, String traceparent) {
+
+    public ExecutionContext(String runId, String jobId, int attempt, Map<String, Object> payload, Duration timeout,
+                            Cancellation cancellation, int maxOutputBytes) {
+        this(runId, jobId, attempt, payload, timeout, cancellation, maxOutputBytes, null);
+    }
     /** Default captured output: 64 KiB. */
     public static final int DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 

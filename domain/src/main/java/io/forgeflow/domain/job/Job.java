@@ -1,5 +1,7 @@
 package io.forgeflow.domain.job;
 
+import io.forgeflow.domain.trace.TraceContext;
+
 import java.time.Instant;
 import java.util.Objects;
 
@@ -10,9 +12,10 @@ import java.util.Objects;
  *                  due, until the run ends; null when nothing is coming (paused, cancelled, completed jobs)
  * @param submittedVia how the job came in: {@value #VIA_REST} (the API, the CLI, the desktop) or {@value #VIA_SQL}
  *                     ({@code forgeflow.enqueue()} in an application's transaction)
+ * @param trace the W3C context of the submission (its span, or the caller's when tracing is off); null when none
  */
 public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt,
-                  String submittedVia) {
+                  String submittedVia, TraceContext trace) {
     /** Submitted over the REST API (also the CLI and the desktop). */
     public static final String VIA_REST = "rest";
     /** Enqueued by {@code forgeflow.enqueue()} in SQL. */
@@ -25,12 +28,21 @@ public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, 
         Objects.requireNonNull(submittedVia, "submittedVia");
     }
 
+    public Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt,
+               String submittedVia) {
+        this(id, spec, status, nextRunAt, createdAt, updatedAt, submittedVia, null);
+    }
+
     /** A job submitted over the API. */
     public Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
         this(id, spec, status, nextRunAt, createdAt, updatedAt, VIA_REST);
     }
 
     public Job withStatus(JobStatus next, Instant nextRun, Instant now) {
-        return new Job(id, spec, next, nextRun, createdAt, now, submittedVia);
+        return new Job(id, spec, next, nextRun, createdAt, now, submittedVia, trace);
+    }
+
+    public Job withTrace(TraceContext newTrace) {
+        return new Job(id, spec, status, nextRunAt, createdAt, updatedAt, submittedVia, newTrace);
     }
 }

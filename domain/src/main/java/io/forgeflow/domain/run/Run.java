@@ -1,6 +1,7 @@
 package io.forgeflow.domain.run;
 
 import io.forgeflow.domain.backoff.FailureDecision;
+import io.forgeflow.domain.trace.RunTrace;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,11 +19,22 @@ import java.util.Objects;
  *
  * @param payload        the executor's payload, as parsed JSON (maps, lists, strings, numbers, booleans)
  * @param cancelRequested an operator asked the worker holding this run to stop it
+ * @param trace          its trace context and queue, when read from the store or given for a trigger; may be null
  */
 public record Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
                   Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
                   Instant leaseExpiresAt, String output, String error, String executor,
-                  Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
+                  Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+                  RunTrace trace) {
+
+    /** A run without trace context. */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, null);
+    }
 
     public Run {
         Objects.requireNonNull(id, "id");
@@ -47,7 +59,13 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     public static Run pending(String id, String jobId, int maxAttempts, int priority, Instant dueAt, String executor,
                               Map<String, Object> payload, int timeoutSeconds, Instant now) {
         return new Run(id, jobId, RunStatus.PENDING, 0, maxAttempts, priority, dueAt, null, null, null, null,
-                null, null, executor, payload, timeoutSeconds, false, now);
+                null, null, executor, payload, timeoutSeconds, false, now, null);
+    }
+
+    /** This run with its trace context. */
+    public Run withTrace(RunTrace runTrace) {
+        return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, runTrace);
     }
 
     /** PENDING → RUNNING: a worker takes the run for a new attempt until {@code leaseUntil}. */
@@ -55,7 +73,8 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         Objects.requireNonNull(worker, "worker");
         check(RunStatus.RUNNING);
         return new Run(id, jobId, RunStatus.RUNNING, attempt + 1, maxAttempts, priority, scheduledFor, now, null,
-                worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt);
+                worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt,
+                trace);
     }
 
     /** RUNNING → SUCCEEDED. */
@@ -73,7 +92,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             check(RunStatus.PENDING);
             return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts, priority, now.plus(decision.delay()),
                     startedAt, null, null, null, newOutput, newError, executor, payload, timeoutSeconds, false,
-                    createdAt);
+                    createdAt, trace);
         }
         check(RunStatus.DEAD);
         return finished(RunStatus.DEAD, now, newOutput, newError);
@@ -91,7 +110,8 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.CANCELLED);
         }
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
-                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt);
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt,
+                trace);
     }
 
     /**
@@ -107,7 +127,8 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, attempt + attemptBudget, priority, now, null, null,
-                null, null, output, error, executor, payload, timeoutSeconds, false, createdAt);
+                null, null, output, error, executor, payload, timeoutSeconds, false, createdAt,
+                trace);
     }
 
     /**
@@ -118,7 +139,8 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now, startedAt, null, null,
-                null, output, error, executor, payload, timeoutSeconds, false, createdAt);
+                null, output, error, executor, payload, timeoutSeconds, false, createdAt,
+                trace);
     }
 
     /** Whether another attempt may start after the current one fails. */
@@ -133,7 +155,8 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
 
     private Run finished(RunStatus next, Instant now, String newOutput, String newError) {
         return new Run(id, jobId, next, attempt, maxAttempts, priority, scheduledFor, startedAt, now, null, null,
-                newOutput, newError, executor, payload, timeoutSeconds, false, createdAt);
+                newOutput, newError, executor, payload, timeoutSeconds, false, createdAt,
+                trace);
     }
 
     private void check(RunStatus next) {

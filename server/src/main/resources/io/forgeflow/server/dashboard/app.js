@@ -775,7 +775,7 @@
       el('h2', {}, `Run ${shortId(run.id)} of ${jobName(run.job_id)}`, el('span', { class: `pill st-${run.status}`, id: 'run-status', text: run.status })),
       el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
       el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `run ${run.id}` }), ' · ',
-        el('span', { class: 'nowrap', text: `job ${run.job_id}` })),
+        el('span', { class: 'nowrap', text: `job ${run.job_id}` }), ...traceLink(run)),
       el('div', { class: 'toolbar' },
         el('button', { type: 'button', data: { action: 'cancel-run' }, disabled: !canCancel, text: 'Cancel run',
           on: { click: () => runAction(run, 'cancel') } }),
@@ -788,6 +788,16 @@
       el('pre', { id: 'run-output', text: run.output || '(no output)' }),
       el('h3', { text: 'Attempts' }),
       timeline].filter(Boolean));
+  }
+
+  // the run's trace (README "Traces"): a link when the node has FORGEFLOW_TRACE_URL_TEMPLATE, else its id
+  function traceLink(run) {
+    if (!run.trace_id) return [];
+    const label = `trace ${run.trace_id}`;
+    const url = typeof run.trace_url === 'string' && /^https?:\/\//i.test(run.trace_url) ? run.trace_url : null;
+    return [' · ', url
+      ? el('a', { class: 'nowrap', id: 'run-trace', href: url, target: '_blank', rel: 'noopener noreferrer', text: label })
+      : el('span', { class: 'nowrap', id: 'run-trace', text: label })];
   }
 
   async function runAction(run, action) {

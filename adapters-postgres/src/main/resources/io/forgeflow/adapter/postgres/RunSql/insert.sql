@@ -3,12 +3,18 @@
 -- its own, job:<id>, when the job gave max_concurrent alone), and so does the unique key: a pending run carrying a key
 -- a live run of its queue holds fails on runs_live_unique_key (23505), which the caller reports as a conflict.
 INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
-                  timeout_seconds, created_at, queue, concurrency_key, max_concurrent, unique_key)
+                  timeout_seconds, created_at, queue, concurrency_key, max_concurrent, unique_key, traceparent,
+                  tracestate, trace_origin)
 SELECT CAST(:id AS uuid), j.id, :status, :priority, :scheduledFor, :attempt, :maxAttempts, :executor,
        :payload, :timeoutSeconds,
        coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
        j.queue, CASE WHEN j.max_concurrent IS NULL THEN NULL ELSE coalesce(j.concurrency_key, 'job:' || j.id) END,
-       j.max_concurrent, j.unique_key
+       j.max_concurrent, j.unique_key,
+       -- trace: under the trigger's context when it came with one, else under the job's (a new trace for a cron job)
+       forgeflow_trace_child(coalesce(CAST(:traceOrigin AS text), j.traceparent),
+                             CAST(:traceOrigin AS text) IS NULL AND j.cron_expr IS NOT NULL),
+       CASE WHEN CAST(:traceOrigin AS text) IS NULL THEN j.tracestate ELSE CAST(:traceState AS text) END,
+       coalesce(CAST(:traceOrigin AS text), j.traceparent)
 FROM jobs j
 WHERE j.id = CAST(:jobId AS uuid)
 RETURNING *
