@@ -95,6 +95,23 @@ class ArchitectureTest {
             .because("the admin desktop operates a cluster over REST only, like any other client");
 
     @ArchTest
+    static final ArchRule theDashboardNeedsOnlyTheJdk = classes().that().resideInAPackage("io.forgeflow.dashboard..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.forgeflow.dashboard..", "java..")
+            .because("the web dashboard speaks the REST contract only, from the browser, like the desktop: its module "
+                    + "is files and the JDK-only class that reads them");
+
+    @ArchTest
+    static final ArchRule onlyTheServerServesTheDashboard = noClasses().that()
+            .resideOutsideOfPackages("io.forgeflow.server..", "io.forgeflow.dashboard..")
+            .should().dependOnClassesThat().resideInAPackage("io.forgeflow.dashboard..")
+            .because("the node serves the dashboard's files; nothing else has a use for them");
+
+    @ArchTest
+    static final ArchRule theDashboardIsReallyThere = classes().that().haveFullyQualifiedName(
+                    "io.forgeflow.dashboard.DashboardFiles")
+            .should().bePublic().because("the dashboard is on the analysed classpath, so the rules above are not vacuous");
+
+    @ArchTest
     static final ArchRule theClientStandsAlone = noClasses().that().resideInAPackage("io.forgeflow.client..")
             .should().dependOnClassesThat().resideInAnyPackage("io.forgeflow.domain..", "io.forgeflow.application..",
                     "io.forgeflow.adapter..", "io.forgeflow.server..", "io.forgeflow.admin..")

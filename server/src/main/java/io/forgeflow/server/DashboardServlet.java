@@ -1,22 +1,21 @@
 package io.forgeflow.server;
 
 import io.dropwizard.core.setup.Environment;
+import io.forgeflow.dashboard.DashboardFiles;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * The web dashboard: {@code GET /} is its page and {@code /ui/*} its script, style and icon, plain files from the jar
- * ({@code io/forgeflow/server/dashboard/}) that talk to the REST API from the browser. A servlet beside Jersey, mapped
+ * The web dashboard: {@code GET /} is its page and {@code /ui/*} its script, style and icon, plain files from the
+ * {@code dashboard} module's jar ({@link DashboardFiles}, {@code io/forgeflow/dashboard/}) that talk to the REST API from the browser. A servlet beside Jersey, mapped
  * to the context root exactly ({@code ""}) and to {@code /ui/*}, so that {@code /api}, {@code /metrics},
  * {@code /healthz} and {@code /readyz} route as before.
  *
@@ -28,19 +27,14 @@ import java.util.Map;
  */
 final class DashboardServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
-    static final String RESOURCES = "io/forgeflow/server/dashboard/";
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
             + "img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
     private final Map<String, Asset> assets;
 
     DashboardServlet() {
-        Map<String, Asset> files = new LinkedHashMap<>();
-        files.put("/", load("index.html", "text/html; charset=utf-8"));
-        files.put("/ui/app.js", load("app.js", "text/javascript; charset=utf-8"));
-        files.put("/ui/app.css", load("app.css", "text/css; charset=utf-8"));
-        files.put("/ui/icon.svg", load("icon.svg", "image/svg+xml"));
-        this.assets = Map.copyOf(files);
+        this.assets = DashboardFiles.byPath().entrySet().stream()
+                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, file -> asset(file.getValue())));
     }
 
     /** Serves the dashboard on this node's application port: {@code /} and {@code /ui/*}. */
@@ -71,16 +65,10 @@ final class DashboardServlet extends HttpServlet {
         response.getOutputStream().write(asset.bytes());
     }
 
-    private static Asset load(String name, String type) {
-        try (InputStream in = DashboardServlet.class.getClassLoader().getResourceAsStream(RESOURCES + name)) {
-            if (in == null) {
-                throw new IllegalStateException("the dashboard file " + RESOURCES + name + " is missing from the jar");
-            }
-            byte[] bytes = in.readAllBytes();
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
-            return new Asset(bytes, type, "\"" + HexFormat.of().formatHex(digest, 0, 12) + "\"");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the dashboard file " + name, e);
+    private static Asset asset(DashboardFiles.File file) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(file.bytes());
+            return new Asset(file.bytes(), file.contentType(), "\"" + HexFormat.of().formatHex(digest, 0, 12) + "\"");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

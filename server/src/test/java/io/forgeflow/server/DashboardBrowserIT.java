@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The web dashboard in a real browser (headless Chromium through chromedriver, both from Debian's packages) against a
  * real node with API tokens on a real PostgreSQL: it asks for a token, shows a submitted job's run turning
- * {@code succeeded} without a reload, pauses a job, requeues a dead run, escapes what the server sends, fits a phone;
+ * {@code succeeded} without a reload, pauses, edits, filters and deletes jobs, requeues a dead run, escapes what the server sends, fits a phone;
  * and it leaves its screenshots in docs/screenshots/dashboard-*.png for the README.
  *
  * <p>Without Chromium this test fails (it never skips): {@code apt-get update && apt-get install -y chromium
@@ -173,6 +173,12 @@ class DashboardBrowserIT {
             d.findElement(By.cssSelector(css)).click();
             return true;
         });
+    }
+
+    /** Replaces a form field's value: clear it, type the new one. */
+    static void retype(WebElement input, String value) {
+        input.clear();
+        input.sendKeys(value);
     }
 
     /** A laptop's screen: 1280 x 800 CSS pixels of page, whatever the window around it. */
@@ -333,6 +339,153 @@ class DashboardBrowserIT {
             click(driver, row + " button[data-action=resume]");
             waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
             assertThat(api().getJob(job.id()).status()).isEqualTo(Job.ACTIVE);
+        }
+
+        @Test
+        void editsAJobsScheduleAndPriorityInTheFormAndTheListAndTheApiShowTheNewValues() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("rotate-keys", "./rotate.sh").cron("*/15 * * * *").build()).job();
+            ChromeDriver driver = open("jobs");
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            click(driver, row + " button[data-action=edit]");
+            WebElement form = waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? d.findElement(By.id("edit-form")) : null);
+            waitFor(driver, d -> "*/15 * * * *".equals(form.findElement(By.name("cron_expr")).getAttribute("value")));
+            assertThat(form.findElement(By.name("priority")).getAttribute("value")).isEqualTo("5");
+            assertThat(form.findElement(By.name("run_at")).isDisplayed()).as("a recurring job has no run_at").isFalse();
+
+            retype(form.findElement(By.name("cron_expr")), "0 6 * * *");
+            retype(form.findElement(By.name("priority")), "2");
+            driver.findElement(By.id("edit-save")).click();
+
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? null : true);
+            waitFor(driver, d -> String.valueOf(text(d, row + " td:nth-child(3)")).startsWith("0 6 * * *"));
+            waitFor(driver, d -> "2".equals(text(d, row + " td:nth-child(6)")));
+            Job changed = api().getJob(job.id());
+            assertThat(changed.cronExpr()).isEqualTo("0 6 * * *");
+            assertThat(changed.priority()).isEqualTo(2);
+            assertThat(changed.id()).as("the same job, changed in place").isEqualTo(job.id());
+            assertThat(changed.status()).isEqualTo(Job.ACTIVE);
+            assertThat(changed.nextRunAt()).as("the new schedule's next tick: 06:00").isNotNull();
+            assertThat(changed.nextRunAt().atZone(java.time.ZoneOffset.UTC).getHour()).isEqualTo(6);
+        }
+
+        @Test
+        void anEditTheServerRefusesIsShownNextToTheFieldItNamesAndChangesNothing() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("compact-logs", "./compact.sh").cron("0 * * * *").build()).job();
+            ChromeDriver driver = open("jobs");
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            click(driver, row + " button[data-action=edit]");
+            WebElement form = waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? d.findElement(By.id("edit-form")) : null);
+            waitFor(driver, d -> "0 * * * *".equals(form.findElement(By.name("cron_expr")).getAttribute("value")));
+
+            retype(form.findElement(By.name("cron_expr")), "61 * * * *");
+            driver.findElement(By.id("edit-save")).click();
+            String cronError = "#edit-form label[data-field=cron_expr] .field-error";
+            waitFor(driver, d -> d.findElement(By.cssSelector(cronError)).isDisplayed());
+            assertThat(text(driver, cronError)).as("the server's own message").containsIgnoringCase("cron");
+            assertThat(driver.findElement(By.cssSelector("#edit-form label[data-field=cron_expr]")).getAttribute("class"))
+                    .contains("invalid");
+            assertThat(driver.findElement(By.cssSelector("#edit-form label[data-field=priority] .field-error")).isDisplayed())
+                    .as("only the field the server named").isFalse();
+            assertThat(driver.findElement(By.id("edit-form")).isDisplayed()).as("the form stays open to fix it").isTrue();
+            assertThat(api().getJob(job.id()).cronExpr()).isEqualTo("0 * * * *");
+
+            retype(form.findElement(By.name("priority")), "42");
+            retype(form.findElement(By.name("cron_expr")), "30 * * * *");
+            driver.findElement(By.id("edit-save")).click();
+            String priorityError = "#edit-form label[data-field=priority] .field-error";
+            waitFor(driver, d -> d.findElement(By.cssSelector(priorityError)).isDisplayed());
+            assertThat(text(driver, priorityError)).contains("priority");
+            assertThat(driver.findElement(By.cssSelector(cronError)).isDisplayed()).as("the old error is cleared").isFalse();
+            screenshot(driver, "edit-error");
+            assertThat(api().getJob(job.id()).priority()).isEqualTo(5);
+        }
+
+        @Test
+        void anEditOfAJobCancelledMeanwhileSaysSoAndOffersToReloadIt() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("warm-cache", "./warm.sh").cron("*/5 * * * *").build()).job();
+            ChromeDriver driver = open("jobs");
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            click(driver, row + " button[data-action=edit]");
+            WebElement form = waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? d.findElement(By.id("edit-form")) : null);
+            waitFor(driver, d -> "5".equals(form.findElement(By.name("priority")).getAttribute("value")));
+            api().cancelJob(job.id());
+
+            retype(form.findElement(By.name("priority")), "3");
+            driver.findElement(By.id("edit-save")).click();
+            waitFor(driver, d -> d.findElement(By.id("edit-error")).isDisplayed());
+            assertThat(text(driver, "#edit-error")).startsWith("The job changed on the server").contains("Reload it");
+            assertThat(driver.findElement(By.id("edit-reload")).isDisplayed()).isTrue();
+            driver.findElement(By.id("edit-reload")).click();
+            waitFor(driver, d -> "5".equals(form.findElement(By.name("priority")).getAttribute("value")));
+            waitFor(driver, d -> "cancelled".equals(text(d, row + " td.status")));
+            assertThat(api().getJob(job.id()).priority()).isEqualTo(5);
+        }
+
+        @Test
+        void aLabelFilterThisNodeDoesNotKnowIsAppliedToThePageAndSaysSo() throws Exception {
+            api().submitJob(JobRequest.shell("label-less", "true").cron("0 5 * * *").build());
+            ChromeDriver driver = open("jobs");
+            waitFor(driver, d -> !d.findElements(By.cssSelector("#jobs tr[data-job-id]")).isEmpty());
+            driver.findElement(By.id("jobs-label")).sendKeys("team:ops");
+            waitFor(driver, d -> "no jobs match the filters".equals(text(d, "#jobs td.empty")));
+            String note = text(driver, "#jobs-filter-note");
+            // a node with the label filter answers the filtered list; one without it answers 400 and the page filters
+            assertThat(note == null || note.isEmpty() || note.contains("does not filter jobs by label")).as(note).isTrue();
+            retype(driver.findElement(By.id("jobs-label")), "team");
+            waitFor(driver, d -> String.valueOf(text(d, "#jobs-filter-note")).contains("Ignored label filter \"team\": write key:value."));
+            waitFor(driver, d -> !d.findElements(By.cssSelector("#jobs tr[data-job-id]")).isEmpty());
+        }
+
+        @Test
+        void deletesAJobAfterAConfirmAndOffersToCancelARunningRunFirst() throws Exception {
+            Job idle = api().submitJob(JobRequest.shell("old-report", "./report.sh").cron("0 4 * * *").build()).job();
+            Job busy = api().submitJob(JobRequest.shell("long-import", "sleep 30").build()).job();
+            String busyRun = firstRun(busy.id()).id();
+            awaitStatus(busyRun, Run.RUNNING);
+            ChromeDriver driver = open("jobs");
+            driver.executeScript("window.confirms = []; window.confirm = (m) => { window.confirms.push(m); return true; };");
+
+            String idleRow = "#jobs tr[data-job-id='" + idle.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, idleRow + " td.status")));
+            click(driver, idleRow + " button[data-action=delete]");
+            waitFor(driver, d -> d.findElements(By.cssSelector(idleRow)).isEmpty());
+            assertThat(api().getJob(idle.id()).status()).isEqualTo(Job.DELETED);
+            assertThat((List<?>) driver.executeScript("return window.confirms;")).hasSize(1);
+
+            String busyRow = "#jobs tr[data-job-id='" + busy.id() + "']";
+            waitFor(driver, d -> d.findElements(By.cssSelector(busyRow)).isEmpty() ? null : true);
+            click(driver, busyRow + " button[data-action=delete]");
+            waitFor(driver, d -> d.findElements(By.cssSelector(busyRow)).isEmpty());
+            @SuppressWarnings("unchecked")
+            List<String> confirms = (List<String>) driver.executeScript("return window.confirms;");
+            assertThat(confirms).hasSize(3);
+            assertThat(confirms.get(2)).contains("is running").contains("Cancel the running run and delete");
+            assertThat(api().getJob(busy.id()).status()).isEqualTo(Job.DELETED);
+            awaitStatus(busyRun, Run.CANCELLED);
+        }
+
+        @Test
+        void filtersTheJobsListByNameStatusAndQueue() throws Exception {
+            Job a = api().submitJob(JobRequest.shell("filter-alpha-1", "true").cron("0 1 * * *").queue("reports").build()).job();
+            Job b = api().submitJob(JobRequest.shell("filter-alpha-2", "true").cron("0 2 * * *").build()).job();
+            Job c = api().submitJob(JobRequest.shell("filter-beta", "true").cron("0 3 * * *").queue("reports").build()).job();
+            api().pauseJob(b.id());
+            ChromeDriver driver = open("jobs");
+            String rows = "return Array.from(document.querySelectorAll('#jobs tr[data-job-id]')).map(r => r.dataset.jobId);";
+            waitFor(driver, d -> ((List<?>) driver.executeScript(rows)).contains(c.id()));
+
+            driver.findElement(By.id("jobs-search")).sendKeys("filter-alpha");
+            waitFor(driver, d -> List.of(b.id(), a.id()).equals(driver.executeScript(rows)));
+            new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("jobs-status"))).selectByVisibleText("paused");
+            waitFor(driver, d -> List.of(b.id()).equals(driver.executeScript(rows)));
+            new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("jobs-status"))).selectByVisibleText("all");
+            driver.findElement(By.id("jobs-queue")).sendKeys("reports");
+            waitFor(driver, d -> List.of(a.id()).equals(driver.executeScript(rows)));
+            retype(driver.findElement(By.id("jobs-search")), "nothing-like-this");
+            waitFor(driver, d -> "no jobs match the filters".equals(text(d, "#jobs td.empty")));
         }
 
         @Test

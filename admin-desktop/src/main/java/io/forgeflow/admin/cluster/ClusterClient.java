@@ -44,6 +44,12 @@ public interface ClusterClient extends AutoCloseable {
 
     Job cancel(String jobId);
 
+    /**
+     * Deletes the job ({@code DELETE /api/jobs/{id}}) and answers its tombstone; while a run of it is running the
+     * server answers 409 {@code job_running}, unless cancelRunning asks it to cancel that run first.
+     */
+    Job delete(String jobId, boolean cancelRunning);
+
     Run trigger(String jobId);
 
     /** One page of runs, newest first; jobId null means across jobs, status null means all. */

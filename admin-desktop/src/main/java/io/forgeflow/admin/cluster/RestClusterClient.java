@@ -85,6 +85,12 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     @Override
+    public Job delete(String jobId, boolean cancelRunning) {
+        return client.deleteJob(jobId, cancelRunning, false)
+                .orElseThrow(() -> new IllegalStateException("the server answered no tombstone for job " + jobId));
+    }
+
+    @Override
     public Run trigger(String jobId) {
         return client.triggerJob(jobId);
     }

@@ -92,12 +92,15 @@ public final class JobListView extends VBox {
         Button cancel = Views.button("cancelJob", "Cancel job…", vm::cancelSelected);
         cancel.getStyleClass().add("danger");
         cancel.disableProperty().bind(vm.canCancelProperty().not());
+        Button delete = Views.button("deleteJob", "Delete job…", vm::deleteSelected);
+        delete.getStyleClass().add("danger");
+        delete.disableProperty().bind(vm.canDeleteProperty().not());
 
         getChildren().addAll(
                 Views.toolbar(filter, status, Views.button("jobsRefresh", "Refresh", vm::refresh), loadMore, count,
                         Views.spacer(), newJob),
                 table,
-                Views.toolbar(new Label("Selected job:"), runs, trigger, pause, resume, Views.spacer(), cancel),
+                Views.toolbar(new Label("Selected job:"), runs, trigger, pause, resume, Views.spacer(), cancel, delete),
                 Views.confirmationBar("jobConfirm", vm.confirmationProperty(), vm::confirm, vm::dismiss),
                 Views.message("jobsMessage", vm.messageProperty(), vm.failedProperty()));
     }

@@ -7,6 +7,7 @@ import io.forgeflow.admin.support.Confirmation;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.admin.support.Times;
+import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.Page;
 import io.forgeflow.client.Run;
@@ -64,6 +65,7 @@ public final class JobListViewModel {
     private final BooleanBinding canPause;
     private final BooleanBinding canResume;
     private final BooleanBinding canCancel;
+    private final BooleanBinding canDelete;
     private final BooleanBinding canTrigger;
     private final BooleanBinding hasSelection;
 
@@ -86,6 +88,7 @@ public final class JobListViewModel {
         canPause = whenSelected(Job.ACTIVE);
         canResume = whenSelected(Job.PAUSED);
         canCancel = whenSelected(Job.ACTIVE, Job.PAUSED);
+        canDelete = whenSelected(Job.ACTIVE, Job.PAUSED, Job.COMPLETED, Job.CANCELLED);
         canTrigger = whenSelected(Job.ACTIVE, Job.PAUSED);
     }
 
@@ -195,6 +198,47 @@ public final class JobListViewModel {
         confirmation.set(new Confirmation("Cancel job \"" + job.name() + "\" for good? Its pending runs are "
                 + "cancelled and a running run is asked to stop. This cannot be undone.", "Cancel job",
                 () -> act("cancel", cluster::cancel, j -> "Cancelled " + j.name() + ".")));
+    }
+
+    /**
+     * Asks for a confirmation first; while a run of the job is running the server refuses (409 job_running) and a
+     * second confirmation offers to cancel that run and delete.
+     */
+    public void deleteSelected() {
+        Job job = selected.get();
+        if (job == null) {
+            return;
+        }
+        confirmation.set(new Confirmation("Delete job \"" + job.name() + "\"? Its pending runs are cancelled and it "
+                + "leaves the list; its finished runs stay readable.", "Delete job", () -> delete(job, false)));
+    }
+
+    private void delete(Job job, boolean cancelRunning) {
+        if (acting.get()) {
+            return;
+        }
+        acting.set(true);
+        async.run(() -> cluster.delete(job.id(), cancelRunning), (Job tombstone) -> {
+            acting.set(false);
+            names.learn(tombstone);
+            int index = indexOf(job.id());
+            if (index >= 0) {
+                jobs.remove(index);
+            }
+            if (selected.get() != null && selected.get().id().equals(job.id())) {
+                selected.set(null);
+            }
+            updateCount();
+            say("Deleted " + job.name() + (cancelRunning ? " after cancelling its running run." : "."));
+        }, failure -> {
+            acting.set(false);
+            if (!cancelRunning && failure instanceof ForgeFlowApiException api && "job_running".equals(api.code())) {
+                confirmation.set(new Confirmation("A run of \"" + job.name() + "\" is running. Cancel the running run "
+                        + "and delete the job?", "Cancel run and delete", () -> delete(job, true)));
+                return;
+            }
+            report(Problems.describe("delete job " + job.name(), failure));
+        });
     }
 
     public void triggerSelected() {
@@ -410,6 +454,10 @@ public final class JobListViewModel {
 
     public BooleanBinding canCancelProperty() {
         return canCancel;
+    }
+
+    public BooleanBinding canDeleteProperty() {
+        return canDelete;
     }
 
     public BooleanBinding canTriggerProperty() {

@@ -8,6 +8,7 @@ import io.forgeflow.admin.testing.FakeClusterClient;
 import io.forgeflow.admin.testing.Fixtures;
 import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.Job;
+import io.forgeflow.client.Run;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +101,44 @@ class JobListViewModelTest {
         assertThat(vm.selectedProperty().get().status()).isEqualTo(Job.CANCELLED);
         assertThat(vm.canCancelProperty().get()).isFalse();
         assertThat(vm.canTriggerProperty().get()).isFalse();
+    }
+
+    @Test
+    void deleteWaitsForAConfirmationAndTakesTheJobOffTheList() {
+        select("job_2");
+
+        vm.deleteSelected();
+
+        assertThat(cluster.calls()).noneMatch(c -> c.startsWith("delete"));
+        assertThat(vm.confirmationProperty().get().question()).contains("Delete job \"sync-crm\"?");
+        vm.confirm();
+
+        assertThat(cluster.calls()).last().isEqualTo("delete job_2 false");
+        assertThat(cluster.jobById("job_2").status()).isEqualTo(Job.DELETED);
+        assertThat(vm.jobs()).extracting(Job::id).containsExactly("job_3", "job_1");
+        assertThat(vm.selectedProperty().get()).isNull();
+        assertThat(vm.messageProperty().get()).isEqualTo("Deleted sync-crm.");
+        assertThat(vm.canDeleteProperty().get()).isFalse();
+    }
+
+    @Test
+    void deletingAJobWithARunningRunAsksAgainAndCancelsThatRunOnlyWhenConfirmed() {
+        cluster.withRun(Fixtures.run("run_9", "job_3", Run.RUNNING));
+        select("job_3");
+        vm.deleteSelected();
+        vm.confirm();
+
+        assertThat(cluster.calls()).last().isEqualTo("delete job_3 false");
+        assertThat(cluster.jobById("job_3").status()).isEqualTo(Job.ACTIVE);
+        assertThat(vm.confirmationProperty().get().question()).contains("is running")
+                .contains("Cancel the running run and delete");
+        assertThat(vm.confirmationProperty().get().confirmLabel()).isEqualTo("Cancel run and delete");
+
+        vm.confirm();
+
+        assertThat(cluster.calls()).last().isEqualTo("delete job_3 true");
+        assertThat(cluster.jobById("job_3").status()).isEqualTo(Job.DELETED);
+        assertThat(vm.messageProperty().get()).isEqualTo("Deleted backup after cancelling its running run.");
     }
 
     @Test

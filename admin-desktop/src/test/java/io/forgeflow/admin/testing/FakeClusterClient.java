@@ -200,6 +200,17 @@ public final class FakeClusterClient implements ClusterClient {
         return move(jobId, Job.CANCELLED, Job.ACTIVE, Job.PAUSED);
     }
 
+    @Override
+    public Job delete(String jobId, boolean cancelRunning) {
+        called("delete", jobId, cancelRunning);
+        boolean running = runs.values().stream().anyMatch(r -> r.jobId().equals(jobId) && Run.RUNNING.equals(r.status()));
+        if (running && !cancelRunning) {
+            throw new ForgeFlowApiException(409, "job " + jobId + " has a running run: add ?cancel_running=true",
+                    null, "job_running");
+        }
+        return move(jobId, Job.DELETED, Job.ACTIVE, Job.PAUSED, Job.COMPLETED, Job.CANCELLED);
+    }
+
     private Job move(String jobId, String to, String... from) {
         Job job = jobs.get(jobId);
         if (job == null) {

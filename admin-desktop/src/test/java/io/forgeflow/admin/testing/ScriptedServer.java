@@ -307,7 +307,8 @@ public final class ScriptedServer implements AutoCloseable {
                 List<Job> newest = new ArrayList<>(jobs);
                 Collections.reverse(newest);
                 String status = q.get("status");
-                return page(newest.stream().filter(j -> status == null || j.status().equals(status)).toList(), q);
+                return page(newest.stream().filter(j -> status == null ? !j.status().equals(Job.DELETED)
+                        : j.status().equals(status)).toList(), q);
             }
             if (post) {
                 return submit(body);
@@ -323,6 +324,9 @@ public final class ScriptedServer implements AutoCloseable {
             }
             if (post && p.length == 5) {
                 return jobAction(job, p[4]);
+            }
+            if (method.equals("DELETE") && p.length == 4) {
+                return delete(job, "true".equals(q.get("cancel_running")));
             }
         }
         if (get && path.equals("/api/runs")) {
@@ -429,6 +433,26 @@ public final class ScriptedServer implements AutoCloseable {
     private static int number(Map<String, Object> in, String key, int fallback) {
         Object v = in.get(key);
         return v == null ? fallback : ((Number) v).intValue();
+    }
+
+    /** DELETE /api/jobs/{id}: 409 job_running while a run of it runs, unless cancel_running (which cancels it). */
+    private Answer delete(Job job, boolean cancelRunning) {
+        List<Run> running = runs.stream().filter(r -> r.jobId().equals(job.id()) && r.status().equals(Run.RUNNING)).toList();
+        if (!running.isEmpty() && !cancelRunning) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("error", "job " + job.id() + " has a running run: add ?cancel_running=true to cancel it and delete");
+            body.put("code", "job_running");
+            return new Answer(409, write(body));
+        }
+        for (Run r : running) {
+            runs.set(runs.indexOf(r), new Run(r.id(), r.jobId(), Run.CANCELLED, r.attempt(), r.maxAttempts(), r.priority(),
+                    r.scheduledFor(), r.startedAt(), now, r.workerId(), null, r.output(), r.error(), r.attempts()));
+        }
+        Job gone = new Job(job.id(), job.name(), job.executor(), job.payload(), job.cronExpr(), job.runAt(),
+                job.timezone(), job.priority(), job.maxAttempts(), job.timeoutSeconds(), job.catchUp(),
+                job.idempotencyKey(), Job.DELETED, null, job.createdAt(), now);
+        jobs.set(jobs.indexOf(job), gone);
+        return ok(gone);
     }
 
     private Answer jobAction(Job job, String action) {

@@ -201,6 +201,32 @@ class ConsoleUiTest {
         }
 
         @Test
+        void deletesAJobAfterConfirmingAndAsksAgainBeforeCancellingARunningRun(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-jobs");
+            robot.clickOn(cell(robot, "jobsTable", "legacy-export"));
+            String legacy = server.jobNamed("legacy-export").id();
+            robot.clickOn("#deleteJob");
+            untilText(robot, "#jobConfirmQuestion", "Delete job \"legacy-export\"?");
+            robot.clickOn("#jobConfirmYes");
+            untilText(robot, "#jobsMessage", "Deleted legacy-export.");
+            assertThat(server.job(legacy).status()).isEqualTo(Job.DELETED);
+            untilText(robot, "#jobsCount", "5 jobs");
+
+            robot.clickOn(cell(robot, "jobsTable", "sync-crm"));
+            String sync = server.jobNamed("sync-crm").id();
+            robot.clickOn("#deleteJob");
+            robot.clickOn("#jobConfirmYes");
+            untilText(robot, "#jobConfirmQuestion", "is running. Cancel the running run and delete the job?");
+            assertThat(server.job(sync).status()).as("refused while its run runs").isEqualTo(Job.ACTIVE);
+            robot.clickOn("#jobConfirmYes");
+            untilText(robot, "#jobsMessage", "Deleted sync-crm after cancelling its running run.");
+            assertThat(server.job(sync).status()).isEqualTo(Job.DELETED);
+            assertThat(server.runsOf(sync)).noneMatch(r -> r.status().equals(Run.RUNNING));
+        }
+
+        @Test
         void theFilterNarrowsTheTable(FxRobot robot) {
             open(s -> { });
             connect(robot);

@@ -28,7 +28,9 @@
     nodes: [],
     queues: [],
     recent: [],                   // {id, job_id, status, attempt, max_attempts, at}
-    jobsPage: { items: [], next: null, status: '' },
+    jobsPage: { items: [], next: null, status: '', search: '', queue: '', labels: [] },
+    unsupportedFilters: new Set(), // job filters this server refused (400/422 naming them): applied to the page here
+    editing: null,                // the job the edit form shows, as last read from the server
     runsPage: { items: [], next: null, status: '', job: null },
     deadPage: { items: [], next: null },
     selectedRun: null,            // full run with attempts
@@ -143,10 +145,11 @@
   // ------------------------------------------------------------------ the API
 
   class ApiError extends Error {
-    constructor(status, message, field) {
+    constructor(status, message, field, code) {
       super(message);
       this.status = status;
       this.field = field;
+      this.code = code;
     }
   }
 
@@ -181,7 +184,7 @@
       banner(null);
       if (!res.ok) {
         const message = data && typeof data.error === 'string' ? data.error : `HTTP ${res.status}`;
-        throw new ApiError(res.status, message, data && data.field);
+        throw new ApiError(res.status, message, data && data.field, data && data.code);
       }
       return data;
     }
@@ -421,8 +424,9 @@
 
   const loadQueues = single(async () => {
     const answer = await api('GET', '/api/queues');
-    state.queues = (answer && answer.queues) || [];
+    state.queues = (answer && (answer.items || answer.queues)) || [];
     renderQueues();
+    $('jobs-queue-names').replaceChildren(...state.queues.map((q) => el('option', { value: q.name })));
   });
 
   function limitsText(q) {
@@ -503,16 +507,96 @@
     return reset ? PAGE : Math.min(500, Math.max(PAGE, page.items.length));
   }
 
+  const JOB_FILTERS = ['name_prefix', 'status', 'queue', 'label'];
+
+  /** The jobs list's filters as query parameters (label=key:value repeated), without those this server refused. */
+  function jobsQuery() {
+    const p = state.jobsPage;
+    const q = new URLSearchParams();
+    if (p.search) q.set('name_prefix', p.search);
+    if (p.status) q.set('status', p.status);
+    if (p.queue) q.set('queue', p.queue);
+    p.labels.forEach((l) => q.append('label', `${l.key}:${l.value}`));
+    state.unsupportedFilters.forEach((name) => q.delete(name));
+    return q;
+  }
+
+  /** Parses "key:value, key:value" (or key=value); a part without a separator is ignored and reported. */
+  function parseLabelFilter(text) {
+    const labels = [];
+    const bad = [];
+    for (const part of text.split(',').map((x) => x.trim()).filter(Boolean)) {
+      const m = /^([^:=]+)[:=](.*)$/.exec(part);
+      if (m && m[1].trim()) labels.push({ key: m[1].trim(), value: m[2].trim() });
+      else bad.push(part);
+    }
+    return { labels, bad };
+  }
+
+  /** Whether a job passes the filters on this page: the server's answer checked here too, so a server that ignores a
+   * filter parameter shows fewer rows, never wrong ones. The name check ignores case (never stricter than the server). */
+  function matchesFilters(job) {
+    const p = state.jobsPage;
+    if (p.search && !String(job.name || '').toLowerCase().startsWith(p.search.toLowerCase())) return false;
+    if (p.status && job.status !== p.status) return false;
+    if (p.queue && (job.queue || 'default') !== p.queue) return false;
+    const labels = job.labels || {};
+    return p.labels.every((l) => Object.prototype.hasOwnProperty.call(labels, l.key) && String(labels[l.key]) === l.value);
+  }
+
+  /** GET /api/jobs with the filters; a filter the server refuses (400 or 422 naming it) is dropped and applied here. */
+  async function fetchJobs(extra) {
+    for (;;) {
+      const query = jobsQuery();
+      Object.entries(extra).forEach(([k, v]) => query.set(k, v));
+      try {
+        return await api('GET', `/api/jobs?${query}`);
+      } catch (e) {
+        const refused = e instanceof ApiError && (e.status === 400 || e.status === 422)
+          && JOB_FILTERS.find((name) => e.field === name || (!e.field && e.message.includes(`'${name}'`)));
+        if (!refused || !query.has(refused)) throw e;
+        state.unsupportedFilters.add(refused);
+      }
+    }
+  }
+
+  function renderFilterNote(hidden) {
+    const note = $('jobs-filter-note');
+    const p = state.jobsPage;
+    const active = JOB_FILTERS.filter((name) => (name === 'name_prefix' && p.search) || (name === 'status' && p.status)
+      || (name === 'queue' && p.queue) || (name === 'label' && p.labels.length));
+    const local = active.filter((name) => state.unsupportedFilters.has(name));
+    const parts = [];
+    if (local.length) parts.push(`This server does not filter jobs by ${local.join(', ')}: only the rows of each page that match are shown.`);
+    else if (hidden > 0) parts.push(`${hidden} row${hidden === 1 ? '' : 's'} the server sent did not match the filters (does it know them?) and are hidden.`);
+    if (p.labelErrors && p.labelErrors.length) parts.push(`Ignored label filter ${p.labelErrors.map((b) => `"${b}"`).join(', ')}: write key:value.`);
+    note.textContent = parts.join(' ');
+    note.hidden = parts.length === 0;
+  }
+
   const loadJobs = single(async (reset) => {
     const p = state.jobsPage;
-    const query = new URLSearchParams({ limit: String(pageLimit(p, reset)) });
-    if (p.status) query.set('status', p.status);
-    const page = await api('GET', `/api/jobs?${query}`);
-    p.items = page.items || [];
+    const page = await fetchJobs({ limit: String(pageLimit(p, reset)) });
+    const items = page.items || [];
+    items.forEach((job) => state.jobs.set(job.id, job));
+    p.items = items.filter(matchesFilters);
     p.next = page.next_cursor || null;
-    p.items.forEach((job) => state.jobs.set(job.id, job));
+    renderFilterNote(items.length - p.items.length);
     renderJobs();
   });
+
+  async function loadMoreJobs() {
+    const p = state.jobsPage;
+    if (!p.next) return;
+    await act('Load more', async () => {
+      const more = await fetchJobs({ limit: String(PAGE), cursor: p.next });
+      const items = more.items || [];
+      items.forEach((job) => state.jobs.set(job.id, job));
+      p.items = p.items.concat(items.filter(matchesFilters));
+      p.next = more.next_cursor || null;
+      renderJobs();
+    });
+  }
 
   const loadRuns = single(async (reset) => {
     const p = state.runsPage;
@@ -649,28 +733,36 @@
     const body = $('jobs').tBodies[0];
     setText('jobs-count', `${p.items.length}${p.next ? '+' : ''} job${p.items.length === 1 ? '' : 's'}`);
     $('jobs-more').hidden = !p.next;
+    const filtered = p.search || p.status || p.queue || p.labels.length;
     if (!p.items.length) {
-      body.replaceChildren(emptyRow(7, p.status ? `no ${p.status} jobs` : 'no jobs yet: New job… or POST /api/jobs'));
+      body.replaceChildren(emptyRow(8, filtered ? 'no jobs match the filters' : 'no jobs yet: New job… or POST /api/jobs'));
       return;
     }
     body.replaceChildren(...p.items.map((job) => {
       const button = (action, label, enabled, cls) => el('button', { type: 'button', class: `small ${cls || ''}`, data: { action },
         disabled: !enabled, text: label, on: { click: (e) => { e.stopPropagation(); jobAction(job, action); } } });
+      const labels = Object.entries(job.labels || {});
       return el('tr', { data: { jobId: job.id, status: job.status } },
-        el('td', {}, el('a', { href: `#runs?job=${encodeURIComponent(job.id)}`, title: job.id, text: job.name })),
+        el('td', {}, el('a', { href: `#runs?job=${encodeURIComponent(job.id)}`, title: job.id, text: job.name }),
+          labels.length ? el('span', { class: 'labels' }, labels.map(([k, v]) => el('span', { class: 'tag', text: `${k}: ${v}` }))) : null),
         el('td', { class: 'opt', text: job.executor }),
         el('td', { class: 'mono', text: schedule(job) }),
         el('td', { class: 'opt nowrap', title: job.next_run_at || '', text: fmtTime(job.next_run_at) }),
         el('td', { class: 'status' }, statusSpan(job.status)),
         el('td', { class: 'num opt', text: job.priority }),
+        el('td', { class: 'opt mono', text: job.queue || 'default' }),
         el('td', { class: 'actions' },
-          button('trigger', 'Trigger', job.status !== 'cancelled'),
+          button('trigger', 'Trigger', job.status !== 'cancelled' && job.status !== 'deleted'),
           job.status === 'paused' ? button('resume', 'Resume', true) : button('pause', 'Pause', job.status === 'active'),
-          button('cancel', 'Cancel…', job.status === 'active' || job.status === 'paused', 'danger')));
+          button('edit', 'Edit…', job.status !== 'cancelled' && job.status !== 'deleted'),
+          button('cancel', 'Cancel…', job.status === 'active' || job.status === 'paused', 'danger'),
+          button('delete', 'Delete…', job.status !== 'deleted', 'danger')));
     }));
   }
 
   async function jobAction(job, action) {
+    if (action === 'edit') return openEdit(job.id);
+    if (action === 'delete') return deleteJob(job);
     if (action === 'cancel' && !window.confirm(`Cancel job "${job.name}" for good? Its pending runs are cancelled and a running run is stopped.`)) {
       return;
     }
@@ -938,6 +1030,215 @@
     }
   }
 
+  // ------------------------------------------------------------------ edit and delete a job
+
+  const EDIT_TEXT = ['name', 'queue', 'cron_expr', 'timezone', 'run_at', 'concurrency_key'];
+  const EDIT_NUMBERS = ['priority', 'max_attempts', 'timeout_seconds', 'max_concurrent'];
+  const EDIT_CHOICES = ['catch_up', 'overlap'];
+
+  /** JSON with object keys sorted, to tell whether an edited object differs from the job's. */
+  function canonical(value) {
+    if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+    if (value && typeof value === 'object') {
+      return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+    }
+    return JSON.stringify(value === undefined ? null : value);
+  }
+
+  function labelsText(labels) {
+    return Object.entries(labels || {}).map(([k, v]) => `${k}=${v}`).join('\n');
+  }
+
+  function clearEditErrors() {
+    const form = $('edit-form');
+    form.querySelectorAll('label[data-field]').forEach((label) => {
+      label.classList.remove('invalid');
+      const err = label.querySelector('.field-error');
+      err.textContent = '';
+      err.hidden = true;
+    });
+    $('edit-error').hidden = true;
+    $('edit-conflict').hidden = true;
+  }
+
+  /** Puts a message next to the field the server named (payload.url goes to payload); false if no such field. */
+  function showFieldError(field, message) {
+    if (!field) return false;
+    const name = String(field).split(/[.[]/)[0];
+    const label = $('edit-form').querySelector(`label[data-field="${CSS.escape(name)}"]`);
+    if (!label) return false;
+    label.classList.add('invalid');
+    const err = label.querySelector('.field-error');
+    err.textContent = message;
+    err.hidden = false;
+    const input = label.querySelector('input, textarea, select');
+    if (input) input.focus();
+    return true;
+  }
+
+  function showEditError(message, conflict) {
+    const box = $('edit-error');
+    box.textContent = message;
+    box.hidden = false;
+    $('edit-conflict').hidden = !conflict;
+  }
+
+  function fillEditForm(job) {
+    const form = $('edit-form');
+    state.editing = job;
+    form.dataset.jobId = job.id;
+    setText('edit-title', `Edit job ${job.name}`);
+    for (const name of EDIT_TEXT) form.elements[name].value = job[name] == null ? '' : String(job[name]);
+    for (const name of EDIT_NUMBERS) form.elements[name].value = job[name] == null ? '' : String(job[name]);
+    form.elements.catch_up.value = job.catch_up || 'skip';
+    form.elements.overlap.value = job.overlap || 'allow';
+    form.elements.payload.value = job.payload == null ? '' : JSON.stringify(job.payload, null, 2);
+    form.elements.labels.value = labelsText(job.labels);
+    form.elements.pending_keep.checked = false;
+    // a one-off job has no cron, a recurring one no run_at: the server refuses the change, the form says so up front
+    form.elements.cron_expr.closest('label').hidden = !job.cron_expr;
+    form.elements.timezone.closest('label').hidden = !job.cron_expr;
+    form.elements.run_at.closest('label').hidden = !!job.cron_expr;
+  }
+
+  async function openEdit(id) {
+    const job = await act('Open the job', () => api('GET', `/api/jobs/${encodeURIComponent(id)}`));
+    if (job === undefined) return;
+    state.jobs.set(job.id, job);
+    clearEditErrors();
+    fillEditForm(job);
+    $('submit-form').hidden = true;
+    $('edit-form').hidden = false;
+    $('edit-form').scrollIntoView({ block: 'nearest' });
+    $('edit-form').elements.name.focus();
+  }
+
+  /** The PATCH body: the fields whose value differs from the job's; an emptied field is null (its default). */
+  function editChanges(form, job) {
+    const changes = {};
+    for (const name of EDIT_TEXT) {
+      const input = form.elements[name];
+      if (input.closest('label').hidden) continue;
+      const value = input.value.trim();
+      const before = job[name] == null ? '' : String(job[name]);
+      if (value !== before) changes[name] = value === '' ? null : value;
+    }
+    for (const name of EDIT_NUMBERS) {
+      const text = form.elements[name].value.trim();
+      const before = job[name] == null ? '' : String(job[name]);
+      if (text === before) continue;
+      if (text !== '' && !/^-?\d+$/.test(text)) throw new ApiError(422, `${name} must be a whole number`, name);
+      changes[name] = text === '' ? null : Number(text);
+    }
+    for (const name of EDIT_CHOICES) {
+      const value = form.elements[name].value;
+      if (value !== (job[name] || form.elements[name].options[0].value)) changes[name] = value;
+    }
+    const payloadText = form.elements.payload.value.trim();
+    let payload = null;
+    if (payloadText) {
+      try {
+        payload = JSON.parse(payloadText);
+      } catch (e) {
+        throw new ApiError(422, `payload is not JSON: ${e.message}`, 'payload');
+      }
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
+        throw new ApiError(422, 'payload must be a JSON object', 'payload');
+      }
+    }
+    if (canonical(payload) !== canonical(job.payload == null ? null : job.payload)) changes.payload = payload;
+    const labels = {};
+    form.elements.labels.value.split('\n').map((line) => line.trim()).filter(Boolean).forEach((line) => {
+      const at = line.indexOf('=');
+      if (at <= 0) throw new ApiError(422, `labels: write one key=value a line ("${line}" has no key=)`, 'labels');
+      labels[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    });
+    if (canonical(labels) !== canonical(job.labels || {})) changes.labels = labels;
+    return changes;
+  }
+
+  async function saveEdit(event) {
+    event.preventDefault();
+    const form = $('edit-form');
+    const job = state.editing;
+    if (!job) return;
+    clearEditErrors();
+    let changes;
+    try {
+      changes = editChanges(form, job);
+    } catch (e) {
+      if (!showFieldError(e.field, e.message)) showEditError(e.message, false);
+      return;
+    }
+    if (Object.keys(changes).length === 0) {
+      showEditError('Nothing changed.', false);
+      return;
+    }
+    const keep = form.elements.pending_keep.checked ? '?pending=keep' : '';
+    $('edit-save').disabled = true;
+    try {
+      const updated = await api('PATCH', `/api/jobs/${encodeURIComponent(job.id)}${keep}`, changes);
+      state.jobs.set(updated.id, updated);
+      const i = state.jobsPage.items.findIndex((j) => j.id === updated.id);
+      if (i >= 0) state.jobsPage.items[i] = updated;
+      form.hidden = true;
+      state.editing = null;
+      renderJobs();
+      toast(`Saved ${updated.name}`);
+      loadJobs(false);
+    } catch (e) {
+      if (e.status === 422 && showFieldError(e.field, e.message)) return;
+      if (e.status === 409) {
+        showEditError(`The job changed on the server and cannot take this edit: ${e.message}. Reload it to see it as it is now.`, true);
+      } else if (e.status === 404) {
+        showEditError('This job does not exist any more.', false);
+      } else {
+        showEditError(e.field ? `${e.message} (field ${e.field})` : e.message, false);
+      }
+    } finally {
+      $('edit-save').disabled = false;
+    }
+  }
+
+  async function reloadEdit() {
+    const form = $('edit-form');
+    const job = await act('Reload the job', () => api('GET', `/api/jobs/${encodeURIComponent(form.dataset.jobId)}`));
+    if (job === undefined) return;
+    clearEditErrors();
+    fillEditForm(job);
+    loadJobs(false);
+  }
+
+  async function deleteJob(job) {
+    if (!window.confirm(`Delete job "${job.name}"? Its pending runs are cancelled and it leaves the list; its finished runs stay readable.`)) {
+      return;
+    }
+    const path = `/api/jobs/${encodeURIComponent(job.id)}`;
+    let answer;
+    try {
+      answer = await api('DELETE', path);
+    } catch (e) {
+      if (e.status === 409 && e.code === 'job_running') {
+        if (!window.confirm(`A run of "${job.name}" is running. Cancel the running run and delete the job?`)) return;
+        answer = await act(`delete ${job.name}`, () => api('DELETE', `${path}?cancel_running=true`));
+        if (answer === undefined) return;
+      } else {
+        toast(`delete ${job.name}: ${e.message}`, true);
+        return;
+      }
+    }
+    state.jobsPage.items = state.jobsPage.items.filter((j) => j.id !== job.id || state.jobsPage.status === 'deleted');
+    if (answer) state.jobs.set(answer.id, answer);
+    if (state.editing && state.editing.id === job.id) {
+      $('edit-form').hidden = true;
+      state.editing = null;
+    }
+    renderJobs();
+    toast(`Deleted ${job.name}`);
+    loadJobs(false);
+    refreshSoon();
+  }
+
   // ------------------------------------------------------------------ navigation
 
   function runsHash() {
@@ -979,9 +1280,25 @@
     });
     $('token-dialog').addEventListener('cancel', (e) => e.preventDefault()); // nothing works without a token
     $('jobs-status').addEventListener('change', (e) => { state.jobsPage.status = e.target.value; loadJobs(true); });
+    let filterTimer = null;
+    const filterLater = () => {
+      clearTimeout(filterTimer);
+      filterTimer = setTimeout(() => {
+        const p = state.jobsPage;
+        p.search = $('jobs-search').value.trim();
+        p.queue = $('jobs-queue').value.trim();
+        const parsed = parseLabelFilter($('jobs-label').value);
+        p.labels = parsed.labels;
+        p.labelErrors = parsed.bad;
+        loadJobs(true);
+      }, 300);
+    };
+    ['jobs-search', 'jobs-queue', 'jobs-label'].forEach((id) => $(id).addEventListener('input', filterLater));
     $('jobs-refresh').addEventListener('click', () => loadJobs(false));
-    $('jobs-more').addEventListener('click', () => loadMore(state.jobsPage,
-      `/api/jobs${state.jobsPage.status ? '?status=' + encodeURIComponent(state.jobsPage.status) : ''}`, renderJobs));
+    $('jobs-more').addEventListener('click', loadMoreJobs);
+    $('edit-form').addEventListener('submit', saveEdit);
+    $('edit-close').addEventListener('click', () => { $('edit-form').hidden = true; state.editing = null; });
+    $('edit-reload').addEventListener('click', reloadEdit);
     $('new-job').addEventListener('click', () => { $('submit-form').hidden = false; $('submit-form').elements.name.focus(); });
     $('submit-cancel').addEventListener('click', () => { $('submit-form').hidden = true; });
     $('submit-form').addEventListener('submit', submitJob);
