@@ -22,6 +22,7 @@ import io.forgeflow.adapter.postgres.PostgresRunEvents;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
 import io.forgeflow.adapter.postgres.PostgresWorkSignal;
 import io.forgeflow.adapter.rest.EventStreams;
+import io.forgeflow.domain.port.ListBudget;
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.executor.HandlerWaits;
@@ -137,7 +138,8 @@ final class NodeWiring {
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null),
-                new HandlerWaits(new PostgresHandlerRegistry(jdbi, null))).register(); // waiting_for: embedded handlers
+                new HandlerWaits(new PostgresHandlerRegistry(jdbi, null)), // waiting_for: embedded handlers
+                new ListBudget(settings.listByteBudget)).register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);

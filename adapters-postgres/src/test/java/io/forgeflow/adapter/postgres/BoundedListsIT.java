@@ -2,6 +2,7 @@ package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import io.forgeflow.adapter.postgres.testing.TestRuns;
+import io.forgeflow.domain.port.ListBudget;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.run.Run;
@@ -33,7 +34,7 @@ class BoundedListsIT {
 
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long before = threads.getCurrentThreadAllocatedBytes();
-        Page<ListedRun> page = runs.listForDisplay(null, null, 500, null);
+        Page<ListedRun> page = runs.listForDisplay(null, null, 500, null, ListBudget.DEFAULT);
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         System.out.println("listForDisplay of 500 runs of 1 MiB payload and output allocated " + allocated / 1024
                 + " KiB");
@@ -60,15 +61,15 @@ class BoundedListsIT {
         for (int i = 1; i < 5; i++) {
             pg.insert(TestRuns.aRun().ofJob(first.jobId()));
         }
-        Page<ListedRun> one = runs.listForDisplay(first.jobId(), null, 3, null);
+        Page<ListedRun> one = runs.listForDisplay(first.jobId(), null, 3, null, ListBudget.DEFAULT);
         Page<Run> full = runs.list(first.jobId(), null, 3, null);
 
         assertThat(one.items()).extracting(l -> l.run().id()).containsExactlyElementsOf(
                 full.items().stream().map(Run::id).toList());
         assertThat(one.nextCursor()).isEqualTo(full.nextCursor()).isNotNull();
-        Page<ListedRun> two = runs.listForDisplay(first.jobId(), null, 3, one.nextCursor());
+        Page<ListedRun> two = runs.listForDisplay(first.jobId(), null, 3, one.nextCursor(), ListBudget.DEFAULT);
         assertThat(two.items()).hasSize(2);
         assertThat(two.nextCursor()).isNull();
-        assertThat(runs.listForDisplay("not-an-id", null, 3, null).items()).isEmpty();
+        assertThat(runs.listForDisplay("not-an-id", null, 3, null, ListBudget.DEFAULT).items()).isEmpty();
     }
 }
