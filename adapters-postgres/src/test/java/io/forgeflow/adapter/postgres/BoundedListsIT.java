@@ -92,6 +92,8 @@ class BoundedListsIT {
         String atLimit = inserted.get(0).id();
         String overLimit = inserted.get(1).id();
         String handlerJob = inserted.get(2).id();
+        String escapes = inserted.get(3).id();
+        String numbers = inserted.get(4).id();
         pg.jdbi().useHandle(h -> {
             h.execute("UPDATE jobs SET payload = jsonb_build_object('blob', repeat('p', 1048576))");
             // {"blob": "<n p>"} is n + 12 bytes of JSON text
@@ -101,6 +103,12 @@ class BoundedListsIT {
                     overLimit);
             h.execute("UPDATE jobs SET executor = 'java', payload = jsonb_build_object('handler', 'send-receipt', "
                     + "'args', repeat('a', 1048576)) WHERE id = CAST(? AS uuid)", handlerJob);
+            // 40,000 bytes stored, but each quote is written as two characters: over 64 KiB of JSON text
+            h.execute("UPDATE jobs SET payload = jsonb_build_object('blob', repeat('\"', 40000)) WHERE id = CAST(? AS uuid)",
+                    escapes);
+            // 20,000 ones: about 240 KB stored, 60 KB of JSON text
+            h.execute("UPDATE jobs SET payload = jsonb_build_object('ones', (SELECT jsonb_agg(1) FROM generate_series(1, "
+                    + "20000))) WHERE id = CAST(? AS uuid)", numbers);
         });
 
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -118,6 +126,10 @@ class BoundedListsIT {
             if (id.equals(atLimit)) {
                 assertThat(listed.payloadTruncated()).as("a payload of exactly 64 KiB is listed").isFalse();
                 assertThat((String) payload.get("blob")).hasSize(65524);
+            } else if (id.equals(numbers)) {
+                assertThat(listed.payloadTruncated()).as("a payload larger stored than written is measured as written")
+                        .isFalse();
+                assertThat((List<?>) payload.get("ones")).hasSize(20000);
             } else if (id.equals(handlerJob)) {
                 assertThat(listed.payloadTruncated()).isTrue();
                 assertThat(payload).as("a java job's stand-in keeps its handler").isEqualTo(
