@@ -12,7 +12,9 @@ import java.util.Map;
  * Queue fields: its {@code queue} ({@code default} unless named), the {@code concurrency_key} and {@code max_concurrent}
  * that limit how many of its runs (and those sharing the key) run at once cluster-wide, and its {@code overlap} policy
  * ({@code allow}, {@code skip}, {@code queue_one}, {@code cancel_running}). From a server that predates them, the
- * queue fields read as {@code default}, null, null and {@code allow}.
+ * queue fields read as {@code default}, null, null and {@code allow}. {@code waitingFor} says what an active job
+ * waits for before any worker can run it ({@code "handler send-receipt"}: no live embedded worker has the handler of
+ * its {@code java} payload); null when nothing, and from a server that predates it.
  */
 public record Job(
         String id,
@@ -34,7 +36,8 @@ public record Job(
         String queue,
         String concurrencyKey,
         Integer maxConcurrent,
-        String overlap) {
+        String overlap,
+        String waitingFor) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -53,11 +56,21 @@ public record Job(
         overlap = overlap == null ? ALLOW : overlap;
     }
 
+    /** A job waiting for nothing (the fields before {@code waiting_for}). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                null);
+    }
+
     /** A job in the default queue, without a concurrency limit, whose ticks may overlap (the fields before queues). */
     public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
                String status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
-                idempotencyKey, status, nextRunAt, createdAt, updatedAt, DEFAULT_QUEUE, null, null, ALLOW);
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, DEFAULT_QUEUE, null, null, ALLOW, null);
     }
 }

@@ -1,12 +1,16 @@
 package io.forgeflow.client;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+
 import java.time.Instant;
 import java.util.List;
 
 /**
  * One execution of a job. {@code status} is {@code pending}, {@code running}, {@code succeeded}, {@code dead} or
  * {@code cancelled}; {@code attempt} counts the attempts started so far. {@link #attempts()} is filled only by
- * {@link ForgeFlowClient#getRun(String)} (and is null in lists).
+ * {@link ForgeFlowClient#getRun(String)} (and is null in lists). {@code waitingFor} says what a pending run waits for
+ * before any worker can take it ({@code "handler send-receipt"}: no live embedded worker has the handler of its
+ * {@code java} job); null when nothing, and from a server that predates it.
  */
 public record Run(
         String id,
@@ -22,13 +26,26 @@ public record Run(
         Instant leaseExpiresAt,
         String output,
         String error,
-        List<Attempt> attempts) {
+        List<Attempt> attempts,
+        String waitingFor) {
 
     public static final String PENDING = "pending";
     public static final String RUNNING = "running";
     public static final String SUCCEEDED = "succeeded";
     public static final String DEAD = "dead";
     public static final String CANCELLED = "cancelled";
+
+    @JsonCreator
+    public Run {
+    }
+
+    /** A run waiting for nothing (the fields before {@code waiting_for}). */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, null);
+    }
 
     /** The attempt history, empty when the server did not send it. */
     public List<Attempt> attemptsOrEmpty() {

@@ -265,6 +265,23 @@ class ForgeFlowClientTest {
             assertThat(run.attempts()).isNull();
             assertThat(run.attemptsOrEmpty()).isEmpty();
             assertThat(page.hasMore()).isFalse();
+            assertThat(run.waitingFor()).as("a server that predates waiting_for").isNull();
+        }
+
+        @Test
+        void aPendingRunAndItsJobSayWhatTheyWaitFor() throws Exception {
+            answer(200, "{\"items\": [" + RUN.replace("\"status\": \"dead\"", "\"status\": \"pending\"")
+                    .replace("\"cancel_requested\": false", "\"cancel_requested\": false, "
+                            + "\"waiting_for\": \"handler send-receipt\"") + "], \"next_cursor\": null}");
+            assertThat(client.listRuns(null, null, null, null).items().get(0).waitingFor())
+                    .isEqualTo("handler send-receipt");
+
+            answer(200, JOB.replace("\"a_field_added_later\"", "\"waiting_for\": \"handler send-receipt\", "
+                    + "\"a_field_added_later\""));
+            assertThat(client.getJob("job_1").waitingFor()).isEqualTo("handler send-receipt");
+
+            answer(200, JOB);
+            assertThat(client.getJob("job_1").waitingFor()).isNull();
         }
 
         @Test

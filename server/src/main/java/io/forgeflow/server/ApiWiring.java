@@ -28,6 +28,7 @@ import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.NodeRegistry;
 import io.forgeflow.domain.port.QueueRepository;
 import io.forgeflow.domain.port.RunRepository;
+import io.forgeflow.domain.port.ListBudget;
 import io.forgeflow.domain.port.WorkSignal;
 import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.server.Server;
@@ -56,11 +57,12 @@ final class ApiWiring {
     private final QueueRepository queues;
     private final HandlerWaits waits;
     private Tracing tracing = Tracing.NONE;
+    private final ListBudget listBudget;
 
     ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
               ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
               Duration heartbeatInterval, boolean apiRole, NodeSecurity security, QueueRepository queues,
-              HandlerWaits waits) {
+              HandlerWaits waits, ListBudget listBudget) {
         this.environment = environment;
         this.jobs = jobs;
         this.runs = runs;
@@ -75,6 +77,7 @@ final class ApiWiring {
         this.security = security;
         this.queues = queues;
         this.waits = waits;
+        this.listBudget = listBudget;
     }
 
     /** Spans of submissions and triggers (issue 31). */
@@ -96,10 +99,10 @@ final class ApiWiring {
             }
         };
         if (apiRole) {
-            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing), new QueryJobs(jobs, waits), new PauseJob(jobs),
+            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs),
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock, tracing),
                     new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs),
-                    new QueryRuns(runs, waits), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
+                    new QueryRuns(runs, waits, listBudget), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
                     new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));
             environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));

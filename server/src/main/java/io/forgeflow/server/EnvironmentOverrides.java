@@ -38,6 +38,7 @@ public final class EnvironmentOverrides {
             Map.entry("httpAllowPrivate", "FORGEFLOW_HTTP_ALLOW_PRIVATE"), Map.entry("retention", "FORGEFLOW_RETENTION"),
             Map.entry("retentionInterval", "FORGEFLOW_RETENTION_INTERVAL"), Map.entry("logFormat", "FORGEFLOW_LOG_FORMAT"),
             Map.entry("eventBuffer", "FORGEFLOW_EVENT_BUFFER"), Map.entry("eventStreams", "FORGEFLOW_EVENT_STREAMS"),
+            Map.entry("listByteBudget", "FORGEFLOW_LIST_BYTE_BUDGET"),
             Map.entry("eventKeepAlive", "FORGEFLOW_EVENT_KEEPALIVE"),
             Map.entry("statementTimeout", "FORGEFLOW_STATEMENT_TIMEOUT"), Map.entry("lockTimeout", "FORGEFLOW_LOCK_TIMEOUT"),
             Map.entry("idleInTransactionTimeout", "FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT"),
@@ -137,6 +138,9 @@ public final class EnvironmentOverrides {
         }
         if ((v = env.get("FORGEFLOW_EVENT_STREAMS")) != null) {
             s.eventStreams = integer("FORGEFLOW_EVENT_STREAMS", v, 1, 100_000);
+        }
+        if ((v = env.get("FORGEFLOW_LIST_BYTE_BUDGET")) != null) {
+            s.listByteBudget = integer("FORGEFLOW_LIST_BYTE_BUDGET", v, 65_536, 1_073_741_824);
         }
         if ((v = env.get("FORGEFLOW_EVENT_KEEPALIVE")) != null) {
             s.eventKeepAlive = duration("FORGEFLOW_EVENT_KEEPALIVE", v);

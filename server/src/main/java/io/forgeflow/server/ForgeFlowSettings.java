@@ -204,6 +204,15 @@ public class ForgeFlowSettings {
     @Max(100_000)
     public int eventStreams = 1_000;
 
+    /**
+     * The most bytes the items of one list page hold (FORGEFLOW_LIST_BYTE_BUDGET): a page of {@code GET /api/runs} or
+     * {@code /api/jobs} stops early rather than pass it, with a cursor to continue. Default 4194304 (4 MiB).
+     */
+    @JsonProperty
+    @Min(65_536)
+    @Max(1_073_741_824)
+    public int listByteBudget = 4 * 1024 * 1024;
+
     /** How often an idle event stream gets a keep-alive comment (FORGEFLOW_EVENT_KEEPALIVE). Default 15s. */
     @JsonProperty
     @NotNull

@@ -27,6 +27,7 @@ import io.forgeflow.application.event.PublishedRuns;
 import io.forgeflow.adapter.otel.OpenTelemetryTracing;
 import io.forgeflow.adapter.rest.TraceLinks;
 import io.forgeflow.application.trace.Tracing;
+import io.forgeflow.domain.port.ListBudget;
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.executor.HandlerWaits;
@@ -156,8 +157,8 @@ final class NodeWiring {
         new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null),
-                new HandlerWaits(new PostgresHandlerRegistry(jdbi, null))) // waiting_for: embedded handlers
-                .tracing(tracing).register();
+                new HandlerWaits(new PostgresHandlerRegistry(jdbi, null)), // waiting_for: embedded handlers
+                new ListBudget(settings.listByteBudget)).tracing(tracing).register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);

@@ -34,6 +34,14 @@ class EnvironmentOverridesTest {
         assertThat(s.heartbeatInterval).isEqualTo(Duration.seconds(10));
         assertThat(s.retryBase).isEqualTo(Duration.seconds(5));
         assertThat(s.databaseUrl).isEmpty();
+        assertThat(s.listByteBudget).isEqualTo(4 * 1024 * 1024);
+    }
+
+    @Test
+    void theListByteBudgetHasAVariable() {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(config, Map.of("FORGEFLOW_LIST_BYTE_BUDGET", "1048576"));
+        assertThat(config.forgeflow().listByteBudget).isEqualTo(1024 * 1024);
     }
 
     @Test
@@ -83,7 +91,9 @@ class EnvironmentOverridesTest {
             "FORGEFLOW_LISTEN_ADDR        | h:99999 | between 0 and 65535",
             "FORGEFLOW_ROLES              | api,cook | unknown role 'cook'",
             "FORGEFLOW_ROLES              | ,     | is empty",
-            "FORGEFLOW_HEARTBEAT_INTERVAL | 20s   | at most half"})
+            "FORGEFLOW_HEARTBEAT_INTERVAL | 20s   | at most half",
+            "FORGEFLOW_LIST_BYTE_BUDGET   | 4MiB  | whole number",
+            "FORGEFLOW_LIST_BYTE_BUDGET   | 65535 | between 65536 and 1073741824"})
     void aBadValueStopsTheNodeWithAMessageNamingTheVariable(String name, String value, String message) {
         ForgeFlowConfiguration config = new ForgeFlowConfiguration();
         assertThatThrownBy(() -> EnvironmentOverrides.apply(config, Map.of(name.trim(), value.trim())))

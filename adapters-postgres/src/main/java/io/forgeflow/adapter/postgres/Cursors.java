@@ -7,6 +7,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * Opaque cursors of newest-first listings: the URL-safe base64 (no padding) of the 16 bytes of the last id on the
@@ -53,6 +54,21 @@ final class Cursors {
         }
         List<T> items = rows.subList(0, limit);
         return new Page<>(items, encode(id.apply(items.get(limit - 1))));
+    }
+
+    /**
+     * A page from the rows of a budgeted query run with a limit of {@code limit + 1}: the rows that fit the budget, of
+     * {@code candidates} the query considered. When fewer than the candidates are on the page (the extra row, or rows
+     * past the budget), the cursor continues after its last item.
+     */
+    static <R, T> Page<T> budgetedPage(List<R> rows, int limit, ToIntFunction<R> candidates, Function<R, T> item,
+                                      Function<T, String> id) {
+        if (rows.isEmpty()) {
+            return new Page<>(List.of(), null);
+        }
+        List<T> items = rows.subList(0, Math.min(limit, rows.size())).stream().map(item).toList();
+        boolean more = candidates.applyAsInt(rows.get(0)) > items.size();
+        return new Page<>(items, more ? encode(id.apply(items.get(items.size() - 1))) : null);
     }
 
     /** Checks a page size; the API clamps to 1..500 before it gets here. */

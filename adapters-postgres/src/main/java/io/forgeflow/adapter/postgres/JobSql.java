@@ -68,6 +68,11 @@ interface JobSql {
     @SqlQuery
     List<Job> list(@Bind("status") String status, @Bind("after") String afterId, @Bind("limit") int limit);
 
+    @SqlQuery
+    List<Rows.BudgetedJob> listForDisplay(@Bind("status") String status, @Bind("after") String afterId,
+                                          @Bind("limit") int limit, @Bind("payloadLimit") int payloadLimit,
+                                          @Bind("overhead") int itemOverhead, @Bind("budget") long budget);
+
     /** The definition change of a PATCH, compare-and-set on updated_at; empty when the job changed since it was read. */
     @SqlQuery
     Optional<Job> update(@Bind("id") String id, @Bind("expectedUpdatedAt") Instant expectedUpdatedAt,

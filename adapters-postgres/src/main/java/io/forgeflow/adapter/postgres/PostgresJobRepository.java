@@ -6,6 +6,8 @@ import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.ListBudget;
+import io.forgeflow.domain.port.ListedJob;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
@@ -191,6 +193,22 @@ public final class PostgresJobRepository implements JobRepository {
         String statusName = status == null ? null : status.wireName();
         List<Job> rows = jdbi.withExtension(JobSql.class, sql -> sql.list(statusName, after, limit + 1));
         return Cursors.page(rows, limit, Job::id);
+    }
+
+    /**
+     * {@inheritDoc} Payload sizes are measured, large payloads left out and the budget applied by the query itself, so
+     * a large payload is never read out of the database for a list. A malformed cursor throws
+     * {@link IllegalArgumentException} naming {@code cursor}.
+     */
+    @Override
+    public Page<ListedJob> listForDisplay(JobStatus status, int limit, String cursor, ListBudget budget) {
+        Cursors.checkLimit(limit);
+        String after = Cursors.decode(cursor);
+        String statusName = status == null ? null : status.wireName();
+        List<Rows.BudgetedJob> rows = jdbi.withExtension(JobSql.class, sql -> sql.listForDisplay(statusName, after,
+                limit + 1, ListedJob.PAYLOAD_LIMIT_BYTES, ListedJob.ITEM_OVERHEAD_BYTES, budget.bytes()));
+        return Cursors.budgetedPage(rows, limit, Rows.BudgetedJob::candidates, Rows.BudgetedJob::listed,
+                listed -> listed.job().id());
     }
 
     /**

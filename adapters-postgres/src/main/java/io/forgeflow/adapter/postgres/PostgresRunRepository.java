@@ -3,6 +3,7 @@ package io.forgeflow.adapter.postgres;
 import io.forgeflow.domain.error.ConflictException;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.port.ListBudget;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.port.RunRepository;
@@ -93,18 +94,19 @@ public final class PostgresRunRepository implements RunRepository {
         return Cursors.page(rows, limit, Run::id);
     }
 
-    /** {@inheritDoc} The tail is cut and the payload left out by the query itself. */
+    /** {@inheritDoc} The tail is cut, the payload left out and the budget applied by the query itself. */
     @Override
-    public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor) {
+    public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor, ListBudget budget) {
         Cursors.checkLimit(limit);
         String after = Cursors.decode(cursor);
         if (jobId != null && !Ids.isWellFormed(jobId)) {
             return new Page<>(List.of(), null);
         }
         String statusName = status == null ? null : status.wireName();
-        List<ListedRun> rows = jdbi.withExtension(RunSql.class, sql -> sql.listForDisplay(jobId, statusName, after,
-                limit + 1, ListedRun.OUTPUT_TAIL_CHARS));
-        return Cursors.page(rows, limit, listed -> listed.run().id());
+        List<Rows.BudgetedRun> rows = jdbi.withExtension(RunSql.class, sql -> sql.listForDisplay(jobId, statusName,
+                after, limit + 1, ListedRun.OUTPUT_TAIL_CHARS, ListedRun.ITEM_OVERHEAD_BYTES, budget.bytes()));
+        return Cursors.budgetedPage(rows, limit, Rows.BudgetedRun::candidates, Rows.BudgetedRun::listed,
+                listed -> listed.run().id());
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.forgeflow.domain.queue.QueueLimits;
 import io.forgeflow.domain.queue.RateLimit;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.AttemptOutcome;
+import io.forgeflow.domain.port.ListedJob;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.trace.RunTrace;
@@ -49,9 +50,21 @@ final class Rows {
     record QueueRow(Map<RunStatus, Long> depth, double lagSeconds) {
     }
 
+    /** A run list item of a budgeted page. */
+    record BudgetedRun(ListedRun listed, int candidates) {
+    }
+
+    /** A job list item of a budgeted page. */
+    record BudgetedJob(ListedJob listed, int candidates) {
+    }
+
     static void register(Jdbi jdbi) {
         jdbi.registerRowMapper(Run.class, (rs, ctx) -> run(rs));
         jdbi.registerRowMapper(ListedRun.class, (rs, ctx) -> new ListedRun(run(rs), rs.getBoolean("output_truncated")));
+        jdbi.registerRowMapper(BudgetedRun.class, (rs, ctx) -> new BudgetedRun(
+                new ListedRun(run(rs), rs.getBoolean("output_truncated")), rs.getInt("candidates")));
+        jdbi.registerRowMapper(BudgetedJob.class, (rs, ctx) -> new BudgetedJob(
+                new ListedJob(job(rs), rs.getBoolean("payload_truncated")), rs.getInt("candidates")));
         jdbi.registerRowMapper(Job.class, (rs, ctx) -> job(rs));
         jdbi.registerRowMapper(Attempt.class, (rs, ctx) -> attempt(rs));
         jdbi.registerRowMapper(NodeStatus.class, (rs, ctx) -> node(rs));

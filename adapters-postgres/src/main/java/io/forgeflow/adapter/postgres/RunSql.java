@@ -1,7 +1,6 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.domain.run.Attempt;
-import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
 import org.jdbi.v3.sqlobject.config.KeyColumn;
 import org.jdbi.v3.sqlobject.config.ValueColumn;
@@ -56,9 +55,10 @@ interface RunSql {
                    @Bind("limit") int limit);
 
     @SqlQuery
-    List<ListedRun> listForDisplay(@Bind("jobId") String jobId, @Bind("status") String status,
-                                   @Bind("after") String afterId, @Bind("limit") int limit,
-                                   @Bind("tail") int outputTail);
+    List<Rows.BudgetedRun> listForDisplay(@Bind("jobId") String jobId, @Bind("status") String status,
+                                          @Bind("after") String afterId, @Bind("limit") int limit,
+                                          @Bind("tail") int outputTail, @Bind("overhead") int itemOverhead,
+                                          @Bind("budget") long budget);
 
     @SqlQuery
     @KeyColumn("status")

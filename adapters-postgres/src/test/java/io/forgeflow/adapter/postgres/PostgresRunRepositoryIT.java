@@ -84,7 +84,7 @@ class PostgresRunRepositoryIT {
             assertThat(dead.leaseExpiresAt()).isNull();
             assertThat(runs.list(null, RunStatus.DEAD, 10, null).items()).extracting(Run::workerId)
                     .containsExactly("w-second");
-            assertThat(runs.listForDisplay(run.jobId(), null, 10, null).items())
+            assertThat(runs.listForDisplay(run.jobId(), null, 10, null, io.forgeflow.domain.port.ListBudget.DEFAULT).items())
                     .extracting(listed -> listed.run().workerId()).containsExactly("w-second");
             assertThat(runs.requeue(run.id(), 1).orElseThrow().workerId()).as("requeued: still the last attempt's")
                     .isEqualTo("w-second");

@@ -92,13 +92,16 @@ public final class JobResource {
                 + "with " + scope + ", submit or admin (" + ApiTokens.VARIABLE + ")", "executor");
     }
 
-    /** Newest first; {@code status}, {@code limit} (1–500, default 50) and {@code cursor} are optional. */
+    /**
+     * Newest first; {@code status}, {@code limit} (1–500, default 50) and {@code cursor} are optional. Payloads over
+     * 64 KiB are left out ({@code payload_truncated}); the page may end early at the byte budget (API.md).
+     */
     @GET
     public PageResponse<JobResponse> list(@Context UriInfo uri) {
         Query q = Query.of(uri, "status", "limit", "cursor");
         HandlerWaits.Snapshot waits = queryJobs.waits().snapshot();
-        return PageResponse.of(queryJobs.list(q.jobStatus(), q.limit(), q.cursor()),
-                job -> JobResponse.of(job).withWaitingFor(waits.of(job)));
+        return PageResponse.of(queryJobs.listForDisplay(q.jobStatus(), q.limit(), q.cursor()),
+                listed -> JobResponse.of(listed).withWaitingFor(waits.of(listed.job())));
     }
 
     @GET

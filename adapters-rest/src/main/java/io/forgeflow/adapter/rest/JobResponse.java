@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.port.ListedJob;
 
 import java.util.Map;
 
@@ -12,10 +13,11 @@ import java.util.Map;
  * A job as the API shows it. Every field is present; absent values are null. Timestamps are RFC 3339 UTC. Secrets in
  * the payload's headers are shown as {@code "***"} ({@link PayloadRedaction}). {@code waiting_for}: what an active job
  * waits for before any worker can run it ({@code "handler send-receipt"}: no live embedded worker has its handler);
- * null when nothing.
+ * null when nothing. {@code payload_truncated} (an addition): a list item whose payload is over 64 KiB has it null and
+ * this true ({@link ListedJob}); false everywhere else.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-@JsonPropertyOrder({"id", "name", "executor", "payload", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
+@JsonPropertyOrder({"id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
         "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id"})
 public record JobResponse(
@@ -23,6 +25,7 @@ public record JobResponse(
         @JsonProperty("name") String name,
         @JsonProperty("executor") String executor,
         @JsonProperty("payload") Map<String, Object> payload,
+        @JsonProperty("payload_truncated") boolean payloadTruncated,
         @JsonProperty("cron_expr") String cronExpr,
         @JsonProperty("run_at") String runAt,
         @JsonProperty("timezone") String timezone,
@@ -45,8 +48,18 @@ public record JobResponse(
         @JsonProperty("trace_id") String traceId) {
 
     static JobResponse of(Job job) {
+        return of(job, false);
+    }
+
+    /** A list item: no payload, {@code payload_truncated}, when it was left out for its size. */
+    static JobResponse of(ListedJob listed) {
+        return of(listed.job(), listed.payloadTruncated());
+    }
+
+    private static JobResponse of(Job job, boolean payloadTruncated) {
         JobSpec s = job.spec();
-        return new JobResponse(job.id(), s.name(), s.executor(), PayloadRedaction.redact(s.payload()), s.cronExpr(),
+        return new JobResponse(job.id(), s.name(), s.executor(),
+                payloadTruncated ? null : PayloadRedaction.redact(s.payload()), payloadTruncated, s.cronExpr(),
                 Timestamps.format(s.runAt()), s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(),
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
@@ -56,7 +69,7 @@ public record JobResponse(
 
     /** The same job, waiting for {@code what} (null: for nothing). */
     JobResponse withWaitingFor(String what) {
-        return new JobResponse(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
+        return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
                 createdAt, updatedAt, submittedVia, uniqueKey, what, traceId);
     }

@@ -35,7 +35,7 @@ class RestApiTest {
     static final DropwizardAppExtension<RestTestConfiguration> APP = new DropwizardAppExtension<>(
             RestTestApplication.class, ResourceHelpers.resourceFilePath("rest-test.yml"));
 
-    static final List<String> JOB_FIELDS = List.of("id", "name", "executor", "payload", "cron_expr", "run_at",
+    static final List<String> JOB_FIELDS = List.of("id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at",
             "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue",
             "concurrency_key", "max_concurrent", "overlap", "status", "next_run_at", "created_at", "updated_at",
             "submitted_via", "unique_key", "waiting_for", "trace_id");
@@ -209,6 +209,11 @@ class RestApiTest {
 
             JsonNode first = api.get("/api/jobs?limit=2").json();
             assertThat(first.get("items")).extracting(j -> j.get("id").asText()).containsExactly(c, b);
+            assertThat(first.get("items")).allSatisfy(j -> {
+                assertThat(j.fieldNames()).toIterable().containsExactlyElementsOf(JOB_FIELDS);
+                assertThat(j.get("payload_truncated").asBoolean()).isFalse();
+                assertThat(j.get("payload").isObject()).isTrue();
+            });
             String cursor = first.get("next_cursor").asText();
             JsonNode second = api.get("/api/jobs?limit=2&cursor=" + cursor).json();
             assertThat(second.get("items")).extracting(j -> j.get("id").asText()).containsExactly(a);

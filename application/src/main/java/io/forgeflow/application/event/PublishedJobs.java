@@ -4,6 +4,8 @@ import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.ListBudget;
+import io.forgeflow.domain.port.ListedJob;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.run.Run;
 
@@ -43,6 +45,11 @@ public final class PublishedJobs implements JobRepository {
     @Override
     public Page<Job> list(JobStatus status, int limit, String cursor) {
         return jobs.list(status, limit, cursor);
+    }
+
+    @Override
+    public Page<ListedJob> listForDisplay(JobStatus status, int limit, String cursor, ListBudget budget) {
+        return jobs.listForDisplay(status, limit, cursor, budget);
     }
 
     @Override

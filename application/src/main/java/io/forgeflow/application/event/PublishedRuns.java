@@ -1,5 +1,6 @@
 package io.forgeflow.application.event;
 
+import io.forgeflow.domain.port.ListBudget;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.port.RunRepository;
@@ -49,8 +50,9 @@ public final class PublishedRuns implements RunRepository {
     }
 
     @Override
-    public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor) {
-        return runs.listForDisplay(jobId, status, limit, cursor);
+    public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor,
+                                          ListBudget budget) {
+        return runs.listForDisplay(jobId, status, limit, cursor, budget);
     }
 
     @Override

@@ -6,12 +6,15 @@ import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.port.ListBudget;
+import io.forgeflow.domain.port.ListedJob;
 import io.forgeflow.domain.port.Page;
 
 /** Reads jobs for the API. */
 public final class QueryJobs {
     private final JobRepository jobs;
     private final HandlerWaits waits;
+    private final ListBudget budget;
 
     public QueryJobs(JobRepository jobs) {
         this(jobs, HandlerWaits.NONE);
@@ -19,8 +22,14 @@ public final class QueryJobs {
 
     /** @param waits what handler jobs wait for (the API's {@code waiting_for}) */
     public QueryJobs(JobRepository jobs, HandlerWaits waits) {
+        this(jobs, waits, ListBudget.DEFAULT);
+    }
+
+    /** @param budget the most bytes the items of one page for a response hold */
+    public QueryJobs(JobRepository jobs, HandlerWaits waits, ListBudget budget) {
         this.jobs = jobs;
         this.waits = java.util.Objects.requireNonNull(waits, "waits");
+        this.budget = java.util.Objects.requireNonNull(budget, "budget");
     }
 
     /** What handler jobs wait for, for the API's {@code waiting_for}. */
@@ -36,5 +45,14 @@ public final class QueryJobs {
     public Page<Job> list(JobStatus status, int limit, String cursor) {
         Paging.checkLimit(limit);
         return Paging.withCursor(cursor, () -> jobs.list(status, limit, cursor));
+    }
+
+    /**
+     * A page for a response: payloads over 64 KiB left out and marked ({@link ListedJob}), held to the byte budget (it
+     * may end before {@code limit}; its cursor continues after its last item).
+     */
+    public Page<ListedJob> listForDisplay(JobStatus status, int limit, String cursor) {
+        Paging.checkLimit(limit);
+        return Paging.withCursor(cursor, () -> jobs.listForDisplay(status, limit, cursor, budget));
     }
 }

@@ -3,6 +3,7 @@ package io.forgeflow.application.run;
 import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.support.Paging;
 import io.forgeflow.domain.error.NotFoundException;
+import io.forgeflow.domain.port.ListBudget;
 import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.port.RunRepository;
@@ -17,6 +18,7 @@ import java.util.Map;
 public final class QueryRuns {
     private final RunRepository runs;
     private final HandlerWaits waits;
+    private final ListBudget budget;
 
     public QueryRuns(RunRepository runs) {
         this(runs, HandlerWaits.NONE);
@@ -24,8 +26,14 @@ public final class QueryRuns {
 
     /** @param waits what handler runs wait for (the API's {@code waiting_for}) */
     public QueryRuns(RunRepository runs, HandlerWaits waits) {
+        this(runs, waits, ListBudget.DEFAULT);
+    }
+
+    /** @param budget the most bytes the items of one page for a response hold */
+    public QueryRuns(RunRepository runs, HandlerWaits waits, ListBudget budget) {
         this.runs = runs;
         this.waits = java.util.Objects.requireNonNull(waits, "waits");
+        this.budget = java.util.Objects.requireNonNull(budget, "budget");
     }
 
     /** What handler runs wait for, for the API's {@code waiting_for}. */
@@ -43,10 +51,13 @@ public final class QueryRuns {
         return Paging.withCursor(cursor, () -> runs.list(jobId, status, limit, cursor));
     }
 
-    /** A page for a response: outputs cut to their tail, no payloads ({@link ListedRun}). */
+    /**
+     * A page for a response: outputs cut to their tail, no payloads ({@link ListedRun}), held to the byte budget (it may
+     * end before {@code limit}; its cursor continues after its last item).
+     */
     public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor) {
         Paging.checkLimit(limit);
-        return Paging.withCursor(cursor, () -> runs.listForDisplay(jobId, status, limit, cursor));
+        return Paging.withCursor(cursor, () -> runs.listForDisplay(jobId, status, limit, cursor, budget));
     }
 
     public Map<RunStatus, Long> stats() {

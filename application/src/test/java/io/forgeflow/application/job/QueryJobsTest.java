@@ -6,6 +6,7 @@ import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.ListedJob;
 import io.forgeflow.domain.port.Page;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,25 @@ class QueryJobsTest {
             assertThat(first.nextCursor()).isNotNull();
             assertThat(last.items()).hasSize(1);
             assertThat(last.nextCursor()).isNull();
+        }
+
+        @Test
+        void theDisplayListHasTheSameJobsAndPagesAsTheFullOneAndLeavesOutNothingInMemory() {
+            for (int i = 0; i < 3; i++) {
+                s.submit(aDraft().named("job-" + i));
+            }
+            Page<Job> full = query.list(null, 2, null);
+
+            Page<ListedJob> shown = query.listForDisplay(null, 2, null);
+
+            assertThat(shown.items()).extracting(ListedJob::job).containsExactlyElementsOf(full.items());
+            assertThat(shown.items()).noneMatch(ListedJob::payloadTruncated);
+            assertThat(shown.nextCursor()).isEqualTo(full.nextCursor()).isNotNull();
+            assertThat(query.listForDisplay(null, 2, shown.nextCursor()).items()).hasSize(1);
+            assertThatThrownBy(() -> query.listForDisplay(null, 501, null))
+                    .isInstanceOfSatisfying(InvalidQueryException.class, e -> assertThat(e.field()).isEqualTo("limit"));
+            assertThatThrownBy(() -> query.listForDisplay(null, 10, "%%%"))
+                    .isInstanceOfSatisfying(InvalidQueryException.class, e -> assertThat(e.field()).isEqualTo("cursor"));
         }
 
         @Test

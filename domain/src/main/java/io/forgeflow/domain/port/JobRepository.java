@@ -35,6 +35,17 @@ public interface JobRepository {
     Page<Job> list(JobStatus status, int limit, String cursor);
 
     /**
+     * As {@link #list}, for a response: payloads over {@link ListedJob#PAYLOAD_LIMIT_BYTES} left out and marked
+     * ({@link ListedJob}), and the page held to {@code budget} (it may end before {@code limit}; its cursor continues
+     * after its last item), read that way from the store rather than loaded whole. By default, the whole jobs of
+     * {@link #list}, none marked, with no budget (fakes that hold little).
+     */
+    default Page<ListedJob> listForDisplay(JobStatus status, int limit, String cursor, ListBudget budget) {
+        Page<Job> page = list(status, limit, cursor);
+        return new Page<>(page.items().stream().map(job -> new ListedJob(job, false)).toList(), page.nextCursor());
+    }
+
+    /**
      * Compare-and-set on the job's status: when the job is in {@code expected}, moves it to {@code next}, sets
      * {@code nextRunAt} (null clears it), applies {@code cancellation} to its runs and, when {@code insert} is not
      * null, stores that new run, all in one transaction. Returns the updated job with the runs this call cancelled or

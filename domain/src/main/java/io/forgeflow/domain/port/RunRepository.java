@@ -23,11 +23,13 @@ public interface RunRepository {
     Page<Run> list(String jobId, RunStatus status, int limit, String cursor);
 
     /**
-     * As {@link #list}, for a response: outputs cut to their tail and payloads left out ({@link ListedRun}), read that
-     * way from the store rather than loaded whole. By default, the whole runs of {@link #list}, none marked cut (fakes
-     * that hold little).
+     * As {@link #list}, for a response: outputs cut to their tail and payloads left out ({@link ListedRun}), and the
+     * page held to {@code budget} (it may end before {@code limit}; its cursor continues after its last item), read that
+     * way from the store rather than loaded whole. By default, the whole runs of {@link #list}, none marked cut, with no
+     * budget (fakes that hold little).
      */
-    default Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor) {
+    default Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor,
+                                           ListBudget budget) {
         Page<Run> page = list(jobId, status, limit, cursor);
         return new Page<>(page.items().stream().map(run -> new ListedRun(run, false)).toList(), page.nextCursor());
     }

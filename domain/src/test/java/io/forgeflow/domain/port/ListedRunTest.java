@@ -28,7 +28,7 @@ class ListedRunTest {
     void byDefaultARepositoryListsWholeRunsNoneMarkedCutWithTheSameCursor() {
         RunRepository repository = new ListOnly(new Page<>(List.of(RUN), "next"));
 
-        Page<ListedRun> page = repository.listForDisplay(null, null, 1, null);
+        Page<ListedRun> page = repository.listForDisplay(null, null, 1, null, ListBudget.DEFAULT);
 
         assertThat(page.items()).containsExactly(new ListedRun(RUN, false));
         assertThat(page.nextCursor()).isEqualTo("next");

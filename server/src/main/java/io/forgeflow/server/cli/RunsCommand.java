@@ -53,13 +53,18 @@ final class RunsCommand extends ClientCommand {
     }
 
     /** A page of runs as a table (or JSON), with the command that reads the next page. */
+    /** The run's status, with what it waits for when it waits ({@code pending (waiting for handler x)}). */
+    static String status(Run run) {
+        return run.waitingFor() == null ? run.status() : run.status() + " (waiting for " + run.waitingFor() + ")";
+    }
+
     static void list(Page<Run> page, Details.JobNames names, Output out, String command, String none) {
         if (out.json()) {
             out.json(page);
             return;
         }
         Table table = new Table("ID", "JOB", "STATUS", "ATTEMPT>", "SCHEDULED", "FINISHED", "WORKER", "ERROR");
-        page.items().forEach(run -> table.row(run.id(), names.of(run.jobId()), run.status(),
+        page.items().forEach(run -> table.row(run.id(), names.of(run.jobId()), status(run),
                 run.attempt() + "/" + run.maxAttempts(), Text.time(run.scheduledFor()), Text.time(run.finishedAt()),
                 run.workerId(), run.error()));
         if (table.isEmpty()) {

@@ -2,6 +2,7 @@ package io.forgeflow.server.cli;
 
 import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.Job;
+import io.forgeflow.client.Run;
 import io.forgeflow.client.Queue;
 import io.forgeflow.client.ForgeFlowUnavailableException;
 import net.sourceforge.argparse4j.ArgumentParsers;
@@ -179,5 +180,30 @@ class CommandLineOutputTest {
             assertThat(Details.concurrency(own)).isEqualTo("at most 1 run(s) of this job at once");
             assertThat(Details.concurrency(shared)).isEqualTo("at most 2 run(s) at once sharing key ledger");
         }
+    }
+
+    @Test
+    void aRunOrJobThatWaitsSaysWhatFor() {
+        Run waiting = new Run("r", "j", "pending", 0, 3, 5, Instant.EPOCH, null, null, null, null, "", null, null,
+                "handler send-receipt");
+        Run plain = new Run("r", "j", "pending", 0, 3, 5, Instant.EPOCH, null, null, null, null, "", null, null);
+        assertThat(RunsCommand.status(waiting)).isEqualTo("pending (waiting for handler send-receipt)");
+        assertThat(RunsCommand.status(plain)).isEqualTo("pending");
+
+        assertThat(printed(out -> Details.run(out, waiting, "receipts")))
+                .containsPattern("(?m)^waiting for +handler send-receipt$");
+        assertThat(printed(out -> Details.run(out, plain, "receipts"))).containsPattern("(?m)^waiting for +-$");
+
+        Job job = new Job("j", "receipts", "java", Map.of("handler", "send-receipt"), null, null, "UTC", 5, 3, 300,
+                "skip", null, "active", null, Instant.EPOCH, Instant.EPOCH, "default", null, null, "allow",
+                "handler send-receipt");
+        assertThat(printed(out -> Details.job(out, job))).containsPattern("(?m)^waiting for +handler send-receipt$");
+    }
+
+    static String printed(java.util.function.Consumer<ClientCommand.Output> print) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stream = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+        print.accept(new ClientCommand.Output(new io.forgeflow.server.cli.Terminal(stream, stream, Map.of()), false));
+        return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 }
