@@ -46,7 +46,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 runIds = new String[n], runScheduledFors = new String[n], runCreatedAts = new String[n],
                 nows = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
-                maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n];
+                maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n],
+                retryBases = new Integer[n], retryMaxes = new Integer[n];
         java.util.Map<String, Integer> index = new java.util.HashMap<>();
         for (int i = 0; i < n; i++) {
             Job job = items.get(i).job();
@@ -79,6 +80,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
             runMaxAttempts[i] = run.maxAttempts();
             runCreatedAts[i] = text(run.createdAt());
             nows[i] = text(items.get(i).now());
+            retryBases[i] = JobSql.retryBase(spec);
+            retryMaxes[i] = JobSql.retryMax(spec);
         }
         return statements.inTransaction(INSERT_BATCH, connection -> {
             List<Optional<Job>> outcomes = new ArrayList<>(java.util.Collections.nCopies(n, Optional.<Job>empty()));
@@ -97,7 +100,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                         .integerArray("runPriorities", runPriorities)
                         .textArray("runScheduledFors", runScheduledFors)
                         .integerArray("runMaxAttempts", runMaxAttempts).textArray("runCreatedAts", runCreatedAts)
-                        .textArray("nows", nows).done();
+                        .textArray("nows", nows).integerArray("retryBases", retryBases)
+                        .integerArray("retryMaxes", retryMaxes).done();
                 try (java.sql.ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         Job stored = Rows.job(rows);
@@ -143,6 +147,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 .integer("runMaxAttempts", run.maxAttempts()).timestamp("runCreatedAt", run.createdAt())
                 .text("queue", spec.queue()).text("concurrencyKey", spec.concurrencyKey())
                 .integer("maxConcurrent", spec.maxConcurrent()).text("overlap", spec.overlap().wireName())
-                .timestamp("now", item.now()).done();
+                .integer("retryBaseSeconds", JobSql.retryBase(spec))
+                .integer("retryMaxSeconds", JobSql.retryMax(spec)).timestamp("now", item.now()).done();
     }
 }

@@ -1,5 +1,6 @@
 package io.forgeflow.adapter.postgres;
 
+import io.forgeflow.domain.backoff.RetryOverride;
 import io.forgeflow.domain.job.CatchUp;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
@@ -72,7 +73,7 @@ final class Rows {
 
     static ExpiredLease expiredLease(ResultSet rs) throws SQLException {
         return new ExpiredLease(new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
-                rs.getString("job_id"), rs.getInt("max_attempts"), rs.getBoolean("cancel_requested"));
+                rs.getString("job_id"), rs.getInt("max_attempts"), rs.getBoolean("cancel_requested"), retry(rs));
     }
 
     static AppliedFence appliedFence(ResultSet rs) throws SQLException {
@@ -99,7 +100,14 @@ final class Rows {
                 PayloadJson.read(rs.getString("payload")),
                 rs.getInt("timeout_seconds"),
                 rs.getBoolean("cancel_requested"),
-                instant(rs, "created_at"));
+                instant(rs, "created_at"),
+                retry(rs));
+    }
+
+    /** The row's retry policy columns (null: the node's defaults). */
+    static RetryOverride retry(ResultSet rs) throws SQLException {
+        return RetryOverride.of(rs.getObject("retry_base_seconds", Integer.class),
+                rs.getObject("retry_max_seconds", Integer.class));
     }
 
     static Job job(ResultSet rs) throws SQLException {
@@ -119,7 +127,8 @@ final class Rows {
                 rs.getString("concurrency_key"),
                 (Integer) rs.getObject("max_concurrent"),
                 Overlap.fromWire(rs.getString("overlap")),
-                rs.getString("unique_key"));
+                rs.getString("unique_key"),
+                retry(rs));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
                 rs.getString("submitted_via"));

@@ -34,7 +34,7 @@ public final class TriggerJob {
         Instant now = clock.instant();
         JobSpec spec = job.spec();
         Run run = runs.insert(Run.pending(Ids.newId(now), id, spec.maxAttempts(), spec.priority(), now, spec.executor(),
-                spec.payload(), spec.timeoutSeconds(), now));
+                spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry()));
         signal.runsBecameDue();
         return run;
     }

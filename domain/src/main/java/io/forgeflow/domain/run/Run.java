@@ -1,6 +1,7 @@
 package io.forgeflow.domain.run;
 
 import io.forgeflow.domain.backoff.FailureDecision;
+import io.forgeflow.domain.backoff.RetryOverride;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,11 +19,14 @@ import java.util.Objects;
  *
  * @param payload        the executor's payload, as parsed JSON (maps, lists, strings, numbers, booleans)
  * @param cancelRequested an operator asked the worker holding this run to stop it
+ * @param retry          the job's retry policy, copied when the run was made (or by a PATCH while pending); null:
+ *                       the deciding node's defaults
  */
 public record Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
                   Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
                   Instant leaseExpiresAt, String output, String error, String executor,
-                  Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
+                  Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+                  RetryOverride retry) {
 
     public Run {
         Objects.requireNonNull(id, "id");
@@ -43,6 +47,22 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
     }
 
+    /** A run without a retry policy of its own (the node's defaults decide its backoff). */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, null);
+    }
+
+    /** The same run with the job's retry policy {@code override} (null: the node's defaults). */
+    public Run withRetry(RetryOverride override) {
+        return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
+                override);
+    }
+
     /** A fresh pending run of a job, due at {@code dueAt}. */
     public static Run pending(String id, String jobId, int maxAttempts, int priority, Instant dueAt, String executor,
                               Map<String, Object> payload, int timeoutSeconds, Instant now) {
@@ -55,7 +75,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         Objects.requireNonNull(worker, "worker");
         check(RunStatus.RUNNING);
         return new Run(id, jobId, RunStatus.RUNNING, attempt + 1, maxAttempts, priority, scheduledFor, now, null,
-                worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt);
+                worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt, retry);
     }
 
     /** RUNNING → SUCCEEDED. */
@@ -73,7 +93,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             check(RunStatus.PENDING);
             return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts, priority, now.plus(decision.delay()),
                     startedAt, null, null, null, newOutput, newError, executor, payload, timeoutSeconds, false,
-                    createdAt);
+                    createdAt, retry);
         }
         check(RunStatus.DEAD);
         return finished(RunStatus.DEAD, now, newOutput, newError);
@@ -91,7 +111,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.CANCELLED);
         }
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
-                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt);
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt, retry);
     }
 
     /**
@@ -107,7 +127,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, attempt + attemptBudget, priority, now, null, null,
-                null, null, output, error, executor, payload, timeoutSeconds, false, createdAt);
+                null, null, output, error, executor, payload, timeoutSeconds, false, createdAt, retry);
     }
 
     /**
@@ -118,7 +138,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now, startedAt, null, null,
-                null, output, error, executor, payload, timeoutSeconds, false, createdAt);
+                null, output, error, executor, payload, timeoutSeconds, false, createdAt, retry);
     }
 
     /** Whether another attempt may start after the current one fails. */
@@ -133,7 +153,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
 
     private Run finished(RunStatus next, Instant now, String newOutput, String newError) {
         return new Run(id, jobId, next, attempt, maxAttempts, priority, scheduledFor, startedAt, now, null, null,
-                newOutput, newError, executor, payload, timeoutSeconds, false, createdAt);
+                newOutput, newError, executor, payload, timeoutSeconds, false, createdAt, retry);
     }
 
     private void check(RunStatus next) {

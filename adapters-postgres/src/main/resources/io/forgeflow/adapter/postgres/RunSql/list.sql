@@ -4,7 +4,8 @@
 SELECT r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, r.scheduled_for, r.started_at, r.finished_at,
        coalesce(r.worker_id, (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = r.id AND a.attempt = r.attempt))
            AS worker_id,
-       r.lease_expires_at, r.output, r.error, r.executor, r.payload, r.timeout_seconds, r.cancel_requested, r.created_at
+       r.lease_expires_at, r.output, r.error, r.executor, r.payload, r.timeout_seconds, r.cancel_requested, r.created_at,
+       r.retry_base_seconds, r.retry_max_seconds
 FROM runs r
 WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
   AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))

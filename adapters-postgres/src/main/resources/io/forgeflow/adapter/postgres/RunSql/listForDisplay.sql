@@ -10,7 +10,7 @@ SELECT r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, r.schedu
        r.error, r.executor,
        CASE WHEN r.executor = 'java' THEN jsonb_build_object('handler', r.payload -> 'handler') ELSE '{}'::jsonb END
            AS payload,
-       r.timeout_seconds, r.cancel_requested, r.created_at
+       r.timeout_seconds, r.cancel_requested, r.created_at, r.retry_base_seconds, r.retry_max_seconds
 FROM runs r
 WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
   AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))
