@@ -12,12 +12,13 @@ import java.util.Map;
  * A job as the API shows it. Every field is present; absent values are null. Timestamps are RFC 3339 UTC. Secrets in
  * the payload's headers are shown as {@code "***"} ({@link PayloadRedaction}). {@code waiting_for}: what an active job
  * waits for before any worker can run it ({@code "handler send-receipt"}: no live embedded worker has its handler);
- * null when nothing.
+ * null when nothing. {@code retry}: the job's own retry policy ({@link RetryResponse}), null when the nodes' defaults
+ * apply.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
-        "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for"})
+        "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for", "retry"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -41,7 +42,8 @@ public record JobResponse(
         @JsonProperty("updated_at") String updatedAt,
         @JsonProperty("submitted_via") String submittedVia,
         @JsonProperty("unique_key") String uniqueKey,
-        @JsonProperty("waiting_for") String waitingFor) {
+        @JsonProperty("waiting_for") String waitingFor,
+        @JsonProperty("retry") RetryResponse retry) {
 
     static JobResponse of(Job job) {
         JobSpec s = job.spec();
@@ -50,13 +52,13 @@ public record JobResponse(
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia(),
-                s.uniqueKey(), null);
+                s.uniqueKey(), null, RetryResponse.of(s.retry()));
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
     JobResponse withWaitingFor(String what) {
         return new JobResponse(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
-                createdAt, updatedAt, submittedVia, uniqueKey, what);
+                createdAt, updatedAt, submittedVia, uniqueKey, what, retry);
     }
 }

@@ -15,12 +15,13 @@ import java.util.stream.Collectors;
  * only {@code GET /api/runs/{id}} includes. {@code cancel_requested} (an addition to API.md's list) tells that a
  * running run was asked to stop and its worker has not acknowledged yet. {@code waiting_for} (also an addition) says
  * what a pending run waits for before any worker can take it ({@code "handler send-receipt"}: no live embedded worker
- * has its handler); null when nothing.
+ * has its handler); null when nothing. {@code retry}: the retry policy the run carries (its job's when the run was made,
+ * or after a PATCH while it was pending), null when the nodes' defaults apply.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "job_id", "status", "attempt", "max_attempts", "priority", "scheduled_for", "started_at",
         "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error", "cancel_requested",
-        "waiting_for", "attempts"})
+        "waiting_for", "retry", "attempts"})
 public record RunResponse(
         @JsonProperty("id") String id,
         @JsonProperty("job_id") String jobId,
@@ -38,6 +39,7 @@ public record RunResponse(
         @JsonProperty("error") String error,
         @JsonProperty("cancel_requested") boolean cancelRequested,
         @JsonProperty("waiting_for") String waitingFor,
+        @JsonProperty("retry") RetryResponse retry,
         @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts) {
 
     static RunResponse of(Run run) {
@@ -56,14 +58,14 @@ public record RunResponse(
     /** The same run, waiting for {@code what} (null: for nothing). */
     RunResponse withWaitingFor(String what) {
         return new RunResponse(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
-                workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, attempts);
+                workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, retry, attempts);
     }
 
     private static RunResponse of(Run run, boolean outputTruncated, List<Attempt> attempts) {
         return new RunResponse(run.id(), run.jobId(), run.status().wireName(), run.attempt(), run.maxAttempts(),
                 run.priority(), Timestamps.format(run.scheduledFor()), Timestamps.format(run.startedAt()),
                 Timestamps.format(run.finishedAt()), run.workerId(), Timestamps.format(run.leaseExpiresAt()),
-                run.output(), outputTruncated, run.error(), run.cancelRequested(), null,
+                run.output(), outputTruncated, run.error(), run.cancelRequested(), null, RetryResponse.of(run.retry()),
                 attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()));
     }
 }
