@@ -7,7 +7,7 @@ import io.forgeflow.domain.backoff.RetryOverride;
 
 /**
  * A job's or run's own retry policy as the API shows it: {@code {"base_seconds": n, "max_seconds": n}}, a part null
- * when the job left it to the nodes' defaults ({@code FORGEFLOW_RETRY_BASE}, {@code FORGEFLOW_RETRY_MAX}). The field
+ * when the job left it to the nodes' defaults (base {@code FORGEFLOW_RETRY_BASE}, cap 15 minutes). The field
  * {@code retry} itself is null when the job gave no policy.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)

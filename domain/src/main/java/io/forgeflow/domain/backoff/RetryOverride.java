@@ -2,9 +2,9 @@ package io.forgeflow.domain.backoff;
 
 /**
  * A job's own retry policy ({@code retry: {"base_seconds": n, "max_seconds": n}}), stored with the job and copied to its
- * runs. Either part may be null: that part is the deciding node's default ({@code FORGEFLOW_RETRY_BASE},
- * {@code FORGEFLOW_RETRY_MAX}). A given value wins over a default: base 60 s on a node whose cap is 30 s backs off with
- * base 60 s and cap 60 s; max 2 s on a node whose base is 5 s backs off with base 2 s and cap 2 s.
+ * runs. Either part may be null: that part is the deciding node's default (the server's base
+ * {@code FORGEFLOW_RETRY_BASE}, 5 s, and cap 15 min). A given value wins over a default: base 1 h on a node whose cap is
+ * 15 min backs off with base 1 h and cap 1 h; max 2 s on a node whose base is 5 s backs off with base 2 s and cap 2 s.
  *
  * @param baseSeconds the backoff base in seconds (1-86400), or null for the node's
  * @param maxSeconds  the backoff cap in seconds (1-86400, at least the base when both are given), or null for the node's
