@@ -1,12 +1,15 @@
 package io.forgeflow.client;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+
 import java.time.Instant;
 import java.util.List;
 
 /**
  * One execution of a job. {@code status} is {@code pending}, {@code running}, {@code succeeded}, {@code dead} or
  * {@code cancelled}; {@code attempt} counts the attempts started so far. {@link #attempts()} is filled only by
- * {@link ForgeFlowClient#getRun(String)} (and is null in lists).
+ * {@link ForgeFlowClient#getRun(String)} (and is null in lists). {@code retry}: the retry backoff the run carries
+ * (its job's), null when the server's defaults apply.
  */
 public record Run(
         String id,
@@ -22,7 +25,20 @@ public record Run(
         Instant leaseExpiresAt,
         String output,
         String error,
-        List<Attempt> attempts) {
+        List<Attempt> attempts,
+        Retry retry) {
+
+    @JsonCreator
+    public Run {
+    }
+
+    /** A run without a retry policy of its own (the fields before per-job retry). */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt,
+               String output, String error, List<Attempt> attempts) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, null);
+    }
 
     public static final String PENDING = "pending";
     public static final String RUNNING = "running";
