@@ -8,17 +8,23 @@
 -- index until the first commits or rolls back. The wake-up (NOTIFY) is sent at the caller's commit, never before,
 -- and not at all on a rollback. Its search_path is the migration's (ForgeFlow's schema alone), which PostgresMigrations
 -- then pins to pg_catalog, the schema, pg_temp: it never depends on the caller's.
--- Arguments are only ever added, at the end, with defaults.
+-- Arguments are only ever added, at the end, with defaults (traceparent, tracestate: the caller's W3C trace context;
+-- retry_base_seconds, retry_max_seconds: the job's retry policy, null for the node's defaults).
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text, text, text);
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text, integer, integer);
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text, text, text, integer, integer);
 CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', run_at timestamptz DEFAULT NULL,
                         priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300,
                         queue text DEFAULT 'default', idempotency_key text DEFAULT NULL,
                         concurrency_key text DEFAULT NULL, labels jsonb DEFAULT NULL,
                         max_concurrent integer DEFAULT NULL, cron_expr text DEFAULT NULL,
-                        traceparent text DEFAULT NULL, tracestate text DEFAULT NULL)
+                        traceparent text DEFAULT NULL, tracestate text DEFAULT NULL,
+                        retry_base_seconds integer DEFAULT NULL, retry_max_seconds integer DEFAULT NULL)
     RETURNS TABLE (job_id text, run_id text, created boolean)
     LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 #variable_conflict use_column
@@ -33,6 +39,8 @@ DECLARE
     v_key      text    := enqueue.idempotency_key;
     v_ckey     text    := enqueue.concurrency_key;
     v_limit    integer := enqueue.max_concurrent;
+    v_rbase    integer := enqueue.retry_base_seconds;
+    v_rmax     integer := enqueue.retry_max_seconds;
     v_now      timestamptz := now();
     v_due      timestamptz := coalesce(enqueue.run_at, now());
     v_job      uuid    := forgeflow_uuid_v7();
@@ -130,6 +138,18 @@ BEGIN
         RAISE EXCEPTION 'max_concurrent must be between 1 and 10000, was %', v_limit
             USING ERRCODE = '22023', COLUMN = 'max_concurrent';
     END IF;
+    IF v_rbase IS NOT NULL AND v_rbase NOT BETWEEN 1 AND 86400 THEN
+        RAISE EXCEPTION 'retry.base_seconds must be between 1 and 86400, was %', v_rbase
+            USING ERRCODE = '22023', COLUMN = 'retry.base_seconds';
+    END IF;
+    IF v_rmax IS NOT NULL AND v_rmax NOT BETWEEN 1 AND 86400 THEN
+        RAISE EXCEPTION 'retry.max_seconds must be between 1 and 86400, was %', v_rmax
+            USING ERRCODE = '22023', COLUMN = 'retry.max_seconds';
+    END IF;
+    IF v_rbase > v_rmax THEN
+        RAISE EXCEPTION 'retry.base_seconds (%) must be at most retry.max_seconds (%): the first retry waits up to base_seconds, later ones double up to max_seconds', v_rbase, v_rmax
+            USING ERRCODE = '22023', COLUMN = 'retry.base_seconds';
+    END IF;
     IF NOT EXISTS (SELECT 1 FROM executors e WHERE e.name = v_executor) THEN
         RAISE EXCEPTION 'executor ''%'' is not known to this cluster: use one of %', left(v_executor, 60),
             coalesce((SELECT string_agg(e.name, ', ' ORDER BY e.name) FROM executors e),
@@ -140,9 +160,11 @@ BEGIN
 
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
-                      concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate)
+                      concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
+                      retry_base_seconds, retry_max_seconds)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
-            'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state)
+            'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
+            v_rbase, v_rmax)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -155,7 +177,8 @@ BEGIN
            OR v_old.priority <> v_priority OR v_old.max_attempts <> v_attempts
            OR v_old.timeout_seconds <> v_timeout OR v_old.catch_up <> 'skip' OR v_old.queue <> v_queue
            OR v_old.concurrency_key IS DISTINCT FROM v_ckey OR v_old.max_concurrent IS DISTINCT FROM v_limit
-           OR v_old.overlap <> 'allow' THEN
+           OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
+           OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
                 v_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
@@ -167,10 +190,10 @@ BEGIN
 
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin)
+                      trace_origin, retry_base_seconds, retry_max_seconds)
     VALUES (v_run, v_job, 'pending', v_priority, v_due, 0, v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
-            forgeflow_trace_child(v_trace), v_state, v_trace);
+            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax);
 
     -- both are delivered at commit (PostgresRunEvents' and PostgresWorkSignal's channels), neither on a rollback
     PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
@@ -181,7 +204,7 @@ BEGIN
     RETURN QUERY SELECT v_job::text, v_run::text, true;
 END
 $$;
---rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text);
+--rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer);
 
 --changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
 -- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop, and java: an embedded

@@ -15,6 +15,7 @@ import java.util.Map;
  * queue fields read as {@code default}, null, null and {@code allow}. {@code waitingFor} says what an active job
  * waits for before any worker can run it ({@code "handler send-receipt"}: no live embedded worker has the handler of
  * its {@code java} payload); null when nothing, and from a server that predates it.
+ * {@code retry}: the job's own retry backoff, null when it gave none (the server's defaults apply).
  */
 public record Job(
         String id,
@@ -37,7 +38,8 @@ public record Job(
         String concurrencyKey,
         Integer maxConcurrent,
         String overlap,
-        String waitingFor) {
+        String waitingFor,
+        Retry retry) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -63,7 +65,27 @@ public record Job(
                String concurrencyKey, Integer maxConcurrent, String overlap) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
-                null);
+                (String) null, (Retry) null);
+    }
+
+    /** A job without a retry policy of its own (the fields before per-job retry). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, (Retry) null);
+    }
+
+    /** A job waiting for nothing, with its retry policy (the fields before {@code waiting_for}, and retry). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, Retry retry) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                (String) null, retry);
     }
 
     /** A job in the default queue, without a concurrency limit, whose ticks may overlap (the fields before queues). */
@@ -71,6 +93,7 @@ public record Job(
                String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
                String status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
-                idempotencyKey, status, nextRunAt, createdAt, updatedAt, DEFAULT_QUEUE, null, null, ALLOW, null);
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, DEFAULT_QUEUE, null, null, ALLOW, (String) null,
+                (Retry) null);
     }
 }

@@ -31,10 +31,20 @@ public record JobRequest(
         Integer maxConcurrent,
         String overlap,
         String uniqueKey,
-        String uniqueOnConflict) {
+        String uniqueOnConflict,
+        Retry retry) {
 
     @JsonCreator
     public JobRequest {
+    }
+
+    /** A request without a retry policy of its own (the server's defaults apply). */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null);
     }
 
     /** A request without a unique key. */
@@ -87,6 +97,7 @@ public record JobRequest(
         private String concurrencyKey;
         private Integer maxConcurrent;
         private String overlap;
+        private Retry retry;
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -192,10 +203,19 @@ public record JobRequest(
             return this;
         }
 
+        /**
+         * The job's own retry backoff: the first retry waits up to {@code baseSeconds}, later ones double up to
+         * {@code maxSeconds} (each 1-86400, base at most max; null: the server's default for that part).
+         */
+        public Builder retry(Integer baseSeconds, Integer maxSeconds) {
+            this.retry = baseSeconds == null && maxSeconds == null ? null : new Retry(baseSeconds, maxSeconds);
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
-                    uniqueOnConflict);
+                    uniqueOnConflict, retry);
         }
     }
 }

@@ -76,6 +76,24 @@ public final class JobUpdate {
         return set("overlap", overlap);
     }
 
+    /**
+     * The job's own retry backoff, replaced as a whole (a null part is the server's default; both null: no policy of
+     * its own). Its pending runs follow unless the update keeps them.
+     */
+    public JobUpdate retry(Integer baseSeconds, Integer maxSeconds) {
+        if (baseSeconds == null && maxSeconds == null) {
+            return set("retry", null);
+        }
+        Map<String, Object> retry = new LinkedHashMap<>();
+        if (baseSeconds != null) {
+            retry.put("base_seconds", baseSeconds);
+        }
+        if (maxSeconds != null) {
+            retry.put("max_seconds", maxSeconds);
+        }
+        return set("retry", retry);
+    }
+
     /** Whether nothing is set (such an update changes nothing). */
     public boolean isEmpty() {
         return fields.isEmpty();

@@ -11,6 +11,7 @@ import java.util.List;
  * {@link ForgeFlowClient#getRun(String)} (and is null in lists). {@code waitingFor} says what a pending run waits for
  * before any worker can take it ({@code "handler send-receipt"}: no live embedded worker has the handler of its
  * {@code java} job); null when nothing, and from a server that predates it.
+ * {@code retry}: the retry backoff the run carries (its job's), null when the server's defaults apply.
  */
 public record Run(
         String id,
@@ -27,7 +28,8 @@ public record Run(
         String output,
         String error,
         List<Attempt> attempts,
-        String waitingFor) {
+        String waitingFor,
+        Retry retry) {
 
     public static final String PENDING = "pending";
     public static final String RUNNING = "running";
@@ -44,7 +46,23 @@ public record Run(
                Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
                String error, List<Attempt> attempts) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
-                leaseExpiresAt, output, error, attempts, null);
+                leaseExpiresAt, output, error, attempts, (String) null, (Retry) null);
+    }
+
+    /** A run with what it waits for, without a retry policy of its own. */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts, String waitingFor) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, waitingFor, (Retry) null);
+    }
+
+    /** A run with its retry policy, waiting for nothing. */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts, Retry retry) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, (String) null, retry);
     }
 
     /** The attempt history, empty when the server did not send it. */

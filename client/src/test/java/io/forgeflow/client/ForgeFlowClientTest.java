@@ -739,6 +739,36 @@ class ForgeFlowClientTest {
     }
 
     @Test
+    void aRetryPolicyIsSentAsAnObjectAndReadBackOnJobsAndRuns() throws Exception {
+        answer(201, JOB.replace("\"a_field_added_later\"", "\"retry\": {\"base_seconds\": 1, \"max_seconds\": 2}, "
+                + "\"a_field_added_later\""));
+
+        Job job = client.submitJob(JobRequest.shell("n", "true").retry(1, 2).build()).job();
+
+        assertThat(client.json().readTree(request().getBody().utf8())).isEqualTo(client.json().readTree("""
+                {"name": "n", "executor": "shell", "payload": {"command": "true"},
+                 "retry": {"base_seconds": 1, "max_seconds": 2}}"""));
+        assertThat(job.retry()).isEqualTo(new Retry(1, 2));
+
+        answer(200, RUN.replace("\"cancel_requested\"", "\"retry\": {\"base_seconds\": 30, \"max_seconds\": null}, "
+                + "\"cancel_requested\""));
+        assertThat(client.getRun("run_9").retry()).isEqualTo(new Retry(30, null));
+        answer(200, JOB);
+        assertThat(client.getJob("job_1").retry()).as("a server that predates it, or a job without one").isNull();
+        request();
+        request();
+
+        answer(200, JOB);
+        client.updateJob("j-1", JobUpdate.create().retry(5, null).priority(1));
+        assertThat(client.json().readTree(request().getBody().utf8())).isEqualTo(client.json().readTree(
+                "{\"retry\": {\"base_seconds\": 5}, \"priority\": 1}"));
+        answer(200, JOB);
+        client.updateJob("j-1", JobUpdate.create().retry(null, null));
+        assertThat(client.json().readTree(request().getBody().utf8())).isEqualTo(client.json().readTree(
+                "{\"retry\": null}"));
+    }
+
+    @Test
     void maxConcurrentAloneLeavesTheKeyOut() throws Exception {
         answer(201, JOB);
 

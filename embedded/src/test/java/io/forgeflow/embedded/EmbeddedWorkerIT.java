@@ -155,6 +155,27 @@ class EmbeddedWorkerIT {
     }
 
     @Test
+    void aJobsOwnRetryPolicyDecidesTheBackoffNotTheWorkersBase() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        started(fast(app, "w-own-retry").retryBase(Duration.ofHours(1)).handler("flaky", ctx -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("still down");
+        }));
+        Enqueued e = enqueue(JobRequest.handler("flaky", "flaky", null).maxAttempts(3).retry(1, 2).build());
+
+        // with the worker's own base of 1 h the second attempt would wait up to an hour
+        await("the run is dead", Duration.ofSeconds(30), () -> "dead".equals(status(e.runId())));
+        assertThat(calls).hasValue(3);
+        Map<String, Object> bounds = pg.jdbi().withHandle(h -> h.createQuery("SELECT "
+                + "r.scheduled_for BETWEEN a2.finished_at AND a2.finished_at + interval '2 seconds' AS last_within_max, "
+                + "a2.started_at <= a1.finished_at + interval '1.9 seconds' AS first_within_base "
+                + "FROM runs r JOIN run_attempts a1 ON a1.run_id = r.id AND a1.attempt = 1 "
+                + "JOIN run_attempts a2 ON a2.run_id = r.id AND a2.attempt = 2 WHERE r.id = CAST(:id AS uuid)")
+                .bind("id", e.runId()).mapToMap().one());
+        assertThat(bounds).containsEntry("last_within_max", true).containsEntry("first_within_base", true);
+    }
+
+    @Test
     void aPermanentFailureIsDeadAfterOneAttemptWhateverAttemptsAreLeft() throws Exception {
         started(fast(app, "w-permanent")
                 .handler("refund", ctx -> {

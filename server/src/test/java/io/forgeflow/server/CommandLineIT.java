@@ -167,6 +167,34 @@ class CommandLineIT {
         }
 
         @Test
+        void aJobsRetryPolicyIsSubmittedShownChangedAndDropped() throws Exception {
+            Result submit = cli("jobs", "submit", "--name", "hook", "--command", "true", "--run-at", "+1h",
+                    "--retry-base", "1", "--retry-max", "2");
+            assertThat(submit.code()).as(submit.toString()).isZero();
+            assertThat(submit.out()).contains("backoff base 1s, cap 2s (full jitter)");
+            String id = submit.out().lines().findFirst().orElseThrow().substring("submitted job ".length());
+
+            Result update = cli("jobs", "update", id, "--retry-base", "30", "--json");
+            assertThat(update.code()).as(update.toString()).isZero();
+            JsonNode retry = json.readTree(update.out()).get("retry");
+            assertThat(retry.get("base_seconds").asInt()).isEqualTo(30);
+            assertThat(retry.get("max_seconds").isNull()).as("replaced as a whole").isTrue();
+            assertThat(admin().listRuns(id, null, null, null).items()).singleElement()
+                    .satisfies(r -> assertThat(r.retry()).isEqualTo(new io.forgeflow.client.Retry(30, null)));
+
+            Result cleared = cli("jobs", "update", id, "--retry-default");
+            assertThat(cleared.code()).as(cleared.toString()).isZero();
+            assertThat(cleared.out()).contains("server default");
+            assertThat(admin().getJob(id).retry()).isNull();
+
+            Result refused = cli("jobs", "submit", "--name", "x", "--command", "true", "--retry-base", "60",
+                    "--retry-max", "10");
+            assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
+            assertThat(refused.err()).contains("retry.base_seconds");
+            assertThat(cli("jobs", "update", id, "--retry-base", "5", "--retry-default").code()).isEqualTo(2);
+        }
+
+        @Test
         void everySubmitOptionReachesTheApi() throws Exception {
             Path payload = Files.createTempFile("forgeflow-payload", ".json");
             Files.writeString(payload, "{\"url\": \"http://127.0.0.1:9/hook\", \"body\": {\"event\": \"ping\"}}");
@@ -353,6 +381,7 @@ class CommandLineIT {
             assertThat(submit.code()).as(submit.toString()).isZero();
             assertThat(submit.out()).contains("--cron").contains("--run-at").contains("--idempotency-key")
                     .contains("--queue").contains("--concurrency-key").contains("--max-concurrent").contains("--overlap")
+                    .contains("--retry-base").contains("--retry-max")
                     .contains("FORGEFLOW_SERVER").contains("FORGEFLOW_TOKEN").contains("--json");
         }
     }

@@ -35,7 +35,9 @@ interface JobSql {
                          @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
                          @Bind("overlap") String overlap, @Bind("uniqueKey") String uniqueKey,
                          @Bind("now") Instant now, @Bind("traceparent") String traceparent,
-                         @Bind("tracestate") String tracestate);
+                         @Bind("tracestate") String tracestate,
+                         @Bind("retryBaseSeconds") Integer retryBaseSeconds,
+                         @Bind("retryMaxSeconds") Integer retryMaxSeconds);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -44,7 +46,15 @@ interface JobSql {
                 spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), spec.uniqueKey(),
                 now, job.trace() == null ? null : job.trace().traceparent(),
-                job.trace() == null ? null : job.trace().tracestate());
+                job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec));
+    }
+
+    static Integer retryBase(JobSpec spec) {
+        return spec.retry() == null ? null : spec.retry().baseSeconds();
+    }
+
+    static Integer retryMax(JobSpec spec) {
+        return spec.retry() == null ? null : spec.retry().maxSeconds();
     }
 
     @SqlQuery
@@ -82,13 +92,15 @@ interface JobSql {
                          @Bind("maxAttempts") int maxAttempts, @Bind("timeoutSeconds") int timeoutSeconds,
                          @Bind("catchUp") String catchUp, @Bind("queue") String queue,
                          @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
-                         @Bind("overlap") String overlap, @Bind("nextRunAt") Instant nextRunAt,
+                         @Bind("overlap") String overlap, @Bind("retryBaseSeconds") Integer retryBaseSeconds,
+                         @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("nextRunAt") Instant nextRunAt,
                          @Bind("now") Instant now);
 
     default Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt, Instant now) {
         return update(id, expectedUpdatedAt, spec.name(), spec.payload(), spec.cronExpr(), spec.runAt(),
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
-                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), nextRunAt, now);
+                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), retryBase(spec), retryMax(spec),
+                nextRunAt, now);
     }
 
     /** The pending runs a definition change reached (call after update, in its transaction). */

@@ -46,7 +46,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 runIds = new String[n], runScheduledFors = new String[n], runCreatedAts = new String[n],
                 nows = new String[n], traceparents = new String[n], tracestates = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
-                maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n];
+                maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n],
+                retryBases = new Integer[n], retryMaxes = new Integer[n];
         java.util.Map<String, Integer> index = new java.util.HashMap<>();
         for (int i = 0; i < n; i++) {
             Job job = items.get(i).job();
@@ -81,6 +82,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
             nows[i] = text(items.get(i).now());
             traceparents[i] = job.trace() == null ? null : job.trace().traceparent();
             tracestates[i] = job.trace() == null ? null : job.trace().tracestate();
+            retryBases[i] = JobSql.retryBase(spec);
+            retryMaxes[i] = JobSql.retryMax(spec);
         }
         return statements.inTransaction(INSERT_BATCH, connection -> {
             List<Optional<Job>> outcomes = new ArrayList<>(java.util.Collections.nCopies(n, Optional.<Job>empty()));
@@ -100,7 +103,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                         .textArray("runScheduledFors", runScheduledFors)
                         .integerArray("runMaxAttempts", runMaxAttempts).textArray("runCreatedAts", runCreatedAts)
                         .textArray("nows", nows).textArray("traceparents", traceparents)
-                        .textArray("tracestates", tracestates).done();
+                        .textArray("tracestates", tracestates).integerArray("retryBases", retryBases)
+                        .integerArray("retryMaxes", retryMaxes).done();
                 try (java.sql.ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         Job stored = Rows.job(rows);
@@ -148,6 +152,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 .integer("maxConcurrent", spec.maxConcurrent()).text("overlap", spec.overlap().wireName())
                 .timestamp("now", item.now())
                 .text("traceparent", job.trace() == null ? null : job.trace().traceparent())
-                .text("tracestate", job.trace() == null ? null : job.trace().tracestate()).done();
+                .text("tracestate", job.trace() == null ? null : job.trace().tracestate())
+                .integer("retryBaseSeconds", JobSql.retryBase(spec))
+                .integer("retryMaxSeconds", JobSql.retryMax(spec)).done();
     }
 }

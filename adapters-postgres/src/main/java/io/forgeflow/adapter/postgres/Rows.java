@@ -1,5 +1,6 @@
 package io.forgeflow.adapter.postgres;
 
+import io.forgeflow.domain.backoff.RetryOverride;
 import io.forgeflow.domain.job.CatchUp;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
@@ -87,7 +88,7 @@ final class Rows {
 
     static ExpiredLease expiredLease(ResultSet rs) throws SQLException {
         return new ExpiredLease(new RunFence(rs.getString("id"), rs.getString("worker_id"), rs.getInt("attempt")),
-                rs.getString("job_id"), rs.getInt("max_attempts"), rs.getBoolean("cancel_requested"));
+                rs.getString("job_id"), rs.getInt("max_attempts"), rs.getBoolean("cancel_requested"), retry(rs));
     }
 
     static AppliedFence appliedFence(ResultSet rs) throws SQLException {
@@ -115,7 +116,7 @@ final class Rows {
                 rs.getInt("timeout_seconds"),
                 rs.getBoolean("cancel_requested"),
                 instant(rs, "created_at"),
-                runTrace(rs));
+                runTrace(rs), retry(rs));
     }
 
     /** The run's trace context (and queue), when the query selected it and the run has one; else null. */
@@ -146,6 +147,12 @@ final class Rows {
         return traceparent == null ? null : TraceContext.parse(traceparent, rs.getString(tracestateColumn));
     }
 
+    /** The row's retry policy columns (null: the node's defaults). */
+    static RetryOverride retry(ResultSet rs) throws SQLException {
+        return RetryOverride.of(rs.getObject("retry_base_seconds", Integer.class),
+                rs.getObject("retry_max_seconds", Integer.class));
+    }
+
     static Job job(ResultSet rs) throws SQLException {
         JobSpec spec = new JobSpec(
                 rs.getString("name"),
@@ -163,7 +170,8 @@ final class Rows {
                 rs.getString("concurrency_key"),
                 (Integer) rs.getObject("max_concurrent"),
                 Overlap.fromWire(rs.getString("overlap")),
-                rs.getString("unique_key"));
+                rs.getString("unique_key"),
+                retry(rs));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
                 rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"));

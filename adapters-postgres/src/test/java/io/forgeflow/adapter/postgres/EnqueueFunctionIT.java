@@ -219,6 +219,21 @@ class EnqueueFunctionIT {
         }
 
         @Test
+        void anotherRetryPolicyIsAnotherRequest() throws Exception {
+            String sql = "SELECT job_id, run_id, created FROM forgeflow.enqueue(name => 'once', executor => 'noop', "
+                    + "idempotency_key => 'order-8', retry_base_seconds => 1, retry_max_seconds => 2)";
+            List<String> first = call(sql);
+            assertThat(call(sql)).containsExactly(first.get(0), first.get(1), "f");
+
+            assertThatThrownBy(() -> call(sql.replace("retry_max_seconds => 2", "retry_max_seconds => 3")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"));
+            assertThatThrownBy(() -> call(sql.replace(", retry_base_seconds => 1, retry_max_seconds => 2", "")))
+                    .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"));
+            assertThat(count("jobs WHERE retry_base_seconds = 1 AND retry_max_seconds = 2")).isEqualTo(1);
+            assertThat(count("runs WHERE retry_base_seconds = 1 AND retry_max_seconds = 2")).isEqualTo(1);
+        }
+
+        @Test
         void twentyConcurrentTransactionsWithOneKeyMakeOneJob() {
             int n = 20;
             assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
@@ -302,6 +317,9 @@ class EnqueueFunctionIT {
                 name => 'j', executor => 'noop', concurrency_key => 'job:1', max_concurrent => 1 | 22023 | concurrency_key | must not start with 'job:'
                 name => 'j', executor => 'noop', concurrency_key => 'acct'  | 22023 | max_concurrent  | max_concurrent is required with concurrency_key
                 name => 'j', executor => 'noop', max_concurrent => 10001    | 22023 | max_concurrent  | max_concurrent must be between 1 and 10000, was 10001
+                name => 'j', executor => 'noop', retry_base_seconds => 0    | 22023 | retry.base_seconds | retry.base_seconds must be between 1 and 86400, was 0
+                name => 'j', executor => 'noop', retry_max_seconds => 86401 | 22023 | retry.max_seconds | retry.max_seconds must be between 1 and 86400, was 86401
+                name => 'j', executor => 'noop', retry_base_seconds => 3, retry_max_seconds => 2 | 22023 | retry.base_seconds | retry.base_seconds (3) must be at most retry.max_seconds (2)
                 name => 'j', executor => 'shell'                            | 22023 | payload.command | payload.command is required by the shell executor
                 name => 'j', executor => 'shell', payload => '{"command": 5}' | 22023 | payload.command | payload.command must be a string
                 name => 'j', executor => 'shell', payload => '{"command": " "}' | 22023 | payload.command | payload.command must not be blank

@@ -15,11 +15,12 @@ import java.util.Map;
  * waits for before any worker can run it ({@code "handler send-receipt"}: no live embedded worker has its handler);
  * null when nothing. {@code payload_truncated} (an addition): a list item whose payload is over 64 KiB has it null and
  * this true ({@link ListedJob}); false everywhere else.
+ * {@code retry}: the job's own retry policy ({@link RetryResponse}), null when the nodes' defaults apply.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
-        "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id"})
+        "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id", "retry"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -45,7 +46,8 @@ public record JobResponse(
         @JsonProperty("submitted_via") String submittedVia,
         @JsonProperty("unique_key") String uniqueKey,
         @JsonProperty("waiting_for") String waitingFor,
-        @JsonProperty("trace_id") String traceId) {
+        @JsonProperty("trace_id") String traceId,
+        @JsonProperty("retry") RetryResponse retry) {
 
     static JobResponse of(Job job) {
         return of(job, false);
@@ -64,13 +66,13 @@ public record JobResponse(
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia(),
-                s.uniqueKey(), null, TraceLinks.traceId(job.trace()));
+                s.uniqueKey(), null, TraceLinks.traceId(job.trace()), RetryResponse.of(s.retry()));
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
     JobResponse withWaitingFor(String what) {
         return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
-                createdAt, updatedAt, submittedVia, uniqueKey, what, traceId);
+                createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry);
     }
 }

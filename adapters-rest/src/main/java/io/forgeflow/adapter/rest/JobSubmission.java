@@ -28,7 +28,9 @@ final class JobSubmission {
     /** The submittable fields, in the order the API documents them. */
     static final List<String> FIELDS = List.of("name", "executor", "payload", "cron_expr", "run_at", "timezone",
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
-            "max_concurrent", "overlap", "unique_key", "unique_on_conflict");
+            "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "retry");
+    /** The fields of {@code retry}. */
+    static final List<String> RETRY_FIELDS = List.of("base_seconds", "max_seconds");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at");
     private static final String RUN_AT_FORMAT = "an RFC 3339 timestamp with a UTC offset, such as \"2026-07-01T09:30:00Z\"";
 
@@ -53,7 +55,8 @@ final class JobSubmission {
             Map.entry("maxconcurrency", "max_concurrent"), Map.entry("concurrencylimit", "max_concurrent"),
             Map.entry("overlappolicy", "overlap"), Map.entry("concurrencygroup", "concurrency_key"),
             Map.entry("unique", "unique_key"), Map.entry("uniqueness", "unique_key"),
-            Map.entry("onconflict", "unique_on_conflict"));
+            Map.entry("onconflict", "unique_on_conflict"), Map.entry("backoff", "retry"),
+            Map.entry("retrypolicy", "retry"));
 
     private JobSubmission() {
     }
@@ -97,6 +100,7 @@ final class JobSubmission {
                 throw new ValidationException(JsonBody.shorten(key), unknownField(key));
             }
         }
+        Map<String, Object> retry = retry(body);
         return new JobDraft(
                 string(body, "name", "a short name such as \"nightly-report\""),
                 string(body, "executor", "an executor name such as \"shell\" or \"http\""),
@@ -115,7 +119,34 @@ final class JobSubmission {
                 integer(body, "max_concurrent", 1, JobDraft.MAX_CONCURRENT_LIMIT),
                 string(body, "overlap", "\"allow\", \"skip\", \"queue_one\" or \"cancel_running\""),
                 string(body, "unique_key", "a key such as \"sync-customer-42\" that only one live job may hold"),
-                string(body, "unique_on_conflict", "\"reject\" or \"return_existing\""));
+                string(body, "unique_on_conflict", "\"reject\" or \"return_existing\""),
+                integer(retry, "retry.base_seconds", "base_seconds", 1, 86_400),
+                integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400));
+    }
+
+    /**
+     * {@code retry}: an object with {@code base_seconds} and {@code max_seconds} only (an unknown key is refused, as
+     * unknown fields are); absent or null is an empty map (the node's defaults).
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> retry(Map<String, Object> body) {
+        Object v = body.get("retry");
+        if (v == null) {
+            return Map.of();
+        }
+        if (!(v instanceof Map)) {
+            throw new ValidationException("retry", "retry must be a JSON object such as "
+                    + "{\"base_seconds\": 10, \"max_seconds\": 600}, not " + kind(v));
+        }
+        Map<String, Object> retry = (Map<String, Object>) v;
+        for (String key : retry.keySet()) {
+            if (!RETRY_FIELDS.contains(key)) {
+                throw new ValidationException("retry." + JsonBody.shorten(key), "unknown field 'retry."
+                        + JsonBody.shorten(key) + "': retry has base_seconds (the first retry waits up to it) and "
+                        + "max_seconds (the cap of the doubling waits), each 1 to 86400");
+            }
+        }
+        return retry;
     }
 
     private static String string(Map<String, Object> body, String field, String example) {
@@ -141,7 +172,12 @@ final class JobSubmission {
      * repeats the domain's rule ({@link JobDraft#validate()} checks values that do fit).
      */
     private static Integer integer(Map<String, Object> body, String field, int min, int max) {
-        Object v = body.get(field);
+        return integer(body, field, field, min, max);
+    }
+
+    /** As {@link #integer(Map, String, int, int)}, for the value at {@code key} reported as {@code field}. */
+    private static Integer integer(Map<String, Object> body, String field, String key, int min, int max) {
+        Object v = body.get(key);
         if (v == null || v instanceof Integer) {
             return (Integer) v;
         }

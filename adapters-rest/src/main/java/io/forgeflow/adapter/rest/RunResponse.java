@@ -18,11 +18,13 @@ import java.util.stream.Collectors;
  * what a pending run waits for before any worker can take it ({@code "handler send-receipt"}: no live embedded worker
  * has its handler); null when nothing. {@code trace_id} is the run's trace (W3C, 32 hex digits; null when not traced)
  * and {@code trace_url} a link to it ({@code FORGEFLOW_TRACE_URL_TEMPLATE}; null when unset).
+ * {@code retry}: the retry policy the run carries (its job's when the run was made, or after a PATCH while it was
+ * pending), null when the nodes' defaults apply.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "job_id", "status", "attempt", "max_attempts", "priority", "scheduled_for", "started_at",
         "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error", "cancel_requested",
-        "waiting_for", "trace_id", "trace_url", "attempts"})
+        "waiting_for", "trace_id", "trace_url", "retry", "attempts"})
 public record RunResponse(
         @JsonProperty("id") String id,
         @JsonProperty("job_id") String jobId,
@@ -42,6 +44,7 @@ public record RunResponse(
         @JsonProperty("waiting_for") String waitingFor,
         @JsonProperty("trace_id") String traceId,
         @JsonProperty("trace_url") String traceUrl,
+        @JsonProperty("retry") RetryResponse retry,
         @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts) {
 
     static RunResponse of(Run run) {
@@ -61,7 +64,7 @@ public record RunResponse(
     RunResponse withWaitingFor(String what) {
         return new RunResponse(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, traceId, traceUrl,
-                attempts);
+                retry, attempts);
     }
 
     private static RunResponse of(Run run, boolean outputTruncated, List<Attempt> attempts) {
@@ -70,6 +73,7 @@ public record RunResponse(
                 Timestamps.format(run.finishedAt()), run.workerId(), Timestamps.format(run.leaseExpiresAt()),
                 run.output(), outputTruncated, run.error(), run.cancelRequested(), null,
                 TraceLinks.traceId(context(run)), TraceLinks.url(context(run)),
+                RetryResponse.of(run.retry()),
                 attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()));
     }
 

@@ -60,7 +60,7 @@ public final class ResumeJob {
                 || !runs.list(id, RunStatus.RUNNING, 1, null).items().isEmpty();
         Instant due = spec.runAt() != null && spec.runAt().isAfter(now) ? spec.runAt() : now;
         Run again = live ? null : Run.pending(Ids.newId(now), id, spec.maxAttempts(), spec.priority(), due,
-                spec.executor(), spec.payload(), spec.timeoutSeconds(), now);
+                spec.executor(), spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
         // the status change and the new run commit together: a crash cannot leave an active one-off without a run
         Job resumed = JobControls.orRaced(jobs.changeStatus(id, JobStatus.PAUSED, JobStatus.ACTIVE,
                 live ? job.nextRunAt() : due, RunCancellation.NONE, again), id);

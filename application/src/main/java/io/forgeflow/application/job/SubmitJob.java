@@ -86,7 +86,7 @@ public final class SubmitJob {
         } else {
             Instant due = spec.runAt() == null ? now : spec.runAt();
             firstRun = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
-                    spec.payload(), spec.timeoutSeconds(), now);
+                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
             nextRunAt = due;
         }
         Job job = new Job(jobId, spec, JobStatus.ACTIVE, nextRunAt, now, now).withTrace(trace);

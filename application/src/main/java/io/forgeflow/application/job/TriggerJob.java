@@ -69,7 +69,7 @@ public final class TriggerJob {
         Instant now = clock.instant();
         JobSpec spec = job.spec();
         Run run = runs.insert(Run.pending(Ids.newId(now), id, spec.maxAttempts(), spec.priority(), now, spec.executor(),
-                spec.payload(), spec.timeoutSeconds(), now).withTrace(RunTrace.under(origin)));
+                spec.payload(), spec.timeoutSeconds(), now).withTrace(RunTrace.under(origin)).withRetry(spec.retry()));
         signal.runsBecameDue();
         return run;
     }

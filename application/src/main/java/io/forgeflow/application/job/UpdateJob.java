@@ -21,7 +21,7 @@ import java.util.Optional;
  * the submission's rules (fields, executor payload, cron), then stored with the schedule's next time, computed from
  * now, in one compare-and-set on the definition, so concurrent changes apply one after another and a scheduler tick
  * computed from an old definition is never stored (no tick fires twice, none is lost). A paused job stays paused (its
- * next time is computed when it resumes); pending runs follow the new priority, queue and payload unless asked to keep
+ * next time is computed when it resumes); pending runs follow the new priority, queue, payload and retry policy unless asked to keep
  * theirs; running runs are not touched. Cancelled and deleted jobs cannot change (409).
  */
 public final class UpdateJob {

@@ -1,6 +1,7 @@
 package io.forgeflow.application.run;
 
 import io.forgeflow.domain.backoff.FailureDecision;
+import io.forgeflow.domain.backoff.RetryOverride;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.ExpiredLease;
@@ -15,7 +16,8 @@ import java.util.random.RandomGenerator;
  * Where a run goes after one of its attempts ended: the one place that decides, for the worker's acknowledgements and
  * the leader's lease rescuer alike. A success ends the run; a cancellation (or any end of an attempt an operator asked
  * to cancel) cancels it; a failure, a timeout or an expired lease is retried after the retry policy's jittered delay
- * while attempts are left, and is dead at the last attempt or when the failure is permanent.
+ * while attempts are left, and is dead at the last attempt or when the failure is permanent. The backoff is the run's
+ * own (its job's {@code retry}) where it has one, else this node's.
  */
 public final class OutcomePolicy {
     private final RetryPolicy retryPolicy;
@@ -35,6 +37,16 @@ public final class OutcomePolicy {
      */
     public Next after(AttemptOutcome outcome, int attempt, int maxAttempts, boolean cancelRequested, boolean permanent,
                       Duration retryAfter) {
+        return after(outcome, attempt, maxAttempts, cancelRequested, permanent, retryAfter, null);
+    }
+
+    /**
+     * As {@link #after(AttemptOutcome, int, int, boolean, boolean, Duration)}, for a run with its job's own retry
+     * policy {@code retry} (null: this node's): a retry is due after the job's backoff, each part it leaves out taken
+     * from this node's.
+     */
+    public Next after(AttemptOutcome outcome, int attempt, int maxAttempts, boolean cancelRequested, boolean permanent,
+                      Duration retryAfter, RetryOverride retry) {
         Objects.requireNonNull(outcome, "outcome");
         if (outcome == AttemptOutcome.RELEASED) {
             throw new IllegalArgumentException("a released attempt is not decided: the run goes back as it was");
@@ -45,14 +57,14 @@ public final class OutcomePolicy {
         if (outcome == AttemptOutcome.CANCELLED || cancelRequested) {
             return new Next(RunStatus.CANCELLED, Duration.ZERO, null);
         }
-        FailureDecision decision = retryPolicy.decide(Math.max(1, attempt), maxAttempts, permanent, retryAfter, random);
+        FailureDecision decision = RetryOverride.effective(retry, retryPolicy).decide(Math.max(1, attempt), maxAttempts, permanent, retryAfter, random);
         return new Next(decision.retries() ? RunStatus.PENDING : RunStatus.DEAD, decision.delay(), decision);
     }
 
     /** The rescuer's decision for a run whose lease expired: the acknowledgement the lost worker could not send. */
     public Acknowledgement afterExpiredLease(ExpiredLease lease) {
         Next next = after(AttemptOutcome.LEASE_EXPIRED, lease.fence().attempt(), lease.maxAttempts(),
-                lease.cancelRequested(), false, null);
+                lease.cancelRequested(), false, null, lease.retry());
         String error = "lease expired: worker " + lease.fence().workerId() + " stopped heartbeating during attempt "
                 + lease.fence().attempt();
         return new Acknowledgement(lease.fence(), AttemptOutcome.LEASE_EXPIRED, next.status(), next.delay(), null,

@@ -148,7 +148,7 @@ public final class ScheduleTicker {
         }
         Instant created = now;
         Run run = fireAt == null ? null : Run.pending(Ids.newId(created), job.id(), spec.maxAttempts(), spec.priority(),
-                fireAt, spec.executor(), spec.payload(), spec.timeoutSeconds(), created);
+                fireAt, spec.executor(), spec.payload(), spec.timeoutSeconds(), created).withRetry(spec.retry());
         // guarded on the definition as read too: a PATCH since then makes this a no-op, and the next pass uses the new one
         JobRepository.TickOutcome outcome = jobs.fire(job, next, run);
         if (outcome == JobRepository.TickOutcome.NOT_ADVANCED) {

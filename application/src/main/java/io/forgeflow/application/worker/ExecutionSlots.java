@@ -343,7 +343,7 @@ final class ExecutionSlots {
             error = StopReasons.OPERATOR;
         }
         OutcomePolicy.Next next = policy.after(outcome, f.run.attempt(), f.run.maxAttempts(), false,
-                result.permanent(), result.retryAfter());
+                result.permanent(), result.retryAfter(), f.run.retry());
         if (next.failure() != null) {
             listener.failureDecided(f.run, next.failure());
         }

@@ -1,5 +1,6 @@
 package io.forgeflow.application.run;
 
+import io.forgeflow.domain.backoff.RetryOverride;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.ExpiredLease;
@@ -119,6 +120,63 @@ class OutcomePolicyTest {
         assertThatThrownBy(() -> new OutcomePolicy(null, random)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> new OutcomePolicy(RETRY, null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> policy.after(null, 1, 1, false, false, null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aJobsOwnBaseAndCapBoundTheDrawExactly() {
+        RetryOverride own = new RetryOverride(1, 2);
+
+        List<Duration> delays = new ArrayList<>();
+        for (int attempt = 1; attempt <= 4; attempt++) {
+            delays.add(policy.after(AttemptOutcome.FAILED, attempt, 10, false, false, null, own).delay());
+        }
+
+        // ceilings 1 s, 2 s, then the cap 2 s: the draw's bound is the ceiling in ms + 1 (both ends included)
+        assertThat(random.bounds).containsExactly(1_001L, 2_001L, 2_001L, 2_001L);
+        assertThat(delays).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(2),
+                Duration.ofSeconds(2));
+        assertThat(new OutcomePolicy(RETRY, new Lowest()).after(AttemptOutcome.FAILED, 3, 10, false, false, null, own)
+                .delay()).isZero();
+    }
+
+    @Test
+    void withoutAPolicyOfItsOwnTheNodesDecides() {
+        policy.after(AttemptOutcome.FAILED, 2, 10, false, false, null, null);
+
+        assertThat(random.bounds).containsExactly(10_001L);
+    }
+
+    @Test
+    void aPartTheJobLeavesOutIsTheNodes() {
+        policy.after(AttemptOutcome.FAILED, 9, 10, false, false, null, new RetryOverride(60, null));
+        policy.after(AttemptOutcome.FAILED, 1, 10, false, false, null, new RetryOverride(null, 3));
+        policy.after(AttemptOutcome.FAILED, 1, 10, false, false, null, new RetryOverride(null, 600));
+
+        // base 60 s doubled 8 times is past the node's cap of 15 min; the job's cap of 3 s is below the node's base
+        assertThat(random.bounds).containsExactly(900_001L, 3_001L, 5_001L);
+    }
+
+    @Test
+    void theJobsCapAlsoCapsARetryAfter() {
+        OutcomePolicy lowest = new OutcomePolicy(RETRY, new Lowest());
+
+        OutcomePolicy.Next next = lowest.after(AttemptOutcome.FAILED, 1, 3, false, false, Duration.ofSeconds(120),
+                new RetryOverride(1, 2));
+
+        assertThat(next.delay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(next.retryAfter()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void anExpiredLeaseIsRetriedWithItsRunsOwnPolicy() {
+        RunFence fence = new RunFence("r1", "gone", 3);
+
+        Acknowledgement retry = policy.afterExpiredLease(new ExpiredLease(fence, "j1", 5, false,
+                new RetryOverride(1, 2)));
+
+        assertThat(retry.next()).isEqualTo(RunStatus.PENDING);
+        assertThat(retry.retryDelay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(random.bounds).containsExactly(2_001L);
     }
 
     static final class Highest implements RandomGenerator {

@@ -99,7 +99,7 @@ public final class InMemoryJobRepository implements JobRepository {
                         follow ? spec.priority() : run.priority(), due, run.startedAt(), run.finishedAt(),
                         run.workerId(), run.leaseExpiresAt(), run.output(), run.error(), run.executor(),
                         follow ? spec.payload() : run.payload(), follow ? spec.timeoutSeconds() : run.timeoutSeconds(),
-                        run.cancelRequested(), run.createdAt()));
+                        run.cancelRequested(), run.createdAt(), follow ? spec.retry() : run.retry()));
             }
             return Optional.of(changed);
         }

@@ -480,6 +480,75 @@ public abstract class RunQueueContract {
     }
 
     @Nested
+    class RetryPolicies {
+        final io.forgeflow.domain.backoff.RetryOverride own = new io.forgeflow.domain.backoff.RetryOverride(1, 2);
+
+        /** A one-off job with retry {@code own}; its first run is given without one, as the store must copy it. */
+        Job jobWithOwnRetry(Instant dueAt) {
+            Instant now = clock().instant();
+            JobSpec spec = new JobSpec("hook", "shell", Map.of("command", "true"), null, null, "UTC", 5, 3, 60,
+                    CatchUp.SKIP, null, "default", null, null, io.forgeflow.domain.job.Overlap.ALLOW, null, own);
+            String id = Ids.newId(now);
+            return jobs().create(new Job(id, spec, JobStatus.ACTIVE, dueAt, now, now),
+                    Run.pending(Ids.newId(now), id, 3, 5, dueAt, "shell", Map.of("command", "true"), 60, now)).job();
+        }
+
+        @Test
+        void aJobsRetryPolicyIsStoredAndCopiedToEachOfItsRuns() {
+            Job job = jobWithOwnRetry(clock().instant());
+            Instant now = clock().instant();
+            Run triggered = runs().insert(Run.pending(Ids.newId(now), job.id(), 3, 5, now, "shell",
+                    Map.of("command", "true"), 60, now));
+
+            assertThat(jobs().find(job.id()).orElseThrow().spec().retry()).isEqualTo(own);
+            assertThat(reload(triggered).retry()).isEqualTo(own);
+            assertThat(queue().claim(WORKER_A, SHELL, 10, LEASE)).hasSize(2).allSatisfy(r ->
+                    assertThat(r.retry()).isEqualTo(own));
+            assertThat(reload(pendingRun(5, clock().instant().plusSeconds(60))).retry())
+                    .as("a job without a policy of its own").isNull();
+        }
+
+        @Test
+        void theRescuerRetriesAnExpiredLeaseWithinTheRunsOwnBounds() {
+            jobWithOwnRetry(clock().instant());
+            Run held = claimOne(WORKER_A);
+            clock().advance(LEASE.plusSeconds(1));
+
+            assertThat(queue().expiredLeases(10)).singleElement().satisfies(l -> assertThat(l.retry()).isEqualTo(own));
+            assertThat(recoverAll(RetryPolicy.DEFAULT)).containsExactly(fence(held));
+
+            Run back = reload(held);
+            assertThat(back.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(back.retry()).isEqualTo(own);
+            // attempt 1: within [now, now + min(max 2 s, base 1 s)], not the node's 5 s
+            assertThat(back.scheduledFor()).isBetween(clock().instant(), clock().instant().plusSeconds(1));
+        }
+
+        @Test
+        void aPatchMovesThePendingRunsPolicyUnlessTheyKeepTheirs() {
+            Job job = jobWithOwnRetry(clock().instant().plusSeconds(60));
+            Run pending = runs().list(job.id(), RunStatus.PENDING, 10, null).items().get(0);
+            JobSpec s = job.spec();
+            io.forgeflow.domain.backoff.RetryOverride slower = new io.forgeflow.domain.backoff.RetryOverride(30, 600);
+            JobSpec changed = new JobSpec(s.name(), s.executor(), s.payload(), s.cronExpr(), s.runAt(), s.timezone(),
+                    s.priority(), s.maxAttempts(), s.timeoutSeconds(), s.catchUp(), s.idempotencyKey(), s.queue(),
+                    s.concurrencyKey(), s.maxConcurrent(), s.overlap(), s.uniqueKey(), slower);
+
+            Job kept = jobs().update(job.id(), job.updatedAt(), changed, job.nextRunAt(), JobRepository.PendingRuns.KEEP,
+                    null).orElseThrow();
+            assertThat(kept.spec().retry()).isEqualTo(slower);
+            assertThat(reload(pending).retry()).isEqualTo(own);
+
+            JobSpec followed = new JobSpec(s.name(), s.executor(), s.payload(), s.cronExpr(), s.runAt(), s.timezone(),
+                    s.priority(), s.maxAttempts(), s.timeoutSeconds(), s.catchUp(), s.idempotencyKey(), s.queue(),
+                    s.concurrencyKey(), s.maxConcurrent(), s.overlap(), s.uniqueKey(), slower);
+            jobs().update(job.id(), kept.updatedAt(), followed, job.nextRunAt(), JobRepository.PendingRuns.FOLLOW, null)
+                    .orElseThrow();
+            assertThat(reload(pending).retry()).isEqualTo(slower);
+        }
+    }
+
+    @Nested
     class LeaseRecovery {
         @Test
         void expiredLeasesAreRunningRunsWhoseLeaseEndedOldestFirstWithWhatTheRescuerDecidesOn() {

@@ -34,9 +34,13 @@ public final class ForgeFlowJdbc {
     private static final String CALL = "SELECT job_id, run_id, created FROM %s.enqueue(name => ?, executor => ?, "
             + "payload => CAST(? AS jsonb), run_at => CAST(? AS timestamptz), priority => CAST(? AS integer), "
             + "max_attempts => CAST(? AS integer), timeout_seconds => CAST(? AS integer), queue => ?, "
-            + "idempotency_key => ?, concurrency_key => ?, max_concurrent => CAST(? AS integer))";
+            + "idempotency_key => ?, concurrency_key => ?, max_concurrent => CAST(? AS integer)%s)";
+    /** Only sent with a retry policy, so requests without one also work against a schema from before issue 28. */
+    private static final String RETRY_ARGS = ", retry_base_seconds => CAST(? AS integer), "
+            + "retry_max_seconds => CAST(? AS integer)";
 
     private final String sql;
+    private final String sqlWithRetry;
 
     /** A helper for the ForgeFlow install in {@code schema}. */
     public ForgeFlowJdbc(String schema) {
@@ -44,7 +48,8 @@ public final class ForgeFlowJdbc {
             throw new IllegalArgumentException("schema must be 1 to 63 lower-case letters, digits or '_', starting with "
                     + "a letter or '_', e.g. \"" + DEFAULT_SCHEMA + "\"");
         }
-        this.sql = String.format(CALL, schema);
+        this.sql = String.format(CALL, schema, "");
+        this.sqlWithRetry = String.format(CALL, schema, RETRY_ARGS);
     }
 
     private static final ForgeFlowJdbc DEFAULT = new ForgeFlowJdbc(DEFAULT_SCHEMA);
@@ -58,7 +63,8 @@ public final class ForgeFlowJdbc {
     public Enqueued submit(Connection connection, JobRequest request) throws SQLException {
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(request, "request");
-        try (PreparedStatement call = connection.prepareStatement(sql)) {
+        boolean retry = request.retryBaseSeconds() != null || request.retryMaxSeconds() != null;
+        try (PreparedStatement call = connection.prepareStatement(retry ? sqlWithRetry : sql)) {
             call.setString(1, request.name());
             call.setString(2, request.executor());
             call.setString(3, request.payloadJson());
@@ -74,6 +80,10 @@ public final class ForgeFlowJdbc {
             call.setString(9, request.idempotencyKey());
             call.setString(10, request.concurrencyKey());
             setInteger(call, 11, request.maxConcurrent());
+            if (retry) {
+                setInteger(call, 12, request.retryBaseSeconds());
+                setInteger(call, 13, request.retryMaxSeconds());
+            }
             try (ResultSet rs = call.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("forgeflow.enqueue() returned no row");

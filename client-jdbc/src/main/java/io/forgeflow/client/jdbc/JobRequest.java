@@ -9,15 +9,26 @@ import java.util.Objects;
  * takes (docs/API.md). Null means "the server's default" (priority 5, 3 attempts, 300 s, queue {@code default}, due
  * now). Values are checked by the database, which names the field at fault.
  *
- * @param payloadJson the payload as a JSON object text; null for {@code {}}
+ * @param payloadJson      the payload as a JSON object text; null for {@code {}}
+ * @param retryBaseSeconds the job's own retry backoff base (API {@code retry.base_seconds}); null: the nodes' default
+ * @param retryMaxSeconds  the job's own retry backoff cap (API {@code retry.max_seconds}); null: the nodes' default
  */
 public record JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
                          Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
-                         String concurrencyKey, Integer maxConcurrent) {
+                         String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
+                         Integer retryMaxSeconds) {
 
     public JobRequest {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
+    }
+
+    /** A request without a retry policy of its own. */
+    public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                      Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                      String concurrencyKey, Integer maxConcurrent) {
+        this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
+                concurrencyKey, maxConcurrent, null, null);
     }
 
     /** A shell job: {@code {"command": command}}. */
@@ -60,6 +71,8 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
         private String idempotencyKey;
         private String concurrencyKey;
         private Integer maxConcurrent;
+        private Integer retryBaseSeconds;
+        private Integer retryMaxSeconds;
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -117,9 +130,19 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             return this;
         }
 
+        /**
+         * The job's own retry backoff: the first retry waits up to {@code baseSeconds}, later ones double up to
+         * {@code maxSeconds} (each 1-86400, base at most max; null: the nodes' default).
+         */
+        public Builder retry(Integer baseSeconds, Integer maxSeconds) {
+            this.retryBaseSeconds = baseSeconds;
+            this.retryMaxSeconds = maxSeconds;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue,
-                    idempotencyKey, concurrencyKey, maxConcurrent);
+                    idempotencyKey, concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds);
         }
     }
 }

@@ -89,6 +89,30 @@ class ForgeFlowJdbcIT {
     }
 
     @Test
+    void aRetryPolicyReachesTheJobAndItsRunAndIsCheckedByTheDatabase() throws Exception {
+        try (Connection app = appConnection()) {
+            ForgeFlowJdbc.enqueue(app, JobRequest.shell("hook", "exit 1").retry(1, 2).build());
+            ForgeFlowJdbc.enqueue(app, JobRequest.shell("plain", "exit 1").build());
+            app.commit();
+            assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.shell("j", "echo").retry(3, 2).build()))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("22023");
+                        assertThat(e.getMessage()).contains("retry.base_seconds (3) must be at most retry.max_seconds (2)");
+                    });
+            app.rollback();
+            assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.shell("j", "echo").retry(null, 0).build()))
+                    .isInstanceOfSatisfying(SQLException.class, e ->
+                            assertThat(e.getMessage()).contains("retry.max_seconds must be between 1 and 86400"));
+            app.rollback();
+        }
+        assertThat(count("SELECT count(*) FROM jobs j JOIN runs r ON r.job_id = j.id WHERE j.name = 'hook' "
+                + "AND j.retry_base_seconds = 1 AND j.retry_max_seconds = 2 AND r.retry_base_seconds = 1 "
+                + "AND r.retry_max_seconds = 2")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM jobs j JOIN runs r ON r.job_id = j.id WHERE j.name = 'plain' "
+                + "AND j.retry_base_seconds IS NULL AND r.retry_max_seconds IS NULL")).isEqualTo(1);
+    }
+
+    @Test
     void theSameRequestWithTheSameKeyReturnsTheFirstIds() throws Exception {
         JobRequest request = JobRequest.builder("once", "noop").idempotencyKey("order-1").build();
         Enqueued first;

@@ -1,5 +1,6 @@
 package io.forgeflow.domain.job;
 
+import io.forgeflow.domain.backoff.RetryOverride;
 import io.forgeflow.domain.error.ValidationException;
 
 import java.time.DateTimeException;
@@ -16,13 +17,23 @@ import java.util.Map;
 public record JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                        String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds,
                        String catchUp, String idempotencyKey, String queue, String concurrencyKey,
-                       Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict) {
+                       Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict,
+                       Integer retryBaseSeconds, Integer retryMaxSeconds) {
 
     /** {@code unique_on_conflict}: answer 409 (the default) while a job with the unique key is live. */
     public static final String UNIQUE_REJECT = "reject";
     /** {@code unique_on_conflict}: answer with the live job instead. */
     public static final String UNIQUE_RETURN_EXISTING = "return_existing";
     public static final int MAX_UNIQUE_KEY_LENGTH = 200;
+
+    /** A draft without a retry policy of its own (the node's defaults apply). */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap, String uniqueKey, String uniqueOnConflict) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null, null);
+    }
 
     /** A draft without a unique key. */
     public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
@@ -129,7 +140,21 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
         }
         String unique = uniqueKey(cron);
         return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
-                concurrencyKey, limit, ov, unique);
+                concurrencyKey, limit, ov, unique, retry());
+    }
+
+    /** {@code retry}: each part 1-86400 s, base at most max when both are given; null when neither is given. */
+    private RetryOverride retry() {
+        Integer base = retryBaseSeconds == null ? null
+                : inRange("retry.base_seconds", retryBaseSeconds, 0, 1, RetryOverride.MAX_SECONDS, "");
+        Integer max = retryMaxSeconds == null ? null
+                : inRange("retry.max_seconds", retryMaxSeconds, 0, 1, RetryOverride.MAX_SECONDS, "");
+        if (base != null && max != null && base > max) {
+            throw new ValidationException("retry.base_seconds", "retry.base_seconds (" + base + ") must be at most "
+                    + "retry.max_seconds (" + max + "): the first retry waits up to base_seconds, later ones double up "
+                    + "to max_seconds");
+        }
+        return RetryOverride.of(base, max);
     }
 
     /** Whether a unique-key conflict answers with the live job rather than 409 (validated by {@link #validate()}). */

@@ -10,12 +10,14 @@ import java.util.Set;
  * A change to a job ({@code PATCH /api/jobs/{id}}): {@code values} holds the new values of the fields named in
  * {@code given} (API names, {@code cron_expr}); every other field keeps the job's value. A field given as null takes
  * its default, as at submission ({@code timezone} UTC, {@code priority} 5...), or none ({@code concurrency_key}).
+ * {@code retry} is replaced as a whole (a part left out of the new object is the node's default).
  * {@link #applyTo} checks the result with the submission's rules.
  */
 public record JobPatch(JobDraft values, Set<String> given) {
     /** The fields a PATCH may change, in API.md's order. */
     public static final List<String> MUTABLE = List.of("name", "payload", "cron_expr", "run_at", "timezone", "priority",
-            "max_attempts", "timeout_seconds", "catch_up", "queue", "concurrency_key", "max_concurrent", "overlap");
+            "max_attempts", "timeout_seconds", "catch_up", "queue", "concurrency_key", "max_concurrent", "overlap",
+            "retry");
     /** Fields fixed at submission: a different value is refused (submit a new job instead). */
     public static final List<String> FIXED = List.of("executor", "idempotency_key", "unique_key");
 
@@ -73,7 +75,16 @@ public record JobPatch(JobDraft values, Set<String> given) {
                 keyGiven ? values.concurrencyKey() : current.concurrencyKey(),
                 gives("max_concurrent") ? values.maxConcurrent() : current.maxConcurrent(),
                 gives("overlap") ? values.overlap() : current.overlap().wireName(),
-                current.uniqueKey(), null).validate();
+                current.uniqueKey(), null,
+                gives("retry") ? values.retryBaseSeconds() : retryPart(current, true),
+                gives("retry") ? values.retryMaxSeconds() : retryPart(current, false)).validate();
+    }
+
+    private static Integer retryPart(JobSpec current, boolean base) {
+        if (current.retry() == null) {
+            return null;
+        }
+        return base ? current.retry().baseSeconds() : current.retry().maxSeconds();
     }
 
     /** Whether the patched spec moves the schedule: a new cron expression, time zone or one-off time. */

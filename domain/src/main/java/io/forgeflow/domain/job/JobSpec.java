@@ -1,5 +1,7 @@
 package io.forgeflow.domain.job;
 
+import io.forgeflow.domain.backoff.RetryOverride;
+
 import java.time.Instant;
 import java.time.ZoneId;
 import java.math.BigDecimal;
@@ -16,11 +18,12 @@ import java.util.Objects;
  *
  * @param uniqueKey while a run of a job with this key (in the same queue) is pending or running, no other job with it
  *                  is accepted; null for none. One-off jobs only.
+ * @param retry     the job's own retry backoff, copied to its runs; null: the deciding node's defaults
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
-                      Overlap overlap, String uniqueKey) {
+                      Overlap overlap, String uniqueKey, RetryOverride retry) {
     public JobSpec {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
@@ -35,6 +38,15 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         if (uniqueKey != null && cronExpr != null) {
             throw new IllegalArgumentException("a unique key belongs to a one-off job");
         }
+    }
+
+    /** A spec without a retry policy of its own (the node's defaults apply). */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, null);
     }
 
     /** A spec without a unique key. */
@@ -78,7 +90,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(idempotencyKey, other.idempotencyKey) && queue.equals(other.queue)
                 && Objects.equals(concurrencyKey, other.concurrencyKey)
                 && Objects.equals(maxConcurrent, other.maxConcurrent) && overlap == other.overlap
-                && Objects.equals(uniqueKey, other.uniqueKey)
+                && Objects.equals(uniqueKey, other.uniqueKey) && Objects.equals(retry, other.retry)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

@@ -120,7 +120,7 @@ public interface JobRepository {
 
     /** What a definition change does to the job's pending runs. */
     enum PendingRuns {
-        /** They take the new priority, queue, payload, timeout and concurrency limit. */
+        /** They take the new priority, queue, payload, timeout, concurrency limit and retry policy. */
         FOLLOW,
         /** They keep what they were created with ({@code ?pending=keep}). */
         KEEP

@@ -2,6 +2,7 @@ package io.forgeflow.domain.run;
 
 import io.forgeflow.domain.backoff.FailureDecision;
 import io.forgeflow.domain.trace.RunTrace;
+import io.forgeflow.domain.backoff.RetryOverride;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,20 +21,45 @@ import java.util.Objects;
  * @param payload        the executor's payload, as parsed JSON (maps, lists, strings, numbers, booleans)
  * @param cancelRequested an operator asked the worker holding this run to stop it
  * @param trace          its trace context and queue, when read from the store or given for a trigger; may be null
+ * @param retry          the job's retry policy, copied when the run was made (or by a PATCH while pending); null:
+ *                       the deciding node's defaults
  */
 public record Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
                   Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
                   Instant leaseExpiresAt, String output, String error, String executor,
                   Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
-                  RunTrace trace) {
+                  RunTrace trace, RetryOverride retry) {
 
-    /** A run without trace context. */
+    /** A run without trace context or retry policy of its own. */
     public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
                Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
                Instant leaseExpiresAt, String output, String error, String executor,
                Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
-                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, null);
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
+                (RunTrace) null, (RetryOverride) null);
+    }
+
+    /** A run with trace context and no retry policy of its own. */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+               RunTrace trace) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, trace,
+                (RetryOverride) null);
+    }
+
+    /** A run with a retry policy of its own and no trace context. */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+               RetryOverride retry) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
+                (RunTrace) null, retry);
     }
 
     public Run {
@@ -55,17 +81,25 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
     }
 
+    /** The same run with the job's retry policy {@code override} (null: the node's defaults). */
+    public Run withRetry(RetryOverride override) {
+        return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
+                trace, override);
+    }
+
     /** A fresh pending run of a job, due at {@code dueAt}. */
     public static Run pending(String id, String jobId, int maxAttempts, int priority, Instant dueAt, String executor,
                               Map<String, Object> payload, int timeoutSeconds, Instant now) {
         return new Run(id, jobId, RunStatus.PENDING, 0, maxAttempts, priority, dueAt, null, null, null, null,
-                null, null, executor, payload, timeoutSeconds, false, now, null);
+                null, null, executor, payload, timeoutSeconds, false, now, (RunTrace) null, (RetryOverride) null);
     }
 
     /** This run with its trace context. */
     public Run withTrace(RunTrace runTrace) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
-                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, runTrace);
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, runTrace,
+                retry);
     }
 
     /** PENDING → RUNNING: a worker takes the run for a new attempt until {@code leaseUntil}. */
@@ -74,7 +108,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         check(RunStatus.RUNNING);
         return new Run(id, jobId, RunStatus.RUNNING, attempt + 1, maxAttempts, priority, scheduledFor, now, null,
                 worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt,
-                trace);
+                trace, retry);
     }
 
     /** RUNNING → SUCCEEDED. */
@@ -92,7 +126,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             check(RunStatus.PENDING);
             return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts, priority, now.plus(decision.delay()),
                     startedAt, null, null, null, newOutput, newError, executor, payload, timeoutSeconds, false,
-                    createdAt, trace);
+                    createdAt, trace, retry);
         }
         check(RunStatus.DEAD);
         return finished(RunStatus.DEAD, now, newOutput, newError);
@@ -111,7 +145,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt,
-                trace);
+                trace, retry);
     }
 
     /**
@@ -128,7 +162,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, attempt + attemptBudget, priority, now, null, null,
                 null, null, output, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace);
+                trace, retry);
     }
 
     /**
@@ -140,7 +174,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now, startedAt, null, null,
                 null, output, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace);
+                trace, retry);
     }
 
     /** Whether another attempt may start after the current one fails. */
@@ -156,7 +190,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     private Run finished(RunStatus next, Instant now, String newOutput, String newError) {
         return new Run(id, jobId, next, attempt, maxAttempts, priority, scheduledFor, startedAt, now, null, null,
                 newOutput, newError, executor, payload, timeoutSeconds, false, createdAt,
-                trace);
+                trace, retry);
     }
 
     private void check(RunStatus next) {

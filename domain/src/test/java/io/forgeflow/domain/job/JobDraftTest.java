@@ -1,5 +1,6 @@
 package io.forgeflow.domain.job;
 
+import io.forgeflow.domain.backoff.RetryOverride;
 import io.forgeflow.domain.error.ValidationException;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,48 @@ class JobDraftTest {
         assertThat(spec.maxConcurrent()).isNull();
         assertThat(spec.overlap()).isEqualTo(Overlap.ALLOW);
         assertThat(spec.effectiveConcurrencyKey("j1")).as("no limit, no key").isNull();
+    }
+
+    @Nested
+    class Retry {
+        JobDraft with(Integer base, Integer max) {
+            Map<String, Object> f = fields(VALID);
+            f.put("retry.base_seconds", base);
+            f.put("retry.max_seconds", max);
+            return draft(f);
+        }
+
+        void refused(JobDraft d, String field, String message) {
+            assertThatThrownBy(d::validate).isInstanceOfSatisfying(ValidationException.class, e -> {
+                assertThat(e.field()).isEqualTo(field);
+                assertThat(e.getMessage()).contains(message);
+            });
+        }
+
+        @Test
+        void noneIsTheNodesDefaultsAndPartsAreKept() {
+            assertThat(VALID.validate().retry()).isNull();
+            assertThat(with(1, 2).validate().retry()).isEqualTo(new RetryOverride(1, 2));
+            assertThat(with(1, 1).validate().retry()).isEqualTo(new RetryOverride(1, 1));
+            assertThat(with(null, 86_400).validate().retry()).isEqualTo(new RetryOverride(null, 86_400));
+            assertThat(with(86_400, null).validate().retry()).isEqualTo(new RetryOverride(86_400, null));
+        }
+
+        @Test
+        void outOfRangeOrABaseAboveTheCapIsRefusedNamingThePart() {
+            refused(with(0, null), "retry.base_seconds", "retry.base_seconds must be between 1 and 86400, was 0");
+            refused(with(86_401, null), "retry.base_seconds", "between 1 and 86400");
+            refused(with(null, 0), "retry.max_seconds", "retry.max_seconds must be between 1 and 86400, was 0");
+            refused(with(null, 86_401), "retry.max_seconds", "between 1 and 86400");
+            refused(with(3, 2), "retry.base_seconds", "retry.base_seconds (3) must be at most retry.max_seconds (2)");
+        }
+
+        @Test
+        void twoSubmissionsAreTheSameRequestOnlyWithTheSamePolicy() {
+            assertThat(with(1, 2).validate().sameRequestAs(with(1, 2).validate())).isTrue();
+            assertThat(with(1, 2).validate().sameRequestAs(with(1, 3).validate())).isFalse();
+            assertThat(with(1, 2).validate().sameRequestAs(VALID.validate())).isFalse();
+        }
     }
 
     @Nested
@@ -397,6 +440,7 @@ class JobDraftTest {
                 (Integer) m.get("priority"), (Integer) m.get("max_attempts"), (Integer) m.get("timeout_seconds"),
                 (String) m.get("catch_up"), (String) m.get("idempotency_key"), (String) m.get("queue"),
                 (String) m.get("concurrency_key"), (Integer) m.get("max_concurrent"), (String) m.get("overlap"),
-                (String) m.get("unique_key"), (String) m.get("unique_on_conflict"));
+                (String) m.get("unique_key"), (String) m.get("unique_on_conflict"),
+                (Integer) m.get("retry.base_seconds"), (Integer) m.get("retry.max_seconds"));
     }
 }

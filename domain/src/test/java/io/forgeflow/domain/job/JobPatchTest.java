@@ -26,6 +26,25 @@ class JobPatchTest {
                 null, null);
     }
 
+    static JobDraft retry(Integer base, Integer max) {
+        return new JobDraft(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, base, max);
+    }
+
+    @Test
+    void retryIsReplacedAsAWholeAndKeptWhenNotGiven() {
+        JobSpec own = patch(retry(1, 2), "retry").applyTo(ONE_OFF);
+        assertThat(own.retry()).isEqualTo(new io.forgeflow.domain.backoff.RetryOverride(1, 2));
+
+        assertThat(patch(draft(), "priority").applyTo(own).retry()).isEqualTo(own.retry());
+        assertThat(patch(retry(30, null), "retry").applyTo(own).retry())
+                .isEqualTo(new io.forgeflow.domain.backoff.RetryOverride(30, null));
+        assertThat(patch(draft(), "retry").applyTo(own).retry()).as("retry: null").isNull();
+        assertThatThrownBy(() -> patch(retry(5, 4), "retry").applyTo(own))
+                .isInstanceOfSatisfying(io.forgeflow.domain.error.ValidationException.class,
+                        e -> assertThat(e.field()).isEqualTo("retry.base_seconds"));
+    }
+
     @Test
     void fieldsNotGivenKeepTheirValuesAndGivenOnesAreReplaced() {
         JobDraft values = new JobDraft("renamed", null, Map.of("command", "echo 2"), "*/5 * * * *", null, "UTC", 1, 7,

@@ -15,6 +15,23 @@ class RunTest {
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     final Run pending = Run.pending("r1", "j1", 3, 5, T0, "shell", Map.of("command", "true"), 60, T0);
 
+    @Test
+    void everyTransitionKeepsTheRunsRetryPolicy() {
+        io.forgeflow.domain.backoff.RetryOverride own = new io.forgeflow.domain.backoff.RetryOverride(1, 2);
+        Run p = pending.withRetry(own);
+        Run running = p.claim("w1", T0, T0.plusSeconds(30));
+
+        assertThat(pending.retry()).isNull();
+        assertThat(running.retry()).isEqualTo(own);
+        assertThat(running.fail(T0, null, "x", FailureDecision.retryAfter(Duration.ofSeconds(1))).retry()).isEqualTo(own);
+        assertThat(running.fail(T0, null, "x", FailureDecision.deadLetter()).retry()).isEqualTo(own);
+        assertThat(running.fail(T0, null, "x", FailureDecision.deadLetter()).requeue(T0, 2).retry()).isEqualTo(own);
+        assertThat(running.succeed(T0, "ok").retry()).isEqualTo(own);
+        assertThat(running.requestCancel().retry()).isEqualTo(own);
+        assertThat(running.release(T0).retry()).isEqualTo(own);
+        assertThat(p.cancel(T0, "r").retry()).isEqualTo(own);
+    }
+
     @Nested
     class Claim {
         @Test

@@ -47,6 +47,7 @@ final class Details {
                 .field("next run", Text.time(job.nextRunAt()))
                 .field("priority", job.priority())
                 .field("max attempts", job.maxAttempts())
+                .field("retry", retry(job.retry()))
                 .field("timeout", job.timeoutSeconds() + "s")
                 .field("catch up", job.catchUp())
                 .field("idempotency", job.idempotencyKey())
@@ -57,6 +58,15 @@ final class Details {
                 .field("created", Text.time(job.createdAt()))
                 .field("updated", Text.time(job.updatedAt()))
                 .print(out);
+    }
+
+    /** A job's own retry backoff in words. */
+    static String retry(io.forgeflow.client.Retry retry) {
+        if (retry == null) {
+            return "server default";
+        }
+        return "backoff base " + (retry.baseSeconds() == null ? "default" : retry.baseSeconds() + "s") + ", cap "
+                + (retry.maxSeconds() == null ? "default" : retry.maxSeconds() + "s") + " (full jitter)";
     }
 
     /** The job's concurrency limit in words, or null when it has none. */

@@ -71,6 +71,11 @@ final class JobsCommand extends ClientCommand {
                 .help("one-off: refused (exit 4) while a run of a job with KEY in its queue is pending or running");
         submit.addArgument("--unique-on-conflict").choices("reject", "return_existing")
                 .help("with --unique-key: reject (default) or return_existing (answer the live job)");
+        submit.addArgument("--retry-base").type(Integer.class).metavar("SECONDS")
+                .help("this job's retry backoff: the first retry waits a random time up to SECONDS, later ones double "
+                        + "it (1-86400; default: the server's FORGEFLOW_RETRY_BASE, 5s)");
+        submit.addArgument("--retry-max").type(Integer.class).metavar("SECONDS")
+                .help("the cap of this job's doubling retry waits (1-86400, at least --retry-base; default 15 minutes)");
         submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
 
         Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
@@ -97,8 +102,15 @@ final class JobsCommand extends ClientCommand {
         update.addArgument("--concurrency-key").metavar("KEY").help("the key its runs count against ('none' clears it)");
         update.addArgument("--max-concurrent").metavar("N").help("at most N runs at once, 1-10000 ('none' clears it)");
         update.addArgument("--overlap").choices("allow", "skip", "queue_one", "cancel_running").help("a recurring job's overlap");
+        update.addArgument("--retry-base").type(Integer.class).metavar("SECONDS")
+                .help("replaces the job's retry policy: the first retry waits up to SECONDS (1-86400); with --retry-max "
+                        + "or alone (then the cap is the server's default)");
+        update.addArgument("--retry-max").type(Integer.class).metavar("SECONDS")
+                .help("replaces the job's retry policy: its cap (1-86400); with --retry-base or alone");
+        update.addArgument("--retry-default").action(Arguments.storeTrue())
+                .help("drop the job's own retry policy: the server's defaults apply again");
         update.addArgument("--keep-pending").action(Arguments.storeTrue())
-                .help("pending runs keep their priority, queue and payload (?pending=keep)");
+                .help("pending runs keep their priority, queue, payload and retry policy (?pending=keep)");
         Subparser delete = action(actions, "delete", "delete jobs (DELETE /api/jobs/{id}): pending runs cancelled, the "
                 + "job leaves the lists; its finished runs stay until retention. Exit 4 while a run of it is running");
         ids(delete, "job");
@@ -156,6 +168,7 @@ final class JobsCommand extends ClientCommand {
                 .concurrency(ns.getString("concurrency_key"), ns.getInt("max_concurrent"))
                 .overlap(ns.getString("overlap"))
                 .uniqueKey(ns.getString("unique_key"), ns.getString("unique_on_conflict"))
+                .retry(ns.getInt("retry_base"), ns.getInt("retry_max"))
                 .build();
         SubmitResult result = client.submitJob(request);
         if (out.json()) {
@@ -218,6 +231,14 @@ final class JobsCommand extends ClientCommand {
         }
         if (ns.getString("overlap") != null) {
             update.overlap(ns.getString("overlap"));
+        }
+        boolean retryGiven = ns.getInt("retry_base") != null || ns.getInt("retry_max") != null;
+        if (retryGiven && Boolean.TRUE.equals(ns.getBoolean("retry_default"))) {
+            throw new UsageException("give --retry-base/--retry-max (a policy of its own) or --retry-default (the "
+                    + "server's), not both");
+        }
+        if (retryGiven || Boolean.TRUE.equals(ns.getBoolean("retry_default"))) {
+            update.retry(ns.getInt("retry_base"), ns.getInt("retry_max"));
         }
         if (update.isEmpty()) {
             throw new UsageException("jobs update changes nothing without an option: give --cron, --priority, --name, "

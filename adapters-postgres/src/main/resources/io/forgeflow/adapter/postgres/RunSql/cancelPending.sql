@@ -16,5 +16,6 @@ WITH cancelled AS (
 SELECT c.id, c.job_id, c.status, c.attempt, c.max_attempts, c.priority, c.scheduled_for, c.started_at,
        c.finished_at,
        (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = c.id AND a.attempt = c.attempt) AS worker_id,
-       c.lease_expires_at, c.output, c.error, c.executor, c.payload, c.timeout_seconds, c.cancel_requested, c.created_at
+       c.lease_expires_at, c.output, c.error, c.executor, c.payload, c.timeout_seconds, c.cancel_requested, c.created_at,
+       c.retry_base_seconds, c.retry_max_seconds
 FROM cancelled c
