@@ -34,7 +34,12 @@ public final class QueryJobs {
 
     /** Newest first; {@code limit} 1–500 (checked by {@link Paging}). */
     public Page<Job> list(JobStatus status, int limit, String cursor) {
+        return listMatching(io.forgeflow.domain.port.JobFilter.status(status), limit, cursor);
+    }
+
+    /** Newest first, the jobs that pass {@code filter}; {@code limit} 1–500. */
+    public Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor) {
         Paging.checkLimit(limit);
-        return Paging.withCursor(cursor, () -> jobs.list(status, limit, cursor));
+        return Paging.withCursor(cursor, () -> jobs.listMatching(filter, limit, cursor));
     }
 }

@@ -297,7 +297,7 @@ public final class InMemoryRunQueue implements RunQueue {
                 return new Run(cancelled.id(), cancelled.jobId(), cancelled.status(), cancelled.attempt(),
                         cancelled.maxAttempts(), cancelled.priority(), cancelled.scheduledFor(), cancelled.startedAt(),
                         cancelled.finishedAt(), null, null, ack.output(), cancelled.error(), cancelled.executor(),
-                        cancelled.payload(), cancelled.timeoutSeconds(), false, cancelled.createdAt());
+                        cancelled.payload(), cancelled.timeoutSeconds(), false, cancelled.createdAt(), cancelled.labels());
             default:
                 throw new IllegalArgumentException("a running run cannot become " + ack.next().wireName());
         }
@@ -306,6 +306,6 @@ public final class InMemoryRunQueue implements RunQueue {
     private static Run withLease(Run r, Instant leaseUntil) {
         return new Run(r.id(), r.jobId(), r.status(), r.attempt(), r.maxAttempts(), r.priority(), r.scheduledFor(),
                 r.startedAt(), r.finishedAt(), r.workerId(), leaseUntil, r.output(), r.error(), r.executor(),
-                r.payload(), r.timeoutSeconds(), r.cancelRequested(), r.createdAt());
+                r.payload(), r.timeoutSeconds(), r.cancelRequested(), r.createdAt(), r.labels());
     }
 }

@@ -167,7 +167,9 @@ public final class InMemoryStore {
         if (runs.containsKey(run.id())) {
             throw new IllegalStateException("duplicate key: a run with id " + run.id() + " exists");
         }
-        runs.put(run.id(), run);
+        Job job = jobs.get(run.jobId());
+        // as the database's inserts, a new run carries its job's labels
+        runs.put(run.id(), job == null ? run : run.withLabels(job.spec().labels()));
         insertionOrder.put(run.id(), ++sequence);
     }
 
@@ -204,7 +206,7 @@ public final class InMemoryStore {
                 .findFirst().map(a -> new Run(run.id(), run.jobId(), run.status(), run.attempt(), run.maxAttempts(),
                         run.priority(), run.scheduledFor(), run.startedAt(), run.finishedAt(), a.workerId(),
                         run.leaseExpiresAt(), run.output(), run.error(), run.executor(), run.payload(),
-                        run.timeoutSeconds(), run.cancelRequested(), run.createdAt()))
+                        run.timeoutSeconds(), run.cancelRequested(), run.createdAt(), run.labels()))
                 .orElse(run);
     }
 

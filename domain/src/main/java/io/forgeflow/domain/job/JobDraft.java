@@ -16,7 +16,17 @@ import java.util.Map;
 public record JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                        String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds,
                        String catchUp, String idempotencyKey, String queue, String concurrencyKey,
-                       Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict) {
+                       Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict,
+                       Map<String, ?> labels) {
+
+    /** A draft without labels. */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap, String uniqueKey, String uniqueOnConflict) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null);
+    }
 
     /** {@code unique_on_conflict}: answer 409 (the default) while a job with the unique key is live. */
     public static final String UNIQUE_REJECT = "reject";
@@ -128,8 +138,9 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     + "leave overlap out (a one-off job has a single run)");
         }
         String unique = uniqueKey(cron);
+        Map<String, String> l = Labels.validate(labels);
         return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
-                concurrencyKey, limit, ov, unique);
+                concurrencyKey, limit, ov, unique, l);
     }
 
     /** Whether a unique-key conflict answers with the live job rather than 409 (validated by {@link #validate()}). */

@@ -15,7 +15,8 @@ import java.util.Set;
 public record JobPatch(JobDraft values, Set<String> given) {
     /** The fields a PATCH may change, in API.md's order. */
     public static final List<String> MUTABLE = List.of("name", "payload", "cron_expr", "run_at", "timezone", "priority",
-            "max_attempts", "timeout_seconds", "catch_up", "queue", "concurrency_key", "max_concurrent", "overlap");
+            "max_attempts", "timeout_seconds", "catch_up", "queue", "concurrency_key", "max_concurrent", "overlap",
+            "labels");
     /** Fields fixed at submission: a different value is refused (submit a new job instead). */
     public static final List<String> FIXED = List.of("executor", "idempotency_key", "unique_key");
 
@@ -73,7 +74,8 @@ public record JobPatch(JobDraft values, Set<String> given) {
                 keyGiven ? values.concurrencyKey() : current.concurrencyKey(),
                 gives("max_concurrent") ? values.maxConcurrent() : current.maxConcurrent(),
                 gives("overlap") ? values.overlap() : current.overlap().wireName(),
-                current.uniqueKey(), null).validate();
+                current.uniqueKey(), null,
+                gives("labels") ? values.labels() : current.labels()).validate();
     }
 
     /** Whether the patched spec moves the schedule: a new cron expression, time zone or one-off time. */

@@ -16,12 +16,14 @@ import java.util.Objects;
  *
  * @param uniqueKey while a run of a job with this key (in the same queue) is pending or running, no other job with it
  *                  is accepted; null for none. One-off jobs only.
+ * @param labels    checked by {@link Labels}, in key order; empty when none. Copied to the job's runs.
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
-                      Overlap overlap, String uniqueKey) {
+                      Overlap overlap, String uniqueKey, Map<String, String> labels) {
     public JobSpec {
+        labels = labels == null || labels.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(timezone, "timezone");
@@ -35,6 +37,15 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         if (uniqueKey != null && cronExpr != null) {
             throw new IllegalArgumentException("a unique key belongs to a one-off job");
         }
+    }
+
+    /** A spec without labels. */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, Map.of());
     }
 
     /** A spec without a unique key. */
@@ -78,7 +89,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(idempotencyKey, other.idempotencyKey) && queue.equals(other.queue)
                 && Objects.equals(concurrencyKey, other.concurrencyKey)
                 && Objects.equals(maxConcurrent, other.maxConcurrent) && overlap == other.overlap
-                && Objects.equals(uniqueKey, other.uniqueKey)
+                && Objects.equals(uniqueKey, other.uniqueKey) && labels.equals(other.labels)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

@@ -29,7 +29,15 @@ public interface JobRepository {
     Optional<Job> find(String id);
 
     /** Jobs newest first, optionally only those in {@code status}; {@code cursor} from a previous page or null. */
-    Page<Job> list(JobStatus status, int limit, String cursor);
+    default Page<Job> list(JobStatus status, int limit, String cursor) {
+        return listMatching(JobFilter.status(status), limit, cursor);
+    }
+
+    /**
+     * Jobs newest first that pass {@code filter}; {@code cursor} from a previous page of the same filter, or null.
+     * A page reads a number of rows bounded by the page size and the filter's selectivity, never a scan of all jobs.
+     */
+    Page<Job> listMatching(JobFilter filter, int limit, String cursor);
 
     /**
      * Compare-and-set on the job's status: when the job is in {@code expected}, moves it to {@code next}, sets

@@ -18,13 +18,16 @@ import java.util.Objects;
  *
  * @param payload        the executor's payload, as parsed JSON (maps, lists, strings, numbers, booleans)
  * @param cancelRequested an operator asked the worker holding this run to stop it
+ * @param labels         its job's labels when the run was created (or last followed a PATCH); empty when none
  */
 public record Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
                   Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
                   Instant leaseExpiresAt, String output, String error, String executor,
-                  Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
+                  Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+                  Map<String, String> labels) {
 
     public Run {
+        labels = labels == null ? Map.of() : labels;
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(status, "status");
@@ -43,6 +46,22 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
     }
 
+    /** A run without labels. */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, Map.of());
+    }
+
+    /** The same run with {@code newLabels} (a store copies its job's). */
+    public Run withLabels(Map<String, String> newLabels) {
+        return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
+                newLabels);
+    }
+
     /** A fresh pending run of a job, due at {@code dueAt}. */
     public static Run pending(String id, String jobId, int maxAttempts, int priority, Instant dueAt, String executor,
                               Map<String, Object> payload, int timeoutSeconds, Instant now) {
@@ -55,7 +74,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         Objects.requireNonNull(worker, "worker");
         check(RunStatus.RUNNING);
         return new Run(id, jobId, RunStatus.RUNNING, attempt + 1, maxAttempts, priority, scheduledFor, now, null,
-                worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt);
+                worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt, labels);
     }
 
     /** RUNNING → SUCCEEDED. */
@@ -73,7 +92,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             check(RunStatus.PENDING);
             return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts, priority, now.plus(decision.delay()),
                     startedAt, null, null, null, newOutput, newError, executor, payload, timeoutSeconds, false,
-                    createdAt);
+                    createdAt, labels);
         }
         check(RunStatus.DEAD);
         return finished(RunStatus.DEAD, now, newOutput, newError);
@@ -91,7 +110,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.CANCELLED);
         }
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
-                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt);
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt, labels);
     }
 
     /**
@@ -107,7 +126,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, attempt + attemptBudget, priority, now, null, null,
-                null, null, output, error, executor, payload, timeoutSeconds, false, createdAt);
+                null, null, output, error, executor, payload, timeoutSeconds, false, createdAt, labels);
     }
 
     /**
@@ -118,7 +137,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now, startedAt, null, null,
-                null, output, error, executor, payload, timeoutSeconds, false, createdAt);
+                null, output, error, executor, payload, timeoutSeconds, false, createdAt, labels);
     }
 
     /** Whether another attempt may start after the current one fails. */
@@ -133,7 +152,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
 
     private Run finished(RunStatus next, Instant now, String newOutput, String newError) {
         return new Run(id, jobId, next, attempt, maxAttempts, priority, scheduledFor, startedAt, now, null, null,
-                newOutput, newError, executor, payload, timeoutSeconds, false, createdAt);
+                newOutput, newError, executor, payload, timeoutSeconds, false, createdAt, labels);
     }
 
     private void check(RunStatus next) {
