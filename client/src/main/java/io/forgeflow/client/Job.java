@@ -12,7 +12,8 @@ import java.util.Map;
  * Queue fields: its {@code queue} ({@code default} unless named), the {@code concurrency_key} and {@code max_concurrent}
  * that limit how many of its runs (and those sharing the key) run at once cluster-wide, and its {@code overlap} policy
  * ({@code allow}, {@code skip}, {@code queue_one}, {@code cancel_running}). From a server that predates them, the
- * queue fields read as {@code default}, null, null and {@code allow}.
+ * queue fields read as {@code default}, null, null and {@code allow}. {@code labels}: string to string, empty when none
+ * (also from a server that predates them).
  */
 public record Job(
         String id,
@@ -34,7 +35,8 @@ public record Job(
         String queue,
         String concurrencyKey,
         Integer maxConcurrent,
-        String overlap) {
+        String overlap,
+        Map<String, String> labels) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -51,6 +53,17 @@ public record Job(
     public Job {
         queue = queue == null ? DEFAULT_QUEUE : queue;
         overlap = overlap == null ? ALLOW : overlap;
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    /** A job without labels (the fields before labels). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                Map.of());
     }
 
     /** A job in the default queue, without a concurrency limit, whose ticks may overlap (the fields before queues). */
@@ -58,6 +71,6 @@ public record Job(
                String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
                String status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
-                idempotencyKey, status, nextRunAt, createdAt, updatedAt, DEFAULT_QUEUE, null, null, ALLOW);
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, DEFAULT_QUEUE, null, null, ALLOW, Map.of());
     }
 }

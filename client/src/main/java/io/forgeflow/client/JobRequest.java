@@ -31,10 +31,21 @@ public record JobRequest(
         Integer maxConcurrent,
         String overlap,
         String uniqueKey,
-        String uniqueOnConflict) {
+        String uniqueOnConflict,
+        Map<String, String> labels) {
 
     @JsonCreator
     public JobRequest {
+        labels = labels == null || labels.isEmpty() ? null : Map.copyOf(labels);
+    }
+
+    /** A request without labels. */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null);
     }
 
     /** A request without a unique key. */
@@ -87,6 +98,7 @@ public record JobRequest(
         private String concurrencyKey;
         private Integer maxConcurrent;
         private String overlap;
+        private final Map<String, String> labels = new LinkedHashMap<>();
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -192,10 +204,22 @@ public record JobRequest(
             return this;
         }
 
+        /** A label (key {@code [a-z0-9_.-]}, 1-63 characters; value up to 200): at most 20 per job, copied to its runs. */
+        public Builder label(String key, String value) {
+            this.labels.put(key, value);
+            return this;
+        }
+
+        /** Adds every label of {@code labels}. */
+        public Builder labels(Map<String, String> labels) {
+            this.labels.putAll(labels);
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
-                    uniqueOnConflict);
+                    uniqueOnConflict, labels);
         }
     }
 }

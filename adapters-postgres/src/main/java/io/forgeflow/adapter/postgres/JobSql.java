@@ -34,7 +34,7 @@ interface JobSql {
                          @Bind("updatedAt") Instant updatedAt, @Bind("queue") String queue,
                          @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
                          @Bind("overlap") String overlap, @Bind("uniqueKey") String uniqueKey,
-                         @Bind("now") Instant now);
+                         @Bind("labels") String labels, @Bind("now") Instant now);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -42,7 +42,7 @@ interface JobSql {
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
                 spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), spec.uniqueKey(),
-                now);
+                PayloadJson.write(spec.labels()), now);
     }
 
     @SqlQuery
@@ -63,9 +63,6 @@ interface JobSql {
     @SqlQuery
     Optional<String> liveHolderForJob(@Bind("jobId") String jobId);
 
-    @SqlQuery
-    List<Job> list(@Bind("status") String status, @Bind("after") String afterId, @Bind("limit") int limit);
-
     /** The definition change of a PATCH, compare-and-set on updated_at; empty when the job changed since it was read. */
     @SqlQuery
     Optional<Job> update(@Bind("id") String id, @Bind("expectedUpdatedAt") Instant expectedUpdatedAt,
@@ -76,12 +73,13 @@ interface JobSql {
                          @Bind("catchUp") String catchUp, @Bind("queue") String queue,
                          @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
                          @Bind("overlap") String overlap, @Bind("nextRunAt") Instant nextRunAt,
-                         @Bind("now") Instant now);
+                         @Bind("labels") String labels, @Bind("now") Instant now);
 
     default Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt, Instant now) {
         return update(id, expectedUpdatedAt, spec.name(), spec.payload(), spec.cronExpr(), spec.runAt(),
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
-                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), nextRunAt, now);
+                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), nextRunAt,
+                PayloadJson.write(spec.labels()), now);
     }
 
     /** The pending runs a definition change reached (call after update, in its transaction). */

@@ -44,7 +44,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 nextRunAts = new String[n], createdAts = new String[n], updatedAts = new String[n],
                 queues = new String[n], concurrencyKeys = new String[n], overlaps = new String[n],
                 runIds = new String[n], runScheduledFors = new String[n], runCreatedAts = new String[n],
-                nows = new String[n];
+                nows = new String[n], labels = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
                 maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n];
         java.util.Map<String, Integer> index = new java.util.HashMap<>();
@@ -57,6 +57,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
             names[i] = spec.name();
             executors[i] = spec.executor();
             payloads[i] = PayloadJson.write(spec.payload());
+            labels[i] = PayloadJson.write(spec.labels());
             cronExprs[i] = spec.cronExpr();
             runAts[i] = text(spec.runAt());
             timezones[i] = spec.timezone();
@@ -97,7 +98,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                         .integerArray("runPriorities", runPriorities)
                         .textArray("runScheduledFors", runScheduledFors)
                         .integerArray("runMaxAttempts", runMaxAttempts).textArray("runCreatedAts", runCreatedAts)
-                        .textArray("nows", nows).done();
+                        .textArray("nows", nows).textArray("labels", labels).done();
                 try (java.sql.ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         Job stored = Rows.job(rows);
@@ -143,6 +144,6 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 .integer("runMaxAttempts", run.maxAttempts()).timestamp("runCreatedAt", run.createdAt())
                 .text("queue", spec.queue()).text("concurrencyKey", spec.concurrencyKey())
                 .integer("maxConcurrent", spec.maxConcurrent()).text("overlap", spec.overlap().wireName())
-                .timestamp("now", item.now()).done();
+                .text("labels", PayloadJson.write(spec.labels())).timestamp("now", item.now()).done();
     }
 }

@@ -197,12 +197,9 @@ public final class PostgresJobRepository implements JobRepository {
 
     /** {@inheritDoc} A malformed cursor throws {@link IllegalArgumentException} naming {@code cursor}. */
     @Override
-    public Page<Job> list(JobStatus status, int limit, String cursor) {
+    public Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor) {
         Cursors.checkLimit(limit);
-        String after = Cursors.decode(cursor);
-        String statusName = status == null ? null : status.wireName();
-        List<Job> rows = jdbi.withExtension(JobSql.class, sql -> sql.list(statusName, after, limit + 1));
-        return Cursors.page(rows, limit, Job::id);
+        return FilteredLists.jobs(jdbi, filter, limit, cursor);
     }
 
     /**

@@ -99,7 +99,25 @@ final class Rows {
                 PayloadJson.read(rs.getString("payload")),
                 rs.getInt("timeout_seconds"),
                 rs.getBoolean("cancel_requested"),
-                instant(rs, "created_at"));
+                instant(rs, "created_at"),
+                labels(rs));
+    }
+
+    /** The {@code labels} column as a map of strings; empty when the statement did not select it (worker reads). */
+    static Map<String, String> labels(ResultSet rs) throws SQLException {
+        int column;
+        try {
+            column = rs.findColumn("labels");
+        } catch (SQLException e) {
+            return Map.of();
+        }
+        String json = rs.getString(column);
+        if (json == null) {
+            return Map.of();
+        }
+        Map<String, String> labels = new java.util.TreeMap<>();
+        PayloadJson.read(json).forEach((k, v) -> labels.put(k, String.valueOf(v)));
+        return labels;
     }
 
     static Job job(ResultSet rs) throws SQLException {
@@ -119,7 +137,8 @@ final class Rows {
                 rs.getString("concurrency_key"),
                 (Integer) rs.getObject("max_concurrent"),
                 Overlap.fromWire(rs.getString("overlap")),
-                rs.getString("unique_key"));
+                rs.getString("unique_key"),
+                labels(rs));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
                 rs.getString("submitted_via"));

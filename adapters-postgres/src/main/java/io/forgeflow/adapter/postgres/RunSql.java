@@ -46,15 +46,6 @@ interface RunSql {
     List<Attempt> attempts(@Bind("runId") String runId);
 
     @SqlQuery
-    List<Run> list(@Bind("jobId") String jobId, @Bind("status") String status, @Bind("after") String afterId,
-                   @Bind("limit") int limit);
-
-    @SqlQuery
-    List<ListedRun> listForDisplay(@Bind("jobId") String jobId, @Bind("status") String status,
-                                   @Bind("after") String afterId, @Bind("limit") int limit,
-                                   @Bind("tail") int outputTail);
-
-    @SqlQuery
     @KeyColumn("status")
     @ValueColumn("runs")
     Map<String, Long> countByStatus();

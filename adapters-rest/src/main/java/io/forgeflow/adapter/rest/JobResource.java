@@ -86,12 +86,17 @@ public final class JobResource {
                 + "with " + scope + ", submit or admin (" + ApiTokens.VARIABLE + ")", "executor");
     }
 
-    /** Newest first; {@code status}, {@code limit} (1–500, default 50) and {@code cursor} are optional. */
+    /**
+     * Newest first; the filters {@code status}, {@code queue}, {@code label} (repeatable), {@code name_prefix}, and
+     * {@code limit} (1–500, default 50) and {@code cursor} are optional.
+     */
     @GET
     public PageResponse<JobResponse> list(@Context UriInfo uri) {
-        Query q = Query.of(uri, "status", "limit", "cursor");
+        Query q = Query.of(uri, "status", "queue", "label", "name_prefix", "limit", "cursor");
+        io.forgeflow.domain.port.JobFilter filter = new io.forgeflow.domain.port.JobFilter(q.jobStatus(), q.queue(),
+                q.labels(), q.namePrefix());
         HandlerWaits.Snapshot waits = queryJobs.waits().snapshot();
-        return PageResponse.of(queryJobs.list(q.jobStatus(), q.limit(), q.cursor()),
+        return PageResponse.of(queryJobs.listMatching(filter, q.limit(), q.cursor()),
                 job -> JobResponse.of(job).withWaitingFor(waits.of(job)));
     }
 

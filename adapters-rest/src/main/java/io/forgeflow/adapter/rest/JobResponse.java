@@ -17,7 +17,7 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
-        "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for"})
+        "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -41,7 +41,8 @@ public record JobResponse(
         @JsonProperty("updated_at") String updatedAt,
         @JsonProperty("submitted_via") String submittedVia,
         @JsonProperty("unique_key") String uniqueKey,
-        @JsonProperty("waiting_for") String waitingFor) {
+        @JsonProperty("waiting_for") String waitingFor,
+        @JsonProperty("labels") Map<String, String> labels) {
 
     static JobResponse of(Job job) {
         JobSpec s = job.spec();
@@ -50,13 +51,13 @@ public record JobResponse(
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia(),
-                s.uniqueKey(), null);
+                s.uniqueKey(), null, s.labels());
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
     JobResponse withWaitingFor(String what) {
         return new JobResponse(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
-                createdAt, updatedAt, submittedVia, uniqueKey, what);
+                createdAt, updatedAt, submittedVia, uniqueKey, what, labels);
     }
 }

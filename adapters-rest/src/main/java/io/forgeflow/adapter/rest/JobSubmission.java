@@ -28,7 +28,7 @@ final class JobSubmission {
     /** The submittable fields, in the order the API documents them. */
     static final List<String> FIELDS = List.of("name", "executor", "payload", "cron_expr", "run_at", "timezone",
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
-            "max_concurrent", "overlap", "unique_key", "unique_on_conflict");
+            "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "labels");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at");
     private static final String RUN_AT_FORMAT = "an RFC 3339 timestamp with a UTC offset, such as \"2026-07-01T09:30:00Z\"";
 
@@ -53,7 +53,8 @@ final class JobSubmission {
             Map.entry("maxconcurrency", "max_concurrent"), Map.entry("concurrencylimit", "max_concurrent"),
             Map.entry("overlappolicy", "overlap"), Map.entry("concurrencygroup", "concurrency_key"),
             Map.entry("unique", "unique_key"), Map.entry("uniqueness", "unique_key"),
-            Map.entry("onconflict", "unique_on_conflict"));
+            Map.entry("onconflict", "unique_on_conflict"), Map.entry("label", "labels"), Map.entry("tags", "labels"),
+            Map.entry("tag", "labels"));
 
     private JobSubmission() {
     }
@@ -115,7 +116,19 @@ final class JobSubmission {
                 integer(body, "max_concurrent", 1, JobDraft.MAX_CONCURRENT_LIMIT),
                 string(body, "overlap", "\"allow\", \"skip\", \"queue_one\" or \"cancel_running\""),
                 string(body, "unique_key", "a key such as \"sync-customer-42\" that only one live job may hold"),
-                string(body, "unique_on_conflict", "\"reject\" or \"return_existing\""));
+                string(body, "unique_on_conflict", "\"reject\" or \"return_existing\""),
+                labels(body));
+    }
+
+    /** {@code labels}: an object (its entries are checked by the domain's Labels rules). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> labels(Map<String, Object> body) {
+        Object v = body.get("labels");
+        if (v == null || v instanceof Map) {
+            return (Map<String, Object>) v;
+        }
+        throw new ValidationException("labels", "labels must be a JSON object of strings, such as "
+                + "{\"team\": \"billing\", \"env\": \"prod\"}, not " + kind(v));
     }
 
     private static String string(Map<String, Object> body, String field, String example) {

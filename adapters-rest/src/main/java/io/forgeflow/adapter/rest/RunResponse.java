@@ -8,6 +8,7 @@ import io.forgeflow.domain.port.ListedRun;
 import io.forgeflow.domain.run.Run;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -20,7 +21,7 @@ import java.util.stream.Collectors;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "job_id", "status", "attempt", "max_attempts", "priority", "scheduled_for", "started_at",
         "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error", "cancel_requested",
-        "waiting_for", "attempts"})
+        "waiting_for", "labels", "attempts"})
 public record RunResponse(
         @JsonProperty("id") String id,
         @JsonProperty("job_id") String jobId,
@@ -38,7 +39,8 @@ public record RunResponse(
         @JsonProperty("error") String error,
         @JsonProperty("cancel_requested") boolean cancelRequested,
         @JsonProperty("waiting_for") String waitingFor,
-        @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts) {
+        @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts,
+        @JsonProperty("labels") Map<String, String> labels) {
 
     static RunResponse of(Run run) {
         return of(run, null);
@@ -56,7 +58,7 @@ public record RunResponse(
     /** The same run, waiting for {@code what} (null: for nothing). */
     RunResponse withWaitingFor(String what) {
         return new RunResponse(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
-                workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, attempts);
+                workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, attempts, labels);
     }
 
     private static RunResponse of(Run run, boolean outputTruncated, List<Attempt> attempts) {
@@ -64,6 +66,7 @@ public record RunResponse(
                 run.priority(), Timestamps.format(run.scheduledFor()), Timestamps.format(run.startedAt()),
                 Timestamps.format(run.finishedAt()), run.workerId(), Timestamps.format(run.leaseExpiresAt()),
                 run.output(), outputTruncated, run.error(), run.cancelRequested(), null,
-                attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()));
+                attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()),
+                run.labels());
     }
 }

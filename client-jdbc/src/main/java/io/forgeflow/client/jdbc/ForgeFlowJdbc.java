@@ -34,7 +34,8 @@ public final class ForgeFlowJdbc {
     private static final String CALL = "SELECT job_id, run_id, created FROM %s.enqueue(name => ?, executor => ?, "
             + "payload => CAST(? AS jsonb), run_at => CAST(? AS timestamptz), priority => CAST(? AS integer), "
             + "max_attempts => CAST(? AS integer), timeout_seconds => CAST(? AS integer), queue => ?, "
-            + "idempotency_key => ?, concurrency_key => ?, max_concurrent => CAST(? AS integer))";
+            + "idempotency_key => ?, concurrency_key => ?, max_concurrent => CAST(? AS integer), "
+            + "labels => CAST(? AS jsonb))";
 
     private final String sql;
 
@@ -74,6 +75,7 @@ public final class ForgeFlowJdbc {
             call.setString(9, request.idempotencyKey());
             call.setString(10, request.concurrencyKey());
             setInteger(call, 11, request.maxConcurrent());
+            call.setString(12, request.labels().isEmpty() ? null : Json.write(request.labels()));
             try (ResultSet rs = call.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("forgeflow.enqueue() returned no row");

@@ -10,14 +10,24 @@ import java.util.Objects;
  * now). Values are checked by the database, which names the field at fault.
  *
  * @param payloadJson the payload as a JSON object text; null for {@code {}}
+ * @param labels      string to string (docs/API.md, "Jobs"), copied to the run; null or empty for none
  */
 public record JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
                          Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
-                         String concurrencyKey, Integer maxConcurrent) {
+                         String concurrencyKey, Integer maxConcurrent, Map<String, String> labels) {
 
     public JobRequest {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    /** A request without labels. */
+    public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                      Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                      String concurrencyKey, Integer maxConcurrent) {
+        this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
+                concurrencyKey, maxConcurrent, Map.of());
     }
 
     /** A shell job: {@code {"command": command}}. */
@@ -60,6 +70,7 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
         private String idempotencyKey;
         private String concurrencyKey;
         private Integer maxConcurrent;
+        private final Map<String, String> labels = new java.util.LinkedHashMap<>();
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -117,9 +128,15 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             return this;
         }
 
+        /** A label (key of a-z, 0-9, '_', '.', '-', 1-63 characters; value up to 200); at most 20. */
+        public Builder label(String key, String value) {
+            labels.put(key, value);
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue,
-                    idempotencyKey, concurrencyKey, maxConcurrent);
+                    idempotencyKey, concurrencyKey, maxConcurrent, labels);
         }
     }
 }

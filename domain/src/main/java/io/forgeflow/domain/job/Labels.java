@@ -34,7 +34,7 @@ public final class Labels {
         for (Map.Entry<String, ?> e : raw.entrySet()) {
             String key = String.valueOf(e.getKey());
             if (!isKey(key)) {
-                throw new ValidationException("labels", "label key '" + shorten(key) + "' must be 1 to "
+                throw new ValidationException("labels", "labels has a bad key '" + shorten(key) + "': keys are 1 to "
                         + MAX_KEY_LENGTH + " characters of a-z, 0-9, '_', '.' or '-', e.g. \"team\" or \"app.tier\"");
             }
             String field = "labels." + key;

@@ -25,7 +25,7 @@ WITH live AS MATERIALIZED (
       AND next_run_at = CAST(:expectedNextRunAt AS timestamptz)
       AND (CAST(:expectedUpdatedAt AS timestamptz) IS NULL OR updated_at = CAST(:expectedUpdatedAt AS timestamptz))
       AND (SELECT count(*) FROM live) >= 0
-    RETURNING id, overlap, queue, concurrency_key, max_concurrent
+    RETURNING id, overlap, queue, concurrency_key, max_concurrent, labels
 ), decision AS (
     SELECT a.*,
            CASE
@@ -52,12 +52,12 @@ WITH live AS MATERIALIZED (
     RETURNING r.id
 ), fired AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, fired_for, attempt, max_attempts, executor, payload,
-                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent)
+                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent, labels)
     SELECT CAST(:runId AS uuid), d.id, 'pending', :priority, :scheduledFor,
            CAST(:expectedNextRunAt AS timestamptz), 0, :maxAttempts, :executor, :payload, :timeoutSeconds,
            coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
            d.queue, CASE WHEN d.max_concurrent IS NULL THEN NULL ELSE coalesce(d.concurrency_key, 'job:' || d.id) END,
-           d.max_concurrent
+           d.max_concurrent, d.labels
     FROM decision d
     WHERE CAST(:runId AS uuid) IS NOT NULL AND d.action = 'fire'
     ON CONFLICT (job_id, fired_for) WHERE fired_for IS NOT NULL DO NOTHING

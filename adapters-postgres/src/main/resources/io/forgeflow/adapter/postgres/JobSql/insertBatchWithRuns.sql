@@ -13,28 +13,29 @@ WITH input AS (
                 CAST(:queues AS text[]), CAST(:concurrencyKeys AS text[]), CAST(:maxConcurrents AS integer[]),
                 CAST(:overlaps AS text[]), CAST(:runIds AS uuid[]), CAST(:runPriorities AS smallint[]),
                 CAST(:runScheduledFors AS timestamptz[]), CAST(:runMaxAttempts AS integer[]),
-                CAST(:runCreatedAts AS timestamptz[]), CAST(:nows AS timestamptz[]))
+                CAST(:runCreatedAts AS timestamptz[]), CAST(:nows AS timestamptz[]), CAST(:labels AS jsonb[]))
         AS i (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up,
               idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key, max_concurrent,
-              overlap, run_id, run_priority, run_scheduled_for, run_max_attempts, run_created_at, now_)
+              overlap, run_id, run_priority, run_scheduled_for, run_max_attempts, run_created_at, now_, labels)
 ), job AS (
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
                       catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
-                      max_concurrent, overlap)
+                      max_concurrent, overlap, labels)
     SELECT id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up,
            idempotency_key, status, next_run_at, coalesce(created_at, now_, now()),
-           coalesce(updated_at, created_at, now_, now()), queue, concurrency_key, max_concurrent, overlap
+           coalesce(updated_at, created_at, now_, now()), queue, concurrency_key, max_concurrent, overlap,
+           coalesce(labels, '{}'::jsonb)
     FROM input
     ORDER BY idempotency_key NULLS LAST, id
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING *
 ), run AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
-                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent)
+                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent, labels)
     SELECT i.run_id, job.id, 'pending', i.run_priority, i.run_scheduled_for, 0, i.run_max_attempts, job.executor,
            job.payload, job.timeout_seconds, coalesce(i.run_created_at, i.now_, now()),
            job.queue, CASE WHEN job.max_concurrent IS NULL THEN NULL
-                           ELSE coalesce(job.concurrency_key, 'job:' || job.id) END, job.max_concurrent
+                           ELSE coalesce(job.concurrency_key, 'job:' || job.id) END, job.max_concurrent, job.labels
     FROM job
     JOIN input i ON i.id = job.id
     RETURNING id

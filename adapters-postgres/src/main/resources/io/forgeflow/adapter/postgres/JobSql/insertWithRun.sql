@@ -5,22 +5,22 @@
 WITH job AS (
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
                       catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
-                      max_concurrent, overlap)
+                      max_concurrent, overlap, labels)
     VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timezone, :priority, :maxAttempts,
             :timeoutSeconds, :catchUp, :idempotencyKey, :status, :nextRunAt,
             coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
             coalesce(CAST(:updatedAt AS timestamptz), CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
-            :queue, :concurrencyKey, :maxConcurrent, :overlap)
+            :queue, :concurrencyKey, :maxConcurrent, :overlap, CAST(:labels AS jsonb))
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING *
 ), run AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
-                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent)
+                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent, labels)
     SELECT CAST(:runId AS uuid), job.id, 'pending', :runPriority, :runScheduledFor, 0, :runMaxAttempts, job.executor,
            job.payload, job.timeout_seconds,
            coalesce(CAST(:runCreatedAt AS timestamptz), CAST(:now AS timestamptz), now()),
            job.queue, CASE WHEN job.max_concurrent IS NULL THEN NULL
-                           ELSE coalesce(job.concurrency_key, 'job:' || job.id) END, job.max_concurrent
+                           ELSE coalesce(job.concurrency_key, 'job:' || job.id) END, job.max_concurrent, job.labels
     FROM job
     RETURNING id
 )

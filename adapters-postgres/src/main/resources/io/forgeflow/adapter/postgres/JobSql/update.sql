@@ -16,6 +16,7 @@ SET name            = :name,
     concurrency_key = :concurrencyKey,
     max_concurrent  = :maxConcurrent,
     overlap         = :overlap,
+    labels          = CAST(:labels AS jsonb),
     next_run_at     = CAST(:nextRunAt AS timestamptz),
     updated_at      = greatest(coalesce(CAST(:now AS timestamptz), now()), updated_at + interval '1 microsecond')
 WHERE id = CAST(:id AS uuid)

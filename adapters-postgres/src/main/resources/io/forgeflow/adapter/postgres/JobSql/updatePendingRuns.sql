@@ -1,5 +1,5 @@
 -- updatePendingRuns: after update, in its transaction (the runs were locked by lockLiveRuns before the job row). The
--- job's pending runs take its new priority, queue, payload, timeout and concurrency limit when :follow; those not
+-- job's pending runs take its new priority, queue, payload, timeout, concurrency limit and labels when :follow; those not
 -- attempted yet become due at :rescheduleTo when it is given (a one-off job's new run_at). Running runs are untouched.
 UPDATE runs r
 SET priority        = CASE WHEN :follow THEN j.priority ELSE r.priority END,
@@ -9,6 +9,7 @@ SET priority        = CASE WHEN :follow THEN j.priority ELSE r.priority END,
     concurrency_key = CASE WHEN NOT :follow THEN r.concurrency_key WHEN j.max_concurrent IS NULL THEN NULL
                            ELSE coalesce(j.concurrency_key, 'job:' || j.id) END,
     max_concurrent  = CASE WHEN :follow THEN j.max_concurrent ELSE r.max_concurrent END,
+    labels          = CASE WHEN :follow THEN j.labels ELSE r.labels END,
     scheduled_for   = CASE WHEN CAST(:rescheduleTo AS timestamptz) IS NOT NULL AND r.attempt = 0
                            THEN CAST(:rescheduleTo AS timestamptz) ELSE r.scheduled_for END
 FROM jobs j

@@ -11,4 +11,4 @@ SET status           = 'pending',
 WHERE id = CAST(:id AS uuid) AND status IN ('dead', 'cancelled')
 RETURNING id, job_id, status, attempt, max_attempts, priority, scheduled_for, started_at, finished_at,
     (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = runs.id AND a.attempt = runs.attempt) AS worker_id,
-    lease_expires_at, output, error, executor, payload, timeout_seconds, cancel_requested, created_at
+    lease_expires_at, output, error, executor, payload, timeout_seconds, cancel_requested, created_at, labels
