@@ -21,6 +21,7 @@ CREATE INDEX jobs_queue_id_idx ON jobs (queue, id DESC);
 CREATE INDEX runs_queue_id_idx ON runs (queue, id DESC) WHERE queue <> 'default';
 -- name_prefix= (name LIKE 'prefix%')
 CREATE INDEX jobs_name_prefix_idx ON jobs (name text_pattern_ops);
--- scheduled_after= / scheduled_before=: runs are written roughly in the order they are due, so block ranges suffice
-CREATE INDEX runs_scheduled_for_brin ON runs USING brin (scheduled_for) WITH (pages_per_range = 16);
+-- scheduled_after= / scheduled_before=: runs are written roughly in the order they are due, so block ranges suffice; a
+-- filled range is summarized in the background (autosummarize), without which a new range matches every query
+CREATE INDEX runs_scheduled_for_brin ON runs USING brin (scheduled_for) WITH (pages_per_range = 16, autosummarize = on);
 --rollback DROP INDEX runs_scheduled_for_brin; DROP INDEX jobs_name_prefix_idx; DROP INDEX runs_queue_id_idx; DROP INDEX jobs_queue_id_idx; DROP INDEX runs_labels_idx; DROP INDEX jobs_labels_idx;

@@ -123,7 +123,7 @@ public final class ForgeFlowClient implements AutoCloseable {
 
     /** The first page of jobs, with the server's default limit. */
     public Page<Job> listJobs() {
-        return listJobs(null, null, null);
+        return listJobs((String) null, null, null);
     }
 
     /** {@code GET /api/jobs/{id}}. */

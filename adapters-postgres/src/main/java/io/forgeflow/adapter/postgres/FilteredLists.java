@@ -26,11 +26,13 @@ import java.util.Map;
  *   <li>{@code status}: (status, id DESC); {@code job_id}: (job_id, id DESC); jobs' {@code queue}: (queue, id DESC);
  *   <li>runs' {@code queue}: (queue, id DESC) over runs outside the default queue, the primary key for the default one;
  *   <li>{@code label}: a GIN index (jsonb_path_ops) over labelled rows, or the primary key when most rows match;
- *   <li>{@code name_prefix}: (name text_pattern_ops); {@code scheduled_*}: a BRIN index of scheduled_for;
+ *   <li>{@code name_prefix}: (name text_pattern_ops); {@code scheduled_after} alone: the primary key (recent runs
+ *       match first); with {@code scheduled_before}: a BRIN index of scheduled_for ({@link #runOrder});
  *       {@code finished_after}: (finished_at) over finished runs.
  * </ul>
- * A page therefore reads rows in proportion to the page, or to the rows that match when they are few; never a scan of
- * the table (PlanStabilityIT).
+ * A page therefore reads rows in proportion to the page, or to the rows that match when they are few, never a scan of
+ * the table (FilteredListPlansIT); a time window reads the rows in it, so {@code scheduled_before} reads every run
+ * scheduled before it unless {@code scheduled_after} (or another filter) narrows it.
  */
 final class FilteredLists {
     private static final String RUN_COLUMNS = "r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, "
@@ -77,7 +79,7 @@ final class FilteredLists {
             return new Page<>(List.of(), null);
         }
         String sql = "SELECT " + RUN_COLUMNS + ", r.output, r.payload FROM runs r" + where
-                + " ORDER BY r.id DESC LIMIT :limit";
+                + " ORDER BY " + runOrder(filter) + " LIMIT :limit";
         return Cursors.page(read(jdbi, sql, where, limit, q -> q.mapTo(Run.class).list()), limit, Run::id);
     }
 
@@ -87,10 +89,20 @@ final class FilteredLists {
             return new Page<>(List.of(), null);
         }
         String sql = "SELECT " + RUN_COLUMNS + DISPLAY_COLUMNS + " FROM runs r" + where
-                + " ORDER BY r.id DESC LIMIT :limit";
+                + " ORDER BY " + runOrder(filter) + " LIMIT :limit";
         where.values.put("tail", ListedRun.OUTPUT_TAIL_CHARS);
         return Cursors.page(read(jdbi, sql, where, limit, q -> q.mapTo(ListedRun.class).list()), limit,
                 listed -> listed.run().id());
+    }
+
+    /**
+     * Newest first. With {@code scheduled_before}, by the id's text (the same order: lower-case hex, hyphens in fixed
+     * places), which no index provides: the planner cannot walk the primary key backwards through every run newer than
+     * the window (it assumes matching rows are spread evenly, but old windows are at the far end), and reads the
+     * window through the BRIN index of scheduled_for instead, then sorts it.
+     */
+    private static String runOrder(RunFilter filter) {
+        return filter.scheduledBefore() != null ? "r.id::text DESC" : "r.id DESC";
     }
 
     /** The conditions of a run filter; null when nothing can match (a job id that is not one). */
