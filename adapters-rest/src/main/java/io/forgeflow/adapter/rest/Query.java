@@ -2,20 +2,19 @@ package io.forgeflow.adapter.rest;
 
 import io.forgeflow.application.support.Paging;
 import io.forgeflow.domain.error.InvalidQueryException;
+import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.JobDraft;
 import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.job.Labels;
+import io.forgeflow.domain.job.QueueNames;
 import io.forgeflow.domain.run.RunStatus;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.UriInfo;
-import io.forgeflow.domain.error.ValidationException;
-import io.forgeflow.domain.job.JobDraft;
-import io.forgeflow.domain.job.Labels;
-import io.forgeflow.domain.job.QueueNames;
 
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -23,7 +23,7 @@ public final class InMemoryRunRepository implements RunRepository {
     public Run insert(Run run) {
         synchronized (store) {
             store.insertRun(run);
-            return run;
+            return store.runs.get(run.id()); // as stored: with its job's labels
         }
     }
 

@@ -93,6 +93,11 @@ public abstract class ListFiltersContract {
         assertThat(reportRun.labels()).isEqualTo(Map.of("team", "billing", "env", "prod"));
         assertThat(runs().find(syncRun.id()).orElseThrow().labels()).isEqualTo(Map.of("team", "billing"));
         assertThat(oddRun.labels()).isEmpty();
+
+        clock().advance(Duration.ofSeconds(1));
+        Run triggered = runs().insert(Run.pending(Ids.newId(clock().instant()), report.id(), 3, 5, clock().instant(),
+                "shell", Map.of("command", "true"), 60, clock().instant()));
+        assertThat(triggered.labels()).as("a trigger's run, as stored").isEqualTo(Map.of("team", "billing", "env", "prod"));
     }
 
     @Test

@@ -25,10 +25,12 @@ final class RunsCommand extends ClientCommand {
         list.addArgument("--queue").metavar("QUEUE").help("only runs of this queue");
         list.addArgument("--label").action(net.sourceforge.argparse4j.impl.Arguments.append()).metavar("KEY=VALUE")
                 .help("only runs with this label (their job's); repeatable, all must match");
-        list.addArgument("--scheduled-after").metavar("TIME").help("only runs due after TIME (RFC 3339, or -2h: "
-                + "that long ago)");
-        list.addArgument("--scheduled-before").metavar("TIME").help("only runs due before TIME");
-        list.addArgument("--finished-after").metavar("TIME").help("only runs that finished after TIME, e.g. -1h");
+        list.addArgument("--scheduled-after").metavar("TIME").help("only runs due after TIME: RFC 3339 "
+                + "(2026-12-01T09:30:00Z) or a time ago with '=' (--scheduled-after=-2h; s, m, h, d)");
+        list.addArgument("--scheduled-before").metavar("TIME").help("only runs due before TIME (give --scheduled-after "
+                + "too for a narrow window on a long history)");
+        list.addArgument("--finished-after").metavar("TIME").help("only runs that finished after TIME, e.g. "
+                + "--finished-after=-1h");
         page(list);
         ids(action(actions, "get", "show runs with their output, error and attempts (GET /api/runs/{id})"), "run");
         ids(action(actions, "cancel", "cancel runs: pending at once, running ones are stopped by their worker"), "run");
