@@ -45,6 +45,12 @@ interface JobSql {
                 PayloadJson.write(spec.labels()), now);
     }
 
+    /** GET /api/jobs with its filters (null: none); run it with custom plans (FilteredLists). */
+    @SqlQuery
+    List<Job> listMatching(@Bind("status") String status, @Bind("queue") String queue, @Bind("labels") String labels,
+                           @Bind("namePrefix") String namePrefix, @Bind("after") String afterId,
+                           @Bind("limit") int limit);
+
     @SqlQuery
     Optional<Job> findByIdempotencyKey(@Bind("idempotencyKey") String idempotencyKey);
 
