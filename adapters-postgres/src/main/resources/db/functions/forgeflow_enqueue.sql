@@ -41,6 +41,8 @@ DECLARE
     v_limit    integer := enqueue.max_concurrent;
     v_rbase    integer := enqueue.retry_base_seconds;
     v_rmax     integer := enqueue.retry_max_seconds;
+    v_labels   jsonb   := coalesce(enqueue.labels, '{}'::jsonb);
+    v_lkey     text;
     v_now      timestamptz := now();
     v_due      timestamptz := coalesce(enqueue.run_at, now());
     v_job      uuid    := forgeflow_uuid_v7();
@@ -92,10 +94,34 @@ BEGIN
         RAISE EXCEPTION 'cron_expr: recurring jobs are submitted over the API (POST /v1/jobs), where the cron expression is checked; enqueue() makes one-off and delayed jobs (leave cron_expr out, give run_at for a later time)'
             USING ERRCODE = '0A000', COLUMN = 'cron_expr';
     END IF;
-    IF enqueue.labels IS NOT NULL THEN
-        RAISE EXCEPTION 'labels: this release stores no labels; leave labels out'
-            USING ERRCODE = '0A000', COLUMN = 'labels';
+    IF jsonb_typeof(v_labels) <> 'object' THEN
+        RAISE EXCEPTION 'labels must be a JSON object of strings such as ''{"team": "billing"}'', was %', jsonb_typeof(v_labels)
+            USING ERRCODE = '22023', COLUMN = 'labels';
     END IF;
+    IF (SELECT count(*) FROM jsonb_object_keys(v_labels)) > 20 THEN
+        RAISE EXCEPTION 'labels may hold at most 20 entries, had %: keep the ones you filter by',
+            (SELECT count(*) FROM jsonb_object_keys(v_labels))
+            USING ERRCODE = '22023', COLUMN = 'labels';
+    END IF;
+    FOR v_lkey IN SELECT k FROM jsonb_object_keys(v_labels) AS k ORDER BY k LOOP
+        IF v_lkey !~ '^[a-z0-9_.-]{1,63}$' THEN
+            RAISE EXCEPTION 'labels has a bad key ''%'': keys are 1 to 63 characters of a-z, 0-9, ''_'', ''.'' or ''-'', e.g. "team" or "app.tier"',
+                left(v_lkey, 60)
+                USING ERRCODE = '22023', COLUMN = 'labels';
+        END IF;
+        IF jsonb_typeof(v_labels -> v_lkey) <> 'string' THEN
+            RAISE EXCEPTION 'labels.% must be a string, e.g. "billing", not %', v_lkey, jsonb_typeof(v_labels -> v_lkey)
+                USING ERRCODE = '22023', COLUMN = 'labels.' || v_lkey;
+        END IF;
+        IF char_length(v_labels ->> v_lkey) > 200 THEN
+            RAISE EXCEPTION 'labels.% must be at most 200 characters, was %', v_lkey, char_length(v_labels ->> v_lkey)
+                USING ERRCODE = '22023', COLUMN = 'labels.' || v_lkey;
+        END IF;
+        IF (v_labels ->> v_lkey) ~ '[[:cntrl:]]' THEN
+            RAISE EXCEPTION 'labels.% must not contain control characters (NUL, newlines, tabs): use plain text such as "billing"', v_lkey
+                USING ERRCODE = '22023', COLUMN = 'labels.' || v_lkey;
+        END IF;
+    END LOOP;
     IF v_priority NOT BETWEEN 1 AND 9 THEN
         RAISE EXCEPTION 'priority must be between 1 and 9 (1 is the highest), was %', v_priority
             USING ERRCODE = '22023', COLUMN = 'priority';
@@ -161,10 +187,10 @@ BEGIN
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
-                      retry_base_seconds, retry_max_seconds)
+                      retry_base_seconds, retry_max_seconds, labels)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
-            v_rbase, v_rmax)
+            v_rbase, v_rmax, v_labels)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -178,7 +204,7 @@ BEGIN
            OR v_old.timeout_seconds <> v_timeout OR v_old.catch_up <> 'skip' OR v_old.queue <> v_queue
            OR v_old.concurrency_key IS DISTINCT FROM v_ckey OR v_old.max_concurrent IS DISTINCT FROM v_limit
            OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
-           OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax THEN
+           OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
                 v_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
@@ -190,10 +216,10 @@ BEGIN
 
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin, retry_base_seconds, retry_max_seconds)
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels)
     VALUES (v_run, v_job, 'pending', v_priority, v_due, 0, v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
-            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax);
+            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels);
 
     -- both are delivered at commit (PostgresRunEvents' and PostgresWorkSignal's channels), neither on a rollback
     PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'

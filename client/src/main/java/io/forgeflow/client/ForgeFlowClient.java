@@ -106,9 +106,24 @@ public final class ForgeFlowClient implements AutoCloseable {
         return read(get(url.build()), pageOf(Job.class));
     }
 
+    /**
+     * {@code GET /api/jobs} with filters ({@code status}, {@code queue}, {@code label=key:value} for each label,
+     * {@code name_prefix}), newest first; a bad filter value is a 422 naming it ({@link ForgeFlowApiException}).
+     */
+    public Page<Job> listJobs(JobFilter filter, Integer limit, String cursor) {
+        HttpUrl.Builder url = url("api/jobs").newBuilder();
+        query(url, "status", filter.status);
+        query(url, "queue", filter.queue);
+        filter.labels.forEach((k, v) -> url.addQueryParameter("label", k + ":" + v));
+        query(url, "name_prefix", filter.namePrefix);
+        query(url, "limit", limit == null ? null : limit.toString());
+        query(url, "cursor", cursor);
+        return read(get(url.build()), pageOf(Job.class));
+    }
+
     /** The first page of jobs, with the server's default limit. */
     public Page<Job> listJobs() {
-        return listJobs(null, null, null);
+        return listJobs((String) null, null, null);
     }
 
     /** {@code GET /api/jobs/{id}}. */
@@ -180,6 +195,24 @@ public final class ForgeFlowClient implements AutoCloseable {
         HttpUrl.Builder url = url("api/runs").newBuilder();
         query(url, "job_id", jobId);
         query(url, "status", status);
+        query(url, "limit", limit == null ? null : limit.toString());
+        query(url, "cursor", cursor);
+        return read(get(url.build()), pageOf(Run.class));
+    }
+
+    /**
+     * {@code GET /api/runs} with filters ({@code job_id}, {@code status}, {@code queue}, {@code label=key:value} for
+     * each label, {@code scheduled_after}, {@code scheduled_before}, {@code finished_after}), newest first.
+     */
+    public Page<Run> listRuns(RunFilter filter, Integer limit, String cursor) {
+        HttpUrl.Builder url = url("api/runs").newBuilder();
+        query(url, "job_id", filter.jobId);
+        query(url, "status", filter.status);
+        query(url, "queue", filter.queue);
+        filter.labels.forEach((k, v) -> url.addQueryParameter("label", k + ":" + v));
+        query(url, "scheduled_after", filter.scheduledAfter == null ? null : filter.scheduledAfter.toString());
+        query(url, "scheduled_before", filter.scheduledBefore == null ? null : filter.scheduledBefore.toString());
+        query(url, "finished_after", filter.finishedAfter == null ? null : filter.finishedAfter.toString());
         query(url, "limit", limit == null ? null : limit.toString());
         query(url, "cursor", cursor);
         return read(get(url.build()), pageOf(Run.class));

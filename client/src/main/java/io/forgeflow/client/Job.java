@@ -16,6 +16,7 @@ import java.util.Map;
  * waits for before any worker can run it ({@code "handler send-receipt"}: no live embedded worker has the handler of
  * its {@code java} payload); null when nothing, and from a server that predates it.
  * {@code retry}: the job's own retry backoff, null when it gave none (the server's defaults apply).
+ * {@code labels}: string to string, empty when none (also from a server that predates them), in key order.
  */
 public record Job(
         String id,
@@ -39,7 +40,8 @@ public record Job(
         Integer maxConcurrent,
         String overlap,
         String waitingFor,
-        Retry retry) {
+        Retry retry,
+        Map<String, String> labels) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -56,6 +58,7 @@ public record Job(
     public Job {
         queue = queue == null ? DEFAULT_QUEUE : queue;
         overlap = overlap == null ? ALLOW : overlap;
+        labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
     }
 
     /** A job waiting for nothing (the fields before {@code waiting_for}). */
@@ -65,7 +68,7 @@ public record Job(
                String concurrencyKey, Integer maxConcurrent, String overlap) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
-                (String) null, (Retry) null);
+                (String) null, (Retry) null, Map.of());
     }
 
     /** A job without a retry policy of its own (the fields before per-job retry). */
@@ -75,7 +78,7 @@ public record Job(
                String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
-                waitingFor, (Retry) null);
+                waitingFor, (Retry) null, Map.of());
     }
 
     /** A job waiting for nothing, with its retry policy (the fields before {@code waiting_for}, and retry). */
@@ -85,7 +88,27 @@ public record Job(
                String concurrencyKey, Integer maxConcurrent, String overlap, Retry retry) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
-                (String) null, retry);
+                (String) null, retry, Map.of());
+    }
+
+    /** A job with what it waits for and its retry policy, without labels (the fields before labels). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, Map.of());
+    }
+
+    /** A job with labels, waiting for nothing, without a retry policy of its own. */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, Map<String, String> labels) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                (String) null, (Retry) null, labels);
     }
 
     /** A job in the default queue, without a concurrency limit, whose ticks may overlap (the fields before queues). */
@@ -94,6 +117,6 @@ public record Job(
                String status, Instant nextRunAt, Instant createdAt, Instant updatedAt) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, DEFAULT_QUEUE, null, null, ALLOW, (String) null,
-                (Retry) null);
+                (Retry) null, Map.of());
     }
 }

@@ -32,19 +32,43 @@ public record JobRequest(
         String overlap,
         String uniqueKey,
         String uniqueOnConflict,
-        Retry retry) {
+        Retry retry,
+        Map<String, String> labels) {
 
     @JsonCreator
     public JobRequest {
+        labels = labels == null || labels.isEmpty() ? null
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
     }
 
-    /** A request without a retry policy of its own (the server's defaults apply). */
+    /** A request without a retry policy of its own (the server's defaults apply) or labels. */
     public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                       String overlap, String uniqueKey, String uniqueOnConflict) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
-                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null);
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, (Retry) null,
+                (Map<String, String>) null);
+    }
+
+    /** A request with a retry policy of its own, without labels. */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict,
+                      Retry retry) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, null);
+    }
+
+    /** A request with labels, without a retry policy of its own. */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict,
+                      Map<String, String> labels) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null, labels);
     }
 
     /** A request without a unique key. */
@@ -98,6 +122,7 @@ public record JobRequest(
         private Integer maxConcurrent;
         private String overlap;
         private Retry retry;
+        private final Map<String, String> labels = new LinkedHashMap<>();
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -212,10 +237,22 @@ public record JobRequest(
             return this;
         }
 
+        /** A label (key {@code [a-z0-9_.-]}, 1-63 characters; value up to 200): at most 20 per job, copied to its runs. */
+        public Builder label(String key, String value) {
+            this.labels.put(key, value);
+            return this;
+        }
+
+        /** Adds every label of {@code labels}. */
+        public Builder labels(Map<String, String> labels) {
+            this.labels.putAll(labels);
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
-                    uniqueOnConflict, retry);
+                    uniqueOnConflict, retry, labels);
         }
     }
 }

@@ -94,6 +94,11 @@ public final class JobUpdate {
         return set("retry", retry);
     }
 
+    /** Replaces the job's labels (null or empty: none); pending runs take them unless kept. */
+    public JobUpdate labels(Map<String, String> labels) {
+        return set("labels", labels == null ? null : new java.util.TreeMap<>(labels));
+    }
+
     /** Whether nothing is set (such an update changes nothing). */
     public boolean isEmpty() {
         return fields.isEmpty();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One execution of a job. {@code status} is {@code pending}, {@code running}, {@code succeeded}, {@code dead} or
@@ -12,6 +13,7 @@ import java.util.List;
  * before any worker can take it ({@code "handler send-receipt"}: no live embedded worker has the handler of its
  * {@code java} job); null when nothing, and from a server that predates it.
  * {@code retry}: the retry backoff the run carries (its job's), null when the server's defaults apply.
+ * {@code labels}: its job's, empty when none.
  */
 public record Run(
         String id,
@@ -29,7 +31,8 @@ public record Run(
         String error,
         List<Attempt> attempts,
         String waitingFor,
-        Retry retry) {
+        Retry retry,
+        Map<String, String> labels) {
 
     public static final String PENDING = "pending";
     public static final String RUNNING = "running";
@@ -39,6 +42,7 @@ public record Run(
 
     @JsonCreator
     public Run {
+        labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
     }
 
     /** A run waiting for nothing (the fields before {@code waiting_for}). */
@@ -46,7 +50,7 @@ public record Run(
                Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
                String error, List<Attempt> attempts) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
-                leaseExpiresAt, output, error, attempts, (String) null, (Retry) null);
+                leaseExpiresAt, output, error, attempts, (String) null, (Retry) null, Map.of());
     }
 
     /** A run with what it waits for, without a retry policy of its own. */
@@ -54,7 +58,7 @@ public record Run(
                Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
                String error, List<Attempt> attempts, String waitingFor) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
-                leaseExpiresAt, output, error, attempts, waitingFor, (Retry) null);
+                leaseExpiresAt, output, error, attempts, waitingFor, (Retry) null, Map.of());
     }
 
     /** A run with its retry policy, waiting for nothing. */
@@ -62,7 +66,24 @@ public record Run(
                Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
                String error, List<Attempt> attempts, Retry retry) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
-                leaseExpiresAt, output, error, attempts, (String) null, retry);
+                leaseExpiresAt, output, error, attempts, (String) null, retry, Map.of());
+    }
+
+    /** A run with what it waits for and its retry policy, without labels (the fields before labels). */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts, String waitingFor,
+               Retry retry) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, waitingFor, retry, Map.of());
+    }
+
+    /** A run with labels, waiting for nothing, without a retry policy of its own. */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts, Map<String, String> labels) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, (String) null, (Retry) null, labels);
     }
 
     /** The attempt history, empty when the server did not send it. */

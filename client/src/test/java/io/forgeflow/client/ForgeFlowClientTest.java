@@ -137,6 +137,38 @@ class ForgeFlowClientTest {
         }
 
         @Test
+        void listJobsSendsEveryFilterAndALabelParameterPerLabel() throws Exception {
+            answer(200, "{\"items\": [" + JOB.replace("\"status\"", "\"labels\": {\"team\": \"billing\"}, \"status\"")
+                    + "], \"next_cursor\": null}");
+
+            Page<Job> page = client.listJobs(JobFilter.create().status("active").queue("reports")
+                    .label("team", "billing").label("env", "prod:eu").namePrefix("nightly-"), 5, "c1");
+
+            RecordedRequest r = request();
+            assertThat(r.getUrl().encodedPath()).isEqualTo("/api/jobs");
+            assertThat(r.getUrl().queryParameter("status")).isEqualTo("active");
+            assertThat(r.getUrl().queryParameter("queue")).isEqualTo("reports");
+            assertThat(r.getUrl().queryParameterValues("label")).containsExactly("team:billing", "env:prod:eu");
+            assertThat(r.getUrl().queryParameter("name_prefix")).isEqualTo("nightly-");
+            assertThat(r.getUrl().queryParameter("limit")).isEqualTo("5");
+            assertThat(r.getUrl().queryParameter("cursor")).isEqualTo("c1");
+            assertThat(page.items().get(0).labels()).isEqualTo(Map.of("team", "billing"));
+        }
+
+        @Test
+        void labelsAreSubmittedAndChangedAndReadAsEmptyFromAServerWithoutThem() throws Exception {
+            answer(201, JOB);
+            answer(200, JOB);
+
+            Job job = client.submitJob(JobRequest.shell("nightly", "echo hi").label("team", "billing").build()).job();
+            client.updateJob("job_1", JobUpdate.create().labels(Map.of("team", "ops")));
+
+            assertThat(request().getBody().utf8()).contains("\"labels\":{\"team\":\"billing\"}");
+            assertThat(request().getBody().utf8()).isEqualTo("{\"labels\":{\"team\":\"ops\"}}");
+            assertThat(job.labels()).isEmpty();
+        }
+
+        @Test
         void getJobEncodesTheIdAsOnePathSegment() throws Exception {
             answer(200, JOB);
 
@@ -282,6 +314,28 @@ class ForgeFlowClientTest {
 
             answer(200, JOB);
             assertThat(client.getJob("job_1").waitingFor()).isNull();
+        }
+
+        @Test
+        void listRunsSendsEveryFilter() throws Exception {
+            answer(200, "{\"items\": [" + RUN.replace("\"cancel_requested\"", "\"labels\": {\"env\": \"prod\"}, "
+                    + "\"cancel_requested\"") + "], \"next_cursor\": null}");
+
+            Page<Run> page = client.listRuns(RunFilter.create().jobId("job_1").status("dead").queue("billing")
+                    .label("env", "prod").scheduledAfter(Instant.parse("2026-07-01T00:00:00Z"))
+                    .scheduledBefore(Instant.parse("2026-07-02T00:00:00Z"))
+                    .finishedAfter(Instant.parse("2026-07-01T09:00:00Z")), 100, null);
+
+            RecordedRequest r = request();
+            assertThat(r.getUrl().queryParameter("job_id")).isEqualTo("job_1");
+            assertThat(r.getUrl().queryParameter("status")).isEqualTo("dead");
+            assertThat(r.getUrl().queryParameter("queue")).isEqualTo("billing");
+            assertThat(r.getUrl().queryParameterValues("label")).containsExactly("env:prod");
+            assertThat(r.getUrl().queryParameter("scheduled_after")).isEqualTo("2026-07-01T00:00:00Z");
+            assertThat(r.getUrl().queryParameter("scheduled_before")).isEqualTo("2026-07-02T00:00:00Z");
+            assertThat(r.getUrl().queryParameter("finished_after")).isEqualTo("2026-07-01T09:00:00Z");
+            assertThat(r.getUrl().queryParameter("cursor")).isNull();
+            assertThat(page.items().get(0).labels()).isEqualTo(Map.of("env", "prod"));
         }
 
         @Test

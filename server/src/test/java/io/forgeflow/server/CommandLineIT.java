@@ -195,6 +195,50 @@ class CommandLineIT {
         }
 
         @Test
+        void labelsAreSubmittedShownChangedAndFilteredFromTheCommandLine() throws Exception {
+            String report = submittedId(cli("jobs", "submit", "--name", "cli-nightly-report", "--command", "true",
+                    "--run-at", "+2h", "--queue", "cli-reports", "--label", "team=billing", "--label", "env=prod",
+                    "--json"));
+            String backup = submittedId(cli("jobs", "submit", "--name", "cli-nightly-backup", "--command", "true",
+                    "--run-at", "+3h", "--label", "team=ops", "--label", "env=prod", "--json"));
+            assertThat(json.readTree(cli("jobs", "get", report, "--json").out()).get("labels").toString())
+                    .isEqualTo("{\"env\":\"prod\",\"team\":\"billing\"}");
+            assertThat(cli("jobs", "get", report).out()).containsPattern("labels +env=prod, team=billing");
+
+            Result byLabel = cli("jobs", "list", "--label", "env=prod", "--label", "team:billing");
+            assertThat(byLabel.code()).as(byLabel.toString()).isZero();
+            assertThat(byLabel.out()).contains(report).doesNotContain(backup);
+            assertThat(cli("jobs", "list", "--name-prefix", "cli-nightly-", "--json").out()).contains(report)
+                    .contains(backup);
+            assertThat(cli("jobs", "list", "--queue", "cli-reports").out()).contains(report).doesNotContain(backup);
+
+            Result runs = cli("runs", "list", "--label", "team=ops", "--scheduled-after=-1h", "--json");
+            assertThat(runs.code()).as(runs.toString()).isZero();
+            JsonNode items = json.readTree(runs.out()).get("items");
+            assertThat(items).hasSize(1);
+            assertThat(items.get(0).get("job_id").asText()).isEqualTo(backup);
+            assertThat(items.get(0).get("labels").get("team").asText()).isEqualTo("ops");
+            assertThat(cli("runs", "list", "--queue", "cli-reports", "--finished-after", "2020-01-01T00:00:00Z")
+                    .out()).contains("no runs");
+
+            Result relabel = cli("jobs", "update", backup, "--label", "team=infra", "--json");
+            assertThat(json.readTree(relabel.out()).get("labels").toString()).as(relabel.toString())
+                    .isEqualTo("{\"team\":\"infra\"}");
+            assertThat(json.readTree(cli("jobs", "update", backup, "--clear-labels", "--json").out()).get("labels"))
+                    .isEmpty();
+
+            Result badKey = cli("jobs", "submit", "--name", "x", "--command", "true", "--label", "Team=billing");
+            assertThat(badKey.code()).as(badKey.toString()).isEqualTo(1);
+            assertThat(badKey.err()).contains("labels has a bad key 'Team'");
+            Result badFilter = cli("jobs", "list", "--label", "team");
+            assertThat(badFilter.code()).as(badFilter.toString()).isEqualTo(2);
+            assertThat(badFilter.err()).contains("--label must be KEY=VALUE");
+            Result badTime = cli("runs", "list", "--finished-after", "yesterday");
+            assertThat(badTime.code()).as(badTime.toString()).isEqualTo(2);
+            assertThat(badTime.err()).contains("--finished-after 'yesterday' is not a time");
+        }
+
+        @Test
         void everySubmitOptionReachesTheApi() throws Exception {
             Path payload = Files.createTempFile("forgeflow-payload", ".json");
             Files.writeString(payload, "{\"url\": \"http://127.0.0.1:9/hook\", \"body\": {\"event\": \"ping\"}}");

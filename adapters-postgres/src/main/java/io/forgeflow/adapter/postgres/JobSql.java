@@ -37,7 +37,7 @@ interface JobSql {
                          @Bind("now") Instant now, @Bind("traceparent") String traceparent,
                          @Bind("tracestate") String tracestate,
                          @Bind("retryBaseSeconds") Integer retryBaseSeconds,
-                         @Bind("retryMaxSeconds") Integer retryMaxSeconds);
+                         @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("labels") String labels);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -46,7 +46,8 @@ interface JobSql {
                 spec.idempotencyKey(), job.status().wireName(), job.nextRunAt(), job.createdAt(), job.updatedAt(),
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), spec.uniqueKey(),
                 now, job.trace() == null ? null : job.trace().traceparent(),
-                job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec));
+                job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec),
+                PayloadJson.write(spec.labels()));
     }
 
     static Integer retryBase(JobSpec spec) {
@@ -56,6 +57,12 @@ interface JobSql {
     static Integer retryMax(JobSpec spec) {
         return spec.retry() == null ? null : spec.retry().maxSeconds();
     }
+
+    /** GET /api/jobs with its filters (null: none); run it with custom plans (FilteredLists). */
+    @SqlQuery
+    List<Job> listMatching(@Bind("status") String status, @Bind("queue") String queue, @Bind("labels") String labels,
+                           @Bind("namePrefix") String namePrefix, @Bind("after") String afterId,
+                           @Bind("limit") int limit);
 
     @SqlQuery
     Optional<Job> findByIdempotencyKey(@Bind("idempotencyKey") String idempotencyKey);
@@ -75,13 +82,14 @@ interface JobSql {
     @SqlQuery
     Optional<String> liveHolderForJob(@Bind("jobId") String jobId);
 
+    /** GET /api/jobs for a response, with its filters, payload cut and byte budget (FilteredLists). */
     @SqlQuery
-    List<Job> list(@Bind("status") String status, @Bind("after") String afterId, @Bind("limit") int limit);
-
-    @SqlQuery
-    List<Rows.BudgetedJob> listForDisplay(@Bind("status") String status, @Bind("after") String afterId,
-                                          @Bind("limit") int limit, @Bind("payloadLimit") int payloadLimit,
-                                          @Bind("overhead") int itemOverhead, @Bind("budget") long budget);
+    List<Rows.BudgetedJob> listForDisplayMatching(@Bind("status") String status, @Bind("queue") String queue,
+                                                  @Bind("labels") String labels,
+                                                  @Bind("namePrefix") String namePrefix,
+                                                  @Bind("after") String afterId, @Bind("limit") int limit,
+                                                  @Bind("payloadLimit") int payloadLimit,
+                                                  @Bind("overhead") int itemOverhead, @Bind("budget") long budget);
 
     /** The definition change of a PATCH, compare-and-set on updated_at; empty when the job changed since it was read. */
     @SqlQuery
@@ -94,13 +102,13 @@ interface JobSql {
                          @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
                          @Bind("overlap") String overlap, @Bind("retryBaseSeconds") Integer retryBaseSeconds,
                          @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("nextRunAt") Instant nextRunAt,
-                         @Bind("now") Instant now);
+                         @Bind("labels") String labels, @Bind("now") Instant now);
 
     default Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt, Instant now) {
         return update(id, expectedUpdatedAt, spec.name(), spec.payload(), spec.cronExpr(), spec.runAt(),
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
-                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), retryBase(spec), retryMax(spec),
-                nextRunAt, now);
+                spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), retryBase(spec),
+                retryMax(spec), nextRunAt, PayloadJson.write(spec.labels()), now);
     }
 
     /** The pending runs a definition change reached (call after update, in its transaction). */

@@ -44,7 +44,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 nextRunAts = new String[n], createdAts = new String[n], updatedAts = new String[n],
                 queues = new String[n], concurrencyKeys = new String[n], overlaps = new String[n],
                 runIds = new String[n], runScheduledFors = new String[n], runCreatedAts = new String[n],
-                nows = new String[n], traceparents = new String[n], tracestates = new String[n];
+                nows = new String[n], traceparents = new String[n], tracestates = new String[n],
+                labels = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
                 maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n],
                 retryBases = new Integer[n], retryMaxes = new Integer[n];
@@ -58,6 +59,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
             names[i] = spec.name();
             executors[i] = spec.executor();
             payloads[i] = PayloadJson.write(spec.payload());
+            labels[i] = PayloadJson.write(spec.labels());
             cronExprs[i] = spec.cronExpr();
             runAts[i] = text(spec.runAt());
             timezones[i] = spec.timezone();
@@ -104,7 +106,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                         .integerArray("runMaxAttempts", runMaxAttempts).textArray("runCreatedAts", runCreatedAts)
                         .textArray("nows", nows).textArray("traceparents", traceparents)
                         .textArray("tracestates", tracestates).integerArray("retryBases", retryBases)
-                        .integerArray("retryMaxes", retryMaxes).done();
+                        .integerArray("retryMaxes", retryMaxes).textArray("labels", labels).done();
                 try (java.sql.ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         Job stored = Rows.job(rows);
@@ -154,6 +156,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 .text("traceparent", job.trace() == null ? null : job.trace().traceparent())
                 .text("tracestate", job.trace() == null ? null : job.trace().tracestate())
                 .integer("retryBaseSeconds", JobSql.retryBase(spec))
-                .integer("retryMaxSeconds", JobSql.retryMax(spec)).done();
+                .integer("retryMaxSeconds", JobSql.retryMax(spec))
+                .text("labels", PayloadJson.write(spec.labels())).done();
     }
 }

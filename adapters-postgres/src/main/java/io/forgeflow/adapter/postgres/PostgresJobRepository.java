@@ -187,12 +187,9 @@ public final class PostgresJobRepository implements JobRepository {
 
     /** {@inheritDoc} A malformed cursor throws {@link IllegalArgumentException} naming {@code cursor}. */
     @Override
-    public Page<Job> list(JobStatus status, int limit, String cursor) {
+    public Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor) {
         Cursors.checkLimit(limit);
-        String after = Cursors.decode(cursor);
-        String statusName = status == null ? null : status.wireName();
-        List<Job> rows = jdbi.withExtension(JobSql.class, sql -> sql.list(statusName, after, limit + 1));
-        return Cursors.page(rows, limit, Job::id);
+        return FilteredLists.jobs(jdbi, filter, limit, cursor);
     }
 
     /**
@@ -201,14 +198,10 @@ public final class PostgresJobRepository implements JobRepository {
      * {@link IllegalArgumentException} naming {@code cursor}.
      */
     @Override
-    public Page<ListedJob> listForDisplay(JobStatus status, int limit, String cursor, ListBudget budget) {
+    public Page<ListedJob> listForDisplayMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor,
+                                                  ListBudget budget) {
         Cursors.checkLimit(limit);
-        String after = Cursors.decode(cursor);
-        String statusName = status == null ? null : status.wireName();
-        List<Rows.BudgetedJob> rows = jdbi.withExtension(JobSql.class, sql -> sql.listForDisplay(statusName, after,
-                limit + 1, ListedJob.PAYLOAD_LIMIT_BYTES, ListedJob.ITEM_OVERHEAD_BYTES, budget.bytes()));
-        return Cursors.budgetedPage(rows, limit, Rows.BudgetedJob::candidates, Rows.BudgetedJob::listed,
-                listed -> listed.job().id());
+        return FilteredLists.jobsForDisplay(jdbi, filter, limit, cursor, budget);
     }
 
     /**

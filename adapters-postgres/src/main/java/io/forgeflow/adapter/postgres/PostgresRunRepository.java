@@ -83,30 +83,17 @@ public final class PostgresRunRepository implements RunRepository {
 
     /** {@inheritDoc} A malformed cursor throws {@link IllegalArgumentException} naming {@code cursor}. */
     @Override
-    public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
+    public Page<Run> listMatching(io.forgeflow.domain.port.RunFilter filter, int limit, String cursor) {
         Cursors.checkLimit(limit);
-        String after = Cursors.decode(cursor);
-        if (jobId != null && !Ids.isWellFormed(jobId)) {
-            return new Page<>(List.of(), null);
-        }
-        String statusName = status == null ? null : status.wireName();
-        List<Run> rows = jdbi.withExtension(RunSql.class, sql -> sql.list(jobId, statusName, after, limit + 1));
-        return Cursors.page(rows, limit, Run::id);
+        return FilteredLists.runs(jdbi, filter, limit, cursor);
     }
 
     /** {@inheritDoc} The tail is cut, the payload left out and the budget applied by the query itself. */
     @Override
-    public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor, ListBudget budget) {
+    public Page<ListedRun> listForDisplayMatching(io.forgeflow.domain.port.RunFilter filter, int limit, String cursor,
+                                                  ListBudget budget) {
         Cursors.checkLimit(limit);
-        String after = Cursors.decode(cursor);
-        if (jobId != null && !Ids.isWellFormed(jobId)) {
-            return new Page<>(List.of(), null);
-        }
-        String statusName = status == null ? null : status.wireName();
-        List<Rows.BudgetedRun> rows = jdbi.withExtension(RunSql.class, sql -> sql.listForDisplay(jobId, statusName,
-                after, limit + 1, ListedRun.OUTPUT_TAIL_CHARS, ListedRun.ITEM_OVERHEAD_BYTES, budget.bytes()));
-        return Cursors.budgetedPage(rows, limit, Rows.BudgetedRun::candidates, Rows.BudgetedRun::listed,
-                listed -> listed.run().id());
+        return FilteredLists.runsForDisplay(jdbi, filter, limit, cursor, budget);
     }
 
     @Override

@@ -116,7 +116,7 @@ final class Rows {
                 rs.getInt("timeout_seconds"),
                 rs.getBoolean("cancel_requested"),
                 instant(rs, "created_at"),
-                runTrace(rs), retry(rs));
+                runTrace(rs), retry(rs), labels(rs));
     }
 
     /** The run's trace context (and queue), when the query selected it and the run has one; else null. */
@@ -153,6 +153,23 @@ final class Rows {
                 rs.getObject("retry_max_seconds", Integer.class));
     }
 
+    /** The {@code labels} column as a map of strings; empty when the statement did not select it (worker reads). */
+    static Map<String, String> labels(ResultSet rs) throws SQLException {
+        int column;
+        try {
+            column = rs.findColumn("labels");
+        } catch (SQLException e) {
+            return Map.of();
+        }
+        String json = rs.getString(column);
+        if (json == null) {
+            return Map.of();
+        }
+        Map<String, String> labels = new java.util.TreeMap<>();
+        PayloadJson.read(json).forEach((k, v) -> labels.put(k, String.valueOf(v)));
+        return labels;
+    }
+
     static Job job(ResultSet rs) throws SQLException {
         JobSpec spec = new JobSpec(
                 rs.getString("name"),
@@ -171,7 +188,7 @@ final class Rows {
                 (Integer) rs.getObject("max_concurrent"),
                 Overlap.fromWire(rs.getString("overlap")),
                 rs.getString("unique_key"),
-                retry(rs));
+                retry(rs), labels(rs));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
                 rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"));

@@ -50,15 +50,24 @@ interface RunSql {
     @SqlQuery
     List<Attempt> attempts(@Bind("runId") String runId);
 
+    /** GET /api/runs with its filters (null: none), whole runs; run it with custom plans (FilteredLists). */
     @SqlQuery
-    List<Run> list(@Bind("jobId") String jobId, @Bind("status") String status, @Bind("after") String afterId,
-                   @Bind("limit") int limit);
+    List<Run> listMatching(@Bind("jobId") String jobId, @Bind("status") String status, @Bind("queue") String queue,
+                           @Bind("labels") String labels, @Bind("scheduledAfter") Instant scheduledAfter,
+                           @Bind("scheduledBefore") Instant scheduledBefore,
+                           @Bind("finishedAfter") Instant finishedAfter, @Bind("after") String afterId,
+                           @Bind("limit") int limit);
 
+    /** As listMatching, for a response: the output's last {@code tail} characters, no payload. */
     @SqlQuery
-    List<Rows.BudgetedRun> listForDisplay(@Bind("jobId") String jobId, @Bind("status") String status,
-                                          @Bind("after") String afterId, @Bind("limit") int limit,
-                                          @Bind("tail") int outputTail, @Bind("overhead") int itemOverhead,
-                                          @Bind("budget") long budget);
+    List<Rows.BudgetedRun> listForDisplayMatching(@Bind("jobId") String jobId, @Bind("status") String status,
+                                                  @Bind("queue") String queue, @Bind("labels") String labels,
+                                                  @Bind("scheduledAfter") Instant scheduledAfter,
+                                                  @Bind("scheduledBefore") Instant scheduledBefore,
+                                                  @Bind("finishedAfter") Instant finishedAfter,
+                                                  @Bind("after") String afterId, @Bind("limit") int limit,
+                                                  @Bind("tail") int outputTail, @Bind("overhead") int itemOverhead,
+                                                  @Bind("budget") long budget);
 
     @SqlQuery
     @KeyColumn("status")

@@ -109,18 +109,22 @@ class EnqueueFunctionIT {
                 st.execute("SELECT * FROM forgeflow.enqueue(name => 'later', executor => 'http', "
                         + "payload => '{\"url\": \"https://example.com/hook\", \"method\": \"PUT\"}', "
                         + "run_at => '2031-01-02T03:04:05Z', priority => 2, max_attempts => 7, timeout_seconds => 30, "
-                        + "queue => 'billing', idempotency_key => 'k-1', concurrency_key => 'acct-9', max_concurrent => 2)");
+                        + "queue => 'billing', idempotency_key => 'k-1', concurrency_key => 'acct-9', max_concurrent => 2, "
+                        + "labels => '{\"team\": \"billing\", \"env\": \"prod\"}')");
                 app.commit();
             }
             Map<String, Object> row = pg.jdbi().withHandle(h -> h.createQuery("SELECT j.run_at = '2031-01-02T03:04:05Z' AS at, "
                     + "j.next_run_at = j.run_at AS next, r.scheduled_for = j.run_at AS sched, r.priority, r.max_attempts, "
-                    + "r.timeout_seconds, r.queue, r.concurrency_key, r.max_concurrent, j.idempotency_key "
+                    + "r.timeout_seconds, r.queue, r.concurrency_key, r.max_concurrent, j.idempotency_key, "
+                    + "j.labels::text AS job_labels, r.labels::text AS run_labels "
                     + "FROM jobs j JOIN runs r ON r.job_id = j.id").mapToMap().one());
             assertThat(row).containsEntry("at", true).containsEntry("next", true).containsEntry("sched", true)
                     .containsEntry("priority", 2).containsEntry("max_attempts", 7)
                     .containsEntry("timeout_seconds", 30).containsEntry("queue", "billing")
                     .containsEntry("concurrency_key", "acct-9").containsEntry("max_concurrent", 2)
-                    .containsEntry("idempotency_key", "k-1");
+                    .containsEntry("idempotency_key", "k-1")
+                    .containsEntry("job_labels", "{\"env\": \"prod\", \"team\": \"billing\"}")
+                    .containsEntry("run_labels", "{\"env\": \"prod\", \"team\": \"billing\"}");
         }
 
         @Test
@@ -301,7 +305,11 @@ class EnqueueFunctionIT {
                 name => 'j', executor => 'noop', payload => '[1]'          | 22023 | payload         | payload must be a JSON object
                 name => 'j', executor => 'plugin', payload => (SELECT concat('{"a":', repeat('[', 33), repeat(']', 33), '}')::jsonb) | 22023 | payload | payload nests deeper than 32 levels
                 name => 'j', executor => 'noop', cron_expr => '* * * * *'  | 0A000 | cron_expr       | recurring jobs are submitted over the API (POST /v1/jobs)
-                name => 'j', executor => 'noop', labels => '{"a": "b"}'    | 0A000 | labels          | stores no labels
+                name => 'j', executor => 'noop', labels => '["a"]'         | 22023 | labels          | labels must be a JSON object of strings
+                name => 'j', executor => 'noop', labels => '{"Team": "b"}' | 22023 | labels          | labels has a bad key 'Team': keys are 1 to 63 characters of a-z, 0-9
+                name => 'j', executor => 'noop', labels => '{"team": 5}'   | 22023 | labels.team     | labels.team must be a string
+                name => 'j', executor => 'noop', labels => (SELECT jsonb_build_object('team', repeat('v', 201))) | 22023 | labels.team | labels.team must be at most 200 characters, was 201
+                name => 'j', executor => 'noop', labels => (SELECT jsonb_object_agg(concat('k', g), 'v') FROM generate_series(1, 21) g) | 22023 | labels | labels may hold at most 20 entries, had 21
                 name => 'j', executor => 'noop', priority => 0             | 22023 | priority        | priority must be between 1 and 9 (1 is the highest), was 0
                 name => 'j', executor => 'noop', priority => 10            | 22023 | priority        | priority must be between 1 and 9 (1 is the highest), was 10
                 name => 'j', executor => 'noop', max_attempts => 0         | 22023 | max_attempts    | max_attempts must be between 1 and 100, was 0

@@ -93,14 +93,17 @@ public final class JobResource {
     }
 
     /**
-     * Newest first; {@code status}, {@code limit} (1–500, default 50) and {@code cursor} are optional. Payloads over
-     * 64 KiB are left out ({@code payload_truncated}); the page may end early at the byte budget (API.md).
+     * Newest first; the filters {@code status}, {@code queue}, {@code label} (repeatable), {@code name_prefix}, and
+     * {@code limit} (1–500, default 50) and {@code cursor} are optional. Payloads over 64 KiB are left out
+     * ({@code payload_truncated}); the page may end early at the byte budget (API.md).
      */
     @GET
     public PageResponse<JobResponse> list(@Context UriInfo uri) {
-        Query q = Query.of(uri, "status", "limit", "cursor");
+        Query q = Query.of(uri, "status", "queue", "label", "name_prefix", "limit", "cursor");
+        io.forgeflow.domain.port.JobFilter filter = new io.forgeflow.domain.port.JobFilter(q.jobStatus(), q.queue(),
+                q.labels(), q.namePrefix());
         HandlerWaits.Snapshot waits = queryJobs.waits().snapshot();
-        return PageResponse.of(queryJobs.listForDisplay(q.jobStatus(), q.limit(), q.cursor()),
+        return PageResponse.of(queryJobs.listForDisplayMatching(filter, q.limit(), q.cursor()),
                 listed -> JobResponse.of(listed).withWaitingFor(waits.of(listed.job())));
     }
 

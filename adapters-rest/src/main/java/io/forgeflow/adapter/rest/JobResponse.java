@@ -20,7 +20,8 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
-        "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id", "retry"})
+        "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
+        "trace_id", "retry"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -47,7 +48,8 @@ public record JobResponse(
         @JsonProperty("unique_key") String uniqueKey,
         @JsonProperty("waiting_for") String waitingFor,
         @JsonProperty("trace_id") String traceId,
-        @JsonProperty("retry") RetryResponse retry) {
+        @JsonProperty("retry") RetryResponse retry,
+        @JsonProperty("labels") Map<String, String> labels) {
 
     static JobResponse of(Job job) {
         return of(job, false);
@@ -66,13 +68,13 @@ public record JobResponse(
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia(),
-                s.uniqueKey(), null, TraceLinks.traceId(job.trace()), RetryResponse.of(s.retry()));
+                s.uniqueKey(), null, TraceLinks.traceId(job.trace()), RetryResponse.of(s.retry()), s.labels());
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
     JobResponse withWaitingFor(String what) {
         return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
-                createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry);
+                createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels);
     }
 }

@@ -28,7 +28,8 @@ final class JobSubmission {
     /** The submittable fields, in the order the API documents them. */
     static final List<String> FIELDS = List.of("name", "executor", "payload", "cron_expr", "run_at", "timezone",
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
-            "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "retry");
+            "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "retry",
+            "labels");
     /** The fields of {@code retry}. */
     static final List<String> RETRY_FIELDS = List.of("base_seconds", "max_seconds");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at");
@@ -56,7 +57,8 @@ final class JobSubmission {
             Map.entry("overlappolicy", "overlap"), Map.entry("concurrencygroup", "concurrency_key"),
             Map.entry("unique", "unique_key"), Map.entry("uniqueness", "unique_key"),
             Map.entry("onconflict", "unique_on_conflict"), Map.entry("backoff", "retry"),
-            Map.entry("retrypolicy", "retry"));
+            Map.entry("retrypolicy", "retry"), Map.entry("label", "labels"), Map.entry("tags", "labels"),
+            Map.entry("tag", "labels"));
 
     private JobSubmission() {
     }
@@ -121,7 +123,18 @@ final class JobSubmission {
                 string(body, "unique_key", "a key such as \"sync-customer-42\" that only one live job may hold"),
                 string(body, "unique_on_conflict", "\"reject\" or \"return_existing\""),
                 integer(retry, "retry.base_seconds", "base_seconds", 1, 86_400),
-                integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400));
+                integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400), labels(body));
+    }
+
+    /** {@code labels}: an object (its entries are checked by the domain's Labels rules). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> labels(Map<String, Object> body) {
+        Object v = body.get("labels");
+        if (v == null || v instanceof Map) {
+            return (Map<String, Object>) v;
+        }
+        throw new ValidationException("labels", "labels must be a JSON object of strings, such as "
+                + "{\"team\": \"billing\", \"env\": \"prod\"}, not " + kind(v));
     }
 
     /**

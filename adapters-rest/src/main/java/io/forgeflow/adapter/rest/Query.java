@@ -2,12 +2,19 @@ package io.forgeflow.adapter.rest;
 
 import io.forgeflow.application.support.Paging;
 import io.forgeflow.domain.error.InvalidQueryException;
+import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.JobDraft;
 import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.job.Labels;
+import io.forgeflow.domain.job.QueueNames;
 import io.forgeflow.domain.run.RunStatus;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.UriInfo;
 
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,9 +23,15 @@ import java.util.TreeSet;
 /**
  * The query string of a list request, checked: only the parameters the route takes, each at most once (a typo
  * such as {@code statuz=dead} would otherwise silently list everything). An empty value ({@code ?status=}) counts
- * as absent, so clients may fill in the API's URL templates literally. Every problem is a 400 naming the parameter.
+ * as absent, so clients may fill in the API's URL templates literally. A malformed query, limit, cursor, status or
+ * job id is a 400 naming the parameter; a bad value of the other filters ({@code queue}, {@code label},
+ * {@code name_prefix}, the times) is a 422 naming it, as a bad field of a body is.
  */
 final class Query {
+    /** Parameters that may be given more than once (every one applies). */
+    private static final Set<String> REPEATABLE = Set.of("label");
+    private static final String TIME_EXAMPLE = "an RFC 3339 time such as \"2026-03-08T00:00:00Z\" (percent-encode a "
+            + "'+' offset as %2B)";
     private final MultivaluedMap<String, String> params;
 
     private Query(MultivaluedMap<String, String> params) {
@@ -43,7 +56,7 @@ final class Query {
                 throw new InvalidQueryException(JsonBody.shorten(name), "unknown query parameter '"
                         + JsonBody.shorten(name) + "': this list takes " + String.join(", ", new TreeSet<>(names)));
             }
-            if (e.getValue().size() > 1) {
+            if (e.getValue().size() > 1 && !REPEATABLE.contains(name)) {
                 throw new InvalidQueryException(name, name + " is given " + e.getValue().size() + " times: give it once");
             }
         }
@@ -107,6 +120,71 @@ final class Query {
         } catch (IllegalArgumentException e) {
             throw new InvalidQueryException("status", "status must be one of pending, running, succeeded, dead, "
                     + "cancelled, was '" + JsonBody.shorten(raw) + "'");
+        }
+    }
+
+    /** {@code queue}: a queue name (422 naming {@code queue} when it cannot be one). */
+    String queue() {
+        String raw = get("queue");
+        return raw == null ? null : QueueNames.require("queue", raw);
+    }
+
+    /**
+     * {@code label=key:value}, repeatable: every one must match. A key that cannot be a label key, a missing
+     * {@code :}, or one key given twice is a 422 naming {@code label}.
+     */
+    Map<String, String> labels() {
+        List<String> raw = params.get("label");
+        Map<String, String> labels = new java.util.TreeMap<>();
+        if (raw == null) {
+            return labels;
+        }
+        for (String one : raw) {
+            if (one.isEmpty()) {
+                continue;
+            }
+            int colon = one.indexOf(':');
+            String key = colon < 0 ? one : one.substring(0, colon);
+            if (colon < 0 || !Labels.isKey(key)) {
+                throw new ValidationException("label", "label must be key:value, such as label=team:billing (keys are "
+                        + "1 to " + Labels.MAX_KEY_LENGTH + " characters of a-z, 0-9, '_', '.' or '-'), was '"
+                        + JsonBody.shorten(one) + "'");
+            }
+            String value = one.substring(colon + 1);
+            Labels.checkValue("label", value);
+            if (labels.containsKey(key)) {
+                throw new ValidationException("label", "label gives the key '" + key + "' twice: a label has one "
+                        + "value, so no job or run could match both");
+            }
+            labels.put(key, value);
+        }
+        return labels;
+    }
+
+    /** {@code name_prefix}: 1 to 200 characters, no control characters (422 naming it). */
+    String namePrefix() {
+        String raw = get("name_prefix");
+        if (raw == null) {
+            return null;
+        }
+        if (raw.length() > JobDraft.MAX_NAME_LENGTH || raw.chars().anyMatch(Character::isISOControl)) {
+            throw new ValidationException("name_prefix", "name_prefix must be 1 to " + JobDraft.MAX_NAME_LENGTH
+                    + " characters without control characters: the start of the names to list, such as \"nightly-\"");
+        }
+        return raw;
+    }
+
+    /** An RFC 3339 time parameter, or null; a 422 naming it when it is not one. */
+    Instant time(String name) {
+        String raw = get(name);
+        if (raw == null) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(raw.trim()).toInstant();
+        } catch (DateTimeException e) {
+            throw new ValidationException(name, name + " must be " + TIME_EXAMPLE + ", was '" + JsonBody.shorten(raw)
+                    + "'");
         }
     }
 

@@ -33,12 +33,19 @@ public final class RunResource {
         this.requeueRun = Objects.requireNonNull(requeueRun, "requeueRun");
     }
 
-    /** Newest first; {@code job_id}, {@code status} ({@code dead}: the dead-letter queue), {@code limit}, {@code cursor}. */
+    /**
+     * Newest first; the filters {@code job_id}, {@code status} ({@code dead}: the dead-letter queue), {@code queue},
+     * {@code label} (repeatable), {@code scheduled_after}, {@code scheduled_before}, {@code finished_after}, and
+     * {@code limit}, {@code cursor}.
+     */
     @GET
     public PageResponse<RunResponse> list(@Context UriInfo uri) {
-        Query q = Query.of(uri, "job_id", "status", "limit", "cursor");
+        Query q = Query.of(uri, "job_id", "status", "queue", "label", "scheduled_after", "scheduled_before",
+                "finished_after", "limit", "cursor");
+        io.forgeflow.domain.port.RunFilter filter = new io.forgeflow.domain.port.RunFilter(q.jobId(), q.runStatus(),
+                q.queue(), q.labels(), q.time("scheduled_after"), q.time("scheduled_before"), q.time("finished_after"));
         HandlerWaits.Snapshot waits = queryRuns.waits().snapshot();
-        return PageResponse.of(queryRuns.listForDisplay(q.jobId(), q.runStatus(), q.limit(), q.cursor()),
+        return PageResponse.of(queryRuns.listForDisplayMatching(filter, q.limit(), q.cursor()),
                 listed -> RunResponse.of(listed).withWaitingFor(waits.of(listed.run())));
     }
 

@@ -9,6 +9,7 @@ import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.trace.TraceContext;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -24,7 +25,7 @@ import java.util.stream.Collectors;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "job_id", "status", "attempt", "max_attempts", "priority", "scheduled_for", "started_at",
         "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error", "cancel_requested",
-        "waiting_for", "trace_id", "trace_url", "retry", "attempts"})
+        "waiting_for", "trace_id", "trace_url", "retry", "labels", "attempts"})
 public record RunResponse(
         @JsonProperty("id") String id,
         @JsonProperty("job_id") String jobId,
@@ -45,7 +46,8 @@ public record RunResponse(
         @JsonProperty("trace_id") String traceId,
         @JsonProperty("trace_url") String traceUrl,
         @JsonProperty("retry") RetryResponse retry,
-        @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts) {
+        @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts,
+        @JsonProperty("labels") Map<String, String> labels) {
 
     static RunResponse of(Run run) {
         return of(run, null);
@@ -64,7 +66,7 @@ public record RunResponse(
     RunResponse withWaitingFor(String what) {
         return new RunResponse(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, traceId, traceUrl,
-                retry, attempts);
+                retry, attempts, labels);
     }
 
     private static RunResponse of(Run run, boolean outputTruncated, List<Attempt> attempts) {
@@ -74,7 +76,8 @@ public record RunResponse(
                 run.output(), outputTruncated, run.error(), run.cancelRequested(), null,
                 TraceLinks.traceId(context(run)), TraceLinks.url(context(run)),
                 RetryResponse.of(run.retry()),
-                attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()));
+                attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()),
+                run.labels());
     }
 
     private static TraceContext context(Run run) {

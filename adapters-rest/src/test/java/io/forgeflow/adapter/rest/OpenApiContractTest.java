@@ -286,6 +286,8 @@ class OpenApiContractTest {
         get("/api/jobs", 200);
         get("/api/jobs?status=active&limit=1", 200);
         get("/api/jobs?limit=many", 400);
+        get("/api/jobs?queue=default&label=team:billing&label=env:prod&name_prefix=night", 200);
+        get("/api/jobs?label=team", 422);
         get("/api/jobs/" + oneOff, 200);
         get("/api/jobs/" + recurring, 200);
         get("/api/jobs/" + UNKNOWN_ID, 404);
@@ -339,6 +341,9 @@ class OpenApiContractTest {
         assertThat(get("/api/runs?job_id=" + job + "&status=dead&limit=10", 200).json().get("items")).hasSize(1);
         get("/api/runs", 200);
         get("/api/runs?limit=many", 400);
+        get("/api/runs?queue=default&label=team:billing&scheduled_after=2020-01-01T00:00:00Z"
+                + "&scheduled_before=2100-01-01T00:00:00Z&finished_after=2020-01-01T00:00:00Z", 200);
+        get("/api/runs?finished_after=yesterday", 422);
         get("/api/runs/" + UNKNOWN_ID, 404);
         get("/api/runs/not-an-id", 404);
 

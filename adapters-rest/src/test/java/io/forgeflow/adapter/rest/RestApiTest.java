@@ -37,11 +37,11 @@ class RestApiTest {
 
     static final List<String> JOB_FIELDS = List.of("id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at",
             "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue",
-            "concurrency_key", "max_concurrent", "overlap", "status", "next_run_at", "created_at", "updated_at",
-            "submitted_via", "unique_key", "waiting_for", "trace_id", "retry");
+            "concurrency_key", "max_concurrent", "overlap", "labels", "status", "next_run_at", "created_at",
+            "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id", "retry");
     static final List<String> RUN_FIELDS = List.of("id", "job_id", "status", "attempt", "max_attempts", "priority",
             "scheduled_for", "started_at", "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error",
-            "cancel_requested", "waiting_for", "trace_id", "trace_url", "retry");
+            "cancel_requested", "waiting_for", "trace_id", "trace_url", "retry", "labels");
     static final String START = "2026-03-01T12:00:00Z";
     static final String ONE_OFF = "{\"name\": \"report\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo hi\"}}";
     static final String RECURRING = "{\"name\": \"every5\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "

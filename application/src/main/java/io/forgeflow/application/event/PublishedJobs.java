@@ -53,6 +53,17 @@ public final class PublishedJobs implements JobRepository {
     }
 
     @Override
+    public Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor) {
+        return jobs.listMatching(filter, limit, cursor);
+    }
+
+    @Override
+    public Page<ListedJob> listForDisplayMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor,
+                                                  ListBudget budget) {
+        return jobs.listForDisplayMatching(filter, limit, cursor, budget);
+    }
+
+    @Override
     public Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
                                             RunCancellation cancellation, Run insert) {
         return published(jobs.changeStatus(id, expected, next, nextRunAt, cancellation, insert));

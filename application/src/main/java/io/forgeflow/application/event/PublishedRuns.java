@@ -56,6 +56,17 @@ public final class PublishedRuns implements RunRepository {
     }
 
     @Override
+    public Page<Run> listMatching(io.forgeflow.domain.port.RunFilter filter, int limit, String cursor) {
+        return runs.listMatching(filter, limit, cursor);
+    }
+
+    @Override
+    public Page<ListedRun> listForDisplayMatching(io.forgeflow.domain.port.RunFilter filter, int limit, String cursor,
+                                                  ListBudget budget) {
+        return runs.listForDisplayMatching(filter, limit, cursor, budget);
+    }
+
+    @Override
     public Map<RunStatus, Long> countByStatus() {
         return runs.countByStatus();
     }

@@ -43,8 +43,13 @@ public final class QueryJobs {
 
     /** Newest first; {@code limit} 1–500 (checked by {@link Paging}). */
     public Page<Job> list(JobStatus status, int limit, String cursor) {
+        return listMatching(io.forgeflow.domain.port.JobFilter.status(status), limit, cursor);
+    }
+
+    /** Newest first, the jobs that pass {@code filter}; {@code limit} 1–500. */
+    public Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor) {
         Paging.checkLimit(limit);
-        return Paging.withCursor(cursor, () -> jobs.list(status, limit, cursor));
+        return Paging.withCursor(cursor, () -> jobs.listMatching(filter, limit, cursor));
     }
 
     /**
@@ -52,7 +57,13 @@ public final class QueryJobs {
      * may end before {@code limit}; its cursor continues after its last item).
      */
     public Page<ListedJob> listForDisplay(JobStatus status, int limit, String cursor) {
+        return listForDisplayMatching(io.forgeflow.domain.port.JobFilter.status(status), limit, cursor);
+    }
+
+    /** A page for a response of the jobs that pass {@code filter}, held to the byte budget. */
+    public Page<ListedJob> listForDisplayMatching(io.forgeflow.domain.port.JobFilter filter, int limit,
+                                                  String cursor) {
         Paging.checkLimit(limit);
-        return Paging.withCursor(cursor, () -> jobs.listForDisplay(status, limit, cursor, budget));
+        return Paging.withCursor(cursor, () -> jobs.listForDisplayMatching(filter, limit, cursor, budget));
     }
 }

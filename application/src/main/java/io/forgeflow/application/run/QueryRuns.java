@@ -47,8 +47,12 @@ public final class QueryRuns {
     }
 
     public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
+        return listMatching(io.forgeflow.domain.port.RunFilter.of(jobId, status), limit, cursor);
+    }
+
+    public Page<Run> listMatching(io.forgeflow.domain.port.RunFilter filter, int limit, String cursor) {
         Paging.checkLimit(limit);
-        return Paging.withCursor(cursor, () -> runs.list(jobId, status, limit, cursor));
+        return Paging.withCursor(cursor, () -> runs.listMatching(filter, limit, cursor));
     }
 
     /**
@@ -56,8 +60,13 @@ public final class QueryRuns {
      * end before {@code limit}; its cursor continues after its last item).
      */
     public Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor) {
+        return listForDisplayMatching(io.forgeflow.domain.port.RunFilter.of(jobId, status), limit, cursor);
+    }
+
+    /** A page for a response of the runs that pass {@code filter}. */
+    public Page<ListedRun> listForDisplayMatching(io.forgeflow.domain.port.RunFilter filter, int limit, String cursor) {
         Paging.checkLimit(limit);
-        return Paging.withCursor(cursor, () -> runs.listForDisplay(jobId, status, limit, cursor, budget));
+        return Paging.withCursor(cursor, () -> runs.listForDisplayMatching(filter, limit, cursor, budget));
     }
 
     public Map<RunStatus, Long> stats() {

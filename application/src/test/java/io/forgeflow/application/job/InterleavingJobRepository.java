@@ -42,8 +42,8 @@ class InterleavingJobRepository implements JobRepository {
     }
 
     @Override
-    public Page<Job> list(JobStatus status, int limit, String cursor) {
-        return delegate.list(status, limit, cursor);
+    public Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor) {
+        return delegate.listMatching(filter, limit, cursor);
     }
 
     @Override

@@ -281,8 +281,8 @@ class ResumeJobTest {
         }
 
         @Override
-        public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
-            return delegate.list(jobId, status, limit, cursor);
+        public Page<Run> listMatching(io.forgeflow.domain.port.RunFilter filter, int limit, String cursor) {
+            return delegate.listMatching(filter, limit, cursor);
         }
 
         @Override

@@ -394,8 +394,8 @@ class ScheduleTickerTest {
         }
 
         @Override
-        public Page<Job> list(JobStatus status, int limit, String cursor) {
-            return delegate.list(status, limit, cursor);
+        public Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor) {
+            return delegate.listMatching(filter, limit, cursor);
         }
 
         @Override

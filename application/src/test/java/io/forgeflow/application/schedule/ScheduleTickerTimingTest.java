@@ -127,9 +127,9 @@ class ScheduleTickerTimingTest {
         }
 
         @Override
-        public io.forgeflow.domain.port.Page<Job> list(io.forgeflow.domain.job.JobStatus status, int limit,
+        public io.forgeflow.domain.port.Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit,
                                                        String cursor) {
-            return delegate.list(status, limit, cursor);
+            return delegate.listMatching(filter, limit, cursor);
         }
 
         @Override

@@ -67,11 +67,9 @@ public final class InMemoryJobRepository implements JobRepository {
     }
 
     @Override
-    public Page<Job> list(JobStatus status, int limit, String cursor) {
+    public Page<Job> listMatching(io.forgeflow.domain.port.JobFilter filter, int limit, String cursor) {
         synchronized (store) {
-            return store.page(store.jobs.values().stream().filter(j -> status == null
-                            ? j.status() != JobStatus.DELETED : j.status() == status),
-                    Job::id, limit, cursor, "job");
+            return store.page(store.jobs.values().stream().filter(filter::matches), Job::id, limit, cursor, "job");
         }
     }
 
@@ -99,7 +97,8 @@ public final class InMemoryJobRepository implements JobRepository {
                         follow ? spec.priority() : run.priority(), due, run.startedAt(), run.finishedAt(),
                         run.workerId(), run.leaseExpiresAt(), run.output(), run.error(), run.executor(),
                         follow ? spec.payload() : run.payload(), follow ? spec.timeoutSeconds() : run.timeoutSeconds(),
-                        run.cancelRequested(), run.createdAt(), follow ? spec.retry() : run.retry()));
+                        run.cancelRequested(), run.createdAt(), run.trace(), follow ? spec.retry() : run.retry(),
+                        follow ? spec.labels() : run.labels()));
             }
             return Optional.of(changed);
         }

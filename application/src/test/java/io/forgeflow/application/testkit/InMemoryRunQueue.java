@@ -298,7 +298,7 @@ public final class InMemoryRunQueue implements RunQueue {
                         cancelled.maxAttempts(), cancelled.priority(), cancelled.scheduledFor(), cancelled.startedAt(),
                         cancelled.finishedAt(), null, null, ack.output(), cancelled.error(), cancelled.executor(),
                         cancelled.payload(), cancelled.timeoutSeconds(), false, cancelled.createdAt(),
-                        cancelled.retry());
+                        cancelled.trace(), cancelled.retry(), cancelled.labels());
             default:
                 throw new IllegalArgumentException("a running run cannot become " + ack.next().wireName());
         }
@@ -307,6 +307,6 @@ public final class InMemoryRunQueue implements RunQueue {
     private static Run withLease(Run r, Instant leaseUntil) {
         return new Run(r.id(), r.jobId(), r.status(), r.attempt(), r.maxAttempts(), r.priority(), r.scheduledFor(),
                 r.startedAt(), r.finishedAt(), r.workerId(), leaseUntil, r.output(), r.error(), r.executor(),
-                r.payload(), r.timeoutSeconds(), r.cancelRequested(), r.createdAt(), r.retry());
+                r.payload(), r.timeoutSeconds(), r.cancelRequested(), r.createdAt(), r.trace(), r.retry(), r.labels());
     }
 }

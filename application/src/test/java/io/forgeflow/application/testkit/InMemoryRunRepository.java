@@ -23,7 +23,7 @@ public final class InMemoryRunRepository implements RunRepository {
     public Run insert(Run run) {
         synchronized (store) {
             store.insertRun(run);
-            return run;
+            return store.runs.get(run.id()); // as stored: with its job's labels
         }
     }
 
@@ -42,11 +42,17 @@ public final class InMemoryRunRepository implements RunRepository {
     }
 
     @Override
-    public Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
+    public Page<Run> listMatching(io.forgeflow.domain.port.RunFilter f, int limit, String cursor) {
         synchronized (store) {
             Page<Run> page = store.page(store.runs.values().stream()
-                            .filter(r -> jobId == null || r.jobId().equals(jobId))
-                            .filter(r -> status == null || r.status() == status),
+                            .filter(r -> f.jobId() == null || r.jobId().equals(f.jobId()))
+                            .filter(r -> f.status() == null || r.status() == f.status())
+                            .filter(r -> f.queue() == null || f.queue().equals(store.queueOf(r)))
+                            .filter(r -> r.labels().entrySet().containsAll(f.labels().entrySet()))
+                            .filter(r -> f.scheduledAfter() == null || r.scheduledFor().isAfter(f.scheduledAfter()))
+                            .filter(r -> f.scheduledBefore() == null || r.scheduledFor().isBefore(f.scheduledBefore()))
+                            .filter(r -> f.finishedAfter() == null
+                                    || (r.finishedAt() != null && r.finishedAt().isAfter(f.finishedAfter()))),
                     Run::id, limit, cursor, "run");
             return new Page<>(page.items().stream().map(store::asRead).toList(), page.nextCursor());
         }

@@ -168,8 +168,8 @@ public final class InMemoryStore {
             throw new IllegalStateException("duplicate key: a run with id " + run.id() + " exists");
         }
         Job job = jobs.get(run.jobId());
-        // as in Postgres, where every insert copies the job's retry policy onto the run
-        runs.put(run.id(), job == null ? run : run.withRetry(job.spec().retry()));
+        // as in Postgres, where every insert copies the job's retry policy and labels onto the run
+        runs.put(run.id(), job == null ? run : run.withRetry(job.spec().retry()).withLabels(job.spec().labels()));
         insertionOrder.put(run.id(), ++sequence);
     }
 
@@ -206,7 +206,8 @@ public final class InMemoryStore {
                 .findFirst().map(a -> new Run(run.id(), run.jobId(), run.status(), run.attempt(), run.maxAttempts(),
                         run.priority(), run.scheduledFor(), run.startedAt(), run.finishedAt(), a.workerId(),
                         run.leaseExpiresAt(), run.output(), run.error(), run.executor(), run.payload(),
-                        run.timeoutSeconds(), run.cancelRequested(), run.createdAt(), run.retry()))
+                        run.timeoutSeconds(), run.cancelRequested(), run.createdAt(), run.trace(), run.retry(),
+                        run.labels()))
                 .orElse(run);
     }
 

@@ -34,7 +34,8 @@ public final class ForgeFlowJdbc {
     private static final String CALL = "SELECT job_id, run_id, created FROM %s.enqueue(name => ?, executor => ?, "
             + "payload => CAST(? AS jsonb), run_at => CAST(? AS timestamptz), priority => CAST(? AS integer), "
             + "max_attempts => CAST(? AS integer), timeout_seconds => CAST(? AS integer), queue => ?, "
-            + "idempotency_key => ?, concurrency_key => ?, max_concurrent => CAST(? AS integer)%s)";
+            + "idempotency_key => ?, concurrency_key => ?, max_concurrent => CAST(? AS integer), "
+            + "labels => CAST(? AS jsonb)%s)";
     /** Only sent with a retry policy, so requests without one also work against a schema from before issue 28. */
     private static final String RETRY_ARGS = ", retry_base_seconds => CAST(? AS integer), "
             + "retry_max_seconds => CAST(? AS integer)";
@@ -80,9 +81,10 @@ public final class ForgeFlowJdbc {
             call.setString(9, request.idempotencyKey());
             call.setString(10, request.concurrencyKey());
             setInteger(call, 11, request.maxConcurrent());
+            call.setString(12, request.labels().isEmpty() ? null : Json.write(request.labels()));
             if (retry) {
-                setInteger(call, 12, request.retryBaseSeconds());
-                setInteger(call, 13, request.retryMaxSeconds());
+                setInteger(call, 13, request.retryBaseSeconds());
+                setInteger(call, 14, request.retryMaxSeconds());
             }
             try (ResultSet rs = call.executeQuery()) {
                 if (!rs.next()) {

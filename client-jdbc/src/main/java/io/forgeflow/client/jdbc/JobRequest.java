@@ -12,23 +12,42 @@ import java.util.Objects;
  * @param payloadJson      the payload as a JSON object text; null for {@code {}}
  * @param retryBaseSeconds the job's own retry backoff base (API {@code retry.base_seconds}); null: the nodes' default
  * @param retryMaxSeconds  the job's own retry backoff cap (API {@code retry.max_seconds}); null: the nodes' default
+ * @param labels           string to string (docs/API.md, "Jobs"), copied to the run; null or empty for none
  */
 public record JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
                          Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
                          String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
-                         Integer retryMaxSeconds) {
+                         Integer retryMaxSeconds, Map<String, String> labels) {
 
     public JobRequest {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
 
-    /** A request without a retry policy of its own. */
+    /** A request without a retry policy of its own or labels. */
     public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
                       Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
                       String concurrencyKey, Integer maxConcurrent) {
         this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
-                concurrencyKey, maxConcurrent, null, null);
+                concurrencyKey, maxConcurrent, null, null, Map.of());
+    }
+
+    /** A request with a retry policy of its own, without labels. */
+    public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                      Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                      String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
+                      Integer retryMaxSeconds) {
+        this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
+                concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, Map.of());
+    }
+
+    /** A request with labels, without a retry policy of its own. */
+    public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                      Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                      String concurrencyKey, Integer maxConcurrent, Map<String, String> labels) {
+        this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
+                concurrencyKey, maxConcurrent, null, null, labels);
     }
 
     /** A shell job: {@code {"command": command}}. */
@@ -73,6 +92,7 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
         private Integer maxConcurrent;
         private Integer retryBaseSeconds;
         private Integer retryMaxSeconds;
+        private final Map<String, String> labels = new java.util.LinkedHashMap<>();
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -140,9 +160,15 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             return this;
         }
 
+        /** A label (key of a-z, 0-9, '_', '.', '-', 1-63 characters; value up to 200); at most 20. */
+        public Builder label(String key, String value) {
+            labels.put(key, value);
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue,
-                    idempotencyKey, concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds);
+                    idempotencyKey, concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels);
         }
     }
 }

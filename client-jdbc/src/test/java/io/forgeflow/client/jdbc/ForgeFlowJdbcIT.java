@@ -74,18 +74,20 @@ class ForgeFlowJdbcIT {
             ForgeFlowJdbc.enqueue(app, JobRequest.builder("full", "http")
                     .payload(Map.of("url", "https://example.com/h", "method", "PUT"))
                     .runAt(at).priority(1).maxAttempts(9).timeoutSeconds(42).queue("mail").idempotencyKey("k-9")
-                    .concurrency("acct", 3).build());
+                    .concurrency("acct", 3).label("team", "mail").label("env", "prod").build());
             app.commit();
         }
         Map<String, Object> row = pg.jdbi().withHandle(h -> h.createQuery("SELECT j.payload ->> 'method' AS method, "
                 + "j.run_at = CAST(:at AS timestamptz) AS at, r.scheduled_for = j.run_at AS sched, r.priority, "
                 + "r.max_attempts, r.timeout_seconds, r.queue, j.idempotency_key, r.concurrency_key, r.max_concurrent, "
-                + "j.submitted_via FROM jobs j JOIN runs r ON r.job_id = j.id").bind("at", at.toString()).mapToMap().one());
+                + "j.submitted_via, j.labels ->> 'team' AS team, r.labels::text AS run_labels "
+                + "FROM jobs j JOIN runs r ON r.job_id = j.id").bind("at", at.toString()).mapToMap().one());
         assertThat(row).containsEntry("method", "PUT").containsEntry("at", true).containsEntry("sched", true)
                 .containsEntry("priority", 1).containsEntry("max_attempts", 9).containsEntry("timeout_seconds", 42)
                 .containsEntry("queue", "mail").containsEntry("idempotency_key", "k-9")
                 .containsEntry("concurrency_key", "acct").containsEntry("max_concurrent", 3)
-                .containsEntry("submitted_via", "sql");
+                .containsEntry("submitted_via", "sql").containsEntry("team", "mail")
+                .containsEntry("run_labels", "{\"env\": \"prod\", \"team\": \"mail\"}");
     }
 
     @Test
@@ -134,6 +136,13 @@ class ForgeFlowJdbcIT {
                     .isInstanceOfSatisfying(SQLException.class, e -> {
                         assertThat(e.getSQLState()).isEqualTo("22023");
                         assertThat(e.getMessage()).contains("priority must be between 1 and 9");
+                    });
+            app.rollback();
+            assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.shell("j", "echo").label("team",
+                    "x".repeat(201)).build()))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("22023");
+                        assertThat(e.getMessage()).contains("labels.team must be at most 200 characters, was 201");
                     });
             app.rollback();
         }

@@ -18,7 +18,28 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                        String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds,
                        String catchUp, String idempotencyKey, String queue, String concurrencyKey,
                        Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict,
-                       Integer retryBaseSeconds, Integer retryMaxSeconds) {
+                       Integer retryBaseSeconds, Integer retryMaxSeconds, Map<String, ?> labels) {
+
+    /** A draft without labels. */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap, String uniqueKey, String uniqueOnConflict, Integer retryBaseSeconds,
+                    Integer retryMaxSeconds) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retryBaseSeconds, retryMaxSeconds, null);
+    }
+
+    /** A draft with labels, without a retry policy of its own. */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap, String uniqueKey, String uniqueOnConflict, Map<String, ?> labels) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null,
+                null, labels);
+    }
 
     /** {@code unique_on_conflict}: answer 409 (the default) while a job with the unique key is live. */
     public static final String UNIQUE_REJECT = "reject";
@@ -32,7 +53,8 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                     String overlap, String uniqueKey, String uniqueOnConflict) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
-                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null, null);
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, null, null,
+                null);
     }
 
     /** A draft without a unique key. */
@@ -139,8 +161,9 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     + "leave overlap out (a one-off job has a single run)");
         }
         String unique = uniqueKey(cron);
+        Map<String, String> l = Labels.validate(labels);
         return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
-                concurrencyKey, limit, ov, unique, retry());
+                concurrencyKey, limit, ov, unique, retry(), l);
     }
 
     /** {@code retry}: each part 1-86400 s, base at most max when both are given; null when neither is given. */

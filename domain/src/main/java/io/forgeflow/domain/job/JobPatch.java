@@ -17,7 +17,7 @@ public record JobPatch(JobDraft values, Set<String> given) {
     /** The fields a PATCH may change, in API.md's order. */
     public static final List<String> MUTABLE = List.of("name", "payload", "cron_expr", "run_at", "timezone", "priority",
             "max_attempts", "timeout_seconds", "catch_up", "queue", "concurrency_key", "max_concurrent", "overlap",
-            "retry");
+            "retry", "labels");
     /** Fields fixed at submission: a different value is refused (submit a new job instead). */
     public static final List<String> FIXED = List.of("executor", "idempotency_key", "unique_key");
 
@@ -77,7 +77,8 @@ public record JobPatch(JobDraft values, Set<String> given) {
                 gives("overlap") ? values.overlap() : current.overlap().wireName(),
                 current.uniqueKey(), null,
                 gives("retry") ? values.retryBaseSeconds() : retryPart(current, true),
-                gives("retry") ? values.retryMaxSeconds() : retryPart(current, false)).validate();
+                gives("retry") ? values.retryMaxSeconds() : retryPart(current, false),
+                gives("labels") ? values.labels() : current.labels()).validate();
     }
 
     private static Integer retryPart(JobSpec current, boolean base) {

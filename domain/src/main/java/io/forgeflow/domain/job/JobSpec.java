@@ -19,12 +19,15 @@ import java.util.Objects;
  * @param uniqueKey while a run of a job with this key (in the same queue) is pending or running, no other job with it
  *                  is accepted; null for none. One-off jobs only.
  * @param retry     the job's own retry backoff, copied to its runs; null: the deciding node's defaults
+ * @param labels    checked by {@link Labels}, in key order; empty when none. Copied to the job's runs.
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
-                      Overlap overlap, String uniqueKey, RetryOverride retry) {
+                      Overlap overlap, String uniqueKey, RetryOverride retry,
+                      Map<String, String> labels) {
     public JobSpec {
+        labels = labels == null || labels.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(timezone, "timezone");
@@ -40,13 +43,31 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         }
     }
 
-    /** A spec without a retry policy of its own (the node's defaults apply). */
+    /** A spec without labels. */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey, RetryOverride retry) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, Map.of());
+    }
+
+    /** A spec with labels, without a retry policy of its own. */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey, Map<String, String> labels) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, null, labels);
+    }
+
+    /** A spec without a retry policy of its own (the node's defaults apply) or labels. */
     public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                    String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                    Overlap overlap, String uniqueKey) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
-                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, null);
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, null, Map.of());
     }
 
     /** A spec without a unique key. */
@@ -91,6 +112,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(concurrencyKey, other.concurrencyKey)
                 && Objects.equals(maxConcurrent, other.maxConcurrent) && overlap == other.overlap
                 && Objects.equals(uniqueKey, other.uniqueKey) && Objects.equals(retry, other.retry)
+                && labels.equals(other.labels)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

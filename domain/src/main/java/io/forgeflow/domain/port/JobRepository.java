@@ -32,7 +32,15 @@ public interface JobRepository {
     Optional<Job> find(String id);
 
     /** Jobs newest first, optionally only those in {@code status}; {@code cursor} from a previous page or null. */
-    Page<Job> list(JobStatus status, int limit, String cursor);
+    default Page<Job> list(JobStatus status, int limit, String cursor) {
+        return listMatching(JobFilter.status(status), limit, cursor);
+    }
+
+    /**
+     * Jobs newest first that pass {@code filter}; {@code cursor} from a previous page of the same filter, or null.
+     * A page reads a number of rows bounded by the page size and the filter's selectivity, never a scan of all jobs.
+     */
+    Page<Job> listMatching(JobFilter filter, int limit, String cursor);
 
     /**
      * As {@link #list}, for a response: payloads over {@link ListedJob#PAYLOAD_LIMIT_BYTES} left out and marked
@@ -41,7 +49,12 @@ public interface JobRepository {
      * {@link #list}, none marked, with no budget (fakes that hold little).
      */
     default Page<ListedJob> listForDisplay(JobStatus status, int limit, String cursor, ListBudget budget) {
-        Page<Job> page = list(status, limit, cursor);
+        return listForDisplayMatching(JobFilter.status(status), limit, cursor, budget);
+    }
+
+    /** As {@link #listForDisplay(JobStatus, int, String, ListBudget)}, of the jobs that pass {@code filter}. */
+    default Page<ListedJob> listForDisplayMatching(JobFilter filter, int limit, String cursor, ListBudget budget) {
+        Page<Job> page = listMatching(filter, limit, cursor);
         return new Page<>(page.items().stream().map(job -> new ListedJob(job, false)).toList(), page.nextCursor());
     }
 

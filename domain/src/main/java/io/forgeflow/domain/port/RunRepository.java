@@ -20,7 +20,12 @@ public interface RunRepository {
     List<Attempt> attempts(String runId);
 
     /** Runs newest first, optionally of one job and/or in one status; {@code cursor} from a previous page or null. */
-    Page<Run> list(String jobId, RunStatus status, int limit, String cursor);
+    default Page<Run> list(String jobId, RunStatus status, int limit, String cursor) {
+        return listMatching(RunFilter.of(jobId, status), limit, cursor);
+    }
+
+    /** Runs newest first that pass {@code filter}; {@code cursor} from a previous page of the same filter, or null. */
+    Page<Run> listMatching(RunFilter filter, int limit, String cursor);
 
     /**
      * As {@link #list}, for a response: outputs cut to their tail and payloads left out ({@link ListedRun}), and the
@@ -30,7 +35,12 @@ public interface RunRepository {
      */
     default Page<ListedRun> listForDisplay(String jobId, RunStatus status, int limit, String cursor,
                                            ListBudget budget) {
-        Page<Run> page = list(jobId, status, limit, cursor);
+        return listForDisplayMatching(RunFilter.of(jobId, status), limit, cursor, budget);
+    }
+
+    /** As {@link #listForDisplay(String, RunStatus, int, String, ListBudget)}, of the runs that pass {@code filter}. */
+    default Page<ListedRun> listForDisplayMatching(RunFilter filter, int limit, String cursor, ListBudget budget) {
+        Page<Run> page = listMatching(filter, limit, cursor);
         return new Page<>(page.items().stream().map(run -> new ListedRun(run, false)).toList(), page.nextCursor());
     }
 

@@ -23,12 +23,13 @@ import java.util.Objects;
  * @param trace          its trace context and queue, when read from the store or given for a trigger; may be null
  * @param retry          the job's retry policy, copied when the run was made (or by a PATCH while pending); null:
  *                       the deciding node's defaults
+ * @param labels         its job's labels when the run was created (or last followed a PATCH); empty when none
  */
 public record Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
                   Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
                   Instant leaseExpiresAt, String output, String error, String executor,
                   Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
-                  RunTrace trace, RetryOverride retry) {
+                  RunTrace trace, RetryOverride retry, Map<String, String> labels) {
 
     /** A run without trace context or retry policy of its own. */
     public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
@@ -37,7 +38,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
                Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
                 leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                (RunTrace) null, (RetryOverride) null);
+                (RunTrace) null, (RetryOverride) null, Map.of());
     }
 
     /** A run with trace context and no retry policy of its own. */
@@ -48,7 +49,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
                RunTrace trace) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
                 leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, trace,
-                (RetryOverride) null);
+                (RetryOverride) null, Map.of());
     }
 
     /** A run with a retry policy of its own and no trace context. */
@@ -59,10 +60,40 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
                RetryOverride retry) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
                 leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                (RunTrace) null, retry);
+                (RunTrace) null, retry, Map.of());
+    }
+
+    /** A run with trace context and a retry policy of its own, without labels. */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+               RunTrace trace, RetryOverride retry) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, trace,
+                retry, Map.of());
+    }
+
+    /** A run with labels, without trace context or retry policy of its own. */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+               Map<String, String> labels) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
+                (RunTrace) null, (RetryOverride) null, labels);
+    }
+
+    /** The same run with {@code newLabels} (a store copies its job's). */
+    public Run withLabels(Map<String, String> newLabels) {
+        return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
+                trace, retry, newLabels);
     }
 
     public Run {
+        labels = labels == null ? Map.of() : labels;
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(status, "status");
@@ -85,21 +116,22 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     public Run withRetry(RetryOverride override) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                trace, override);
+                trace, override, labels);
     }
 
     /** A fresh pending run of a job, due at {@code dueAt}. */
     public static Run pending(String id, String jobId, int maxAttempts, int priority, Instant dueAt, String executor,
                               Map<String, Object> payload, int timeoutSeconds, Instant now) {
         return new Run(id, jobId, RunStatus.PENDING, 0, maxAttempts, priority, dueAt, null, null, null, null,
-                null, null, executor, payload, timeoutSeconds, false, now, (RunTrace) null, (RetryOverride) null);
+                null, null, executor, payload, timeoutSeconds, false, now, (RunTrace) null, (RetryOverride) null,
+                Map.of());
     }
 
     /** This run with its trace context. */
     public Run withTrace(RunTrace runTrace) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
                 leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, runTrace,
-                retry);
+                retry, labels);
     }
 
     /** PENDING → RUNNING: a worker takes the run for a new attempt until {@code leaseUntil}. */
@@ -108,7 +140,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         check(RunStatus.RUNNING);
         return new Run(id, jobId, RunStatus.RUNNING, attempt + 1, maxAttempts, priority, scheduledFor, now, null,
                 worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry);
+                trace, retry, labels);
     }
 
     /** RUNNING → SUCCEEDED. */
@@ -126,7 +158,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             check(RunStatus.PENDING);
             return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts, priority, now.plus(decision.delay()),
                     startedAt, null, null, null, newOutput, newError, executor, payload, timeoutSeconds, false,
-                    createdAt, trace, retry);
+                    createdAt, trace, retry, labels);
         }
         check(RunStatus.DEAD);
         return finished(RunStatus.DEAD, now, newOutput, newError);
@@ -145,7 +177,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt,
-                trace, retry);
+                trace, retry, labels);
     }
 
     /**
@@ -162,7 +194,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, attempt + attemptBudget, priority, now, null, null,
                 null, null, output, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry);
+                trace, retry, labels);
     }
 
     /**
@@ -174,7 +206,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now, startedAt, null, null,
                 null, output, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry);
+                trace, retry, labels);
     }
 
     /** Whether another attempt may start after the current one fails. */
@@ -190,7 +222,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     private Run finished(RunStatus next, Instant now, String newOutput, String newError) {
         return new Run(id, jobId, next, attempt, maxAttempts, priority, scheduledFor, startedAt, now, null, null,
                 newOutput, newError, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry);
+                trace, retry, labels);
     }
 
     private void check(RunStatus next) {

@@ -52,7 +52,7 @@ class ListedRunTest {
         }
 
         @Override
-        public Page<Run> list(String jobId, io.forgeflow.domain.run.RunStatus status, int limit, String cursor) {
+        public Page<Run> listMatching(RunFilter filter, int limit, String cursor) {
             return page;
         }
 

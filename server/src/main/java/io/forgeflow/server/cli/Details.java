@@ -54,6 +54,7 @@ final class Details {
                 .field("queue", job.queue())
                 .field("concurrency", concurrency(job))
                 .field("overlap", job.overlap())
+                .field("labels", labelsText(job.labels()))
                 .field("payload", payloadText(job.payload()))
                 .field("created", Text.time(job.createdAt()))
                 .field("updated", Text.time(job.updatedAt()))
@@ -86,6 +87,7 @@ final class Details {
                 .field("waiting for", run.waitingFor())
                 .field("attempt", run.attempt() + " / " + run.maxAttempts())
                 .field("priority", run.priority())
+                .field("labels", labelsText(run.labels()))
                 .field("scheduled", Text.time(run.scheduledFor()))
                 .field("started", Text.time(run.startedAt()))
                 .field("finished", Text.time(run.finishedAt()))
@@ -115,6 +117,17 @@ final class Details {
                 out.table(attempts);
             }
         }
+    }
+
+    /** {@code team=billing, env=prod}; null (no line) when none. */
+    static String labelsText(Map<String, String> labels) {
+        if (labels == null || labels.isEmpty()) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder();
+        new java.util.TreeMap<>(labels).forEach((k, v) -> text.append(text.length() == 0 ? "" : ", ").append(k)
+                .append('=').append(Text.line(v)));
+        return text.toString();
     }
 
     private static String payloadText(Map<String, Object> payload) {

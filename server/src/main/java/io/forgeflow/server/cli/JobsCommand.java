@@ -76,11 +76,18 @@ final class JobsCommand extends ClientCommand {
                         + "it (1-86400; default: the server's FORGEFLOW_RETRY_BASE, 5s)");
         submit.addArgument("--retry-max").type(Integer.class).metavar("SECONDS")
                 .help("the cap of this job's doubling retry waits (1-86400, at least --retry-base; default 15 minutes)");
+        submit.addArgument("--label").action(Arguments.append()).metavar("KEY=VALUE")
+                .help("a label, repeatable (at most 20): key of a-z, 0-9, '_', '.', '-'; copied to the job's runs, "
+                        + "e.g. --label team=billing --label env=prod");
         submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
 
         Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
         list.addArgument("--status").choices("active", "paused", "cancelled", "completed", "deleted")
                 .help("only jobs in this status (deleted jobs are listed only this way)");
+        list.addArgument("--queue").metavar("QUEUE").help("only jobs of this queue");
+        list.addArgument("--label").action(Arguments.append()).metavar("KEY=VALUE")
+                .help("only jobs with this label; repeatable, all must match (also KEY:VALUE)");
+        list.addArgument("--name-prefix").metavar("PREFIX").help("only jobs whose name starts with PREFIX");
         page(list);
 
         ids(action(actions, "get", "show jobs (GET /api/jobs/{id})"), "job");
@@ -109,8 +116,11 @@ final class JobsCommand extends ClientCommand {
                 .help("replaces the job's retry policy: its cap (1-86400); with --retry-base or alone");
         update.addArgument("--retry-default").action(Arguments.storeTrue())
                 .help("drop the job's own retry policy: the server's defaults apply again");
+        update.addArgument("--label").action(Arguments.append()).metavar("KEY=VALUE")
+                .help("the job's labels, all of them (replaces the old ones; repeatable)");
+        update.addArgument("--clear-labels").action(Arguments.storeTrue()).help("remove every label of the job");
         update.addArgument("--keep-pending").action(Arguments.storeTrue())
-                .help("pending runs keep their priority, queue, payload and retry policy (?pending=keep)");
+                .help("pending runs keep their priority, queue, payload, retry policy and labels (?pending=keep)");
         Subparser delete = action(actions, "delete", "delete jobs (DELETE /api/jobs/{id}): pending runs cancelled, the "
                 + "job leaves the lists; its finished runs stay until retention. Exit 4 while a run of it is running");
         ids(delete, "job");
@@ -169,6 +179,7 @@ final class JobsCommand extends ClientCommand {
                 .overlap(ns.getString("overlap"))
                 .uniqueKey(ns.getString("unique_key"), ns.getString("unique_on_conflict"))
                 .retry(ns.getInt("retry_base"), ns.getInt("retry_max"))
+                .labels(labels(ns.getList("label")))
                 .build();
         SubmitResult result = client.submitJob(request);
         if (out.json()) {
@@ -240,6 +251,14 @@ final class JobsCommand extends ClientCommand {
         if (retryGiven || Boolean.TRUE.equals(ns.getBoolean("retry_default"))) {
             update.retry(ns.getInt("retry_base"), ns.getInt("retry_max"));
         }
+        if (ns.getList("label") != null && Boolean.TRUE.equals(ns.getBoolean("clear_labels"))) {
+            throw new UsageException("give either --label or --clear-labels, not both");
+        }
+        if (ns.getList("label") != null) {
+            update.labels(labels(ns.getList("label")));
+        } else if (Boolean.TRUE.equals(ns.getBoolean("clear_labels"))) {
+            update.labels(Map.of());
+        }
         if (update.isEmpty()) {
             throw new UsageException("jobs update changes nothing without an option: give --cron, --priority, --name, "
                     + "--payload ... (" + PROGRAM + " jobs update --help)");
@@ -258,7 +277,10 @@ final class JobsCommand extends ClientCommand {
     }
 
     private void list(Namespace ns, ForgeFlowClient client, Output out) {
-        Page<Job> page = client.listJobs(ns.getString("status"), ns.getInt("limit"), ns.getString("cursor"));
+        io.forgeflow.client.JobFilter filter = io.forgeflow.client.JobFilter.create().status(ns.getString("status"))
+                .queue(ns.getString("queue")).namePrefix(ns.getString("name_prefix"));
+        labels(ns.getList("label")).forEach(filter::label);
+        Page<Job> page = client.listJobs(filter, ns.getInt("limit"), ns.getString("cursor"));
         if (out.json()) {
             out.json(page);
             return;
@@ -268,12 +290,36 @@ final class JobsCommand extends ClientCommand {
                 Text.time(job.nextRunAt()), job.priority()));
         if (table.isEmpty()) {
             out.println(ns.getString("status") == null ? "no jobs" : "no " + ns.getString("status") + " jobs");
+            // the filters are not repeated in the message: they are on the command line
             return;
         }
         out.table(table);
         if (page.hasMore()) {
             out.println("(more: " + PROGRAM + " jobs list --cursor " + page.nextCursor() + ")");
         }
+    }
+
+    /** --label KEY=VALUE (or KEY:VALUE), repeated; the server checks keys and values. */
+    static Map<String, String> labels(java.util.List<Object> raw) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (raw == null) {
+            return labels;
+        }
+        for (Object o : raw) {
+            String one = String.valueOf(o);
+            int eq = one.indexOf('=');
+            int colon = one.indexOf(':');
+            int at = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+            if (at <= 0) {
+                throw new UsageException("--label must be KEY=VALUE, such as --label team=billing, was '" + one + "'");
+            }
+            String key = one.substring(0, at);
+            if (labels.containsKey(key)) {
+                throw new UsageException("--label gives " + key + " twice: a label has one value");
+            }
+            labels.put(key, one.substring(at + 1));
+        }
+        return labels;
     }
 
     /** The payload from --payload (JSON or @file) with --command and --url merged in; null when none is given. */

@@ -22,6 +22,15 @@ final class RunsCommand extends ClientCommand {
         list.addArgument("--job").metavar("JOB_ID").help("only the runs of this job");
         list.addArgument("--status").choices("pending", "running", "succeeded", "dead", "cancelled")
                 .help("only runs in this status (dead: the dead-letter queue)");
+        list.addArgument("--queue").metavar("QUEUE").help("only runs of this queue");
+        list.addArgument("--label").action(net.sourceforge.argparse4j.impl.Arguments.append()).metavar("KEY=VALUE")
+                .help("only runs with this label (their job's); repeatable, all must match");
+        list.addArgument("--scheduled-after").metavar("TIME").help("only runs due after TIME: RFC 3339 "
+                + "(2026-12-01T09:30:00Z) or a time ago with '=' (--scheduled-after=-2h; s, m, h, d)");
+        list.addArgument("--scheduled-before").metavar("TIME").help("only runs due before TIME (give --scheduled-after "
+                + "too for a narrow window on a long history)");
+        list.addArgument("--finished-after").metavar("TIME").help("only runs that finished after TIME, e.g. "
+                + "--finished-after=-1h");
         page(list);
         ids(action(actions, "get", "show runs with their output, error and attempts (GET /api/runs/{id})"), "run");
         ids(action(actions, "cancel", "cancel runs: pending at once, running ones are stopped by their worker"), "run");
@@ -32,9 +41,8 @@ final class RunsCommand extends ClientCommand {
     void execute(Namespace ns, ForgeFlowClient client, Output out) {
         Details.JobNames names = new Details.JobNames(client);
         switch (ns.getString(ACTION)) {
-            case "list" -> list(client.listRuns(ns.getString("job"), ns.getString("status"), ns.getInt("limit"),
-                    ns.getString("cursor")), names, out, "runs list", ns.getString("status") == null ? "no runs"
-                    : "no " + ns.getString("status") + " runs");
+            case "list" -> list(client.listRuns(filter(ns), ns.getInt("limit"), ns.getString("cursor")), names, out,
+                    "runs list", ns.getString("status") == null ? "no runs" : "no " + ns.getString("status") + " runs");
             case "get" -> eachId(ns, out, client::getRun, (id, run) -> {
                 Details.run(out, run, names.of(run.jobId()));
                 if (ns.getList("ids").size() > 1) {
@@ -44,6 +52,42 @@ final class RunsCommand extends ClientCommand {
             case "cancel" -> eachId(ns, out, client::cancelRun, (id, run) -> changed(out, run, "cancel"));
             case "requeue" -> eachId(ns, out, client::requeueRun, (id, run) -> changed(out, run, "requeue"));
             default -> throw new UsageException("unknown action " + ns.getString(ACTION));
+        }
+    }
+
+    private static io.forgeflow.client.RunFilter filter(Namespace ns) {
+        java.time.Instant now = java.time.Instant.now();
+        io.forgeflow.client.RunFilter filter = io.forgeflow.client.RunFilter.create().jobId(ns.getString("job"))
+                .status(ns.getString("status")).queue(ns.getString("queue"))
+                .scheduledAfter(time("--scheduled-after", ns.getString("scheduled_after"), now))
+                .scheduledBefore(time("--scheduled-before", ns.getString("scheduled_before"), now))
+                .finishedAfter(time("--finished-after", ns.getString("finished_after"), now));
+        JobsCommand.labels(ns.getList("label")).forEach(filter::label);
+        return filter;
+    }
+
+    private static final java.util.regex.Pattern AGO = java.util.regex.Pattern.compile("-(\\d{1,9})([smhd])");
+
+    /** An RFC 3339 time, or -N followed by s, m, h or d: that long before now; null when not given. */
+    static java.time.Instant time(String option, String text, java.time.Instant now) {
+        if (text == null) {
+            return null;
+        }
+        java.util.regex.Matcher ago = AGO.matcher(text.trim().toLowerCase(java.util.Locale.ROOT));
+        if (ago.matches()) {
+            long n = Long.parseLong(ago.group(1));
+            return now.minus(switch (ago.group(2)) {
+                case "s" -> java.time.Duration.ofSeconds(n);
+                case "m" -> java.time.Duration.ofMinutes(n);
+                case "h" -> java.time.Duration.ofHours(n);
+                default -> java.time.Duration.ofDays(n);
+            });
+        }
+        try {
+            return java.time.OffsetDateTime.parse(text.trim()).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new UsageException(option + " '" + text + "' is not a time: write it like 2026-12-01T09:30:00Z, "
+                    + "or -2h for two hours ago");
         }
     }
 

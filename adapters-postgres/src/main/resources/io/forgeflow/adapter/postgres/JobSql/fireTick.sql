@@ -25,7 +25,8 @@ WITH live AS MATERIALIZED (
       AND next_run_at = CAST(:expectedNextRunAt AS timestamptz)
       AND (CAST(:expectedUpdatedAt AS timestamptz) IS NULL OR updated_at = CAST(:expectedUpdatedAt AS timestamptz))
       AND (SELECT count(*) FROM live) >= 0
-    RETURNING id, overlap, queue, concurrency_key, max_concurrent, traceparent, tracestate, retry_base_seconds, retry_max_seconds
+    RETURNING id, overlap, queue, concurrency_key, max_concurrent, traceparent, tracestate, retry_base_seconds,
+    retry_max_seconds, labels
 ), decision AS (
     SELECT a.*,
            CASE
@@ -53,12 +54,13 @@ WITH live AS MATERIALIZED (
 ), fired AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, fired_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin, retry_base_seconds, retry_max_seconds)
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels)
     SELECT CAST(:runId AS uuid), d.id, 'pending', :priority, :scheduledFor,
            CAST(:expectedNextRunAt AS timestamptz), 0, :maxAttempts, :executor, :payload, :timeoutSeconds,
            coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
            d.queue, CASE WHEN d.max_concurrent IS NULL THEN NULL ELSE coalesce(d.concurrency_key, 'job:' || d.id) END,
-           d.max_concurrent, forgeflow_trace_child(d.traceparent, true), d.tracestate, d.traceparent, d.retry_base_seconds, d.retry_max_seconds
+           d.max_concurrent, forgeflow_trace_child(d.traceparent, true), d.tracestate, d.traceparent,
+           d.retry_base_seconds, d.retry_max_seconds, d.labels
     FROM decision d
     WHERE CAST(:runId AS uuid) IS NOT NULL AND d.action = 'fire'
     ON CONFLICT (job_id, fired_for) WHERE fired_for IS NOT NULL DO NOTHING

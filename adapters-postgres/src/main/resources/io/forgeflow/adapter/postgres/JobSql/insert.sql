@@ -3,11 +3,13 @@
 -- read-then-write. A null key never conflicts.
 INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
                   catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
-                  max_concurrent, overlap, unique_key, traceparent, tracestate, retry_base_seconds, retry_max_seconds)
+                  max_concurrent, overlap, unique_key, traceparent, tracestate, retry_base_seconds,
+                  retry_max_seconds, labels)
 VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timezone, :priority, :maxAttempts,
         :timeoutSeconds, :catchUp, :idempotencyKey, :status, :nextRunAt,
         coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
         coalesce(CAST(:updatedAt AS timestamptz), CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
-        :queue, :concurrencyKey, :maxConcurrent, :overlap, :uniqueKey, :traceparent, :tracestate, :retryBaseSeconds, :retryMaxSeconds)
+        :queue, :concurrencyKey, :maxConcurrent, :overlap, :uniqueKey, :traceparent, :tracestate, :retryBaseSeconds,
+        :retryMaxSeconds, CAST(:labels AS jsonb))
 ON CONFLICT (idempotency_key) DO NOTHING
 RETURNING *

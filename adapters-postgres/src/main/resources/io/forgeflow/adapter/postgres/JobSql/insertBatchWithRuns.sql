@@ -15,19 +15,19 @@ WITH input AS (
                 CAST(:runScheduledFors AS timestamptz[]), CAST(:runMaxAttempts AS integer[]),
                 CAST(:runCreatedAts AS timestamptz[]), CAST(:nows AS timestamptz[]), CAST(:traceparents AS text[]),
                 CAST(:tracestates AS text[]),
-                CAST(:retryBases AS integer[]), CAST(:retryMaxes AS integer[]))
+                CAST(:retryBases AS integer[]), CAST(:retryMaxes AS integer[]), CAST(:labels AS jsonb[]))
         AS i (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up,
               idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key, max_concurrent,
               overlap, run_id, run_priority, run_scheduled_for, run_max_attempts, run_created_at, now_, traceparent,
-              tracestate, retry_base_seconds, retry_max_seconds)
+              tracestate, retry_base_seconds, retry_max_seconds, labels)
 ), job AS (
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
                       catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
-                      max_concurrent, overlap, traceparent, tracestate, retry_base_seconds, retry_max_seconds)
+                      max_concurrent, overlap, traceparent, tracestate, retry_base_seconds, retry_max_seconds, labels)
     SELECT id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up,
            idempotency_key, status, next_run_at, coalesce(created_at, now_, now()),
            coalesce(updated_at, created_at, now_, now()), queue, concurrency_key, max_concurrent, overlap,
-           traceparent, tracestate, retry_base_seconds, retry_max_seconds
+           traceparent, tracestate, retry_base_seconds, retry_max_seconds, coalesce(labels, '{}'::jsonb)
     FROM input
     ORDER BY idempotency_key NULLS LAST, id
     ON CONFLICT (idempotency_key) DO NOTHING
@@ -35,12 +35,13 @@ WITH input AS (
 ), run AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin, retry_base_seconds, retry_max_seconds)
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels)
     SELECT i.run_id, job.id, 'pending', i.run_priority, i.run_scheduled_for, 0, i.run_max_attempts, job.executor,
            job.payload, job.timeout_seconds, coalesce(i.run_created_at, i.now_, now()),
            job.queue, CASE WHEN job.max_concurrent IS NULL THEN NULL
                            ELSE coalesce(job.concurrency_key, 'job:' || job.id) END, job.max_concurrent,
-           forgeflow_trace_child(job.traceparent), job.tracestate, job.traceparent, job.retry_base_seconds, job.retry_max_seconds
+           forgeflow_trace_child(job.traceparent), job.tracestate, job.traceparent, job.retry_base_seconds,
+           job.retry_max_seconds, job.labels
     FROM job
     JOIN input i ON i.id = job.id
     RETURNING id

@@ -18,6 +18,7 @@ SET name            = :name,
     overlap         = :overlap,
     retry_base_seconds = :retryBaseSeconds,
     retry_max_seconds  = :retryMaxSeconds,
+    labels          = CAST(:labels AS jsonb),
     next_run_at     = CAST(:nextRunAt AS timestamptz),
     updated_at      = greatest(coalesce(CAST(:now AS timestamptz), now()), updated_at + interval '1 microsecond')
 WHERE id = CAST(:id AS uuid)

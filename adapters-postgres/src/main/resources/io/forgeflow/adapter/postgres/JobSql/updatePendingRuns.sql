@@ -1,5 +1,5 @@
 -- updatePendingRuns: after update, in its transaction (the runs were locked by lockLiveRuns before the job row). The
--- job's pending runs take its new priority, queue, payload, timeout, concurrency limit and retry policy when :follow; those not
+-- job's pending runs take its new priority, queue, payload, timeout, concurrency limit, retry policy and labels when :follow; those not
 -- attempted yet become due at :rescheduleTo when it is given (a one-off job's new run_at). Running runs are untouched.
 UPDATE runs r
 SET priority        = CASE WHEN :follow THEN j.priority ELSE r.priority END,
@@ -11,6 +11,7 @@ SET priority        = CASE WHEN :follow THEN j.priority ELSE r.priority END,
     max_concurrent  = CASE WHEN :follow THEN j.max_concurrent ELSE r.max_concurrent END,
     retry_base_seconds = CASE WHEN :follow THEN j.retry_base_seconds ELSE r.retry_base_seconds END,
     retry_max_seconds  = CASE WHEN :follow THEN j.retry_max_seconds ELSE r.retry_max_seconds END,
+    labels          = CASE WHEN :follow THEN j.labels ELSE r.labels END,
     scheduled_for   = CASE WHEN CAST(:rescheduleTo AS timestamptz) IS NOT NULL AND r.attempt = 0
                            THEN CAST(:rescheduleTo AS timestamptz) ELSE r.scheduled_for END
 FROM jobs j

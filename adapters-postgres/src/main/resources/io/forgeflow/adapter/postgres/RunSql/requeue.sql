@@ -13,4 +13,4 @@ RETURNING id, job_id, status, attempt, max_attempts, priority, scheduled_for, st
     (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = runs.id AND a.attempt = runs.attempt) AS worker_id,
     lease_expires_at, output, error, executor, payload, timeout_seconds, cancel_requested, created_at,
     queue, traceparent, tracestate, trace_origin,
-    retry_base_seconds, retry_max_seconds
+    retry_base_seconds, retry_max_seconds, labels

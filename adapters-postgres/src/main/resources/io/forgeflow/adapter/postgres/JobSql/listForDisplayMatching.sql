@@ -1,9 +1,10 @@
--- listForDisplay: list.sql for a response, bounded by the query itself. A payload whose JSON text is over
--- :payloadLimit bytes is not read out (payload_truncated; an empty object stands in, a java job's with its handler
--- alone, for the list's waiting_for). Writing a jsonb as text costs about 50 ms a MiB, so the text is measured only
+-- listForDisplayMatching: listMatching.sql (the same filters, run with custom plans by FilteredLists) for a response,
+-- bounded by the query itself (issue 23). A payload whose JSON text is over :payloadLimit bytes is not read out
+-- (payload_truncated; an empty object stands in, a java job's with its handler alone, for the list's waiting_for). Writing a jsonb as text costs about 50 ms a MiB, so the text is measured only
 -- when the payload's binary size (pg_column_size of a detoasted copy, about a millisecond a MiB) is under 8 times the
--- limit: the binary form is at most about 4 times the text (small numbers in arrays), so a larger one is surely cut. The byte budget: each of the (at most :limit) candidates counts :overhead bytes
--- plus its listed payload and its texts; only the rows whose running sum, newest first, stays within :budget are
+-- limit: the binary form is at most about 4 times the text (small numbers in arrays), so a larger one is surely cut.
+-- The byte budget: each of the (at most :limit) candidates counts :overhead bytes plus its listed payload, its texts
+-- and its labels; only the rows whose running sum, newest first, stays within :budget are
 -- returned (the first always is). candidates (the same on every row) tells the caller whether rows were left for the
 -- next page. A plain read; no locks.
 WITH candidate AS MATERIALIZED (
@@ -12,6 +13,9 @@ WITH candidate AS MATERIALIZED (
                 ELSE octet_length(j.payload::text) END AS payload_bytes
     FROM jobs j
     WHERE (CASE WHEN CAST(:status AS text) IS NULL THEN j.status <> 'deleted' ELSE j.status = CAST(:status AS text) END)
+      AND (CAST(:queue AS text) IS NULL OR j.queue = CAST(:queue AS text))
+      AND (CAST(:labels AS jsonb) IS NULL OR (j.labels <> '{}'::jsonb AND j.labels @> CAST(:labels AS jsonb)))
+      AND (CAST(:namePrefix AS text) IS NULL OR j.name LIKE CAST(:namePrefix AS text))
       AND (CAST(:after AS uuid) IS NULL OR j.id < CAST(:after AS uuid))
     ORDER BY j.id DESC
     LIMIT :limit
@@ -21,7 +25,7 @@ WITH candidate AS MATERIALIZED (
                + octet_length(j.name) + octet_length(j.executor) + coalesce(octet_length(j.cron_expr), 0)
                + octet_length(j.timezone) + coalesce(octet_length(j.idempotency_key), 0) + octet_length(j.queue)
                + coalesce(octet_length(j.concurrency_key), 0) + octet_length(j.submitted_via)
-               + coalesce(octet_length(j.unique_key), 0)) OVER newest_first AS running_bytes,
+               + coalesce(octet_length(j.unique_key), 0) + octet_length(j.labels::text)) OVER newest_first AS running_bytes,
            row_number() OVER newest_first AS n,
            count(*) OVER () AS candidates
     FROM candidate c
@@ -35,7 +39,7 @@ SELECT j.id, j.name, j.executor,
        s.payload_truncated, j.cron_expr, j.run_at, j.timezone, j.priority, j.max_attempts, j.timeout_seconds,
        j.catch_up, j.idempotency_key, j.queue, j.concurrency_key, j.max_concurrent, j.overlap, j.status, j.next_run_at,
        j.created_at, j.updated_at, j.submitted_via, j.unique_key, j.traceparent, j.tracestate, j.retry_base_seconds,
-       j.retry_max_seconds, s.candidates
+       j.retry_max_seconds, j.labels, s.candidates
 FROM sized s
 JOIN jobs j ON j.id = s.id
 WHERE s.n = 1 OR s.running_bytes <= :budget
