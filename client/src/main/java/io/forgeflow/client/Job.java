@@ -13,7 +13,7 @@ import java.util.Map;
  * that limit how many of its runs (and those sharing the key) run at once cluster-wide, and its {@code overlap} policy
  * ({@code allow}, {@code skip}, {@code queue_one}, {@code cancel_running}). From a server that predates them, the
  * queue fields read as {@code default}, null, null and {@code allow}. {@code labels}: string to string, empty when none
- * (also from a server that predates them).
+ * (also from a server that predates them), in key order.
  */
 public record Job(
         String id,
@@ -53,7 +53,7 @@ public record Job(
     public Job {
         queue = queue == null ? DEFAULT_QUEUE : queue;
         overlap = overlap == null ? ALLOW : overlap;
-        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
     }
 
     /** A job without labels (the fields before labels). */

@@ -36,7 +36,8 @@ public record JobRequest(
 
     @JsonCreator
     public JobRequest {
-        labels = labels == null || labels.isEmpty() ? null : Map.copyOf(labels);
+        labels = labels == null || labels.isEmpty() ? null
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
     }
 
     /** A request without labels. */

@@ -34,7 +34,7 @@ public record Run(
 
     @com.fasterxml.jackson.annotation.JsonCreator
     public Run {
-        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
     }
 
     /** A run without labels (the fields before labels). */
