@@ -1,12 +1,13 @@
 -- listForDisplayMatching: listMatching.sql (the same filters, run with custom plans by FilteredLists) for a response,
 -- bounded by the query itself (issue 23). A payload whose JSON text is over :payloadLimit bytes is not read out
--- (payload_truncated; an empty object stands in, a java job's with its handler alone, for the list's waiting_for). Writing a jsonb as text costs about 50 ms a MiB, so the text is measured only
--- when the payload's binary size (pg_column_size of a detoasted copy, about a millisecond a MiB) is under 8 times the
--- limit: the binary form is at most about 4 times the text (small numbers in arrays), so a larger one is surely cut.
+-- (payload_truncated; an empty object stands in, a java job's with its handler alone, for the list's waiting_for).
+-- Writing a jsonb as text costs about 50 ms a MiB, so the text is measured only when the payload's binary size
+-- (pg_column_size of a detoasted copy, about a millisecond a MiB) is under 8 times the limit: the binary form is at
+-- most about 4 times the text (small numbers in arrays), so a larger one is surely cut.
 -- The byte budget: each of the (at most :limit) candidates counts :overhead bytes plus its listed payload, its texts
--- and its labels; only the rows whose running sum, newest first, stays within :budget are
--- returned (the first always is). candidates (the same on every row) tells the caller whether rows were left for the
--- next page. A plain read; no locks.
+-- and its labels; only the rows whose running sum, newest first, stays within :budget are returned (the first always
+-- is). candidates (the same on every row) tells the caller whether rows were left for the next page. A plain read; no
+-- locks.
 WITH candidate AS MATERIALIZED (
     SELECT j.id,
            CASE WHEN pg_column_size(j.payload || '{}'::jsonb) > 8 * :payloadLimit THEN :payloadLimit + 1
@@ -25,7 +26,8 @@ WITH candidate AS MATERIALIZED (
                + octet_length(j.name) + octet_length(j.executor) + coalesce(octet_length(j.cron_expr), 0)
                + octet_length(j.timezone) + coalesce(octet_length(j.idempotency_key), 0) + octet_length(j.queue)
                + coalesce(octet_length(j.concurrency_key), 0) + octet_length(j.submitted_via)
-               + coalesce(octet_length(j.unique_key), 0) + octet_length(j.labels::text)) OVER newest_first AS running_bytes,
+               + coalesce(octet_length(j.unique_key), 0) + octet_length(j.labels::text))
+               OVER newest_first AS running_bytes,
            row_number() OVER newest_first AS n,
            count(*) OVER () AS candidates
     FROM candidate c

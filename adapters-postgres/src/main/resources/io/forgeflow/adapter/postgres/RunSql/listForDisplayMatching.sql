@@ -1,19 +1,19 @@
--- listForDisplayMatching: listMatching for a response, bounded by the query itself (issue 23): the output's last
--- :tail characters (and whether it was cut), no payload (an empty object stands in; list items never show it; a java run's stands in
--- with its handler alone, for the list's waiting_for).
--- Every filter is optional (null: no condition). Run with custom plans (FilteredLists): the planner sees the values,
--- folds the absent filters away and picks the index that serves the given ones: (job_id, id DESC), (status, id DESC),
--- (queue, id DESC) over runs outside the default queue (hence the redundant r.queue <> 'default' for another queue),
--- the GIN index of labels (labelled runs only), (finished_at) over finished runs (hence the status condition), or the
--- primary key. With :scheduledBefore the order is the id's text (the same order: lower-case hex, hyphens in fixed
--- places), which no index provides, so the planner reads the window through the BRIN index of scheduled_for and sorts
--- it rather than walking the primary key backwards through every newer run (it assumes matching rows are spread
--- evenly; an old window is at the far end). A run that is not running shows the worker of its last attempt (a
--- primary-key probe of run_attempts per row returned). Plain reads; no locks.
+-- listForDisplayMatching: listMatching for a response, bounded by the query itself (issue 23): the output's last :tail
+-- characters (and whether it was cut), no payload (an empty object stands in; list items never show it; a java run's
+-- stands in with its handler alone, for the list's waiting_for). Every filter is optional (null: no condition). Run
+-- with custom plans (FilteredLists): the planner sees the values, folds the absent filters away and picks the index
+-- that serves the given ones: (job_id, id DESC), (status, id DESC), (queue, id DESC) over runs outside the default
+-- queue (hence the redundant r.queue <> 'default' for another queue), the GIN index of labels (labelled runs only),
+-- (finished_at) over finished runs (hence the status condition), or the primary key. With :scheduledBefore the order is
+-- the id's text (the same order: lower-case hex, hyphens in fixed places), which no index provides, so the planner
+-- reads the window through the BRIN index of scheduled_for and sorts it rather than walking the primary key backwards
+-- through every newer run (it assumes matching rows are spread evenly; an old window is at the far end). A run that is
+-- not running shows the worker of its last attempt (a primary-key probe of run_attempts per row returned). Plain reads;
+-- no locks.
 -- The byte budget: each of the (at most :limit) candidates counts :overhead bytes plus its output tail, error and
 -- worker; only the rows whose running sum, newest first, stays within :budget are returned (the first always is).
--- candidates (the same on every row) tells the caller whether rows were left for the next page. The newest-first
--- window orders by id, the same order as the id's text that :scheduledBefore pages use.
+-- candidates (the same on every row) tells the caller whether rows were left for the next page. The newest-first window
+-- orders by id, the same order as the id's text that :scheduledBefore pages use.
 WITH candidate AS (
     SELECT r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, r.scheduled_for, r.started_at,
            r.finished_at,
