@@ -187,22 +187,18 @@ public final class EnvironmentOverrides {
         validate(s);
     }
 
-    /** A body must arrive at 1 KiB/s or faster (Jetty's default is no minimum), unless the YAML sets a rate. */
-    static final io.dropwizard.util.DataSize MIN_REQUEST_DATA_RATE = io.dropwizard.util.DataSize.kibibytes(1);
     /** Request headers above 8 KiB in all are refused (431). */
     static final io.dropwizard.util.DataSize MAX_REQUEST_HEADERS = io.dropwizard.util.DataSize.kibibytes(8);
 
     /**
-     * Slow and oversized clients: a minimum request data rate (a body trickled slower than
-     * {@link #MIN_REQUEST_DATA_RATE} ends its request instead of holding a thread) and a cap on the request headers,
-     * on every HTTP connector whose YAML does not set them.
+     * Oversized clients: a cap on the request headers on every HTTP connector whose YAML does not set a lower one. No
+     * minimum request data rate is set by default: Jetty measures it from the body's first byte to when the node
+     * reads it, so on a busy node a small body read late failed (a 60-byte PATCH needs only 60 ms of queueing to fall
+     * under 1 KiB/s); a stalled body ends at the idle timeout, and the YAML's minRequestDataPerSecond still applies.
      */
     static void slowClientLimits(List<io.dropwizard.jetty.ConnectorFactory> connectors) {
         for (io.dropwizard.jetty.ConnectorFactory connector : connectors) {
             if (connector instanceof io.dropwizard.jetty.HttpConnectorFactory http) {
-                if (http.getMinRequestDataPerSecond().toBytes() == 0) {
-                    http.setMinRequestDataPerSecond(MIN_REQUEST_DATA_RATE);
-                }
                 if (http.getMaxRequestHeaderSize().toBytes() > MAX_REQUEST_HEADERS.toBytes()) {
                     http.setMaxRequestHeaderSize(MAX_REQUEST_HEADERS);
                 }

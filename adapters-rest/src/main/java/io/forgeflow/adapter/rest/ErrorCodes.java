@@ -13,6 +13,7 @@ final class ErrorCodes {
     static final String NOT_FOUND = "not_found";
     static final String METHOD_NOT_ALLOWED = "method_not_allowed";
     static final String NOT_ACCEPTABLE = "not_acceptable";
+    static final String REQUEST_TIMEOUT = "request_timeout";
     static final String CONFLICT = "conflict";
     static final String IDEMPOTENCY_CONFLICT = ConflictException.IDEMPOTENCY_CONFLICT;
     static final String UNIQUE_CONFLICT = ConflictException.UNIQUE_CONFLICT;
@@ -43,6 +44,8 @@ final class ErrorCodes {
                 return METHOD_NOT_ALLOWED;
             case 406:
                 return NOT_ACCEPTABLE;
+            case 408:
+                return REQUEST_TIMEOUT;
             case 409:
                 return CONFLICT;
             case 413:

@@ -8,8 +8,8 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The last resort: anything no other mapper claims is a bug (or an outage, such as a lost database). The client
- * gets 500 with a generic message and an error id; the log gets that id with the stack trace. Never a stack
+ * The last resort: anything no other mapper claims is a bug (or an outage, such as a lost database), except a request
+ * the HTTP server refused while reading it (its 4xx). The client gets 500 with a generic message and an error id; the log gets that id with the stack trace. Never a stack
  * trace in the body.
  */
 public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
@@ -20,6 +20,15 @@ public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwabl
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof BodyTooLargeException) {
                 return ErrorBody.response(413, ApiException.tooLarge(((BodyTooLargeException) c).limit()).getMessage(), null);
+            }
+            if (c instanceof org.eclipse.jetty.http.HttpException refused && refused.getCode() >= 400
+                    && refused.getCode() < 500) {
+                // the HTTP server refused the request while it was being read (a body below the minimum data rate,
+                // a broken chunk): the client's error, not a bug
+                int status = refused.getCode();
+                return ErrorBody.response(status, status == 408
+                        ? "the request body did not arrive in time (the node stopped waiting for it): send the request again"
+                        : "the request could not be read: " + refused.getReason(), null);
             }
             if (c.getCause() == c) {
                 break;
