@@ -111,4 +111,44 @@ class PublishedRepositoriesTest {
         assertThat(published).extracting(RunChange::runId, RunChange::status)
                 .containsExactly(tuple(tick.id(), RunStatus.PENDING));
     }
+
+    @Test
+    void readsAndOtherCallsPassThroughAndPublishNothing() {
+        Job cron = aJob("* * * * *", null);
+        Run first = aRun(cron);
+        jobs.create(cron, first);
+        Run running = runs.insert(aRun(cron));
+        published.clear();
+
+        assertThat(jobs.find(cron.id())).isEqualTo(store.jobs().find(cron.id())).isPresent();
+        assertThat(jobs.list(null, 10, null).items()).extracting(Job::id).containsExactly(cron.id());
+        assertThat(jobs.listMatching(io.forgeflow.domain.port.JobFilter.ALL, 10, null).items()).hasSize(1);
+        assertThat(jobs.listForDisplay(null, 10, null, io.forgeflow.domain.port.ListBudget.DEFAULT).items())
+                .hasSize(1);
+        assertThat(jobs.listForDisplayMatching(io.forgeflow.domain.port.JobFilter.ALL, 10, null,
+                io.forgeflow.domain.port.ListBudget.DEFAULT).items()).hasSize(1);
+        assertThat(jobs.dueJobs(10)).isEqualTo(store.jobs().dueJobs(10));
+        assertThat(jobs.nextTickIn()).isEqualTo(store.jobs().nextTickIn()).isPresent();
+        assertThat(jobs.update(cron.id(), cron.updatedAt(), cron.spec(), cron.nextRunAt(),
+                io.forgeflow.domain.port.JobRepository.PendingRuns.KEEP, null)).isPresent();
+        Job current = jobs.find(cron.id()).orElseThrow();
+        assertThat(jobs.fire(current, current.nextRunAt().plusSeconds(60), null)).isEqualTo(TickOutcome.FIRED);
+
+        assertThat(runs.find(first.id())).isEqualTo(store.runs().find(first.id())).isPresent();
+        assertThat(runs.attempts(first.id())).isEqualTo(store.runs().attempts(first.id()));
+        assertThat(runs.list(cron.id(), null, 10, null).items()).hasSize(2);
+        assertThat(runs.listMatching(io.forgeflow.domain.port.RunFilter.of(cron.id(), null), 10, null).items())
+                .hasSize(2);
+        assertThat(runs.listForDisplay(cron.id(), null, 10, null, io.forgeflow.domain.port.ListBudget.DEFAULT)
+                .items()).hasSize(2);
+        assertThat(runs.listForDisplayMatching(io.forgeflow.domain.port.RunFilter.ALL, 10, null,
+                io.forgeflow.domain.port.ListBudget.DEFAULT).items()).hasSize(2);
+        assertThat(runs.countByStatus()).isEqualTo(store.runs().countByStatus()).containsEntry(RunStatus.PENDING, 2L);
+        assertThat(runs.requestCancel(running.id())).as("not running: nothing to stop").isEmpty();
+        assertThat(published).isEmpty();
+
+        Job deleted = jobs.delete(cron.id(), JobStatus.ACTIVE, false).orElseThrow().job();
+        assertThat(jobs.purge(deleted.id())).isTrue();
+        assertThat(jobs.find(cron.id())).isEmpty();
+    }
 }
