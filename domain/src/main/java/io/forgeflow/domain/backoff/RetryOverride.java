@@ -36,10 +36,10 @@ public record RetryOverride(Integer baseSeconds, Integer maxSeconds) {
         java.time.Duration base = baseSeconds == null ? null : java.time.Duration.ofSeconds(baseSeconds);
         java.time.Duration cap = maxSeconds == null ? null : java.time.Duration.ofSeconds(maxSeconds);
         if (base == null) {
-            base = node.base().compareTo(cap) > 0 ? cap : node.base();
+            base = java.util.Collections.min(java.util.List.of(node.base(), cap));
         }
         if (cap == null) {
-            cap = node.cap().compareTo(base) < 0 ? base : node.cap();
+            cap = java.util.Collections.max(java.util.List.of(node.cap(), base));
         }
         return new RetryPolicy(base, cap);
     }
