@@ -20,7 +20,7 @@ final class RunsCommand extends ClientCommand {
         Subparsers actions = actions(command);
         Subparser list = action(actions, "list", "list runs, newest first (GET /api/runs)");
         list.addArgument("--job").metavar("JOB_ID").help("only the runs of this job");
-        list.addArgument("--status").choices("pending", "running", "succeeded", "dead", "cancelled")
+        list.addArgument("--status").choices("waiting", "pending", "running", "succeeded", "dead", "cancelled")
                 .help("only runs in this status (dead: the dead-letter queue)");
         list.addArgument("--queue").metavar("QUEUE").help("only runs of this queue");
         list.addArgument("--label").action(net.sourceforge.argparse4j.impl.Arguments.append()).metavar("KEY=VALUE")
