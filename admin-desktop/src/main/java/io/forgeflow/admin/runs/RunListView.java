@@ -10,6 +10,7 @@ import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 
@@ -33,6 +34,20 @@ public final class RunListView extends SplitPane {
         ChoiceBox<String> status = new ChoiceBox<>(FXCollections.observableArrayList(RunListViewModel.STATUS_CHOICES));
         status.setId("runStatusFilter");
         status.valueProperty().bindBidirectional(vm.statusFilterProperty());
+        TextField jobId = filterField("runJobIdFilter", "Job id", 9, vm.jobIdFilterProperty(), vm);
+        TextField queue = filterField("runQueueFilter", "Queue", 8, vm.queueFilterProperty(), vm);
+        TextField labels = filterField("runLabelFilter", "Labels: team:ops", 11, vm.labelFilterProperty(), vm);
+        String zoneHint = " (" + vm.zoneName() + ")";
+        TextField after = filterField("runScheduledAfter", "Scheduled after" + zoneHint, 13,
+                vm.scheduledAfterProperty(), vm);
+        TextField before = filterField("runScheduledBefore", "Scheduled before" + zoneHint, 13,
+                vm.scheduledBeforeProperty(), vm);
+        TextField finished = filterField("runFinishedAfter", "Finished after" + zoneHint, 13,
+                vm.finishedAfterProperty(), vm);
+        Button apply = Views.button("runsApplyFilter", "Filter", vm::applyFilters);
+        Button clear = Views.button("runsClearFilter", "Clear", vm::clearFilters);
+        Label filterError = Views.message("runFilterError", vm.filterErrorProperty(),
+                javafx.beans.binding.Bindings.isNotEmpty(vm.filterErrorProperty()));
         Button loadMore = Views.button("runsLoadMore", "Load more", vm::loadMore);
         loadMore.disableProperty().bind(vm.hasMoreProperty().not().or(vm.loadingProperty()));
         Label count = new Label();
@@ -52,7 +67,8 @@ public final class RunListView extends SplitPane {
                 Views.column("Attempt", 70, vm::attemptsOf),
                 Views.<Run, Instant>sortedColumn("Scheduled", 112, Run::scheduledFor, vm::timeOf),
                 Views.<Run, Instant>sortedColumn("Finished", 112, Run::finishedAt, vm::timeOf),
-                Views.column("Worker", 70, r -> r.workerId() == null ? "" : r.workerId())));
+                Views.column("Worker", 70, r -> r.workerId() == null ? "" : r.workerId()),
+                Views.column("Trace", 110, vm::traceOf)));
         Label zone = new Label("Times in " + vm.zoneName());
         zone.getStyleClass().add("stat-caption");
         table.getSelectionModel().selectedItemProperty().addListener((o, a, run) -> {
@@ -73,13 +89,27 @@ public final class RunListView extends SplitPane {
 
         VBox left = new VBox(8,
                 Views.toolbar(job, allJobs),
-                Views.toolbar(new Label("Status"), status, Views.button("runsRefresh", "Refresh", vm::refresh),
-                        loadMore, count, Views.spacer(), zone),
+                Views.toolbar(new Label("Status"), status, jobId, queue, labels),
+                Views.toolbar(after, before, finished, apply, clear),
+                filterError,
+                Views.toolbar(Views.button("runsRefresh", "Refresh", vm::refresh), loadMore, count, Views.spacer(), zone),
                 Views.message("runsMessage", vm.messageProperty(), javafx.beans.binding.Bindings.isNotEmpty(
                         vm.messageProperty())),
                 table);
         left.setPadding(new Insets(14, 8, 14, 14));
         getItems().addAll(left, new RunDetailView(vm.detail()));
         setDividerPositions(0.55);
+    }
+
+    /** A filter text field; Enter applies the filters. */
+    private static TextField filterField(String id, String prompt, int columns, javafx.beans.property.StringProperty
+            property, RunListViewModel vm) {
+        TextField field = new TextField();
+        field.setId(id);
+        field.setPromptText(prompt);
+        field.setPrefColumnCount(columns);
+        field.textProperty().bindBidirectional(property);
+        field.setOnAction(e -> vm.applyFilters());
+        return field;
     }
 }

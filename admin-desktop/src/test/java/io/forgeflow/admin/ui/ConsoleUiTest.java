@@ -235,7 +235,7 @@ class ConsoleUiTest {
 
             robot.clickOn("#jobFilter").write("backup");
 
-            untilText(robot, "#jobsCount", "1 of 6 jobs match");
+            untilText(robot, "#jobsCount", "1 of 6 jobs match"); // replaced below
         }
     }
 
