@@ -19,6 +19,7 @@ import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TextInputControl;
+import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
@@ -27,8 +28,11 @@ import javafx.scene.layout.VBox;
 import java.time.ZoneId;
 import java.util.Locale;
 
-/** The submit form. It only binds controls to {@link JobFormViewModel}. */
-public final class JobFormView extends ScrollPane {
+/**
+ * The job form (submit or edit). The fields scroll; the actions and the message stay in view below them. It only binds
+ * controls to {@link JobFormViewModel}.
+ */
+public final class JobFormView extends BorderPane {
     private final JobFormViewModel vm;
     private final GridPane grid = new GridPane();
     private int row;
@@ -36,7 +40,8 @@ public final class JobFormView extends ScrollPane {
     public JobFormView(JobFormViewModel vm) {
         this.vm = vm;
         setId("jobFormView");
-        setFitToWidth(true);
+        ScrollPane scroll = new ScrollPane(grid);
+        scroll.setFitToWidth(true);
         grid.setHgap(12);
         grid.setVgap(6);
         grid.setPadding(new Insets(16));
@@ -128,7 +133,8 @@ public final class JobFormView extends ScrollPane {
         CheckBox keep = new CheckBox("Keep pending runs as they are (their priority, queue, payload and labels)");
         keep.setId("jobKeepPending");
         keep.selectedProperty().bindBidirectional(vm.keepPendingProperty());
-        add("Pending runs", keep, null, editing);
+        keep.visibleProperty().bind(editing);
+        keep.managedProperty().bind(editing);
 
         Button submit = Views.button("submitJob", "Submit job", vm::submit);
         submit.textProperty().bind(vm.actionLabelProperty());
@@ -142,10 +148,13 @@ public final class JobFormView extends ScrollPane {
         reload.managedProperty().bind(reload.visibleProperty());
         Button runs = Views.button("formViewRuns", "View its runs", vm::showRunsOfSubmitted);
         runs.visibleProperty().bind(vm.submittedProperty().isNotNull());
-        grid.add(Views.toolbar(submit, clear, reload, runs), 1, row++);
         Label message = Views.message("formMessage", vm.messageProperty(), vm.failedProperty());
-        grid.add(message, 1, row++);
-        setContent(grid);
+        message.setMaxWidth(800);
+        VBox actions = new VBox(6, keep, Views.toolbar(submit, clear, reload, runs), message);
+        actions.setPadding(new Insets(10, 16, 12, 178));
+        actions.getStyleClass().add("form-actions");
+        setCenter(scroll);
+        setBottom(actions);
     }
 
     private void add(String caption, Node input, Field field, BooleanBinding shownWhen) {
