@@ -128,6 +128,8 @@ public final class JobFormView extends BorderPane {
         TextField key = field("jobIdempotencyKey", vm.idempotencyKeyProperty(),
                 "optional: resubmitting with the same key never makes a second job");
         key.editableProperty().bind(editing.not());
+        key.promptTextProperty().bind(Bindings.when(editing).then("none")
+                .otherwise("optional: resubmitting with the same key never makes a second job"));
         add("Idempotency key", new VBox(2, key, fixedNote(editing, "fixed at submission")), Field.IDEMPOTENCY_KEY,
                 null);
         CheckBox keep = new CheckBox("Keep pending runs as they are (their priority, queue, payload and labels)");

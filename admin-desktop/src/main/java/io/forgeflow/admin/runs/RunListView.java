@@ -37,15 +37,18 @@ public final class RunListView extends SplitPane {
         TextField jobId = filterField("runJobIdFilter", "Job id", 9, vm.jobIdFilterProperty(), vm);
         TextField queue = filterField("runQueueFilter", "Queue", 8, vm.queueFilterProperty(), vm);
         TextField labels = filterField("runLabelFilter", "Labels: team:ops", 11, vm.labelFilterProperty(), vm);
-        String zoneHint = " (" + vm.zoneName() + ")";
-        TextField after = filterField("runScheduledAfter", "Scheduled after" + zoneHint, 13,
-                vm.scheduledAfterProperty(), vm);
-        TextField before = filterField("runScheduledBefore", "Scheduled before" + zoneHint, 13,
-                vm.scheduledBeforeProperty(), vm);
-        TextField finished = filterField("runFinishedAfter", "Finished after" + zoneHint, 13,
-                vm.finishedAfterProperty(), vm);
+        // times are read in the zone the "Times in ..." label names
+        TextField after = filterField("runScheduledAfter", "Scheduled after", 10, vm.scheduledAfterProperty(), vm);
+        TextField before = filterField("runScheduledBefore", "Scheduled before", 10, vm.scheduledBeforeProperty(), vm);
+        TextField finished = filterField("runFinishedAfter", "Finished after", 10, vm.finishedAfterProperty(), vm);
+        for (TextField time : List.of(after, before, finished)) {
+            time.setTooltip(new javafx.scene.control.Tooltip("2026-07-01 09:30 or 2026-07-01 (in " + vm.zoneName()
+                    + "), or 2026-07-01T09:30:00Z"));
+        }
         Button apply = Views.button("runsApplyFilter", "Filter", vm::applyFilters);
+        apply.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         Button clear = Views.button("runsClearFilter", "Clear", vm::clearFilters);
+        clear.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         Label filterError = Views.message("runFilterError", vm.filterErrorProperty(),
                 javafx.beans.binding.Bindings.isNotEmpty(vm.filterErrorProperty()));
         Button loadMore = Views.button("runsLoadMore", "Load more", vm::loadMore);
