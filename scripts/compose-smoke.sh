@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end check of compose.yaml with podman-compose, on loopback ports, on a machine with no Docker and no image
 # registry (installs the Debian packages it needs; builds the images with scripts/build-images.sh):
-#   1. PostgreSQL, the api + scheduler node, three workers and Prometheus start; the three workers register
+#   1. PostgreSQL, the api + scheduler node, three workers and Prometheus start; the three workers register; the
+#      health checks of PostgreSQL and the five nodes pass (run with `podman healthcheck run`: no systemd for timers)
 #   2. the README's first job runs and succeeds
 #   3. a worker container is killed with SIGKILL during `sleep 8 && echo survived`; the run finishes on another worker
 #   4. Prometheus scraped the nodes: forgeflow_runs_total counts the successes, and the alert rules are loaded
