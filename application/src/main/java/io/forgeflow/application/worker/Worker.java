@@ -101,10 +101,11 @@ public final class Worker {
         WorkerListener heard = listener == null ? WorkerListener.NONE : listener;
         DueTimer dueTimer = new DueTimer(queue, executors, settings.lanes(), settings.pollInterval(), ticker, wakeUp);
         LeaseDeadlines deadlines = new LeaseDeadlines(ticker, LeaseKeeper.trustedNanos(settings));
-        this.acknowledger = new Acknowledger(settings, queue, ackPacer, ticker, wakeUp, dueTimer, heard, changes);
+        Tracing traced = tracing == null ? Tracing.NONE : tracing;
+        this.acknowledger = new Acknowledger(settings, queue, ackPacer, ticker, wakeUp, dueTimer, heard, changes,
+                traced);
         this.slots = new ExecutionSlots(settings, executors, ticker, heard,
-                new OutcomePolicy(settings.retryPolicy(), random), deadlines, acknowledger, wakeUp,
-                tracing == null ? Tracing.NONE : tracing);
+                new OutcomePolicy(settings.retryPolicy(), random), deadlines, acknowledger, wakeUp, traced);
         this.leases = new LeaseKeeper(settings, queue, ticker, deadlines, slots, acknowledger);
         this.claimer = new Claimer(settings, queue, executors, claimPacer, ticker, wakeUp, dueTimer, slots,
                 acknowledger, leases, heard, changes);
