@@ -92,9 +92,10 @@ public final class Worker {
         this(settings, queue, executors, signal, random, listener, claimPacer, ackPacer, ticker, changes, Tracing.NONE);
     }
 
-    private Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
-                   RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer,
-                   Ticker ticker, RunChanges changes, Tracing tracing) {
+    /** With the pacers, the ticker, the run changes' publisher and tracing given (tests). */
+    Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
+           RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer,
+           Ticker ticker, RunChanges changes, Tracing tracing) {
         this.settings = settings;
         this.executors = executors;
         this.signal = signal;
