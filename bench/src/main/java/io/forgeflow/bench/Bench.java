@@ -69,6 +69,9 @@ public final class Bench {
         subparser.addArgument("--rest-seconds").type(Integer.class).setDefault(20).help("REST measured window");
         subparser.addArgument("--rest-clients").type(Integer.class).setDefault(32).help("REST concurrent clients");
         subparser.addArgument("--w0-seconds").type(Integer.class).setDefault(10).help("W0 length");
+        subparser.addArgument("--w2-traceparent")
+                .help("a W3C traceparent W2's submissions are made under, as a caller's would be (none by default); "
+                        + "spans are exported only when FORGEFLOW_OTLP_ENDPOINT is set, as on a node");
         subparser.addArgument("--out").setDefault("bench-results.json").help("where to write the JSON results");
         subparser.addArgument("--node-jar").setDefault("server/target/forgeflow.jar")
                 .help("the node's jar, which the REST workload starts (server/target/forgeflow.jar)");
@@ -95,7 +98,19 @@ public final class Bench {
                 out.println("*** you measure on, e.g. postgresql://postgres@127.0.0.1:5432/postgres               ***");
                 out.println();
             }
-            Workloads w = new Workloads(db, out);
+            // traces as a node has them (issue 31): an OTLP exporter only when FORGEFLOW_OTLP_ENDPOINT is set
+            io.forgeflow.application.trace.Tracing tracing = io.forgeflow.adapter.otel.OpenTelemetryTracing
+                    .fromEnvironment(System.getenv());
+            String caller = ns.getString("w2_traceparent");
+            io.forgeflow.domain.trace.TraceContext incoming = caller == null ? null
+                    : io.forgeflow.domain.trace.TraceContext.parse(caller, null);
+            if (caller != null && incoming == null) {
+                throw new IllegalArgumentException("--w2-traceparent is not a W3C traceparent: " + caller);
+            }
+            out.println("traces: " + (tracing instanceof io.forgeflow.adapter.otel.OpenTelemetryTracing otel
+                    ? "exported over OTLP to " + otel.endpoint() : "off (FORGEFLOW_OTLP_ENDPOINT unset)")
+                    + (incoming == null ? "" : "; W2 submitted under " + incoming.traceparent()));
+            Workloads w = new Workloads(db, out).traced(tracing, incoming);
             Double reference = null;
             if (workloads.contains("W0")) {
                 out.println("W0 ...");
@@ -141,6 +156,9 @@ public final class Bench {
                 results.add(new RestLoad(db, out, Path.of(ns.getString("node_jar"))).run(ns.getInt("rest_clients"),
                         Duration.ofSeconds(ns.getInt("rest_warmup_seconds")),
                         Duration.ofSeconds(ns.getInt("rest_seconds"))));
+            }
+            if (tracing instanceof io.forgeflow.adapter.otel.OpenTelemetryTracing otel) {
+                otel.close(); // flushes the spans still buffered
             }
         } finally {
             heap.stop();
