@@ -54,7 +54,8 @@ public final class Bench {
         subparser.addArgument("--workloads").setDefault("W0,W1,W1-limits,W1-large,W2,REST")
                 .help("comma-separated: W0, W1, W1-limits (W1 with a queue limit and with a concurrency key, neither "
                         + "reached), W1-large (about 2 minutes on 2 cores), W2, REST, ENQ-TX (enqueue in the "
-                        + "application's transaction, for --rest-seconds; not in the default set)");
+                        + "application's transaction, for --rest-seconds; not in the default set), TRACE (the tracing calls of a "
+                        + "run alone, no database, 30,000 runs at 1,000/s; not in the default set)");
         subparser.addArgument("--n").type(Integer.class).setDefault(20_000).help("W1 runs (20000)");
         subparser.addArgument("--large-n").type(Integer.class).setDefault(1_000_000).help("W1-large runs (1000000)");
         subparser.addArgument("--jit-warmup").type(Integer.class).setDefault(20_000)
@@ -156,6 +157,11 @@ public final class Bench {
                 results.add(new RestLoad(db, out, Path.of(ns.getString("node_jar"))).run(ns.getInt("rest_clients"),
                         Duration.ofSeconds(ns.getInt("rest_warmup_seconds")),
                         Duration.ofSeconds(ns.getInt("rest_seconds"))));
+            }
+            if (workloads.contains("TRACE")) {
+                // twice: the first warms the JIT up; both are printed
+                TraceCalls.measure(tracing, incoming, 10_000, 1_000, out);
+                TraceCalls.measure(tracing, incoming, 20_000, 1_000, out);
             }
             if (tracing instanceof io.forgeflow.adapter.otel.OpenTelemetryTracing otel) {
                 otel.close(); // flushes the spans still buffered
