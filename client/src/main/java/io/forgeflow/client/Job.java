@@ -17,6 +17,8 @@ import java.util.Map;
  * its {@code java} payload); null when nothing, and from a server that predates it.
  * {@code retry}: the job's own retry backoff, null when it gave none (the server's defaults apply).
  * {@code labels}: string to string, empty when none (also from a server that predates them), in key order.
+ * {@code traceId}: the W3C trace of its submission (the {@code traceparent} it was submitted with, or the one the
+ * server started), null when none or from a server that predates it.
  */
 public record Job(
         String id,
@@ -41,7 +43,8 @@ public record Job(
         String overlap,
         String waitingFor,
         Retry retry,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        String traceId) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -59,6 +62,17 @@ public record Job(
         queue = queue == null ? DEFAULT_QUEUE : queue;
         overlap = overlap == null ? ALLOW : overlap;
         labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+    }
+
+    /** A job without trace (the fields before {@code trace_id}). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, null);
     }
 
     /** A job waiting for nothing (the fields before {@code waiting_for}). */

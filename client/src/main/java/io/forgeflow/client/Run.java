@@ -14,6 +14,9 @@ import java.util.Map;
  * {@code java} job); null when nothing, and from a server that predates it.
  * {@code retry}: the retry backoff the run carries (its job's), null when the server's defaults apply.
  * {@code labels}: its job's, empty when none.
+ * {@code traceId}: the W3C trace the run belongs to (its job's submission's, or a trace of its own for a cron tick),
+ * null when it has no trace context or the server predates it; {@code traceUrl}: a link to that trace in a trace
+ * viewer, null unless the server sets {@code FORGEFLOW_TRACE_URL_TEMPLATE}.
  */
 public record Run(
         String id,
@@ -32,7 +35,9 @@ public record Run(
         List<Attempt> attempts,
         String waitingFor,
         Retry retry,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        String traceId,
+        String traceUrl) {
 
     public static final String PENDING = "pending";
     public static final String RUNNING = "running";
@@ -43,6 +48,14 @@ public record Run(
     @JsonCreator
     public Run {
         labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+    }
+
+    /** A run without trace (the fields before {@code trace_id}). */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts, String waitingFor, Retry retry, Map<String, String> labels) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, waitingFor, retry, labels, null, null);
     }
 
     /** A run waiting for nothing (the fields before {@code waiting_for}). */

@@ -281,6 +281,37 @@ class CommandLineIT {
     }
 
     @Nested
+    class Traces {
+        @Test
+        void runsGetShowsTheTraceIdOfARunSubmittedWithATraceparent() throws Exception {
+            String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+            java.net.http.HttpResponse<String> submitted = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(server() + "/api/jobs"))
+                            .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
+                            .header("traceparent", "00-" + trace + "-00f067aa0ba902b7-01")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\": \"cli-traced\", "
+                                    + "\"executor\": \"shell\", \"payload\": {\"command\": \"true\"}}")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(201);
+            String jobId = json.readTree(submitted.body()).get("id").asText();
+            Run run = awaitRun(jobId, r -> Run.SUCCEEDED.equals(r.status()));
+
+            Result get = cli("runs", "get", run.id());
+            assertThat(get.code()).as(get.toString()).isZero();
+            assertThat(get.out()).containsPattern("trace +" + trace);
+            assertThat(json.readTree(cli("runs", "get", run.id(), "--json").out()).get("trace_id").asText())
+                    .isEqualTo(trace);
+            assertThat(cli("jobs", "get", jobId).out()).containsPattern("trace +" + trace);
+
+            // a run without trace context says so
+            String plain = submittedId(cli("jobs", "submit", "--name", "cli-untraced", "--executor", "shell",
+                    "--command", "true", "--json"));
+            Run untraced = awaitRun(plain, r -> Run.SUCCEEDED.equals(r.status()));
+            assertThat(cli("runs", "get", untraced.id()).out()).containsPattern("trace +-");
+        }
+    }
+
+    @Nested
     class Schedules {
         @Test
         void previewPrintsTheFireTimesWithTheirLocalTimeAndTheDaylightSavingNote() {

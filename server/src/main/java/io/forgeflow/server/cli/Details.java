@@ -58,6 +58,7 @@ final class Details {
                 .field("payload", payloadText(job.payload()))
                 .field("created", Text.time(job.createdAt()))
                 .field("updated", Text.time(job.updatedAt()))
+                .field("trace", job.traceId())
                 .print(out);
     }
 
@@ -92,7 +93,11 @@ final class Details {
                 .field("started", Text.time(run.startedAt()))
                 .field("finished", Text.time(run.finishedAt()))
                 .field("worker", run.workerId() != null || run.attemptsOrEmpty().isEmpty() ? run.workerId()
-                        : run.attemptsOrEmpty().get(run.attemptsOrEmpty().size() - 1).workerId());
+                        : run.attemptsOrEmpty().get(run.attemptsOrEmpty().size() - 1).workerId())
+                .field("trace", run.traceId());
+        if (run.traceUrl() != null) {
+            d.field("trace url", run.traceUrl());
+        }
         if (Run.RUNNING.equals(run.status())) {
             d.field("lease until", Text.time(run.leaseExpiresAt()));
         }
