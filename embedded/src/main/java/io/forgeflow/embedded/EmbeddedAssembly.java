@@ -129,7 +129,9 @@ final class EmbeddedAssembly {
                 LeaseRescuer rescuer = new LeaseRescuer(queue, election,
                         new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),
                         new RunChanges(events, Clock.systemUTC()), bridge::leasesRecovered);
-                SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, b.schedulerTick);
+                SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, b.schedulerTick, () -> { },
+                        new io.forgeflow.application.workflow.WorkflowSweeper(
+                                new io.forgeflow.adapter.postgres.PostgresWorkflows(jdbi, null), election, n -> { }));
                 RetentionRole retention = new RetentionRole(new RetentionSweeper(new PostgresRetention(jdbi, null,
                         RETENTION_STATEMENT_TIMEOUT), nodes, election, b.retention,
                         Duration.ofSeconds(QueryNodes.keepWindowSeconds(heartbeat)), RETENTION_PAUSE, (table, n) -> { }),

@@ -1,5 +1,9 @@
 package io.forgeflow.server;
 
+import io.forgeflow.application.workflow.QueryWorkflows;
+import io.forgeflow.application.workflow.SubmitBatch;
+import io.forgeflow.domain.port.Workflows;
+
 import io.dropwizard.core.setup.Environment;
 import io.forgeflow.adapter.postgres.PostgresHealth;
 import io.forgeflow.adapter.rest.HealthResource;
@@ -58,6 +62,8 @@ final class ApiWiring {
     private final HandlerWaits waits;
     private Tracing tracing = Tracing.NONE;
     private final ListBudget listBudget;
+    private Workflows workflows;
+    private java.util.function.IntConsumer batchCreated = n -> { };
 
     ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
               ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
@@ -80,6 +86,13 @@ final class ApiWiring {
         this.listBudget = listBudget;
     }
 
+    /** Workflows (issue 32): jobs with parents and batches. */
+    ApiWiring workflows(Workflows newWorkflows, java.util.function.IntConsumer batchCreated) {
+        this.workflows = newWorkflows;
+        this.batchCreated = batchCreated;
+        return this;
+    }
+
     /** Spans of submissions and triggers (issue 31). */
     ApiWiring tracing(Tracing newTracing) {
         this.tracing = newTracing;
@@ -99,11 +112,16 @@ final class ApiWiring {
             }
         };
         if (apiRole) {
-            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs),
+            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs),
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock, tracing),
                     new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs),
                     new QueryRuns(runs, waits, listBudget), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
-                    new QueryNodes(nodes, heartbeatInterval), readiness).forEach(environment.jersey()::register);
+                    new QueryNodes(nodes, heartbeatInterval), readiness,
+                    workflows == null ? null : new QueryWorkflows(workflows)).forEach(environment.jersey()::register);
+            if (workflows != null) {
+                environment.jersey().register(RestModule.batches(new SubmitBatch(workflows, executors, signal, clock,
+                        batchCreated)));
+            }
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));
             environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));
             DashboardServlet.register(environment); // the web dashboard at /, beside Jersey

@@ -49,6 +49,9 @@ final class ForgeFlowMetrics implements WorkerListener {
     private final Counter recoveries;
     private final Counter missedTicks;
     private final Counter retention;
+    private final Counter batchesCreated;
+    private final Counter batchJobs;
+    private final Counter batchesCompleted;
     private final Histogram duration;
     private final Histogram pickup;
     private final AtomicInteger busy = new AtomicInteger();
@@ -82,6 +85,13 @@ final class ForgeFlowMetrics implements WorkerListener {
         retention = Counter.builder().name("forgeflow_retention_deleted_total")
                 .help("Rows deleted by this node (as leader) because they were older than the retention")
                 .labelNames("table").register(registry);
+        batchesCreated = Counter.builder().name("forgeflow_batches_submitted_total")
+                .help("Batches created through this node's API").register(registry);
+        batchJobs = Counter.builder().name("forgeflow_batch_jobs_submitted_total")
+                .help("Jobs created in batches through this node's API").register(registry);
+        batchesCompleted = Counter.builder().name("forgeflow_batches_completed_total")
+                .help("Batches completed by this node (as leader): every job ended, on_complete released")
+                .register(registry);
         for (String table : List.of("runs", "jobs", "nodes")) {
             retention.labelValues(table);
         }
@@ -177,6 +187,17 @@ final class ForgeFlowMetrics implements WorkerListener {
     void recovered(int n) {
         if (n > 0) {
             recoveries.inc(n);
+        }
+    }
+
+    void batchCreated(int jobs) {
+        batchesCreated.inc();
+        batchJobs.inc(jobs);
+    }
+
+    void batchesCompleted(int n) {
+        if (n > 0) {
+            batchesCompleted.inc(n);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.forgeflow.server;
 
+import io.forgeflow.adapter.postgres.PostgresWorkflows;
+import io.forgeflow.application.workflow.WorkflowSweeper;
+
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.lifecycle.Managed;
@@ -110,6 +113,7 @@ final class NodeWiring {
         JobRepository jobs = new PublishedJobs(new PostgresJobRepository(jdbi, null), apiChanges);
         RunRepository runs = new PublishedRuns(new PostgresRunRepository(jdbi, null), apiChanges);
         PostgresRunQueue queue = new PostgresRunQueue(jdbi, null);
+        PostgresWorkflows workflows = new PostgresWorkflows(jdbi, null);
         PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
         CronUtilsSchedules cron = new CronUtilsSchedules();
         RetryPolicy retryPolicy = new RetryPolicy(settings.retryBase.toJavaDuration(),
@@ -158,7 +162,8 @@ final class NodeWiring {
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null),
                 new HandlerWaits(new PostgresHandlerRegistry(jdbi, null)), // waiting_for: embedded handlers
-                new ListBudget(settings.listByteBudget)).tracing(tracing).register();
+                new ListBudget(settings.listByteBudget)).tracing(tracing)
+                .workflows(workflows, metrics::batchCreated).register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);
@@ -174,7 +179,8 @@ final class NodeWiring {
             NodeHealthChecks.SchedulerPulse pulse = new NodeHealthChecks.SchedulerPulse(System::nanoTime,
                     max(tick.multipliedBy(3), settings.leaderSessionTimeout.toJavaDuration()), election::isLeader);
             environment.healthChecks().register("leader-election", pulse);
-            SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, tick, pulse::beat);
+            SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, tick, pulse::beat,
+                    new WorkflowSweeper(workflows, election, metrics::batchesCompleted));
             environment.lifecycle().manage(managed(scheduler::start, () -> {
                 scheduler.stop();
                 election.close();

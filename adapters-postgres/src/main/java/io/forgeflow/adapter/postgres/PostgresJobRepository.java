@@ -240,7 +240,14 @@ public final class PostgresJobRepository implements JobRepository {
                 if (!insert.jobId().equalsIgnoreCase(id)) {
                     throw new IllegalArgumentException("the run belongs to job " + insert.jobId() + ", not " + id);
                 }
-                touched.add(handle.attach(RunSql.class).insert(insert, now));
+                Run inserted = handle.attach(RunSql.class).insert(insert, now);
+                if (inserted.status() == RunStatus.WAITING) {
+                    // a job with parents waits for them again; they may have decided it already
+                    handle.createQuery("SELECT forgeflow_resolve_child(CAST(:id AS uuid), true)").bind("id", id)
+                            .mapTo(String.class).one();
+                    inserted = handle.attach(RunSql.class).find(inserted.id()).orElse(inserted);
+                }
+                touched.add(inserted);
             }
             return changed;
         });

@@ -34,6 +34,10 @@ import java.nio.charset.StandardCharsets;
 public final class BodyLimitFilter implements Filter {
     /** The largest body accepted: 1 MiB. */
     public static final long MAX_BODY_BYTES = 1L << 20;
+    /** The limit of {@code POST /api/batches} (up to 10,000 job bodies): 16 MiB. */
+    public static final long MAX_BATCH_BODY_BYTES = 16L << 20;
+    /** The path whose bodies may be as large as {@link #MAX_BATCH_BODY_BYTES}. */
+    static final String BATCHES_PATH = "/api/batches";
     /** The most of a refused body read and discarded so that the client sees the 413 (16 MiB). */
     static final long DRAIN_LIMIT = 16L << 20;
 
@@ -61,6 +65,7 @@ public final class BodyLimitFilter implements Filter {
         HttpServletRequest http = (HttpServletRequest) request;
         HttpServletResponse out = (HttpServletResponse) response;
         long declared = http.getContentLengthLong();
+        long limit = limitFor(http);
         if (declared > limit) {
             if (declared > DRAIN_LIMIT || expectsContinue(http) || !drain(http.getInputStream(), declared)) {
                 out.setHeader("Connection", "close");
@@ -73,6 +78,13 @@ public final class BodyLimitFilter implements Filter {
         if (limited.overflowed() && !drain(http.getInputStream(), DRAIN_LIMIT)) {
             out.setHeader("Connection", "close");
         }
+    }
+
+    /** The batch route's limit for it (when this filter's is the default), else this filter's. */
+    private long limitFor(HttpServletRequest http) {
+        String path = http.getRequestURI();
+        return limit == MAX_BODY_BYTES && path != null && (path.equals(BATCHES_PATH) || path.equals(BATCHES_PATH + "/"))
+                ? MAX_BATCH_BODY_BYTES : limit;
     }
 
     private static boolean expectsContinue(HttpServletRequest http) {

@@ -1,5 +1,10 @@
 package io.forgeflow.adapter.rest;
 
+import io.forgeflow.application.workflow.QueryWorkflows;
+import io.forgeflow.domain.port.Workflows;
+import java.util.List;
+import java.util.Map;
+
 import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.job.CancelJob;
 import io.forgeflow.application.job.DeleteJob;
@@ -49,9 +54,18 @@ public final class JobResource {
     private final TriggerJob triggerJob;
     private final UpdateJob updateJob;
     private final DeleteJob deleteJob;
+    private final QueryWorkflows workflows;
 
     public JobResource(SubmitJob submitJob, QueryJobs queryJobs, PauseJob pauseJob, ResumeJob resumeJob,
                        CancelJob cancelJob, TriggerJob triggerJob, UpdateJob updateJob, DeleteJob deleteJob) {
+        this(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob, updateJob, deleteJob, null);
+    }
+
+    /** @param workflows the jobs' places in workflows (null: a node without them shows none) */
+    public JobResource(SubmitJob submitJob, QueryJobs queryJobs, PauseJob pauseJob, ResumeJob resumeJob,
+                       CancelJob cancelJob, TriggerJob triggerJob, UpdateJob updateJob, DeleteJob deleteJob,
+                       QueryWorkflows workflows) {
+        this.workflows = workflows;
         this.submitJob = Objects.requireNonNull(submitJob, "submitJob");
         this.queryJobs = Objects.requireNonNull(queryJobs, "queryJobs");
         this.pauseJob = Objects.requireNonNull(pauseJob, "pauseJob");
@@ -67,10 +81,12 @@ public final class JobResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submit(InputStream body, @Context UriInfo uri, @Context SecurityContext security,
                            @HeaderParam(TRACEPARENT) String traceparent, @HeaderParam(TRACESTATE) String tracestate) {
-        JobDraft draft = JobSubmission.read(body);
+        JobSubmission.WithParents submission = JobSubmission.readWithParents(body);
+        JobDraft draft = submission.draft();
         checkSubmitScope(security, draft.executor());
-        JobCreation creation = submitJob.submit(draft, TraceContext.parse(traceparent, tracestate));
-        JobResponse job = JobResponse.of(creation.job()).withWaitingFor(waitingFor(creation.job()));
+        JobCreation creation = submitJob.submit(draft, submission.dependencies(),
+                TraceContext.parse(traceparent, tracestate));
+        JobResponse job = withWorkflow(JobResponse.of(creation.job()).withWaitingFor(waitingFor(creation.job())));
         if (!creation.created()) {
             return Response.ok(job).build();
         }
@@ -81,7 +97,7 @@ public final class JobResource {
      * A token with {@code submit:<executor>} scopes only may submit jobs to those executors: 403 naming the scope it
      * lacks otherwise. Without tokens (no principal) anything goes, as on every route.
      */
-    private static void checkSubmitScope(SecurityContext security, String executor) {
+    static void checkSubmitScope(SecurityContext security, String executor) {
         if (security == null || !(security.getUserPrincipal() instanceof ApiPrincipal principal)
                 || principal.maySubmit(executor)) {
             return;
@@ -103,15 +119,30 @@ public final class JobResource {
         io.forgeflow.domain.port.JobFilter filter = new io.forgeflow.domain.port.JobFilter(q.jobStatus(), q.queue(),
                 q.labels(), q.namePrefix());
         HandlerWaits.Snapshot waits = queryJobs.waits().snapshot();
-        return PageResponse.of(queryJobs.listForDisplayMatching(filter, q.limit(), q.cursor()),
-                listed -> JobResponse.of(listed).withWaitingFor(waits.of(listed.job())));
+        io.forgeflow.domain.port.Page<io.forgeflow.domain.port.ListedJob> page =
+                queryJobs.listForDisplayMatching(filter, q.limit(), q.cursor());
+        Map<String, Workflows.JobLinks> links = workflows == null ? Map.of()
+                : workflows.of(page.items().stream().map(l -> l.job().id()).toList());
+        return PageResponse.of(page, listed -> JobResponse.of(listed).withWaitingFor(waits.of(listed.job()))
+                .withWorkflow(links.get(listed.job().id().toLowerCase(java.util.Locale.ROOT)), false));
     }
 
     @GET
     @Path("{id}")
     public JobResponse get(@PathParam("id") String id) {
         Job job = queryJobs.get(wellFormed(id));
-        return JobResponse.of(job).withWaitingFor(waitingFor(job));
+        JobResponse response = JobResponse.of(job).withWaitingFor(waitingFor(job));
+        return workflows == null ? response.withWorkflow(null, true)
+                : response.withWorkflow(workflows.links(job.id()).orElse(null), true);
+    }
+
+    /** A job answer with its parents, policy and batch. */
+    private JobResponse withWorkflow(JobResponse response) {
+        if (workflows == null) {
+            return response;
+        }
+        return response.withWorkflow(workflows.of(List.of(response.id()))
+                .get(response.id().toLowerCase(java.util.Locale.ROOT)), false);
     }
 
     /**
@@ -132,7 +163,7 @@ public final class JobResource {
         }
         io.forgeflow.domain.job.JobPatch patch = JobSubmission.readPatch(body);
         checkSubmitScope(security, queryJobs.get(wellFormed(id)).spec().executor());
-        return JobResponse.of(updateJob.update(id, patch, "keep".equals(pending)));
+        return withWorkflow(JobResponse.of(updateJob.update(id, patch, "keep".equals(pending))));
     }
 
     /**
@@ -146,28 +177,28 @@ public final class JobResource {
         boolean cancelRunning = q.flag("cancel_running");
         boolean purge = q.flag("purge");
         return deleteJob.delete(wellFormed(id), cancelRunning, purge)
-                .map(job -> Response.ok(JobResponse.of(job)).build())
+                .map(job -> Response.ok(withWorkflow(JobResponse.of(job))).build())
                 .orElseGet(() -> Response.noContent().build());
     }
 
     @POST
     @Path("{id}/pause")
     public JobResponse pause(@PathParam("id") String id) {
-        return JobResponse.of(pauseJob.pause(wellFormed(id)));
+        return withWorkflow(JobResponse.of(pauseJob.pause(wellFormed(id))));
     }
 
     @POST
     @Path("{id}/resume")
     public JobResponse resume(@PathParam("id") String id) {
         Job job = resumeJob.resume(wellFormed(id));
-        return JobResponse.of(job).withWaitingFor(waitingFor(job));
+        return withWorkflow(JobResponse.of(job).withWaitingFor(waitingFor(job)));
     }
 
     @POST
     @Path("{id}/cancel")
     public JobResponse cancel(@PathParam("id") String id) {
         Job job = cancelJob.cancel(wellFormed(id));
-        return JobResponse.of(job);
+        return withWorkflow(JobResponse.of(job));
     }
 
     /** 201 with the new run, due now. */

@@ -1,5 +1,8 @@
 package io.forgeflow.adapter.rest;
 
+import io.forgeflow.domain.port.Workflows;
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -16,12 +19,14 @@ import java.util.Map;
  * null when nothing. {@code payload_truncated} (an addition): a list item whose payload is over 64 KiB has it null and
  * this true ({@link ListedJob}); false everywhere else.
  * {@code retry}: the job's own retry policy ({@link RetryResponse}), null when the nodes' defaults apply.
+ * Workflows (API.md): {@code depends_on} ([] when none), {@code on_parent_failure}, {@code batch_id}; {@code parents}
+ * and {@code children} only in the answer of {@code GET /api/jobs/{id}}.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
         "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
-        "trace_id", "retry"})
+        "trace_id", "retry", "depends_on", "on_parent_failure", "batch_id", "parents", "children"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -49,7 +54,23 @@ public record JobResponse(
         @JsonProperty("waiting_for") String waitingFor,
         @JsonProperty("trace_id") String traceId,
         @JsonProperty("retry") RetryResponse retry,
-        @JsonProperty("labels") Map<String, String> labels) {
+        @JsonProperty("labels") Map<String, String> labels,
+        @JsonProperty("depends_on") List<String> dependsOn,
+        @JsonProperty("on_parent_failure") String onParentFailure,
+        @JsonProperty("batch_id") String batchId,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("parents") List<LinkedJobResponse> parents,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("children") List<LinkedJobResponse> children) {
+
+    /** A job linked to another in a workflow: {@code parents} and {@code children} of {@code GET /api/jobs/{id}}. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    @JsonPropertyOrder({"id", "name", "status", "run_status"})
+    public record LinkedJobResponse(@JsonProperty("id") String id, @JsonProperty("name") String name,
+                                    @JsonProperty("status") String status,
+                                    @JsonProperty("run_status") String runStatus) {
+        static List<LinkedJobResponse> of(List<Workflows.LinkedJob> jobs) {
+            return jobs.stream().map(j -> new LinkedJobResponse(j.id(), j.name(), j.status(), j.runStatus())).toList();
+        }
+    }
 
     static JobResponse of(Job job) {
         return of(job, false);
@@ -68,13 +89,31 @@ public record JobResponse(
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia(),
-                s.uniqueKey(), null, TraceLinks.traceId(job.trace()), RetryResponse.of(s.retry()), s.labels());
+                s.uniqueKey(), null, TraceLinks.traceId(job.trace()), RetryResponse.of(s.retry()), s.labels(), List.of(),
+                null, null, null, null);
+    }
+
+    /**
+     * The same job with its place in a workflow ({@code links}: null for none); with {@code detailed}, also its
+     * parents and children (GET of one job).
+     */
+    JobResponse withWorkflow(Workflows.JobLinks links, boolean detailed) {
+        List<String> parentIds = links == null ? List.of() : links.dependencies().parents();
+        String policy = links == null || links.dependencies().onParentFailure() == null ? null
+                : links.dependencies().onParentFailure().wireName();
+        return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority,
+                maxAttempts, timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap,
+                status, nextRunAt, createdAt, updatedAt, submittedVia, uniqueKey, waitingFor, traceId, retry, labels,
+                parentIds, policy, links == null ? null : links.batchId(),
+                detailed ? LinkedJobResponse.of(links == null ? List.of() : links.parents()) : null,
+                detailed ? LinkedJobResponse.of(links == null ? List.of() : links.children()) : null);
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
     JobResponse withWaitingFor(String what) {
         return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
-                createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels);
+                createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels, dependsOn, onParentFailure,
+                batchId, parents, children);
     }
 }

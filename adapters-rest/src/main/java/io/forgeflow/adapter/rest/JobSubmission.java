@@ -32,7 +32,8 @@ final class JobSubmission {
             "labels");
     /** The fields of {@code retry}. */
     static final List<String> RETRY_FIELDS = List.of("base_seconds", "max_seconds");
-    private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at");
+    private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at",
+            "parents", "children", "batch_id");
     private static final String RUN_AT_FORMAT = "an RFC 3339 timestamp with a UTC offset, such as \"2026-07-01T09:30:00Z\"";
 
     /** Where a wrong name most likely came from. Keys are normalized (lower case, letters and digits only). */
@@ -65,6 +66,38 @@ final class JobSubmission {
 
     static JobDraft read(InputStream body) {
         return toDraft(JsonBody.readObject(body, EXAMPLE));
+    }
+
+    /** A submission with its workflow fields ({@code depends_on}, {@code on_parent_failure}). */
+    record WithParents(JobDraft draft, io.forgeflow.domain.workflow.Dependencies dependencies) {
+    }
+
+    /** The fields of a job with parents, beside those of {@link #FIELDS}. */
+    static final List<String> WORKFLOW_FIELDS = List.of("depends_on", "on_parent_failure");
+
+    static WithParents readWithParents(InputStream body) {
+        return withParents(JsonBody.readObject(body, EXAMPLE), "", java.util.Set.of());
+    }
+
+    /**
+     * A job body that may have {@code depends_on} and {@code on_parent_failure} ({@code refs}: names its
+     * {@code depends_on} may use besides job ids; {@code prefix}: of every field an error names, such as "jobs[3].").
+     */
+    static WithParents withParents(Map<String, Object> body, String prefix, java.util.Set<String> refs) {
+        Map<String, Object> rest = new java.util.LinkedHashMap<>(body);
+        Object dependsOn = rest.remove("depends_on");
+        Object policy = rest.remove("on_parent_failure");
+        if (dependsOn != null && !(dependsOn instanceof List)) {
+            throw new ValidationException(prefix + "depends_on", prefix + "depends_on must be a JSON array of job ids, "
+                    + "such as [\"0190a1b2-...\"], not " + kind(dependsOn));
+        }
+        if (policy != null && !(policy instanceof String)) {
+            throw new ValidationException(prefix + "on_parent_failure", prefix + "on_parent_failure must be a string: "
+                    + "\"cancel\", \"run\" or \"wait\", not " + kind(policy));
+        }
+        JobDraft draft = toDraft(rest);
+        return new WithParents(draft, io.forgeflow.domain.workflow.Dependencies.validate((List<?>) dependsOn,
+                (String) policy, refs, prefix));
     }
 
     static final String PATCH_EXAMPLE = "{\"cron_expr\": \"0 4 * * *\", \"priority\": 2}";

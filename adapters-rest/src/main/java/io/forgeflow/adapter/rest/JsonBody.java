@@ -45,7 +45,7 @@ final class JsonBody {
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxNestingDepth(MAX_DEPTH + 16)
                     .maxNumberLength(1_000)
-                    .maxStringLength((int) BodyLimitFilter.MAX_BODY_BYTES)
+                    .maxStringLength((int) BodyLimitFilter.MAX_BATCH_BODY_BYTES)
                     .build())
             .build();
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
@@ -62,15 +62,19 @@ final class JsonBody {
      * @param example a short valid body, quoted in the message when the body is empty or not an object
      */
     static Map<String, Object> readObject(InputStream body, String example) {
-        byte[] bytes = readAll(body);
+        return readObject(body, example, BodyLimitFilter.MAX_BODY_BYTES);
+    }
+
+    /** The body as a JSON object of at most {@code limit} bytes. */
+    static Map<String, Object> readObject(InputStream body, String example, long limit) {
+        byte[] bytes = readAll(body, limit);
         return new JsonBody().parse(bytes, example);
     }
 
-    private static byte[] readAll(InputStream body) {
+    private static byte[] readAll(InputStream body, long limit) {
         if (body == null) {
             return new byte[0];
         }
-        long limit = BodyLimitFilter.MAX_BODY_BYTES;
         try {
             byte[] bytes = body.readNBytes((int) limit + 1);
             if (bytes.length > limit) {

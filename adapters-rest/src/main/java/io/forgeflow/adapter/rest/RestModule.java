@@ -53,13 +53,30 @@ public final class RestModule {
                                          UpdateJob updateJob, DeleteJob deleteJob,
                                          QueryRuns queryRuns, CancelRun cancelRun, RequeueRun requeueRun,
                                          QueryNodes queryNodes, ReadinessCheck readiness) {
+        return resources(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob, updateJob, deleteJob,
+                queryRuns, cancelRun, requeueRun, queryNodes, readiness, null);
+    }
+
+    /** The resources, with the jobs' places in workflows ({@code workflows}: null for none). */
+    public static List<Object> resources(SubmitJob submitJob, QueryJobs queryJobs, PauseJob pauseJob,
+                                         ResumeJob resumeJob, CancelJob cancelJob, TriggerJob triggerJob,
+                                         UpdateJob updateJob, DeleteJob deleteJob,
+                                         QueryRuns queryRuns, CancelRun cancelRun, RequeueRun requeueRun,
+                                         QueryNodes queryNodes, ReadinessCheck readiness,
+                                         io.forgeflow.application.workflow.QueryWorkflows workflows) {
         return List.of(
-                new JobResource(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob, updateJob, deleteJob),
+                new JobResource(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob, updateJob, deleteJob,
+                        workflows),
                 new RunResource(queryRuns, cancelRun, requeueRun),
                 new StatsResource(queryRuns),
                 new NodeResource(queryNodes),
                 new HealthResource(readiness),
                 new OpenApiResource());
+    }
+
+    /** {@code /api/batches}: batches of jobs (API.md, "Workflows"). */
+    public static Object batches(io.forgeflow.application.workflow.SubmitBatch batches) {
+        return new BatchResource(batches);
     }
 
     /** {@code /api/schedules/preview}: the next fire times of a cron expression. */

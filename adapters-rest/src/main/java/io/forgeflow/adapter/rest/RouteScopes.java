@@ -12,6 +12,7 @@ import java.util.Set;
  * <pre>
  * GET or HEAD, any path                                read
  * POST /api/jobs                                       submit
+ * POST /api/batches                                    submit (and each job's executor, for submit:executor)
  * PATCH /api/jobs/{id}                                 submit (and the job's executor, for submit:executor)
  * DELETE /api/jobs/{id}                                operate
  * POST /api/jobs/{id}/pause|resume|cancel|trigger      operate
@@ -65,7 +66,7 @@ public final class RouteScopes {
             return Optional.of(Scope.ADMIN);
         }
         String collection = segments.get(1);
-        if (segments.size() == 2 && collection.equals("jobs")) {
+        if (segments.size() == 2 && (collection.equals("jobs") || collection.equals("batches"))) {
             return Optional.of(Scope.SUBMIT);
         }
         if (segments.size() == 4 && collection.equals("jobs") && JOB_CONTROLS.contains(segments.get(3))) {

@@ -14,7 +14,9 @@ import io.forgeflow.domain.port.CronSchedules;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.JobRepository.JobCreation;
 import io.forgeflow.domain.port.WorkSignal;
+import io.forgeflow.domain.port.Workflows;
 import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.workflow.Dependencies;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -33,6 +35,7 @@ public final class SubmitJob {
     private final WorkSignal signal;
     private final Clock clock;
     private final Tracing tracing;
+    private final Workflows workflows;
 
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock) {
         this(jobs, executors, cron, signal, clock, Tracing.NONE);
@@ -40,6 +43,13 @@ public final class SubmitJob {
 
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
                      Tracing tracing) {
+        this(jobs, executors, cron, signal, clock, tracing, null);
+    }
+
+    /** @param workflows where jobs with parents are stored; null: {@code depends_on} is refused (no such store) */
+    public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
+                     Tracing tracing, Workflows workflows) {
+        this.workflows = workflows;
         this.tracing = tracing == null ? Tracing.NONE : tracing;
         this.jobs = jobs;
         this.executors = executors;
@@ -58,9 +68,15 @@ public final class SubmitJob {
      * submission's span, or {@code incoming} itself when not tracing.
      */
     public JobCreation submit(JobDraft draft, TraceContext incoming) {
+        return submit(draft, Dependencies.NONE, incoming);
+    }
+
+    /** Submits a job that waits for {@code dependencies} (validated by {@link Dependencies#validate}); NONE for none. */
+    public JobCreation submit(JobDraft draft, Dependencies dependencies, TraceContext incoming) {
         Tracing.Span span = tracing.submission("submit", incoming);
         try {
-            JobCreation creation = store(draft, span.context());
+            JobCreation creation = store(draft, dependencies == null ? Dependencies.NONE : dependencies,
+                    span.context());
             span.attribute("forgeflow.job.id", creation.job().id());
             span.attribute("messaging.destination.name", creation.job().spec().queue());
             span.attribute("forgeflow.executor", creation.job().spec().executor());
@@ -72,9 +88,12 @@ public final class SubmitJob {
         }
     }
 
-    private JobCreation store(JobDraft draft, TraceContext trace) {
+    private JobCreation store(JobDraft draft, Dependencies dependencies, TraceContext trace) {
         JobSpec spec = draft.validate();
         executors.validate(spec.executor(), spec.payload());
+        if (!dependencies.isEmpty()) {
+            checkParentsAllowed(spec);
+        }
         Instant now = clock.instant();
         String jobId = Ids.newId(now);
         Run firstRun = null;
@@ -92,7 +111,8 @@ public final class SubmitJob {
         Job job = new Job(jobId, spec, JobStatus.ACTIVE, nextRunAt, now, now).withTrace(trace);
         JobCreation creation;
         try {
-            creation = jobs.create(job, firstRun);
+            creation = dependencies.isEmpty() ? jobs.create(job, firstRun)
+                    : workflows.createWithParents(job, firstRun.waitingForParents(), dependencies);
         } catch (ConflictException e) {
             if (!ConflictException.UNIQUE_CONFLICT.equals(e.code()) || !draft.returnsExistingOnUniqueConflict()) {
                 throw e;
@@ -106,9 +126,22 @@ public final class SubmitJob {
             }
             return creation;
         }
-        if (firstRun != null && !firstRun.scheduledFor().isAfter(now)) {
-            signal.runsBecameDue();
+        if (firstRun != null && dependencies.isEmpty() && !firstRun.scheduledFor().isAfter(now)) {
+            signal.runsBecameDue(); // a child's run the store made pending at once wakes workers from the store
         }
         return creation;
+    }
+
+    private void checkParentsAllowed(JobSpec spec) {
+        if (workflows == null) {
+            throw new ValidationException("depends_on", "depends_on needs a node with a PostgreSQL store");
+        }
+        if (spec.isRecurring()) {
+            throw new ValidationException("depends_on", "depends_on applies to one-off jobs only: a recurring job "
+                    + "cannot wait for parents; leave cron_expr or depends_on out");
+        }
+        if (spec.uniqueKey() != null) {
+            throw new ValidationException("depends_on", "depends_on cannot be combined with unique_key: leave one out");
+        }
     }
 }

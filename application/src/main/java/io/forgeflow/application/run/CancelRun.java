@@ -26,6 +26,7 @@ public final class CancelRun {
             Optional<Run> changed;
             switch (run.status()) {
                 case PENDING:
+                case WAITING:
                     changed = runs.cancelPending(id, "cancelled by an operator");
                     break;
                 case RUNNING:

@@ -18,6 +18,7 @@ public final class SchedulerRole {
     private final LeaderElection election;
     private final Duration tick;
     private final Runnable eachPass;
+    private final Runnable chores;
     private final PeriodicTask loop;
 
     public SchedulerRole(ScheduleTicker ticker, LeaseRescuer rescuer, LeaderElection election, Duration tick) {
@@ -27,6 +28,13 @@ public final class SchedulerRole {
     /** @param eachPass told at the start of every pass (a node's health check sees the loop alive) */
     public SchedulerRole(ScheduleTicker ticker, LeaseRescuer rescuer, LeaderElection election, Duration tick,
                          Runnable eachPass) {
+        this(ticker, rescuer, election, tick, eachPass, () -> { });
+    }
+
+    /** @param chores run after lease recovery in every pass (the workflows' sweeper; each checks leadership itself) */
+    public SchedulerRole(ScheduleTicker ticker, LeaseRescuer rescuer, LeaderElection election, Duration tick,
+                         Runnable eachPass, Runnable chores) {
+        this.chores = Objects.requireNonNull(chores, "chores");
         this.eachPass = Objects.requireNonNull(eachPass, "eachPass");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.rescuer = Objects.requireNonNull(rescuer, "rescuer");
@@ -35,11 +43,12 @@ public final class SchedulerRole {
         this.loop = new PeriodicTask("ff-scheduler", tick, this::runOnce);
     }
 
-    /** One pass: the ticker (which campaigns), then lease recovery. Returns how long to wait before the next pass. */
+    /** One pass: the ticker (which campaigns), then lease recovery, then the chores. Returns how long to wait before the next pass. */
     public Duration runOnce() {
         eachPass.run();
         ticker.runOnce();
         rescuer.runOnce();
+        chores.run();
         return ticker.untilNextPass(tick);
     }
 

@@ -42,6 +42,13 @@ public final class ConflictException extends RuntimeException {
                 + "\"unique_on_conflict\": \"return_existing\" to get that job back", UNIQUE_CONFLICT, jobId);
     }
 
+    /** A batch's idempotency key already made a batch from a different request. */
+    public static ConflictException batchKeyUsed(String key, String batchId) {
+        return new ConflictException("idempotency_key", "idempotency_key '" + key + "' was already used for a "
+                + "different batch (" + batchId + "): send exactly the same body to get that batch back, or use a new key",
+                IDEMPOTENCY_CONFLICT, null);
+    }
+
     /** The conflict of a submission whose idempotency key {@code key} job {@code jobId} holds with another body. */
     public static ConflictException idempotencyKeyUsed(String key, String jobId) {
         return new ConflictException("idempotency_key", "idempotency_key '" + key + "' was already used for a "

@@ -127,6 +127,16 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
                 Map.of());
     }
 
+    /** A fresh pending run as a fresh waiting one: it waits for its job's parents (docs/API.md, "Workflows"). */
+    public Run waitingForParents() {
+        if (status != RunStatus.PENDING || attempt != 0) {
+            throw new IllegalRunTransitionException(id, status, RunStatus.WAITING);
+        }
+        return new Run(id, jobId, RunStatus.WAITING, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
+                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
+                trace, retry, labels);
+    }
+
     /** This run with its trace context. */
     public Run withTrace(RunTrace runTrace) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,

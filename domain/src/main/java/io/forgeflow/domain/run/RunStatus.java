@@ -12,6 +12,8 @@ import java.util.Set;
  * transition (every way out of RUNNING is the database function {@code forgeflow_end_attempts}).
  */
 public enum RunStatus {
+    /** Waiting for the parent jobs it depends on (docs/API.md, "Workflows"); no claim reads it. Left by the database when its parents decide (PENDING, CANCELLED) or by a cancel, pause or delete of its job (CANCELLED). */
+    WAITING,
     /** Waiting until scheduledFor (first try, or a retry after backoff). Left by the Worker's claim (RUNNING) or CancelRun / job pause / job cancel (CANCELLED). */
     PENDING,
     /** Leased to one worker until leaseExpiresAt. Left by the worker's acknowledgement (SUCCEEDED, PENDING for a retry, DEAD, CANCELLED), by LeaseRescuer once the lease expires (PENDING, DEAD, or CANCELLED when asked), or by a worker releasing it (PENDING); OutcomePolicy decides which. */
@@ -24,6 +26,7 @@ public enum RunStatus {
     CANCELLED;
 
     private static final Map<RunStatus, Set<RunStatus>> NEXT = new EnumMap<>(Map.of(
+            WAITING, EnumSet.of(PENDING, CANCELLED),
             PENDING, EnumSet.of(RUNNING, CANCELLED),
             RUNNING, EnumSet.of(SUCCEEDED, PENDING, DEAD, CANCELLED),
             SUCCEEDED, EnumSet.noneOf(RunStatus.class),
@@ -53,6 +56,6 @@ public enum RunStatus {
             }
         }
         throw new IllegalArgumentException("unknown run status '" + value
-                + "': use one of pending, running, succeeded, dead, cancelled");
+                + "': use one of waiting, pending, running, succeeded, dead, cancelled");
     }
 }

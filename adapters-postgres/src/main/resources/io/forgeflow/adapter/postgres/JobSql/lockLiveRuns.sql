@@ -4,6 +4,6 @@
 -- one of these rows.
 SELECT id
 FROM runs
-WHERE job_id = CAST(:id AS uuid) AND status IN ('pending', 'running')
+WHERE job_id = CAST(:id AS uuid) AND status IN ('waiting', 'pending', 'running')
 ORDER BY id
 FOR UPDATE

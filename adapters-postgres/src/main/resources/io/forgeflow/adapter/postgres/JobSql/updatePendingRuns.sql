@@ -15,5 +15,5 @@ SET priority        = CASE WHEN :follow THEN j.priority ELSE r.priority END,
     scheduled_for   = CASE WHEN CAST(:rescheduleTo AS timestamptz) IS NOT NULL AND r.attempt = 0
                            THEN CAST(:rescheduleTo AS timestamptz) ELSE r.scheduled_for END
 FROM jobs j
-WHERE j.id = CAST(:id AS uuid) AND r.job_id = j.id AND r.status = 'pending'
+WHERE j.id = CAST(:id AS uuid) AND r.job_id = j.id AND r.status IN ('pending', 'waiting')
 RETURNING r.id

@@ -1,10 +1,10 @@
--- cancelPending: compare-and-set pending -> cancelled on one row (a claimer that locked the row first wins, and
+-- cancelPending: compare-and-set pending (or waiting) -> cancelled on one row (a claimer that locked the row first wins, and
 -- then this updates nothing). A one-off job whose run ended becomes completed, locking its row after the run. The
 -- run is returned with the worker of its last attempt, if it had one.
 WITH cancelled AS (
     UPDATE runs
     SET status = 'cancelled', finished_at = coalesce(CAST(:now AS timestamptz), now()), error = :reason
-    WHERE id = CAST(:id AS uuid) AND status = 'pending'
+    WHERE id = CAST(:id AS uuid) AND status IN ('pending', 'waiting')
     RETURNING *
 ), completed AS (
     UPDATE jobs j

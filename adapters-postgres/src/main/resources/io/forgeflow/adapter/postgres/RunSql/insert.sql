@@ -1,11 +1,15 @@
--- insert: a new run (with its job's labels) (the first run of a submission, or a manual trigger); no locks beyond the new row. fired_for
+-- insert: a new run (with its job's labels). A pending run of a job with parents (a resume, a trigger) waits for them
+-- instead (the caller then decides it: forgeflow_resolve_child); a run of a parent is marked has_children.
+-- (The first run of a submission, or a manual trigger); no locks beyond the new row. fired_for
 -- stays null: only scheduler ticks (JobSql/fireTick) carry one. Queue and concurrency key come from the job (a key of
 -- its own, job:<id>, when the job gave max_concurrent alone), and so do the retry policy and the unique key: a pending run carrying a key
 -- a live run of its queue holds fails on runs_live_unique_key (23505), which the caller reports as a conflict.
 INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                   timeout_seconds, created_at, queue, concurrency_key, max_concurrent, unique_key, traceparent,
-                  tracestate, trace_origin, retry_base_seconds, retry_max_seconds, labels)
-SELECT CAST(:id AS uuid), j.id, :status, :priority, :scheduledFor, :attempt, :maxAttempts, :executor,
+                  tracestate, trace_origin, retry_base_seconds, retry_max_seconds, labels, has_children)
+SELECT CAST(:id AS uuid), j.id,
+       CASE WHEN :status = 'pending' AND EXISTS (SELECT 1 FROM job_dependencies d WHERE d.job_id = j.id)
+            THEN 'waiting' ELSE :status END, :priority, :scheduledFor, :attempt, :maxAttempts, :executor,
        :payload, :timeoutSeconds,
        coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
        j.queue, CASE WHEN j.max_concurrent IS NULL THEN NULL ELSE coalesce(j.concurrency_key, 'job:' || j.id) END,
@@ -15,7 +19,8 @@ SELECT CAST(:id AS uuid), j.id, :status, :priority, :scheduledFor, :attempt, :ma
                              CAST(:traceOrigin AS text) IS NULL AND j.cron_expr IS NOT NULL),
        CASE WHEN CAST(:traceOrigin AS text) IS NULL THEN j.tracestate ELSE CAST(:traceState AS text) END,
        coalesce(CAST(:traceOrigin AS text), j.traceparent),
-       j.retry_base_seconds, j.retry_max_seconds, j.labels
+       j.retry_base_seconds, j.retry_max_seconds, j.labels,
+       EXISTS (SELECT 1 FROM job_dependencies d WHERE d.parent_id = j.id)
 FROM jobs j
 WHERE j.id = CAST(:jobId AS uuid)
 RETURNING *

@@ -1,7 +1,8 @@
 -- snapshot: plain reads, no locks, one round trip, for the metrics. Each count is served by an index on status (the
 -- partial pending and running indexes, (status, id DESC) for the finished ones). The lag is the age of the oldest due
 -- pending run: one probe of the pending queue index (priority, scheduled_for, id) per priority, never a scan.
-SELECT (SELECT count(*) FROM runs WHERE status = 'pending')   AS pending,
+SELECT (SELECT count(*) FROM runs WHERE status = 'waiting')   AS waiting,
+       (SELECT count(*) FROM runs WHERE status = 'pending')   AS pending,
        (SELECT count(*) FROM runs WHERE status = 'running')   AS running,
        (SELECT count(*) FROM runs WHERE status = 'succeeded') AS succeeded,
        (SELECT count(*) FROM runs WHERE status = 'dead')      AS dead,

@@ -114,7 +114,8 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
             try {
                 jdbi().useTransaction(handle -> {
                     handle.execute("SET LOCAL lock_timeout = '10s'");
-                    handle.execute("TRUNCATE run_attempts, runs, jobs, nodes, queues, queue_starts, handlers");
+                    handle.execute("TRUNCATE run_attempts, runs, job_dependencies, workflow_rechecks, batches, jobs, nodes, "
+                            + "queues, queue_starts, handlers");
                 });
                 return;
             } catch (RuntimeException e) {

@@ -1,0 +1,116 @@
+package io.forgeflow.application.workflow;
+
+import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.domain.error.ConflictException;
+import io.forgeflow.domain.error.NotFoundException;
+import io.forgeflow.domain.error.ValidationException;
+import io.forgeflow.domain.id.Ids;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.WorkSignal;
+import io.forgeflow.domain.port.Workflows;
+import io.forgeflow.domain.port.Workflows.BatchCreation;
+import io.forgeflow.domain.port.Workflows.BatchProgress;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.trace.TraceContext;
+import io.forgeflow.domain.workflow.BatchPlan;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntConsumer;
+
+/**
+ * Creates a batch (docs/API.md, "Workflows"): validates every job (fields, executor payloads, refs, cycles), then
+ * stores all of them, their runs (waiting when they have parents), the edges and the on_complete job in one
+ * transaction. A replay of the batch's idempotency key answers the batch it made; another request with it is a
+ * conflict.
+ */
+public final class SubmitBatch {
+    private final Workflows workflows;
+    private final ExecutorRegistry executors;
+    private final WorkSignal signal;
+    private final Clock clock;
+    private final IntConsumer created;
+
+    /** @param created told the number of jobs of each batch created (a counter) */
+    public SubmitBatch(Workflows workflows, ExecutorRegistry executors, WorkSignal signal, Clock clock,
+                       IntConsumer created) {
+        this.workflows = Objects.requireNonNull(workflows, "workflows");
+        this.executors = Objects.requireNonNull(executors, "executors");
+        this.signal = Objects.requireNonNull(signal, "signal");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.created = Objects.requireNonNull(created, "created");
+    }
+
+    /**
+     * @param requestHash a digest of the request body as received, for telling an idempotent replay from a different
+     *                    request with the same key
+     * @param trace       the submission's trace context, stored with every job (null: none)
+     */
+    public BatchCreation submit(BatchPlan plan, String requestHash, TraceContext trace) {
+        Objects.requireNonNull(plan, "plan");
+        for (BatchPlan.Planned p : plan.jobs()) {
+            try {
+                executors.validate(p.spec().executor(), p.spec().payload());
+            } catch (ValidationException e) {
+                String prefix = "jobs[" + p.index() + "].";
+                throw new ValidationException(e.field() == null ? "jobs[" + p.index() + "]" : prefix + e.field(),
+                        prefix + e.getMessage());
+            }
+        }
+        if (plan.onComplete() != null) {
+            try {
+                executors.validate(plan.onComplete().executor(), plan.onComplete().payload());
+            } catch (ValidationException e) {
+                throw new ValidationException(e.field() == null ? "on_complete" : "on_complete." + e.field(),
+                        "on_complete." + e.getMessage());
+            }
+        }
+        Instant now = clock.instant();
+        String batchId = Ids.newId(now);
+        List<Job> jobs = new ArrayList<>(plan.jobs().size());
+        List<Run> runs = new ArrayList<>(plan.jobs().size());
+        boolean dueNow = false;
+        for (BatchPlan.Planned p : plan.jobs()) {
+            JobSpec spec = p.spec();
+            String jobId = Ids.newId(now);
+            Instant due = spec.runAt() == null ? now : spec.runAt();
+            jobs.add(new Job(jobId, spec, JobStatus.ACTIVE, due, now, now).withTrace(trace));
+            Run run = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
+                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
+            runs.add(p.hasParents() ? run.waitingForParents() : run);
+            dueNow |= !p.hasParents() && !due.isAfter(now);
+        }
+        Job then = null;
+        Run thenRun = null;
+        if (plan.onComplete() != null) {
+            JobSpec spec = plan.onComplete();
+            String jobId = Ids.newId(now);
+            Instant due = spec.runAt() == null ? now : spec.runAt();
+            then = new Job(jobId, spec, JobStatus.ACTIVE, due, now, now).withTrace(trace);
+            thenRun = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
+                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry()).waitingForParents();
+        }
+        BatchCreation creation = workflows.createBatch(plan, jobs, runs, then, thenRun, batchId, requestHash, now);
+        if (!creation.created()) {
+            if (!Objects.equals(creation.batch().requestHash(), requestHash)) {
+                throw ConflictException.batchKeyUsed(plan.idempotencyKey(), creation.batch().id());
+            }
+            return creation;
+        }
+        created.accept(jobs.size());
+        if (dueNow) {
+            signal.runsBecameDue();
+        }
+        return creation;
+    }
+
+    /** The batch and its progress; 404 when unknown. */
+    public BatchProgress get(String id) {
+        return workflows.findBatch(id).orElseThrow(() -> new NotFoundException("batch", id));
+    }
+}
