@@ -129,7 +129,8 @@ class WorkflowClientIT {
                 .job("b", JobRequest.shell("load-1", "echo b").dependsOn("a").build())
                 .job("c", JobRequest.shell("load-2", "exit 1").maxAttempts(1).dependsOn("a").build())
                 .job("d", JobRequest.shell("report", "echo d").dependsOn("b", "c").onParentFailure("run").build())
-                .onComplete(JobRequest.shell("notify", "echo done").build())
+                .onComplete(JobRequest.shell("notify", "echo \"$FORGEFLOW_BATCH_ID $FORGEFLOW_BATCH_SUCCEEDED "
+                        + "$FORGEFLOW_BATCH_DEAD $FORGEFLOW_BATCH_CANCELLED\"").build())
                 .build();
 
         BatchSubmitResult submitted = client.submitBatch(request);
@@ -154,8 +155,8 @@ class WorkflowClientIT {
         assertThat(done.waiting() + done.pending() + done.running()).isZero();
         assertThat(done.completedAt()).isNotNull();
         Run notify = awaitRun(done.onCompleteJobId(), Run.SUCCEEDED);
-        assertThat(client.getJob(notify.jobId()).payload()).containsEntry("batch_id", batch.id())
-                .containsEntry("succeeded", 3).containsEntry("dead", 1);
+        assertThat(client.getRun(notify.id()).output()).as("the counts in its environment")
+                .contains(batch.id() + " 3 1 0");
 
         BatchSubmitResult replay = client.submitBatch(request);
         assertThat(replay.created()).isFalse();
