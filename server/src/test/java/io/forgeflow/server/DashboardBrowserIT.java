@@ -602,7 +602,7 @@ class DashboardBrowserIT {
 
             click(driver, "#workflow a[data-job-id='" + ids.get("extract") + "']");
             waitFor(driver, d -> d.getCurrentUrl().endsWith("#job?id=" + ids.get("extract")) ? true : null);
-            waitFor(driver, d -> text(d, "#job-detail h2").startsWith("Job extract") ? true : null);
+            waitFor(driver, d -> String.valueOf(text(d, "#job-detail h2")).startsWith("Job extract") ? true : null);
             waitFor(driver, d -> d.findElements(By.cssSelector("#workflow .wf-children .wf-node")).size() == 1 ? true : null);
             assertThat(node(driver, ids.get("report"))).containsExactly("cancelled", "report", "A");
             assertThat(text(driver, "#workflow .wf-parents .wf-none")).isEqualTo("none");
@@ -627,7 +627,7 @@ class DashboardBrowserIT {
             assertThat(driver.findElements(By.cssSelector("#batch-progress .seg[data-status=running]"))).isEmpty();
             screenshot(driver, "batch");
             click(driver, "#batch-on-complete");
-            waitFor(driver, d -> text(d, "#job-detail h2").startsWith("Job notify") ? true : null);
+            waitFor(driver, d -> String.valueOf(text(d, "#job-detail h2")).startsWith("Job notify") ? true : null);
 
             driver.get(base() + "/#runs?status=waiting");
             String waitingRun = "#runs tr[data-status=waiting]";
