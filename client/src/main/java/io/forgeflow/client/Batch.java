@@ -1,6 +1,7 @@
 package io.forgeflow.client;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.time.Instant;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.Map;
  * their latest run, {@code status} {@code open} or {@code completed} (every job ended; {@code completedAt} set), and
  * the job made to run on completion ({@code onCompleteJobId}, null when none). {@code jobIds} (in the order of the
  * request's jobs) and {@code refs} (ref to job id) come with the answer to the submission; they are empty from
- * {@code GET}.
+ * {@code GET} (and left out when this record is written as JSON, as the server leaves them out).
  */
 public record Batch(
         String id,
@@ -28,8 +29,8 @@ public record Batch(
         long cancelled,
         String onCompleteJobId,
         String status,
-        List<String> jobIds,
-        Map<String, String> refs) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> jobIds,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> refs) {
 
     public static final String OPEN = "open";
     public static final String COMPLETED = "completed";

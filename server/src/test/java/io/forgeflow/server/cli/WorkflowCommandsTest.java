@@ -232,6 +232,8 @@ class WorkflowCommandsTest {
                 .containsPattern("(?m)^progress +\\[#{15}-{15}] 2/4 ended \\(50%\\)$")
                 .contains("STATUS     JOBS\nwaiting       1\npending       1\nrunning       0\nsucceeded     1\n"
                         + "dead          1\ncancelled     0\ntotal         4\n");
+        String asJson = cli("batches", "get", "batch_1", "--json").out();
+        assertThat(asJson).contains("\"on_complete_job_id\" : \"job_n\"").doesNotContain("job_ids").doesNotContain("refs");
         Result unknown = cli("batches", "get", "batch_x");
         assertThat(unknown.code()).isEqualTo(ExitCodes.NOT_FOUND);
     }
