@@ -639,6 +639,31 @@ class DashboardBrowserIT {
                     .isEqualTo("st-waiting");
         }
 
+        @Test
+        void aWaitingJobsGraphTurnsSucceededWithoutAReloadWhenItsParentEnds() throws Exception {
+            ChromeDriver driver = open("runs"); // the browser first: it can take seconds to start
+            Job parent = api().submitJob(JobRequest.shell("warm-cache", "echo warmed")
+                    .runAt(Instant.now().plusSeconds(8)).build()).job();
+            Job child = api().submitJob(JobRequest.shell("serve-report", "echo served").dependsOn(parent.id()).build()).job();
+            String childRun = firstRun(child.id()).id();
+
+            driver.get(base() + "/#runs?run=" + childRun);
+            waitFor(driver, d -> "waiting".equals(text(d, "#run-status")) ? true : null);
+            assertThat(driver.findElement(By.cssSelector("#run-detail button[data-action=cancel-run]")).isEnabled())
+                    .as("a waiting run can be cancelled").isTrue();
+            click(driver, "#run-job");
+            waitFor(driver, d -> d.getCurrentUrl().endsWith("#job?id=" + child.id()) ? true : null);
+            waitFor(driver, d -> node(d, child.id()) != null ? true : null);
+            driver.executeScript("document.body.dataset.marker = 'same-page';");
+            assertThat(node(driver, child.id())).containsExactly("waiting", "serve-report", "DIV");
+            assertThat(node(driver, parent.id())).containsExactly("pending", "warm-cache", "A");
+
+            waitFor(driver, d -> "succeeded".equals(String.valueOf(node(d, child.id()).get(0))) ? true : null);
+            assertThat(node(driver, parent.id()).get(0)).isEqualTo("succeeded");
+            assertThat(driver.executeScript("return document.body.dataset.marker;"))
+                    .as("followed live, not reloaded").isEqualTo("same-page");
+        }
+
         /** A node of the workflow graph: its status, its name, and whether it is a link (A) or this job (DIV). */
         @SuppressWarnings("unchecked")
         List<String> node(WebDriver driver, String jobId) {
