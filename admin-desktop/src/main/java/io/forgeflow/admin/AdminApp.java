@@ -10,6 +10,7 @@ import io.forgeflow.admin.console.ConsoleViewModel;
 import io.forgeflow.admin.fx.FxTicker;
 import io.forgeflow.admin.fx.FxUiExecutor;
 import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.LinkOpener;
 import io.forgeflow.admin.support.PreferencesSettingsStore;
 import io.forgeflow.admin.support.SettingsStore;
 import io.forgeflow.admin.support.Times;
@@ -34,13 +35,22 @@ public class AdminApp extends Application {
     private ConnectionViewModel connection;
     private ConsoleViewModel console;
 
-    /** What the app is built from; tests and the screenshot tour pass their own. */
-    public record Settings(SettingsStore store, ClusterConnector connector, Duration pollInterval, Times times) {
+    /**
+     * What the app is built from; tests and the screenshot tour pass their own. {@code links} opens trace links; null
+     * means the browser, through JavaFX's HostServices.
+     */
+    public record Settings(SettingsStore store, ClusterConnector connector, Duration pollInterval, Times times,
+                           LinkOpener links) {
         public Settings {
             Objects.requireNonNull(store, "store");
             Objects.requireNonNull(connector, "connector");
             Objects.requireNonNull(pollInterval, "pollInterval");
             Objects.requireNonNull(times, "times");
+        }
+
+        /** Trace links open in the browser. */
+        public Settings(SettingsStore store, ClusterConnector connector, Duration pollInterval, Times times) {
+            this(store, connector, pollInterval, times, null);
         }
 
         /** The user's preferences, HTTP to the server, polling every 2 s, the machine's time zone. */
@@ -88,6 +98,8 @@ public class AdminApp extends Application {
 
     private void show(ClusterClient client, Async async) {
         console = new ConsoleViewModel(client, async, new FxTicker(), settings.pollInterval(), settings.times());
+        console.traces().setTemplate(connection.traceUrlTemplateProperty().get());
+        console.traces().setOpener(settings.links() != null ? settings.links() : getHostServices()::showDocument);
         root.getChildren().setAll(new ConsoleView(console, connection::disconnect));
         console.start();
     }

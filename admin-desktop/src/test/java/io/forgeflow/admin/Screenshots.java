@@ -125,8 +125,30 @@ public final class Screenshots {
             });
             written.add(shot(scene, dir, "submit"));
 
+            String nightly = server.jobNamed("nightly-report").id();
+            server.relabel(nightly, "reports", java.util.Map.of("team", "ops"));
+            fx(() -> {
+                console.showEditForm(server.job(nightly));
+                JobFormViewModel form = console.form();
+                form.priorityProperty().set("2");
+                form.labelsProperty().set("team:ops, forbidden:yes");
+                form.keepPendingProperty().set(true);
+                form.submit();
+                return null;
+            });
+            await(() -> fx(() -> !console.form().errorProperty(JobFormViewModel.Field.LABELS).get().isEmpty()));
+            fx(() -> {
+                javafx.scene.control.ScrollPane fields = (javafx.scene.control.ScrollPane)
+                        ((javafx.scene.layout.BorderPane) scene.lookup("#jobFormView")).getCenter();
+                fields.setVvalue(1);
+                return null;
+            });
+            written.add(shot(scene, dir, "edit"));
+
             String deadRun = fx(() -> console.overview().attention().stream()
                     .filter(r -> console.names().nameOf(r.jobId()).equals("backup-db")).findFirst().orElseThrow().id());
+            server.traceRun(deadRun, "4bf92f3577b34da6a3ce929d0e0e4736",
+                    "http://localhost:16686/trace/4bf92f3577b34da6a3ce929d0e0e4736");
             fx(() -> {
                 console.showRun(deadRun);
                 return null;

@@ -80,7 +80,7 @@ class OperatorBasicsIT {
         for (String table : List.of("runs", "jobs", "nodes")) {
             assertThat(s.text()).contains("forgeflow_retention_deleted_total{table=\"" + table + "\"}");
         }
-        for (String status : List.of("pending", "running", "succeeded", "dead", "cancelled")) {
+        for (String status : List.of("waiting", "pending", "running", "succeeded", "dead", "cancelled")) {
             assertThat(s.text()).contains("forgeflow_queue_depth{status=\"" + status + "\"}");
         }
         assertThat(s.text()).contains("forgeflow_worker_slots{state=\"busy\"}", "forgeflow_worker_slots{state=\"free\"}");

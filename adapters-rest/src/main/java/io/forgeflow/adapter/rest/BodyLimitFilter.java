@@ -38,8 +38,8 @@ public final class BodyLimitFilter implements Filter {
     public static final long MAX_BATCH_BODY_BYTES = 16L << 20;
     /** The path whose bodies may be as large as {@link #MAX_BATCH_BODY_BYTES}. */
     static final String BATCHES_PATH = "/api/batches";
-    /** The most of a refused body read and discarded so that the client sees the 413 (16 MiB). */
-    static final long DRAIN_LIMIT = 16L << 20;
+    /** The most of a refused body read and discarded so that the client sees the 413 (32 MiB: a batch's twice). */
+    static final long DRAIN_LIMIT = 32L << 20;
 
     private final long limit;
 

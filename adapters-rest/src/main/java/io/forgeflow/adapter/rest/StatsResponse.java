@@ -6,9 +6,13 @@ import io.forgeflow.domain.run.RunStatus;
 
 import java.util.Map;
 
-/** How many runs are in each status: {@code {"pending": n, "running": n, "succeeded": n, "dead": n, "cancelled": n}}. */
-@JsonPropertyOrder({"pending", "running", "succeeded", "dead", "cancelled"})
+/**
+ * How many runs are in each status: {@code {"waiting": n, "pending": n, "running": n, "succeeded": n, "dead": n,
+ * "cancelled": n}} ({@code waiting}: an addition, runs waiting for parent jobs).
+ */
+@JsonPropertyOrder({"waiting", "pending", "running", "succeeded", "dead", "cancelled"})
 public record StatsResponse(
+        @JsonProperty("waiting") long waiting,
         @JsonProperty("pending") long pending,
         @JsonProperty("running") long running,
         @JsonProperty("succeeded") long succeeded,
@@ -16,7 +20,7 @@ public record StatsResponse(
         @JsonProperty("cancelled") long cancelled) {
 
     static StatsResponse of(Map<RunStatus, Long> counts) {
-        return new StatsResponse(count(counts, RunStatus.PENDING), count(counts, RunStatus.RUNNING),
+        return new StatsResponse(count(counts, RunStatus.WAITING), count(counts, RunStatus.PENDING), count(counts, RunStatus.RUNNING),
                 count(counts, RunStatus.SUCCEEDED), count(counts, RunStatus.DEAD), count(counts, RunStatus.CANCELLED));
     }
 

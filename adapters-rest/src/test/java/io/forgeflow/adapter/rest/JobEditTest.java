@@ -83,7 +83,7 @@ class JobEditTest {
             assertThat(job.get("id").asText()).isEqualTo(id);
             assertThat(job.get("next_run_at").asText()).isEqualTo("2026-03-01T13:00:00Z");
             assertThat(job.get("updated_at").asText()).isEqualTo("2026-03-01T12:01:00Z");
-            assertThat(api.get("/api/jobs/" + id).json()).isEqualTo(job);
+            assertThat(RestApiTest.withoutLinks(api.get("/api/jobs/" + id).json())).isEqualTo(job);
         }
 
         @Test

@@ -75,6 +75,7 @@ class OpenApiContractTest {
     void reset() {
         app = (RestTestApplication) APP.getApplication();
         app.store.clear();
+        app.workflows.clear();
         app.notReadyBecause.set(null);
         api = new Api(APP.getLocalPort());
     }
@@ -322,6 +323,34 @@ class OpenApiContractTest {
         get("/api/jobs?status=deleted", 200);
         delete("/api/jobs/" + create(ONE_OFF.replace("report", "short-lived")) + "?purge=true", 204);
         delete("/api/jobs/" + UNKNOWN_ID, 404);
+    }
+
+    @Test
+    void workflowsAndBatches() {
+        String parent = create(ONE_OFF);
+        String child = post("/api/jobs", "{\"name\": \"child\", \"executor\": \"shell\", \"payload\": "
+                + "{\"command\": \"true\"}, \"depends_on\": [\"" + parent + "\"], \"on_parent_failure\": \"wait\"}", 201)
+                .json().get("id").asText();
+        get("/api/jobs/" + parent, 200);
+        get("/api/jobs/" + child, 200);
+        get("/api/runs?status=waiting", 200);
+        post("/api/jobs", "{\"name\": \"c\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+                + "\"depends_on\": [\"" + UNKNOWN_ID + "\"]}", 422);
+
+        String batch = "{\"name\": \"import\", \"idempotency_key\": \"import-1\", \"jobs\": ["
+                + "{\"ref\": \"a\", \"name\": \"a\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}},"
+                + "{\"name\": \"b\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, \"depends_on\": [\"a\"]}],"
+                + "\"on_complete\": {\"name\": \"done\", \"executor\": \"http\", \"payload\": {\"url\": \"https://example.com/done\"}}}";
+        String id = post("/api/batches", batch, 201).json().get("id").asText();
+        post("/api/batches", batch, 200);
+        post("/api/batches", batch.replace("\"import\"", "\"other\""), 409);
+        post("/api/batches", "{not json", 400);
+        post("/api/batches", "{\"jobs\": []}", 422);
+        valid("POST", "/api/batches", api.post("/api/batches", batch, "text/plain"), 415);
+        valid("POST", "/api/batches", api.post("/api/batches",
+                "{\"name\": \"" + "x".repeat((int) BodyLimitFilter.MAX_BATCH_BODY_BYTES + 10) + "\"}"), 413);
+        get("/api/batches/" + id, 200);
+        get("/api/batches/" + UNKNOWN_ID, 404);
     }
 
     @Test

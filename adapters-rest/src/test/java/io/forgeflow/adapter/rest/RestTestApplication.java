@@ -55,6 +55,8 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
     final MutableClock clock = MutableClock.at("2026-03-01T12:00:00Z");
     final InMemoryStore store = new InMemoryStore(clock);
     final CountingWorkSignal signal = new CountingWorkSignal();
+    final io.forgeflow.application.testkit.InMemoryWorkflows workflows =
+            new io.forgeflow.application.testkit.InMemoryWorkflows(store);
     /** What /readyz reports; null means ready. */
     final AtomicReference<String> notReadyBecause = new AtomicReference<>();
     /** The warnings a ready /readyz shows. */
@@ -68,7 +70,8 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
         ExecutorRegistry executors = new ExecutorRegistry(List.of(new FakeExecutor("shell"), new FakeExecutor("http")), null);
         CronUtilsSchedules cron = new CronUtilsSchedules();
         RestModule.resources(
-                new SubmitJob(store.jobs(), executors, cron, signal, clock),
+                new SubmitJob(store.jobs(), executors, cron, signal, clock,
+                        io.forgeflow.application.trace.Tracing.NONE, workflows),
                 new QueryJobs(store.jobs()),
                 new PauseJob(store.jobs()),
                 new ResumeJob(store.jobs(), store.runs(), cron, signal, clock),
@@ -90,7 +93,9 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                     public List<String> warnings() {
                         return readyWarnings.get();
                     }
-                }).forEach(environment.jersey()::register);
+                }, new io.forgeflow.application.workflow.QueryWorkflows(workflows)).forEach(environment.jersey()::register);
+        environment.jersey().register(RestModule.batches(new io.forgeflow.application.workflow.SubmitBatch(workflows,
+                executors, signal, clock, n -> { })));
         environment.jersey().register(RestModule.queues(new QueueControls(store.queues(), signal)));
         environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));
         RunEventFeed feed = new RunEventFeed(runEvents, RunEventFeed.DEFAULT_CAPACITY);

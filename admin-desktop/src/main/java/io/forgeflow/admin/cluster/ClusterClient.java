@@ -3,6 +3,7 @@ package io.forgeflow.admin.cluster;
 import io.forgeflow.client.EventSubscription;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.JobUpdate;
 import io.forgeflow.client.Node;
 import io.forgeflow.client.Page;
 import io.forgeflow.client.Run;
@@ -28,8 +29,13 @@ public interface ClusterClient extends AutoCloseable {
 
     List<Node> nodes();
 
+    /** One page of jobs, newest first, filtered by the server ({@code GET /api/jobs} with the query's parameters). */
+    Page<Job> jobs(JobQuery query, String cursor, int limit);
+
     /** One page of jobs, newest first; status null means all. */
-    Page<Job> jobs(String status, String cursor, int limit);
+    default Page<Job> jobs(String status, String cursor, int limit) {
+        return jobs(JobQuery.status(status), cursor, limit);
+    }
 
     Job job(String id);
 
@@ -52,8 +58,25 @@ public interface ClusterClient extends AutoCloseable {
 
     Run trigger(String jobId);
 
+    /**
+     * Changes the fields the update sets ({@code PATCH /api/jobs/{id}}; a 422 names the field at fault, a 409 says the
+     * job can no longer change); keepPending sends {@code ?pending=keep}. Answers the changed job.
+     */
+    Job update(String jobId, JobUpdate update, boolean keepPending);
+
+    /** One page of runs, newest first, filtered by the server ({@code GET /api/runs} with the query's parameters). */
+    Page<Run> runs(RunQuery query, String cursor, int limit);
+
     /** One page of runs, newest first; jobId null means across jobs, status null means all. */
-    Page<Run> runs(String jobId, String status, String cursor, int limit);
+    default Page<Run> runs(String jobId, String status, String cursor, int limit) {
+        return runs(RunQuery.of(jobId, status), cursor, limit);
+    }
+
+    /**
+     * The trace the server sent with this run in the last answer that carried it ({@link RunTrace#NONE} when none).
+     * Reads no network: safe on the UI thread.
+     */
+    RunTrace trace(Run run);
 
     /** One run with its attempts. */
     Run run(String id);

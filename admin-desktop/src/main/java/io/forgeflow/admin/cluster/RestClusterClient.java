@@ -3,6 +3,9 @@ package io.forgeflow.admin.cluster;
 import io.forgeflow.client.EventSubscription;
 import io.forgeflow.client.ForgeFlowClient;
 import io.forgeflow.client.Job;
+import io.forgeflow.client.JobFilter;
+import io.forgeflow.client.JobUpdate;
+import io.forgeflow.client.RunFilter;
 import io.forgeflow.client.JobRequest;
 import io.forgeflow.client.Node;
 import io.forgeflow.client.Page;
@@ -12,6 +15,8 @@ import io.forgeflow.client.ScheduledFire;
 import io.forgeflow.client.Stats;
 import io.forgeflow.client.SubmitResult;
 
+import okhttp3.OkHttpClient;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -19,9 +24,18 @@ import java.util.Objects;
 /** {@link ClusterClient} over HTTP: a thin adapter on the project's one REST client, {@link ForgeFlowClient}. */
 public final class RestClusterClient implements ClusterClient {
     private final ForgeFlowClient client;
+    private final TraceFields traces;
+    private final OkHttpClient http;
 
+    /** Over a client built elsewhere: runs' traces are not learned ({@link #trace} answers none). */
     public RestClusterClient(ForgeFlowClient client) {
+        this(client, new TraceFields(), null);
+    }
+
+    private RestClusterClient(ForgeFlowClient client, TraceFields traces, OkHttpClient http) {
         this.client = Objects.requireNonNull(client, "client");
+        this.traces = traces;
+        this.http = http;
     }
 
     /**
@@ -29,9 +43,21 @@ public final class RestClusterClient implements ClusterClient {
      * instead of a spinner forever; the event stream reconnects every 2 s.
      */
     public static RestClusterClient open(String serverUrl, String token) {
-        return new RestClusterClient(ForgeFlowClient.builder(serverUrl).token(token)
-                .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(15))
-                .callTimeout(Duration.ofSeconds(15)).eventRetry(Duration.ofSeconds(2)).build());
+        TraceFields traces = new TraceFields();
+        OkHttpClient http = new OkHttpClient.Builder().addInterceptor(traces).build();
+        try {
+            return new RestClusterClient(ForgeFlowClient.builder(serverUrl).token(token).okHttpClient(http)
+                    .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(15))
+                    .callTimeout(Duration.ofSeconds(15)).eventRetry(Duration.ofSeconds(2)).build(), traces, http);
+        } catch (RuntimeException badUrl) {
+            shutdown(http);
+            throw badUrl;
+        }
+    }
+
+    private static void shutdown(OkHttpClient http) {
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
     }
 
     @Override
@@ -50,8 +76,15 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     @Override
-    public Page<Job> jobs(String status, String cursor, int limit) {
-        return client.listJobs(status, limit, cursor);
+    public Page<Job> jobs(JobQuery query, String cursor, int limit) {
+        return client.listJobs(filter(query), limit, cursor);
+    }
+
+    static JobFilter filter(JobQuery query) {
+        JobFilter filter = JobFilter.create().status(query.status()).queue(query.queue())
+                .namePrefix(query.namePrefix());
+        query.labels().forEach(filter::label);
+        return filter;
     }
 
     @Override
@@ -96,8 +129,26 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     @Override
-    public Page<Run> runs(String jobId, String status, String cursor, int limit) {
-        return client.listRuns(jobId, status, limit, cursor);
+    public Job update(String jobId, JobUpdate update, boolean keepPending) {
+        return client.updateJob(jobId, update, keepPending);
+    }
+
+    @Override
+    public Page<Run> runs(RunQuery query, String cursor, int limit) {
+        return client.listRuns(filter(query), limit, cursor);
+    }
+
+    static RunFilter filter(RunQuery query) {
+        RunFilter filter = RunFilter.create().jobId(query.jobId()).status(query.status()).queue(query.queue())
+                .scheduledAfter(query.scheduledAfter()).scheduledBefore(query.scheduledBefore())
+                .finishedAfter(query.finishedAfter());
+        query.labels().forEach(filter::label);
+        return filter;
+    }
+
+    @Override
+    public RunTrace trace(Run run) {
+        return run == null ? RunTrace.NONE : traces.of(run.id());
     }
 
     @Override
@@ -123,6 +174,9 @@ public final class RestClusterClient implements ClusterClient {
     @Override
     public void close() {
         client.close();
+        if (http != null) {
+            shutdown(http);
+        }
     }
 
     @Override

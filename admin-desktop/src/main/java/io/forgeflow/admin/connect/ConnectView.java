@@ -39,6 +39,13 @@ public final class ConnectView extends StackPane {
         remember.setId("rememberToken");
         remember.selectedProperty().bindBidirectional(vm.rememberTokenProperty());
 
+        TextField trace = new TextField();
+        trace.setId("traceUrlTemplate");
+        trace.setPromptText("optional: http://jaeger:16686/trace/{trace_id}");
+        trace.textProperty().bindBidirectional(vm.traceUrlTemplateProperty());
+        Label traceHint = new Label("Used when the node sends no trace link (FORGEFLOW_TRACE_URL_TEMPLATE unset).");
+        traceHint.getStyleClass().add("stat-caption");
+
         Button connect = new Button();
         connect.setId("connectButton");
         connect.setDefaultButton(true);
@@ -60,7 +67,9 @@ public final class ConnectView extends StackPane {
         form.add(remember, 1, 2);
         HBox actions = new HBox(10, connect, spinner);
         actions.setAlignment(Pos.CENTER_LEFT);
-        form.add(actions, 1, 3);
+        form.addRow(3, new Label("Trace viewer"), trace);
+        form.add(traceHint, 1, 4);
+        form.add(actions, 1, 5);
 
         Label message = Views.message("connectMessage", vm.messageProperty(), vm.failedProperty());
         message.setMaxWidth(520);

@@ -2,6 +2,7 @@ package io.forgeflow.admin.connect;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.ClusterConnector;
+import io.forgeflow.admin.runs.TraceViewer;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.admin.support.Secrets;
@@ -34,6 +35,7 @@ public final class ConnectionViewModel {
     public static final String DEFAULT_URL = "http://127.0.0.1:8080";
     static final String URL_KEY = "serverUrl";
     static final String TOKEN_KEY = "apiToken";
+    static final String TRACE_TEMPLATE_KEY = "traceUrlTemplate";
     private static final System.Logger LOG = System.getLogger(ConnectionViewModel.class.getName());
 
     private final ClusterConnector connector;
@@ -42,6 +44,7 @@ public final class ConnectionViewModel {
 
     private final StringProperty serverUrl = new SimpleStringProperty(this, "serverUrl");
     private final StringProperty token = new SimpleStringProperty(this, "token");
+    private final StringProperty traceUrlTemplate = new SimpleStringProperty(this, "traceUrlTemplate");
     private final BooleanProperty rememberToken = new SimpleBooleanProperty(this, "rememberToken", true);
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
@@ -56,6 +59,7 @@ public final class ConnectionViewModel {
         this.async = Objects.requireNonNull(async, "async");
         serverUrl.set(settings.get(URL_KEY, DEFAULT_URL));
         token.set(settings.get(TOKEN_KEY, ""));
+        traceUrlTemplate.set(settings.get(TRACE_TEMPLATE_KEY, ""));
         canConnect = Bindings.createBooleanBinding(
                 () -> !busy.get() && serverUrl.get() != null && !serverUrl.get().isBlank(), busy, serverUrl);
     }
@@ -66,6 +70,14 @@ public final class ConnectionViewModel {
 
     public StringProperty tokenProperty() {
         return token;
+    }
+
+    /**
+     * Where run traces open when the node sends no {@code trace_url}: a URL with {@code {trace_id}}, such as
+     * {@code http://jaeger:16686/trace/{trace_id}}; empty for none. Remembered on a successful connect.
+     */
+    public StringProperty traceUrlTemplateProperty() {
+        return traceUrlTemplate;
     }
 
     public BooleanProperty rememberTokenProperty() {
@@ -110,7 +122,13 @@ public final class ConnectionViewModel {
             fail(problem);
             return;
         }
+        String traceProblem = TraceViewer.checkTemplate(traceUrlTemplate.get());
+        if (traceProblem != null) {
+            fail(traceProblem);
+            return;
+        }
         serverUrl.set(url);
+        String template = traceUrlTemplate.get() == null ? "" : traceUrlTemplate.get().strip();
         String secret = token.get() == null ? "" : token.get().strip();
         busy.set(true);
         failed.set(false);
@@ -130,6 +148,7 @@ public final class ConnectionViewModel {
             busy.set(false);
             settings.put(URL_KEY, url);
             settings.put(TOKEN_KEY, rememberToken.get() && !secret.isEmpty() ? secret : null);
+            settings.put(TRACE_TEMPLATE_KEY, template.isEmpty() ? null : template);
             connectLabel.set("Connect");
             message.set("Connected to " + url);
             LOG.log(System.Logger.Level.INFO, "connected to " + url);

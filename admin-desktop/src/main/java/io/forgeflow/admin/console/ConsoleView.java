@@ -53,6 +53,9 @@ public final class ConsoleView extends BorderPane {
         byScreen.put(Screen.SUBMIT, tab("tab-submit", "Submit job", () -> new JobFormView(vm.form())));
         byScreen.put(Screen.RUNS, tab("tab-runs", "Runs", () -> new RunListView(vm.runs())));
         byScreen.put(Screen.DEAD_LETTERS, tab("tab-dead", "Dead letters", () -> new DeadLetterView(vm.deadLetters())));
+        ((Label) byScreen.get(Screen.SUBMIT).getGraphic()).textProperty().bind(Bindings.when(
+                vm.form().modeProperty().isEqualTo(io.forgeflow.admin.jobs.JobFormViewModel.Mode.EDIT))
+                .then("Edit job").otherwise("Submit job"));
         tabs.getTabs().setAll(byScreen.values());
         tabs.getSelectionModel().select(byScreen.get(vm.screenProperty().get()));
         tabs.getSelectionModel().selectedItemProperty().addListener((o, a, tab) -> byScreen.forEach((screen, t) -> {

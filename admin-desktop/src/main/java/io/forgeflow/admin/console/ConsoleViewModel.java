@@ -8,6 +8,7 @@ import io.forgeflow.admin.jobs.JobListViewModel;
 import io.forgeflow.admin.overview.OverviewViewModel;
 import io.forgeflow.admin.runs.RunDetailViewModel;
 import io.forgeflow.admin.runs.RunListViewModel;
+import io.forgeflow.admin.runs.TraceViewer;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Ticker;
@@ -34,6 +35,7 @@ public final class ConsoleViewModel implements Navigator {
     private final JobFormViewModel form;
     private final RunListViewModel runs;
     private final DeadLetterViewModel deadLetters;
+    private final TraceViewer traces = new TraceViewer();
     private final ObjectProperty<Screen> screen = new SimpleObjectProperty<>(this, "screen", Screen.OVERVIEW);
     private final Ticker ticker;
     private final Duration pollInterval;
@@ -48,9 +50,13 @@ public final class ConsoleViewModel implements Navigator {
         this.jobs = new JobListViewModel(cluster, async, names, times, this);
         this.form = new JobFormViewModel(cluster, async, times, this);
         this.runs = new RunListViewModel(cluster, async, names, times, new RunDetailViewModel(cluster, async, names,
-                times));
+                times, traces));
         this.deadLetters = new DeadLetterViewModel(cluster, async, names, times, this);
         form.setOnSubmitted(jobs::upsert);
+        form.setOnSaved(job -> {
+            jobs.saved(job);
+            screen.set(Screen.JOBS);
+        });
         screen.addListener((o, was, now) -> {
             if (now == Screen.JOBS) {
                 jobs.refresh();
@@ -108,8 +114,14 @@ public final class ConsoleViewModel implements Navigator {
     }
 
     @Override
+    public void showEditForm(io.forgeflow.client.Job job) {
+        form.edit(job);
+        screen.set(Screen.SUBMIT);
+    }
+
+    @Override
     public void showSubmitForm() {
-        if (form.submittedProperty().get() != null) {
+        if (form.submittedProperty().get() != null || form.modeProperty().get() == JobFormViewModel.Mode.EDIT) {
             form.reset();
         }
         screen.set(Screen.SUBMIT);
@@ -150,6 +162,11 @@ public final class ConsoleViewModel implements Navigator {
 
     public DeadLetterViewModel deadLetters() {
         return deadLetters;
+    }
+
+    /** Where run traces open: the app sets the browser and the operator's template. */
+    public TraceViewer traces() {
+        return traces;
     }
 
     public JobNames names() {

@@ -10,6 +10,7 @@ import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
@@ -18,6 +19,7 @@ import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TextInputControl;
+import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
@@ -26,8 +28,11 @@ import javafx.scene.layout.VBox;
 import java.time.ZoneId;
 import java.util.Locale;
 
-/** The submit form. It only binds controls to {@link JobFormViewModel}. */
-public final class JobFormView extends ScrollPane {
+/**
+ * The job form (submit or edit). The fields scroll; the actions and the message stay in view below them. It only binds
+ * controls to {@link JobFormViewModel}.
+ */
+public final class JobFormView extends BorderPane {
     private final JobFormViewModel vm;
     private final GridPane grid = new GridPane();
     private int row;
@@ -35,7 +40,8 @@ public final class JobFormView extends ScrollPane {
     public JobFormView(JobFormViewModel vm) {
         this.vm = vm;
         setId("jobFormView");
-        setFitToWidth(true);
+        ScrollPane scroll = new ScrollPane(grid);
+        scroll.setFitToWidth(true);
         grid.setHgap(12);
         grid.setVgap(6);
         grid.setPadding(new Insets(16));
@@ -50,13 +56,20 @@ public final class JobFormView extends ScrollPane {
         BooleanBinding cron = vm.scheduleModeProperty().isEqualTo(ScheduleMode.CRON);
         BooleanBinding once = vm.scheduleModeProperty().isEqualTo(ScheduleMode.ONCE);
 
+        BooleanBinding editing = vm.modeProperty().isEqualTo(JobFormViewModel.Mode.EDIT);
         Label heading = Views.heading("Submit a job");
+        heading.setId("formTitle");
+        heading.textProperty().bind(vm.titleProperty());
         grid.add(heading, 0, row++, 2, 1);
         add("Name", field("jobName", vm.nameProperty(), "nightly-report"), Field.NAME, null);
         ChoiceBox<String> executor = new ChoiceBox<>(FXCollections.observableArrayList(JobFormViewModel.EXECUTORS));
         executor.setId("jobExecutor");
         executor.valueProperty().bindBidirectional(vm.executorProperty());
-        add("Executor", executor, Field.EXECUTOR, null);
+        executor.visibleProperty().bind(editing.not());
+        executor.managedProperty().bind(executor.visibleProperty());
+        TextField fixedExecutor = readOnly("jobExecutorFixed", vm.executorProperty(), editing);
+        add("Executor", new VBox(2, executor, fixedExecutor, fixedNote(editing, "fixed at submission")),
+                Field.EXECUTOR, null);
         add("Command", field("jobCommand", vm.commandProperty(), "/bin/sh -c … e.g. echo hello"), Field.COMMAND, shell);
         add("URL", field("jobUrl", vm.urlProperty(), "https://example.com/hook"), Field.URL, http);
         ChoiceBox<String> method = new ChoiceBox<>(FXCollections.observableArrayList(JobFormViewModel.HTTP_METHODS));
@@ -70,6 +83,9 @@ public final class JobFormView extends ScrollPane {
         ChoiceBox<ScheduleMode> mode = new ChoiceBox<>(FXCollections.observableArrayList(ScheduleMode.values()));
         mode.setId("jobScheduleMode");
         mode.valueProperty().bindBidirectional(vm.scheduleModeProperty());
+        // a recurring job stays recurring (the server refuses otherwise)
+        mode.disableProperty().bind(Bindings.createBooleanBinding(() -> vm.editingProperty().get() != null
+                && vm.editingProperty().get().cronExpr() != null, vm.editingProperty()));
         add("When", mode, null, null);
         TextField cronField = field("jobCron", vm.cronExprProperty(), "*/5 * * * *   or   @daily");
         Label cronStatus = new Label();
@@ -98,20 +114,49 @@ public final class JobFormView extends ScrollPane {
         catchUp.setId("jobCatchUp");
         catchUp.valueProperty().bindBidirectional(vm.catchUpProperty());
         add("Missed ticks", catchUp, Field.CATCH_UP, cron);
-        add("Idempotency key", field("jobIdempotencyKey", vm.idempotencyKeyProperty(),
-                "optional: resubmitting with the same key never makes a second job"), Field.IDEMPOTENCY_KEY, null);
+        add("Queue", small("jobQueue", vm.queueProperty(), "default"), Field.QUEUE, null);
+        add("Concurrency key", field("jobConcurrencyKey", vm.concurrencyKeyProperty(),
+                "optional: runs sharing the key count against max concurrent"), Field.CONCURRENCY_KEY, null);
+        add("Max concurrent", small("jobMaxConcurrent", vm.maxConcurrentProperty(), "1 – 10000"),
+                Field.MAX_CONCURRENT, null);
+        ChoiceBox<String> overlap = new ChoiceBox<>(FXCollections.observableArrayList(
+                JobFormViewModel.OVERLAP_CHOICES));
+        overlap.setId("jobOverlap");
+        overlap.valueProperty().bindBidirectional(vm.overlapProperty());
+        add("Overlap", overlap, Field.OVERLAP, cron);
+        add("Labels", field("jobLabels", vm.labelsProperty(), "team:ops, env:prod"), Field.LABELS, null);
+        TextField key = field("jobIdempotencyKey", vm.idempotencyKeyProperty(),
+                "optional: resubmitting with the same key never makes a second job");
+        key.editableProperty().bind(editing.not());
+        key.promptTextProperty().bind(Bindings.when(editing).then("none")
+                .otherwise("optional: resubmitting with the same key never makes a second job"));
+        add("Idempotency key", new VBox(2, key, fixedNote(editing, "fixed at submission")), Field.IDEMPOTENCY_KEY,
+                null);
+        CheckBox keep = new CheckBox("Keep pending runs as they are (their priority, queue, payload and labels)");
+        keep.setId("jobKeepPending");
+        keep.selectedProperty().bindBidirectional(vm.keepPendingProperty());
+        keep.visibleProperty().bind(editing);
+        keep.managedProperty().bind(editing);
 
         Button submit = Views.button("submitJob", "Submit job", vm::submit);
+        submit.textProperty().bind(vm.actionLabelProperty());
         submit.getStyleClass().add("primary");
         submit.setDefaultButton(true);
         submit.disableProperty().bind(vm.submittingProperty());
         Button clear = Views.button("resetForm", "Clear", vm::reset);
+        clear.textProperty().bind(Bindings.when(editing).then("New job instead").otherwise("Clear"));
+        Button reload = Views.button("reloadEditedJob", "Reload the job", vm::reloadEdited);
+        reload.visibleProperty().bind(vm.canReloadProperty());
+        reload.managedProperty().bind(reload.visibleProperty());
         Button runs = Views.button("formViewRuns", "View its runs", vm::showRunsOfSubmitted);
         runs.visibleProperty().bind(vm.submittedProperty().isNotNull());
-        grid.add(Views.toolbar(submit, clear, runs), 1, row++);
         Label message = Views.message("formMessage", vm.messageProperty(), vm.failedProperty());
-        grid.add(message, 1, row++);
-        setContent(grid);
+        message.setMaxWidth(800);
+        VBox actions = new VBox(6, keep, Views.toolbar(submit, clear, reload, runs), message);
+        actions.setPadding(new Insets(10, 16, 12, 178));
+        actions.getStyleClass().add("form-actions");
+        setCenter(scroll);
+        setBottom(actions);
     }
 
     private void add(String caption, Node input, Field field, BooleanBinding shownWhen) {
@@ -135,6 +180,25 @@ public final class JobFormView extends ScrollPane {
         }
         grid.add(label, 0, row);
         grid.add(box, 1, row++);
+    }
+
+    private static TextField readOnly(String id, StringProperty property, BooleanBinding shownWhen) {
+        TextField field = new TextField();
+        field.setId(id);
+        field.setEditable(false);
+        field.setMaxWidth(160);
+        field.textProperty().bind(property);
+        field.visibleProperty().bind(shownWhen);
+        field.managedProperty().bind(shownWhen);
+        return field;
+    }
+
+    private static Label fixedNote(BooleanBinding shownWhen, String text) {
+        Label note = new Label(text);
+        note.getStyleClass().add("stat-caption");
+        note.visibleProperty().bind(shownWhen);
+        note.managedProperty().bind(shownWhen);
+        return note;
     }
 
     private static TextField field(String id, StringProperty property, String prompt) {

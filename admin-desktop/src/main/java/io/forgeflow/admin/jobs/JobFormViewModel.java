@@ -4,12 +4,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.LabelText;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.admin.support.Times;
 import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.JobUpdate;
 import io.forgeflow.client.ScheduledFire;
 import io.forgeflow.client.SubmitResult;
 import javafx.beans.property.ObjectProperty;
@@ -43,15 +45,23 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The submit form. Its checks mirror the server's (API.md): name 1–200 characters, an executor, priority 1–9,
- * max_attempts 1–100, timeout_seconds 1–86400, idempotency key at most 200 characters, a valid IANA time zone, and a
- * cron expression checked as it is typed, with its next five fire times. A field shows its problem once it was edited
- * or a submit was tried. The server has the last word: its 422 message is shown on the field it names.
+ * The job form, for a new job or to edit one. Its checks mirror the server's (API.md): name 1–200 characters, an
+ * executor, priority 1–9, max_attempts 1–100, timeout_seconds 1–86400, idempotency key at most 200 characters, a valid
+ * IANA time zone, a queue name, max_concurrent 1–10000 (required with a concurrency key), an overlap policy, labels,
+ * and a cron expression checked as it is typed, with its next five fire times. A field shows its problem once it was
+ * edited or a submit was tried. The server has the last word: its 422 message is shown on the field it names.
+ *
+ * <p>{@link #edit(Job)} fills the form with a job as the server has it; {@link #submit()} then sends only the fields
+ * that differ ({@code PATCH /api/jobs/{id}}, with {@code ?pending=keep} when {@link #keepPendingProperty()} is set).
+ * The executor and idempotency key are fixed at submission and shown read-only.
  */
 public final class JobFormViewModel {
     /** The form's fields, each with its own error text. */
     public enum Field { NAME, EXECUTOR, COMMAND, URL, METHOD, HEADERS, BODY, CRON, RUN_AT, TIMEZONE, PRIORITY,
-        MAX_ATTEMPTS, TIMEOUT, CATCH_UP, IDEMPOTENCY_KEY }
+        MAX_ATTEMPTS, TIMEOUT, CATCH_UP, IDEMPOTENCY_KEY, QUEUE, CONCURRENCY_KEY, MAX_CONCURRENT, OVERLAP, LABELS }
+
+    /** Whether the form makes a new job or changes one. */
+    public enum Mode { SUBMIT, EDIT }
 
     /** When the job runs. */
     public enum ScheduleMode {
@@ -72,8 +82,13 @@ public final class JobFormViewModel {
     public static final List<String> EXECUTORS = List.of("shell", "http");
     public static final List<String> HTTP_METHODS = List.of("POST", "GET", "PUT", "PATCH", "DELETE");
     public static final List<String> CATCH_UP_CHOICES = List.of("skip", "once");
+    public static final List<String> OVERLAP_CHOICES = List.of("allow", "skip", "queue_one", "cancel_running");
+    static final int MAX_CONCURRENT_LIMIT = 10_000;
+    private static final java.util.regex.Pattern QUEUE_NAME = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     static final int PREVIEW_SIZE = 5;
     private static final DateTimeFormatter RUN_AT_FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm[:ss]");
+    private static final DateTimeFormatter EDIT_RUN_AT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private final ClusterClient cluster;
     private final Async async;
@@ -98,6 +113,20 @@ public final class JobFormViewModel {
     private final StringProperty timeoutSeconds = text("timeoutSeconds", "300");
     private final StringProperty catchUp = text("catchUp", "skip");
     private final StringProperty idempotencyKey = text("idempotencyKey", "");
+    private final StringProperty queue = text("queue", Job.DEFAULT_QUEUE);
+    private final StringProperty concurrencyKey = text("concurrencyKey", "");
+    private final StringProperty maxConcurrent = text("maxConcurrent", "");
+    private final StringProperty overlap = text("overlap", Job.ALLOW);
+    private final StringProperty labels = text("labels", "");
+    private final javafx.beans.property.BooleanProperty keepPending =
+            new javafx.beans.property.SimpleBooleanProperty(this, "keepPending");
+    private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(this, "mode", Mode.SUBMIT);
+    /** The job being edited, as the server last answered it; null when submitting. */
+    private final ReadOnlyObjectWrapper<Job> editing = new ReadOnlyObjectWrapper<>(this, "editing");
+    private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper(this, "title", "Submit a job");
+    private final ReadOnlyStringWrapper actionLabel = new ReadOnlyStringWrapper(this, "actionLabel", "Submit job");
+    private final ReadOnlyBooleanWrapper canReload = new ReadOnlyBooleanWrapper(this, "canReload");
+    private Consumer<Job> onSaved = job -> { };
 
     private final Map<Field, ReadOnlyStringWrapper> errors = new EnumMap<>(Field.class);
     private final Map<Field, String> serverErrors = new EnumMap<>(Field.class);
@@ -140,6 +169,11 @@ public final class JobFormViewModel {
         watch(timeoutSeconds, Field.TIMEOUT);
         watch(catchUp, Field.CATCH_UP);
         watch(idempotencyKey, Field.IDEMPOTENCY_KEY);
+        watch(queue, Field.QUEUE);
+        watch(concurrencyKey, Field.CONCURRENCY_KEY);
+        watch(maxConcurrent, Field.MAX_CONCURRENT);
+        watch(overlap, Field.OVERLAP);
+        watch(labels, Field.LABELS);
         scheduleMode.addListener((o, a, b) -> validate());
         validate();
     }
@@ -161,6 +195,11 @@ public final class JobFormViewModel {
     /** Called with each job the server accepted (new or replayed), e.g. to show it in the Jobs list. */
     public void setOnSubmitted(Consumer<Job> onSubmitted) {
         this.onSubmitted = Objects.requireNonNull(onSubmitted, "onSubmitted");
+    }
+
+    /** Called with each job the server changed through this form, e.g. to refresh the Jobs list. */
+    public void setOnSaved(Consumer<Job> onSaved) {
+        this.onSaved = Objects.requireNonNull(onSaved, "onSaved");
     }
 
     /** Checks every field, updates the shown errors and the cron preview; true when the form can be sent. */
@@ -220,8 +259,46 @@ public final class JobFormViewModel {
         if (!CATCH_UP_CHOICES.contains(value(catchUp))) {
             p.put(Field.CATCH_UP, "skip or once.");
         }
-        if (value(idempotencyKey).length() > 200) {
+        if (mode.get() == Mode.SUBMIT && value(idempotencyKey).length() > 200) {
             p.put(Field.IDEMPOTENCY_KEY, "At most 200 characters (this has " + value(idempotencyKey).length() + ").");
+        }
+        String q = value(queue);
+        if (!q.isEmpty() && !QUEUE_NAME.matcher(q).matches()) {
+            p.put(Field.QUEUE, "Use 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit, e.g. "
+                    + "reports (empty: the default queue).");
+        }
+        String key = value(concurrencyKey);
+        if (key.length() > 200) {
+            p.put(Field.CONCURRENCY_KEY, "At most 200 characters (this has " + key.length() + ").");
+        } else if (key.startsWith("job:")) {
+            p.put(Field.CONCURRENCY_KEY, "Must not start with \"job:\" (reserved for a job's own limit).");
+        }
+        if (!value(maxConcurrent).isEmpty()) {
+            range(p, Field.MAX_CONCURRENT, maxConcurrent, 1, MAX_CONCURRENT_LIMIT,
+                    "runs sharing the key at once, cluster-wide");
+        } else if (!key.isEmpty()) {
+            p.put(Field.MAX_CONCURRENT, "Required with a concurrency key: how many runs sharing it may run at once, "
+                    + "e.g. 2.");
+        }
+        if (!OVERLAP_CHOICES.contains(value(overlap))) {
+            p.put(Field.OVERLAP, "allow, skip, queue_one or cancel_running.");
+        } else if (!value(overlap).equals(Job.ALLOW) && scheduleMode.get() != ScheduleMode.CRON) {
+            p.put(Field.OVERLAP, "Only a recurring job has overlapping runs: use allow for a one-off job.");
+        }
+        try {
+            LabelText.parse(labels.get());
+        } catch (IllegalArgumentException e) {
+            p.put(Field.LABELS, e.getMessage());
+        }
+        Job original = editing.get();
+        if (original != null) {
+            boolean recurring = original.cronExpr() != null;
+            if (recurring && scheduleMode.get() != ScheduleMode.CRON) {
+                p.put(Field.CRON, "A recurring job stays recurring: keep a cron expression (pause or delete the job "
+                        + "instead).");
+            } else if (!recurring && scheduleMode.get() == ScheduleMode.CRON) {
+                p.put(Field.CRON, "A one-off job cannot become recurring: submit a new job with a cron expression.");
+            }
         }
         return p;
     }
@@ -373,7 +450,12 @@ public final class JobFormViewModel {
                 .maxAttempts(Integer.parseInt(value(maxAttempts)))
                 .timeoutSeconds(Integer.parseInt(value(timeoutSeconds)))
                 .catchUp(value(catchUp))
-                .idempotencyKey(value(idempotencyKey).isEmpty() ? null : value(idempotencyKey));
+                .idempotencyKey(value(idempotencyKey).isEmpty() ? null : value(idempotencyKey))
+                .queue(value(queue).isEmpty() || value(queue).equals(Job.DEFAULT_QUEUE) ? null : value(queue))
+                .concurrencyKey(value(concurrencyKey).isEmpty() ? null : value(concurrencyKey))
+                .maxConcurrent(value(maxConcurrent).isEmpty() ? null : Integer.valueOf(value(maxConcurrent)))
+                .overlap(value(overlap).equals(Job.ALLOW) ? null : value(overlap))
+                .labels(LabelText.parse(labels.get()));
         switch (scheduleMode.get()) {
             case CRON -> b.cron(value(cronExpr));
             case ONCE -> b.runAt(parseRunAt(value(runAt), zone));
@@ -393,9 +475,16 @@ public final class JobFormViewModel {
         }
     }
 
-    /** Sends the job. Problems found here are shown on their fields; the server's 422 is shown on the field it names. */
+    /**
+     * Sends the job (a new one, or the changes to the one being edited). Problems found here are shown on their fields;
+     * the server's 422 is shown on the field it names.
+     */
     public void submit() {
         if (submitting.get()) {
+            return;
+        }
+        if (mode.get() == Mode.EDIT) {
+            save();
             return;
         }
         attempted = true;
@@ -455,6 +544,11 @@ public final class JobFormViewModel {
             case "timeout_seconds" -> Field.TIMEOUT;
             case "catch_up" -> Field.CATCH_UP;
             case "idempotency_key" -> Field.IDEMPOTENCY_KEY;
+            case "queue" -> Field.QUEUE;
+            case "concurrency_key" -> Field.CONCURRENCY_KEY;
+            case "max_concurrent" -> Field.MAX_CONCURRENT;
+            case "overlap" -> Field.OVERLAP;
+            case "labels" -> Field.LABELS;
             default -> null;
         };
     }
@@ -464,8 +558,14 @@ public final class JobFormViewModel {
         message.set(text);
     }
 
-    /** Clears the form for another job. */
+    /** Clears the form for another job (leaving edit mode). */
     public void reset() {
+        mode.set(Mode.SUBMIT);
+        editing.set(null);
+        title.set("Submit a job");
+        actionLabel.set("Submit job");
+        canReload.set(false);
+        keepPending.set(false);
         resetting = true;
         try {
             name.set("");
@@ -484,6 +584,11 @@ public final class JobFormViewModel {
             timeoutSeconds.set("300");
             catchUp.set("skip");
             idempotencyKey.set("");
+            queue.set(Job.DEFAULT_QUEUE);
+            concurrencyKey.set("");
+            maxConcurrent.set("");
+            overlap.set(Job.ALLOW);
+            labels.set("");
         } finally {
             resetting = false;
         }
@@ -494,6 +599,217 @@ public final class JobFormViewModel {
         message.set("");
         failed.set(false);
         validate();
+    }
+
+    // ---------------------------------------------------------------- editing a job
+
+    /** Fills the form with the job as the server has it; {@link #submit()} then sends only what differs. */
+    public void edit(Job job) {
+        Objects.requireNonNull(job, "job");
+        editing.set(job);
+        mode.set(Mode.EDIT);
+        title.set("Edit job " + job.name() + " (" + job.id() + ")");
+        actionLabel.set("Save changes");
+        canReload.set(false);
+        keepPending.set(false);
+        fill(job);
+        touched.clear();
+        serverErrors.clear();
+        attempted = false;
+        submitted.set(null);
+        message.set("");
+        failed.set(false);
+        validate();
+    }
+
+    private void fill(Job job) {
+        Map<String, Object> payload = job.payload() == null ? Map.of() : job.payload();
+        ZoneId zone = zoneOrUtc(job.timezone());
+        resetting = true;
+        try {
+            name.set(job.name());
+            executor.set(job.executor());
+            command.set(textOf(payload.get("command")));
+            url.set(textOf(payload.get("url")));
+            method.set(payload.get("method") == null ? "POST" : textOf(payload.get("method")));
+            headers.set(jsonOf(payload.get("headers")));
+            body.set(jsonOf(payload.get("body")));
+            scheduleMode.set(job.cronExpr() != null ? ScheduleMode.CRON
+                    : job.runAt() != null ? ScheduleMode.ONCE : ScheduleMode.NOW);
+            cronExpr.set(job.cronExpr() == null ? "" : job.cronExpr());
+            runAt.set(job.runAt() == null ? "" : EDIT_RUN_AT.format(job.runAt().atZone(zone)));
+            timezone.set(zone.getId());
+            priority.set(Integer.toString(job.priority()));
+            maxAttempts.set(Integer.toString(job.maxAttempts()));
+            timeoutSeconds.set(Integer.toString(job.timeoutSeconds()));
+            catchUp.set(job.catchUp() == null ? "skip" : job.catchUp());
+            idempotencyKey.set(job.idempotencyKey() == null ? "" : job.idempotencyKey());
+            queue.set(job.queue());
+            concurrencyKey.set(job.concurrencyKey() == null ? "" : job.concurrencyKey());
+            maxConcurrent.set(job.maxConcurrent() == null ? "" : job.maxConcurrent().toString());
+            overlap.set(job.overlap());
+            labels.set(LabelText.format(job.labels()));
+        } finally {
+            resetting = false;
+        }
+    }
+
+    private static ZoneId zoneOrUtc(String zone) {
+        try {
+            return ZoneId.of(zone == null || zone.isBlank() ? "UTC" : zone);
+        } catch (DateTimeException e) {
+            return ZoneId.of("UTC");
+        }
+    }
+
+    private static String textOf(Object value) {
+        return value == null ? "" : value.toString();
+    }
+
+    private String jsonOf(Object value) {
+        if (value == null) {
+            return "";
+        }
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a payload read from JSON no longer writes", e);
+        }
+    }
+
+    /**
+     * The fields that differ from the job being edited, as a PATCH body; call only when {@link #validate()} is true.
+     * Payload keys the form does not show (such as {@code retry_on_status}) are kept as they are.
+     */
+    JobUpdate changes() {
+        Job o = editing.get();
+        JobUpdate u = JobUpdate.create();
+        if (!value(name).equals(o.name())) {
+            u.name(value(name));
+        }
+        Map<String, Object> before = o.payload() == null ? Map.of() : o.payload();
+        Map<String, Object> payload = new LinkedHashMap<>(before);
+        if (o.executor().equals("shell")) {
+            payload.put("command", command.get().strip());
+        } else if (o.executor().equals("http")) {
+            payload.put("url", value(url));
+            if (before.containsKey("method") || !value(method).equals("POST")) {
+                payload.put("method", value(method));
+            }
+            readJson(value(headers)).ifPresentOrElse(h -> payload.put("headers", h), () -> payload.remove("headers"));
+            readJson(value(body)).ifPresentOrElse(b -> payload.put("body", b), () -> payload.remove("body"));
+        }
+        if (!payload.equals(before)) {
+            u.payload(payload);
+        }
+        ZoneId zone = ZoneId.of(value(timezone).isEmpty() ? "UTC" : value(timezone));
+        if (o.cronExpr() != null) {
+            if (!value(cronExpr).equals(o.cronExpr())) {
+                u.cron(value(cronExpr));
+            }
+        } else {
+            Instant at = scheduleMode.get() == ScheduleMode.ONCE ? parseRunAt(value(runAt), zone) : null;
+            if (!Objects.equals(at, o.runAt())) {
+                u.runAt(at);
+            }
+        }
+        if (!zone.getId().equals(zoneOrUtc(o.timezone()).getId())) {
+            u.timezone(zone.getId());
+        }
+        if (Integer.parseInt(value(priority)) != o.priority()) {
+            u.priority(Integer.valueOf(value(priority)));
+        }
+        if (Integer.parseInt(value(maxAttempts)) != o.maxAttempts()) {
+            u.maxAttempts(Integer.valueOf(value(maxAttempts)));
+        }
+        if (Integer.parseInt(value(timeoutSeconds)) != o.timeoutSeconds()) {
+            u.timeoutSeconds(Integer.valueOf(value(timeoutSeconds)));
+        }
+        if (!value(catchUp).equals(o.catchUp() == null ? "skip" : o.catchUp())) {
+            u.catchUp(value(catchUp));
+        }
+        String q = value(queue).isEmpty() ? Job.DEFAULT_QUEUE : value(queue);
+        if (!q.equals(o.queue())) {
+            u.queue(q);
+        }
+        String key = value(concurrencyKey).isEmpty() ? null : value(concurrencyKey);
+        if (!Objects.equals(key, o.concurrencyKey())) {
+            u.concurrencyKey(key);
+        }
+        Integer limit = value(maxConcurrent).isEmpty() ? null : Integer.valueOf(value(maxConcurrent));
+        if (!Objects.equals(limit, o.maxConcurrent())) {
+            u.maxConcurrent(limit);
+        }
+        if (!value(overlap).equals(o.overlap())) {
+            u.overlap(value(overlap));
+        }
+        Map<String, String> l = LabelText.parse(labels.get());
+        if (!l.equals(o.labels())) {
+            u.labels(l);
+        }
+        return u;
+    }
+
+    private void save() {
+        Job job = editing.get();
+        attempted = true;
+        if (!validate()) {
+            report("Fix the fields marked in red, then save again.");
+            return;
+        }
+        JobUpdate update = changes();
+        if (update.isEmpty()) {
+            failed.set(false);
+            message.set("Nothing to save: every field is as the server has it.");
+            return;
+        }
+        boolean keep = keepPending.get();
+        String fields = String.join(", ", update.body().keySet());
+        submitting.set(true);
+        failed.set(false);
+        message.set("Saving " + fields + "…");
+        async.run(() -> cluster.update(job.id(), update, keep), (Job saved) -> {
+            submitting.set(false);
+            edit(saved);
+            message.set("Saved " + saved.name() + ": changed " + fields
+                    + (keep ? "; pending runs kept as they were." : "; pending runs follow the change."));
+            onSaved.accept(saved);
+        }, failure -> {
+            submitting.set(false);
+            if (failure instanceof ForgeFlowApiException api && api.isConflict()) {
+                canReload.set(true);
+                report("The server refused the change: " + api.error() + " (HTTP 409). Reload the job to see it as "
+                        + "the server has it now.");
+            } else if (failure instanceof ForgeFlowApiException api && api.field() != null) {
+                Field field = fieldOf(api.field());
+                if (field != null) {
+                    serverErrors.put(field, api.error());
+                    validate();
+                }
+                report("The server refused the change: " + api.error());
+            } else if (failure instanceof ForgeFlowApiException api) {
+                report("The server refused the change: " + api.error() + " (HTTP " + api.status() + ")");
+            } else {
+                report(Problems.describe("save job " + job.name(), failure));
+            }
+        });
+    }
+
+    /** Reads the edited job again from the server and fills the form with it (after a 409, or to drop edits). */
+    public void reloadEdited() {
+        Job job = editing.get();
+        if (job == null || submitting.get()) {
+            return;
+        }
+        submitting.set(true);
+        async.run(() -> cluster.job(job.id()), (Job fresh) -> {
+            submitting.set(false);
+            edit(fresh);
+            message.set("Reloaded " + fresh.name() + " as the server has it (status " + fresh.status() + ").");
+        }, failure -> {
+            submitting.set(false);
+            report(Problems.describe("reload job " + job.name(), failure));
+        });
     }
 
     /** Opens the runs of the job just submitted. */
@@ -599,6 +915,56 @@ public final class JobFormViewModel {
 
     public ReadOnlyBooleanProperty failedProperty() {
         return failed.getReadOnlyProperty();
+    }
+
+    public StringProperty queueProperty() {
+        return queue;
+    }
+
+    public StringProperty concurrencyKeyProperty() {
+        return concurrencyKey;
+    }
+
+    public StringProperty maxConcurrentProperty() {
+        return maxConcurrent;
+    }
+
+    public StringProperty overlapProperty() {
+        return overlap;
+    }
+
+    /** {@code team:ops, env:prod}. */
+    public StringProperty labelsProperty() {
+        return labels;
+    }
+
+    /** Editing: pending runs keep their priority, queue, payload and labels ({@code ?pending=keep}). */
+    public javafx.beans.property.BooleanProperty keepPendingProperty() {
+        return keepPending;
+    }
+
+    public ReadOnlyObjectProperty<Mode> modeProperty() {
+        return mode.getReadOnlyProperty();
+    }
+
+    /** The job being edited, as the server last answered it; null when submitting a new one. */
+    public ReadOnlyObjectProperty<Job> editingProperty() {
+        return editing.getReadOnlyProperty();
+    }
+
+    /** {@code Submit a job} or {@code Edit job nightly (job_1)}. */
+    public ReadOnlyStringProperty titleProperty() {
+        return title.getReadOnlyProperty();
+    }
+
+    /** {@code Submit job} or {@code Save changes}. */
+    public ReadOnlyStringProperty actionLabelProperty() {
+        return actionLabel.getReadOnlyProperty();
+    }
+
+    /** After a 409 while editing: the job changed state on the server; offer to read it again. */
+    public ReadOnlyBooleanProperty canReloadProperty() {
+        return canReload.getReadOnlyProperty();
     }
 
     /** The job the server accepted last; null before. */

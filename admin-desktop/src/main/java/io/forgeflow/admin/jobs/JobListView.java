@@ -24,14 +24,16 @@ public final class JobListView extends VBox {
         setId("jobsView");
         setPadding(new Insets(14));
 
-        TextField filter = new TextField();
-        filter.setId("jobFilter");
-        filter.setPromptText("Filter by name, executor, cron or status");
-        filter.setPrefColumnCount(26);
-        filter.textProperty().bindBidirectional(vm.filterTextProperty());
+        TextField name = filterField("jobNamePrefix", "Name starts with…", 14, vm.namePrefixProperty(), vm);
         ChoiceBox<String> status = new ChoiceBox<>(FXCollections.observableArrayList(JobListViewModel.STATUS_CHOICES));
         status.setId("jobStatusFilter");
         status.valueProperty().bindBidirectional(vm.statusFilterProperty());
+        TextField queue = filterField("jobQueueFilter", "Queue", 9, vm.queueFilterProperty(), vm);
+        TextField labels = filterField("jobLabelFilter", "Labels: team:ops, env:prod", 16, vm.labelFilterProperty(), vm);
+        Button apply = Views.button("jobsApplyFilter", "Filter", vm::applyFilters);
+        Button clear = Views.button("jobsClearFilter", "Clear", vm::clearFilters);
+        Label filterError = Views.message("jobFilterError", vm.filterErrorProperty(),
+                javafx.beans.binding.Bindings.isNotEmpty(vm.filterErrorProperty()));
         Button loadMore = Views.button("jobsLoadMore", "Load more", vm::loadMore);
         loadMore.disableProperty().bind(vm.hasMoreProperty().not().or(vm.loadingProperty()));
         Label count = new Label();
@@ -53,7 +55,9 @@ public final class JobListView extends VBox {
                 Views.column("Next run (local)", 190, vm::nextRunLocalOf),
                 Views.column("Next run (UTC)", 160, vm::nextRunUtcOf),
                 Views.statusColumn("Status", 90, Job::status),
-                Views.sortedColumn("Priority", 70, Job::priority, p -> Integer.toString(p))));
+                Views.sortedColumn("Priority", 70, Job::priority, p -> Integer.toString(p)),
+                Views.column("Queue", 90, Job::queue),
+                Views.column("Labels", 160, j -> io.forgeflow.admin.support.LabelText.format(j.labels()))));
         table.setRowFactory(t -> {
             TableRow<Job> row = new TableRow<>();
             row.setOnMouseClicked(e -> {
@@ -81,6 +85,8 @@ public final class JobListView extends VBox {
         show.accept(vm.selectedProperty().get()); // this view may be built after a job was selected
         VBox.setVgrow(table, Priority.ALWAYS);
 
+        Button edit = Views.button("editJob", "Edit…", vm::editSelected);
+        edit.disableProperty().bind(vm.canEditProperty().not());
         Button runs = Views.button("showJobRuns", "Runs", vm::showRunsOfSelected);
         runs.disableProperty().bind(vm.hasSelectionProperty().not());
         Button trigger = Views.button("triggerJob", "Trigger now", vm::triggerSelected);
@@ -97,11 +103,24 @@ public final class JobListView extends VBox {
         delete.disableProperty().bind(vm.canDeleteProperty().not());
 
         getChildren().addAll(
-                Views.toolbar(filter, status, Views.button("jobsRefresh", "Refresh", vm::refresh), loadMore, count,
-                        Views.spacer(), newJob),
+                Views.toolbar(name, status, queue, labels, apply, clear, Views.spacer(), newJob),
+                filterError,
+                Views.toolbar(Views.button("jobsRefresh", "Refresh", vm::refresh), loadMore, count),
                 table,
-                Views.toolbar(new Label("Selected job:"), runs, trigger, pause, resume, Views.spacer(), cancel, delete),
+                Views.toolbar(new Label("Selected job:"), edit, runs, trigger, pause, resume, Views.spacer(), cancel, delete),
                 Views.confirmationBar("jobConfirm", vm.confirmationProperty(), vm::confirm, vm::dismiss),
                 Views.message("jobsMessage", vm.messageProperty(), vm.failedProperty()));
+    }
+
+    /** A filter text field; Enter applies the filters. */
+    private static TextField filterField(String id, String prompt, int columns, javafx.beans.property.StringProperty
+            property, JobListViewModel vm) {
+        TextField field = new TextField();
+        field.setId(id);
+        field.setPromptText(prompt);
+        field.setPrefColumnCount(columns);
+        field.textProperty().bindBidirectional(property);
+        field.setOnAction(e -> vm.applyFilters());
+        return field;
     }
 }

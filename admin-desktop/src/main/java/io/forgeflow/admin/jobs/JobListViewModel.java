@@ -2,8 +2,10 @@ package io.forgeflow.admin.jobs;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.cluster.JobQuery;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Confirmation;
+import io.forgeflow.admin.support.LabelText;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.admin.support.Times;
@@ -25,18 +27,17 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import javafx.collections.transformation.FilteredList;
 
 import java.time.ZoneId;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.function.Predicate;
 
 /**
- * The Jobs screen: jobs loaded page by page (status filtered by the server, text filtered here), the selected job,
- * and its commands. Pause, resume and trigger act at once; cancel (permanent) waits for a confirmation.
+ * The Jobs screen: jobs loaded page by page, filtered by the server (status, queue, labels, name prefix: sent as
+ * query parameters, so every page, "Load more" included, holds only matching jobs), the selected job, and its
+ * commands. Pause, resume and trigger act at once; cancel (permanent) waits for a confirmation; edit opens the form.
  */
 public final class JobListViewModel {
     /** Status filter choices; "all" sends no status. */
@@ -51,9 +52,12 @@ public final class JobListViewModel {
     private final Navigator navigator;
 
     private final ObservableList<Job> jobs = FXCollections.observableArrayList();
-    private final FilteredList<Job> visible = new FilteredList<>(jobs, j -> true);
-    private final StringProperty filterText = new SimpleStringProperty(this, "filterText", "");
     private final StringProperty statusFilter = new SimpleStringProperty(this, "statusFilter", "all");
+    private final StringProperty queueFilter = new SimpleStringProperty(this, "queueFilter", "");
+    private final StringProperty labelFilter = new SimpleStringProperty(this, "labelFilter", "");
+    private final StringProperty namePrefix = new SimpleStringProperty(this, "namePrefix", "");
+    private final ReadOnlyStringWrapper filterError = new ReadOnlyStringWrapper(this, "filterError", "");
+    private final ReadOnlyObjectWrapper<JobQuery> query = new ReadOnlyObjectWrapper<>(this, "query", JobQuery.ALL);
     private final ObjectProperty<Job> selected = new SimpleObjectProperty<>(this, "selected");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyBooleanWrapper acting = new ReadOnlyBooleanWrapper(this, "acting");
@@ -67,6 +71,7 @@ public final class JobListViewModel {
     private final BooleanBinding canCancel;
     private final BooleanBinding canDelete;
     private final BooleanBinding canTrigger;
+    private final BooleanBinding canEdit;
     private final BooleanBinding hasSelection;
 
     private String nextCursor;
@@ -80,16 +85,15 @@ public final class JobListViewModel {
         this.names = Objects.requireNonNull(names, "names");
         this.times = Objects.requireNonNull(times, "times");
         this.navigator = Objects.requireNonNull(navigator, "navigator");
-        filterText.addListener((o, a, b) -> applyFilter());
-        statusFilter.addListener((o, a, b) -> refresh());
+        statusFilter.addListener((o, a, b) -> applyFilters());
         jobs.addListener((javafx.collections.ListChangeListener<Job>) c -> updateCount());
-        visible.addListener((javafx.collections.ListChangeListener<Job>) c -> updateCount());
         hasSelection = selected.isNotNull();
         canPause = whenSelected(Job.ACTIVE);
         canResume = whenSelected(Job.PAUSED);
         canCancel = whenSelected(Job.ACTIVE, Job.PAUSED);
         canDelete = whenSelected(Job.ACTIVE, Job.PAUSED, Job.COMPLETED, Job.CANCELLED);
         canTrigger = whenSelected(Job.ACTIVE, Job.PAUSED);
+        canEdit = whenSelected(Job.ACTIVE, Job.PAUSED, Job.COMPLETED);
     }
 
     private BooleanBinding whenSelected(String... statuses) {
@@ -98,12 +102,42 @@ public final class JobListViewModel {
                 && allowed.contains(selected.get().status()), selected, acting);
     }
 
-    /** Loads the first page again (keeping the selection when the job is still there). */
+    /**
+     * Reads the filter fields and, when they are well-formed, loads the first page the server answers for them; a bad
+     * label filter is shown in {@link #filterErrorProperty()} and nothing is sent.
+     */
+    public void applyFilters() {
+        Map<String, String> labels;
+        try {
+            labels = LabelText.parse(labelFilter.get());
+        } catch (IllegalArgumentException e) {
+            filterError.set("Labels: " + e.getMessage());
+            return;
+        }
+        filterError.set("");
+        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
+        query.set(new JobQuery(status, queueFilter.get(), labels, namePrefix.get()));
+        refresh();
+    }
+
+    /** Empties every filter and loads all jobs. */
+    public void clearFilters() {
+        queueFilter.set("");
+        labelFilter.set("");
+        namePrefix.set("");
+        if ("all".equals(statusFilter.get())) {
+            applyFilters();
+        } else {
+            statusFilter.set("all"); // applies
+        }
+    }
+
+    /** Loads the first page again for the applied filters (keeping the selection when the job is still there). */
     public void refresh() {
         long mine = ++generation;
         loading.set(true);
-        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
-        async.run(() -> cluster.jobs(status, null, PAGE_SIZE), page -> {
+        JobQuery q = query.get();
+        async.run(() -> cluster.jobs(q, null, PAGE_SIZE), page -> {
             if (mine != generation) {
                 return;
             }
@@ -129,9 +163,9 @@ public final class JobListViewModel {
         }
         long mine = generation;
         String cursor = nextCursor;
-        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
+        JobQuery q = query.get();
         loading.set(true);
-        async.run(() -> cluster.jobs(status, cursor, PAGE_SIZE), page -> {
+        async.run(() -> cluster.jobs(q, cursor, PAGE_SIZE), page -> {
             if (mine != generation) {
                 return;
             }
@@ -157,8 +191,8 @@ public final class JobListViewModel {
         }
         polling = true;
         long mine = generation;
-        String status = "all".equals(statusFilter.get()) ? null : statusFilter.get();
-        async.run(() -> cluster.jobs(status, null, PAGE_SIZE), page -> {
+        JobQuery q = query.get();
+        async.run(() -> cluster.jobs(q, null, PAGE_SIZE), page -> {
             polling = false;
             if (mine == generation && pages == 1 && !jobs.equals(page.items())) {
                 replace(page);
@@ -278,6 +312,21 @@ public final class JobListViewModel {
         }
     }
 
+    /** Opens the selected job in the form, to change it. */
+    public void editSelected() {
+        Job job = selected.get();
+        if (job != null && canEdit.get()) {
+            navigator.showEditForm(job);
+        }
+    }
+
+    /** A job the form changed: shown at once, then the page is read again (the change may move it out of the filter). */
+    public void saved(Job job) {
+        upsert(job);
+        say("Saved " + job.name() + ".");
+        refresh();
+    }
+
     /** Opens the submit form. */
     public void newJob() {
         navigator.showSubmitForm();
@@ -330,22 +379,11 @@ public final class JobListViewModel {
         message.set(text);
     }
 
-    private void applyFilter() {
-        String needle = filterText.get() == null ? "" : filterText.get().strip().toLowerCase(Locale.ROOT);
-        Predicate<Job> predicate = needle.isEmpty() ? j -> true : j -> contains(j.name(), needle)
-                || contains(j.executor(), needle) || contains(j.id(), needle) || contains(j.cronExpr(), needle)
-                || contains(j.status(), needle);
-        visible.setPredicate(predicate);
-    }
-
-    private static boolean contains(String haystack, String needle) {
-        return haystack != null && haystack.toLowerCase(Locale.ROOT).contains(needle);
-    }
-
     private void updateCount() {
         String more = hasMore.get() ? " (more on the server: Load more)" : "";
-        count.set(visible.size() == jobs.size() ? jobs.size() + " jobs" + more
-                : visible.size() + " of " + jobs.size() + " jobs match" + more);
+        JobQuery q = query.get();
+        count.set(jobs.size() + (jobs.size() == 1 ? " job" : " jobs")
+                + (q.equals(JobQuery.ALL) ? "" : " matching " + q) + more);
     }
 
     private Job find(String id) {
@@ -400,18 +438,43 @@ public final class JobListViewModel {
         return jobs;
     }
 
-    /** The loaded jobs that match the filter text; the view sorts this. */
-    public FilteredList<Job> visibleJobs() {
-        return visible;
+    /** The loaded jobs (every one matches the applied filters); the view sorts this. */
+    public ObservableList<Job> visibleJobs() {
+        return jobs;
     }
 
-    public StringProperty filterTextProperty() {
-        return filterText;
-    }
-
-    /** One of {@link #STATUS_CHOICES}; changing it reloads. */
+    /** One of {@link #STATUS_CHOICES}; changing it applies the filters. */
     public StringProperty statusFilterProperty() {
         return statusFilter;
+    }
+
+    /** A queue name; empty: every queue. Applied by {@link #applyFilters()}. */
+    public StringProperty queueFilterProperty() {
+        return queueFilter;
+    }
+
+    /** {@code team:ops, env:prod}: jobs carrying every one of these labels. Applied by {@link #applyFilters()}. */
+    public StringProperty labelFilterProperty() {
+        return labelFilter;
+    }
+
+    /** Jobs whose name starts with this (case-sensitive). Applied by {@link #applyFilters()}. */
+    public StringProperty namePrefixProperty() {
+        return namePrefix;
+    }
+
+    /** What is wrong with the filter fields; empty when they are well-formed. */
+    public ReadOnlyStringProperty filterErrorProperty() {
+        return filterError.getReadOnlyProperty();
+    }
+
+    /** The filters the list was loaded with (paging keeps them). */
+    public ReadOnlyObjectProperty<JobQuery> queryProperty() {
+        return query.getReadOnlyProperty();
+    }
+
+    public BooleanBinding canEditProperty() {
+        return canEdit;
     }
 
     public ObjectProperty<Job> selectedProperty() {
@@ -434,7 +497,7 @@ public final class JobListViewModel {
         return failed.getReadOnlyProperty();
     }
 
-    /** {@code 12 jobs} or {@code 3 of 12 jobs match}. */
+    /** {@code 12 jobs}, or {@code 3 jobs matching queue=reports}. */
     public ReadOnlyStringProperty countProperty() {
         return count.getReadOnlyProperty();
     }

@@ -5,9 +5,11 @@ import io.forgeflow.client.Attempt;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 
@@ -33,6 +35,31 @@ public final class RunDetailView extends VBox {
         summary.setId("runSummary");
         summary.setWrapText(true);
         summary.textProperty().bind(vm.summaryProperty());
+
+        Hyperlink traceLink = new Hyperlink();
+        traceLink.setId("traceLink");
+        traceLink.textProperty().bind(vm.traceIdProperty());
+        traceLink.setOnAction(e -> vm.openTrace());
+        traceLink.visibleProperty().bind(Bindings.isNotEmpty(vm.traceUrlProperty()));
+        traceLink.managedProperty().bind(traceLink.visibleProperty());
+        TextField traceText = new TextField();
+        traceText.setId("traceIdText");
+        traceText.setEditable(false);
+        traceText.setPrefColumnCount(24);
+        traceText.getStyleClass().add("mono");
+        traceText.textProperty().bind(vm.traceIdProperty());
+        traceText.visibleProperty().bind(Bindings.isEmpty(vm.traceUrlProperty())
+                .and(Bindings.isNotEmpty(vm.traceIdProperty())));
+        traceText.managedProperty().bind(traceText.visibleProperty());
+        Label traceNote = new Label();
+        traceNote.setId("traceNote");
+        traceNote.setWrapText(true);
+        traceNote.getStyleClass().add("stat-caption");
+        traceNote.textProperty().bind(vm.traceNoteProperty());
+        Label traceCaption = new Label("Trace");
+        var trace = Views.toolbar(traceCaption, traceLink, traceText, traceNote);
+        trace.visibleProperty().bind(vm.runProperty().isNotNull());
+        trace.managedProperty().bind(trace.visibleProperty());
 
         Button cancel = Views.button("cancelRun", "Cancel run…", vm::cancel);
         cancel.getStyleClass().add("danger");
@@ -70,7 +97,7 @@ public final class RunDetailView extends VBox {
         attempts.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
 
         VBox.setVgrow(output, Priority.ALWAYS);
-        getChildren().addAll(Views.toolbar(title, status), summary,
+        getChildren().addAll(Views.toolbar(title, status), summary, trace,
                 Views.toolbar(cancel, requeue, reload),
                 Views.confirmationBar("runConfirm", vm.confirmationProperty(), vm::confirm, vm::dismiss),
                 Views.message("runMessage", vm.messageProperty(), vm.failedProperty()),

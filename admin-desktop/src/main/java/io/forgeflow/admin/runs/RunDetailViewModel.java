@@ -2,6 +2,7 @@ package io.forgeflow.admin.runs;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.cluster.RunTrace;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Confirmation;
 import io.forgeflow.admin.support.Problems;
@@ -31,6 +32,7 @@ public final class RunDetailViewModel {
     private final Async async;
     private final JobNames names;
     private final Times times;
+    private final TraceViewer traces;
 
     private final ReadOnlyObjectWrapper<Run> run = new ReadOnlyObjectWrapper<>(this, "run");
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper(this, "title", "Select a run");
@@ -39,6 +41,9 @@ public final class RunDetailViewModel {
     private final ReadOnlyStringWrapper output = new ReadOnlyStringWrapper(this, "output", "");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error", "");
     private final ObservableList<Attempt> attempts = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper traceId = new ReadOnlyStringWrapper(this, "traceId", "");
+    private final ReadOnlyStringWrapper traceUrl = new ReadOnlyStringWrapper(this, "traceUrl", "");
+    private final ReadOnlyStringWrapper traceNote = new ReadOnlyStringWrapper(this, "traceNote", "");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyBooleanWrapper acting = new ReadOnlyBooleanWrapper(this, "acting");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
@@ -49,11 +54,12 @@ public final class RunDetailViewModel {
     private Consumer<Run> onChanged = r -> { };
     private long generation;
 
-    public RunDetailViewModel(ClusterClient cluster, Async async, JobNames names, Times times) {
+    public RunDetailViewModel(ClusterClient cluster, Async async, JobNames names, Times times, TraceViewer traces) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.async = Objects.requireNonNull(async, "async");
         this.names = Objects.requireNonNull(names, "names");
         this.times = Objects.requireNonNull(times, "times");
+        this.traces = Objects.requireNonNull(traces, "traces");
         canCancel = Bindings.createBooleanBinding(() -> !acting.get() && run.get() != null
                 && (Run.PENDING.equals(run.get().status()) || Run.RUNNING.equals(run.get().status())), run, acting);
         canRequeue = Bindings.createBooleanBinding(() -> !acting.get() && run.get() != null
@@ -121,6 +127,35 @@ public final class RunDetailViewModel {
         output.set(r.output() == null || r.output().isEmpty() ? "(no output)" : r.output());
         error.set(r.error() == null || r.error().isEmpty() ? "(no error)" : r.error());
         attempts.setAll(r.attemptsOrEmpty());
+        showTrace(r);
+    }
+
+    private void showTrace(Run r) {
+        RunTrace trace = cluster.trace(r);
+        String url = traces.urlFor(trace);
+        traceId.set(trace.traceId() == null ? "" : trace.traceId());
+        traceUrl.set(url == null ? "" : url);
+        traceNote.set(trace.traceId() == null ? "not traced"
+                : url == null ? "no trace viewer known: the node sends no trace_url (FORGEFLOW_TRACE_URL_TEMPLATE) "
+                        + "and no trace URL template is set on the connect screen" : "");
+    }
+
+    /** Opens the shown run's trace in the browser. */
+    public void openTrace() {
+        String url = traceUrl.get();
+        if (url.isEmpty()) {
+            return;
+        }
+        try {
+            if (traces.open(url)) {
+                failed.set(false);
+                message.set("Opened the trace in the browser: " + url);
+            } else {
+                report("No browser to open the trace; copy the link: " + url);
+            }
+        } catch (RuntimeException e) {
+            report("Could not open the browser (" + e.getMessage() + "); copy the link: " + url);
+        }
     }
 
     /** Asks for a confirmation, then cancels the run (a running run is stopped by its worker). */
@@ -219,6 +254,21 @@ public final class RunDetailViewModel {
     /** The run's error: why its last attempt failed. */
     public ReadOnlyStringProperty errorProperty() {
         return error.getReadOnlyProperty();
+    }
+
+    /** The run's trace id (32 hex digits); empty when it is not traced. */
+    public ReadOnlyStringProperty traceIdProperty() {
+        return traceId.getReadOnlyProperty();
+    }
+
+    /** Where the trace can be seen; empty when no viewer is known (or no trace). */
+    public ReadOnlyStringProperty traceUrlProperty() {
+        return traceUrl.getReadOnlyProperty();
+    }
+
+    /** Why the trace is not a link, or empty. */
+    public ReadOnlyStringProperty traceNoteProperty() {
+        return traceNote.getReadOnlyProperty();
     }
 
     /** The attempt timeline, first attempt first. */

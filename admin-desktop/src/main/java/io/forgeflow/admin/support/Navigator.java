@@ -18,6 +18,9 @@ public interface Navigator {
     /** The Jobs screen, refreshed. */
     void showJobs();
 
+    /** The job form, filled with this job to change it. */
+    void showEditForm(io.forgeflow.client.Job job);
+
     /** Does nothing: for view-model tests that do not care where navigation goes. */
     Navigator NONE = new Navigator() {
         @Override
@@ -38,6 +41,10 @@ public interface Navigator {
 
         @Override
         public void showJobs() {
+        }
+
+        @Override
+        public void showEditForm(io.forgeflow.client.Job job) {
         }
     };
 }

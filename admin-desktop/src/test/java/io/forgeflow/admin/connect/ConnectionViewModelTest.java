@@ -180,4 +180,23 @@ class ConnectionViewModelTest {
         assertThat(vm.connectedProperty().get()).isNull();
         assertThat(((FakeClusterClient) client).isClosed()).isTrue();
     }
+
+    @Test
+    void aTraceUrlTemplateIsCheckedBeforeConnectingAndRememberedAfter() {
+        vm.traceUrlTemplateProperty().set("http://jaeger:16686/trace/");
+
+        vm.connect();
+
+        assertThat(vm.failedProperty().get()).isTrue();
+        assertThat(vm.messageProperty().get()).startsWith("The trace URL template must contain {trace_id}");
+        assertThat(opened).isEmpty();
+
+        vm.traceUrlTemplateProperty().set(" http://jaeger:16686/trace/{trace_id} ");
+        vm.connect();
+
+        assertThat(vm.connectedProperty().get()).isSameAs(cluster);
+        assertThat(settings.get("traceUrlTemplate", null)).isEqualTo("http://jaeger:16686/trace/{trace_id}");
+        assertThat(new ConnectionViewModel((u, t) -> cluster, settings, Async.sameThread())
+                .traceUrlTemplateProperty().get()).isEqualTo("http://jaeger:16686/trace/{trace_id}");
+    }
 }

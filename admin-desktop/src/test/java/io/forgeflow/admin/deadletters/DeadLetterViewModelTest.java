@@ -51,6 +51,10 @@ class DeadLetterViewModelTest {
                 @Override
                 public void showJobs() {
                 }
+
+                @Override
+                public void showEditForm(io.forgeflow.client.Job job) {
+                }
             });
 
     @BeforeEach

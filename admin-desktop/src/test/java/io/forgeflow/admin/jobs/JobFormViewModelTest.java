@@ -266,4 +266,222 @@ class JobFormViewModelTest {
         assertThat(vm.messageProperty().get()).isEmpty();
         assertThat(error(Field.NAME)).isEmpty();
     }
+
+    @org.junit.jupiter.api.Nested
+    class Editing {
+        final Job nightly = Fixtures.fullJob("job_1", "nightly");
+        final List<Job> saved = new ArrayList<>();
+
+        {
+            cluster.withJob(nightly);
+            vm.setOnSaved(saved::add);
+            vm.edit(nightly);
+        }
+
+        @Test
+        void theFormShowsTheJobAsTheServerHasItWithExecutorAndIdempotencyKeyFixed() {
+            assertThat(vm.modeProperty().get()).isEqualTo(JobFormViewModel.Mode.EDIT);
+            assertThat(vm.titleProperty().get()).isEqualTo("Edit job nightly (job_1)");
+            assertThat(vm.actionLabelProperty().get()).isEqualTo("Save changes");
+            assertThat(vm.nameProperty().get()).isEqualTo("nightly");
+            assertThat(vm.executorProperty().get()).isEqualTo("shell");
+            assertThat(vm.commandProperty().get()).isEqualTo("echo nightly");
+            assertThat(vm.scheduleModeProperty().get()).isEqualTo(ScheduleMode.CRON);
+            assertThat(vm.cronExprProperty().get()).isEqualTo("0 3 * * *");
+            assertThat(vm.timezoneProperty().get()).isEqualTo("Europe/Berlin");
+            assertThat(vm.priorityProperty().get()).isEqualTo("5");
+            assertThat(vm.maxAttemptsProperty().get()).isEqualTo("3");
+            assertThat(vm.timeoutSecondsProperty().get()).isEqualTo("300");
+            assertThat(vm.catchUpProperty().get()).isEqualTo("skip");
+            assertThat(vm.idempotencyKeyProperty().get()).isEqualTo("deploy-42");
+            assertThat(vm.queueProperty().get()).isEqualTo("reports");
+            assertThat(vm.concurrencyKeyProperty().get()).isEqualTo("db");
+            assertThat(vm.maxConcurrentProperty().get()).isEqualTo("2");
+            assertThat(vm.overlapProperty().get()).isEqualTo("skip");
+            assertThat(vm.labelsProperty().get()).isEqualTo("env:prod, team:ops");
+            assertThat(vm.validProperty().get()).isTrue();
+            for (Field f : Field.values()) {
+                assertThat(error(f)).as(f.name()).isEmpty();
+            }
+        }
+
+        @Test
+        void savingSendsOnlyTheChangedFieldsAndHandsTheChangedJobOn() {
+            vm.priorityProperty().set("2");
+            vm.labelsProperty().set("team:ops, env:prod, tier:gold");
+
+            vm.submit();
+
+            assertThat(cluster.calls()).filteredOn(c -> c.startsWith("update")).containsExactly(
+                    "update job_1 {priority=2, labels={env=prod, team=ops, tier=gold}} follow");
+            assertThat(cluster.jobById("job_1").payload()).as("payload not sent, so kept")
+                    .isEqualTo(nightly.payload());
+            assertThat(vm.failedProperty().get()).isFalse();
+            assertThat(vm.messageProperty().get()).isEqualTo("Saved nightly: changed priority, labels; pending runs "
+                    + "follow the change.");
+            assertThat(saved).extracting(Job::priority).containsExactly(2);
+            assertThat(vm.editingProperty().get().labels()).containsEntry("tier", "gold");
+            assertThat(accepted).as("an edit is not a submission").isEmpty();
+        }
+
+        @Test
+        void keepPendingSendsPendingKeep() {
+            vm.timeoutSecondsProperty().set("60");
+            vm.keepPendingProperty().set(true);
+
+            vm.submit();
+
+            assertThat(cluster.calls()).last().isEqualTo("update job_1 {timeout_seconds=60} keep");
+            assertThat(vm.messageProperty().get()).endsWith("pending runs kept as they were.");
+        }
+
+        @Test
+        void anUnchangedFormSendsNothing() {
+            vm.nameProperty().set("nightly ");
+
+            vm.submit();
+
+            assertThat(cluster.calls()).noneMatch(c -> c.startsWith("update"));
+            assertThat(vm.messageProperty().get()).isEqualTo("Nothing to save: every field is as the server has it.");
+        }
+
+        @Test
+        void aNewCommandReplacesTheCommandAndKeepsThePayloadKeysTheFormDoesNotShow() {
+            vm.commandProperty().set("echo changed");
+
+            vm.submit();
+
+            assertThat(cluster.jobById("job_1").payload()).isEqualTo(Map.of("command", "echo changed",
+                    "permanent_exit_codes", List.of(2)));
+            assertThat(cluster.calls().get(cluster.calls().size() - 1)).startsWith("update job_1 {payload=");
+        }
+
+        @Test
+        void emptiedOptionalFieldsAreSentAsNullsSoTheServerDefaultsApply() {
+            vm.concurrencyKeyProperty().set("");
+            vm.maxConcurrentProperty().set("");
+            vm.queueProperty().set("");
+            vm.labelsProperty().set("");
+
+            vm.submit();
+
+            assertThat(cluster.calls()).last().isEqualTo(
+                    "update job_1 {queue=default, concurrency_key=null, max_concurrent=null, labels={}} follow");
+        }
+
+        @Test
+        void theServersRefusalIsShownOnTheFieldItNames() {
+            vm.labelsProperty().set("team:ops, owner:" + "x".repeat(10));
+            cluster.failNext("update", new ForgeFlowApiException(422, "labels may hold at most 20 entries", "labels"));
+
+            vm.submit();
+
+            assertThat(error(Field.LABELS)).isEqualTo("labels may hold at most 20 entries");
+            assertThat(vm.failedProperty().get()).isTrue();
+            assertThat(vm.messageProperty().get()).isEqualTo("The server refused the change: labels may hold at most "
+                    + "20 entries");
+            assertThat(saved).isEmpty();
+
+            vm.labelsProperty().set("team:ops");
+            assertThat(error(Field.LABELS)).as("editing the field clears the server's message").isEmpty();
+        }
+
+        @Test
+        void aJobCancelledMeanwhileIsAConflictAndCanBeReloaded() {
+            cluster.withJob(Fixtures.withStatus(nightly, Job.CANCELLED));
+            vm.priorityProperty().set("1");
+
+            vm.submit();
+
+            assertThat(vm.canReloadProperty().get()).isTrue();
+            assertThat(vm.messageProperty().get()).isEqualTo("The server refused the change: job job_1 is cancelled "
+                    + "and cannot be changed (HTTP 409). Reload the job to see it as the server has it now.");
+
+            vm.reloadEdited();
+
+            assertThat(vm.canReloadProperty().get()).isFalse();
+            assertThat(vm.priorityProperty().get()).as("the server's value").isEqualTo("5");
+            assertThat(vm.messageProperty().get()).isEqualTo("Reloaded nightly as the server has it (status "
+                    + "cancelled).");
+        }
+
+        @Test
+        void badInputIsExplainedLocallyAndNothingIsSent() {
+            vm.maxConcurrentProperty().set("0");
+            vm.labelsProperty().set("team ops");
+            vm.queueProperty().set("-bad queue");
+            vm.scheduleModeProperty().set(ScheduleMode.NOW);
+
+            vm.submit();
+
+            assertThat(error(Field.MAX_CONCURRENT)).startsWith("Must be 1 to 10000");
+            assertThat(error(Field.LABELS)).startsWith("'team ops' has no ':'");
+            assertThat(error(Field.QUEUE)).startsWith("Use 1 to 100 letters");
+            assertThat(error(Field.CRON)).startsWith("A recurring job stays recurring");
+            assertThat(vm.messageProperty().get()).isEqualTo("Fix the fields marked in red, then save again.");
+            assertThat(cluster.calls()).noneMatch(c -> c.startsWith("update"));
+        }
+
+        @Test
+        void aConcurrencyKeyNeedsAMaximum() {
+            vm.maxConcurrentProperty().set("");
+
+            assertThat(error(Field.MAX_CONCURRENT)).startsWith("Required with a concurrency key");
+            assertThat(vm.validProperty().get()).isFalse();
+        }
+
+        @Test
+        void aOneOffJobsTimeMovesAndAnHttpPayloadKeepsItsImplicitMethod() {
+            Job hook = new Job("job_2", "hook", "http", Map.of("url", "https://example.test/a",
+                    "retry_on_status", List.of(503)), null, Instant.parse("2026-07-02T08:00:00Z"), "UTC", 5, 3, 300,
+                    "skip", null, Job.ACTIVE, Instant.parse("2026-07-02T08:00:00Z"), Fixtures.T0, Fixtures.T0);
+            cluster.withJob(hook);
+            vm.edit(hook);
+            assertThat(vm.scheduleModeProperty().get()).isEqualTo(ScheduleMode.ONCE);
+            assertThat(vm.runAtProperty().get()).isEqualTo("2026-07-02 08:00:00");
+            assertThat(vm.methodProperty().get()).isEqualTo("POST");
+
+            vm.runAtProperty().set("2026-07-03 08:00");
+            vm.submit();
+
+            assertThat(cluster.calls()).last().isEqualTo("update job_2 {run_at=2026-07-03T08:00:00Z} follow");
+
+            vm.urlProperty().set("https://example.test/b");
+            vm.submit();
+
+            assertThat(cluster.jobById("job_2").payload()).isEqualTo(Map.of("url", "https://example.test/b",
+                    "retry_on_status", List.of(503)));
+        }
+
+        @Test
+        void resetLeavesEditModeForANewJob() {
+            vm.reset();
+
+            assertThat(vm.modeProperty().get()).isEqualTo(JobFormViewModel.Mode.SUBMIT);
+            assertThat(vm.editingProperty().get()).isNull();
+            assertThat(vm.titleProperty().get()).isEqualTo("Submit a job");
+            assertThat(vm.queueProperty().get()).isEqualTo("default");
+            assertThat(vm.nameProperty().get()).isEmpty();
+        }
+    }
+
+    @Test
+    void aNewJobCarriesItsQueueConcurrencyOverlapAndLabels() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("@hourly");
+        vm.queueProperty().set("reports");
+        vm.concurrencyKeyProperty().set("db");
+        vm.maxConcurrentProperty().set("3");
+        vm.overlapProperty().set("queue_one");
+        vm.labelsProperty().set("team:ops");
+
+        assertThat(vm.validate()).isTrue();
+        JobRequest request = vm.request();
+        assertThat(request.queue()).isEqualTo("reports");
+        assertThat(request.concurrencyKey()).isEqualTo("db");
+        assertThat(request.maxConcurrent()).isEqualTo(3);
+        assertThat(request.overlap()).isEqualTo("queue_one");
+        assertThat(request.labels()).isEqualTo(Map.of("team", "ops"));
+    }
 }

@@ -9,7 +9,9 @@ import io.forgeflow.admin.testing.Fixtures;
 import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.Run;
+import io.forgeflow.admin.cluster.JobQuery;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -46,15 +48,162 @@ class JobListViewModelTest {
         assertThat(vm.countProperty().get()).isEqualTo("3 jobs");
     }
 
+    @Nested
+    class ServerSideFilters {
+        final FakeClusterClient labelled = new FakeClusterClient();
+        final JobListViewModel list = new JobListViewModel(labelled, Async.sameThread(),
+                new JobNames(labelled, Async.sameThread()), times, Navigator.NONE);
+
+        @BeforeEach
+        void seed() {
+            for (int i = 0; i < 260; i++) {
+                Job base = Fixtures.fullJob("job_" + i, (i % 2 == 0 ? "nightly-" : "sync-") + i);
+                Map<String, String> labels = i % 4 == 0 ? Map.of("team", "ops", "env", "prod")
+                        : Map.of("team", "ops", "env", "dev");
+                labelled.withJob(Fixtures.patched(base, Map.of("labels", labels, "queue",
+                        i % 3 == 0 ? "reports" : "default")));
+            }
+        }
+
+        @Test
+        void everyFilterIsSentToTheServerAndNotAppliedToTheLoadedPage() {
+            list.namePrefixProperty().set("nightly-");
+            list.queueFilterProperty().set("reports");
+            list.labelFilterProperty().set("team:ops, env:prod");
+            assertThat(labelled.calls()).as("text filters wait for Filter (or Enter)").isEmpty();
+
+            list.statusFilterProperty().set(Job.ACTIVE);
+
+            assertThat(labelled.calls()).containsExactly("jobs active null 200 [status=active queue=reports "
+                    + "label=env:prod label=team:ops name_prefix=nightly-]");
+            assertThat(list.queryProperty().get()).isEqualTo(new JobQuery(Job.ACTIVE, "reports",
+                    Map.of("team", "ops", "env", "prod"), "nightly-"));
+            // i % 12 == 0 below 260: 0, 12, ..., 252
+            assertThat(list.jobs()).hasSize(22).allSatisfy(j -> {
+                assertThat(j.name()).startsWith("nightly-");
+                assertThat(j.queue()).isEqualTo("reports");
+                assertThat(j.labels()).containsEntry("env", "prod");
+            });
+            assertThat(list.countProperty().get()).isEqualTo("22 jobs matching status=active queue=reports "
+                    + "label=env:prod label=team:ops name_prefix=nightly-");
+        }
+
+        @Test
+        void loadMoreKeepsTheAppliedFilterEvenAfterTheFieldsChange() {
+            list.labelFilterProperty().set("team:ops");
+            list.applyFilters();
+            assertThat(list.jobs()).hasSize(200);
+            assertThat(list.hasMoreProperty().get()).isTrue();
+
+            list.labelFilterProperty().set("env:prod"); // typed, not applied
+            list.loadMore();
+
+            assertThat(labelled.calls()).last().isEqualTo("jobs null 200 200 [label=team:ops]");
+            assertThat(list.jobs()).hasSize(260);
+        }
+
+        @Test
+        void aMalformedLabelFilterIsExplainedAndNothingIsSent() {
+            list.labelFilterProperty().set("team=ops");
+
+            list.applyFilters();
+
+            assertThat(list.filterErrorProperty().get()).isEqualTo("Labels: 'team=ops' has no ':': write key:value, "
+                    + "several separated by commas, e.g. team:ops, env:prod.");
+            assertThat(labelled.calls()).isEmpty();
+
+            list.labelFilterProperty().set("Team:ops");
+            list.applyFilters();
+            assertThat(list.filterErrorProperty().get()).startsWith("Labels: 'Team' is not a label key");
+
+            list.labelFilterProperty().set("team:ops");
+            list.applyFilters();
+            assertThat(list.filterErrorProperty().get()).isEmpty();
+            assertThat(labelled.calls()).containsExactly("jobs null null 200 [label=team:ops]");
+        }
+
+        @Test
+        void clearFiltersShowsEveryJobAgain() {
+            list.queueFilterProperty().set("reports");
+            list.applyFilters();
+            assertThat(list.jobs()).hasSize(87);
+
+            list.clearFilters();
+
+            assertThat(list.queueFilterProperty().get()).isEmpty();
+            assertThat(labelled.calls()).last().isEqualTo("jobs null null 200");
+            assertThat(list.jobs()).hasSize(200);
+        }
+
+        @Test
+        void theServersRefusalOfAFilterIsShown() {
+            labelled.failNext("jobs", new ForgeFlowApiException(422, "name_prefix must be 1 to 200 characters",
+                    "name_prefix"));
+            list.namePrefixProperty().set("x");
+
+            list.applyFilters();
+
+            assertThat(list.failedProperty().get()).isTrue();
+            assertThat(list.messageProperty().get()).isEqualTo("Could not load the jobs: name_prefix must be 1 to "
+                    + "200 characters (HTTP 422)");
+        }
+    }
+
     @Test
-    void theFilterTextNarrowsTheListWithoutAskingTheServer() {
+    void editOpensTheFormOnTheSelectedJobAndASavedJobRefreshesTheList() {
+        java.util.List<Job> opened = new java.util.ArrayList<>();
+        JobListViewModel list = new JobListViewModel(cluster, Async.sameThread(), new JobNames(cluster,
+                Async.sameThread()), times, new Navigator() {
+                    @Override
+                    public void showRun(String runId) {
+                    }
+
+                    @Override
+                    public void showRunsOfJob(String jobId) {
+                    }
+
+                    @Override
+                    public void showDeadLetters() {
+                    }
+
+                    @Override
+                    public void showSubmitForm() {
+                    }
+
+                    @Override
+                    public void showJobs() {
+                    }
+
+                    @Override
+                    public void showEditForm(Job job) {
+                        opened.add(job);
+                    }
+                });
+        list.refresh();
+        list.selectedProperty().set(list.jobs().get(0));
+        assertThat(list.canEditProperty().get()).isTrue();
+
+        list.editSelected();
+
+        assertThat(opened).extracting(Job::id).containsExactly("job_3");
+
+        Job changed = cluster.update("job_3", io.forgeflow.client.JobUpdate.create().name("backup-v2"), false);
         int calls = cluster.calls().size();
+        list.saved(changed);
 
-        vm.filterTextProperty().set("SYNC");
+        assertThat(list.jobs().get(0).name()).isEqualTo("backup-v2");
+        assertThat(list.messageProperty().get()).isEqualTo("Saved backup-v2.");
+        assertThat(cluster.calls().subList(calls, cluster.calls().size())).containsExactly("jobs null null 200");
+    }
 
-        assertThat(vm.visibleJobs()).extracting(Job::name).containsExactly("sync-crm");
-        assertThat(vm.countProperty().get()).isEqualTo("1 of 3 jobs match");
-        assertThat(cluster.calls()).hasSize(calls);
+    @Test
+    void aCancelledJobCannotBeEdited() {
+        cluster.withJob(Fixtures.job("job_4", "old", Job.CANCELLED));
+        vm.refresh();
+
+        select("job_4");
+
+        assertThat(vm.canEditProperty().get()).isFalse();
     }
 
     @Test

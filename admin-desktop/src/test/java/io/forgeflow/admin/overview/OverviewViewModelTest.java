@@ -60,6 +60,10 @@ class OverviewViewModelTest {
         @Override
         public void showJobs() {
         }
+
+        @Override
+        public void showEditForm(io.forgeflow.client.Job job) {
+        }
     };
     final OverviewViewModel vm = overview(Async.sameThread());
 

@@ -1,6 +1,7 @@
 package io.forgeflow.admin.runs;
 
 import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.cluster.RunTrace;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Times;
 import io.forgeflow.admin.testing.FakeClusterClient;
@@ -24,7 +25,9 @@ class RunListViewModelTest {
             .withJob(Fixtures.job("job_2", "backup", Job.ACTIVE));
     final Times times = new Times(ZoneId.of("UTC"), Clock.fixed(Fixtures.T0, ZoneOffset.UTC));
     final JobNames names = new JobNames(cluster, Async.sameThread());
-    final RunDetailViewModel detail = new RunDetailViewModel(cluster, Async.sameThread(), names, times);
+    final TraceViewer traces = new TraceViewer();
+    final List<String> opened = new java.util.ArrayList<>();
+    final RunDetailViewModel detail = new RunDetailViewModel(cluster, Async.sameThread(), names, times, traces);
     final RunListViewModel vm = new RunListViewModel(cluster, Async.sameThread(), names, times, detail);
 
     {
@@ -104,7 +107,7 @@ class RunListViewModelTest {
         }
         JobNames bigNames = new JobNames(big, Async.sameThread());
         RunListViewModel list = new RunListViewModel(big, Async.sameThread(), bigNames, times,
-                new RunDetailViewModel(big, Async.sameThread(), bigNames, times));
+                new RunDetailViewModel(big, Async.sameThread(), bigNames, times, new TraceViewer()));
 
         list.refresh();
         assertThat(list.runs()).hasSize(500);
@@ -158,5 +161,154 @@ class RunListViewModelTest {
         assertThat(detail.failedProperty().get()).isTrue();
         assertThat(detail.messageProperty().get()).isEqualTo("Could not requeue run run_2: run run_2 is pending "
                 + "(HTTP 409)");
+    }
+
+    @Test
+    void everyFilterIsSentToTheServerAsTheOperatorTypedItInTheirZone() {
+        Times berlin = new Times(ZoneId.of("Europe/Berlin"), Clock.fixed(Fixtures.T0, ZoneOffset.UTC));
+        RunListViewModel list = new RunListViewModel(cluster, Async.sameThread(), names, berlin,
+                new RunDetailViewModel(cluster, Async.sameThread(), names, berlin, traces));
+        list.jobIdFilterProperty().set("job_1");
+        list.queueFilterProperty().set("reports");
+        list.labelFilterProperty().set("team:ops");
+        list.scheduledAfterProperty().set("2026-07-01 09:00");
+        list.scheduledBeforeProperty().set("2026-07-02");
+        list.finishedAfterProperty().set("2026-07-01T07:15:00Z");
+        assertThat(cluster.calls()).as("text filters wait for Filter (or Enter)").isEmpty();
+
+        list.statusFilterProperty().set(Run.SUCCEEDED);
+
+        assertThat(cluster.calls()).filteredOn(c -> c.startsWith("runs")).containsExactly("runs job_1 succeeded null 500 [job_id=job_1 status=succeeded "
+                + "queue=reports label=team:ops scheduled_after=2026-07-01T07:00:00Z "
+                + "scheduled_before=2026-07-01T22:00:00Z finished_after=2026-07-01T07:15:00Z]");
+        assertThat(list.jobFilterLabelProperty().get()).isEqualTo("Job nightly-report (job_1)");
+    }
+
+    @Test
+    void timeFiltersNarrowTheRunsAndPagingKeepsThem() {
+        FakeClusterClient many = new FakeClusterClient().withJob(Fixtures.job("job_1", "n", Job.ACTIVE));
+        for (int i = 0; i < 1200; i++) {
+            Run r = Fixtures.run("run_" + i, "job_1", Run.SUCCEEDED);
+            many.withRun(new Run(r.id(), r.jobId(), r.status(), 1, 3, 5, Fixtures.T0.plusSeconds(60L * i),
+                    null, Fixtures.T0.plusSeconds(60L * i + 5), null, null, null, null, null));
+        }
+        JobNames n = new JobNames(many, Async.sameThread());
+        RunListViewModel list = new RunListViewModel(many, Async.sameThread(), n, times,
+                new RunDetailViewModel(many, Async.sameThread(), n, times, traces));
+        list.scheduledAfterProperty().set("2026-07-01T09:30:00Z"); // excludes run_0
+        list.scheduledBeforeProperty().set("2026-07-02 00:00"); // UTC here: runs 1 to 869
+        list.applyFilters();
+        assertThat(list.runs()).hasSize(500);
+        assertThat(list.countProperty().get()).isEqualTo("500 runs loaded; more on the server (filtered)");
+
+        list.scheduledBeforeProperty().set(""); // typed, not applied
+        list.loadMore();
+
+        assertThat(many.calls()).last().isEqualTo("runs null null 500 500 [scheduled_after=2026-07-01T09:30:00Z "
+                + "scheduled_before=2026-07-02T00:00:00Z]");
+        assertThat(list.runs()).hasSize(869);
+        assertThat(list.runs()).extracting(Run::id).doesNotContain("run_0", "run_870");
+    }
+
+    @Test
+    void badFilterInputIsExplainedAndNothingIsSent() {
+        vm.scheduledAfterProperty().set("yesterday");
+        vm.applyFilters();
+        assertThat(vm.filterErrorProperty().get()).isEqualTo("Scheduled after: write the time as 2026-07-01 09:30 "
+                + "(in UTC), 2026-07-01, or 2026-07-01T09:30:00Z; 'yesterday' is none of these.");
+
+        vm.scheduledAfterProperty().set("2026-07-02");
+        vm.scheduledBeforeProperty().set("2026-07-01");
+        vm.applyFilters();
+        assertThat(vm.filterErrorProperty().get()).isEqualTo("Scheduled after must be earlier than scheduled before.");
+
+        vm.scheduledBeforeProperty().set("");
+        vm.labelFilterProperty().set("team");
+        vm.applyFilters();
+        assertThat(vm.filterErrorProperty().get()).startsWith("Labels: 'team' has no ':'");
+        assertThat(cluster.calls()).isEmpty();
+    }
+
+    @Test
+    void showingOneJobClearsTheOtherFilters() {
+        vm.queueFilterProperty().set("reports");
+        vm.statusFilterProperty().set(Run.DEAD);
+
+        vm.showJob("job_1");
+
+        assertThat(vm.queueFilterProperty().get()).isEmpty();
+        assertThat(vm.statusFilterProperty().get()).isEqualTo("all");
+        assertThat(cluster.calls()).last().isEqualTo("runs job_1 null null 500");
+        assertThat(vm.runs()).extracting(Run::id).containsExactly("run_3", "run_1");
+    }
+
+    @Test
+    void aTracedRunLinksToTheNodesTraceUrlAndOpensItInTheBrowser() {
+        traces.setOpener(opened::add);
+        cluster.withTrace("run_2", new RunTrace("4bf92f3577b34da6a3ce929d0e0e4736",
+                "http://tempo.example/trace/4bf92f3577b34da6a3ce929d0e0e4736"));
+        vm.refresh();
+        assertThat(vm.traceOf(vm.runs().get(1))).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(vm.traceOf(vm.runs().get(0))).isEmpty();
+
+        vm.selectedProperty().set(vm.runs().get(1));
+        assertThat(detail.traceIdProperty().get()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(detail.traceUrlProperty().get()).isEqualTo("http://tempo.example/trace/4bf92f3577b34da6a3ce929d0e0e4736");
+        detail.openTrace();
+
+        assertThat(opened).containsExactly("http://tempo.example/trace/4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(detail.messageProperty().get()).startsWith("Opened the trace in the browser");
+    }
+
+    @Test
+    void withoutTheNodesLinkTheDesktopTemplateIsFilledInAndWithoutEitherTheIdIsText() {
+        cluster.withTrace("run_2", new RunTrace("4bf92f3577b34da6a3ce929d0e0e4736", null));
+        vm.refresh();
+        vm.selectedProperty().set(vm.runs().get(1));
+        assertThat(detail.traceUrlProperty().get()).isEmpty();
+        assertThat(detail.traceNoteProperty().get()).startsWith("no trace viewer known");
+        detail.openTrace();
+        assertThat(opened).isEmpty();
+
+        traces.setTemplate("http://jaeger:16686/trace/{trace_id}");
+        traces.setOpener(opened::add);
+        detail.reload();
+
+        assertThat(detail.traceUrlProperty().get()).isEqualTo("http://jaeger:16686/trace/4bf92f3577b34da6a3ce929d0e0e4736");
+        detail.openTrace();
+        assertThat(opened).containsExactly("http://jaeger:16686/trace/4bf92f3577b34da6a3ce929d0e0e4736");
+
+        vm.selectedProperty().set(vm.runs().get(0));
+        assertThat(detail.traceIdProperty().get()).isEmpty();
+        assertThat(detail.traceNoteProperty().get()).isEqualTo("not traced");
+    }
+
+    @Test
+    void withoutABrowserTheOperatorIsToldToCopyTheLink() {
+        cluster.withTrace("run_2", new RunTrace("4bf92f3577b34da6a3ce929d0e0e4736", "http://tempo/t/4bf9"));
+        vm.refresh();
+        vm.selectedProperty().set(vm.runs().get(1));
+
+        detail.openTrace();
+
+        assertThat(detail.failedProperty().get()).isTrue();
+        assertThat(detail.messageProperty().get()).isEqualTo("No browser to open the trace; copy the link: "
+                + "http://tempo/t/4bf9");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "http://jaeger:16686/trace/{trace_id}|",
+            "''|",
+            "http://jaeger:16686/trace/|must contain {trace_id}",
+            "jaeger/trace/{trace_id}|must be an http:// or https:// URL",
+            "http://jae ger/{trace_id}|is not a URL"})
+    void aTraceTemplateIsChecked(String template, String problem) {
+        String found = TraceViewer.checkTemplate(template);
+        if (problem == null) {
+            assertThat(found).isNull();
+        } else {
+            assertThat(found).contains(problem);
+        }
     }
 }

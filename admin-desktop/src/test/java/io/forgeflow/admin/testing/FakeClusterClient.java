@@ -1,11 +1,15 @@
 package io.forgeflow.admin.testing;
 
 import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.admin.cluster.JobQuery;
+import io.forgeflow.admin.cluster.RunQuery;
+import io.forgeflow.admin.cluster.RunTrace;
 import io.forgeflow.client.EventSubscription;
 import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.ForgeFlowException;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.JobUpdate;
 import io.forgeflow.client.Node;
 import io.forgeflow.client.Page;
 import io.forgeflow.client.Run;
@@ -32,6 +36,7 @@ import java.util.function.Supplier;
 public final class FakeClusterClient implements ClusterClient {
     private final Map<String, Job> jobs = new LinkedHashMap<>();
     private final Map<String, Run> runs = new LinkedHashMap<>();
+    private final Map<String, RunTrace> traces = new HashMap<>();
     private final Map<String, Queue<RuntimeException>> failures = new HashMap<>();
     private final List<String> calls = new ArrayList<>();
     private final List<Node> nodes = new ArrayList<>();
@@ -144,11 +149,21 @@ public final class FakeClusterClient implements ClusterClient {
     }
 
     @Override
-    public Page<Job> jobs(String status, String cursor, int limit) {
-        called("jobs", status, cursor, limit);
+    public Page<Job> jobs(JobQuery query, String cursor, int limit) {
+        if (query.narrowsBeyondStatus()) {
+            called("jobs", query.status(), cursor, limit, "[" + query + "]");
+        } else {
+            called("jobs", query.status(), cursor, limit);
+        }
         List<Job> all = new ArrayList<>(jobs.values());
         java.util.Collections.reverse(all);
-        return page(all.stream().filter(j -> status == null || j.status().equals(status)).toList(), cursor, limit);
+        String status = query.status();
+        return page(all.stream()
+                .filter(j -> status == null ? !j.status().equals(Job.DELETED) : j.status().equals(status))
+                .filter(j -> query.queue() == null || j.queue().equals(query.queue()))
+                .filter(j -> query.namePrefix() == null || j.name().startsWith(query.namePrefix()))
+                .filter(j -> j.labels().entrySet().containsAll(query.labels().entrySet()))
+                .toList(), cursor, limit);
     }
 
     @Override
@@ -233,12 +248,54 @@ public final class FakeClusterClient implements ClusterClient {
     }
 
     @Override
-    public Page<Run> runs(String jobId, String status, String cursor, int limit) {
-        called("runs", jobId, status, cursor, limit);
+    public Page<Run> runs(RunQuery query, String cursor, int limit) {
+        String jobId = query.jobId();
+        String status = query.status();
+        if (query.equals(RunQuery.of(jobId, status))) {
+            called("runs", jobId, status, cursor, limit);
+        } else {
+            called("runs", jobId, status, cursor, limit, "[" + query + "]");
+        }
         List<Run> all = new ArrayList<>(runs.values());
         java.util.Collections.reverse(all);
         return page(all.stream().filter(r -> jobId == null || r.jobId().equals(jobId))
-                .filter(r -> status == null || r.status().equals(status)).toList(), cursor, limit);
+                .filter(r -> status == null || r.status().equals(status))
+                .filter(r -> query.queue() == null || (jobs.containsKey(r.jobId())
+                        && jobs.get(r.jobId()).queue().equals(query.queue())))
+                .filter(r -> r.labels().entrySet().containsAll(query.labels().entrySet()))
+                .filter(r -> query.scheduledAfter() == null || r.scheduledFor().isAfter(query.scheduledAfter()))
+                .filter(r -> query.scheduledBefore() == null || r.scheduledFor().isBefore(query.scheduledBefore()))
+                .filter(r -> query.finishedAfter() == null || (r.finishedAt() != null
+                        && r.finishedAt().isAfter(query.finishedAfter())))
+                .toList(), cursor, limit);
+    }
+
+    @Override
+    public RunTrace trace(Run run) {
+        return traces.getOrDefault(run.id(), RunTrace.NONE);
+    }
+
+    /** The server sent this trace with the run. */
+    public FakeClusterClient withTrace(String runId, RunTrace trace) {
+        traces.put(runId, trace);
+        return this;
+    }
+
+    /** Applies the PATCH body's fields to the job, as the server would (without its checks). */
+    @Override
+    public Job update(String jobId, JobUpdate update, boolean keepPending) {
+        called("update", jobId, update.body(), keepPending ? "keep" : "follow");
+        Job job = jobs.get(jobId);
+        if (job == null) {
+            throw new ForgeFlowApiException(404, "no job " + jobId, null);
+        }
+        if (job.status().equals(Job.CANCELLED) || job.status().equals(Job.DELETED)) {
+            throw new ForgeFlowApiException(409, "job " + jobId + " is " + job.status() + " and cannot be changed",
+                    null, "conflict");
+        }
+        Job changed = Fixtures.patched(job, update.body());
+        jobs.put(jobId, changed);
+        return changed;
     }
 
     @Override

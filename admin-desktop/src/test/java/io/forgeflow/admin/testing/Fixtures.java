@@ -26,6 +26,34 @@ public final class Fixtures {
                 j.createdAt(), T0.plusSeconds(60));
     }
 
+    /** A job with every field that PATCH may change set to something other than its default. */
+    public static Job fullJob(String id, String name) {
+        return new Job(id, name, "shell", Map.of("command", "echo " + name, "permanent_exit_codes", List.of(2)),
+                "0 3 * * *", null, "Europe/Berlin", 5, 3, 300, "skip", "deploy-42", Job.ACTIVE,
+                Instant.parse("2026-07-02T01:00:00Z"), T0, T0, "reports", "db", 2, "skip", null, null,
+                Map.of("team", "ops", "env", "prod"));
+    }
+
+    /** The job with the PATCH body's fields applied (the server's checks left out). */
+    @SuppressWarnings("unchecked")
+    public static Job patched(Job j, Map<String, Object> body) {
+        Map<String, Object> f = new java.util.HashMap<>(body);
+        return new Job(j.id(), (String) f.getOrDefault("name", j.name()), j.executor(),
+                (Map<String, Object>) f.getOrDefault("payload", j.payload()),
+                (String) f.getOrDefault("cron_expr", j.cronExpr()),
+                f.containsKey("run_at") ? (f.get("run_at") == null ? null : Instant.parse((String) f.get("run_at")))
+                        : j.runAt(),
+                (String) f.getOrDefault("timezone", j.timezone()), (Integer) f.getOrDefault("priority", j.priority()),
+                (Integer) f.getOrDefault("max_attempts", j.maxAttempts()),
+                (Integer) f.getOrDefault("timeout_seconds", j.timeoutSeconds()),
+                (String) f.getOrDefault("catch_up", j.catchUp()), j.idempotencyKey(), j.status(), j.nextRunAt(),
+                j.createdAt(), T0.plusSeconds(120), (String) f.getOrDefault("queue", j.queue()),
+                (String) f.getOrDefault("concurrency_key", j.concurrencyKey()),
+                (Integer) f.getOrDefault("max_concurrent", j.maxConcurrent()),
+                (String) f.getOrDefault("overlap", j.overlap()), j.waitingFor(), j.retry(),
+                (Map<String, String>) f.getOrDefault("labels", j.labels()));
+    }
+
     public static Run run(String id, String jobId, String status) {
         boolean finished = status.equals(Run.SUCCEEDED) || status.equals(Run.DEAD) || status.equals(Run.CANCELLED);
         return new Run(id, jobId, status, 1, 3, 5, T0, T0.plusSeconds(1), finished ? T0.plusSeconds(5) : null,

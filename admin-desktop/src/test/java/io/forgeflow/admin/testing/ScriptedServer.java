@@ -61,6 +61,8 @@ public final class ScriptedServer implements AutoCloseable {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final List<OutputStream> streams = new CopyOnWriteArrayList<>();
     private final List<Stall> stalls = new CopyOnWriteArrayList<>();
+    /** trace_id and trace_url by run id (the client's Run has no such fields). */
+    private final Map<String, List<String>> traces = new java.util.HashMap<>();
     private volatile String token;
     private volatile boolean sse;
     private int nextJob = 1;
@@ -148,6 +150,22 @@ public final class ScriptedServer implements AutoCloseable {
             runs.add(new Run("run_" + nextRun++, jobId, Run.SUCCEEDED, 1, 3, 5, at, at.plusSeconds(1),
                     at.plusSeconds(2), null, null, "ok " + i, null, List.of()));
         }
+    }
+
+    /** The run carries this trace (and trace_url, when the node knows a viewer: null for none). */
+    public synchronized void traceRun(String runId, String traceId, String traceUrl) {
+        traces.put(runId, java.util.Arrays.asList(traceId, traceUrl));
+    }
+
+    /** Moves a job to a queue and gives it labels (its runs carry them too). */
+    public synchronized Job relabel(String jobId, String queue, Map<String, String> labels) {
+        Job j = job(jobId);
+        Job changed = new Job(j.id(), j.name(), j.executor(), j.payload(), j.cronExpr(), j.runAt(), j.timezone(),
+                j.priority(), j.maxAttempts(), j.timeoutSeconds(), j.catchUp(), j.idempotencyKey(), j.status(),
+                j.nextRunAt(), j.createdAt(), j.updatedAt(), queue, j.concurrencyKey(), j.maxConcurrent(),
+                j.overlap(), j.waitingFor(), j.retry(), labels);
+        jobs.set(jobs.indexOf(j), changed);
+        return changed;
     }
 
     public synchronized void addNode(Node node) {
@@ -257,7 +275,7 @@ public final class ScriptedServer implements AutoCloseable {
                 return;
             }
             byte[] body = exchange.getRequestBody().readAllBytes();
-            Answer answer = route(method, path, parse(query), body);
+            Answer answer = route(method, path, parse(query), labelsOf(query), body);
             send(exchange, answer.status, answer.body);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -283,7 +301,8 @@ public final class ScriptedServer implements AutoCloseable {
     private record Answer(int status, String body) {
     }
 
-    private synchronized Answer route(String method, String path, Map<String, String> q, byte[] body) {
+    private synchronized Answer route(String method, String path, Map<String, String> q, Map<String, String> labels,
+                                      byte[] body) {
         String[] p = path.split("/");
         boolean get = method.equals("GET");
         boolean post = method.equals("POST");
@@ -307,8 +326,12 @@ public final class ScriptedServer implements AutoCloseable {
                 List<Job> newest = new ArrayList<>(jobs);
                 Collections.reverse(newest);
                 String status = q.get("status");
+                String queue = q.get("queue");
+                String prefix = q.get("name_prefix");
                 return page(newest.stream().filter(j -> status == null ? !j.status().equals(Job.DELETED)
-                        : j.status().equals(status)).toList(), q);
+                        : j.status().equals(status)).filter(j -> queue == null || j.queue().equals(queue))
+                        .filter(j -> prefix == null || j.name().startsWith(prefix))
+                        .filter(j -> j.labels().entrySet().containsAll(labels.entrySet())).toList(), q);
             }
             if (post) {
                 return submit(body);
@@ -325,6 +348,9 @@ public final class ScriptedServer implements AutoCloseable {
             if (post && p.length == 5) {
                 return jobAction(job, p[4]);
             }
+            if (method.equals("PATCH") && p.length == 4) {
+                return patch(job, body);
+            }
             if (method.equals("DELETE") && p.length == 4) {
                 return delete(job, "true".equals(q.get("cancel_running")));
             }
@@ -334,9 +360,18 @@ public final class ScriptedServer implements AutoCloseable {
             Collections.reverse(newest);
             String jobId = q.get("job_id");
             String status = q.get("status");
+            String queue = q.get("queue");
+            Instant after = q.containsKey("scheduled_after") ? Instant.parse(q.get("scheduled_after")) : null;
+            Instant before = q.containsKey("scheduled_before") ? Instant.parse(q.get("scheduled_before")) : null;
+            Instant finished = q.containsKey("finished_after") ? Instant.parse(q.get("finished_after")) : null;
             return page(newest.stream().filter(r -> jobId == null || r.jobId().equals(jobId))
-                    .filter(r -> status == null || r.status().equals(status)).map(ScriptedServer::withoutAttempts)
-                    .toList(), q);
+                    .filter(r -> status == null || r.status().equals(status))
+                    .filter(r -> queue == null || job(r.jobId()).queue().equals(queue))
+                    .filter(r -> job(r.jobId()).labels().entrySet().containsAll(labels.entrySet()))
+                    .filter(r -> after == null || r.scheduledFor().isAfter(after))
+                    .filter(r -> before == null || r.scheduledFor().isBefore(before))
+                    .filter(r -> finished == null || (r.finishedAt() != null && r.finishedAt().isAfter(finished)))
+                    .map(ScriptedServer::withoutAttempts).map(this::traced).toList(), q);
         }
         if (p.length >= 4 && p[1].equals("api") && p[2].equals("runs")) {
             int i = indexOfRun(p[3]);
@@ -344,13 +379,66 @@ public final class ScriptedServer implements AutoCloseable {
                 return new Answer(404, error("no run with id " + p[3], null));
             }
             if (get && p.length == 4) {
-                return ok(runs.get(i));
+                return ok(traced(runs.get(i)));
             }
             if (post && p.length == 5) {
                 return runAction(i, p[4]);
             }
         }
         return new Answer(404, error("HTTP 404 Not Found", null));
+    }
+
+    /** A run as JSON, with its trace fields. */
+    private Map<String, Object> traced(Run run) {
+        Map<String, Object> json = JSON.convertValue(run, new TypeReference<LinkedHashMap<String, Object>>() { });
+        List<String> trace = traces.get(run.id());
+        json.put("trace_id", trace == null ? null : trace.get(0));
+        json.put("trace_url", trace == null ? null : trace.get(1));
+        return json;
+    }
+
+    /** PATCH /api/jobs/{id}: the fields given change; 422 naming a field out of range, 409 for a job that cannot. */
+    @SuppressWarnings("unchecked")
+    private Answer patch(Job j, byte[] body) {
+        Map<String, Object> in;
+        try {
+            in = JSON.readValue(body, new TypeReference<>() { });
+        } catch (IOException e) {
+            return new Answer(400, error("malformed JSON: " + e.getMessage(), null));
+        }
+        if (j.status().equals(Job.CANCELLED) || j.status().equals(Job.DELETED)) {
+            return new Answer(409, error("job " + j.id() + " is " + j.status() + " and cannot be changed", null));
+        }
+        if (in.containsKey("executor") || in.containsKey("idempotency_key")) {
+            return new Answer(422, error("executor and idempotency_key are fixed at submission",
+                    in.containsKey("executor") ? "executor" : "idempotency_key"));
+        }
+        for (String[] range : new String[][] {{"priority", "1", "9"}, {"max_attempts", "1", "100"},
+                {"timeout_seconds", "1", "86400"}}) {
+            Object v = in.get(range[0]);
+            if (v != null && (((Number) v).intValue() < Integer.parseInt(range[1])
+                    || ((Number) v).intValue() > Integer.parseInt(range[2]))) {
+                return new Answer(422, error(range[0] + " must be " + range[1] + " to " + range[2], range[0]));
+            }
+        }
+        Map<String, String> newLabels = in.containsKey("labels") ? (Map<String, String>) in.get("labels") : j.labels();
+        if (newLabels != null && newLabels.containsKey("forbidden")) {
+            return new Answer(422, error("labels: the key 'forbidden' is refused by the scripted server", "labels"));
+        }
+        Job changed = new Job(j.id(), (String) in.getOrDefault("name", j.name()), j.executor(),
+                (Map<String, Object>) in.getOrDefault("payload", j.payload()),
+                (String) in.getOrDefault("cron_expr", j.cronExpr()),
+                in.containsKey("run_at") ? (in.get("run_at") == null ? null : Instant.parse((String) in.get("run_at")))
+                        : j.runAt(), (String) in.getOrDefault("timezone", j.timezone()),
+                number(in, "priority", j.priority()), number(in, "max_attempts", j.maxAttempts()),
+                number(in, "timeout_seconds", j.timeoutSeconds()), (String) in.getOrDefault("catch_up", j.catchUp()),
+                j.idempotencyKey(), j.status(), j.nextRunAt(), j.createdAt(), now,
+                (String) in.getOrDefault("queue", j.queue()),
+                (String) in.getOrDefault("concurrency_key", j.concurrencyKey()),
+                in.containsKey("max_concurrent") ? (Integer) in.get("max_concurrent") : j.maxConcurrent(),
+                (String) in.getOrDefault("overlap", j.overlap()), j.waitingFor(), j.retry(), newLabels);
+        jobs.set(jobs.indexOf(j), changed);
+        return ok(changed);
     }
 
     private Answer submit(byte[] body) {
@@ -476,7 +564,7 @@ public final class ScriptedServer implements AutoCloseable {
                     return new Answer(409, error("job " + job.id() + " is " + job.status(), null));
                 }
                 Run run = addRun(job.id(), Run.PENDING, null, null, List.of(), now);
-                return new Answer(201, write(run));
+                return new Answer(201, write(traced(run)));
             }
             default -> {
                 return new Answer(404, error("HTTP 404 Not Found", null));
@@ -518,7 +606,7 @@ public final class ScriptedServer implements AutoCloseable {
                 to.equals(Run.PENDING) ? now : r.scheduledFor(), r.startedAt(),
                 to.equals(Run.CANCELLED) ? now : r.finishedAt(), null, null, r.output(), r.error(), r.attempts());
         runs.set(i, moved);
-        return ok(moved);
+        return ok(traced(moved));
     }
 
     private Stats stats() {
@@ -579,6 +667,21 @@ public final class ScriptedServer implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Every {@code label=key:value} of the query. */
+    private static Map<String, String> labelsOf(String query) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                if (pair.startsWith("label=")) {
+                    String kv = URLDecoder.decode(pair.substring(6), StandardCharsets.UTF_8);
+                    int colon = kv.indexOf(':');
+                    labels.put(kv.substring(0, colon), kv.substring(colon + 1));
+                }
+            }
+        }
+        return labels;
     }
 
     private static Map<String, String> parse(String query) {

@@ -1,6 +1,13 @@
 package io.forgeflow.admin.ui;
 
+import io.forgeflow.admin.cluster.JobQuery;
+import io.forgeflow.admin.cluster.RestClusterClient;
+import io.forgeflow.admin.cluster.RunQuery;
+import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.ForgeFlowClient;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.JobRequest;
+import io.forgeflow.client.JobUpdate;
 import io.forgeflow.client.ForgeFlowException;
 import io.forgeflow.client.Run;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +26,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 
@@ -31,6 +39,8 @@ import java.util.concurrent.TimeUnit;
  */
 class AdminDesktopEndToEndIT extends UiTestSupport {
     private static final Duration STARTUP = Duration.ofSeconds(120);
+    private static final String TRACE_VIEWER = "http://tempo.example/trace/";
+    private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static String database;
     private static String adminJdbcUrl;
     private static Process node;
@@ -74,6 +84,7 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
         }
         builder.environment().put("FORGEFLOW_LISTEN_ADDR", "127.0.0.1:" + port);
         builder.environment().put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:" + adminPort);
+        builder.environment().put("FORGEFLOW_TRACE_URL_TEMPLATE", TRACE_VIEWER + "{trace_id}");
         builder.redirectErrorStream(true).redirectOutput(log.toAbsolutePath().toFile());
         node = builder.start();
         try (ForgeFlowClient client = ForgeFlowClient.builder(nodeUrl).callTimeout(Duration.ofSeconds(2)).build()) {
@@ -127,6 +138,73 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
         untilText(robot, "#runOutput", "hello");
         robot.clickOn("#tab-overview");
         untilText(robot, "#stat-succeeded", "1");
+    }
+
+    /**
+     * The node's own answers to the desktop's edit, filters and trace link: a PATCH with pending=keep, a 422 naming
+     * its field, label and name filters as query parameters, and a run's trace_url from FORGEFLOW_TRACE_URL_TEMPLATE.
+     */
+    @Test
+    void editFilterAndOpenATraceOnTheRealNode(FxRobot robot) throws Exception {
+        String nightly;
+        try (ForgeFlowClient client = ForgeFlowClient.create(nodeUrl)) {
+            nightly = client.submitJob(JobRequest.shell("e2e-nightly", "echo nightly").cron("0 3 * * *")
+                    .queue("reports").label("team", "ops").label("env", "prod").build()).job().id();
+            client.submitJob(JobRequest.shell("e2e-dev", "echo dev").cron("0 4 * * *").queue("reports")
+                    .label("team", "ops").label("env", "dev").build());
+        }
+        // the client sends no traceparent, so the traced job is submitted as curl would
+        java.net.http.HttpResponse<String> traced = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(nodeUrl + "/api/jobs"))
+                        .header("Content-Type", "application/json")
+                        .header("traceparent", "00-" + TRACE + "-b7ad6b7169203331-01")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\": \"e2e-traced\", "
+                                + "\"executor\": \"shell\", \"payload\": {\"command\": \"echo traced\"}}"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        org.assertj.core.api.Assertions.assertThat(traced.statusCode()).as(traced.body()).isEqualTo(201);
+
+        try (RestClusterClient cluster = RestClusterClient.open(nodeUrl, null)) {
+            org.assertj.core.api.Assertions.assertThat(cluster.jobs(new JobQuery(null, "reports",
+                    Map.of("team", "ops", "env", "prod"), "e2e-"), null, 50).items())
+                    .extracting(Job::name).containsExactly("e2e-nightly");
+            Job changed = cluster.update(nightly, JobUpdate.create().priority(2).labels(Map.of("team", "ops")), true);
+            org.assertj.core.api.Assertions.assertThat(changed.priority()).isEqualTo(2);
+            org.assertj.core.api.Assertions.assertThat(changed.labels()).isEqualTo(Map.of("team", "ops"));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cluster.update(nightly,
+                    JobUpdate.create().maxConcurrent(0), false)).isInstanceOfSatisfying(ForgeFlowApiException.class,
+                    e -> org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("max_concurrent"));
+            String tracedJob = cluster.jobs(new JobQuery(null, null, Map.of(), "e2e-traced"), null, 5).items().get(0).id();
+            java.time.Instant hourAgo = java.time.Instant.now().minusSeconds(3600);
+            org.assertj.core.api.Assertions.assertThat(cluster.runs(new RunQuery(tracedJob, null, "default", Map.of(),
+                    hourAgo, null, null), null, 50).items()).hasSize(1)
+                    .allSatisfy(r -> org.assertj.core.api.Assertions.assertThat(cluster.trace(r))
+                            .isEqualTo(new io.forgeflow.admin.cluster.RunTrace(TRACE, TRACE_VIEWER + TRACE)));
+            org.assertj.core.api.Assertions.assertThat(cluster.runs(new RunQuery(tracedJob, null, "reports", Map.of(),
+                    hourAgo, null, null), null, 50).items()).isEmpty();
+        }
+
+        openApp(nodeUrl);
+        connect(robot);
+        robot.clickOn("#tab-jobs");
+        robot.clickOn("#jobNamePrefix").write("e2e-n").type(javafx.scene.input.KeyCode.ENTER);
+        untilText(robot, "#jobsCount", "1 job matching name_prefix=e2e-n");
+        robot.clickOn(cell(robot, "jobsTable", "e2e-nightly"));
+        robot.clickOn("#editJob");
+        untilText(robot, "#formTitle", "Edit job e2e-nightly");
+        clickInForm(robot, "#jobPriority").press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.A)
+                .release(javafx.scene.input.KeyCode.A, javafx.scene.input.KeyCode.CONTROL).write("7");
+        robot.clickOn("#submitJob");
+        untilText(robot, "#jobsMessage", "Saved e2e-nightly.");
+        try (ForgeFlowClient client = ForgeFlowClient.create(nodeUrl)) {
+            org.assertj.core.api.Assertions.assertThat(client.getJob(nightly).priority()).isEqualTo(7);
+        }
+
+        robot.clickOn("#tab-runs");
+        cell(robot, "runsTable", TRACE); // the list's Trace column
+        robot.clickOn(cell(robot, "runsTable", "e2e-traced"));
+        untilText(robot, "#traceLink", TRACE);
+        robot.clickOn("#traceLink");
+        until(() -> openedLinks.contains(TRACE_VIEWER + TRACE));
     }
 
     private static void sql(String statement) throws SQLException {

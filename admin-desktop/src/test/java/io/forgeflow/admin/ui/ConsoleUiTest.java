@@ -227,15 +227,67 @@ class ConsoleUiTest {
         }
 
         @Test
-        void theFilterNarrowsTheTable(FxRobot robot) {
-            open(s -> { });
+        void filtersAreAskedOfTheServer(FxRobot robot) {
+            open(s -> {
+                s.relabel(s.jobNamed("backup-db").id(), "reports", java.util.Map.of("team", "ops", "env", "prod"));
+                s.relabel(s.jobNamed("nightly-report").id(), "reports", java.util.Map.of("team", "ops"));
+            });
             connect(robot);
             robot.clickOn("#tab-jobs");
             cell(robot, "jobsTable", "sync-crm");
 
-            robot.clickOn("#jobFilter").write("backup");
+            robot.clickOn("#jobLabelFilter").write("team=ops").type(KeyCode.ENTER);
+            untilText(robot, "#jobFilterError", "'team=ops' has no ':'");
 
-            untilText(robot, "#jobsCount", "1 of 6 jobs match");
+            robot.clickOn("#jobLabelFilter").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                    .write("team:ops, env:prod");
+            robot.clickOn("#jobQueueFilter").write("reports");
+            robot.clickOn("#jobsApplyFilter");
+
+            untilText(robot, "#jobsCount", "1 job matching queue=reports label=env:prod label=team:ops");
+            cell(robot, "jobsTable", "backup-db");
+            assertThat(server.requests()).anyMatch(r -> r.replace("%3A", ":")
+                    .startsWith("GET /api/jobs?queue=reports&label=env:prod&label=team:ops&limit=200"));
+            assertThat(onFx(() -> robot.lookup("#jobFilterError").query().isVisible())).isFalse();
+
+            robot.clickOn("#jobNamePrefix").write("sync").type(KeyCode.ENTER);
+            untilText(robot, "#jobsCount", "0 jobs matching");
+            robot.clickOn("#jobsClearFilter");
+            untilText(robot, "#jobsCount", "6 jobs");
+        }
+
+        @Test
+        void editingAJobSendsTheChangeShowsTheServersRefusalOnItsFieldAndRefreshesTheList(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-jobs");
+            robot.clickOn(cell(robot, "jobsTable", "nightly-report"));
+            String id = server.jobNamed("nightly-report").id();
+
+            robot.clickOn("#editJob");
+
+            untilText(robot, "#formTitle", "Edit job nightly-report (" + id + ")");
+            assertThat(text(robot, "#jobCron")).isEqualTo("0 3 * * *");
+            assertThat(text(robot, "#jobExecutorFixed")).isEqualTo("shell");
+            assertThat(onFx(() -> robot.lookup("#jobIdempotencyKey").queryAs(javafx.scene.control.TextField.class)
+                    .isEditable())).isFalse();
+            clickInForm(robot, "#jobLabels").write("forbidden:yes");
+            robot.clickOn("#submitJob");
+            untilText(robot, "#error-labels", "the key 'forbidden' is refused by the scripted server");
+            assertThat(server.job(id).labels()).isEmpty();
+
+            clickInForm(robot, "#jobLabels").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                    .write("team:ops");
+            clickInForm(robot, "#jobPriority").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                    .write("2");
+            robot.clickOn("#jobKeepPending");
+            robot.clickOn("#submitJob");
+
+            untilText(robot, "#jobsMessage", "Saved nightly-report.");
+            assertThat(server.job(id).priority()).isEqualTo(2);
+            assertThat(server.job(id).labels()).isEqualTo(java.util.Map.of("team", "ops"));
+            assertThat(server.requests()).contains("PATCH /api/jobs/" + id + "?pending=keep");
+            cell(robot, "jobsTable", "team:ops");
         }
     }
 
@@ -249,7 +301,7 @@ class ConsoleUiTest {
 
             robot.clickOn("#jobName").write("hello");
             robot.clickOn("#jobCommand").write("echo hello");
-            robot.clickOn("#jobPriority").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+            clickInForm(robot, "#jobPriority").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
                     .write("12");
             untilText(robot, "#error-priority", "Must be 1 to 9");
             robot.press(KeyCode.BACK_SPACE).release(KeyCode.BACK_SPACE).press(KeyCode.BACK_SPACE)
@@ -330,6 +382,43 @@ class ConsoleUiTest {
             untilText(robot, "#deadCount", "0 dead runs");
             assertThat(server.runsOf(server.jobNamed("send-invoices").id())).extracting(Run::status)
                     .containsExactly(Run.PENDING);
+        }
+
+        @Test
+        void aRunsTraceIdIsALinkThatOpensTheBrowser(FxRobot robot) {
+            String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+            open(s -> s.traceRun("run_17", trace, "http://tempo.example/trace/" + trace));
+            connect(robot);
+            robot.clickOn("#tab-runs");
+            cell(robot, "runsTable", trace);
+            robot.clickOn(cell(robot, "runsTable", Run.RUNNING));
+            untilText(robot, "#traceLink", trace);
+
+            robot.clickOn("#traceLink");
+
+            until(() -> openedLinks.contains("http://tempo.example/trace/" + trace));
+            untilText(robot, "#runMessage", "Opened the trace in the browser");
+        }
+
+        @Test
+        void runFiltersAreAskedOfTheServer(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-runs");
+            cell(robot, "runsTable", Run.RUNNING);
+
+            robot.clickOn("#runScheduledAfter").write("soon").type(KeyCode.ENTER);
+            untilText(robot, "#runFilterError", "Scheduled after: write the time as");
+            robot.clickOn("#runScheduledAfter").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                    .write(server.now().minusSeconds(10).toString());
+            robot.clickOn("#runJobIdFilter").write(server.jobNamed("sync-crm").id());
+            robot.clickOn("#runsApplyFilter");
+
+            untilText(robot, "#runsCount", "1 run (filtered)");
+            cell(robot, "runsTable", Run.RUNNING);
+            assertThat(server.requests()).anyMatch(r -> r.startsWith("GET /api/runs?job_id="
+                    + server.jobNamed("sync-crm").id() + "&scheduled_after="));
+            untilText(robot, "#runsJobFilter", "sync-crm");
         }
 
         @Test

@@ -41,6 +41,8 @@ abstract class UiTestSupport {
     ScriptedServer server;
     AdminApp app;
     final InMemorySettingsStore settings = new InMemorySettingsStore();
+    /** Links the app opened in the browser (trace links). */
+    final java.util.List<String> openedLinks = new java.util.concurrent.CopyOnWriteArrayList<>();
     int clicks;
 
     @BeforeEach
@@ -59,7 +61,7 @@ abstract class UiTestSupport {
     void openApp(String serverUrl) {
         settings.put("serverUrl", serverUrl);
         app = new AdminApp(new AdminApp.Settings(settings, RestClusterClient::open, POLL,
-                new Times(ZoneId.of("UTC"), Clock.systemUTC())));
+                new Times(ZoneId.of("UTC"), Clock.systemUTC()), openedLinks::add));
         onFx(() -> {
             app.start(stage);
             return null;
@@ -95,6 +97,25 @@ abstract class UiTestSupport {
     void click(FxRobot robot, Node node) {
         clicks++;
         robot.clickOn(node);
+    }
+
+    /** Scrolls the form that holds the node so the node is in view (as the operator would), then clicks it. */
+    org.testfx.api.FxRobotInterface clickInForm(FxRobot robot, String query) {
+        onFx(() -> {
+            Node node = robot.lookup(query).query();
+            for (javafx.scene.Parent p = node.getParent(); p != null; p = p.getParent()) {
+                if (p instanceof javafx.scene.control.ScrollPane pane) {
+                    double content = pane.getContent().getLayoutBounds().getHeight();
+                    double view = pane.getViewportBounds().getHeight();
+                    double y = pane.getContent().sceneToLocal(node.localToScene(node.getLayoutBounds())).getMinY();
+                    pane.setVvalue(content <= view ? 0 : Math.max(0, Math.min(1, (y - 40) / (content - view))));
+                    pane.layout();
+                    break;
+                }
+            }
+            return null;
+        });
+        return robot.clickOn(query);
     }
 
     /** Waits (with a deadline) until a cell of the table shows exactly text, and returns it. */

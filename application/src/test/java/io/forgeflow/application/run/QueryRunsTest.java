@@ -65,7 +65,7 @@ class QueryRunsTest {
         s.triggerJob().trigger(job.id());
         s.triggerJob().trigger(job.id());
 
-        assertThat(query.stats()).isEqualTo(Map.of(RunStatus.PENDING, 2L, RunStatus.RUNNING, 0L,
+        assertThat(query.stats()).isEqualTo(Map.of(RunStatus.WAITING, 0L, RunStatus.PENDING, 2L, RunStatus.RUNNING, 0L,
                 RunStatus.SUCCEEDED, 1L, RunStatus.DEAD, 0L, RunStatus.CANCELLED, 0L));
     }
 

@@ -15,13 +15,15 @@ class RunStatusTest {
             "RUNNING, PENDING, true", "RUNNING, RUNNING, false", "RUNNING, SUCCEEDED, true", "RUNNING, DEAD, true", "RUNNING, CANCELLED, true",
             "SUCCEEDED, PENDING, false", "SUCCEEDED, RUNNING, false", "SUCCEEDED, SUCCEEDED, false", "SUCCEEDED, DEAD, false", "SUCCEEDED, CANCELLED, false",
             "DEAD, PENDING, true", "DEAD, RUNNING, false", "DEAD, SUCCEEDED, false", "DEAD, DEAD, false", "DEAD, CANCELLED, false",
-            "CANCELLED, PENDING, true", "CANCELLED, RUNNING, false", "CANCELLED, SUCCEEDED, false", "CANCELLED, DEAD, false", "CANCELLED, CANCELLED, false"})
+            "CANCELLED, PENDING, true", "CANCELLED, RUNNING, false", "CANCELLED, SUCCEEDED, false", "CANCELLED, DEAD, false", "CANCELLED, CANCELLED, false",
+            "WAITING, PENDING, true", "WAITING, CANCELLED, true", "WAITING, RUNNING, false", "WAITING, SUCCEEDED, false",
+            "WAITING, DEAD, false", "WAITING, WAITING, false", "PENDING, WAITING, false", "DEAD, WAITING, false"})
     void theTransitionTableAllowsExactlyTheArrowsOfTheLifecycle(RunStatus from, RunStatus to, boolean allowed) {
         assertThat(from.canMoveTo(to)).isEqualTo(allowed);
     }
 
     @ParameterizedTest
-    @CsvSource({"PENDING, false", "RUNNING, false", "SUCCEEDED, true", "DEAD, true", "CANCELLED, true"})
+    @CsvSource({"WAITING, false", "PENDING, false", "RUNNING, false", "SUCCEEDED, true", "DEAD, true", "CANCELLED, true"})
     void terminalStatusesAreSucceededDeadAndCancelled(RunStatus status, boolean terminal) {
         assertThat(status.isTerminal()).isEqualTo(terminal);
     }

@@ -1,0 +1,109 @@
+package io.forgeflow.admin.cluster;
+
+import io.forgeflow.admin.testing.ScriptedServer;
+import io.forgeflow.client.ForgeFlowApiException;
+import io.forgeflow.client.ForgeFlowClient;
+import io.forgeflow.client.Job;
+import io.forgeflow.client.JobUpdate;
+import io.forgeflow.client.Run;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The adapter over real HTTP: what goes on the wire for filters and edits, and the traces read from the answers. */
+class RestClusterClientTest {
+    static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+    final ScriptedServer server = new ScriptedServer().seedDemo();
+    final RestClusterClient cluster = RestClusterClient.open(server.url(), null);
+
+    @AfterEach
+    void close() {
+        cluster.close();
+        server.close();
+    }
+
+    /** The request line as sent, with ':' unescaped (OkHttp may send it as %3A). */
+    boolean sent(String line) {
+        return server.requests().stream().anyMatch(r -> r.replace("%3A", ":").equals(line));
+    }
+
+    @Test
+    void jobFiltersAreQueryParametersAndEveryLabelMustMatch() {
+        server.relabel(server.jobNamed("nightly-report").id(), "reports", Map.of("team", "ops", "env", "prod"));
+        server.relabel(server.jobNamed("backup-db").id(), "reports", Map.of("team", "ops", "env", "dev"));
+
+        var page = cluster.jobs(new JobQuery(Job.ACTIVE, "reports", Map.of("team", "ops", "env", "prod"), "night"),
+                null, 50);
+
+        assertThat(page.items()).extracting(Job::name).containsExactly("nightly-report");
+        assertThat(sent("GET /api/jobs?status=active&queue=reports&label=env:prod&label=team:ops&name_prefix=night"
+                + "&limit=50")).as(server.requests().toString()).isTrue();
+    }
+
+    @Test
+    void runFiltersAreQueryParametersWithRfc3339Times() {
+        String sync = server.jobNamed("sync-crm").id();
+        server.relabel(sync, "crm", Map.of("team", "sales"));
+        Instant after = server.now().minusSeconds(3 * 900 + 1);
+
+        var page = cluster.runs(new RunQuery(sync, Run.SUCCEEDED, "crm", Map.of("team", "sales"), after,
+                server.now(), after), "o:0", 500);
+
+        assertThat(page.items()).hasSize(3).allMatch(r -> r.jobId().equals(sync) && r.scheduledFor().isAfter(after));
+        assertThat(sent("GET /api/runs?job_id=" + sync + "&status=succeeded&queue=crm&label=team:sales"
+                + "&scheduled_after=" + after + "&scheduled_before=" + server.now() + "&finished_after=" + after
+                + "&limit=500&cursor=o:0")).as(server.requests().toString()).isTrue();
+    }
+
+    @Test
+    void anUpdateIsAPatchAndKeepingPendingRunsSaysSo() {
+        String id = server.jobNamed("nightly-report").id();
+
+        Job changed = cluster.update(id, JobUpdate.create().priority(2).labels(Map.of("team", "ops")), true);
+
+        assertThat(changed.priority()).isEqualTo(2);
+        assertThat(server.job(id).labels()).isEqualTo(Map.of("team", "ops"));
+        assertThat(server.requests()).contains("PATCH /api/jobs/" + id + "?pending=keep");
+
+        assertThatThrownBy(() -> cluster.update(id, JobUpdate.create().priority(12), false))
+                .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(422);
+                    assertThat(e.field()).isEqualTo("priority");
+                });
+        assertThat(server.requests()).contains("PATCH /api/jobs/" + id);
+    }
+
+    @Test
+    void tracesAreReadFromTheAnswersThatCarriedTheRuns() {
+        Run running = server.runsOf(server.jobNamed("sync-crm").id()).stream()
+                .filter(r -> r.status().equals(Run.RUNNING)).findFirst().orElseThrow();
+        server.traceRun(running.id(), TRACE, "http://tempo.example/trace/" + TRACE);
+        assertThat(cluster.trace(running)).as("no answer carried it yet").isEqualTo(RunTrace.NONE);
+
+        var listed = cluster.runs(RunQuery.ALL, null, 500).items();
+
+        assertThat(cluster.trace(running)).isEqualTo(new RunTrace(TRACE, "http://tempo.example/trace/" + TRACE));
+        assertThat(listed).filteredOn(r -> !r.id().equals(running.id()))
+                .allSatisfy(r -> assertThat(cluster.trace(r)).isEqualTo(RunTrace.NONE));
+
+        server.traceRun(running.id(), TRACE, null);
+        Run one = cluster.run(running.id());
+        assertThat(cluster.trace(one)).as("the latest answer wins").isEqualTo(new RunTrace(TRACE, null));
+    }
+
+    @Test
+    void overAClientBuiltElsewhereNoTraceIsKnown() {
+        server.traceRun("run_1", TRACE, null);
+        try (RestClusterClient plain = new RestClusterClient(ForgeFlowClient.create(server.url()))) {
+            Run run = plain.run("run_1");
+
+            assertThat(plain.trace(run)).isEqualTo(RunTrace.NONE);
+        }
+    }
+}
