@@ -131,6 +131,16 @@ class WorkflowsTest {
     }
 
     @Test
+    void statsCountWaitingRunsToo() {
+        answer(200, "{\"waiting\": 6, \"pending\": 1, \"running\": 2, \"succeeded\": 30, \"dead\": 4, \"cancelled\": 5}");
+
+        Stats stats = client.stats();
+
+        assertThat(stats).isEqualTo(new Stats(1, 2, 30, 4, 5, 6));
+        assertThat(stats.total()).isEqualTo(48);
+    }
+
+    @Test
     void submitBatchPostsTheJobsWithTheirRefsAndReadsTheIds() throws Exception {
         answer(201, BATCH);
 

@@ -652,6 +652,8 @@ class CommandLineIT {
             assertThat(json.readTree(waiting.out()).get("items").findValuesAsText("job_id")).contains(childId);
             Result table = cli("runs", "list", "--job", childId);
             assertThat(table.out()).as(table.toString()).contains("waiting");
+            assertThat(cli("stats").out()).containsPattern("waiting +1\n");
+            assertThat(json.readTree(cli("stats", "--json").out()).get("waiting").asLong()).isEqualTo(1);
 
             Result refused = cli("jobs", "submit", "--name", "x", "--command", "true", "--depends-on", UNKNOWN);
             assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
