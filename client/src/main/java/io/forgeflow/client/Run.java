@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One execution of a job. {@code status} is {@code pending}, {@code running}, {@code succeeded}, {@code dead} or
- * {@code cancelled}; {@code attempt} counts the attempts started so far. {@link #attempts()} is filled only by
+ * One execution of a job. {@code status} is {@code waiting} (for its job's parents: no worker claims it),
+ * {@code pending}, {@code running}, {@code succeeded}, {@code dead} or {@code cancelled}; {@code attempt} counts the attempts started so far. {@link #attempts()} is filled only by
  * {@link ForgeFlowClient#getRun(String)} (and is null in lists). {@code waitingFor} says what a pending run waits for
  * before any worker can take it ({@code "handler send-receipt"}: no live embedded worker has the handler of its
  * {@code java} job); null when nothing, and from a server that predates it.
@@ -39,6 +39,8 @@ public record Run(
         String traceId,
         String traceUrl) {
 
+    /** Waits for the parents of its job ({@code depends_on}); becomes pending, or cancelled, when they end. */
+    public static final String WAITING = "waiting";
     public static final String PENDING = "pending";
     public static final String RUNNING = "running";
     public static final String SUCCEEDED = "succeeded";
