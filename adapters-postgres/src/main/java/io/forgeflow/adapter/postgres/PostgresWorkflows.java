@@ -45,6 +45,14 @@ public final class PostgresWorkflows implements Workflows {
     private static final SqlFile PARENTS = SqlFile.load("WorkflowSql/parents.sql");
     private static final SqlFile CHILDREN = SqlFile.load("WorkflowSql/children.sql");
     private static final SqlFile WORKFLOW_OF = SqlFile.load("WorkflowSql/workflowOf.sql");
+    private static final String INSERT_BATCH_SQL = INSERT_BATCH.jdbc();
+    private static final String INSERT_JOBS_SQL = INSERT_JOBS.jdbc();
+    private static final String INSERT_EDGES_SQL = INSERT_EDGES.jdbc();
+    private static final String BATCH_SQL = BATCH.jdbc();
+    private static final String BATCH_BY_KEY_SQL = BATCH_BY_KEY.jdbc();
+    private static final String PARENTS_SQL = PARENTS.jdbc();
+    private static final String CHILDREN_SQL = CHILDREN.jdbc();
+    private static final String WORKFLOW_OF_SQL = WORKFLOW_OF.jdbc();
     /** Jobs per insert statement of a batch: arrays of this size bind and plan quickly. */
     static final int CHUNK = 1_000;
     private static final String INVALID_PARAMETER = "22023";
@@ -162,7 +170,7 @@ public final class PostgresWorkflows implements Workflows {
 
     private static boolean insertBatch(Connection c, BatchPlan plan, String batchId, String requestHash, Job onComplete,
                                        String[] jobIds, Map<String, String> refs, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(INSERT_BATCH.jdbc())) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT_BATCH_SQL)) {
             INSERT_BATCH.bind(ps).text("id", batchId).text("name", plan.name())
                     .text("idempotencyKey", plan.idempotencyKey()).text("requestHash", requestHash)
                     .integer("total", jobIds.length).textArray("jobIds", jobIds)
@@ -180,7 +188,7 @@ public final class PostgresWorkflows implements Workflows {
 
     @SuppressWarnings("unchecked")
     private static Holder batchByKey(Connection c, String key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(BATCH_BY_KEY.jdbc())) {
+        try (PreparedStatement ps = c.prepareStatement(BATCH_BY_KEY_SQL)) {
             BATCH_BY_KEY.bind(ps).text("idempotencyKey", key).done();
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -233,7 +241,7 @@ public final class PostgresWorkflows implements Workflows {
             runStatuses[i] = run.status().wireName();
             children[i] = Boolean.toString(hasChildren[i]);
         }
-        try (PreparedStatement ps = c.prepareStatement(INSERT_JOBS.jdbc())) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT_JOBS_SQL)) {
             INSERT_JOBS.bind(ps).textArray("ids", ids).textArray("names", names).textArray("executors", executors)
                     .textArray("payloads", payloads).textArray("runAts", runAts).textArray("timezones", timezones)
                     .integerArray("priorities", priorities).integerArray("maxAttempts", maxAttempts)
@@ -264,7 +272,7 @@ public final class PostgresWorkflows implements Workflows {
         if (children.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement(INSERT_EDGES.jdbc())) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT_EDGES_SQL)) {
             INSERT_EDGES.bind(ps).textArray("children", children.toArray(new String[0]))
                     .textArray("parents", parents.toArray(new String[0]))
                     .integerArray("positions", positions.toArray(new Integer[0])).done();
@@ -282,7 +290,7 @@ public final class PostgresWorkflows implements Workflows {
 
     private static Optional<BatchProgress> findBatch(Handle handle, String id) throws SQLException {
         Connection c = handle.getConnection();
-        try (PreparedStatement ps = c.prepareStatement(BATCH.jdbc())) {
+        try (PreparedStatement ps = c.prepareStatement(BATCH_SQL)) {
             BATCH.bind(ps).text("id", id).done();
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -323,7 +331,8 @@ public final class PostgresWorkflows implements Workflows {
     }
 
     private static List<LinkedJob> linked(Handle handle, SqlFile file, String id, Integer limit) throws SQLException {
-        try (PreparedStatement ps = handle.getConnection().prepareStatement(file.jdbc())) {
+        Connection c = handle.getConnection();
+        try (PreparedStatement ps = file == PARENTS ? c.prepareStatement(PARENTS_SQL) : c.prepareStatement(CHILDREN_SQL)) {
             SqlFile.Binder binder = file.bind(ps).text("id", id);
             if (limit != null) {
                 binder.integer("limit", limit);
@@ -351,7 +360,7 @@ public final class PostgresWorkflows implements Workflows {
 
     private static Map<String, JobLinks> workflowOf(Handle handle, List<String> ids) throws SQLException {
         Map<String, JobLinks> out = new HashMap<>();
-        try (PreparedStatement ps = handle.getConnection().prepareStatement(WORKFLOW_OF.jdbc())) {
+        try (PreparedStatement ps = handle.getConnection().prepareStatement(WORKFLOW_OF_SQL)) {
             WORKFLOW_OF.bind(ps).textArray("ids", ids.toArray(new String[0])).done();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
