@@ -154,6 +154,9 @@ public final class JobResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public JobResponse update(@PathParam("id") String id, InputStream body, @Context UriInfo uri,
                               @Context SecurityContext security) {
+        // the body first: a refusal sent before the body is read leaves it unread, and Jetty then closes the
+        // connection under a client that sends its body after the head (java.net.http does)
+        io.forgeflow.domain.job.JobPatch patch = JobSubmission.readPatch(body);
         Query q = Query.of(uri, "pending");
         String pending = q.get("pending");
         if (pending != null && !pending.equals("keep") && !pending.equals("follow")) {
@@ -161,7 +164,6 @@ public final class JobResource {
                     + "keep their priority, queue and payload) or follow (the default: they take the new ones), was '"
                     + JsonBody.shorten(pending) + "'");
         }
-        io.forgeflow.domain.job.JobPatch patch = JobSubmission.readPatch(body);
         checkSubmitScope(security, queryJobs.get(wellFormed(id)).spec().executor());
         return withWorkflow(JobResponse.of(updateJob.update(id, patch, "keep".equals(pending))));
     }
