@@ -26,16 +26,25 @@ public final class RestClusterClient implements ClusterClient {
     private final ForgeFlowClient client;
     private final TraceFields traces;
     private final OkHttpClient http;
+    private final WorkflowCalls workflows;
 
-    /** Over a client built elsewhere: runs' traces are not learned ({@link #trace} answers none). */
+    /**
+     * Over a client built elsewhere: runs' traces are not learned ({@link #trace} answers none), and the workflow
+     * routes are called without a token.
+     */
     public RestClusterClient(ForgeFlowClient client) {
-        this(client, new TraceFields(), null);
+        this(client, new TraceFields(), new OkHttpClient());
     }
 
-    private RestClusterClient(ForgeFlowClient client, TraceFields traces, OkHttpClient http) {
+    private RestClusterClient(ForgeFlowClient client, TraceFields traces, OkHttpClient plain) {
+        this(client, traces, plain, new WorkflowCalls(client.baseUrl(), null, plain));
+    }
+
+    private RestClusterClient(ForgeFlowClient client, TraceFields traces, OkHttpClient http, WorkflowCalls workflows) {
         this.client = Objects.requireNonNull(client, "client");
         this.traces = traces;
         this.http = http;
+        this.workflows = workflows;
     }
 
     /**
@@ -46,9 +55,10 @@ public final class RestClusterClient implements ClusterClient {
         TraceFields traces = new TraceFields();
         OkHttpClient http = new OkHttpClient.Builder().addInterceptor(traces).build();
         try {
-            return new RestClusterClient(ForgeFlowClient.builder(serverUrl).token(token).okHttpClient(http)
+            ForgeFlowClient client = ForgeFlowClient.builder(serverUrl).token(token).okHttpClient(http)
                     .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(15))
-                    .callTimeout(Duration.ofSeconds(15)).eventRetry(Duration.ofSeconds(2)).build(), traces, http);
+                    .callTimeout(Duration.ofSeconds(15)).eventRetry(Duration.ofSeconds(2)).build();
+            return new RestClusterClient(client, traces, http, new WorkflowCalls(client.baseUrl(), token, http));
         } catch (RuntimeException badUrl) {
             shutdown(http);
             throw badUrl;
@@ -95,6 +105,21 @@ public final class RestClusterClient implements ClusterClient {
     @Override
     public SubmitResult submit(JobRequest request) {
         return client.submitJob(request);
+    }
+
+    @Override
+    public SubmitResult submit(JobRequest request, Parents parents) {
+        return parents == null || parents.none() ? client.submitJob(request) : workflows.submit(request, parents);
+    }
+
+    @Override
+    public JobWorkflow workflow(String jobId) {
+        return workflows.workflow(jobId);
+    }
+
+    @Override
+    public BatchProgress batch(String batchId) {
+        return workflows.batch(batchId);
     }
 
     @Override

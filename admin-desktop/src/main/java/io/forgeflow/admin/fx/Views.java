@@ -23,9 +23,9 @@ import java.util.function.Function;
 
 /** Small builders the views share, so each view reads as layout and bindings only. */
 public final class Views {
-    private static final List<String> STATUS_CLASSES = List.of("status-pending", "status-running", "status-succeeded",
+    private static final List<String> STATUS_CLASSES = List.of("status-waiting", "status-pending", "status-running", "status-succeeded",
             "status-dead", "status-cancelled", "status-active", "status-paused", "status-completed", "status-failed",
-            "status-timed_out", "status-lease_expired");
+            "status-timed_out", "status-lease_expired", "status-open");
 
     private Views() {
     }

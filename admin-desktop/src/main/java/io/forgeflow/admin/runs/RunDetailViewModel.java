@@ -2,6 +2,7 @@ package io.forgeflow.admin.runs;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.cluster.JobWorkflow;
 import io.forgeflow.admin.cluster.RunTrace;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Confirmation;
@@ -61,7 +62,8 @@ public final class RunDetailViewModel {
         this.times = Objects.requireNonNull(times, "times");
         this.traces = Objects.requireNonNull(traces, "traces");
         canCancel = Bindings.createBooleanBinding(() -> !acting.get() && run.get() != null
-                && (Run.PENDING.equals(run.get().status()) || Run.RUNNING.equals(run.get().status())), run, acting);
+                && (JobWorkflow.WAITING.equals(run.get().status()) || Run.PENDING.equals(run.get().status())
+                || Run.RUNNING.equals(run.get().status())), run, acting);
         canRequeue = Bindings.createBooleanBinding(() -> !acting.get() && run.get() != null
                 && (Run.DEAD.equals(run.get().status()) || Run.CANCELLED.equals(run.get().status())), run, acting);
     }
@@ -102,7 +104,8 @@ public final class RunDetailViewModel {
     void poll() {
         Run r = run.get();
         if (r != null && !loading.get() && !acting.get()
-                && (Run.PENDING.equals(r.status()) || Run.RUNNING.equals(r.status()))) {
+                && (JobWorkflow.WAITING.equals(r.status()) || Run.PENDING.equals(r.status())
+                || Run.RUNNING.equals(r.status()))) {
             fetch(r.id());
         }
     }

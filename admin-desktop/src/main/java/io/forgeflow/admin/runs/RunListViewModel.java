@@ -2,6 +2,7 @@ package io.forgeflow.admin.runs;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.cluster.JobWorkflow;
 import io.forgeflow.admin.cluster.RunQuery;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.LabelText;
@@ -38,8 +39,8 @@ import java.util.Objects;
  * list only holds records, and the table draws the visible rows.
  */
 public final class RunListViewModel {
-    public static final List<String> STATUS_CHOICES = List.of("all", Run.PENDING, Run.RUNNING, Run.SUCCEEDED,
-            Run.DEAD, Run.CANCELLED);
+    public static final List<String> STATUS_CHOICES = List.of("all", JobWorkflow.WAITING, Run.PENDING, Run.RUNNING,
+            Run.SUCCEEDED, Run.DEAD, Run.CANCELLED);
     /** The API's largest page. */
     public static final int PAGE_SIZE = 500;
     private static final DateTimeFormatter LOCAL_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm[:ss]");
