@@ -40,6 +40,14 @@ class OverviewViewModelTest {
     final List<String> opened = new ArrayList<>();
     final Navigator navigator = new Navigator() {
         @Override
+        public void showJob(String jobId) {
+        }
+
+        @Override
+        public void showBatch(String batchId) {
+        }
+
+        @Override
         public void showRun(String runId) {
             opened.add("run " + runId);
         }
