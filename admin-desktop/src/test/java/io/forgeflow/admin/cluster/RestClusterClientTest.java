@@ -106,4 +106,71 @@ class RestClusterClientTest {
             assertThat(plain.trace(run)).isEqualTo(RunTrace.NONE);
         }
     }
+
+    // ---------------------------------------------------------------- workflows
+
+    @Test
+    void aJobsWorkflowIsReadFromItsAnswerWithParentsChildrenAndLatestRunStatuses() {
+        String backup = server.jobNamed("backup-db").id();
+        String nightly = server.jobNamed("nightly-report").id();
+        String invoices = server.jobNamed("send-invoices").id();
+        server.link(nightly, "wait", backup);
+        server.link(invoices, null, nightly);
+        server.addBatch("batch_1", "import", new long[] {1, 0, 0, 1, 0, 0}, null, "open", nightly);
+
+        JobWorkflow workflow = cluster.workflow(nightly);
+
+        assertThat(workflow.job().name()).isEqualTo("nightly-report");
+        assertThat(workflow.dependsOn()).containsExactly(backup);
+        assertThat(workflow.onParentFailure()).isEqualTo("wait");
+        assertThat(workflow.batchId()).isEqualTo("batch_1");
+        assertThat(workflow.parents()).containsExactly(new WorkflowNode(backup, "backup-db", Job.ACTIVE, Run.DEAD));
+        assertThat(workflow.children()).containsExactly(new WorkflowNode(invoices, "send-invoices", Job.ACTIVE,
+                Run.DEAD));
+        assertThat(sent("GET /api/jobs/" + nightly)).isTrue();
+    }
+
+    @Test
+    void aBatchsProgressIsReadAndAnUnknownOneIsA404() {
+        server.addBatch("batch_1", "import", new long[] {2, 1, 1, 4, 1, 1}, "job_9", "open");
+
+        BatchProgress batch = cluster.batch("batch_1");
+
+        assertThat(batch).isEqualTo(new BatchProgress("batch_1", "import", server.now().minusSeconds(600), null, 10,
+                2, 1, 1, 4, 1, 1, "job_9", "open"));
+        assertThatThrownBy(() -> cluster.batch("batch_x")).isInstanceOfSatisfying(ForgeFlowApiException.class,
+                e -> assertThat(e.isNotFound()).isTrue());
+    }
+
+    @Test
+    void aJobWithParentsIsSentWithDependsOnAndItsPolicyAndTheTokenAndA422NamesTheField() {
+        server.requireToken("t0k");
+        try (RestClusterClient withToken = RestClusterClient.open(server.url(), "t0k")) {
+            String backup = server.jobNamed("backup-db").id();
+
+            var result = withToken.submit(io.forgeflow.client.JobRequest.shell("after-backup", "echo ok").build(),
+                    new Parents(java.util.List.of(backup), "run"));
+
+            assertThat(result.created()).isTrue();
+            assertThat(server.lastSubmission()).contains("\"depends_on\":[\"" + backup + "\"]")
+                    .contains("\"on_parent_failure\":\"run\"").contains("\"name\":\"after-backup\"");
+            assertThat(server.runsOf(result.job().id())).extracting(Run::status).containsExactly("waiting");
+            assertThat(withToken.workflow(result.job().id()).dependsOn()).containsExactly(backup);
+
+            assertThatThrownBy(() -> withToken.submit(io.forgeflow.client.JobRequest.shell("orphan", "true").build(),
+                    new Parents(java.util.List.of("job_404"), null)))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(422);
+                        assertThat(e.field()).isEqualTo("depends_on");
+                        assertThat(e.error()).isEqualTo("depends_on: no job with id job_404");
+                    });
+        }
+    }
+
+    @Test
+    void withoutParentsTheClientsOwnSubmitSendsNoWorkflowFields() {
+        cluster.submit(io.forgeflow.client.JobRequest.shell("plain", "true").build(), Parents.NONE);
+
+        assertThat(server.lastSubmission()).doesNotContain("depends_on").doesNotContain("on_parent_failure");
+    }
 }
