@@ -13,7 +13,6 @@ import io.forgeflow.client.Attempt;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.Node;
 import io.forgeflow.client.Run;
-import io.forgeflow.client.Stats;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -696,11 +695,13 @@ public final class ScriptedServer implements AutoCloseable {
         return ok(traced(moved));
     }
 
-    private Stats stats() {
-        long[] n = new long[5];
-        List<String> order = List.of(Run.PENDING, Run.RUNNING, Run.SUCCEEDED, Run.DEAD, Run.CANCELLED);
-        runs.forEach(r -> n[order.indexOf(r.status())]++);
-        return new Stats(n[0], n[1], n[2], n[3], n[4]);
+    /** Runs by status, waiting included (as the node counts it). */
+    private Map<String, Long> stats() {
+        Map<String, Long> n = new LinkedHashMap<>();
+        for (String status : List.of("waiting", Run.PENDING, Run.RUNNING, Run.SUCCEEDED, Run.DEAD, Run.CANCELLED)) {
+            n.put(status, runs.stream().filter(r -> r.status().equals(status)).count());
+        }
+        return n;
     }
 
     private <T> Answer page(List<T> items, Map<String, String> q) {
