@@ -207,6 +207,70 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
         until(() -> openedLinks.contains(TRACE_VIEWER + TRACE));
     }
 
+    /**
+     * The node's own answers to the desktop's workflow calls: a batch (extract, then load after it, and an on-complete
+     * job) read until completed, a child's parents and batch, a submission with parents and the 422 on an unknown
+     * one; then the graph and the batch link clicked in the app.
+     */
+    @Test
+    void workflowsAndABatchOnTheRealNode(FxRobot robot) throws Exception {
+        // the client cannot submit batches yet: the body is sent as curl would
+        java.net.http.HttpResponse<String> created = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(nodeUrl + "/api/batches"))
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\": \"e2e-import\", \"jobs\": ["
+                                + "{\"ref\": \"a\", \"name\": \"e2e-extract\", \"executor\": \"shell\", "
+                                + "\"payload\": {\"command\": \"echo a\"}}, {\"ref\": \"b\", \"name\": \"e2e-load\", "
+                                + "\"executor\": \"shell\", \"payload\": {\"command\": \"echo b\"}, \"depends_on\": [\"a\"]}],"
+                                + " \"on_complete\": {\"name\": \"e2e-notify\", \"executor\": \"shell\", "
+                                + "\"payload\": {\"command\": \"echo done\"}}}"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        org.assertj.core.api.Assertions.assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        var answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(created.body());
+        String batchId = answer.get("id").asText();
+        String extract = answer.get("refs").get("a").asText();
+        String load = answer.get("refs").get("b").asText();
+
+        try (RestClusterClient cluster = RestClusterClient.open(nodeUrl, null)) {
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> cluster.batch(batchId).completed());
+            var batch = cluster.batch(batchId);
+            org.assertj.core.api.Assertions.assertThat(batch.name()).isEqualTo("e2e-import");
+            org.assertj.core.api.Assertions.assertThat(List.of(batch.total(), batch.succeeded(), batch.dead(),
+                    batch.waiting())).containsExactly(2L, 2L, 0L, 0L);
+            org.assertj.core.api.Assertions.assertThat(batch.onCompleteJobId()).isNotNull();
+
+            var workflow = cluster.workflow(load);
+            org.assertj.core.api.Assertions.assertThat(workflow.dependsOn()).containsExactly(extract);
+            org.assertj.core.api.Assertions.assertThat(workflow.onParentFailure()).isEqualTo("cancel");
+            org.assertj.core.api.Assertions.assertThat(workflow.batchId()).isEqualTo(batchId);
+            org.assertj.core.api.Assertions.assertThat(workflow.parents()).containsExactly(
+                    new io.forgeflow.admin.cluster.WorkflowNode(extract, "e2e-extract", Job.COMPLETED, Run.SUCCEEDED));
+            org.assertj.core.api.Assertions.assertThat(cluster.workflow(extract).children())
+                    .extracting(io.forgeflow.admin.cluster.WorkflowNode::id).containsExactly(load);
+
+            var child = cluster.submit(JobRequest.shell("e2e-after", "echo after").build(),
+                    new io.forgeflow.admin.cluster.Parents(List.of(load), "run"));
+            org.assertj.core.api.Assertions.assertThat(cluster.workflow(child.job().id()).onParentFailure())
+                    .isEqualTo("run");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cluster.submit(JobRequest.shell("e2e-orphan",
+                    "true").build(), new io.forgeflow.admin.cluster.Parents(List.of(
+                    "0190f3c2-6f1e-7a3b-9c4d-2e5f6a7b8c9d"), null)))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(422);
+                        org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("depends_on");
+                    });
+        }
+
+        openApp(nodeUrl);
+        connect(robot);
+        robot.clickOn("#tab-jobs");
+        robot.clickOn(cell(robot, "jobsTable", "e2e-load"));
+        untilText(robot, "#wfNode-" + extract, "e2e-extract\ncompleted · succeeded");
+        robot.clickOn("#jobBatchLink");
+        untilText(robot, "#batchStatus", "completed");
+        untilText(robot, "#batchCounts", "succeeded 2");
+    }
+
     private static void sql(String statement) throws SQLException {
         try (Connection c = DriverManager.getConnection(adminJdbcUrl); Statement s = c.createStatement()) {
             s.execute(statement);
