@@ -30,10 +30,10 @@ public final class JobDetailView extends VBox {
         title.setId("jobDetailTitle");
         title.textProperty().bind(vm.titleProperty());
 
-        VBox parents = column("wfParents", "no parents");
+        VBox parents = column("wfParents");
         VBox self = new VBox();
         self.setAlignment(Pos.CENTER);
-        VBox children = column("wfChildren", "no children");
+        VBox children = column("wfChildren");
         fill(parents, vm.parents(), vm, "no parents");
         fill(children, vm.children(), vm, "no children");
         Runnable showSelf = () -> self.getChildren().setAll(vm.selfProperty().get() == null ? java.util.List.of()
@@ -73,7 +73,7 @@ public final class JobDetailView extends VBox {
                 Views.message("jobDetailMessage", vm.messageProperty(), vm.failedProperty()));
     }
 
-    private static VBox column(String id, String empty) {
+    private static VBox column(String id) {
         VBox box = new VBox(6);
         box.setId(id);
         box.setAlignment(Pos.CENTER_LEFT);
