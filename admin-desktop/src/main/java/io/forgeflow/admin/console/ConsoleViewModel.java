@@ -57,7 +57,7 @@ public final class ConsoleViewModel implements Navigator {
                 times, traces));
         this.deadLetters = new DeadLetterViewModel(cluster, async, names, times, this);
         this.jobDetail = new JobDetailViewModel(cluster, async, names, this);
-        this.batches = new BatchViewModel(cluster, async, times, this);
+        this.batches = new BatchViewModel(cluster, async, names, times, this);
         jobs.selectedProperty().addListener((o, was, job) -> {
             if (job != null && (was == null || !was.id().equals(job.id()) || jobDetail.shownJobId() == null)) {
                 jobDetail.open(job.id());

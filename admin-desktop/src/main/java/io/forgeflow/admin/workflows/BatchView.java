@@ -58,6 +58,8 @@ public final class BatchView extends VBox {
         bar.getStyleClass().add("batch-bar");
         bar.setMaxWidth(BAR_WIDTH);
         bar.setPrefWidth(BAR_WIDTH);
+        HBox legend = new HBox(12);
+        legend.setId("batchLegend");
         Runnable drawBar = () -> {
             bar.getChildren().clear();
             for (BatchViewModel.Segment s : vm.segments()) {
@@ -69,6 +71,13 @@ public final class BatchView extends VBox {
                 part.setPrefHeight(16);
                 Tooltip.install(part, new Tooltip(s.status() + ": " + s.count()));
                 bar.getChildren().add(part);
+            }
+            legend.getChildren().clear();
+            for (BatchViewModel.Segment s : vm.segments()) {
+                Label key = new Label("■ " + s.status() + " " + s.count());
+                key.setId("batchLegend-" + s.status());
+                key.getStyleClass().add("status-" + s.status());
+                legend.getChildren().add(key);
             }
         };
         vm.segments().addListener((ListChangeListener<BatchViewModel.Segment>) c -> drawBar.run());
@@ -83,7 +92,7 @@ public final class BatchView extends VBox {
 
         Hyperlink onComplete = new Hyperlink();
         onComplete.setId("batchOnCompleteLink");
-        onComplete.textProperty().bind(vm.onCompleteJobIdProperty());
+        onComplete.textProperty().bind(vm.onCompleteLabelProperty());
         onComplete.setOnAction(e -> vm.openOnCompleteJob());
         Label noOnComplete = new Label("none");
         noOnComplete.visibleProperty().bind(Bindings.isEmpty(vm.onCompleteJobIdProperty()));
@@ -91,7 +100,7 @@ public final class BatchView extends VBox {
         onComplete.visibleProperty().bind(noOnComplete.visibleProperty().not());
         onComplete.managedProperty().bind(onComplete.visibleProperty());
 
-        VBox shown = new VBox(8, Views.toolbar(title, status), bar, ended, summary, counts,
+        VBox shown = new VBox(8, Views.toolbar(title, status), bar, legend, ended, summary, counts,
                 Views.toolbar(new Label("On complete:"), onComplete, noOnComplete));
         shown.visibleProperty().bind(vm.batchProperty().isNotNull());
         shown.managedProperty().bind(shown.visibleProperty());

@@ -2,6 +2,7 @@ package io.forgeflow.admin.workflows;
 
 import io.forgeflow.admin.cluster.BatchProgress;
 import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.admin.cluster.JobNames;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
@@ -44,6 +45,7 @@ public final class BatchViewModel {
     private final Async async;
     private final Times times;
     private final Navigator navigator;
+    private final JobNames names;
 
     private final StringProperty batchId = new SimpleStringProperty(this, "batchId", "");
     private final ReadOnlyStringWrapper inputError = new ReadOnlyStringWrapper(this, "inputError", "");
@@ -55,17 +57,20 @@ public final class BatchViewModel {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper counts = new ReadOnlyStringWrapper(this, "counts", "");
     private final ReadOnlyStringWrapper onCompleteJobId = new ReadOnlyStringWrapper(this, "onCompleteJobId", "");
+    private final ReadOnlyStringWrapper onCompleteLabel = new ReadOnlyStringWrapper(this, "onCompleteLabel", "");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
     private final ReadOnlyBooleanWrapper failed = new ReadOnlyBooleanWrapper(this, "failed");
     private long generation;
 
-    public BatchViewModel(ClusterClient cluster, Async async, Times times, Navigator navigator) {
+    public BatchViewModel(ClusterClient cluster, Async async, JobNames names, Times times, Navigator navigator) {
+        this.names = Objects.requireNonNull(names, "names");
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.async = Objects.requireNonNull(async, "async");
         this.times = Objects.requireNonNull(times, "times");
         this.navigator = Objects.requireNonNull(navigator, "navigator");
         batchId.addListener((o, a, b) -> inputError.set(""));
+        names.names().addListener((javafx.collections.MapChangeListener<String, String>) c -> label());
     }
 
     /** Shows the batch with this id (from a job's batch link). */
@@ -96,6 +101,7 @@ public final class BatchViewModel {
             summary.set("");
             counts.set("");
             onCompleteJobId.set("");
+            onCompleteLabel.set("");
         }
         load(id, true);
     }
@@ -155,6 +161,16 @@ public final class BatchViewModel {
                 + " · running " + b.running() + " · pending " + b.pending() + " · waiting " + b.waiting()
                 + " · total " + b.total());
         onCompleteJobId.set(b.onCompleteJobId() == null ? "" : b.onCompleteJobId());
+        if (b.onCompleteJobId() != null) {
+            names.resolve(List.of(b.onCompleteJobId()));
+        }
+        label();
+    }
+
+    private void label() {
+        String id = onCompleteJobId.get();
+        String name = names.nameOf(id);
+        onCompleteLabel.set(id.isEmpty() ? "" : name.equals(id) ? id : name + " (" + id + ")");
     }
 
     /** Opens the batch's on-complete job in the Jobs screen. */
@@ -210,6 +226,11 @@ public final class BatchViewModel {
     /** The on-complete job's id, empty when the batch has none. */
     public ReadOnlyStringProperty onCompleteJobIdProperty() {
         return onCompleteJobId.getReadOnlyProperty();
+    }
+
+    /** The on-complete job's name and id once its name is known, else its id; empty when none. */
+    public ReadOnlyStringProperty onCompleteLabelProperty() {
+        return onCompleteLabel.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty loadingProperty() {

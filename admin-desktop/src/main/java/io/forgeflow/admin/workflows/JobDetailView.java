@@ -21,6 +21,8 @@ import javafx.scene.layout.VBox;
  * It only binds to {@link JobDetailViewModel}.
  */
 public final class JobDetailView extends VBox {
+    /** Nodes drawn per side; a job may have a thousand children, the rest are counted. */
+    static final int SHOWN = 40;
 
     public JobDetailView(JobDetailViewModel vm) {
         super(8);
@@ -88,7 +90,13 @@ public final class JobDetailView extends VBox {
                 none.getStyleClass().add("stat-caption");
                 box.getChildren().add(none);
             }
-            nodes.forEach(n -> box.getChildren().add(node(n, vm, "wfNode-" + n.id())));
+            nodes.stream().limit(SHOWN).forEach(n -> box.getChildren().add(node(n, vm, "wfNode-" + n.id())));
+            if (nodes.size() > SHOWN) {
+                Label more = new Label("… and " + (nodes.size() - SHOWN) + " more");
+                more.setId(box.getId() + "More");
+                more.getStyleClass().add("stat-caption");
+                box.getChildren().add(more);
+            }
         };
         nodes.addListener((ListChangeListener<WorkflowNode>) c -> show.run());
         show.run();

@@ -86,9 +86,33 @@ class WorkflowUiTest extends UiTestSupport {
         assertThat(succeeded).as("half the bar").isGreaterThan(waiting * 1.5);
         assertThat(robot.lookup("#batchSegment-dead").tryQuery()).as("no dead job, no segment").isEmpty();
 
+        assertThat(text(robot, "#batchOnCompleteLink")).isEqualTo("cleanup-tmp ("
+                + server.jobNamed("cleanup-tmp").id() + ")");
+        assertThat(text(robot, "#batchLegend-succeeded")).isEqualTo("■ succeeded 2");
+        assertThat(styles(robot, "#batchLegend-waiting")).contains("status-waiting");
+
         robot.clickOn("#batchOnCompleteLink");
 
         untilText(robot, "#jobDetailTitle", "cleanup-tmp (" + server.jobNamed("cleanup-tmp").id() + ")");
+    }
+
+    @Test
+    void aJobWithManyChildrenDrawsFortyAndCountsTheRest(FxRobot robot) {
+        open(s -> {
+            String nightly = s.jobNamed("nightly-report").id();
+            for (int i = 1; i <= 45; i++) {
+                s.link(s.addJob("child-" + i, "shell", java.util.Map.of("command", "true"), null, "UTC",
+                        io.forgeflow.client.Job.ACTIVE).id(), null, nightly);
+            }
+        });
+        connect(robot);
+        robot.clickOn("#tab-jobs");
+        robot.clickOn("#jobNamePrefix").write("nightly").type(KeyCode.ENTER); // the oldest of 51 jobs
+        untilText(robot, "#jobsCount", "1 job matching");
+        robot.clickOn(cell(robot, "jobsTable", "nightly-report"));
+
+        untilText(robot, "#wfChildrenMore", "… and 5 more");
+        assertThat(onFx(() -> robot.lookup("#wfChildren .workflow-node").queryAll().size())).isEqualTo(40);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.forgeflow.admin.workflows;
 
 import io.forgeflow.admin.cluster.BatchProgress;
+import io.forgeflow.admin.cluster.JobNames;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Times;
 import io.forgeflow.admin.testing.FakeClusterClient;
@@ -25,7 +26,8 @@ class BatchViewModelTest {
 
     final FakeClusterClient cluster = new FakeClusterClient().withBatch(OPEN);
     final RecordingNavigator navigator = new RecordingNavigator();
-    final BatchViewModel vm = new BatchViewModel(cluster, Async.sameThread(),
+    final JobNames names = new JobNames(cluster, Async.sameThread());
+    final BatchViewModel vm = new BatchViewModel(cluster, Async.sameThread(), names,
             new Times(ZoneId.of("UTC"), Clock.fixed(Fixtures.T0, ZoneOffset.UTC)), navigator);
 
     @Test
@@ -58,8 +60,13 @@ class BatchViewModelTest {
     }
 
     @Test
-    void theOnCompleteJobIsALinkToThatJob() {
+    void theOnCompleteJobIsALinkToThatJobNamedOnceItsNameIsKnown() {
         vm.show("batch_7");
+        assertThat(vm.onCompleteLabelProperty().get()).as("no such job on the fake: its id").isEqualTo("job_notify");
+        assertThat(cluster.calls()).contains("job job_notify");
+
+        names.learn("job_notify", "notify");
+        assertThat(vm.onCompleteLabelProperty().get()).isEqualTo("notify (job_notify)");
 
         vm.openOnCompleteJob();
 
@@ -94,7 +101,7 @@ class BatchViewModelTest {
         vm.batchIdProperty().set(" batch_7 ");
         assertThat(vm.inputErrorProperty().get()).as("typing clears the error").isEmpty();
         vm.open();
-        assertThat(cluster.calls()).containsExactly("batch batch_7");
+        assertThat(cluster.calls()).containsExactly("batch batch_7", "job job_notify");
     }
 
     @Test
@@ -118,6 +125,7 @@ class BatchViewModelTest {
         assertThat(vm.statusProperty().get()).isEqualTo("completed");
         vm.poll();
 
-        assertThat(cluster.calls()).containsExactly("batch batch_7", "batch batch_7");
+        assertThat(cluster.calls()).filteredOn(c -> c.startsWith("batch")).containsExactly("batch batch_7",
+                "batch batch_7");
     }
 }
