@@ -15,7 +15,7 @@ ff_need_packages() { # ff_need_packages PACKAGE...: apt-get install those that a
 }
 
 ff_podman_env() {
-  ff_need_packages podman podman-compose runc netavark aardvark-dns mmdebstrap curl python3
+  ff_need_packages podman podman-compose runc netavark aardvark-dns iptables mmdebstrap curl python3
   local conf_dir="${XDG_RUNTIME_DIR:-/tmp}/forgeflow-podman"
   mkdir -p "$conf_dir"
   local nofile nproc

@@ -168,8 +168,8 @@ $$;
 --changeset forgeflow:function-forgeflow_complete_batches runOnChange:true splitStatements:false
 -- The counts of a completed batch where its on_complete job's executor reads them (each executor refuses fields it
 -- does not know): java: the handler's args; http: headers X-ForgeFlow-Batch-*, and the JSON body when it has one;
--- shell: variables FORGEFLOW_BATCH_* exported before the command (their values are a uuid and numbers); any other
--- executor: top-level payload fields.
+-- shell: variables FORGEFLOW_BATCH_* exported before the command (their values are a uuid and numbers); noop: none;
+-- any other executor (a plug-in): top-level payload fields.
 CREATE OR REPLACE FUNCTION forgeflow_batch_payload(p_executor text, p_payload jsonb, p_batch uuid, p_succeeded integer,
                                                    p_dead integer, p_cancelled integer) RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE AS $$
@@ -193,6 +193,8 @@ BEGIN
                                                             THEN p_payload -> 'body' ELSE '{}'::jsonb END || v_counts);
         END IF;
         RETURN p_payload;
+    ELSIF p_executor = 'noop' THEN
+        RETURN p_payload; -- reads nothing but sleep_ms
     ELSIF p_executor = 'shell' THEN
         RETURN jsonb_set(p_payload, '{command}', to_jsonb(
             'FORGEFLOW_BATCH_ID=' || p_batch || ' FORGEFLOW_BATCH_SUCCEEDED=' || p_succeeded

@@ -54,7 +54,8 @@ public final class Bench {
         subparser.addArgument("--workloads").setDefault("W0,W1,W1-limits,W1-large,W2,REST")
                 .help("comma-separated: W0, W1, W1-limits (W1 with a queue limit and with a concurrency key, neither "
                         + "reached), W1-large (about 2 minutes on 2 cores), W2, REST, ENQ-TX (enqueue in the "
-                        + "application's transaction, for --rest-seconds; not in the default set)");
+                        + "application's transaction, for --rest-seconds; not in the default set), TRACE (the tracing calls of a "
+                        + "run alone, no database, 30,000 runs at 1,000/s; not in the default set)");
         subparser.addArgument("--n").type(Integer.class).setDefault(20_000).help("W1 runs (20000)");
         subparser.addArgument("--large-n").type(Integer.class).setDefault(1_000_000).help("W1-large runs (1000000)");
         subparser.addArgument("--jit-warmup").type(Integer.class).setDefault(20_000)
@@ -69,6 +70,9 @@ public final class Bench {
         subparser.addArgument("--rest-seconds").type(Integer.class).setDefault(20).help("REST measured window");
         subparser.addArgument("--rest-clients").type(Integer.class).setDefault(32).help("REST concurrent clients");
         subparser.addArgument("--w0-seconds").type(Integer.class).setDefault(10).help("W0 length");
+        subparser.addArgument("--w2-traceparent")
+                .help("a W3C traceparent W2's submissions are made under, as a caller's would be (none by default); "
+                        + "spans are exported only when FORGEFLOW_OTLP_ENDPOINT is set, as on a node");
         subparser.addArgument("--out").setDefault("bench-results.json").help("where to write the JSON results");
         subparser.addArgument("--node-jar").setDefault("server/target/forgeflow.jar")
                 .help("the node's jar, which the REST workload starts (server/target/forgeflow.jar)");
@@ -95,7 +99,19 @@ public final class Bench {
                 out.println("*** you measure on, e.g. postgresql://postgres@127.0.0.1:5432/postgres               ***");
                 out.println();
             }
-            Workloads w = new Workloads(db, out);
+            // traces as a node has them (issue 31): an OTLP exporter only when FORGEFLOW_OTLP_ENDPOINT is set
+            io.forgeflow.application.trace.Tracing tracing = io.forgeflow.adapter.otel.OpenTelemetryTracing
+                    .fromEnvironment(System.getenv());
+            String caller = ns.getString("w2_traceparent");
+            io.forgeflow.domain.trace.TraceContext incoming = caller == null ? null
+                    : io.forgeflow.domain.trace.TraceContext.parse(caller, null);
+            if (caller != null && incoming == null) {
+                throw new IllegalArgumentException("--w2-traceparent is not a W3C traceparent: " + caller);
+            }
+            out.println("traces: " + (tracing instanceof io.forgeflow.adapter.otel.OpenTelemetryTracing otel
+                    ? "exported over OTLP to " + otel.endpoint() : "off (FORGEFLOW_OTLP_ENDPOINT unset)")
+                    + (incoming == null ? "" : "; W2 submitted under " + incoming.traceparent()));
+            Workloads w = new Workloads(db, out).traced(tracing, incoming);
             Double reference = null;
             if (workloads.contains("W0")) {
                 out.println("W0 ...");
@@ -141,6 +157,14 @@ public final class Bench {
                 results.add(new RestLoad(db, out, Path.of(ns.getString("node_jar"))).run(ns.getInt("rest_clients"),
                         Duration.ofSeconds(ns.getInt("rest_warmup_seconds")),
                         Duration.ofSeconds(ns.getInt("rest_seconds"))));
+            }
+            if (workloads.contains("TRACE")) {
+                // twice: the first warms the JIT up; both are printed
+                TraceCalls.measure(tracing, incoming, 10_000, 1_000, out);
+                TraceCalls.measure(tracing, incoming, 20_000, 1_000, out);
+            }
+            if (tracing instanceof io.forgeflow.adapter.otel.OpenTelemetryTracing otel) {
+                otel.close(); // flushes the spans still buffered
             }
         } finally {
             heap.stop();

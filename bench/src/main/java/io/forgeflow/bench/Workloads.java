@@ -1,5 +1,7 @@
 package io.forgeflow.bench;
 
+import io.forgeflow.application.trace.Tracing;
+import io.forgeflow.domain.trace.TraceContext;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
 import io.forgeflow.adapter.postgres.PostgresRetention;
@@ -37,10 +39,20 @@ import java.util.concurrent.locks.LockSupport;
 final class Workloads {
     private final BenchDatabase db;
     private final java.io.PrintStream out;
+    /** The workers' and W2's submissions' spans (issue 31): none unless FORGEFLOW_OTLP_ENDPOINT is set. */
+    private Tracing tracing = Tracing.NONE;
+    /** The caller's trace context of W2's submissions; null for none. */
+    private TraceContext incoming;
 
     Workloads(BenchDatabase db, java.io.PrintStream out) {
         this.db = db;
         this.out = out;
+    }
+
+    Workloads traced(Tracing spans, TraceContext caller) {
+        this.tracing = spans == null ? Tracing.NONE : spans;
+        this.incoming = caller;
+        return this;
     }
 
     /** W0: single-row UPDATEs, each in its own transaction, from 16 clients: the database's commit ceiling. */
@@ -281,7 +293,7 @@ final class Workloads {
             AutoCloseable statistics = statisticsKeeper(jdbi);
             ExecutorRegistry registry = new ExecutorRegistry(List.of(noop), Set.of());
             SubmitJob submit = new SubmitJob(new PostgresJobRepository(jdbi, null), registry, new CronUtilsSchedules(),
-                    signal, Clock.systemUTC());
+                    signal, Clock.systemUTC(), tracing);
             worker.start();
             LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
             Connection probe = db.connect(fresh.name);
@@ -307,7 +319,7 @@ final class Workloads {
                             return; // past the time limit: this producer submits nothing more
                         }
                         submit.submit(new JobDraft("w2", "noop", Map.of("i", (int) i), null, null, null, null, null,
-                                null, null, null));
+                                null, null, null), incoming);
                         enqueueLatency[(int) i] = System.nanoTime() - intended;
                         submitted[(int) i] = true;
                         submittedCount.incrementAndGet();
@@ -387,7 +399,7 @@ final class Workloads {
         WorkerSettings settings = new WorkerSettings(id, 16, poll, Duration.ofSeconds(30), Duration.ofSeconds(10),
                 Duration.ofSeconds(10), 64 * 1024, new RetryPolicy(Duration.ofSeconds(5), Duration.ofMinutes(15)));
         return new Worker(settings, new PostgresRunQueue(jdbi, null), new ExecutorRegistry(List.of(noop), Set.of()),
-                signal, new SplittableRandom(), WorkerListener.NONE);
+                signal, new SplittableRandom(), WorkerListener.NONE, io.forgeflow.domain.port.RunEvents.NONE, tracing);
     }
 
     private void seed(BenchDatabase.Fresh fresh, int n) throws Exception {

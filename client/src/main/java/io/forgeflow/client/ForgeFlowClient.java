@@ -126,7 +126,7 @@ public final class ForgeFlowClient implements AutoCloseable {
         return listJobs((String) null, null, null);
     }
 
-    /** {@code GET /api/jobs/{id}}. */
+    /** {@code GET /api/jobs/{id}}, with its {@link Job#parents() parents} and {@link Job#children() children}. */
     public Job getJob(String id) {
         return read(get(url("api/jobs", id)), json.constructType(Job.class));
     }
@@ -185,11 +185,32 @@ public final class ForgeFlowClient implements AutoCloseable {
         return java.util.Optional.of(read(answer, json.constructType(Job.class)));
     }
 
+    // ---------------------------------------------------------------- batches
+
+    /**
+     * {@code POST /api/batches}: creates every job of the batch in one transaction, or none (a
+     * {@link ForgeFlowApiException} 422 names the field, e.g. {@code jobs[3].payload}). The answer holds the job ids
+     * in the order of the request and the refs. With an idempotency key already used for the same body the server
+     * answers 200 with that batch ({@link BatchSubmitResult#created()} false); with another body 409
+     * ({@code idempotency_conflict}).
+     */
+    public BatchSubmitResult submitBatch(BatchRequest request) {
+        Objects.requireNonNull(request, "request");
+        Exchange answer = send(new Request.Builder().url(url("api/batches")).post(jsonBody(request.body())));
+        Batch batch = read(answer, json.constructType(Batch.class));
+        return new BatchSubmitResult(batch, answer.code == 201);
+    }
+
+    /** {@code GET /api/batches/{id}}: its progress, the counts of its jobs by their latest run's status. */
+    public Batch getBatch(String id) {
+        return read(get(url("api/batches", id)), json.constructType(Batch.class));
+    }
+
     // ---------------------------------------------------------------- runs
 
     /**
      * {@code GET /api/runs?job_id=&status=&limit=&cursor=}, newest first; null arguments are left out.
-     * {@code status = "dead"} is the dead-letter queue.
+     * {@code status = "dead"} is the dead-letter queue, {@code "waiting"} the runs waiting for their job's parents.
      */
     public Page<Run> listRuns(String jobId, String status, Integer limit, String cursor) {
         HttpUrl.Builder url = url("api/runs").newBuilder();

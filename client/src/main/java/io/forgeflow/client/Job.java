@@ -3,6 +3,7 @@ package io.forgeflow.client;
 import com.fasterxml.jackson.annotation.JsonCreator;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,6 +18,12 @@ import java.util.Map;
  * its {@code java} payload); null when nothing, and from a server that predates it.
  * {@code retry}: the job's own retry backoff, null when it gave none (the server's defaults apply).
  * {@code labels}: string to string, empty when none (also from a server that predates them), in key order.
+ * {@code traceId}: the W3C trace of its submission (the {@code traceparent} it was submitted with, or the one the
+ * server started), null when none or from a server that predates it.
+ * Workflows: {@code dependsOn} the parent ids (empty when none), {@code onParentFailure} ({@code cancel}, {@code run},
+ * {@code wait}; null without parents), {@code batchId} (null when not created by a batch); {@code parents} and
+ * {@code children} are sent by {@link ForgeFlowClient#getJob(String)} only and are null in lists (and from a server
+ * that predates workflows).
  */
 public record Job(
         String id,
@@ -41,7 +48,13 @@ public record Job(
         String overlap,
         String waitingFor,
         Retry retry,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        String traceId,
+        List<String> dependsOn,
+        String onParentFailure,
+        String batchId,
+        List<LinkedJob> parents,
+        List<LinkedJob> children) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -53,12 +66,53 @@ public record Job(
     public static final String DEFAULT_QUEUE = "default";
     /** The overlap policy of a job that gives none: every tick fires. */
     public static final String ALLOW = "allow";
+    /** {@code on_parent_failure}: a parent ending dead or cancelled cancels this job's waiting run (the default). */
+    public static final String ON_PARENT_FAILURE_CANCEL = "cancel";
+    /** {@code on_parent_failure}: the job runs once every parent has ended, whatever the outcome. */
+    public static final String ON_PARENT_FAILURE_RUN = "run";
+    /** {@code on_parent_failure}: the job waits until every parent has succeeded (a dead parent can be requeued). */
+    public static final String ON_PARENT_FAILURE_WAIT = "wait";
 
     @JsonCreator
     public Job {
         queue = queue == null ? DEFAULT_QUEUE : queue;
         overlap = overlap == null ? ALLOW : overlap;
         labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+        dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+        parents = parents == null ? null : List.copyOf(parents);
+        children = children == null ? null : List.copyOf(children);
+    }
+
+    /** A job without workflow fields (the fields before workflows): no parents, not of a batch. */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, List.of(), null, null, null, null);
+    }
+
+    /** The parents ({@code GET /api/jobs/{id}} only; at most 100), empty when the server did not send them. */
+    public List<LinkedJob> parentsOrEmpty() {
+        return parents == null ? List.of() : parents;
+    }
+
+    /** The children ({@code GET /api/jobs/{id}} only; the first 1,000), empty when the server did not send them. */
+    public List<LinkedJob> childrenOrEmpty() {
+        return children == null ? List.of() : children;
+    }
+
+    /** A job without trace (the fields before {@code trace_id}). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, null);
     }
 
     /** A job waiting for nothing (the fields before {@code waiting_for}). */

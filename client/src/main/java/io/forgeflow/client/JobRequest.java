@@ -4,13 +4,15 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The body of {@code POST /api/jobs}. Fields left null are not sent, so the server's defaults apply (timezone UTC,
  * priority 5, max_attempts 3, timeout_seconds 300, catch_up skip, queue {@code default}, no concurrency limit,
- * overlap allow). Build one with {@link #shell(String, String)}, {@link #http(String, String)} or
+ * overlap allow, no parents). Build one with {@link #shell(String, String)}, {@link #http(String, String)} or
  * {@link #builder(String, String)}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -33,12 +35,26 @@ public record JobRequest(
         String uniqueKey,
         String uniqueOnConflict,
         Retry retry,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        List<String> dependsOn,
+        String onParentFailure) {
 
     @JsonCreator
     public JobRequest {
         labels = labels == null || labels.isEmpty() ? null
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+        dependsOn = dependsOn == null || dependsOn.isEmpty() ? null : List.copyOf(dependsOn);
+    }
+
+    /** A request without parents (the fields before workflows). */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict, Retry retry,
+                      Map<String, String> labels) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
+                null, null);
     }
 
     /** A request without a retry policy of its own (the server's defaults apply) or labels. */
@@ -123,6 +139,8 @@ public record JobRequest(
         private String overlap;
         private Retry retry;
         private final Map<String, String> labels = new LinkedHashMap<>();
+        private final List<String> dependsOn = new ArrayList<>();
+        private String onParentFailure;
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -249,10 +267,34 @@ public record JobRequest(
             return this;
         }
 
+        /**
+         * Parents: the job runs only after they succeed (its run waits in status {@code waiting}). Job ids, or in a
+         * batch also the {@code ref} of another job of the batch; 1-100 distinct, one-off jobs only. Repeatable.
+         */
+        public Builder dependsOn(String... parents) {
+            this.dependsOn.addAll(List.of(parents));
+            return this;
+        }
+
+        /** Adds every parent of {@code parents}. */
+        public Builder dependsOn(java.util.Collection<String> parents) {
+            this.dependsOn.addAll(parents);
+            return this;
+        }
+
+        /**
+         * What a parent ending {@code dead} or {@code cancelled} does to this job: {@code cancel} (the server's
+         * default), {@code run} (run once every parent has ended) or {@code wait} (until every parent succeeded).
+         */
+        public Builder onParentFailure(String policy) {
+            this.onParentFailure = policy;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
-                    uniqueOnConflict, retry, labels);
+                    uniqueOnConflict, retry, labels, dependsOn, onParentFailure);
         }
     }
 }

@@ -7,13 +7,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One execution of a job. {@code status} is {@code pending}, {@code running}, {@code succeeded}, {@code dead} or
- * {@code cancelled}; {@code attempt} counts the attempts started so far. {@link #attempts()} is filled only by
+ * One execution of a job. {@code status} is {@code waiting} (for its job's parents: no worker claims it),
+ * {@code pending}, {@code running}, {@code succeeded}, {@code dead} or {@code cancelled}; {@code attempt} counts the attempts started so far. {@link #attempts()} is filled only by
  * {@link ForgeFlowClient#getRun(String)} (and is null in lists). {@code waitingFor} says what a pending run waits for
  * before any worker can take it ({@code "handler send-receipt"}: no live embedded worker has the handler of its
  * {@code java} job); null when nothing, and from a server that predates it.
  * {@code retry}: the retry backoff the run carries (its job's), null when the server's defaults apply.
  * {@code labels}: its job's, empty when none.
+ * {@code traceId}: the W3C trace the run belongs to (its job's submission's, or a trace of its own for a cron tick),
+ * null when it has no trace context or the server predates it; {@code traceUrl}: a link to that trace in a trace
+ * viewer, null unless the server sets {@code FORGEFLOW_TRACE_URL_TEMPLATE}.
  */
 public record Run(
         String id,
@@ -32,8 +35,12 @@ public record Run(
         List<Attempt> attempts,
         String waitingFor,
         Retry retry,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        String traceId,
+        String traceUrl) {
 
+    /** Waits for the parents of its job ({@code depends_on}); becomes pending, or cancelled, when they end. */
+    public static final String WAITING = "waiting";
     public static final String PENDING = "pending";
     public static final String RUNNING = "running";
     public static final String SUCCEEDED = "succeeded";
@@ -43,6 +50,14 @@ public record Run(
     @JsonCreator
     public Run {
         labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+    }
+
+    /** A run without trace (the fields before {@code trace_id}). */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts, String waitingFor, Retry retry, Map<String, String> labels) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, waitingFor, retry, labels, null, null);
     }
 
     /** A run waiting for nothing (the fields before {@code waiting_for}). */

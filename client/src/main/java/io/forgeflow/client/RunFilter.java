@@ -26,7 +26,7 @@ public final class RunFilter {
         return this;
     }
 
-    /** {@code dead} is the dead-letter queue. */
+    /** {@code waiting}, {@code pending}, {@code running}, {@code succeeded}, {@code dead} (the dead-letter queue), {@code cancelled}. */
     public RunFilter status(String status) {
         this.status = status;
         return this;

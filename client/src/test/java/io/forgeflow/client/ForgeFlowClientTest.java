@@ -371,6 +371,25 @@ class ForgeFlowClientTest {
         }
 
         @Test
+        void runsAndJobsCarryTheirTraceIdAndARunItsTraceUrl() throws Exception {
+            answer(200, RUN.replace("\"cancel_requested\": false", "\"trace_id\": "
+                    + "\"4bf92f3577b34da6a3ce929d0e0e4736\", \"trace_url\": \"http://tempo/trace/4bf92f3577b34da6a3ce929d0e0e4736\""));
+            answer(200, RUN);
+            answer(200, JOB.replace("\"a_field_added_later\"", "\"trace_id\": \"0af7651916cd43dd8448eb211c80319c\", "
+                    + "\"a_field_added_later\""));
+
+            Run traced = client.getRun("run_9");
+            Run untraced = client.getRun("run_9");
+            Job job = client.getJob("job_1");
+
+            assertThat(traced.traceId()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+            assertThat(traced.traceUrl()).isEqualTo("http://tempo/trace/4bf92f3577b34da6a3ce929d0e0e4736");
+            assertThat(untraced.traceId()).isNull();
+            assertThat(untraced.traceUrl()).isNull();
+            assertThat(job.traceId()).isEqualTo("0af7651916cd43dd8448eb211c80319c");
+        }
+
+        @Test
         void requeueAndCancelPostToTheRunsActionRoutes() throws Exception {
             answer(200, RUN.replace("\"dead\"", "\"pending\""));
             answer(200, RUN.replace("\"dead\"", "\"cancelled\""));

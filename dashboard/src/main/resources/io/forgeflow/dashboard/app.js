@@ -39,6 +39,8 @@
     lastSlow: 0,
     attention: [],                // the latest dead runs, on the overview
     attentionFor: null,           // the dead count they were read for
+    jobView: { id: null, job: null, runs: [], missing: false },     // #job?id=: a job, its workflow and runs
+    batchView: { id: null, batch: null, missing: false },           // #batch?id=: a batch's progress
   };
 
   const $ = (id) => document.getElementById(id);
@@ -124,7 +126,7 @@
   let namesTimer = null;
   function renderNamesLater() {
     if (namesTimer) return;
-    namesTimer = setTimeout(() => { namesTimer = null; renderFeed(); renderAttention(); renderRuns(); renderDead(); renderRunDetail(); }, 50);
+    namesTimer = setTimeout(() => { namesTimer = null; renderFeed(); renderAttention(); renderRuns(); renderDead(); renderRunDetail(); renderBatchView(); }, 50);
   }
 
   function toast(message, isError) {
@@ -499,6 +501,8 @@
       case 'jobs': return loadJobs(reset);
       case 'runs': return Promise.all([loadRuns(reset), state.selectedRunId ? loadRunDetail(state.selectedRunId) : null]);
       case 'dead': return loadDead(reset);
+      case 'job': return loadJobView();
+      case 'batch': return loadBatchView();
       default: return Promise.all([loadRecent()]);
     }
   }
@@ -643,6 +647,46 @@
     renderRunDetail();
   });
 
+  /** A job with its parents and children (GET /api/jobs/{id}) and its latest runs. */
+  const loadJobView = single(async () => {
+    const v = state.jobView;
+    const id = v.id;
+    if (!id) return;
+    let job;
+    try {
+      job = await api('GET', `/api/jobs/${encodeURIComponent(id)}`);
+    } catch (e) {
+      if (e.status !== 404) throw e;
+      if (v.id === id) { v.job = null; v.missing = true; renderJobView(); }
+      return;
+    }
+    const runs = await api('GET', `/api/runs?job_id=${encodeURIComponent(id)}&limit=10`);
+    if (v.id !== id) return;      // the view moved on to another job meanwhile
+    state.jobs.set(job.id, job);
+    v.job = job;
+    v.runs = (runs && runs.items) || [];
+    v.missing = false;
+    renderJobView();
+  });
+
+  const loadBatchView = single(async () => {
+    const v = state.batchView;
+    const id = v.id;
+    if (!id) return;
+    let batch;
+    try {
+      batch = await api('GET', `/api/batches/${encodeURIComponent(id)}`);
+    } catch (e) {
+      if (e.status !== 404) throw e;
+      if (v.id === id) { v.batch = null; v.missing = true; renderBatchView(); }
+      return;
+    }
+    if (v.id !== id) return;
+    v.batch = batch;
+    v.missing = false;
+    renderBatchView();
+  });
+
   // ------------------------------------------------------------------ rendering
 
   function renderStats() {
@@ -743,8 +787,9 @@
         disabled: !enabled, text: label, on: { click: (e) => { e.stopPropagation(); jobAction(job, action); } } });
       const labels = Object.entries(job.labels || {});
       return el('tr', { data: { jobId: job.id, status: job.status } },
-        el('td', {}, el('a', { href: `#runs?job=${encodeURIComponent(job.id)}`, title: job.id, text: job.name }),
-          labels.length ? el('span', { class: 'labels' }, labels.map(([k, v]) => el('span', { class: 'tag', text: `${k}: ${v}` }))) : null),
+        el('td', {}, el('a', { href: jobHash(job.id), title: job.id, text: job.name }),
+          labels.length ? el('span', { class: 'labels' }, labels.map(([k, v]) => el('span', { class: 'tag', text: `${k}: ${v}` }))) : null,
+          job.batch_id ? el('a', { class: 'batch-link', href: batchHash(job.batch_id), title: `batch ${job.batch_id}`, text: 'batch' }) : null),
         el('td', { class: 'opt', text: job.executor }),
         el('td', { class: 'mono', text: schedule(job) }),
         el('td', { class: 'opt nowrap', title: job.next_run_at || '', text: fmtTime(job.next_run_at) }),
@@ -786,7 +831,7 @@
     const body = $('runs').tBodies[0];
     const chip = $('runs-job');
     if (p.job) {
-      chip.replaceChildren(`Job: ${jobName(p.job)}`, el('button', { type: 'button', title: 'show all jobs', text: '×',
+      chip.replaceChildren('Job: ', el('a', { href: jobHash(p.job), title: p.job, text: jobName(p.job) }), el('button', { type: 'button', title: 'show all jobs', text: '×',
         on: { click: () => { location.hash = '#runs'; } } }));
       chip.hidden = false;
     } else {
@@ -861,13 +906,13 @@
     }
     if (!dueShown) timeline.append(due);
 
-    const canCancel = run.status === 'pending' || run.status === 'running';
+    const canCancel = run.status === 'waiting' || run.status === 'pending' || run.status === 'running';
     const canRequeue = run.status === 'dead' || run.status === 'cancelled';
     box.replaceChildren(...[
       el('h2', {}, `Run ${shortId(run.id)} of ${jobName(run.job_id)}`, el('span', { class: `pill st-${run.status}`, id: 'run-status', text: run.status })),
       el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
       el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `run ${run.id}` }), ' · ',
-        el('span', { class: 'nowrap', text: `job ${run.job_id}` }), ...traceLink(run)),
+        el('a', { class: 'nowrap', id: 'run-job', href: jobHash(run.job_id), text: `job ${run.job_id}` }), ...traceLink(run)),
       el('div', { class: 'toolbar' },
         el('button', { type: 'button', data: { action: 'cancel-run' }, disabled: !canCancel, text: 'Cancel run',
           on: { click: () => runAction(run, 'cancel') } }),
@@ -899,6 +944,154 @@
     if (state.selectedRunId === run.id) loadRunDetail(run.id);
     refreshSoon();
     return true;
+  }
+
+  const jobHash = (id) => `#job?id=${encodeURIComponent(id)}`;
+  const batchHash = (id) => `#batch?id=${encodeURIComponent(id)}`;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+  /** One job of a workflow: its name and the status of its latest run (else the job's), a link unless it is this job. */
+  function workflowNode(job, runStatus, current) {
+    const status = runStatus || null;
+    const attrs = { class: `wf-node${current ? ' current' : ''}`, title: job.id,
+      data: { jobId: job.id, status: status || 'none' } };
+    const children = [
+      el('span', { class: 'wf-name', text: job.name || shortId(job.id) }),
+      el('span', { class: `wf-status st-${status || job.status}`,
+        text: status ? `${status} · job ${job.status}` : `no run · job ${job.status}` })];
+    return current ? el('div', attrs, children) : el('a', Object.assign(attrs, { href: jobHash(job.id) }), children);
+  }
+
+  /** Parents -> this job -> children; the lines between the columns are drawn once the boxes are laid out. */
+  function workflowGraph(job, latestRun) {
+    const parents = job.parents || [];
+    const children = job.children || [];
+    const column = (role, title, nodes, none) => el('div', { class: `wf-col wf-${role}`, data: { role } },
+      el('h4', { text: title }), nodes.length ? nodes : el('span', { class: 'wf-none', text: none }));
+    const graph = el('div', { class: 'wf', id: 'workflow' },
+      column('parents', `Parents (${parents.length})`, parents.map((p) => workflowNode(p, p.run_status, false)), 'none'),
+      column('self', 'This job', [workflowNode(job, latestRun ? latestRun.status : null, true)], ''),
+      column('children', `Children (${children.length}${children.length >= 1000 ? '+' : ''})`,
+        children.map((c) => workflowNode(c, c.run_status, false)), 'none'));
+    requestAnimationFrame(drawWorkflowLines);
+    return graph;
+  }
+
+  function drawWorkflowLines() {
+    const graph = $('workflow');
+    if (!graph) return;
+    graph.querySelectorAll('svg.wf-lines').forEach((old) => old.remove());
+    const self = graph.querySelector('.wf-self .wf-node');
+    if (!self || !graph.offsetParent) return;
+    const box = graph.getBoundingClientRect();
+    const at = (node) => node.getBoundingClientRect();
+    const NS = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('class', 'wf-lines');
+    svg.setAttribute('aria-hidden', 'true');
+    const line = (from, to) => {
+      const x1 = from.right - box.left; const y1 = from.top + from.height / 2 - box.top;
+      const x2 = to.left - box.left; const y2 = to.top + to.height / 2 - box.top;
+      if (x2 <= x1) return;       // stacked columns (a narrow screen): no lines
+      const mid = (x1 + x2) / 2;
+      const path = document.createElementNS(NS, 'path');
+      path.setAttribute('d', `M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2 - 6},${y2} l0,-4 l6,4 l-6,4 l0,-4`);
+      svg.append(path);
+    };
+    const me = at(self);
+    graph.querySelectorAll('.wf-parents .wf-node').forEach((p) => line(at(p), me));
+    graph.querySelectorAll('.wf-children .wf-node').forEach((c) => line(me, at(c)));
+    graph.prepend(svg);
+  }
+
+  function renderJobView() {
+    const box = $('job-detail');
+    const v = state.jobView;
+    if (v.missing) {
+      box.replaceChildren(el('p', { class: 'muted', text: `Job ${v.id} does not exist (any more).` }));
+      return;
+    }
+    const job = v.job;
+    if (!job || job.id !== v.id) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'Loading the job…' }));
+      return;
+    }
+    const latest = v.runs[0] || null;
+    const meta = [job.executor, schedule(job), `queue ${job.queue || 'default'}`, `priority ${job.priority}`,
+      `created ${fmtTime(job.created_at)}`];
+    const dependsOn = job.depends_on || [];
+    const notes = [];
+    if (dependsOn.length) {
+      notes.push(`Runs after ${plural(dependsOn.length, 'parent')} succeed; if one ends dead or cancelled: ${
+        { cancel: 'its run is cancelled', run: 'it runs anyway once all have ended', wait: 'it waits until every parent succeeded' }[job.on_parent_failure]
+        || job.on_parent_failure || 'cancel'}.`);
+    }
+    if ((job.parents || []).length < dependsOn.length) notes.push(`${job.parents.length} of ${dependsOn.length} parents shown.`);
+    if ((job.children || []).length >= 1000) notes.push('The first 1,000 children are shown.');
+    box.replaceChildren(...[
+      el('h2', {}, `Job ${job.name}`, el('span', { class: `pill st-${job.status}`, id: 'job-status', text: job.status })),
+      el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
+      el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `job ${job.id}` }),
+        job.batch_id ? [' · ', el('a', { class: 'nowrap', id: 'job-batch', href: batchHash(job.batch_id), text: `batch ${job.batch_id}` })] : null),
+      el('div', { class: 'toolbar' },
+        el('a', { id: 'job-runs-link', href: `#runs?job=${encodeURIComponent(job.id)}`, text: 'All runs of this job' }),
+        el('button', { type: 'button', text: 'Reload', on: { click: () => loadJobView() } })),
+      el('h3', { text: 'Workflow' }),
+      workflowGraph(job, latest),
+      notes.length ? el('p', { class: 'muted wf-note', id: 'workflow-note', text: notes.join(' ') }) : null,
+      el('h3', { text: 'Latest runs' }),
+      el('div', { class: 'scroll' }, el('table', { class: 'grid clickable', id: 'job-runs' },
+        el('thead', {}, el('tr', {}, el('th', { text: 'Run' }), el('th', { text: 'Status' }), el('th', { class: 'num', text: 'Attempt' }),
+          el('th', { class: 'opt', text: 'Scheduled' }), el('th', { class: 'opt', text: 'Finished' }), el('th', { text: 'Error' }))),
+        el('tbody', {}, v.runs.length ? v.runs.map((r) => el('tr', { data: { runId: r.id, status: r.status }, on: { click: () => openRun(r.id) } },
+          el('td', { class: 'mono', title: r.id, text: shortId(r.id) }),
+          el('td', { class: 'status' }, statusSpan(r.status)),
+          el('td', { class: 'num', text: `${r.attempt} / ${r.max_attempts}` }),
+          el('td', { class: 'opt nowrap', text: fmtTime(r.scheduled_for, true) }),
+          el('td', { class: 'opt nowrap', text: fmtTime(r.finished_at, true) }),
+          el('td', { class: 'err', title: r.error || '', text: r.error || '' }))) : emptyRow(6, 'no runs'))))].filter(Boolean));
+  }
+
+  const BATCH_SEGMENTS = ['succeeded', 'dead', 'cancelled', 'running', 'pending', 'waiting'];
+
+  function renderBatchView() {
+    const box = $('batch-detail');
+    const v = state.batchView;
+    if (v.missing) {
+      box.replaceChildren(el('p', { class: 'muted', text: `Batch ${v.id} does not exist.` }));
+      return;
+    }
+    const b = v.batch;
+    if (!b || b.id !== v.id) {
+      box.replaceChildren(el('p', { class: 'muted', text: 'Loading the batch…' }));
+      return;
+    }
+    const total = Number(b.total) || 0;
+    const ended = (b.succeeded || 0) + (b.dead || 0) + (b.cancelled || 0);
+    const percent = total ? Math.floor((ended * 100) / total) : 100;
+    const bar = el('div', { class: 'progress', id: 'batch-progress', role: 'img',
+      'aria-label': `${ended} of ${total} jobs ended` });
+    for (const status of BATCH_SEGMENTS) {
+      const n = Number(b[status]) || 0;
+      if (!n || !total) continue;
+      const seg = el('span', { class: 'seg', title: `${status}: ${n}`, data: { status, count: n } });
+      seg.style.width = `${(n * 100) / total}%`;   // CSSOM: the page's CSP allows no inline style attribute
+      bar.append(seg);
+    }
+    const meta = [`created ${fmtTime(b.created_at)}`, b.completed_at ? `completed ${fmtTime(b.completed_at)}` : 'open: jobs still to end'];
+    if (b.idempotency_key) meta.push(`idempotency key ${b.idempotency_key}`);
+    box.replaceChildren(...[
+      el('h2', {}, `Batch ${b.name || shortId(b.id)}`, el('span', { class: `pill st-${b.status}`, id: 'batch-status', text: b.status })),
+      el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
+      el('div', { class: 'mono muted', text: `batch ${b.id}` }),
+      el('h3', { text: 'Progress' }),
+      bar,
+      el('p', { id: 'batch-progress-text', text: `${ended} of ${plural(total, 'job')} ended (${percent} %)` }),
+      el('ul', { class: 'legend', id: 'batch-counts' }, BATCH_SEGMENTS.map((status) => el('li', { class: `st-${status}`, data: { status } },
+        el('span', { text: `${status} ` }), el('b', { text: Number(b[status]) || 0 })))),
+      b.on_complete_job_id ? el('p', {}, 'On completion: ', el('a', { id: 'batch-on-complete', href: jobHash(b.on_complete_job_id),
+        text: jobName(b.on_complete_job_id) })) : null,
+      el('div', { class: 'toolbar' }, el('button', { type: 'button', text: 'Reload', on: { click: () => loadBatchView() } }))].filter(Boolean));
   }
 
   function renderDead() {
@@ -1253,11 +1446,21 @@
   function route() {
     const hash = location.hash.replace(/^#/, '') || 'overview';
     const [name, query] = hash.split('?');
-    const view = ['overview', 'jobs', 'runs', 'dead'].includes(name) ? name : 'overview';
     const params = new URLSearchParams(query || '');
+    let view = ['overview', 'jobs', 'runs', 'dead', 'job', 'batch'].includes(name) ? name : 'overview';
+    if ((view === 'job' || view === 'batch') && !params.get('id')) view = 'jobs';
     state.view = view;
     document.querySelectorAll('.view').forEach((v) => { v.hidden = v.id !== `view-${view}`; });
-    document.querySelectorAll('#tabs a').forEach((a) => a.classList.toggle('active', a.dataset.tab === view));
+    const tab = view === 'job' || view === 'batch' ? 'jobs' : view;
+    document.querySelectorAll('#tabs a').forEach((a) => a.classList.toggle('active', a.dataset.tab === tab));
+    if (view === 'job' && state.jobView.id !== params.get('id')) {
+      state.jobView = { id: params.get('id'), job: null, runs: [], missing: false };
+      renderJobView();
+    }
+    if (view === 'batch' && state.batchView.id !== params.get('id')) {
+      state.batchView = { id: params.get('id'), batch: null, missing: false };
+      renderBatchView();
+    }
     if (view === 'runs') {
       state.runsPage.job = params.get('job');
       state.runsPage.status = params.get('status') || '';
@@ -1325,6 +1528,8 @@
     });
     $('dead-requeue-selected').addEventListener('click', () => requeueDead([...state.deadSelected]));
     window.addEventListener('hashchange', route);
+    let linesTimer = null;
+    window.addEventListener('resize', () => { clearTimeout(linesTimer); linesTimer = setTimeout(drawWorkflowLines, 100); });
 
     setMode('connecting');
     route();

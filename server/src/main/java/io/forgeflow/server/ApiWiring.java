@@ -93,7 +93,7 @@ final class ApiWiring {
         return this;
     }
 
-    /** Spans of submissions and triggers (issue 31). */
+    /** Spans of submissions and triggers, and of runs an operator ends (issue 31). */
     ApiWiring tracing(Tracing newTracing) {
         this.tracing = newTracing;
         return this;
@@ -112,10 +112,10 @@ final class ApiWiring {
             }
         };
         if (apiRole) {
-            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs),
-                    new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs), new TriggerJob(jobs, runs, signal, clock, tracing),
-                    new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs),
-                    new QueryRuns(runs, waits, listBudget), new CancelRun(runs), new RequeueRun(runs, jobs, signal),
+            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs, tracing),
+                    new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs, tracing), new TriggerJob(jobs, runs, signal, clock, tracing),
+                    new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs, tracing),
+                    new QueryRuns(runs, waits, listBudget), new CancelRun(runs, tracing), new RequeueRun(runs, jobs, signal),
                     new QueryNodes(nodes, heartbeatInterval), readiness,
                     workflows == null ? null : new QueryWorkflows(workflows)).forEach(environment.jersey()::register);
             if (workflows != null) {

@@ -173,7 +173,7 @@ final class NodeWiring {
                     settings.misfireThreshold.toJavaDuration(), metrics::missed);
             LeaseRescuer rescuer = new LeaseRescuer(queue, election,
                     new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),
-                    new RunChanges(runEvents, clock), metrics::recovered);
+                    new RunChanges(runEvents, clock), metrics::recovered, runs, tracing); // spans of runs it ends
             Duration tick = settings.schedulerTick.toJavaDuration();
             // alive while a pass starts at least every three ticks, and never less than the leader's session timeout
             NodeHealthChecks.SchedulerPulse pulse = new NodeHealthChecks.SchedulerPulse(System::nanoTime,

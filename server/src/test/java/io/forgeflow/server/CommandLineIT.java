@@ -281,6 +281,37 @@ class CommandLineIT {
     }
 
     @Nested
+    class Traces {
+        @Test
+        void runsGetShowsTheTraceIdOfARunSubmittedWithATraceparent() throws Exception {
+            String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+            java.net.http.HttpResponse<String> submitted = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(server() + "/api/jobs"))
+                            .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
+                            .header("traceparent", "00-" + trace + "-00f067aa0ba902b7-01")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\": \"cli-traced\", "
+                                    + "\"executor\": \"shell\", \"payload\": {\"command\": \"true\"}}")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(201);
+            String jobId = json.readTree(submitted.body()).get("id").asText();
+            Run run = awaitRun(jobId, r -> Run.SUCCEEDED.equals(r.status()));
+
+            Result get = cli("runs", "get", run.id());
+            assertThat(get.code()).as(get.toString()).isZero();
+            assertThat(get.out()).containsPattern("trace +" + trace);
+            assertThat(json.readTree(cli("runs", "get", run.id(), "--json").out()).get("trace_id").asText())
+                    .isEqualTo(trace);
+            assertThat(cli("jobs", "get", jobId).out()).containsPattern("trace +" + trace);
+
+            // a run without trace context says so
+            String plain = submittedId(cli("jobs", "submit", "--name", "cli-untraced", "--executor", "shell",
+                    "--command", "true", "--json"));
+            Run untraced = awaitRun(plain, r -> Run.SUCCEEDED.equals(r.status()));
+            assertThat(cli("runs", "get", untraced.id()).out()).containsPattern("trace +-");
+        }
+    }
+
+    @Nested
     class Schedules {
         @Test
         void previewPrintsTheFireTimesWithTheirLocalTimeAndTheDaylightSavingNote() {
@@ -619,6 +650,91 @@ class CommandLineIT {
             Result get = cli("runs", "get", run.id());
             assertThat(get.out()).doesNotContain("\u001b").doesNotContain("\u0007").contains("?[2J?[31mred");
             assertThat(cli("jobs", "list").out()).doesNotContain("\u001b").contains("evil?]0;pwned?");
+        }
+    }
+
+    @Nested
+    class Workflows {
+        @Test
+        void aJobSubmittedWithParentsWaitsAndJobsGetShowsTheLinksWithTheirStatuses() throws Exception {
+            String first = submittedId(cli("jobs", "submit", "--name", "cli-extract", "--command", "true", "--run-at",
+                    "+1h", "--json"));
+            String second = submittedId(cli("jobs", "submit", "--name", "cli-transform", "--command", "true",
+                    "--json"));
+            awaitRun(second, r -> Run.SUCCEEDED.equals(r.status()));
+
+            Result child = cli("jobs", "submit", "--name", "cli-report", "--command", "true", "--depends-on",
+                    first + "," + second, "--on-parent-failure", "wait");
+            assertThat(child.code()).as(child.toString()).isZero();
+            assertThat(child.out()).containsPattern("depends on +" + first + ", " + second)
+                    .containsPattern("parent fails +wait");
+            String childId = child.out().lines().findFirst().orElseThrow().substring("submitted job ".length());
+
+            Result get = cli("jobs", "get", childId);
+            assertThat(get.code()).as(get.toString()).isZero();
+            assertThat(get.out()).contains("parents (2):").containsPattern(first + " +cli-extract +active +pending")
+                    .containsPattern(second + " +cli-transform +completed +succeeded").doesNotContain("children (");
+            Result parent = cli("jobs", "get", first);
+            assertThat(parent.out()).as(parent.toString()).contains("children (1):")
+                    .containsPattern(childId + " +cli-report +active +waiting");
+
+            Result waiting = cli("runs", "list", "--status", "waiting", "--json");
+            assertThat(waiting.code()).as(waiting.toString()).isZero();
+            assertThat(json.readTree(waiting.out()).get("items").findValuesAsText("job_id")).contains(childId);
+            Result table = cli("runs", "list", "--job", childId);
+            assertThat(table.out()).as(table.toString()).contains("waiting");
+            assertThat(cli("stats").out()).containsPattern("waiting +1\n");
+            assertThat(json.readTree(cli("stats", "--json").out()).get("waiting").asLong()).isEqualTo(1);
+
+            Result refused = cli("jobs", "submit", "--name", "x", "--command", "true", "--depends-on", UNKNOWN);
+            assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
+            assertThat(refused.err()).contains("(field: depends_on) [HTTP 422]");
+        }
+
+        @Test
+        void aBatchFileIsSubmittedAndItsProgressFollowedToCompletion() throws Exception {
+            Path file = Files.createTempFile("forgeflow-batch", ".json");
+            Files.writeString(file, """
+                    {"name": "cli-import", "jobs": [
+                      {"ref": "a", "name": "cli-a", "executor": "shell", "payload": {"command": "echo a"}},
+                      {"ref": "b", "name": "cli-b", "executor": "shell", "payload": {"command": "exit 1"},
+                       "max_attempts": 1, "depends_on": ["a"]},
+                      {"ref": "c", "name": "cli-c", "executor": "shell", "payload": {"command": "echo c"},
+                       "depends_on": ["b"]}],
+                     "on_complete": {"name": "cli-notify", "executor": "shell", "payload": {"command": "echo done"}}}""");
+
+            Result submit = cli("batches", "submit", file.toString());
+            assertThat(submit.code()).as(submit.toString()).isZero();
+            assertThat(submit.out()).startsWith("submitted batch ").contains("(3 jobs)").contains("#  REF  JOB ID")
+                    .contains("on complete: job ");
+            String batchId = submit.out().lines().findFirst().orElseThrow().split(" ")[2];
+            List<String> jobIds = submit.out().lines().filter(l -> l.matches("\\d  [abc] +\\S+"))
+                    .map(l -> l.substring(l.lastIndexOf(' ') + 1)).toList();
+            assertThat(jobIds).hasSize(3);
+            assertThat(cli("jobs", "get", jobIds.get(2)).out()).containsPattern("batch +" + batchId);
+
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+            Result get = cli("batches", "get", batchId);
+            while (!get.out().matches("(?s).*\\bstatus +completed\\b.*") && Instant.now().isBefore(deadline)) {
+                Thread.sleep(200);
+                get = cli("batches", "get", batchId);
+            }
+            assertThat(get.code()).as(get.toString()).isZero();
+            assertThat(get.out()).containsPattern("status +completed").containsPattern("name +cli-import")
+                    .contains("3/3 ended (100%)").containsPattern("succeeded +1").containsPattern("dead +1")
+                    .containsPattern("cancelled +1").containsPattern("total +3");
+            JsonNode batch = json.readTree(cli("batches", "get", batchId, "--json").out());
+            assertThat(batch.get("status").asText()).isEqualTo("completed");
+            assertThat(batch.get("total").asInt()).isEqualTo(3);
+
+            assertThat(cli("batches", "get", UNKNOWN).code()).isEqualTo(3);
+            Path cycle = Files.createTempFile("forgeflow-cycle", ".json");
+            Files.writeString(cycle, """
+                    {"jobs": [{"ref": "a", "name": "a", "executor": "shell", "payload": {"command": "true"}, "depends_on": ["b"]},
+                              {"ref": "b", "name": "b", "executor": "shell", "payload": {"command": "true"}, "depends_on": ["a"]}]}""");
+            Result refused = cli("batches", "submit", cycle.toString());
+            assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
+            assertThat(refused.err()).containsPattern("field: jobs\\[[01]]\\.depends_on");
         }
     }
 }

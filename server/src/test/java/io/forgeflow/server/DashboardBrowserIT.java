@@ -562,6 +562,118 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void aJobShowsItsWorkflowGraphAndItsBatchAProgressBar() throws Exception {
+            io.forgeflow.client.Batch batch = api().submitBatch(io.forgeflow.client.BatchRequest.builder()
+                    .name("nightly-import")
+                    .job("extract", JobRequest.shell("extract", "echo extracted").build())
+                    .job("load", JobRequest.shell("load", "echo 'COPY failed' >&2; exit 1").maxAttempts(1).build())
+                    .job("report", JobRequest.shell("report", "echo report").dependsOn("extract", "load").build())
+                    .job("publish", JobRequest.shell("publish", "echo published").dependsOn("report")
+                            .onParentFailure("wait").build())
+                    .job("archive", JobRequest.shell("archive", "echo archived").runAt(Instant.now().plusSeconds(3600))
+                            .build())
+                    .onComplete(JobRequest.shell("notify", "echo done").build())
+                    .build()).batch();
+            Map<String, String> ids = batch.refs();
+            Instant deadline = Instant.now().plus(WAIT);
+            io.forgeflow.client.Batch now = api().getBatch(batch.id());
+            while (now.ended() < 3 && Instant.now().isBefore(deadline)) {
+                Thread.sleep(100);
+                now = api().getBatch(batch.id());
+            }
+            assertThat(now.ended()).as("extract succeeded, load died, report was cancelled: %s", now).isEqualTo(3);
+
+            ChromeDriver driver = open("job?id=" + ids.get("report"));
+            String parents = "#workflow .wf-parents .wf-node";
+            waitFor(driver, d -> d.findElements(By.cssSelector(parents)).size() == 2 ? true : null);
+            assertThat(text(driver, "#job-detail h2")).startsWith("Job report");
+            assertThat(node(driver, ids.get("extract"))).containsExactly("succeeded", "extract", "A");
+            assertThat(node(driver, ids.get("load"))).containsExactly("dead", "load", "A");
+            assertThat(node(driver, ids.get("report"))).as("this job, not a link").containsExactly("cancelled", "report", "DIV");
+            assertThat(node(driver, ids.get("publish"))).containsExactly("waiting", "publish", "A");
+            assertThat(text(driver, "#workflow [data-job-id='" + ids.get("load") + "'] .wf-status")).isEqualTo("dead · job completed");
+            assertThat(driver.executeScript("return getComputedStyle(document.querySelector(arguments[0])).borderLeftColor;",
+                    "#workflow [data-job-id='" + ids.get("load") + "']")).as("dead is red").isEqualTo("rgb(185, 28, 28)");
+            assertThat(driver.executeScript("return getComputedStyle(document.querySelector(arguments[0])).borderLeftColor;",
+                    "#workflow [data-job-id='" + ids.get("publish") + "']")).as("waiting is violet").isEqualTo("rgb(124, 58, 237)");
+            waitFor(driver, d -> d.findElements(By.cssSelector("#workflow svg.wf-lines path")).size() == 3 ? true : null);
+            assertThat(text(driver, "#workflow-note")).contains("Runs after 2 parents succeed");
+            screenshot(driver, "workflow");
+
+            click(driver, "#workflow a[data-job-id='" + ids.get("extract") + "']");
+            waitFor(driver, d -> d.getCurrentUrl().endsWith("#job?id=" + ids.get("extract")) ? true : null);
+            waitFor(driver, d -> String.valueOf(text(d, "#job-detail h2")).startsWith("Job extract") ? true : null);
+            waitFor(driver, d -> d.findElements(By.cssSelector("#workflow .wf-children .wf-node")).size() == 1 ? true : null);
+            assertThat(node(driver, ids.get("report"))).containsExactly("cancelled", "report", "A");
+            assertThat(text(driver, "#workflow .wf-parents .wf-none")).isEqualTo("none");
+            assertThat(text(driver, "#job-runs tbody tr td.status")).isEqualTo("succeeded");
+
+            click(driver, "#job-batch");
+            waitFor(driver, d -> d.getCurrentUrl().endsWith("#batch?id=" + batch.id()) ? true : null);
+            waitFor(driver, d -> "3 of 5 jobs ended (60 %)".equals(text(d, "#batch-progress-text")) ? true : null);
+            assertThat(text(driver, "#batch-detail h2")).startsWith("Batch nightly-import");
+            assertThat(text(driver, "#batch-status")).isEqualTo("open");
+            assertThat(text(driver, "#batch-counts li[data-status=waiting] b")).isEqualTo("1");
+            assertThat(text(driver, "#batch-counts li[data-status=pending] b")).isEqualTo("1");
+            assertThat(text(driver, "#batch-counts li[data-status=dead] b")).isEqualTo("1");
+            Number barWidth = (Number) driver.executeScript(
+                    "return document.querySelector('#batch-progress').clientWidth;");
+            for (String status : List.of("succeeded", "dead", "cancelled", "pending", "waiting")) {
+                Number width = (Number) driver.executeScript("return document.querySelector(arguments[0]).getBoundingClientRect().width;",
+                        "#batch-progress .seg[data-status=" + status + "]");
+                assertThat(width.doubleValue()).as("%s is a fifth of the bar", status)
+                        .isCloseTo(barWidth.doubleValue() / 5, org.assertj.core.data.Offset.offset(2.0));
+            }
+            assertThat(driver.findElements(By.cssSelector("#batch-progress .seg[data-status=running]"))).isEmpty();
+            screenshot(driver, "batch");
+            click(driver, "#batch-on-complete");
+            waitFor(driver, d -> String.valueOf(text(d, "#job-detail h2")).startsWith("Job notify") ? true : null);
+
+            driver.get(base() + "/#runs?status=waiting");
+            String waitingRun = "#runs tr[data-status=waiting]";
+            waitFor(driver, d -> d.findElements(By.cssSelector(waitingRun)).isEmpty() ? null : true);
+            assertThat(driver.findElement(By.id("runs-status")).getAttribute("value")).isEqualTo("waiting");
+            assertThat(driver.findElements(By.cssSelector("#runs tbody tr[data-run-id]")))
+                    .allSatisfy(row -> assertThat(row.getAttribute("data-status")).isEqualTo("waiting"));
+            assertThat(driver.findElement(By.cssSelector(waitingRun + " td.status span")).getAttribute("class"))
+                    .isEqualTo("st-waiting");
+        }
+
+        @Test
+        void aWaitingJobsGraphTurnsSucceededWithoutAReloadWhenItsParentEnds() throws Exception {
+            ChromeDriver driver = open("runs"); // the browser first: it can take seconds to start
+            Job parent = api().submitJob(JobRequest.shell("warm-cache", "echo warmed")
+                    .runAt(Instant.now().plusSeconds(8)).build()).job();
+            Job child = api().submitJob(JobRequest.shell("serve-report", "echo served").dependsOn(parent.id()).build()).job();
+            String childRun = firstRun(child.id()).id();
+
+            driver.get(base() + "/#runs?run=" + childRun);
+            waitFor(driver, d -> "waiting".equals(text(d, "#run-status")) ? true : null);
+            assertThat(driver.findElement(By.cssSelector("#run-detail button[data-action=cancel-run]")).isEnabled())
+                    .as("a waiting run can be cancelled").isTrue();
+            click(driver, "#run-job");
+            waitFor(driver, d -> d.getCurrentUrl().endsWith("#job?id=" + child.id()) ? true : null);
+            waitFor(driver, d -> node(d, child.id()) != null ? true : null);
+            driver.executeScript("document.body.dataset.marker = 'same-page';");
+            assertThat(node(driver, child.id())).containsExactly("waiting", "serve-report", "DIV");
+            assertThat(node(driver, parent.id())).containsExactly("pending", "warm-cache", "A");
+
+            waitFor(driver, d -> "succeeded".equals(String.valueOf(node(d, child.id()).get(0))) ? true : null);
+            assertThat(node(driver, parent.id()).get(0)).isEqualTo("succeeded");
+            assertThat(driver.executeScript("return document.body.dataset.marker;"))
+                    .as("followed live, not reloaded").isEqualTo("same-page");
+        }
+
+        /** A node of the workflow graph: its status, its name, and whether it is a link (A) or this job (DIV). */
+        @SuppressWarnings("unchecked")
+        List<String> node(WebDriver driver, String jobId) {
+            return (List<String>) ((JavascriptExecutor) driver).executeScript(
+                    "const n = document.querySelector(\"#workflow [data-job-id='\" + arguments[0] + \"']\");"
+                            + "return n ? [n.dataset.status, n.querySelector('.wf-name').textContent, n.tagName] : null;",
+                    jobId);
+        }
+
+        @Test
         void isReadableOnAPhone() throws Exception {
             seedCluster(false);
             ChromeDriver driver = browser();

@@ -132,6 +132,112 @@ class TracesProcessIT {
         assertThat(count(node.logText(), said)).as(node.logText()).isEqualTo(1);
     }
 
+    @Test
+    void runsEndedByAnOperatorOrAJobControlRecordOneRunSpanEach() throws Exception {
+        OtlpReceiver receiver = receiver();
+        NodeProcess node = node("trace-ends", Map.of("FORGEFLOW_OTLP_ENDPOINT", receiver.endpoint()));
+        String later = "\"run_at\": \"2099-01-01T00:00:00Z\"";
+
+        // pending runs cancelled: by POST /api/runs/{id}/cancel, and by the job's pause, cancel and delete
+        Map<String, String> how = Map.of("run-cancel", "/api/runs/%s/cancel", "pause", "/api/jobs/%s/pause",
+                "job-cancel", "/api/jobs/%s/cancel", "delete", "/api/jobs/%s");
+        Map<String, String> traces = new HashMap<>();
+        for (Map.Entry<String, String> way : how.entrySet()) {
+            String trace = randomTraceId();
+            traces.put(way.getKey(), trace);
+            JsonNode job = submit(node, "{\"name\": \"" + way.getKey() + "\", \"executor\": \"shell\", \"payload\": "
+                    + "{\"command\": \"true\"}, " + later + "}", "00-" + trace + "-" + CALLER_SPAN + "-01");
+            JsonNode run = awaitRun(node, job.path("id").asText(), "pending");
+            String target = String.format(way.getValue(), way.getKey().equals("run-cancel")
+                    ? run.path("id").asText() : job.path("id").asText());
+            send(node, way.getKey().equals("delete") ? "DELETE" : "POST", target);
+            awaitRun(node, job.path("id").asText(), "cancelled");
+        }
+        for (Map.Entry<String, String> way : traces.entrySet()) {
+            await(() -> !spans(receiver, "forgeflow.run", way.getValue()).isEmpty());
+        }
+        Thread.sleep(1_000); // past the batch delay: a second span of the same run would have arrived
+        for (Map.Entry<String, String> way : traces.entrySet()) {
+            List<Received> runSpans = spans(receiver, "forgeflow.run", way.getValue());
+            assertThat(runSpans).as(way.getKey()).hasSize(1);
+            Received submit = spans(receiver, "forgeflow.submit", way.getValue()).get(0);
+            assertThat(runSpans.get(0).parentSpanId()).as(way.getKey()).isEqualTo(submit.spanId());
+            assertThat(runSpans.get(0).attribute("forgeflow.run.status")).as(way.getKey()).isEqualTo("cancelled");
+        }
+
+    }
+
+    @Test
+    void aRequeuedRunsSecondLifeIsANewRunSpanAChildOfTheFirst() throws Exception {
+        OtlpReceiver receiver = receiver();
+        NodeProcess node = node("trace-requeue", Map.of("FORGEFLOW_OTLP_ENDPOINT", receiver.endpoint()));
+        String trace = randomTraceId();
+        java.nio.file.Path mark = java.nio.file.Files.createTempDirectory("ff-requeue").resolve("mark");
+        JsonNode job = submit(node, "{\"name\": \"requeued\", \"executor\": \"shell\", \"max_attempts\": 1, "
+                + "\"payload\": {\"command\": \"test -f " + mark + " || { touch " + mark + "; exit 3; }\"}}",
+                "00-" + trace + "-" + CALLER_SPAN + "-01");
+        JsonNode dead = awaitRun(node, job.path("id").asText(), "dead");
+        await(() -> spans(receiver, "forgeflow.run", trace).size() == 1);
+        send(node, "POST", "/api/runs/" + dead.path("id").asText() + "/requeue");
+        JsonNode done = awaitRun(node, job.path("id").asText(), "succeeded");
+        assertThat(done.path("trace_id").asText()).isEqualTo(trace);
+        await(() -> spans(receiver, "forgeflow.run", trace).size() >= 2
+                && spans(receiver, "forgeflow.attempt", trace).size() >= 2);
+        Thread.sleep(1_000);
+        List<Received> lives = spans(receiver, "forgeflow.run", trace);
+        assertThat(lives).hasSize(2);
+        Received first = lives.stream().filter(s -> "dead".equals(s.attribute("forgeflow.run.status")))
+                .findFirst().orElseThrow();
+        Received second = lives.stream().filter(s -> "succeeded".equals(s.attribute("forgeflow.run.status")))
+                .findFirst().orElseThrow();
+        assertThat(second.spanId()).isNotEqualTo(first.spanId());
+        assertThat(first.parentSpanId()).isEqualTo(spans(receiver, "forgeflow.submit", trace).get(0).spanId());
+        assertThat(second.parentSpanId()).isEqualTo(first.spanId());
+        Map<String, String> attemptParents = new HashMap<>();
+        spans(receiver, "forgeflow.attempt", trace).forEach(a -> attemptParents.put(a.attribute("forgeflow.attempt"),
+                a.parentSpanId()));
+        assertThat(attemptParents).containsExactlyInAnyOrderEntriesOf(Map.of("1", first.spanId(),
+                "2", second.spanId()));
+    }
+
+    @Test
+    void runsTheLeaderEndsAfterAnExpiredLeaseRecordOneRunSpan() throws Exception {
+        OtlpReceiver receiver = receiver();
+        Map<String, String> shortLeases = Map.of("FORGEFLOW_LEASE_DURATION", "3s",
+                "FORGEFLOW_HEARTBEAT_INTERVAL", "1s", "FORGEFLOW_SCHEDULER_TICK", "300ms");
+        NodeProcess doomed = node("trace-doomed", merged(shortLeases, Map.of("FORGEFLOW_CONCURRENCY", "4")),
+                "api,worker");
+        String deadTrace = randomTraceId();
+        String retriedTrace = randomTraceId();
+        java.nio.file.Path mark = java.nio.file.Files.createTempDirectory("ff-lease").resolve("mark");
+        JsonNode dies = submit(doomed, "{\"name\": \"dies\", \"executor\": \"shell\", \"max_attempts\": 1, "
+                + "\"payload\": {\"command\": \"sleep 60\"}}", "00-" + deadTrace + "-" + CALLER_SPAN + "-01");
+        JsonNode retried = submit(doomed, "{\"name\": \"retried\", \"executor\": \"shell\", \"max_attempts\": 2, "
+                + "\"payload\": {\"command\": \"test -f " + mark + " || { touch " + mark + "; sleep 60; }\"}}",
+                "00-" + retriedTrace + "-" + CALLER_SPAN + "-01");
+        awaitRun(doomed, dies.path("id").asText(), "running");
+        awaitRun(doomed, retried.path("id").asText(), "running");
+        doomed.kill();
+
+        NodeProcess leader = node("trace-leader", merged(shortLeases,
+                Map.of("FORGEFLOW_OTLP_ENDPOINT", receiver.endpoint())), "api,scheduler,worker");
+        JsonNode dead = awaitRun(leader, dies.path("id").asText(), "dead");
+        awaitRun(leader, retried.path("id").asText(), "succeeded");
+        await(() -> !spans(receiver, "forgeflow.run", deadTrace).isEmpty()
+                && !spans(receiver, "forgeflow.run", retriedTrace).isEmpty());
+        Thread.sleep(1_000);
+
+        List<Received> deadRun = spans(receiver, "forgeflow.run", deadTrace);
+        assertThat(deadRun).hasSize(1);
+        assertThat(deadRun.get(0).attribute("forgeflow.run.status")).isEqualTo("dead");
+        assertThat(deadRun.get(0).attribute("messaging.message.id")).isEqualTo(dead.path("id").asText());
+        assertThat(deadRun.get(0).parentSpanId()).isEqualTo(CALLER_SPAN); // the doomed node did not trace
+        assertThat(deadRun.get(0).attribute("forgeflow.error")).isNotBlank();
+        List<Received> retriedRun = spans(receiver, "forgeflow.run", retriedTrace);
+        assertThat(retriedRun).hasSize(1);
+        assertThat(retriedRun.get(0).attribute("forgeflow.run.status")).isEqualTo("succeeded");
+    }
+
     // ---------------------------------------------------------------------------------------------------------------
 
     /** An http job whose target fails the first call: two attempts, the run succeeds. */
@@ -194,6 +300,28 @@ class TracesProcessIT {
         assertThat(attempts.get(1).attributes()).doesNotContainKey("forgeflow.error");
     }
 
+    static List<Received> spans(OtlpReceiver receiver, String name, String traceId) {
+        return receiver.named(name).stream().filter(s -> s.traceId().equals(traceId)).toList();
+    }
+
+    static String randomTraceId() {
+        return java.util.HexFormat.of().formatHex(java.nio.ByteBuffer.allocate(16)
+                .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1)
+                .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong()).array());
+    }
+
+    static Map<String, String> merged(Map<String, String> a, Map<String, String> b) {
+        Map<String, String> all = new HashMap<>(a);
+        all.putAll(b);
+        return all;
+    }
+
+    void send(NodeProcess node, String method, String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(node.url(path)))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(method + " " + path + ": " + r.body()).isBetween(200, 299);
+    }
+
     static Received only(OtlpReceiver receiver, String name) {
         List<Received> found = receiver.named(name).stream().filter(s -> s.traceId().equals(TRACE)).toList();
         assertThat(found).as(name + " in " + receiver.spans).hasSize(1);
@@ -207,6 +335,10 @@ class TracesProcessIT {
     }
 
     NodeProcess node(String workerId, Map<String, String> extra) throws Exception {
+        return node(workerId, extra, "api,scheduler,worker");
+    }
+
+    NodeProcess node(String workerId, Map<String, String> extra, String roles) throws Exception {
         HttpServer hook = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         hook.createContext("/hook", exchange -> {
             hookTraceparents.add(String.valueOf(exchange.getRequestHeaders().getFirst("traceparent")));
@@ -225,7 +357,7 @@ class TracesProcessIT {
                 "FORGEFLOW_HTTP_ALLOW_PRIVATE", "true",
                 "OTEL_BSP_SCHEDULE_DELAY", "200"));
         env.putAll(extra);
-        NodeProcess node = NodeProcess.start(workerId, "api,scheduler,worker", url, env);
+        NodeProcess node = NodeProcess.start(workerId, roles, url, env);
         closing.add(node);
         return node;
     }

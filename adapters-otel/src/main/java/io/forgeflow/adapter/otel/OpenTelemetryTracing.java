@@ -244,6 +244,11 @@ public final class OpenTelemetryTracing implements Tracing, AutoCloseable {
         return Context.current().wrap(task);
     }
 
+    /** Exports what is buffered now (waiting at most a few seconds); the exporter goes on. */
+    public void flush() {
+        sdk.getSdkTracerProvider().forceFlush().join(5, TimeUnit.SECONDS);
+    }
+
     /** Flushes what is buffered (at most a few seconds) and stops the exporter thread. */
     @Override
     public void close() {

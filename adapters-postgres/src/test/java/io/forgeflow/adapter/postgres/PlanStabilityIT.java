@@ -162,6 +162,31 @@ class PlanStabilityIT {
     }
 
     @Test
+    void aClaimReadsNoWaitingRunOfAWorkflow() {
+        // plans made on tables with a single run
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+        assertThat(queue.claim("w1", NOOP, 16, LEASE)).isEmpty();
+
+        // 100,000 runs waiting for parents, all due already: no claim may read them (issue 32)
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
+                    + "payload, timeout_seconds, queue) SELECT gen_random_uuid(), r.job_id, 'waiting', 1 + g % 9, "
+                    + "CAST(? AS timestamptz) - interval '1 hour', 0, 1, 'noop', '{}', 60, 'default' "
+                    + "FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, 100000) AS g",
+                    java.sql.Timestamp.from(now));
+            h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
+        }
+        pg.insert(aRun().dueAt(now.minusSeconds(1)).withPriority(9));
+        long one = pagesRead(() -> assertThat(queue.claim("w2", NOOP, 16, LEASE)).hasSize(1));
+        long nothing = pagesRead(() -> assertThat(queue.claim("w2", NOOP, 16, LEASE)).isEmpty());
+
+        // the same bounds as with 50,000 pending runs scheduled for later: the waiting ones are in no pending index
+        assertThat(one).as("pages read by a claim of the one due run beside 100,000 waiting ones").isLessThan(150);
+        assertThat(nothing).as("pages read by a claim that finds nothing due").isLessThan(80);
+    }
+
+    @Test
     void aGuardedClaimReadsNoRunScheduledForLaterEither() {
         PostgresQueueRepository queues = new PostgresQueueRepository(jdbi, clock);
         queues.configure("default", true, false, new io.forgeflow.domain.queue.QueueLimits(1_000, null));

@@ -39,7 +39,7 @@ class PostgresQueueStatsIT {
         pg.insert(aRun().dueAt(now).succeeded());
         pg.insert(aRun().dueAt(now).dead());
 
-        assertThat(stats.snapshot().depth()).isEqualTo(Map.of(RunStatus.PENDING, 2L, RunStatus.RUNNING, 1L,
+        assertThat(stats.snapshot().depth()).isEqualTo(Map.of(RunStatus.WAITING, 0L, RunStatus.PENDING, 2L, RunStatus.RUNNING, 1L,
                 RunStatus.SUCCEEDED, 3L, RunStatus.DEAD, 1L, RunStatus.CANCELLED, 0L));
     }
 

@@ -160,7 +160,7 @@ class PostgresRunRepositoryIT {
             pg.insert(aRun().dead());
 
             assertThat(runs.countByStatus()).containsOnly(
-                    entry(RunStatus.PENDING, 2L), entry(RunStatus.RUNNING, 0L), entry(RunStatus.SUCCEEDED, 0L),
+                    entry(RunStatus.WAITING, 0L), entry(RunStatus.PENDING, 2L), entry(RunStatus.RUNNING, 0L), entry(RunStatus.SUCCEEDED, 0L),
                     entry(RunStatus.DEAD, 1L), entry(RunStatus.CANCELLED, 0L));
         }
     }

@@ -58,6 +58,28 @@ class TraceContextSqlIT {
     }
 
     @Test
+    void aRequeuedRunGetsANewSpanInTheSameTraceUnderTheLifeThatEnded() {
+        Job job = aJob().build().withTrace(CALLER);
+        Run first = Run.pending(Ids.newId(now), job.id(), 3, 5, now, "shell", job.spec().payload(), 300, now);
+        jobs.create(job, first);
+        RunTrace ended = runs.cancelPending(first.id(), "no").flatMap(r -> runs.find(r.id())).orElseThrow().trace();
+
+        RunTrace requeued = runs.requeue(first.id(), 1).orElseThrow().trace();
+
+        assertThat(requeued.origin()).isEqualTo(ended.context());
+        assertThat(requeued.context().traceId()).isEqualTo(TRACE);
+        assertThat(requeued.context().spanId()).isNotIn(ended.context().spanId(), CALLER.spanId());
+        assertThat(requeued.context().sampled()).isTrue();
+        assertThat(runs.find(first.id()).orElseThrow().trace()).isEqualTo(requeued);
+        // an untraced run stays untraced
+        Job plain = aJob().build();
+        Run untraced = Run.pending(Ids.newId(now), plain.id(), 3, 5, now, "shell", plain.spec().payload(), 300, now);
+        jobs.create(plain, untraced);
+        runs.cancelPending(untraced.id(), "no");
+        assertThat(runs.requeue(untraced.id(), 1).orElseThrow().trace()).isNull();
+    }
+
+    @Test
     void aJobWithoutContextHasRunsWithout() {
         Job job = aJob().build();
         Run first = Run.pending(Ids.newId(now), job.id(), 3, 5, now, "shell", job.spec().payload(), 300, now);

@@ -1,5 +1,6 @@
 package io.forgeflow.application.job;
 
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
@@ -11,9 +12,16 @@ import io.forgeflow.domain.port.JobRepository.RunCancellation;
  */
 public final class CancelJob {
     private final JobRepository jobs;
+    private final Tracing tracing;
 
     public CancelJob(JobRepository jobs) {
+        this(jobs, Tracing.NONE);
+    }
+
+    /** Records the run span of every pending run it cancels. */
+    public CancelJob(JobRepository jobs, Tracing tracing) {
         this.jobs = jobs;
+        this.tracing = tracing;
     }
 
     public Job cancel(String id) {
@@ -24,7 +32,7 @@ public final class CancelJob {
         if (!job.status().canMoveTo(JobStatus.CANCELLED)) {
             throw JobControls.illegal(job, "cancelled");
         }
-        return JobControls.orRaced(jobs.changeStatus(id, job.status(), JobStatus.CANCELLED, null,
-                RunCancellation.PENDING_AND_RUNNING, null), id);
+        return JobControls.orRaced(JobControls.traced(tracing, jobs.changeStatus(id, job.status(),
+                JobStatus.CANCELLED, null, RunCancellation.PENDING_AND_RUNNING, null)), id);
     }
 }

@@ -1,5 +1,6 @@
 package io.forgeflow.application.job;
 
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
@@ -13,16 +14,23 @@ import io.forgeflow.domain.port.JobRepository;
  */
 public final class DeleteJob {
     private final JobRepository jobs;
+    private final Tracing tracing;
 
     public DeleteJob(JobRepository jobs) {
+        this(jobs, Tracing.NONE);
+    }
+
+    /** Records the run span of every pending run it cancels. */
+    public DeleteJob(JobRepository jobs, Tracing tracing) {
         this.jobs = jobs;
+        this.tracing = tracing;
     }
 
     /** The tombstone, or empty when {@code purge} removed the job for good. */
     public java.util.Optional<Job> delete(String id, boolean cancelRunning, boolean purge) {
         Job job = JobControls.load(jobs, id);
         Job deleted = job.status() == JobStatus.DELETED ? job
-                : JobControls.orRaced(jobs.delete(id, job.status(), cancelRunning), id);
+                : JobControls.orRaced(JobControls.traced(tracing, jobs.delete(id, job.status(), cancelRunning)), id);
         if (purge) {
             jobs.purge(id);
             return java.util.Optional.empty();

@@ -1,11 +1,14 @@
 package io.forgeflow.application.job;
 
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.domain.error.ConflictException;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.job.CatchUp;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.JobRepository;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
 
 import java.util.Optional;
 
@@ -32,6 +35,20 @@ final class JobControls {
 
     static Job orRaced(Optional<JobRepository.JobChange> changed, String id) {
         return changed.map(JobRepository.JobChange::job).orElseThrow(() -> raced(id));
+    }
+
+    /** Records the run span of each run the change cancelled (running ones end when their workers stop them). */
+    static Optional<JobRepository.JobChange> traced(Tracing tracing, Optional<JobRepository.JobChange> changed) {
+        if (tracing != Tracing.NONE) {
+            changed.ifPresent(change -> {
+                for (Run run : change.runs()) {
+                    if (run.status() == RunStatus.CANCELLED) {
+                        tracing.runEnded(run, RunStatus.CANCELLED, run.error());
+                    }
+                }
+            });
+        }
+        return changed;
     }
 
     static boolean catchesUpOnce(Job job) {

@@ -3,12 +3,15 @@ package io.forgeflow.application.lease;
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.application.support.RunLogContext;
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.ExpiredLease;
 import io.forgeflow.domain.port.LeaderElection;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.port.RunRepository;
+import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +36,8 @@ public final class LeaseRescuer {
     private final OutcomePolicy policy;
     private final RunChanges changes;
     private final IntConsumer recovered;
+    private final RunRepository runs;
+    private final Tracing tracing;
 
     /** A rescuer that publishes no run events. @param recovered told how many runs each pass recovered; may be null */
     public LeaseRescuer(RunQueue queue, LeaderElection election, RetryPolicy retryPolicy, IntConsumer recovered) {
@@ -45,6 +50,17 @@ public final class LeaseRescuer {
      */
     public LeaseRescuer(RunQueue queue, LeaderElection election, OutcomePolicy policy, RunChanges changes,
                         IntConsumer recovered) {
+        this(queue, election, policy, changes, recovered, null, Tracing.NONE);
+    }
+
+    /**
+     * A rescuer that records the {@code forgeflow.run} span of each run it ends (dead, or cancelled as asked), read
+     * from {@code runs} after the decision was applied; a run it sends back to pending ends later, elsewhere.
+     */
+    public LeaseRescuer(RunQueue queue, LeaderElection election, OutcomePolicy policy, RunChanges changes,
+                        IntConsumer recovered, RunRepository runs, Tracing tracing) {
+        this.runs = runs;
+        this.tracing = runs == null || tracing == null ? Tracing.NONE : tracing;
         this.queue = queue;
         this.election = election;
         this.policy = policy;
@@ -79,6 +95,7 @@ public final class LeaseRescuer {
                 }
             }
             changes.ended(done, jobIds);
+            traceEnds(done);
             total += applied.size();
             if (applied.isEmpty()) {
                 break; // every lease read was extended or ended meanwhile: nothing to gain from reading again now
@@ -86,6 +103,26 @@ public final class LeaseRescuer {
         } while (expired.size() == BATCH && election.isLeader());
         recovered.accept(total);
         return total;
+    }
+
+    /** One run span per run this pass ended, unless the run moved on meanwhile (a requeue records its own). */
+    private void traceEnds(List<Acknowledgement> done) {
+        if (tracing == Tracing.NONE) {
+            return;
+        }
+        for (Acknowledgement decision : done) {
+            if (!decision.next().isTerminal()) {
+                continue;
+            }
+            try {
+                Run run = runs.find(decision.fence().runId()).orElse(null);
+                if (run != null && run.status() == decision.next() && run.attempt() == decision.fence().attempt()) {
+                    tracing.runEnded(run, decision.next(), decision.error());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("run {}: its run span was not recorded ({})", decision.fence().runId(), e.toString());
+            }
+        }
     }
 
     private static void log(ExpiredLease lease, Acknowledgement decision) {

@@ -1,9 +1,11 @@
 package io.forgeflow.application.run;
 
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.domain.error.ConflictException;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.port.RunRepository;
 import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
 
 import java.util.Optional;
 
@@ -14,10 +16,18 @@ import java.util.Optional;
  */
 public final class CancelRun {
     private static final int RACE_RETRIES = 3;
+    private static final String REASON = "cancelled by an operator";
     private final RunRepository runs;
+    private final Tracing tracing;
 
     public CancelRun(RunRepository runs) {
+        this(runs, Tracing.NONE);
+    }
+
+    /** Records the run span of a pending run it cancels (a running one's worker records its end). */
+    public CancelRun(RunRepository runs, Tracing tracing) {
         this.runs = runs;
+        this.tracing = tracing;
     }
 
     public Run cancel(String id) {
@@ -27,7 +37,10 @@ public final class CancelRun {
             switch (run.status()) {
                 case PENDING:
                 case WAITING:
-                    changed = runs.cancelPending(id, "cancelled by an operator");
+                    changed = runs.cancelPending(id, REASON);
+                    if (changed.isPresent()) {
+                        tracing.runEnded(run, RunStatus.CANCELLED, REASON); // as read: with its trace context
+                    }
                     break;
                 case RUNNING:
                     changed = runs.requestCancel(id);

@@ -34,7 +34,12 @@ public interface Tracing {
         return Span.of(run.trace() == null ? null : run.trace().context());
     }
 
-    /** The run ended with {@code status}: records its {@code forgeflow.run} span, from its creation to now. */
+    /**
+     * The run ended with {@code status}: records its {@code forgeflow.run} span, from its creation to now, under the
+     * ids stored with it. Called once per end, by whatever ended it and only after that end was stored: a worker's
+     * written acknowledgement, the lease rescuer, an operator's or a job control's cancel. A requeue gives the run a
+     * new context (its next life's span), so a run ended again records a new span.
+     */
     default void runEnded(Run run, RunStatus status, String error) {
     }
 

@@ -2,9 +2,11 @@ package io.forgeflow.application.worker;
 
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.support.RunLogContext;
+import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
+import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,9 @@ final class Acknowledger {
     private final DueTimer dueTimer;
     private final WorkerListener listener;
     private final RunChanges changes;
+    private final Tracing tracing;
+    /** Runs whose final acknowledgement waits to be written: their run span is recorded once it is (tracing only). */
+    private final Map<RunFence, Run> ending = new ConcurrentHashMap<>();
     private final LinkedBlockingDeque<Acknowledgement> pending = new LinkedBlockingDeque<>();
     /** The job of each run whose acknowledgement waits to be sent, for the log lines about a discarded one. */
     private final Map<RunFence, String> jobIds = new ConcurrentHashMap<>();
@@ -59,6 +64,12 @@ final class Acknowledger {
 
     Acknowledger(WorkerSettings settings, RunQueue queue, BatchPacer pacer, Ticker ticker, WakeUp wakeUp,
                  DueTimer dueTimer, WorkerListener listener, RunChanges changes) {
+        this(settings, queue, pacer, ticker, wakeUp, dueTimer, listener, changes, Tracing.NONE);
+    }
+
+    Acknowledger(WorkerSettings settings, RunQueue queue, BatchPacer pacer, Ticker ticker, WakeUp wakeUp,
+                 DueTimer dueTimer, WorkerListener listener, RunChanges changes, Tracing tracing) {
+        this.tracing = tracing;
         this.settings = settings;
         this.queue = queue;
         this.pacer = pacer;
@@ -73,6 +84,17 @@ final class Acknowledger {
     void offer(Acknowledgement ack, String jobId) {
         jobIds.put(ack.fence(), jobId);
         pending.add(ack);
+    }
+
+    /**
+     * An attempt of {@code run} ended: its acknowledgement waits to be written. When it ends the run, the run's span is
+     * recorded once the database took it (a late acknowledgement ends nothing: the rescuer records that run's end).
+     */
+    void offer(Acknowledgement ack, Run run) {
+        if (tracing != Tracing.NONE && ack.next().isTerminal()) {
+            ending.put(ack.fence(), run);
+        }
+        offer(ack, run.jobId());
     }
 
     /** The drain stopped this attempt: the run goes back to the queue when the worker stops. */
@@ -218,9 +240,13 @@ final class Acknowledger {
         List<String> doneJobs = new ArrayList<>(applied.size());
         for (Acknowledgement ack : batch) {
             String jobId = jobIds.remove(ack.fence());
+            Run ended = ending.isEmpty() ? null : ending.remove(ack.fence());
             if (applied.contains(ack.fence())) {
                 done.add(ack);
                 doneJobs.add(jobId);
+                if (ended != null) {
+                    tracing.runEnded(ended, ack.next(), ack.error());
+                }
             } else {
                 listener.fenceLost(ack.fence(), "late acknowledgement");
                 try (RunLogContext ignored = RunLogContext.of(ack.fence().runId(), jobId, ack.fence().attempt(),
@@ -309,6 +335,7 @@ final class Acknowledger {
                     + "queue when their leases expire", settings.workerId(), pending.size(), e);
             pending.clear();
             jobIds.clear();
+            ending.clear();
         }
         Map<RunFence, String> release = new java.util.HashMap<>(toRelease);
         toRelease.clear();

@@ -273,9 +273,6 @@ final class ExecutionSlots {
             }
             Acknowledgement ack = decide(f, result);
             endSpan(f, ack.outcome().wireName(), ack.next(), ack.error());
-            if (ack.next() != null && ack.next().isTerminal()) {
-                tracing.runEnded(f.run, ack.next(), ack.error());
-            }
             listener.finished(f.run, ack.outcome(), ack.next(), took);
             if (ack.outcome() == AttemptOutcome.SUCCEEDED) {
                 LOG.debug("run {} attempt {} succeeded in {} ms", f.run.id(), f.run.attempt(), took.toMillis());
@@ -283,7 +280,7 @@ final class ExecutionSlots {
                 LOG.info("run {} attempt {} {} in {} ms -> {}: {}", f.run.id(), f.run.attempt(),
                         ack.outcome().wireName(), took.toMillis(), ack.next().wireName(), ack.error());
             }
-            acknowledger.offer(ack, f.run.jobId());
+            acknowledger.offer(ack, f.run); // records the run span once written
         } finally {
             if (f.started) {
                 double millis = took.toNanos() / 1e6;

@@ -92,19 +92,21 @@ public final class Worker {
         this(settings, queue, executors, signal, random, listener, claimPacer, ackPacer, ticker, changes, Tracing.NONE);
     }
 
-    private Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
-                   RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer,
-                   Ticker ticker, RunChanges changes, Tracing tracing) {
+    /** With the pacers, the ticker, the run changes' publisher and tracing given (tests). */
+    Worker(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, WorkSignal signal,
+           RandomGenerator random, WorkerListener listener, BatchPacer claimPacer, BatchPacer ackPacer,
+           Ticker ticker, RunChanges changes, Tracing tracing) {
         this.settings = settings;
         this.executors = executors;
         this.signal = signal;
         WorkerListener heard = listener == null ? WorkerListener.NONE : listener;
         DueTimer dueTimer = new DueTimer(queue, executors, settings.lanes(), settings.pollInterval(), ticker, wakeUp);
         LeaseDeadlines deadlines = new LeaseDeadlines(ticker, LeaseKeeper.trustedNanos(settings));
-        this.acknowledger = new Acknowledger(settings, queue, ackPacer, ticker, wakeUp, dueTimer, heard, changes);
+        Tracing traced = tracing == null ? Tracing.NONE : tracing;
+        this.acknowledger = new Acknowledger(settings, queue, ackPacer, ticker, wakeUp, dueTimer, heard, changes,
+                traced);
         this.slots = new ExecutionSlots(settings, executors, ticker, heard,
-                new OutcomePolicy(settings.retryPolicy(), random), deadlines, acknowledger, wakeUp,
-                tracing == null ? Tracing.NONE : tracing);
+                new OutcomePolicy(settings.retryPolicy(), random), deadlines, acknowledger, wakeUp, traced);
         this.leases = new LeaseKeeper(settings, queue, ticker, deadlines, slots, acknowledger);
         this.claimer = new Claimer(settings, queue, executors, claimPacer, ticker, wakeUp, dueTimer, slots,
                 acknowledger, leases, heard, changes);

@@ -105,6 +105,11 @@ public final class InMemoryRunRepository implements RunRepository {
                 return Optional.empty();
             }
             Run requeued = run.requeue(store.now(), attemptBudget);
+            if (run.trace() != null && run.trace().context() != null) {
+                // as in SQL: the next life is a new span, under the one that ended
+                requeued = requeued.withTrace(new io.forgeflow.domain.trace.RunTrace(run.trace().context().child(),
+                        run.trace().context(), run.trace().queue()));
+            }
             store.runs.put(id, requeued);
             return Optional.of(store.asRead(requeued));
         }

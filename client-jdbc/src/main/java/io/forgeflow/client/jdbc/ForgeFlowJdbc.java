@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  *
  * <p>Bad input fails with the database's {@link SQLException}: SQLSTATE {@code 22023} and a message starting with the
  * field's name and saying how to fix it; a reused idempotency key with another request fails with {@code 23505}.
- * The caller's transaction is then aborted, as after any failed statement (use a savepoint to carry on).
+ * The caller's transaction is then aborted, as after any failed statement (use a savepoint to carry on). A malformed
+ * {@code traceparent} or {@code tracestate} ({@link JobRequest.Builder#trace}) is refused earlier, by the request's
+ * {@link IllegalArgumentException}, before anything reaches the database.
  */
 public final class ForgeFlowJdbc {
     /** The schema ForgeFlow's migrations use unless configured otherwise ({@code FORGEFLOW_DATABASE_SCHEMA}). */
@@ -40,8 +42,11 @@ public final class ForgeFlowJdbc {
     private static final String RETRY_ARGS = ", retry_base_seconds => CAST(? AS integer), "
             + "retry_max_seconds => CAST(? AS integer)";
 
-    private final String sql;
-    private final String sqlWithRetry;
+    /** Only sent with trace context, so requests without it also work against a schema from before issue 31. */
+    private static final String TRACE_ARGS = ", traceparent => ?, tracestate => ?";
+
+    /** The call with no optional arguments, with retry, with trace, with both. */
+    private final String[] calls;
 
     /** A helper for the ForgeFlow install in {@code schema}. */
     public ForgeFlowJdbc(String schema) {
@@ -49,8 +54,8 @@ public final class ForgeFlowJdbc {
             throw new IllegalArgumentException("schema must be 1 to 63 lower-case letters, digits or '_', starting with "
                     + "a letter or '_', e.g. \"" + DEFAULT_SCHEMA + "\"");
         }
-        this.sql = String.format(CALL, schema, "");
-        this.sqlWithRetry = String.format(CALL, schema, RETRY_ARGS);
+        this.calls = new String[] {String.format(CALL, schema, ""), String.format(CALL, schema, RETRY_ARGS),
+                String.format(CALL, schema, TRACE_ARGS), String.format(CALL, schema, RETRY_ARGS + TRACE_ARGS)};
     }
 
     private static final ForgeFlowJdbc DEFAULT = new ForgeFlowJdbc(DEFAULT_SCHEMA);
@@ -65,7 +70,8 @@ public final class ForgeFlowJdbc {
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(request, "request");
         boolean retry = request.retryBaseSeconds() != null || request.retryMaxSeconds() != null;
-        try (PreparedStatement call = connection.prepareStatement(retry ? sqlWithRetry : sql)) {
+        boolean traced = request.traceparent() != null;
+        try (PreparedStatement call = connection.prepareStatement(calls[(retry ? 1 : 0) + (traced ? 2 : 0)])) {
             call.setString(1, request.name());
             call.setString(2, request.executor());
             call.setString(3, request.payloadJson());
@@ -82,9 +88,14 @@ public final class ForgeFlowJdbc {
             call.setString(10, request.concurrencyKey());
             setInteger(call, 11, request.maxConcurrent());
             call.setString(12, request.labels().isEmpty() ? null : Json.write(request.labels()));
+            int next = 13;
             if (retry) {
-                setInteger(call, 13, request.retryBaseSeconds());
-                setInteger(call, 14, request.retryMaxSeconds());
+                setInteger(call, next++, request.retryBaseSeconds());
+                setInteger(call, next++, request.retryMaxSeconds());
+            }
+            if (traced) {
+                call.setString(next++, request.traceparent());
+                call.setString(next, request.tracestate());
             }
             try (ResultSet rs = call.executeQuery()) {
                 if (!rs.next()) {

@@ -1,8 +1,10 @@
 package io.forgeflow.client.jdbc;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * A one-off or delayed job for {@code forgeflow.enqueue()}: the fields of {@code POST /v1/jobs} that the function
@@ -13,16 +15,53 @@ import java.util.Objects;
  * @param retryBaseSeconds the job's own retry backoff base (API {@code retry.base_seconds}); null: the nodes' default
  * @param retryMaxSeconds  the job's own retry backoff cap (API {@code retry.max_seconds}); null: the nodes' default
  * @param labels           string to string (docs/API.md, "Jobs"), copied to the run; null or empty for none
+ * @param traceparent      the caller's W3C trace context ({@code 00-<32 hex trace id>-<16 hex span id>-<2 hex
+ *                         flags>}): the job and its run join that trace; null for none
+ * @param tracestate       the W3C {@code tracestate} that goes with it (at most 512 characters); null for none
  */
 public record JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
                          Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
                          String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
-                         Integer retryMaxSeconds, Map<String, String> labels) {
+                         Integer retryMaxSeconds, Map<String, String> labels, String traceparent,
+                         String tracestate) {
+
+    /** W3C Trace Context, version 00 as read by every version but ff; hex as lower case. */
+    private static final Pattern TRACEPARENT = Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+    private static final int MAX_TRACESTATE = 512;
 
     public JobRequest {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
         labels = labels == null ? Map.of() : Map.copyOf(labels);
+        // checked here rather than by the database, so a bad value does not abort the caller's transaction
+        if (traceparent != null) {
+            String given = traceparent;
+            traceparent = traceparent.trim().toLowerCase(Locale.ROOT);
+            if (!TRACEPARENT.matcher(traceparent).matches() || traceparent.startsWith("ff-")
+                    || traceparent.substring(3, 35).equals("0".repeat(32))
+                    || traceparent.substring(36, 52).equals("0".repeat(16))) {
+                throw new IllegalArgumentException("traceparent must be a W3C traceparent such as "
+                        + "'00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' (version-trace id-parent id-flags, "
+                        + "hex, ids not all zero), was '" + given + "'");
+            }
+        }
+        tracestate = tracestate == null || tracestate.isBlank() ? null : tracestate.trim();
+        if (tracestate != null && traceparent == null) {
+            throw new IllegalArgumentException("tracestate needs a traceparent: W3C ignores a tracestate without one");
+        }
+        if (tracestate != null && tracestate.length() > MAX_TRACESTATE) {
+            throw new IllegalArgumentException("tracestate must be at most " + MAX_TRACESTATE + " characters (W3C: at "
+                    + "most 32 list members), was " + tracestate.length());
+        }
+    }
+
+    /** A request without trace context (the fields before {@code traceparent}). */
+    public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                      Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                      String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
+                      Integer retryMaxSeconds, Map<String, String> labels) {
+        this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
+                concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels, null, null);
     }
 
     /** A request without a retry policy of its own or labels. */
@@ -93,6 +132,8 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
         private Integer retryBaseSeconds;
         private Integer retryMaxSeconds;
         private final Map<String, String> labels = new java.util.LinkedHashMap<>();
+        private String traceparent;
+        private String tracestate;
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -166,9 +207,26 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             return this;
         }
 
+        /**
+         * The caller's W3C trace context, e.g. the {@code traceparent} (and {@code tracestate}) of the span current in
+         * the application: the job keeps it, its run's span continues that trace and the work receives it. A
+         * malformed {@code traceparent} is refused here, naming it, before anything reaches the database.
+         */
+        public Builder trace(String traceparent, String tracestate) {
+            this.traceparent = traceparent;
+            this.tracestate = tracestate;
+            return this;
+        }
+
+        /** {@link #trace(String, String)} without a {@code tracestate}. */
+        public Builder traceparent(String traceparent) {
+            return trace(traceparent, null);
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue,
-                    idempotencyKey, concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels);
+                    idempotencyKey, concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels,
+                    traceparent, tracestate);
         }
     }
 }

@@ -114,6 +114,61 @@ class ForgeFlowJdbcIT {
                 + "AND j.retry_base_seconds IS NULL AND r.retry_max_seconds IS NULL")).isEqualTo(1);
     }
 
+    static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+    static final String CALLER = "00-" + TRACE + "-00f067aa0ba902b7-01";
+
+    @Test
+    void aTraceparentMakesTheJobAndItsRunJoinTheCallersTrace() throws Exception {
+        Enqueued traced;
+        Enqueued plain;
+        try (Connection app = appConnection()) {
+            traced = ForgeFlowJdbc.enqueue(app, JobRequest.shell("traced", "true").trace(CALLER, "vendor=app")
+                    .build());
+            plain = ForgeFlowJdbc.enqueue(app, JobRequest.shell("plain", "true").build());
+            ForgeFlowJdbc.enqueue(app, JobRequest.shell("both", "true").retry(1, 2).traceparent(CALLER).build());
+            app.commit();
+        }
+        assertThat(count("SELECT count(*) FROM jobs WHERE name = 'both' AND retry_base_seconds = 1 AND traceparent = '"
+                + CALLER + "' AND tracestate IS NULL")).isEqualTo(1);
+        Map<String, Object> row = pg.jdbi().withHandle(h -> h.createQuery("SELECT j.traceparent AS job_parent, "
+                + "j.tracestate AS job_state, r.traceparent AS run_parent, r.trace_origin AS run_origin, "
+                + "r.tracestate AS run_state FROM jobs j JOIN runs r ON r.job_id = j.id WHERE r.id = CAST(:id AS uuid)")
+                .bind("id", traced.runId()).mapToMap().one());
+        assertThat(row.get("job_parent")).isEqualTo(CALLER);
+        assertThat(row.get("job_state")).isEqualTo("vendor=app");
+        assertThat(row.get("run_origin")).isEqualTo(CALLER);
+        assertThat(row.get("run_state")).isEqualTo("vendor=app");
+        assertThat((String) row.get("run_parent")).matches("00-" + TRACE + "-[0-9a-f]{16}-01")
+                .isNotEqualTo(CALLER);
+        assertThat(count("SELECT count(*) FROM jobs WHERE id = '" + plain.jobId() + "' AND traceparent IS NULL"))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aMalformedTraceparentIsRefusedNamingItAndTheTransactionCarriesOn() throws Exception {
+        try (Connection app = appConnection()) {
+            for (String bad : List.of("00-" + TRACE + "-00f067aa0ba902b7", "not-a-traceparent",
+                    "00-" + "0".repeat(32) + "-00f067aa0ba902b7-01", "ff-" + TRACE + "-00f067aa0ba902b7-01",
+                    "00-" + TRACE + "-" + "0".repeat(16) + "-01", "00-" + TRACE.replace('4', 'g') + "-00f067aa0ba902b7-01")) {
+                assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.shell("j", "true").traceparent(bad)
+                        .build()))
+                        .as(bad).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("traceparent").hasMessageContaining("'" + bad + "'");
+            }
+            assertThatThrownBy(() -> JobRequest.shell("j", "true").trace(CALLER, "k=" + "v".repeat(600)).build())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tracestate");
+            assertThatThrownBy(() -> JobRequest.shell("j", "true").trace(null, "k=v").build())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tracestate")
+                    .hasMessageContaining("traceparent");
+            // nothing reached the database: the application's transaction is not aborted
+            Enqueued after = ForgeFlowJdbc.enqueue(app, JobRequest.shell("after", "true")
+                    .traceparent(" 00-" + TRACE.toUpperCase(java.util.Locale.ROOT) + "-00F067AA0BA902B7-01 ").build());
+            app.commit();
+            assertThat(count("SELECT count(*) FROM jobs WHERE id = '" + after.jobId() + "' AND traceparent = '"
+                    + CALLER + "'")).isEqualTo(1);
+        }
+    }
+
     @Test
     void theSameRequestWithTheSameKeyReturnsTheFirstIds() throws Exception {
         JobRequest request = JobRequest.builder("once", "noop").idempotencyKey("order-1").build();

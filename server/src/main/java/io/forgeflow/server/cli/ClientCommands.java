@@ -3,7 +3,7 @@ package io.forgeflow.server.cli;
 import io.dropwizard.core.setup.Bootstrap;
 
 /**
- * Registers the command-line client: {@code jobs}, {@code runs}, {@code dlq}, {@code queues}, {@code stats},
+ * Registers the command-line client: {@code jobs}, {@code runs}, {@code batches}, {@code dlq}, {@code queues}, {@code stats},
  * {@code nodes}, {@code schedules}.
  */
 public final class ClientCommands {
@@ -13,6 +13,7 @@ public final class ClientCommands {
     public static void register(Bootstrap<?> bootstrap, Terminal terminal) {
         bootstrap.addCommand(new JobsCommand(terminal));
         bootstrap.addCommand(new RunsCommand(terminal));
+        bootstrap.addCommand(new BatchesCommand(terminal));
         bootstrap.addCommand(new DlqCommand(terminal));
         bootstrap.addCommand(new QueuesCommand(terminal));
         bootstrap.addCommand(new StatsCommand(terminal));

@@ -55,10 +55,28 @@ final class Details {
                 .field("concurrency", concurrency(job))
                 .field("overlap", job.overlap())
                 .field("labels", labelsText(job.labels()))
+                .field("depends on", job.dependsOn().isEmpty() ? null : String.join(", ", job.dependsOn()))
+                .field("parent fails", job.onParentFailure())
+                .field("batch", job.batchId())
                 .field("payload", payloadText(job.payload()))
                 .field("created", Text.time(job.createdAt()))
                 .field("updated", Text.time(job.updatedAt()))
+                .field("trace", job.traceId())
                 .print(out);
+        linked(out, "parents", job.parentsOrEmpty(), job.dependsOn().size());
+        linked(out, "children", job.childrenOrEmpty(), -1);
+    }
+
+    /** The parents or children of a job as a table, each with its status and its latest run's; nothing when none. */
+    static void linked(ClientCommand.Output out, String title, List<io.forgeflow.client.LinkedJob> jobs, int expected) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        out.println("");
+        out.println(title + " (" + jobs.size() + (expected > jobs.size() ? " of " + expected : "") + "):");
+        Table table = new Table("ID", "NAME", "STATUS", "LAST RUN");
+        jobs.forEach(j -> table.row(j.id(), j.name(), j.status(), j.runStatus() == null ? "none yet" : j.runStatus()));
+        out.table(table);
     }
 
     /** A job's own retry backoff in words. */
@@ -92,7 +110,11 @@ final class Details {
                 .field("started", Text.time(run.startedAt()))
                 .field("finished", Text.time(run.finishedAt()))
                 .field("worker", run.workerId() != null || run.attemptsOrEmpty().isEmpty() ? run.workerId()
-                        : run.attemptsOrEmpty().get(run.attemptsOrEmpty().size() - 1).workerId());
+                        : run.attemptsOrEmpty().get(run.attemptsOrEmpty().size() - 1).workerId())
+                .field("trace", run.traceId());
+        if (run.traceUrl() != null) {
+            d.field("trace url", run.traceUrl());
+        }
         if (Run.RUNNING.equals(run.status())) {
             d.field("lease until", Text.time(run.leaseExpiresAt()));
         }

@@ -79,6 +79,12 @@ final class JobsCommand extends ClientCommand {
         submit.addArgument("--label").action(Arguments.append()).metavar("KEY=VALUE")
                 .help("a label, repeatable (at most 20): key of a-z, 0-9, '_', '.', '-'; copied to the job's runs, "
                         + "e.g. --label team=billing --label env=prod");
+        submit.addArgument("--depends-on").action(Arguments.append()).metavar("JOB_ID")
+                .help("one-off: run only after this job succeeds (its run waits meanwhile); repeatable, or "
+                        + "comma-separated: --depends-on ID1,ID2 (1-100 parents)");
+        submit.addArgument("--on-parent-failure").choices("cancel", "run", "wait")
+                .help("with --depends-on, when a parent ends dead or cancelled: cancel (default: this job's run is "
+                        + "cancelled), run (run once every parent has ended), wait (until every parent succeeded)");
         submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
 
         Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
@@ -90,7 +96,8 @@ final class JobsCommand extends ClientCommand {
         list.addArgument("--name-prefix").metavar("PREFIX").help("only jobs whose name starts with PREFIX");
         page(list);
 
-        ids(action(actions, "get", "show jobs (GET /api/jobs/{id})"), "job");
+        ids(action(actions, "get", "show jobs (GET /api/jobs/{id}), with their parents and children and the status "
+                + "of each one's latest run"), "job");
         Subparser update = action(actions, "update", "change a job in place (PATCH /api/jobs/{id}): only the options "
                 + "given change; the next run is recomputed from now. Example: jobs update ID --cron '0 4 * * *' --priority 2");
         update.addArgument("id").metavar("JOB_ID").help("the job to change");
@@ -180,6 +187,8 @@ final class JobsCommand extends ClientCommand {
                 .uniqueKey(ns.getString("unique_key"), ns.getString("unique_on_conflict"))
                 .retry(ns.getInt("retry_base"), ns.getInt("retry_max"))
                 .labels(labels(ns.getList("label")))
+                .dependsOn(dependsOn(ns.getList("depends_on")))
+                .onParentFailure(ns.getString("on_parent_failure"))
                 .build();
         SubmitResult result = client.submitJob(request);
         if (out.json()) {
@@ -297,6 +306,24 @@ final class JobsCommand extends ClientCommand {
         if (page.hasMore()) {
             out.println("(more: " + PROGRAM + " jobs list --cursor " + page.nextCursor() + ")");
         }
+    }
+
+    /** --depends-on ID, repeated or comma-separated, in order; blanks between commas are a usage error. */
+    static java.util.List<String> dependsOn(java.util.List<Object> raw) {
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        if (raw == null) {
+            return ids;
+        }
+        for (Object o : raw) {
+            for (String id : String.valueOf(o).split(",", -1)) {
+                if (id.isBlank()) {
+                    throw new UsageException("--depends-on takes job ids, repeated or comma-separated (--depends-on "
+                            + "ID1,ID2), was '" + o + "'");
+                }
+                ids.add(id.trim());
+            }
+        }
+        return ids;
     }
 
     /** --label KEY=VALUE (or KEY:VALUE), repeated; the server checks keys and values. */

@@ -21,7 +21,7 @@ final class RunsCommand extends ClientCommand {
         Subparser list = action(actions, "list", "list runs, newest first (GET /api/runs)");
         list.addArgument("--job").metavar("JOB_ID").help("only the runs of this job");
         list.addArgument("--status").choices("waiting", "pending", "running", "succeeded", "dead", "cancelled")
-                .help("only runs in this status (dead: the dead-letter queue)");
+                .help("only runs in this status (waiting: for their job's parents; dead: the dead-letter queue)");
         list.addArgument("--queue").metavar("QUEUE").help("only runs of this queue");
         list.addArgument("--label").action(net.sourceforge.argparse4j.impl.Arguments.append()).metavar("KEY=VALUE")
                 .help("only runs with this label (their job's); repeatable, all must match");

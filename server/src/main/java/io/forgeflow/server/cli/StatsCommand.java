@@ -31,6 +31,7 @@ final class StatsCommand extends ClientCommand {
         Double lag = lag(client);
         if (out.json()) {
             Map<String, Object> body = new LinkedHashMap<>();
+            body.put("waiting", stats.waiting());
             body.put("pending", stats.pending());
             body.put("running", stats.running());
             body.put("succeeded", stats.succeeded());
@@ -41,7 +42,7 @@ final class StatsCommand extends ClientCommand {
             return;
         }
         Table table = new Table("STATUS", "RUNS>");
-        table.row("pending", stats.pending()).row("running", stats.running()).row("succeeded", stats.succeeded())
+        table.row("waiting", stats.waiting()).row("pending", stats.pending()).row("running", stats.running()).row("succeeded", stats.succeeded())
                 .row("dead", stats.dead()).row("cancelled", stats.cancelled()).row("total", stats.total());
         out.table(table);
         out.println(lag == null ? "queue lag: unknown (/metrics did not answer this token)"
