@@ -84,10 +84,7 @@ public interface ClusterClient extends AutoCloseable {
         return runs(RunQuery.of(jobId, status), cursor, limit);
     }
 
-    /**
-     * The trace the server sent with this run in the last answer that carried it ({@link RunTrace#NONE} when none).
-     * Reads no network: safe on the UI thread.
-     */
+    /** The trace the server sent with this run ({@link RunTrace#NONE} when none). Reads no network. */
     RunTrace trace(Run run);
 
     /** One run with its attempts. */

@@ -12,10 +12,9 @@ import java.util.Objects;
  */
 public record JobWorkflow(Job job, List<String> dependsOn, String onParentFailure, String batchId,
                           List<WorkflowNode> parents, List<WorkflowNode> children) {
-    /** The run status of a job whose parents have not all ended (no worker claims it). */
-    public static final String WAITING = "waiting";
     /** The {@code on_parent_failure} choices; {@code cancel} is the server's default. */
-    public static final List<String> POLICIES = List.of("cancel", "run", "wait");
+    public static final List<String> POLICIES = List.of(Job.ON_PARENT_FAILURE_CANCEL, Job.ON_PARENT_FAILURE_RUN,
+            Job.ON_PARENT_FAILURE_WAIT);
 
     public JobWorkflow {
         Objects.requireNonNull(job, "job");

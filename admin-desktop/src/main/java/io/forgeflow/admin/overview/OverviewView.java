@@ -28,6 +28,7 @@ public final class OverviewView extends VBox {
         setPadding(new Insets(14));
 
         HBox tiles = new HBox(12,
+                tile("waiting", "Waiting", vm.waitingProperty()),
                 tile("pending", "Pending", vm.pendingProperty()),
                 tile("running", "Running", vm.runningProperty()),
                 tile("succeeded", "Succeeded", vm.succeededProperty()),
@@ -123,7 +124,8 @@ public final class OverviewView extends VBox {
         VBox tile = new VBox(2, number, label);
         tile.setAlignment(Pos.CENTER_LEFT);
         tile.getStyleClass().addAll("tile", "tile-" + key);
-        tile.setPrefWidth(150);
+        tile.setPrefWidth(140);
+        number.getStyleClass().add("status-" + key);
         return tile;
     }
 

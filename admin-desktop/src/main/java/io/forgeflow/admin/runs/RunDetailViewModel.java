@@ -2,7 +2,6 @@ package io.forgeflow.admin.runs;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
-import io.forgeflow.admin.cluster.JobWorkflow;
 import io.forgeflow.admin.cluster.RunTrace;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Confirmation;
@@ -62,7 +61,7 @@ public final class RunDetailViewModel {
         this.times = Objects.requireNonNull(times, "times");
         this.traces = Objects.requireNonNull(traces, "traces");
         canCancel = Bindings.createBooleanBinding(() -> !acting.get() && run.get() != null
-                && (JobWorkflow.WAITING.equals(run.get().status()) || Run.PENDING.equals(run.get().status())
+                && (Run.WAITING.equals(run.get().status()) || Run.PENDING.equals(run.get().status())
                 || Run.RUNNING.equals(run.get().status())), run, acting);
         canRequeue = Bindings.createBooleanBinding(() -> !acting.get() && run.get() != null
                 && (Run.DEAD.equals(run.get().status()) || Run.CANCELLED.equals(run.get().status())), run, acting);
@@ -104,7 +103,7 @@ public final class RunDetailViewModel {
     void poll() {
         Run r = run.get();
         if (r != null && !loading.get() && !acting.get()
-                && (JobWorkflow.WAITING.equals(r.status()) || Run.PENDING.equals(r.status())
+                && (Run.WAITING.equals(r.status()) || Run.PENDING.equals(r.status())
                 || Run.RUNNING.equals(r.status()))) {
             fetch(r.id());
         }

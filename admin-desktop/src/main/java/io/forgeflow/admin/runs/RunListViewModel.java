@@ -2,7 +2,6 @@ package io.forgeflow.admin.runs;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
-import io.forgeflow.admin.cluster.JobWorkflow;
 import io.forgeflow.admin.cluster.RunQuery;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.LabelText;
@@ -39,7 +38,7 @@ import java.util.Objects;
  * list only holds records, and the table draws the visible rows.
  */
 public final class RunListViewModel {
-    public static final List<String> STATUS_CHOICES = List.of("all", JobWorkflow.WAITING, Run.PENDING, Run.RUNNING,
+    public static final List<String> STATUS_CHOICES = List.of("all", Run.WAITING, Run.PENDING, Run.RUNNING,
             Run.SUCCEEDED, Run.DEAD, Run.CANCELLED);
     /** The API's largest page. */
     public static final int PAGE_SIZE = 500;

@@ -80,30 +80,32 @@ class RestClusterClientTest {
     }
 
     @Test
-    void tracesAreReadFromTheAnswersThatCarriedTheRuns() {
+    void tracesAreReadFromTheRunsTheServerSent() {
         Run running = server.runsOf(server.jobNamed("sync-crm").id()).stream()
                 .filter(r -> r.status().equals(Run.RUNNING)).findFirst().orElseThrow();
         server.traceRun(running.id(), TRACE, "http://tempo.example/trace/" + TRACE);
-        assertThat(cluster.trace(running)).as("no answer carried it yet").isEqualTo(RunTrace.NONE);
 
         var listed = cluster.runs(RunQuery.ALL, null, 500).items();
 
-        assertThat(cluster.trace(running)).isEqualTo(new RunTrace(TRACE, "http://tempo.example/trace/" + TRACE));
+        assertThat(listed).filteredOn(r -> r.id().equals(running.id())).singleElement()
+                .satisfies(r -> assertThat(cluster.trace(r)).isEqualTo(new RunTrace(TRACE,
+                        "http://tempo.example/trace/" + TRACE)));
         assertThat(listed).filteredOn(r -> !r.id().equals(running.id()))
                 .allSatisfy(r -> assertThat(cluster.trace(r)).isEqualTo(RunTrace.NONE));
+        assertThat(cluster.trace(null)).isEqualTo(RunTrace.NONE);
 
         server.traceRun(running.id(), TRACE, null);
         Run one = cluster.run(running.id());
-        assertThat(cluster.trace(one)).as("the latest answer wins").isEqualTo(new RunTrace(TRACE, null));
+        assertThat(cluster.trace(one)).as("a node without a viewer sends no link").isEqualTo(new RunTrace(TRACE, null));
     }
 
     @Test
-    void overAClientBuiltElsewhereNoTraceIsKnown() {
+    void overAClientBuiltElsewhereTracesAreReadToo() {
         server.traceRun("run_1", TRACE, null);
         try (RestClusterClient plain = new RestClusterClient(ForgeFlowClient.create(server.url()))) {
             Run run = plain.run("run_1");
 
-            assertThat(plain.trace(run)).isEqualTo(RunTrace.NONE);
+            assertThat(plain.trace(run)).isEqualTo(new RunTrace(TRACE, null));
         }
     }
 

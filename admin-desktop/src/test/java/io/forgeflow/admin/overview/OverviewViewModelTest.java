@@ -99,6 +99,17 @@ class OverviewViewModelTest {
     }
 
     @Test
+    void runsWaitingForTheirParentsAreCounted() {
+        cluster.withRun(Fixtures.run("run_w1", "job_1", Run.WAITING))
+                .withRun(Fixtures.run("run_w2", "job_1", Run.WAITING));
+
+        vm.start();
+
+        assertThat(vm.waitingProperty().get()).isEqualTo(2);
+        assertThat(vm.pendingProperty().get()).isZero();
+    }
+
+    @Test
     void liveEventsGoToTheTopOfTheFeed() {
         vm.start();
         cluster.openStream();

@@ -174,7 +174,8 @@ public final class FakeClusterClient implements ClusterClient {
         Map<String, Long> n = new HashMap<>();
         runs.values().forEach(r -> n.merge(r.status(), 1L, Long::sum));
         return new Stats(n.getOrDefault(Run.PENDING, 0L), n.getOrDefault(Run.RUNNING, 0L),
-                n.getOrDefault(Run.SUCCEEDED, 0L), n.getOrDefault(Run.DEAD, 0L), n.getOrDefault(Run.CANCELLED, 0L));
+                n.getOrDefault(Run.SUCCEEDED, 0L), n.getOrDefault(Run.DEAD, 0L), n.getOrDefault(Run.CANCELLED, 0L),
+                n.getOrDefault(Run.WAITING, 0L));
     }
 
     @Override

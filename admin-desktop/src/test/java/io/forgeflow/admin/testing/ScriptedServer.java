@@ -60,7 +60,7 @@ public final class ScriptedServer implements AutoCloseable {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final List<OutputStream> streams = new CopyOnWriteArrayList<>();
     private final List<Stall> stalls = new CopyOnWriteArrayList<>();
-    /** trace_id and trace_url by run id (the client's Run has no such fields). */
+    /** trace_id and trace_url by run id. */
     private final Map<String, List<String>> traces = new java.util.HashMap<>();
     /** Workflows: depends_on, on_parent_failure and batch_id by job id, batches by id (as their JSON). */
     private final Map<String, List<String>> dependsOn = new java.util.HashMap<>();

@@ -171,6 +171,8 @@ class WorkflowUiTest extends UiTestSupport {
     void waitingRunsAreAStatusChoiceAndColoured(FxRobot robot) {
         open(s -> s.addRun(s.jobNamed("send-invoices").id(), "waiting", null, null, List.of(), s.now()));
         connect(robot);
+        untilText(robot, "#stat-waiting", "1");
+        assertThat(styles(robot, "#stat-waiting")).contains("status-waiting");
         robot.clickOn("#tab-runs");
         cell(robot, "runsTable", Run.RUNNING);
 
