@@ -214,22 +214,18 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
      */
     @Test
     void workflowsAndABatchOnTheRealNode(FxRobot robot) throws Exception {
-        // the client cannot submit batches yet: the body is sent as curl would
-        java.net.http.HttpResponse<String> created = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(nodeUrl + "/api/batches"))
-                        .header("Content-Type", "application/json")
-                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\": \"e2e-import\", \"jobs\": ["
-                                + "{\"ref\": \"a\", \"name\": \"e2e-extract\", \"executor\": \"shell\", "
-                                + "\"payload\": {\"command\": \"echo a\"}}, {\"ref\": \"b\", \"name\": \"e2e-load\", "
-                                + "\"executor\": \"shell\", \"payload\": {\"command\": \"echo b\"}, \"depends_on\": [\"a\"]}],"
-                                + " \"on_complete\": {\"name\": \"e2e-notify\", \"executor\": \"shell\", "
-                                + "\"payload\": {\"command\": \"echo done\"}}}"))
-                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-        org.assertj.core.api.Assertions.assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        var answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(created.body());
-        String batchId = answer.get("id").asText();
-        String extract = answer.get("refs").get("a").asText();
-        String load = answer.get("refs").get("b").asText();
+        String batchId;
+        String extract;
+        String load;
+        try (ForgeFlowClient client = ForgeFlowClient.create(nodeUrl)) {
+            var answer = client.submitBatch(io.forgeflow.client.BatchRequest.builder().name("e2e-import")
+                    .job("a", JobRequest.shell("e2e-extract", "echo a").build())
+                    .job("b", JobRequest.shell("e2e-load", "echo b").dependsOn("a").build())
+                    .onComplete(JobRequest.shell("e2e-notify", "echo done").build()).build()).batch();
+            batchId = answer.id();
+            extract = answer.refs().get("a");
+            load = answer.refs().get("b");
+        }
 
         try (RestClusterClient cluster = RestClusterClient.open(nodeUrl, null)) {
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> cluster.batch(batchId).completed());
