@@ -22,9 +22,4 @@ public record JobWorkflow(Job job, List<String> dependsOn, String onParentFailur
         parents = parents == null ? List.of() : List.copyOf(parents);
         children = children == null ? List.of() : List.copyOf(children);
     }
-
-    /** Whether the job has parents or children. */
-    public boolean linked() {
-        return !dependsOn.isEmpty() || !parents.isEmpty() || !children.isEmpty();
-    }
 }

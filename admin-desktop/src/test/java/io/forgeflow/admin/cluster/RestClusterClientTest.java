@@ -150,12 +150,16 @@ class RestClusterClientTest {
         try (RestClusterClient withToken = RestClusterClient.open(server.url(), "t0k")) {
             String backup = server.jobNamed("backup-db").id();
 
-            var result = withToken.submit(io.forgeflow.client.JobRequest.shell("after-backup", "echo ok").build(),
+            var result = withToken.submit(io.forgeflow.client.JobRequest.shell("after-backup", "echo ok")
+                    .queue("reports").priority(2).label("team", "ops").retry(5, 60).build(),
                     new Parents(java.util.List.of(backup), "run"));
 
             assertThat(result.created()).isTrue();
             assertThat(server.lastSubmission()).contains("\"depends_on\":[\"" + backup + "\"]")
-                    .contains("\"on_parent_failure\":\"run\"").contains("\"name\":\"after-backup\"");
+                    .contains("\"on_parent_failure\":\"run\"").contains("\"name\":\"after-backup\"")
+                    .as("the form's other fields go too").contains("\"queue\":\"reports\"")
+                    .contains("\"priority\":2").contains("\"labels\":{\"team\":\"ops\"}")
+                    .contains("\"retry\":{\"base_seconds\":5,\"max_seconds\":60}");
             assertThat(server.runsOf(result.job().id())).extracting(Run::status).containsExactly("waiting");
             assertThat(withToken.workflow(result.job().id()).dependsOn()).containsExactly(backup);
 
