@@ -92,11 +92,8 @@ public final class OverviewView extends VBox {
             @Override
             protected void updateItem(FeedEntry item, boolean empty) {
                 super.updateItem(item, empty);
-                getStyleClass().removeAll("status-dead", "status-succeeded", "status-running");
                 setText(empty || item == null ? null : vm.describe(item));
-                if (!empty && item != null && item.status() != null) {
-                    getStyleClass().add("status-" + item.status());
-                }
+                Views.styleStatus(this, empty || item == null ? null : item.status());
             }
         });
         feed.setOnMouseClicked(e -> {
