@@ -9,7 +9,8 @@
 -- and not at all on a rollback. Its search_path is the migration's (ForgeFlow's schema alone), which PostgresMigrations
 -- then pins to pg_catalog, the schema, pg_temp: it never depends on the caller's.
 -- Arguments are only ever added, at the end, with defaults (traceparent, tracestate: the caller's W3C trace context;
--- retry_base_seconds, retry_max_seconds: the job's retry policy, null for the node's defaults).
+-- retry_base_seconds, retry_max_seconds: the job's retry policy, null for the node's defaults; depends_on,
+-- on_parent_failure: the parent jobs it waits for and what a failed parent does to it, docs/API.md "Workflows").
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
@@ -18,13 +19,16 @@ DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer
                                 integer, text, integer, integer);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text, text, text, integer, integer);
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text, text, text, integer, integer, uuid[], text);
 CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', run_at timestamptz DEFAULT NULL,
                         priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300,
                         queue text DEFAULT 'default', idempotency_key text DEFAULT NULL,
                         concurrency_key text DEFAULT NULL, labels jsonb DEFAULT NULL,
                         max_concurrent integer DEFAULT NULL, cron_expr text DEFAULT NULL,
                         traceparent text DEFAULT NULL, tracestate text DEFAULT NULL,
-                        retry_base_seconds integer DEFAULT NULL, retry_max_seconds integer DEFAULT NULL)
+                        retry_base_seconds integer DEFAULT NULL, retry_max_seconds integer DEFAULT NULL,
+                        depends_on uuid[] DEFAULT NULL, on_parent_failure text DEFAULT NULL)
     RETURNS TABLE (job_id text, run_id text, created boolean)
     LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 #variable_conflict use_column
@@ -51,7 +55,29 @@ DECLARE
     v_old      jobs%ROWTYPE;
     v_trace    text    := lower(btrim(enqueue.traceparent));
     v_state    text    := nullif(btrim(enqueue.tracestate), '');
+    v_parents  uuid[]  := enqueue.depends_on;
+    v_policy   text    := enqueue.on_parent_failure;
+    v_decided  text;
 BEGIN
+    IF v_parents IS NULL AND v_policy IS NOT NULL THEN
+        RAISE EXCEPTION 'on_parent_failure needs depends_on: give the parent job ids, or leave on_parent_failure out'
+            USING ERRCODE = '22023', COLUMN = 'on_parent_failure';
+    END IF;
+    IF v_parents IS NOT NULL THEN
+        IF cardinality(v_parents) NOT BETWEEN 1 AND 100 OR array_position(v_parents, NULL) IS NOT NULL THEN
+            RAISE EXCEPTION 'depends_on must list 1 to 100 parent job ids, was %', coalesce(cardinality(v_parents), 0)
+                USING ERRCODE = '22023', COLUMN = 'depends_on';
+        END IF;
+        IF (SELECT count(DISTINCT p) FROM unnest(v_parents) AS p) <> cardinality(v_parents) THEN
+            RAISE EXCEPTION 'depends_on repeats a parent: list each parent once'
+                USING ERRCODE = '22023', COLUMN = 'depends_on';
+        END IF;
+        v_policy := coalesce(v_policy, 'cancel');
+        IF v_policy NOT IN ('cancel', 'run', 'wait') THEN
+            RAISE EXCEPTION 'on_parent_failure must be ''cancel'', ''run'' or ''wait'', was ''%''', left(v_policy, 60)
+                USING ERRCODE = '22023', COLUMN = 'on_parent_failure';
+        END IF;
+    END IF;
     -- W3C trace context of the caller (docs/API.md, "Traces"); the run's span continues its trace
     IF v_trace IS NOT NULL AND (v_trace !~ '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$'
                                 OR v_trace LIKE 'ff-%' OR substr(v_trace, 4, 32) = repeat('0', 32)
@@ -187,10 +213,10 @@ BEGIN
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
-                      retry_base_seconds, retry_max_seconds, labels)
+                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
-            v_rbase, v_rmax, v_labels)
+            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -217,9 +243,19 @@ BEGIN
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
                       trace_origin, retry_base_seconds, retry_max_seconds, labels)
-    VALUES (v_run, v_job, 'pending', v_priority, v_due, 0, v_attempts, v_executor, v_payload, v_timeout, v_now,
+    VALUES (v_run, v_job, CASE WHEN v_parents IS NULL THEN 'pending' ELSE 'waiting' END, v_priority, v_due, 0,
+            v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
             forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels);
+
+    IF v_parents IS NOT NULL THEN
+        -- the parents decide the waiting run (at once when they have ended; that notifies as it moves the run)
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
+                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        v_decided := forgeflow_link_parents(v_job, v_parents);
+        RETURN QUERY SELECT v_job::text, v_run::text, true;
+        RETURN;
+    END IF;
 
     -- both are delivered at commit (PostgresRunEvents' and PostgresWorkSignal's channels), neither on a rollback
     PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
@@ -230,7 +266,7 @@ BEGIN
     RETURN QUERY SELECT v_job::text, v_run::text, true;
 END
 $$;
---rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer);
+--rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text);
 
 --changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
 -- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop, and java: an embedded

@@ -128,7 +128,8 @@ final class EmbeddedAssembly {
                         new CronUtilsSchedules(), election, signal, MISFIRE_THRESHOLD, n -> { });
                 LeaseRescuer rescuer = new LeaseRescuer(queue, election,
                         new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),
-                        new RunChanges(events, Clock.systemUTC()), bridge::leasesRecovered);
+                        new RunChanges(events, Clock.systemUTC()), bridge::leasesRecovered,
+                        new io.forgeflow.adapter.postgres.PostgresRunRepository(jdbi, null), b.tracing);
                 SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, b.schedulerTick, () -> { },
                         new io.forgeflow.application.workflow.WorkflowSweeper(
                                 new io.forgeflow.adapter.postgres.PostgresWorkflows(jdbi, null), election, n -> { }));

@@ -63,6 +63,57 @@ class EnqueueFunctionIT {
     }
 
     @Nested
+    class WithParents {
+        String enqueue(String args) throws Exception {
+            try (Connection app = appConnection(); Statement st = app.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT job_id FROM forgeflow.enqueue(name => 'n', executor => 'shell', "
+                         + "payload => '{\"command\": \"true\"}'" + args + ")")) {
+                assertThat(rs.next()).isTrue();
+                String id = rs.getString(1);
+                app.commit();
+                return id;
+            }
+        }
+
+        String runStatus(String jobId) {
+            return pg.jdbi().withHandle(h -> h.createQuery("SELECT status FROM runs WHERE job_id = CAST(:id AS uuid)")
+                    .bind("id", jobId).mapTo(String.class).one());
+        }
+
+        @Test
+        void aChildWaitsForItsParentAndRunsWhenItSucceeds() throws Exception {
+            String parent = enqueue("");
+            String child = enqueue(", depends_on => ARRAY['" + parent + "']::uuid[], on_parent_failure => 'wait'");
+            assertThat(runStatus(child)).isEqualTo("waiting");
+            String policy = pg.jdbi().withHandle(h -> h.createQuery("SELECT on_parent_failure FROM jobs WHERE id = "
+                    + "CAST(:id AS uuid)").bind("id", child).mapTo(String.class).one());
+            assertThat(policy).isEqualTo("wait");
+            pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET status = 'succeeded', finished_at = now() "
+                    + "WHERE job_id = CAST(? AS uuid)", parent));
+            assertThat(runStatus(child)).isEqualTo("pending");
+            String late = enqueue(", depends_on => ARRAY['" + parent + "']::uuid[]");
+            assertThat(runStatus(late)).as("decided at once: its parent has succeeded").isEqualTo("pending");
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+                ", depends_on => ARRAY['0190a6f2-3c4d-7e8f-9a0b-1c2d3e4f5a6b']::uuid[] | depends_on | no job",
+                ", depends_on => ARRAY[]::uuid[] | depends_on | 1 to 100",
+                ", on_parent_failure => 'run' | on_parent_failure | needs depends_on",
+                ", depends_on => ARRAY['0190a6f2-3c4d-7e8f-9a0b-1c2d3e4f5a6b', '0190a6f2-3c4d-7e8f-9a0b-1c2d3e4f5a6b']::uuid[] | depends_on | repeats",
+                ", depends_on => ARRAY['0190a6f2-3c4d-7e8f-9a0b-1c2d3e4f5a6b']::uuid[], on_parent_failure => 'skip' | on_parent_failure | must be"})
+        void badParentsAreRefusedNamingTheArgumentAndStoreNothing(String args, String column, String message) {
+            long jobs = count("jobs");
+            assertThatThrownBy(() -> enqueue(args)).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("22023");
+                assertThat(e.getServerErrorMessage().getColumn()).isEqualTo(column);
+                assertThat(e.getMessage()).contains(message);
+            });
+            assertThat(count("jobs")).isEqualTo(jobs);
+        }
+    }
+
+    @Nested
     class WhatItStores {
         @Test
         void aOneOffJobAndItsPendingRunWithTheApiDefaultsMarkedAsSubmittedFromSql() throws Exception {
