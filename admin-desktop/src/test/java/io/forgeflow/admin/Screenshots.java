@@ -175,6 +175,28 @@ public final class Screenshots {
             });
             written.add(shot(scene, dir, "dead-letters"));
 
+            String backupJob = server.jobNamed("backup-db").id();
+            String invoices = server.jobNamed("send-invoices").id();
+            server.link(nightly, "wait", backupJob);
+            server.link(invoices, null, nightly);
+            server.link(server.jobNamed("sync-crm").id(), "run", nightly);
+            server.addBatch("0190f3c2-6f1e-7a3b-9c4d-2e5f6a7b8c9d", "import-2026-12-02",
+                    new long[] {3, 2, 1, 9, 1, 1}, server.jobNamed("cleanup-tmp").id(), "open", nightly);
+            fx(() -> {
+                console.showJob(nightly);
+                return null;
+            });
+            await(() -> fx(() -> console.jobDetail().parents().size() == 1
+                    && console.jobDetail().children().size() == 2));
+            written.add(shot(scene, dir, "workflow"));
+
+            fx(() -> {
+                console.jobDetail().openBatch();
+                return null;
+            });
+            await(() -> fx(() -> console.batches().batchProperty().get() != null));
+            written.add(shot(scene, dir, "batch"));
+
             fx(() -> {
                 app.stop();
                 stage.close();

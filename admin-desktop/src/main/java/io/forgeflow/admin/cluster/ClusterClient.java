@@ -41,6 +41,18 @@ public interface ClusterClient extends AutoCloseable {
 
     SubmitResult submit(JobRequest request);
 
+    /**
+     * Submits a job with parents ({@code depends_on}, {@code on_parent_failure}); a 422 naming {@code depends_on} says
+     * which parent id is refused. Without parents it is {@link #submit(JobRequest)}.
+     */
+    SubmitResult submit(JobRequest request, Parents parents);
+
+    /** The job with its workflow: parent ids, policy, batch, parents and children ({@code GET /api/jobs/{id}}). */
+    JobWorkflow workflow(String jobId);
+
+    /** A batch's progress ({@code GET /api/batches/{id}}; unknown id: 404). */
+    BatchProgress batch(String batchId);
+
     /** The next {@code count} fire times of a cron expression in a zone, as the server's scheduler computes them. */
     List<ScheduledFire> previewSchedule(String cronExpr, String timezone, int count);
 
@@ -72,10 +84,7 @@ public interface ClusterClient extends AutoCloseable {
         return runs(RunQuery.of(jobId, status), cursor, limit);
     }
 
-    /**
-     * The trace the server sent with this run in the last answer that carried it ({@link RunTrace#NONE} when none).
-     * Reads no network: safe on the UI thread.
-     */
+    /** The trace the server sent with this run ({@link RunTrace#NONE} when none). Reads no network. */
     RunTrace trace(Run run);
 
     /** One run with its attempts. */

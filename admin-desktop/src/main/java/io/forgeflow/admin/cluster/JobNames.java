@@ -39,8 +39,14 @@ public final class JobNames {
     }
 
     public void learn(Job job) {
-        if (job != null && job.id() != null && job.name() != null) {
-            names.put(job.id(), job.name());
+        if (job != null) {
+            learn(job.id(), job.name());
+        }
+    }
+
+    public void learn(String jobId, String name) {
+        if (jobId != null && name != null) {
+            names.put(jobId, name);
         }
     }
 

@@ -1,10 +1,12 @@
 package io.forgeflow.admin.cluster;
 
+import io.forgeflow.client.Batch;
 import io.forgeflow.client.EventSubscription;
 import io.forgeflow.client.ForgeFlowClient;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobFilter;
 import io.forgeflow.client.JobUpdate;
+import io.forgeflow.client.LinkedJob;
 import io.forgeflow.client.RunFilter;
 import io.forgeflow.client.JobRequest;
 import io.forgeflow.client.Node;
@@ -15,8 +17,6 @@ import io.forgeflow.client.ScheduledFire;
 import io.forgeflow.client.Stats;
 import io.forgeflow.client.SubmitResult;
 
-import okhttp3.OkHttpClient;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -24,18 +24,10 @@ import java.util.Objects;
 /** {@link ClusterClient} over HTTP: a thin adapter on the project's one REST client, {@link ForgeFlowClient}. */
 public final class RestClusterClient implements ClusterClient {
     private final ForgeFlowClient client;
-    private final TraceFields traces;
-    private final OkHttpClient http;
 
-    /** Over a client built elsewhere: runs' traces are not learned ({@link #trace} answers none). */
+    /** Over a client built elsewhere. */
     public RestClusterClient(ForgeFlowClient client) {
-        this(client, new TraceFields(), null);
-    }
-
-    private RestClusterClient(ForgeFlowClient client, TraceFields traces, OkHttpClient http) {
         this.client = Objects.requireNonNull(client, "client");
-        this.traces = traces;
-        this.http = http;
     }
 
     /**
@@ -43,21 +35,9 @@ public final class RestClusterClient implements ClusterClient {
      * instead of a spinner forever; the event stream reconnects every 2 s.
      */
     public static RestClusterClient open(String serverUrl, String token) {
-        TraceFields traces = new TraceFields();
-        OkHttpClient http = new OkHttpClient.Builder().addInterceptor(traces).build();
-        try {
-            return new RestClusterClient(ForgeFlowClient.builder(serverUrl).token(token).okHttpClient(http)
-                    .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(15))
-                    .callTimeout(Duration.ofSeconds(15)).eventRetry(Duration.ofSeconds(2)).build(), traces, http);
-        } catch (RuntimeException badUrl) {
-            shutdown(http);
-            throw badUrl;
-        }
-    }
-
-    private static void shutdown(OkHttpClient http) {
-        http.dispatcher().executorService().shutdown();
-        http.connectionPool().evictAll();
+        return new RestClusterClient(ForgeFlowClient.builder(serverUrl).token(token)
+                .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(15))
+                .callTimeout(Duration.ofSeconds(15)).eventRetry(Duration.ofSeconds(2)).build());
     }
 
     @Override
@@ -95,6 +75,36 @@ public final class RestClusterClient implements ClusterClient {
     @Override
     public SubmitResult submit(JobRequest request) {
         return client.submitJob(request);
+    }
+
+    @Override
+    public SubmitResult submit(JobRequest request, Parents parents) {
+        return client.submitJob(parents == null || parents.none() ? request : withParents(request, parents));
+    }
+
+    static JobRequest withParents(JobRequest r, Parents parents) {
+        return new JobRequest(r.name(), r.executor(), r.payload(), r.cronExpr(), r.runAt(), r.timezone(), r.priority(),
+                r.maxAttempts(), r.timeoutSeconds(), r.catchUp(), r.idempotencyKey(), r.queue(), r.concurrencyKey(),
+                r.maxConcurrent(), r.overlap(), r.uniqueKey(), r.uniqueOnConflict(), r.retry(), r.labels(),
+                parents.ids(), parents.onParentFailure());
+    }
+
+    @Override
+    public JobWorkflow workflow(String jobId) {
+        Job job = client.getJob(jobId);
+        return new JobWorkflow(job, job.dependsOn(), job.onParentFailure(), job.batchId(), nodes(job.parentsOrEmpty()),
+                nodes(job.childrenOrEmpty()));
+    }
+
+    private static List<WorkflowNode> nodes(List<LinkedJob> jobs) {
+        return jobs.stream().map(j -> new WorkflowNode(j.id(), j.name(), j.status(), j.runStatus())).toList();
+    }
+
+    @Override
+    public BatchProgress batch(String batchId) {
+        Batch b = client.getBatch(batchId);
+        return new BatchProgress(b.id(), b.name(), b.createdAt(), b.completedAt(), b.total(), b.waiting(), b.pending(),
+                b.running(), b.succeeded(), b.dead(), b.cancelled(), b.onCompleteJobId(), b.status());
     }
 
     @Override
@@ -148,7 +158,7 @@ public final class RestClusterClient implements ClusterClient {
 
     @Override
     public RunTrace trace(Run run) {
-        return run == null ? RunTrace.NONE : traces.of(run.id());
+        return run == null ? RunTrace.NONE : new RunTrace(run.traceId(), run.traceUrl());
     }
 
     @Override
@@ -174,9 +184,6 @@ public final class RestClusterClient implements ClusterClient {
     @Override
     public void close() {
         client.close();
-        if (http != null) {
-            shutdown(http);
-        }
     }
 
     @Override

@@ -7,6 +7,8 @@ import io.forgeflow.admin.jobs.JobFormView;
 import io.forgeflow.admin.jobs.JobListView;
 import io.forgeflow.admin.overview.OverviewView;
 import io.forgeflow.admin.runs.RunListView;
+import io.forgeflow.admin.workflows.BatchView;
+import io.forgeflow.admin.workflows.JobDetailView;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
@@ -49,10 +51,17 @@ public final class ConsoleView extends BorderPane {
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         Map<Screen, Tab> byScreen = new EnumMap<>(Screen.class);
         byScreen.put(Screen.OVERVIEW, tab("tab-overview", "Overview", () -> new OverviewView(vm.overview())));
-        byScreen.put(Screen.JOBS, tab("tab-jobs", "Jobs", () -> new JobListView(vm.jobs())));
+        byScreen.put(Screen.JOBS, tab("tab-jobs", "Jobs", () -> {
+            javafx.scene.control.SplitPane jobs = new javafx.scene.control.SplitPane(new JobListView(vm.jobs()),
+                    new JobDetailView(vm.jobDetail()));
+            jobs.setOrientation(javafx.geometry.Orientation.VERTICAL);
+            jobs.setDividerPositions(0.62);
+            return jobs;
+        }));
         byScreen.put(Screen.SUBMIT, tab("tab-submit", "Submit job", () -> new JobFormView(vm.form())));
         byScreen.put(Screen.RUNS, tab("tab-runs", "Runs", () -> new RunListView(vm.runs())));
         byScreen.put(Screen.DEAD_LETTERS, tab("tab-dead", "Dead letters", () -> new DeadLetterView(vm.deadLetters())));
+        byScreen.put(Screen.BATCHES, tab("tab-batches", "Batches", () -> new BatchView(vm.batches())));
         ((Label) byScreen.get(Screen.SUBMIT).getGraphic()).textProperty().bind(Bindings.when(
                 vm.form().modeProperty().isEqualTo(io.forgeflow.admin.jobs.JobFormViewModel.Mode.EDIT))
                 .then("Edit job").otherwise("Submit job"));

@@ -13,6 +13,8 @@ import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Ticker;
 import io.forgeflow.admin.support.Times;
+import io.forgeflow.admin.workflows.BatchViewModel;
+import io.forgeflow.admin.workflows.JobDetailViewModel;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
 
@@ -26,7 +28,7 @@ import java.util.Objects;
  */
 public final class ConsoleViewModel implements Navigator {
     /** The console's screens, in tab order. */
-    public enum Screen { OVERVIEW, JOBS, SUBMIT, RUNS, DEAD_LETTERS }
+    public enum Screen { OVERVIEW, JOBS, SUBMIT, RUNS, DEAD_LETTERS, BATCHES }
 
     private final ClusterClient cluster;
     private final JobNames names;
@@ -35,6 +37,8 @@ public final class ConsoleViewModel implements Navigator {
     private final JobFormViewModel form;
     private final RunListViewModel runs;
     private final DeadLetterViewModel deadLetters;
+    private final JobDetailViewModel jobDetail;
+    private final BatchViewModel batches;
     private final TraceViewer traces = new TraceViewer();
     private final ObjectProperty<Screen> screen = new SimpleObjectProperty<>(this, "screen", Screen.OVERVIEW);
     private final Ticker ticker;
@@ -52,6 +56,13 @@ public final class ConsoleViewModel implements Navigator {
         this.runs = new RunListViewModel(cluster, async, names, times, new RunDetailViewModel(cluster, async, names,
                 times, traces));
         this.deadLetters = new DeadLetterViewModel(cluster, async, names, times, this);
+        this.jobDetail = new JobDetailViewModel(cluster, async, names, this);
+        this.batches = new BatchViewModel(cluster, async, names, times, this);
+        jobs.selectedProperty().addListener((o, was, job) -> {
+            if (job != null && (was == null || !was.id().equals(job.id()) || jobDetail.shownJobId() == null)) {
+                jobDetail.open(job.id());
+            }
+        });
         form.setOnSubmitted(jobs::upsert);
         form.setOnSaved(job -> {
             jobs.saved(job);
@@ -81,8 +92,12 @@ public final class ConsoleViewModel implements Navigator {
      */
     void poll() {
         switch (screen.get()) {
-            case JOBS -> jobs.poll();
+            case JOBS -> {
+                jobs.poll();
+                jobDetail.poll();
+            }
             case RUNS -> runs.poll();
+            case BATCHES -> batches.poll();
             default -> { }
         }
     }
@@ -127,6 +142,22 @@ public final class ConsoleViewModel implements Navigator {
         screen.set(Screen.SUBMIT);
     }
 
+    /** Selects the job in the Jobs list when it is loaded, and shows its detail either way. */
+    @Override
+    public void showJob(String jobId) {
+        if (!jobs.selectById(jobId)) {
+            jobs.selectedProperty().set(null);
+            jobDetail.open(jobId);
+        }
+        screen.set(Screen.JOBS);
+    }
+
+    @Override
+    public void showBatch(String batchId) {
+        batches.show(batchId);
+        screen.set(Screen.BATCHES);
+    }
+
     @Override
     public void showJobs() {
         screen.set(Screen.JOBS);
@@ -158,6 +189,14 @@ public final class ConsoleViewModel implements Navigator {
 
     public RunDetailViewModel runDetail() {
         return runs.detail();
+    }
+
+    public JobDetailViewModel jobDetail() {
+        return jobDetail;
+    }
+
+    public BatchViewModel batches() {
+        return batches;
     }
 
     public DeadLetterViewModel deadLetters() {

@@ -23,9 +23,9 @@ import java.util.function.Function;
 
 /** Small builders the views share, so each view reads as layout and bindings only. */
 public final class Views {
-    private static final List<String> STATUS_CLASSES = List.of("status-pending", "status-running", "status-succeeded",
-            "status-dead", "status-cancelled", "status-active", "status-paused", "status-completed", "status-failed",
-            "status-timed_out", "status-lease_expired");
+    private static final List<String> STATUS_CLASSES = List.of("status-waiting", "status-pending", "status-running",
+            "status-succeeded", "status-dead", "status-cancelled", "status-active", "status-paused", "status-completed",
+            "status-failed", "status-timed_out", "status-lease_expired", "status-open", "status-deleted");
 
     private Views() {
     }
@@ -71,6 +71,14 @@ public final class Views {
             }
         });
         return column;
+    }
+
+    /** Gives the node the {@code status-<value>} style class of status (none for null), dropping any other. */
+    public static void styleStatus(Node node, String status) {
+        node.getStyleClass().removeAll(STATUS_CLASSES);
+        if (status != null && !status.isEmpty()) {
+            node.getStyleClass().add("status-" + status);
+        }
     }
 
     /** Keeps a label's {@code status-<value>} style class in step with a status text. */

@@ -125,6 +125,19 @@ public final class JobFormView extends BorderPane {
         overlap.valueProperty().bindBidirectional(vm.overlapProperty());
         add("Overlap", overlap, Field.OVERLAP, cron);
         add("Labels", field("jobLabels", vm.labelsProperty(), "team:ops, env:prod"), Field.LABELS, null);
+        BooleanBinding submitting = editing.not();
+        add("Parents", field("jobParents", vm.parentsProperty(),
+                "optional: job ids it waits for, e.g. 0190f3c2-…, 0190f3c3-…"), Field.PARENTS, submitting);
+        ChoiceBox<String> policy = new ChoiceBox<>(FXCollections.observableArrayList(
+                JobFormViewModel.ON_PARENT_FAILURE_CHOICES));
+        policy.setId("jobOnParentFailure");
+        policy.valueProperty().bindBidirectional(vm.onParentFailureProperty());
+        policy.disableProperty().bind(Bindings.isEmpty(vm.parentsProperty()));
+        Label policyNote = new Label("cancel: a dead or cancelled parent cancels it · run: runs once all ended · "
+                + "wait: until all succeeded");
+        policyNote.getStyleClass().add("stat-caption");
+        policyNote.setWrapText(true);
+        add("On parent failure", new VBox(2, policy, policyNote), Field.ON_PARENT_FAILURE, submitting);
         TextField key = field("jobIdempotencyKey", vm.idempotencyKeyProperty(),
                 "optional: resubmitting with the same key never makes a second job");
         key.editableProperty().bind(editing.not());

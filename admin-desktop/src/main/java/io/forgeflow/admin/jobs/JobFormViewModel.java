@@ -3,6 +3,8 @@ package io.forgeflow.admin.jobs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.admin.cluster.JobWorkflow;
+import io.forgeflow.admin.cluster.Parents;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.LabelText;
 import io.forgeflow.admin.support.Navigator;
@@ -58,7 +60,8 @@ import java.util.function.Consumer;
 public final class JobFormViewModel {
     /** The form's fields, each with its own error text. */
     public enum Field { NAME, EXECUTOR, COMMAND, URL, METHOD, HEADERS, BODY, CRON, RUN_AT, TIMEZONE, PRIORITY,
-        MAX_ATTEMPTS, TIMEOUT, CATCH_UP, IDEMPOTENCY_KEY, QUEUE, CONCURRENCY_KEY, MAX_CONCURRENT, OVERLAP, LABELS }
+        MAX_ATTEMPTS, TIMEOUT, CATCH_UP, IDEMPOTENCY_KEY, QUEUE, CONCURRENCY_KEY, MAX_CONCURRENT, OVERLAP, LABELS,
+        PARENTS, ON_PARENT_FAILURE }
 
     /** Whether the form makes a new job or changes one. */
     public enum Mode { SUBMIT, EDIT }
@@ -83,6 +86,9 @@ public final class JobFormViewModel {
     public static final List<String> HTTP_METHODS = List.of("POST", "GET", "PUT", "PATCH", "DELETE");
     public static final List<String> CATCH_UP_CHOICES = List.of("skip", "once");
     public static final List<String> OVERLAP_CHOICES = List.of("allow", "skip", "queue_one", "cancel_running");
+    /** {@code on_parent_failure} choices: what a dead or cancelled parent does (cancel is the server's default). */
+    public static final List<String> ON_PARENT_FAILURE_CHOICES = JobWorkflow.POLICIES;
+    static final int MAX_PARENTS = 100;
     static final int MAX_CONCURRENT_LIMIT = 10_000;
     private static final java.util.regex.Pattern QUEUE_NAME = java.util.regex.Pattern.compile(
             "[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -118,6 +124,8 @@ public final class JobFormViewModel {
     private final StringProperty maxConcurrent = text("maxConcurrent", "");
     private final StringProperty overlap = text("overlap", Job.ALLOW);
     private final StringProperty labels = text("labels", "");
+    private final StringProperty parents = text("parents", "");
+    private final StringProperty onParentFailure = text("onParentFailure", "cancel");
     private final javafx.beans.property.BooleanProperty keepPending =
             new javafx.beans.property.SimpleBooleanProperty(this, "keepPending");
     private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(this, "mode", Mode.SUBMIT);
@@ -174,6 +182,8 @@ public final class JobFormViewModel {
         watch(maxConcurrent, Field.MAX_CONCURRENT);
         watch(overlap, Field.OVERLAP);
         watch(labels, Field.LABELS);
+        watch(parents, Field.PARENTS);
+        watch(onParentFailure, Field.ON_PARENT_FAILURE);
         scheduleMode.addListener((o, a, b) -> validate());
         validate();
     }
@@ -290,6 +300,9 @@ public final class JobFormViewModel {
         } catch (IllegalArgumentException e) {
             p.put(Field.LABELS, e.getMessage());
         }
+        if (mode.get() == Mode.SUBMIT) {
+            checkParents(p);
+        }
         Job original = editing.get();
         if (original != null) {
             boolean recurring = original.cronExpr() != null;
@@ -301,6 +314,56 @@ public final class JobFormViewModel {
             }
         }
         return p;
+    }
+
+    private void checkParents(Map<Field, String> p) {
+        List<String> ids;
+        try {
+            ids = parentIds(parents.get());
+        } catch (IllegalArgumentException e) {
+            p.put(Field.PARENTS, e.getMessage());
+            return;
+        }
+        if (!ids.isEmpty() && scheduleMode.get() == ScheduleMode.CRON) {
+            p.put(Field.PARENTS, "Only a one-off job can have parents: run it now or at a time, or leave this empty.");
+        }
+        if (!ON_PARENT_FAILURE_CHOICES.contains(value(onParentFailure))) {
+            p.put(Field.ON_PARENT_FAILURE, "cancel, run or wait.");
+        }
+    }
+
+    /**
+     * The parent job ids written as {@code id1, id2} (commas or spaces between): 1 to 100 distinct ids; empty means
+     * none. Throws with a message for the operator when the text is not that.
+     */
+    static List<String> parentIds(String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        List<String> ids = new java.util.ArrayList<>();
+        for (String id : text.strip().split("[,\\s]+")) {
+            if (id.isEmpty()) {
+                continue;
+            }
+            if (!id.matches("[A-Za-z0-9._:-]{1,100}")) {
+                throw new IllegalArgumentException("'" + id + "' is not a job id: copy ids from the Jobs list, "
+                        + "separated by commas.");
+            }
+            if (ids.contains(id)) {
+                throw new IllegalArgumentException("Job " + id + " is named twice: each parent once.");
+            }
+            ids.add(id);
+        }
+        if (ids.size() > MAX_PARENTS) {
+            throw new IllegalArgumentException("At most " + MAX_PARENTS + " parents (this has " + ids.size() + ").");
+        }
+        return ids;
+    }
+
+    /** The parents this form describes ({@link Parents#NONE} when the field is empty); only when valid. */
+    Parents parents() {
+        List<String> ids = parentIds(parents.get());
+        return ids.isEmpty() ? Parents.NONE : new Parents(ids, value(onParentFailure));
     }
 
     private void checkUrl(Map<Field, String> p) {
@@ -493,16 +556,21 @@ public final class JobFormViewModel {
             return;
         }
         JobRequest request = request();
+        Parents withParents = parents();
         submitting.set(true);
         message.set("Submitting " + request.name() + "…");
         failed.set(false);
-        async.run(() -> cluster.submit(request), (SubmitResult result) -> {
+        async.run(() -> withParents.none() ? cluster.submit(request) : cluster.submit(request, withParents),
+                (SubmitResult result) -> {
             submitting.set(false);
             Job job = result.job();
             submitted.set(job);
             failed.set(false);
             message.set(result.created()
-                    ? "Created job " + job.name() + " (" + job.id() + "), next run " + times.local(job.nextRunAt()) + "."
+                    ? "Created job " + job.name() + " (" + job.id() + ")" + (withParents.none()
+                            ? ", next run " + times.local(job.nextRunAt()) + "."
+                            : "; it waits for " + withParents.ids().size() + (withParents.ids().size() == 1
+                            ? " parent" : " parents") + " (on parent failure: " + withParents.onParentFailure() + ").")
                     : "Already submitted: the idempotency key matches job " + job.name() + " (" + job.id()
                             + "); no second job was created.");
             onSubmitted.accept(job);
@@ -549,7 +617,8 @@ public final class JobFormViewModel {
             case "max_concurrent" -> Field.MAX_CONCURRENT;
             case "overlap" -> Field.OVERLAP;
             case "labels" -> Field.LABELS;
-            default -> null;
+            case "on_parent_failure" -> Field.ON_PARENT_FAILURE;
+            default -> f.startsWith("depends_on") ? Field.PARENTS : null;
         };
     }
 
@@ -589,6 +658,8 @@ public final class JobFormViewModel {
             maxConcurrent.set("");
             overlap.set(Job.ALLOW);
             labels.set("");
+            parents.set("");
+            onParentFailure.set("cancel");
         } finally {
             resetting = false;
         }
@@ -936,6 +1007,16 @@ public final class JobFormViewModel {
     /** {@code team:ops, env:prod}. */
     public StringProperty labelsProperty() {
         return labels;
+    }
+
+    /** Parent job ids ({@code depends_on}), separated by commas; empty: none. Submitting only. */
+    public StringProperty parentsProperty() {
+        return parents;
+    }
+
+    /** One of {@link #ON_PARENT_FAILURE_CHOICES}; sent only with parents. */
+    public StringProperty onParentFailureProperty() {
+        return onParentFailure;
     }
 
     /** Editing: pending runs keep their priority, queue, payload and labels ({@code ?pending=keep}). */

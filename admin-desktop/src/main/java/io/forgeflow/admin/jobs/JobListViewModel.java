@@ -304,6 +304,15 @@ public final class JobListViewModel {
         confirmation.set(null);
     }
 
+    /** Selects the job when it is in the loaded list; false when it is not. */
+    public boolean selectById(String jobId) {
+        Job job = jobId == null ? null : find(jobId);
+        if (job != null) {
+            selected.set(job);
+        }
+        return job != null;
+    }
+
     /** Opens the Runs screen for the selected job. */
     public void showRunsOfSelected() {
         Job job = selected.get();

@@ -28,6 +28,7 @@ public final class OverviewView extends VBox {
         setPadding(new Insets(14));
 
         HBox tiles = new HBox(12,
+                tile("waiting", "Waiting", vm.waitingProperty()),
                 tile("pending", "Pending", vm.pendingProperty()),
                 tile("running", "Running", vm.runningProperty()),
                 tile("succeeded", "Succeeded", vm.succeededProperty()),
@@ -91,11 +92,8 @@ public final class OverviewView extends VBox {
             @Override
             protected void updateItem(FeedEntry item, boolean empty) {
                 super.updateItem(item, empty);
-                getStyleClass().removeAll("status-dead", "status-succeeded", "status-running");
                 setText(empty || item == null ? null : vm.describe(item));
-                if (!empty && item != null && item.status() != null) {
-                    getStyleClass().add("status-" + item.status());
-                }
+                Views.styleStatus(this, empty || item == null ? null : item.status());
             }
         });
         feed.setOnMouseClicked(e -> {
@@ -123,7 +121,8 @@ public final class OverviewView extends VBox {
         VBox tile = new VBox(2, number, label);
         tile.setAlignment(Pos.CENTER_LEFT);
         tile.getStyleClass().addAll("tile", "tile-" + key);
-        tile.setPrefWidth(150);
+        tile.setPrefWidth(140);
+        number.getStyleClass().add("status-" + key);
         return tile;
     }
 

@@ -55,6 +55,7 @@ public final class OverviewViewModel {
     private final Times times;
     private final Navigator navigator;
 
+    private final ReadOnlyLongWrapper waiting = new ReadOnlyLongWrapper(this, "waiting");
     private final ReadOnlyLongWrapper pending = new ReadOnlyLongWrapper(this, "pending");
     private final ReadOnlyLongWrapper running = new ReadOnlyLongWrapper(this, "running");
     private final ReadOnlyLongWrapper succeeded = new ReadOnlyLongWrapper(this, "succeeded");
@@ -131,6 +132,7 @@ public final class OverviewViewModel {
         refreshing = false;
         problem.set("");
         Stats stats = s.stats;
+        waiting.set(stats.waiting());
         pending.set(stats.pending());
         running.set(stats.running());
         succeeded.set(stats.succeeded());
@@ -281,6 +283,11 @@ public final class OverviewViewModel {
 
     private static String nullToDash(String s) {
         return s == null ? Times.NONE : s;
+    }
+
+    /** Runs waiting for their job's parents. */
+    public ReadOnlyLongProperty waitingProperty() {
+        return waiting.getReadOnlyProperty();
     }
 
     public ReadOnlyLongProperty pendingProperty() {

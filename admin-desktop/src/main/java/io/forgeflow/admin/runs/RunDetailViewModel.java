@@ -61,7 +61,8 @@ public final class RunDetailViewModel {
         this.times = Objects.requireNonNull(times, "times");
         this.traces = Objects.requireNonNull(traces, "traces");
         canCancel = Bindings.createBooleanBinding(() -> !acting.get() && run.get() != null
-                && (Run.PENDING.equals(run.get().status()) || Run.RUNNING.equals(run.get().status())), run, acting);
+                && (Run.WAITING.equals(run.get().status()) || Run.PENDING.equals(run.get().status())
+                || Run.RUNNING.equals(run.get().status())), run, acting);
         canRequeue = Bindings.createBooleanBinding(() -> !acting.get() && run.get() != null
                 && (Run.DEAD.equals(run.get().status()) || Run.CANCELLED.equals(run.get().status())), run, acting);
     }
@@ -102,7 +103,8 @@ public final class RunDetailViewModel {
     void poll() {
         Run r = run.get();
         if (r != null && !loading.get() && !acting.get()
-                && (Run.PENDING.equals(r.status()) || Run.RUNNING.equals(r.status()))) {
+                && (Run.WAITING.equals(r.status()) || Run.PENDING.equals(r.status())
+                || Run.RUNNING.equals(r.status()))) {
             fetch(r.id());
         }
     }

@@ -38,8 +38,8 @@ import java.util.Objects;
  * list only holds records, and the table draws the visible rows.
  */
 public final class RunListViewModel {
-    public static final List<String> STATUS_CHOICES = List.of("all", Run.PENDING, Run.RUNNING, Run.SUCCEEDED,
-            Run.DEAD, Run.CANCELLED);
+    public static final List<String> STATUS_CHOICES = List.of("all", Run.WAITING, Run.PENDING, Run.RUNNING,
+            Run.SUCCEEDED, Run.DEAD, Run.CANCELLED);
     /** The API's largest page. */
     public static final int PAGE_SIZE = 500;
     private static final DateTimeFormatter LOCAL_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm[:ss]");

@@ -21,6 +21,12 @@ public interface Navigator {
     /** The job form, filled with this job to change it. */
     void showEditForm(io.forgeflow.client.Job job);
 
+    /** The Jobs screen with this job's detail (its workflow) open. */
+    void showJob(String jobId);
+
+    /** The Batches screen showing this batch's progress. */
+    void showBatch(String batchId);
+
     /** Does nothing: for view-model tests that do not care where navigation goes. */
     Navigator NONE = new Navigator() {
         @Override
@@ -45,6 +51,14 @@ public interface Navigator {
 
         @Override
         public void showEditForm(io.forgeflow.client.Job job) {
+        }
+
+        @Override
+        public void showJob(String jobId) {
+        }
+
+        @Override
+        public void showBatch(String batchId) {
         }
     };
 }

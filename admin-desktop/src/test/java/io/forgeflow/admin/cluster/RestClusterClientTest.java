@@ -80,30 +80,103 @@ class RestClusterClientTest {
     }
 
     @Test
-    void tracesAreReadFromTheAnswersThatCarriedTheRuns() {
+    void tracesAreReadFromTheRunsTheServerSent() {
         Run running = server.runsOf(server.jobNamed("sync-crm").id()).stream()
                 .filter(r -> r.status().equals(Run.RUNNING)).findFirst().orElseThrow();
         server.traceRun(running.id(), TRACE, "http://tempo.example/trace/" + TRACE);
-        assertThat(cluster.trace(running)).as("no answer carried it yet").isEqualTo(RunTrace.NONE);
 
         var listed = cluster.runs(RunQuery.ALL, null, 500).items();
 
-        assertThat(cluster.trace(running)).isEqualTo(new RunTrace(TRACE, "http://tempo.example/trace/" + TRACE));
+        assertThat(listed).filteredOn(r -> r.id().equals(running.id())).singleElement()
+                .satisfies(r -> assertThat(cluster.trace(r)).isEqualTo(new RunTrace(TRACE,
+                        "http://tempo.example/trace/" + TRACE)));
         assertThat(listed).filteredOn(r -> !r.id().equals(running.id()))
                 .allSatisfy(r -> assertThat(cluster.trace(r)).isEqualTo(RunTrace.NONE));
+        assertThat(cluster.trace(null)).isEqualTo(RunTrace.NONE);
 
         server.traceRun(running.id(), TRACE, null);
         Run one = cluster.run(running.id());
-        assertThat(cluster.trace(one)).as("the latest answer wins").isEqualTo(new RunTrace(TRACE, null));
+        assertThat(cluster.trace(one)).as("a node without a viewer sends no link").isEqualTo(new RunTrace(TRACE, null));
     }
 
     @Test
-    void overAClientBuiltElsewhereNoTraceIsKnown() {
+    void overAClientBuiltElsewhereTracesAreReadToo() {
         server.traceRun("run_1", TRACE, null);
         try (RestClusterClient plain = new RestClusterClient(ForgeFlowClient.create(server.url()))) {
             Run run = plain.run("run_1");
 
-            assertThat(plain.trace(run)).isEqualTo(RunTrace.NONE);
+            assertThat(plain.trace(run)).isEqualTo(new RunTrace(TRACE, null));
         }
+    }
+
+    // ---------------------------------------------------------------- workflows
+
+    @Test
+    void aJobsWorkflowIsReadFromItsAnswerWithParentsChildrenAndLatestRunStatuses() {
+        String backup = server.jobNamed("backup-db").id();
+        String nightly = server.jobNamed("nightly-report").id();
+        String invoices = server.jobNamed("send-invoices").id();
+        server.link(nightly, "wait", backup);
+        server.link(invoices, null, nightly);
+        server.addBatch("batch_1", "import", new long[] {1, 0, 0, 1, 0, 0}, null, "open", nightly);
+
+        JobWorkflow workflow = cluster.workflow(nightly);
+
+        assertThat(workflow.job().name()).isEqualTo("nightly-report");
+        assertThat(workflow.dependsOn()).containsExactly(backup);
+        assertThat(workflow.onParentFailure()).isEqualTo("wait");
+        assertThat(workflow.batchId()).isEqualTo("batch_1");
+        assertThat(workflow.parents()).containsExactly(new WorkflowNode(backup, "backup-db", Job.ACTIVE, Run.DEAD));
+        assertThat(workflow.children()).containsExactly(new WorkflowNode(invoices, "send-invoices", Job.ACTIVE,
+                Run.DEAD));
+        assertThat(sent("GET /api/jobs/" + nightly)).isTrue();
+    }
+
+    @Test
+    void aBatchsProgressIsReadAndAnUnknownOneIsA404() {
+        server.addBatch("batch_1", "import", new long[] {2, 1, 1, 4, 1, 1}, "job_9", "open");
+
+        BatchProgress batch = cluster.batch("batch_1");
+
+        assertThat(batch).isEqualTo(new BatchProgress("batch_1", "import", server.now().minusSeconds(600), null, 10,
+                2, 1, 1, 4, 1, 1, "job_9", "open"));
+        assertThatThrownBy(() -> cluster.batch("batch_x")).isInstanceOfSatisfying(ForgeFlowApiException.class,
+                e -> assertThat(e.isNotFound()).isTrue());
+    }
+
+    @Test
+    void aJobWithParentsIsSentWithDependsOnAndItsPolicyAndTheTokenAndA422NamesTheField() {
+        server.requireToken("t0k");
+        try (RestClusterClient withToken = RestClusterClient.open(server.url(), "t0k")) {
+            String backup = server.jobNamed("backup-db").id();
+
+            var result = withToken.submit(io.forgeflow.client.JobRequest.shell("after-backup", "echo ok")
+                    .queue("reports").priority(2).label("team", "ops").retry(5, 60).build(),
+                    new Parents(java.util.List.of(backup), "run"));
+
+            assertThat(result.created()).isTrue();
+            assertThat(server.lastSubmission()).contains("\"depends_on\":[\"" + backup + "\"]")
+                    .contains("\"on_parent_failure\":\"run\"").contains("\"name\":\"after-backup\"")
+                    .as("the form's other fields go too").contains("\"queue\":\"reports\"")
+                    .contains("\"priority\":2").contains("\"labels\":{\"team\":\"ops\"}")
+                    .contains("\"retry\":{\"base_seconds\":5,\"max_seconds\":60}");
+            assertThat(server.runsOf(result.job().id())).extracting(Run::status).containsExactly("waiting");
+            assertThat(withToken.workflow(result.job().id()).dependsOn()).containsExactly(backup);
+
+            assertThatThrownBy(() -> withToken.submit(io.forgeflow.client.JobRequest.shell("orphan", "true").build(),
+                    new Parents(java.util.List.of("job_404"), null)))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(422);
+                        assertThat(e.field()).isEqualTo("depends_on");
+                        assertThat(e.error()).isEqualTo("depends_on: no job with id job_404");
+                    });
+        }
+    }
+
+    @Test
+    void withoutParentsTheClientsOwnSubmitSendsNoWorkflowFields() {
+        cluster.submit(io.forgeflow.client.JobRequest.shell("plain", "true").build(), Parents.NONE);
+
+        assertThat(server.lastSubmission()).doesNotContain("depends_on").doesNotContain("on_parent_failure");
     }
 }

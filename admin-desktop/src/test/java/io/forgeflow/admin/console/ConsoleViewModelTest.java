@@ -116,4 +116,47 @@ class ConsoleViewModelTest {
         assertThat(ticker.active()).isZero();
         assertThat(cluster.subscriptionClosed()).isTrue();
     }
+
+    @Test
+    void selectingAJobShowsItsWorkflowAndANodeOpensAnotherJob() {
+        cluster.withJob(Fixtures.job("job_2", "restore", Job.ACTIVE)).withParents("job_2", null, "job_1");
+        vm.start();
+        vm.jobs().selectedProperty().set(vm.jobs().jobs().stream().filter(j -> j.id().equals("job_2")).findFirst()
+                .orElseThrow());
+        assertThat(vm.jobDetail().parents()).extracting(n -> n.id()).containsExactly("job_1");
+
+        vm.jobDetail().openNode(vm.jobDetail().parents().get(0));
+
+        assertThat(vm.screenProperty().get()).isEqualTo(Screen.JOBS);
+        assertThat(vm.jobs().selectedProperty().get().id()).isEqualTo("job_1");
+        assertThat(vm.jobDetail().titleProperty().get()).isEqualTo("backup (job_1)");
+        assertThat(vm.jobDetail().children()).extracting(n -> n.id()).containsExactly("job_2");
+    }
+
+    @Test
+    void aJobNotInTheListStillOpensInTheDetail() {
+        vm.start();
+        vm.jobs().selectedProperty().set(vm.jobs().jobs().get(0));
+        cluster.withJob(Fixtures.job("job_9", "later", Job.ACTIVE));
+
+        vm.showJob("job_9");
+
+        assertThat(vm.jobs().selectedProperty().get()).isNull();
+        assertThat(vm.jobDetail().titleProperty().get()).isEqualTo("later (job_9)");
+    }
+
+    @Test
+    void theBatchLinkOpensTheBatchesScreenAndItPollsWhileOpen() {
+        cluster.withBatch(new io.forgeflow.admin.cluster.BatchProgress("batch_1", null, Fixtures.T0, null, 2, 1, 0,
+                0, 1, 0, 0, null, "open")).inBatch("job_1", "batch_1");
+        vm.start();
+        vm.jobs().selectedProperty().set(vm.jobs().jobs().get(0));
+
+        vm.jobDetail().openBatch();
+
+        assertThat(vm.screenProperty().get()).isEqualTo(Screen.BATCHES);
+        assertThat(vm.batches().statusProperty().get()).isEqualTo("open");
+        ticker.tick();
+        assertThat(cluster.calls()).filteredOn(c -> c.equals("batch batch_1")).hasSize(2);
+    }
 }

@@ -31,6 +31,14 @@ class DeadLetterViewModelTest {
     final DeadLetterViewModel vm = new DeadLetterViewModel(cluster, Async.sameThread(),
             new JobNames(cluster, Async.sameThread()), new Times(ZoneId.of("UTC"), Clock.fixed(Fixtures.T0,
             ZoneOffset.UTC)), new Navigator() {
+        @Override
+        public void showJob(String jobId) {
+        }
+
+        @Override
+        public void showBatch(String batchId) {
+        }
+
                 @Override
                 public void showRun(String runId) {
                     opened.add(runId);

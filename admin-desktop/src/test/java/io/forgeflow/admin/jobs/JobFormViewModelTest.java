@@ -484,4 +484,91 @@ class JobFormViewModelTest {
         assertThat(request.overlap()).isEqualTo("queue_one");
         assertThat(request.labels()).isEqualTo(Map.of("team", "ops"));
     }
+
+    // ---------------------------------------------------------------- parents (depends_on)
+
+    @Test
+    void aJobWithParentsIsSubmittedWithThemAndThePolicy() {
+        cluster.withJob(Fixtures.job("job_a", "extract", Job.COMPLETED))
+                .withJob(Fixtures.job("job_b", "load", Job.ACTIVE));
+        fillShellJob();
+        vm.parentsProperty().set(" job_a,  job_b ");
+        vm.onParentFailureProperty().set("wait");
+
+        vm.submit();
+
+        assertThat(cluster.calls()).contains("submitWithParents hello [job_a, job_b] wait");
+        assertThat(cluster.submittedParents()).containsExactly(new io.forgeflow.admin.cluster.Parents(
+                List.of("job_a", "job_b"), "wait"));
+        assertThat(vm.failedProperty().get()).isFalse();
+        assertThat(vm.messageProperty().get()).endsWith("; it waits for 2 parents (on parent failure: wait).");
+    }
+
+    @Test
+    void withoutParentsNoPolicyIsSentAndThePlainSubmitIsUsed() {
+        fillShellJob();
+        vm.onParentFailureProperty().set("run");
+
+        vm.submit();
+
+        assertThat(cluster.calls()).containsExactly("submit hello");
+        assertThat(cluster.submittedParents()).isEmpty();
+    }
+
+    @Test
+    void theServers422OnDependsOnIsShownNextToTheParentsField() {
+        fillShellJob();
+        vm.parentsProperty().set("job_missing");
+
+        vm.submit();
+
+        assertThat(error(Field.PARENTS)).isEqualTo("depends_on: no job job_missing");
+        assertThat(vm.messageProperty().get()).isEqualTo("The server rejected the job: depends_on: no job job_missing");
+        assertThat(vm.fieldOf("depends_on")).isEqualTo(Field.PARENTS);
+        assertThat(vm.fieldOf("depends_on[1]")).isEqualTo(Field.PARENTS);
+        assertThat(vm.fieldOf("on_parent_failure")).isEqualTo(Field.ON_PARENT_FAILURE);
+
+        vm.parentsProperty().set("job_other");
+        assertThat(error(Field.PARENTS)).as("editing the field clears the server's message").isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "job_a, job_a | Job job_a is named twice: each parent once.",
+            "job_a, job/b | 'job/b' is not a job id: copy ids from the Jobs list, separated by commas."})
+    void badParentIdsAreExplainedAndNothingIsSent(String text, String problem) {
+        fillShellJob();
+        vm.parentsProperty().set(text);
+
+        vm.submit();
+
+        assertThat(error(Field.PARENTS)).isEqualTo(problem);
+        assertThat(cluster.calls()).isEmpty();
+    }
+
+    @Test
+    void moreThanAHundredParentsAndARecurringJobWithParentsAreRefused() {
+        fillShellJob();
+        vm.parentsProperty().set(String.join(",", java.util.stream.IntStream.rangeClosed(1, 101)
+                .mapToObj(i -> "job_" + i).toList()));
+        vm.submit();
+        assertThat(error(Field.PARENTS)).isEqualTo("At most 100 parents (this has 101).");
+
+        vm.parentsProperty().set("job_a");
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("@daily");
+        assertThat(error(Field.PARENTS)).startsWith("Only a one-off job can have parents");
+        assertThat(cluster.calls()).noneMatch(c -> c.startsWith("submit"));
+    }
+
+    @Test
+    void resetEmptiesTheParents() {
+        vm.parentsProperty().set("job_a");
+        vm.onParentFailureProperty().set("run");
+
+        vm.reset();
+
+        assertThat(vm.parentsProperty().get()).isEmpty();
+        assertThat(vm.onParentFailureProperty().get()).isEqualTo("cancel");
+    }
 }

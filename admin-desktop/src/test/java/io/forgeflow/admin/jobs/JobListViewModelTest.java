@@ -154,6 +154,14 @@ class JobListViewModelTest {
         java.util.List<Job> opened = new java.util.ArrayList<>();
         JobListViewModel list = new JobListViewModel(cluster, Async.sameThread(), new JobNames(cluster,
                 Async.sameThread()), times, new Navigator() {
+        @Override
+        public void showJob(String jobId) {
+        }
+
+        @Override
+        public void showBatch(String batchId) {
+        }
+
                     @Override
                     public void showRun(String runId) {
                     }

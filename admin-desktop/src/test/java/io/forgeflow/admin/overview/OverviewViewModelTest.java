@@ -40,6 +40,14 @@ class OverviewViewModelTest {
     final List<String> opened = new ArrayList<>();
     final Navigator navigator = new Navigator() {
         @Override
+        public void showJob(String jobId) {
+        }
+
+        @Override
+        public void showBatch(String batchId) {
+        }
+
+        @Override
         public void showRun(String runId) {
             opened.add("run " + runId);
         }
@@ -88,6 +96,17 @@ class OverviewViewModelTest {
         assertThat(vm.lastSeenText(vm.nodes().get(0))).isEqualTo("10 s ago");
         assertThat(vm.updatedProperty().get()).isEqualTo("Updated 11:30:00");
         assertThat(ticker.lastPeriod()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void runsWaitingForTheirParentsAreCounted() {
+        cluster.withRun(Fixtures.run("run_w1", "job_1", Run.WAITING))
+                .withRun(Fixtures.run("run_w2", "job_1", Run.WAITING));
+
+        vm.start();
+
+        assertThat(vm.waitingProperty().get()).isEqualTo(2);
+        assertThat(vm.pendingProperty().get()).isZero();
     }
 
     @Test

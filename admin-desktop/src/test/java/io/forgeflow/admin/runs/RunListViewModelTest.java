@@ -311,4 +311,23 @@ class RunListViewModelTest {
             assertThat(found).contains(problem);
         }
     }
+
+    @Test
+    void waitingIsAStatusChoiceAndFiltersOnTheServer() {
+        cluster.withRun(Fixtures.run("run_9", "job_2", "waiting"));
+        assertThat(RunListViewModel.STATUS_CHOICES).contains("waiting");
+
+        vm.statusFilterProperty().set("waiting");
+
+        assertThat(cluster.calls()).contains("runs null waiting null 500");
+        assertThat(vm.runs()).extracting(Run::id).containsExactly("run_9");
+    }
+
+    @Test
+    void aWaitingRunCanBeCancelled() {
+        cluster.withRun(Fixtures.run("run_9", "job_2", "waiting"));
+        detail.load("run_9");
+
+        assertThat(detail.canCancelProperty().get()).isTrue();
+    }
 }

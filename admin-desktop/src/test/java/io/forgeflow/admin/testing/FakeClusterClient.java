@@ -1,6 +1,10 @@
 package io.forgeflow.admin.testing;
 
+import io.forgeflow.admin.cluster.BatchProgress;
 import io.forgeflow.admin.cluster.ClusterClient;
+import io.forgeflow.admin.cluster.JobWorkflow;
+import io.forgeflow.admin.cluster.Parents;
+import io.forgeflow.admin.cluster.WorkflowNode;
 import io.forgeflow.admin.cluster.JobQuery;
 import io.forgeflow.admin.cluster.RunQuery;
 import io.forgeflow.admin.cluster.RunTrace;
@@ -37,6 +41,13 @@ public final class FakeClusterClient implements ClusterClient {
     private final Map<String, Job> jobs = new LinkedHashMap<>();
     private final Map<String, Run> runs = new LinkedHashMap<>();
     private final Map<String, RunTrace> traces = new HashMap<>();
+    /** depends_on, on_parent_failure and batch_id by job id (parents and children are derived from them). */
+    private final Map<String, List<String>> dependsOn = new HashMap<>();
+    private final Map<String, String> policies = new HashMap<>();
+    private final Map<String, String> batchOf = new HashMap<>();
+    private final Map<String, BatchProgress> batches = new HashMap<>();
+    /** The parents each submission with parents sent, in order. */
+    private final List<Parents> submittedParents = new ArrayList<>();
     private final Map<String, Queue<RuntimeException>> failures = new HashMap<>();
     private final List<String> calls = new ArrayList<>();
     private final List<Node> nodes = new ArrayList<>();
@@ -51,6 +62,30 @@ public final class FakeClusterClient implements ClusterClient {
     public FakeClusterClient withJob(Job job) {
         jobs.put(job.id(), job);
         return this;
+    }
+
+    /** The job waits for these parents with this policy (null: the server's default). */
+    public FakeClusterClient withParents(String jobId, String policy, String... parentIds) {
+        dependsOn.put(jobId, List.of(parentIds));
+        if (policy != null) {
+            policies.put(jobId, policy);
+        }
+        return this;
+    }
+
+    /** The job was made by this batch. */
+    public FakeClusterClient inBatch(String jobId, String batchId) {
+        batchOf.put(jobId, batchId);
+        return this;
+    }
+
+    public FakeClusterClient withBatch(BatchProgress batch) {
+        batches.put(batch.id(), batch);
+        return this;
+    }
+
+    public List<Parents> submittedParents() {
+        return submittedParents;
     }
 
     public FakeClusterClient withRun(Run run) {
@@ -139,7 +174,8 @@ public final class FakeClusterClient implements ClusterClient {
         Map<String, Long> n = new HashMap<>();
         runs.values().forEach(r -> n.merge(r.status(), 1L, Long::sum));
         return new Stats(n.getOrDefault(Run.PENDING, 0L), n.getOrDefault(Run.RUNNING, 0L),
-                n.getOrDefault(Run.SUCCEEDED, 0L), n.getOrDefault(Run.DEAD, 0L), n.getOrDefault(Run.CANCELLED, 0L));
+                n.getOrDefault(Run.SUCCEEDED, 0L), n.getOrDefault(Run.DEAD, 0L), n.getOrDefault(Run.CANCELLED, 0L),
+                n.getOrDefault(Run.WAITING, 0L));
     }
 
     @Override
@@ -195,6 +231,57 @@ public final class FakeClusterClient implements ClusterClient {
                 Fixtures.T0.plusSeconds(60), Fixtures.T0, Fixtures.T0);
         jobs.put(id, job);
         return new SubmitResult(job, true);
+    }
+
+    @Override
+    public SubmitResult submit(JobRequest request, Parents parents) {
+        called("submitWithParents", request.name(), parents.ids(), parents.onParentFailure());
+        submittedParents.add(parents);
+        for (String parent : parents.ids()) {
+            if (!jobs.containsKey(parent)) {
+                throw new ForgeFlowApiException(422, "depends_on: no job " + parent, "depends_on",
+                        "validation_failed");
+            }
+        }
+        SubmitResult result = submitAnswer != null ? submitAnswer.get() : submit(request);
+        calls.remove(calls.size() - 1);
+        dependsOn.put(result.job().id(), parents.ids());
+        if (parents.onParentFailure() != null) {
+            policies.put(result.job().id(), parents.onParentFailure());
+        }
+        return result;
+    }
+
+    @Override
+    public JobWorkflow workflow(String jobId) {
+        called("workflow", jobId);
+        Job job = jobs.get(jobId);
+        if (job == null) {
+            throw new ForgeFlowApiException(404, "no job " + jobId, null, "not_found");
+        }
+        List<String> parents = dependsOn.getOrDefault(jobId, List.of());
+        List<String> children = dependsOn.entrySet().stream().filter(e -> e.getValue().contains(jobId))
+                .map(Map.Entry::getKey).sorted().toList();
+        return new JobWorkflow(job, parents, parents.isEmpty() ? null : policies.getOrDefault(jobId, "cancel"),
+                batchOf.get(jobId), parents.stream().map(this::node).toList(),
+                children.stream().map(this::node).toList());
+    }
+
+    private WorkflowNode node(String jobId) {
+        Job job = jobs.get(jobId);
+        Run latest = runs.values().stream().filter(r -> r.jobId().equals(jobId)).reduce((a, b) -> b).orElse(null);
+        return new WorkflowNode(jobId, job == null ? null : job.name(), job == null ? null : job.status(),
+                latest == null ? null : latest.status());
+    }
+
+    @Override
+    public BatchProgress batch(String batchId) {
+        called("batch", batchId);
+        BatchProgress batch = batches.get(batchId);
+        if (batch == null) {
+            throw new ForgeFlowApiException(404, "no batch " + batchId, null, "not_found");
+        }
+        return batch;
     }
 
     @Override

@@ -13,7 +13,6 @@ import io.forgeflow.client.Attempt;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.Node;
 import io.forgeflow.client.Run;
-import io.forgeflow.client.Stats;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -61,8 +60,15 @@ public final class ScriptedServer implements AutoCloseable {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final List<OutputStream> streams = new CopyOnWriteArrayList<>();
     private final List<Stall> stalls = new CopyOnWriteArrayList<>();
-    /** trace_id and trace_url by run id (the client's Run has no such fields). */
+    /** trace_id and trace_url by run id. */
     private final Map<String, List<String>> traces = new java.util.HashMap<>();
+    /** Workflows: depends_on, on_parent_failure and batch_id by job id, batches by id (as their JSON). */
+    private final Map<String, List<String>> dependsOn = new java.util.HashMap<>();
+    private final Map<String, String> policies = new java.util.HashMap<>();
+    private final Map<String, String> batchOf = new java.util.HashMap<>();
+    private final Map<String, Map<String, Object>> batches = new java.util.HashMap<>();
+    /** The body of the last POST /api/jobs. */
+    private volatile String lastSubmission;
     private volatile String token;
     private volatile boolean sse;
     private int nextJob = 1;
@@ -166,6 +172,42 @@ public final class ScriptedServer implements AutoCloseable {
                 j.overlap(), j.waitingFor(), j.retry(), labels);
         jobs.set(jobs.indexOf(j), changed);
         return changed;
+    }
+
+    /** The child waits for the parents (policy null: the default, cancel). */
+    public synchronized void link(String childId, String policy, String... parentIds) {
+        dependsOn.put(childId, List.of(parentIds));
+        if (policy != null) {
+            policies.put(childId, policy);
+        }
+    }
+
+    /** A batch as GET /api/batches/{id} answers it; the jobs given were made by it. */
+    public synchronized void addBatch(String id, String name, long[] waitingPendingRunningSucceededDeadCancelled,
+                                      String onCompleteJobId, String status, String... jobIds) {
+        long[] n = waitingPendingRunningSucceededDeadCancelled;
+        Map<String, Object> b = new LinkedHashMap<>();
+        b.put("id", id);
+        b.put("name", name);
+        b.put("idempotency_key", null);
+        b.put("created_at", now.minusSeconds(600).toString());
+        b.put("completed_at", "completed".equals(status) ? now.toString() : null);
+        b.put("total", java.util.Arrays.stream(n).sum());
+        String[] keys = {"waiting", "pending", "running", "succeeded", "dead", "cancelled"};
+        for (int i = 0; i < keys.length; i++) {
+            b.put(keys[i], n[i]);
+        }
+        b.put("on_complete_job_id", onCompleteJobId);
+        b.put("status", status);
+        batches.put(id, b);
+        for (String jobId : jobIds) {
+            batchOf.put(jobId, id);
+        }
+    }
+
+    /** The JSON body of the last job submission. */
+    public String lastSubmission() {
+        return lastSubmission;
     }
 
     public synchronized void addNode(Node node) {
@@ -343,7 +385,7 @@ public final class ScriptedServer implements AutoCloseable {
                 return new Answer(404, error("no job with id " + p[3], null));
             }
             if (get && p.length == 4) {
-                return ok(job);
+                return ok(withWorkflow(job, true));
             }
             if (post && p.length == 5) {
                 return jobAction(job, p[4]);
@@ -354,6 +396,10 @@ public final class ScriptedServer implements AutoCloseable {
             if (method.equals("DELETE") && p.length == 4) {
                 return delete(job, "true".equals(q.get("cancel_running")));
             }
+        }
+        if (get && p.length == 4 && p[1].equals("api") && p[2].equals("batches")) {
+            Map<String, Object> batch = batches.get(p[3]);
+            return batch == null ? new Answer(404, error("no batch with id " + p[3], null)) : ok(batch);
         }
         if (get && path.equals("/api/runs")) {
             List<Run> newest = new ArrayList<>(runs);
@@ -386,6 +432,32 @@ public final class ScriptedServer implements AutoCloseable {
             }
         }
         return new Answer(404, error("HTTP 404 Not Found", null));
+    }
+
+    /** A job as JSON with its workflow fields, and with parents and children as GET /api/jobs/{id} has them. */
+    private Map<String, Object> withWorkflow(Job job, boolean links) {
+        Map<String, Object> json = JSON.convertValue(job, new TypeReference<LinkedHashMap<String, Object>>() { });
+        List<String> parents = dependsOn.getOrDefault(job.id(), List.of());
+        json.put("depends_on", parents);
+        json.put("on_parent_failure", parents.isEmpty() ? null : policies.getOrDefault(job.id(), "cancel"));
+        json.put("batch_id", batchOf.get(job.id()));
+        if (links) {
+            json.put("parents", parents.stream().map(this::linked).toList());
+            json.put("children", dependsOn.entrySet().stream().filter(e -> e.getValue().contains(job.id()))
+                    .map(Map.Entry::getKey).sorted().map(this::linked).toList());
+        }
+        return json;
+    }
+
+    private Map<String, Object> linked(String jobId) {
+        Job job = job(jobId);
+        List<Run> of = runsOf(jobId);
+        Map<String, Object> node = new LinkedHashMap<>();
+        node.put("id", jobId);
+        node.put("name", job == null ? null : job.name());
+        node.put("status", job == null ? null : job.status());
+        node.put("run_status", of.isEmpty() ? null : of.get(of.size() - 1).status());
+        return node;
     }
 
     /** A run as JSON, with its trace fields. */
@@ -442,6 +514,7 @@ public final class ScriptedServer implements AutoCloseable {
     }
 
     private Answer submit(byte[] body) {
+        lastSubmission = new String(body, StandardCharsets.UTF_8);
         Map<String, Object> in;
         try {
             in = JSON.readValue(body, new TypeReference<>() { });
@@ -470,6 +543,16 @@ public final class ScriptedServer implements AutoCloseable {
                 return new Answer(422, error(range[0] + " must be " + range[1] + " to " + range[2], range[0]));
             }
         }
+        @SuppressWarnings("unchecked")
+        List<String> parents = (List<String>) in.getOrDefault("depends_on", List.of());
+        for (String parent : parents) {
+            if (job(parent) == null) {
+                return new Answer(422, error("depends_on: no job with id " + parent, "depends_on"));
+            }
+        }
+        if (!parents.isEmpty() && cron != null) {
+            return new Answer(422, error("depends_on: a recurring job cannot have parents", "depends_on"));
+        }
         String key = (String) in.get("idempotency_key");
         if (key != null) {
             for (Job existing : jobs) {
@@ -488,10 +571,13 @@ public final class ScriptedServer implements AutoCloseable {
                 cron != null ? nextFire(cron, (String) in.getOrDefault("timezone", "UTC")) : runAt != null ? runAt : now,
                 now, now);
         jobs.add(job);
-        if (cron == null && runAt == null) {
+        if (!parents.isEmpty()) {
+            link(job.id(), (String) in.get("on_parent_failure"), parents.toArray(String[]::new));
+            addRun(job.id(), "waiting", null, null, List.of(), now);
+        } else if (cron == null && runAt == null) {
             addRun(job.id(), Run.PENDING, null, null, List.of(), now);
         }
-        return new Answer(201, write(job));
+        return new Answer(201, write(withWorkflow(job, false)));
     }
 
     /** Scripted, not evaluated: a cron job's next tick is five minutes from now (the real server's is tested there). */
@@ -609,11 +695,13 @@ public final class ScriptedServer implements AutoCloseable {
         return ok(traced(moved));
     }
 
-    private Stats stats() {
-        long[] n = new long[5];
-        List<String> order = List.of(Run.PENDING, Run.RUNNING, Run.SUCCEEDED, Run.DEAD, Run.CANCELLED);
-        runs.forEach(r -> n[order.indexOf(r.status())]++);
-        return new Stats(n[0], n[1], n[2], n[3], n[4]);
+    /** Runs by status, waiting included (as the node counts it). */
+    private Map<String, Long> stats() {
+        Map<String, Long> n = new LinkedHashMap<>();
+        for (String status : List.of("waiting", Run.PENDING, Run.RUNNING, Run.SUCCEEDED, Run.DEAD, Run.CANCELLED)) {
+            n.put(status, runs.stream().filter(r -> r.status().equals(status)).count());
+        }
+        return n;
     }
 
     private <T> Answer page(List<T> items, Map<String, String> q) {

@@ -207,6 +207,66 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
         until(() -> openedLinks.contains(TRACE_VIEWER + TRACE));
     }
 
+    /**
+     * The node's own answers to the desktop's workflow calls: a batch (extract, then load after it, and an on-complete
+     * job) read until completed, a child's parents and batch, a submission with parents and the 422 on an unknown
+     * one; then the graph and the batch link clicked in the app.
+     */
+    @Test
+    void workflowsAndABatchOnTheRealNode(FxRobot robot) throws Exception {
+        String batchId;
+        String extract;
+        String load;
+        try (ForgeFlowClient client = ForgeFlowClient.create(nodeUrl)) {
+            var answer = client.submitBatch(io.forgeflow.client.BatchRequest.builder().name("e2e-import")
+                    .job("a", JobRequest.shell("e2e-extract", "echo a").build())
+                    .job("b", JobRequest.shell("e2e-load", "echo b").dependsOn("a").build())
+                    .onComplete(JobRequest.shell("e2e-notify", "echo done").build()).build()).batch();
+            batchId = answer.id();
+            extract = answer.refs().get("a");
+            load = answer.refs().get("b");
+        }
+
+        try (RestClusterClient cluster = RestClusterClient.open(nodeUrl, null)) {
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> cluster.batch(batchId).completed());
+            var batch = cluster.batch(batchId);
+            org.assertj.core.api.Assertions.assertThat(batch.name()).isEqualTo("e2e-import");
+            org.assertj.core.api.Assertions.assertThat(List.of(batch.total(), batch.succeeded(), batch.dead(),
+                    batch.waiting())).containsExactly(2L, 2L, 0L, 0L);
+            org.assertj.core.api.Assertions.assertThat(batch.onCompleteJobId()).isNotNull();
+
+            var workflow = cluster.workflow(load);
+            org.assertj.core.api.Assertions.assertThat(workflow.dependsOn()).containsExactly(extract);
+            org.assertj.core.api.Assertions.assertThat(workflow.onParentFailure()).isEqualTo("cancel");
+            org.assertj.core.api.Assertions.assertThat(workflow.batchId()).isEqualTo(batchId);
+            org.assertj.core.api.Assertions.assertThat(workflow.parents()).containsExactly(
+                    new io.forgeflow.admin.cluster.WorkflowNode(extract, "e2e-extract", Job.COMPLETED, Run.SUCCEEDED));
+            org.assertj.core.api.Assertions.assertThat(cluster.workflow(extract).children())
+                    .extracting(io.forgeflow.admin.cluster.WorkflowNode::id).containsExactly(load);
+
+            var child = cluster.submit(JobRequest.shell("e2e-after", "echo after").build(),
+                    new io.forgeflow.admin.cluster.Parents(List.of(load), "run"));
+            org.assertj.core.api.Assertions.assertThat(cluster.workflow(child.job().id()).onParentFailure())
+                    .isEqualTo("run");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cluster.submit(JobRequest.shell("e2e-orphan",
+                    "true").build(), new io.forgeflow.admin.cluster.Parents(List.of(
+                    "0190f3c2-6f1e-7a3b-9c4d-2e5f6a7b8c9d"), null)))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(422);
+                        org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("depends_on");
+                    });
+        }
+
+        openApp(nodeUrl);
+        connect(robot);
+        robot.clickOn("#tab-jobs");
+        robot.clickOn(cell(robot, "jobsTable", "e2e-load"));
+        untilText(robot, "#wfNode-" + extract, "e2e-extract\ncompleted · succeeded");
+        robot.clickOn("#jobBatchLink");
+        untilText(robot, "#batchStatus", "completed");
+        untilText(robot, "#batchCounts", "succeeded 2");
+    }
+
     private static void sql(String statement) throws SQLException {
         try (Connection c = DriverManager.getConnection(adminJdbcUrl); Statement s = c.createStatement()) {
             s.execute(statement);
