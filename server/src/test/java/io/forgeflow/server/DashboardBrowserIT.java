@@ -650,8 +650,9 @@ class DashboardBrowserIT {
             driver.get(base() + "/#runs?run=" + childRun);
             waitFor(driver, d -> "waiting".equals(text(d, "#run-status")) ? true : null);
             // waitFor looks again when the live run view re-renders under a found element (stale)
-            assertThat(waitFor(driver, d -> d.findElement(By.cssSelector("#run-detail button[data-action=cancel-run]"))
-                    .isEnabled() ? true : null)).as("a waiting run can be cancelled").isTrue();
+            Boolean cancellable = waitFor(driver, d -> d.findElement(
+                    By.cssSelector("#run-detail button[data-action=cancel-run]")).isEnabled() ? Boolean.TRUE : null);
+            assertThat(cancellable).as("a waiting run can be cancelled").isTrue();
             click(driver, "#run-job");
             waitFor(driver, d -> d.getCurrentUrl().endsWith("#job?id=" + child.id()) ? true : null);
             waitFor(driver, d -> node(d, child.id()) != null ? true : null);
