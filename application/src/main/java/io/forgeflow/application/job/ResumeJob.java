@@ -57,7 +57,6 @@ public final class ResumeJob {
                     RunCancellation.NONE, null), id);
         }
         boolean live = !runs.list(id, RunStatus.PENDING, 1, null).items().isEmpty()
-                || !runs.list(id, RunStatus.WAITING, 1, null).items().isEmpty()
                 || !runs.list(id, RunStatus.RUNNING, 1, null).items().isEmpty();
         Instant due = spec.runAt() != null && spec.runAt().isAfter(now) ? spec.runAt() : now;
         Run again = live ? null : Run.pending(Ids.newId(now), id, spec.maxAttempts(), spec.priority(), due,

@@ -88,7 +88,7 @@ public final class InMemoryJobRepository implements JobRepository {
             Job changed = new Job(id, spec, job.status(), nextRunAt, job.createdAt(), updated, job.submittedVia());
             store.jobs.put(id, changed);
             for (Run run : List.copyOf(store.runs.values())) {
-                if (!run.jobId().equals(id) || run.status() != RunStatus.PENDING) {
+                if (!run.jobId().equals(id) || run.status() != RunStatus.PENDING && run.status() != RunStatus.WAITING) {
                     continue;
                 }
                 boolean follow = pendingRuns == PendingRuns.FOLLOW;
@@ -170,7 +170,7 @@ public final class InMemoryJobRepository implements JobRepository {
                     if (!run.jobId().equals(id)) {
                         continue;
                     }
-                    if (run.status() == RunStatus.PENDING) {
+                    if (run.status() == RunStatus.PENDING || run.status() == RunStatus.WAITING) {
                         Run cancelled = run.cancel(now, reason);
                         store.runs.put(run.id(), cancelled);
                         touched.add(cancelled);

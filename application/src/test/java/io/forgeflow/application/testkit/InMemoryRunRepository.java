@@ -74,7 +74,7 @@ public final class InMemoryRunRepository implements RunRepository {
     public Optional<Run> cancelPending(String id, String reason) {
         synchronized (store) {
             Run run = store.runs.get(id);
-            if (run == null || run.status() != RunStatus.PENDING) {
+            if (run == null || run.status() != RunStatus.PENDING && run.status() != RunStatus.WAITING) {
                 return Optional.empty();
             }
             Run cancelled = run.cancel(store.now(), reason);

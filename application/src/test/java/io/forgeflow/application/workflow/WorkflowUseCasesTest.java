@@ -65,6 +65,19 @@ class WorkflowUseCasesTest {
         }
 
         @Test
+        void anOperatorOrAPauseCancelsAWaitingRun() {
+            Job parent = s.submit(aDraft());
+            String first = submit.submit(aDraft().named("c1").build(), on(parent.id()), null).job().id();
+            String second = submit.submit(aDraft().named("c2").build(), on(parent.id()), null).job().id();
+
+            Run cancelled = s.cancelRun().cancel(s.onlyRunOf(first).id());
+            assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(cancelled.error()).isEqualTo("cancelled by an operator");
+            s.pauseJob().pause(second);
+            assertThat(s.onlyRunOf(second).status()).isEqualTo(RunStatus.CANCELLED);
+        }
+
+        @Test
         void noParentsIsAPlainSubmission() {
             JobCreation plain = submit.submit(aDraft().build(), Dependencies.NONE, null);
             assertThat(s.onlyRunOf(plain.job().id()).status()).isEqualTo(RunStatus.PENDING);
