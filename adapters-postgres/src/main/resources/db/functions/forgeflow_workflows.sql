@@ -117,6 +117,9 @@ BEGIN
     UPDATE runs r SET has_children = true
     WHERE r.id IN (SELECT x.id FROM runs x WHERE x.job_id = ANY (p_parents) AND NOT x.has_children ORDER BY x.id
                    FOR UPDATE);
+    -- and every parent run shared until commit (also those an earlier child marked): a parent's end waits for this
+    -- link to commit and then sees the new edge, or this link waits for that end and then sees the parent ended
+    PERFORM 1 FROM runs x WHERE x.job_id = ANY (p_parents) ORDER BY x.id FOR SHARE;
     SELECT p.id INTO v_missing
     FROM unnest(p_parents) WITH ORDINALITY AS p (id, n)
     WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = p.id AND j.status <> 'deleted')

@@ -89,6 +89,25 @@ class PostgresWorkflowsIT {
     }
 
     @Test
+    void aChildLinkedWhileItsParentEndsIsDecidedWhicheverCommitsFirst() throws Exception {
+        Run a = parent();
+        child(ParentFailure.CANCEL, a); // an earlier child marked the parent's run already
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        Future<String> late;
+        try (Handle ending = pg.jdbi().open()) {
+            ending.begin();
+            end(ending, a, "dead"); // not committed yet
+            late = pool.submit(() -> child(ParentFailure.CANCEL, a));
+            Thread.sleep(300);
+            assertThat(late.isDone()).as("the link waits for the parent's end to commit").isFalse();
+            ending.commit();
+        }
+        String c = late.get();
+        pool.shutdown();
+        assertThat(statusOfRunOf(c)).isEqualTo("cancelled");
+    }
+
+    @Test
     void parentsEndingOneAfterTheOtherReleaseTheChildInTheSecondsTransaction() {
         Run p1 = parent();
         Run p2 = parent();
