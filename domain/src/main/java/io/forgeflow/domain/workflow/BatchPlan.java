@@ -145,7 +145,7 @@ public record BatchPlan(String name, String idempotencyKey, List<Planned> jobs, 
         int n = byIndex.size();
         int[] waiting = new int[n];
         List<List<Integer>> children = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
+        for (Planned ignored : byIndex) {
             children.add(new ArrayList<>());
         }
         for (Planned p : byIndex) {
@@ -208,8 +208,7 @@ public record BatchPlan(String name, String idempotencyKey, List<Planned> jobs, 
         try {
             return validation.get();
         } catch (ValidationException e) {
-            String field = e.field() == null ? prefix.substring(0, prefix.length() - 1) : prefix + e.field();
-            throw new ValidationException(field, prefix + e.getMessage());
+            throw new ValidationException(prefix + e.field(), prefix + e.getMessage());
         }
     }
 }

@@ -148,11 +148,11 @@ class BatchPlanTest {
         assertThat(BatchPlan.validate(null, null, tooMany.subList(0, BatchPlan.MAX_JOBS), null).jobs())
                 .hasSize(BatchPlan.MAX_JOBS);
         assertThat(refusal(null, null, Arrays.asList(entry(null, "a"), null), null).field()).isEqualTo("jobs[1]");
-        for (String name : List.of(" ", "n".repeat(201), "a\0b")) {
+        for (String name : List.of(" ", "n".repeat(201), "a\0b", "\0a")) {
             assertThat(refusal(name, null, List.of(entry(null, "a")), null).field()).isEqualTo("name");
         }
         assertThat(BatchPlan.validate("n".repeat(200), null, List.of(entry(null, "a")), null).name()).hasSize(200);
-        for (String key : List.of("", "k".repeat(201), "a\0b")) {
+        for (String key : List.of("", "k".repeat(201), "a\0b", "\0a")) {
             assertThat(refusal(null, key, List.of(entry(null, "a")), null).field()).isEqualTo("idempotency_key");
         }
         assertThat(BatchPlan.validate(null, "k".repeat(200), List.of(entry(null, "a")), null).idempotencyKey())

@@ -81,6 +81,8 @@ class DependenciesTest {
                 .isEqualTo("depends_on[0] 'nope' is not a job id");
         assertThat(refusal(List.of("nope"), null, Set.of("a"), "jobs[0].").getMessage())
                 .isEqualTo("jobs[0].depends_on[0] 'nope' is not a job id nor the ref of a job in this batch");
+        assertThat(refusal(List.of("y".repeat(60)), null, Set.of(), "").getMessage()).contains("'" + "y".repeat(60) + "' is")
+                .doesNotContain("…");
         String longOne = "x".repeat(70);
         assertThat(refusal(List.of(longOne), null, Set.of(), "").getMessage()).contains("x".repeat(60) + "…'")
                 .doesNotContain("x".repeat(61));
