@@ -191,11 +191,40 @@ class WorkflowUseCasesTest {
         }
     }
 
+    /** A store for the sweeper alone: what else it is asked is not this test's. */
+    abstract static class SweepOnly implements Workflows {
+        @Override
+        public JobCreation createWithParents(Job job, Run waitingRun, Dependencies dependencies) {
+            throw new UnsupportedOperationException("the sweeper creates nothing");
+        }
+
+        @Override
+        public BatchCreation createBatch(BatchPlan plan, List<Job> jobs, List<Run> runs, Job onComplete,
+                                         Run onCompleteRun, String batchId, String requestHash, Instant now) {
+            throw new UnsupportedOperationException("the sweeper creates nothing");
+        }
+
+        @Override
+        public Optional<BatchProgress> findBatch(String id) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<JobLinks> links(String jobId, int childLimit) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Map<String, JobLinks> workflowOf(List<String> jobIds) {
+            return Map.of();
+        }
+    }
+
     @Nested
     class Sweeper {
         final List<String> completedRounds = new ArrayList<>();
         int rechecks;
-        final Workflows counting = new Workflows() {
+        final Workflows counting = new SweepOnly() {
             int left = 250;
 
             @Override
@@ -216,31 +245,6 @@ class WorkflowUseCasesTest {
                 return rechecks < 3 ? limit : 7;
             }
 
-            @Override
-            public JobCreation createWithParents(Job job, Run waitingRun, Dependencies dependencies) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public BatchCreation createBatch(BatchPlan plan, List<Job> jobs, List<Run> runs, Job onComplete,
-                                             Run onCompleteRun, String batchId, String requestHash, Instant now) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Optional<BatchProgress> findBatch(String id) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<JobLinks> links(String jobId, int childLimit) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Map<String, JobLinks> workflowOf(List<String> jobIds) {
-                return Map.of();
-            }
         };
 
         @Test
@@ -269,7 +273,7 @@ class WorkflowUseCasesTest {
         @Test
         void leadershipLostMidwayStopsTheRounds() {
             FakeLeaderElection election = FakeLeaderElection.leading();
-            Workflows losing = new Workflows() {
+            Workflows losing = new SweepOnly() {
                 @Override
                 public List<String> completeBatches(int limit) {
                     election.setLeader(false);
@@ -281,31 +285,6 @@ class WorkflowUseCasesTest {
                     return counting.recheckChildren(limit);
                 }
 
-                @Override
-                public JobCreation createWithParents(Job job, Run waitingRun, Dependencies dependencies) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public BatchCreation createBatch(BatchPlan plan, List<Job> jobs, List<Run> runs, Job onComplete,
-                                                 Run onCompleteRun, String batchId, String requestHash, Instant now) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public Optional<BatchProgress> findBatch(String id) {
-                    return Optional.empty();
-                }
-
-                @Override
-                public Optional<JobLinks> links(String jobId, int childLimit) {
-                    return Optional.empty();
-                }
-
-                @Override
-                public Map<String, JobLinks> workflowOf(List<String> jobIds) {
-                    return Map.of();
-                }
             };
             assertThat(new WorkflowSweeper(losing, election, n -> { }).runOnce()).isEqualTo(100);
             assertThat(rechecks).isZero();
