@@ -64,6 +64,8 @@ public final class PostgresNotifier implements Closeable {
     private volatile Thread receiver;
     private volatile boolean closed;
     private Connection sending;
+    /** The backend process of the sending connection, 0 while there is none (its echoes are told apart by it). */
+    private volatile int sendingPid;
 
     /** @param connections opens the dedicated connections: one to send on, one to listen on */
     public PostgresNotifier(Supplier<Connection> connections) {
@@ -90,6 +92,14 @@ public final class PostgresNotifier implements Closeable {
 
         /** The listening connection was re-established: notifications may have been missed. */
         default void reconnected() {
+        }
+
+        /**
+         * Whether this listener hears what this notifier itself sent. A listener that acts on its own sends at once
+         * (the wake-up signal wakes its node's waiters without the round trip) says no: the echo would cost a claim.
+         */
+        default boolean hearsOwnSends() {
+            return true;
         }
     }
 
@@ -246,8 +256,18 @@ public final class PostgresNotifier implements Closeable {
                 LockSupport.parkNanos(this, Math.max(1, wakeAt - System.nanoTime()));
             }
         }
+        sendingPid = 0;
         closeQuietly(sending);
         sending = null;
+    }
+
+    /** The connection's backend process id; 0 where the driver cannot tell (then every echo is heard). */
+    private static int backendPid(Connection connection) {
+        try {
+            return connection.unwrap(PGConnection.class).getBackendPID();
+        } catch (SQLException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** One transaction for the whole batch (one statement on its own: no transaction). Sender thread only. */
@@ -259,6 +279,7 @@ public final class PostgresNotifier implements Closeable {
                     sending = connections.get();
                     sending.setAutoCommit(true);
                     DedicatedConnections.commitWithoutWaitingForTheFlush(sending);
+                    sendingPid = backendPid(sending);
                 }
                 sending.setAutoCommit(statements == 1);
                 for (Map.Entry<Channel, List<String>> entry : batch.entrySet()) {
@@ -272,6 +293,7 @@ public final class PostgresNotifier implements Closeable {
                 batch.forEach((c, payloads) -> c.sent.addAndGet(payloads.size()));
                 return;
             } catch (SQLException | RuntimeException e) {
+                sendingPid = 0;
                 closeQuietly(sending);
                 sending = null;
                 if (round == 2) {
@@ -378,14 +400,24 @@ public final class PostgresNotifier implements Closeable {
     }
 
     private void deliver(PGNotification[] batch) {
+        int own = sendingPid;
         Map<String, List<String>> byChannel = new LinkedHashMap<>();
+        Map<String, List<String>> byOthers = new LinkedHashMap<>();
         for (PGNotification notification : batch) {
             byChannel.computeIfAbsent(notification.getName(), k -> new ArrayList<>()).add(notification.getParameter());
+            List<String> others = byOthers.computeIfAbsent(notification.getName(), k -> new ArrayList<>());
+            if (own == 0 || notification.getPID() != own) {
+                others.add(notification.getParameter());
+            }
         }
         byChannel.forEach((channel, payloads) -> {
             for (Listener listener : listeners.getOrDefault(channel, List.of())) {
+                List<String> heard = listener.hearsOwnSends() ? payloads : byOthers.get(channel);
+                if (heard.isEmpty()) {
+                    continue;
+                }
                 try {
-                    listener.notified(payloads);
+                    listener.notified(heard);
                 } catch (RuntimeException e) {
                     LOG.warn("a listener of {} failed: {}", channel, e.toString());
                 }

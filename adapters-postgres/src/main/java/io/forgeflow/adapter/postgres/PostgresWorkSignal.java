@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * <p><b>Receiving</b>: it listens from construction on (if the database answers; otherwise as soon as it does).
  * Notifications that arrive while nobody waits wake the next {@link #await}. After the listening connection was
  * re-established, {@code await} reports a signal, since one may have been missed meanwhile (a spurious wake-up costs
- * one claim query; a lost one costs a poll interval).
+ * one claim query; a lost one costs a poll interval). Its own notifier's notifications are not heard: they would only
+ * repeat the local wake-up (at 200 submissions a second they doubled the claims). So one signal per notifier.
  */
 public final class PostgresWorkSignal implements WorkSignal, Closeable {
     /** The notification channel. */
@@ -67,6 +68,11 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
             @Override
             public void reconnected() {
                 signal();
+            }
+
+            @Override
+            public boolean hearsOwnSends() {
+                return false; // runsBecameDue() woke this node's waiters already
             }
         });
     }

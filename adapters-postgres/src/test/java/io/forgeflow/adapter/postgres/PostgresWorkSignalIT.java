@@ -62,6 +62,23 @@ class PostgresWorkSignalIT {
     }
 
     @Test
+    void aNodesOwnNotificationDoesNotWakeItsWaitersASecondTime() throws Exception {
+        drain(sender);
+        drain(receiver);
+        sender.runsBecameDue();
+        assertThat(sender.await(Duration.ofSeconds(1))).as("the local hand-off").isTrue();
+
+        // once another node heard the NOTIFY, the sender's own listening connection has had it too
+        assertThat(receiver.await(Duration.ofSeconds(5))).as("the other node's wake-up").isTrue();
+        assertThat(sender.notificationsSent()).isEqualTo(1);
+        assertThat(sender.await(Duration.ofMillis(500))).as("a second wake-up from its own NOTIFY").isFalse();
+
+        // and a NOTIFY from anybody else (another node, forgeflow.enqueue in an application's transaction) still wakes it
+        receiver.runsBecameDue();
+        assertThat(sender.await(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
     void aSignalSentWhileNobodyWaitsWakesTheNextAwait() throws Exception {
         drain(receiver);
         sender.runsBecameDue();
