@@ -60,7 +60,8 @@ public final class Bench {
         subparser.addArgument("--large-n").type(Integer.class).setDefault(1_000_000).help("W1-large runs (1000000)");
         subparser.addArgument("--jit-warmup").type(Integer.class).setDefault(20_000)
                 .help("runs of an untimed drain before the measured ones, so that they measure a worker whose JVM has "
-                        + "compiled its hot code, as a long-running node's has (20000; 0: measure a cold JVM)");
+                        + "compiled its hot code, as a long-running node's has, and with W2 an untimed W2 pass (10 s at "
+                        + "500/s) for the submission path (20000; 0: measure a cold JVM)");
         subparser.addArgument("--rates").setDefault("200,1000,5000").help("W2 rates per second");
         subparser.addArgument("--measure-seconds").type(Integer.class).setDefault(30).help("W2 measured window");
         subparser.addArgument("--warmup-seconds").type(Integer.class).setDefault(3).help("W2 warm-up");
@@ -123,6 +124,12 @@ public final class Bench {
             if (jitWarmup > 0 && workloads.stream().anyMatch(x -> x.startsWith("W1") || x.equals("W2"))) {
                 out.println("JVM warm-up: an untimed drain of " + jitWarmup + " runs ...");
                 w.w1("warm-up", jitWarmup, null);
+            }
+            if (jitWarmup > 0 && workloads.contains("W2")) {
+                // the drain does not compile the submission path: without this the compiler's threads took 55-65 %
+                // of a core during a measured W2 at 200/s, as much CPU as the workload itself
+                out.println("JVM warm-up: an untimed W2 pass, 10 s at 500/s ...");
+                w.w2(500, Duration.ZERO, Duration.ofSeconds(10));
             }
             if (workloads.contains("W1")) {
                 out.println("W1 ...");

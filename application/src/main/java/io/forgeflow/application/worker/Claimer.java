@@ -30,7 +30,7 @@ final class Claimer {
     /** The longest pause of the duty cycle: 5 ms. */
     static final long PACE_CAP_NANOS = 5_000_000L;
     /** Below this many runs claimed per second the claimer never waits (pickup latency is the wake-up's alone). */
-    static final double PACE_CLAIMS_ABOVE_PER_SECOND = 1_500;
+    static final double PACE_CLAIMS_ABOVE_PER_SECOND = 500;
     /** Attempts shorter than this on average let the worker hold one batch of runs ready. */
     static final int PREFETCH_BELOW_MILLIS = 50;
     /** Attempts shorter than this on average let the worker hold three more batches of runs ready. */
