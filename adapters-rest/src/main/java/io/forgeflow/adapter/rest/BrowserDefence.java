@@ -193,11 +193,14 @@ public final class BrowserDefence {
     }
 
     /** {@code localhost}, an IPv4 address in 127.0.0.0/8, or the IPv6 loopback; no DNS. */
+    private static final java.util.regex.Pattern LOOPBACK_V4 =
+            java.util.regex.Pattern.compile("127(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
+
     static boolean isLoopback(String host) {
         if (host.equals("localhost")) {
             return true;
         }
-        if (host.matches("127(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}")) {
+        if (LOOPBACK_V4.matcher(host).matches()) {
             return true;
         }
         return host.equals("[::1]") || host.equals("[0:0:0:0:0:0:0:1]") || host.equals("[::ffff:127.0.0.1]");

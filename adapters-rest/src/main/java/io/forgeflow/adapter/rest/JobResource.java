@@ -86,7 +86,10 @@ public final class JobResource {
         checkSubmitScope(security, draft.executor());
         JobCreation creation = submitJob.submit(draft, submission.dependencies(),
                 TraceContext.parse(traceparent, tracestate));
-        JobResponse job = withWorkflow(JobResponse.of(creation.job()).withWaitingFor(waitingFor(creation.job())));
+        JobResponse answer = JobResponse.of(creation.job()).withWaitingFor(waitingFor(creation.job()));
+        // a job just created without parents has no workflow (no parents, no batch, no children yet): no query
+        JobResponse job = creation.created() && submission.dependencies().isEmpty()
+                ? answer.withWorkflow(null, false) : withWorkflow(answer);
         if (!creation.created()) {
             return Response.ok(job).build();
         }

@@ -150,8 +150,12 @@ public final class InMemoryWorkflows implements Workflows {
                 job == null ? null : job.status().wireName(), run);
     }
 
+    /** How many times {@link #workflowOf} was asked (a submission of a job without parents should not ask). */
+    public final java.util.concurrent.atomic.AtomicInteger workflowQueries = new java.util.concurrent.atomic.AtomicInteger();
+
     @Override
     public Map<String, JobLinks> workflowOf(List<String> jobIds) {
+        workflowQueries.incrementAndGet();
         synchronized (store) {
             Map<String, JobLinks> out = new HashMap<>();
             for (String id : jobIds) {
