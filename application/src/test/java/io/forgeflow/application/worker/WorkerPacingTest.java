@@ -85,7 +85,8 @@ class WorkerPacingTest {
     @Test
     void afterARoundThatTookEveryDueRunTheClaimerWaitsOutItsPauseWhateverWakesItAndStoppingEndsIt() {
         start(aMinuteAfterEach(), never());
-        Await.until("the first round ran (it found nothing)", () -> queue.claims.get() >= 1);
+        // answered, not only asked: a run submitted while the first claim is still reading would be claimed by it
+        Await.until("the first round ran (it found nothing)", () -> queue.claimsAnswered.get() >= 1);
 
         Run run = s.onlyRunOf(s.submit(aDraft()).id()); // submitting signals that runs became due
 
