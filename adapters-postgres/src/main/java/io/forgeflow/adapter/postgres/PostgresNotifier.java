@@ -401,18 +401,16 @@ public final class PostgresNotifier implements Closeable {
 
     private void deliver(PGNotification[] batch) {
         int own = sendingPid;
-        Map<String, List<String>> byChannel = new LinkedHashMap<>();
-        Map<String, List<String>> byOthers = new LinkedHashMap<>();
+        Map<String, List<PGNotification>> byChannel = new LinkedHashMap<>();
         for (PGNotification notification : batch) {
-            byChannel.computeIfAbsent(notification.getName(), k -> new ArrayList<>()).add(notification.getParameter());
-            List<String> others = byOthers.computeIfAbsent(notification.getName(), k -> new ArrayList<>());
-            if (own == 0 || notification.getPID() != own) {
-                others.add(notification.getParameter());
-            }
+            byChannel.computeIfAbsent(notification.getName(), k -> new ArrayList<>()).add(notification);
         }
-        byChannel.forEach((channel, payloads) -> {
+        byChannel.forEach((channel, notifications) -> {
+            List<String> all = notifications.stream().map(PGNotification::getParameter).toList();
+            List<String> others = own == 0 ? all : notifications.stream().filter(n -> n.getPID() != own)
+                    .map(PGNotification::getParameter).toList();
             for (Listener listener : listeners.getOrDefault(channel, List.of())) {
-                List<String> heard = listener.hearsOwnSends() ? payloads : byOthers.get(channel);
+                List<String> heard = listener.hearsOwnSends() ? all : others;
                 if (heard.isEmpty()) {
                     continue;
                 }

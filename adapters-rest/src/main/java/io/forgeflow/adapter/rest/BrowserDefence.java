@@ -192,10 +192,10 @@ public final class BrowserDefence {
         return portOf(host) != null || port <= 0 ? host : host + ":" + port;
     }
 
-    /** {@code localhost}, an IPv4 address in 127.0.0.0/8, or the IPv6 loopback; no DNS. */
     private static final java.util.regex.Pattern LOOPBACK_V4 =
             java.util.regex.Pattern.compile("127(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
 
+    /** {@code localhost}, an IPv4 address in 127.0.0.0/8, or the IPv6 loopback; no DNS. */
     static boolean isLoopback(String host) {
         if (host.equals("localhost")) {
             return true;
