@@ -1,6 +1,7 @@
 --liquibase formatted sql
 
--- forgeflow_claim: claims due runs for one worker (pending -> running, attempt + 1, leased), optionally past a hint
+-- forgeflow_claim: claims due runs for one worker holder (pending -> running, attempt + 1, leased, worker_instance the
+-- holder and worker_id its label; a holder whose lease row the leader ended claims nothing), optionally past a hint
 -- (the last run it claimed). SKIP LOCKED on the candidates; a limited queue's row (in name order) and a concurrency
 -- key's advisory lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit. A run is
 -- matched by its claim key (forgeflow_claim_key.sql: the executor, or java:<handler>). Called by
@@ -45,8 +46,19 @@ DECLARE
     v_lo_id     uuid;
     v_open_exists boolean := true;
     v_lo_q      text;
+    v_label     text := forgeflow_worker_label(p_worker);
+    v_ended     boolean;
 BEGIN
     IF p_limit < 1 THEN
+        RETURN;
+    END IF;
+    -- the holder's lease row (0016): made by its first claim, a plain read after that; an ended holder claims nothing
+    SELECT ended_at IS NOT NULL INTO v_ended FROM worker_leases WHERE instance = p_worker;
+    IF NOT FOUND THEN
+        INSERT INTO worker_leases (instance, worker_id, started_at, expires_at, lease_ms)
+        VALUES (p_worker, v_label, v_now, v_now + p_lease_ms * interval '1 millisecond', p_lease_ms)
+        ON CONFLICT (instance) DO NOTHING;
+    ELSIF v_ended THEN
         RETURN;
     END IF;
     SELECT coalesce(array_agg(name), '{}'), coalesce(array_agg(name) FILTER (WHERE paused), '{}')
@@ -150,7 +162,7 @@ BEGIN
                         LIMIT v_room
                     ), claimed AS (
                         UPDATE runs r
-                        SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
+                        SET status = 'running', worker_id = v_label, worker_instance = p_worker, attempt = r.attempt + 1, started_at = v_now,
                             finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
                             cancel_requested = false
                         FROM due WHERE r.id = due.id
@@ -343,7 +355,7 @@ BEGIN
     RETURN QUERY EXECUTE $claim$
         WITH claimed AS (
             UPDATE runs r
-            SET status = 'running', worker_id = $2, attempt = r.attempt + 1, started_at = $3,
+            SET status = 'running', worker_id = $7, worker_instance = $2, attempt = r.attempt + 1, started_at = $3,
                 finished_at = NULL, lease_expires_at = $3 + $4 * interval '1 millisecond',
                 cancel_requested = false
             WHERE r.id = ANY ($1)
@@ -358,6 +370,6 @@ BEGIN
             WHERE c.queue = ANY ($5) AND ($6)[array_position($5, c.queue)]
         )
         SELECT * FROM claimed$claim$
-        USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated;
+        USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated, v_label;
 END
 $$;

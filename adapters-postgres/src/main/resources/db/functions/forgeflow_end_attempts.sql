@@ -3,8 +3,12 @@
 -- forgeflow_end_attempts: ends attempts of running runs, a batch per call; every way out of running goes through it.
 -- Called by RunSql/endAttempts.sql for a worker's acknowledgements (succeeded, failed, timed_out, cancelled) and
 -- releases (released), and for the leader's decisions on expired leases (lease_expired).
--- Each row is fenced by (id, running, worker, attempt), and a lease_expired row also by its lease having expired, so
--- a stale or raced decision changes nothing. Runs are locked in id order (as heartbeats and job changes lock them),
+-- Each row is fenced by (id, running, holder, attempt): the holder is the worker process's own identity
+-- (runs.worker_instance, 0016; a run written running by anything but the claim has none: its label is its holder),
+-- never its label alone; a lease_expired row also by its lease having expired and its
+-- holder's lease row having been ended (forgeflow_expired_leases), so a stale or raced decision changes nothing. A batch of
+-- recoveries skips runs locked by others (SKIP LOCKED); a worker's acknowledgement waits for the row (lock_timeout) and
+-- is retried by its acknowledger: the holder's live lease row keeps the run meanwhile. Runs are locked in id order (as heartbeats and job changes lock them),
 -- then the jobs of one-off runs that ended, so concurrent multi-row writers cannot deadlock. Per row: the run moves to
 -- p_next (pending: due after p_delays ms; released: due now, the attempt not charged, max_attempts + 1); its output and
 -- error become the attempt's, except that lease_expired and released keep the run's output (and released its error);
@@ -26,10 +30,13 @@ DECLARE
     v_status   text;
     v_started  timestamptz;
     v_ended    uuid[] := '{}';
+    v_recovery boolean;
 BEGIN
     -- a batch of 16 or more: one statement (each lookup by primary key, so its cost grows with the batch, not the
     -- table); fewer: one update per row, cheaper than planning the statement
-    IF coalesce(cardinality(p_ids), 0) >= 16 THEN
+    -- the leader's recoveries skip a run someone holds locked (an application, an operator): the next pass retries it
+    v_recovery := coalesce(cardinality(p_ids), 0) > 0 AND 'lease_expired' = ALL (p_outcomes);
+    IF coalesce(cardinality(p_ids), 0) >= 16 AND NOT v_recovery THEN
         RETURN QUERY EXECUTE $batch$
             WITH batch AS (
                 SELECT *
@@ -48,15 +55,19 @@ BEGIN
                     FROM runs
                     WHERE id = b.id
                       AND CASE WHEN status = 'running'
-                               THEN worker_id = b.worker_id AND attempt = b.attempt
+                               THEN coalesce(worker_instance, worker_id) = b.worker_id AND attempt = b.attempt
                                     AND (b.outcome <> 'lease_expired'
-                                         OR lease_expires_at < coalesce(CAST($9 AS timestamptz), now()))
+                                         OR (lease_expires_at < coalesce(CAST($9 AS timestamptz), now())
+                                             AND NOT EXISTS (SELECT 1 FROM worker_leases w
+                                                             WHERE w.instance = coalesce(worker_instance, worker_id)
+                                                               AND w.ended_at IS NULL)))
                                ELSE false END
                     FOR UPDATE) r
             ), done AS (
                 UPDATE runs r
                 SET status           = b.next_status,
                     worker_id        = NULL,
+                    worker_instance  = NULL,
                     lease_expires_at = NULL,
                     cancel_requested = false,
                     scheduled_for    = CASE WHEN b.next_status = 'pending'
@@ -72,12 +83,12 @@ BEGIN
                     error            = CASE WHEN b.outcome = 'released' THEN r.error ELSE b.error END
                 FROM held b
                 WHERE r.id = b.id
-                  AND CASE WHEN r.status = 'running' THEN r.worker_id = b.worker_id AND r.attempt = b.attempt
+                  AND CASE WHEN r.status = 'running' THEN coalesce(r.worker_instance, r.worker_id) = b.worker_id AND r.attempt = b.attempt
                            ELSE false END
                 RETURNING r.id, r.job_id, r.status, r.started_at, b.worker_id, b.attempt, b.outcome, b.error
             ), finished AS (
                 INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
-                SELECT id, attempt, worker_id, coalesce(started_at, CAST($9 AS timestamptz), now()),
+                SELECT id, attempt, forgeflow_worker_label(worker_id), coalesce(started_at, CAST($9 AS timestamptz), now()),
                        coalesce(CAST($9 AS timestamptz), now()), outcome, error
                 FROM done
                 ON CONFLICT (run_id, attempt) DO UPDATE
@@ -102,9 +113,14 @@ BEGIN
              AS b (id, worker_id, attempt, next_status, delay_millis, outcome, output, error)
         ORDER BY b.id
     LOOP
+        IF v_recovery THEN
+            PERFORM 1 FROM runs x WHERE x.id = v_row.id FOR UPDATE SKIP LOCKED;
+            CONTINUE WHEN NOT FOUND;
+        END IF;
         UPDATE runs r
         SET status           = v_row.next_status,
             worker_id        = NULL,
+            worker_instance  = NULL,
             lease_expires_at = NULL,
             cancel_requested = false,
             scheduled_for    = CASE WHEN v_row.next_status = 'pending'
@@ -117,14 +133,19 @@ BEGIN
             error            = CASE WHEN v_row.outcome = 'released' THEN r.error ELSE v_row.error END
         WHERE r.id = v_row.id
           AND CASE WHEN r.status = 'running'
-                   THEN r.worker_id = v_row.worker_id AND r.attempt = v_row.attempt
-                        AND (v_row.outcome <> 'lease_expired' OR r.lease_expires_at < v_now)
+                   THEN coalesce(r.worker_instance, r.worker_id) = v_row.worker_id AND r.attempt = v_row.attempt
+                        AND (v_row.outcome <> 'lease_expired'
+                             OR (r.lease_expires_at < v_now
+                                 AND NOT EXISTS (SELECT 1 FROM worker_leases w
+                                                 WHERE w.instance = coalesce(r.worker_instance, r.worker_id)
+                                                   AND w.ended_at IS NULL)))
                    ELSE false END
         RETURNING r.job_id, r.status, r.started_at INTO v_job, v_status, v_started;
         CONTINUE WHEN NOT FOUND;
 
         INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
-        VALUES (v_row.id, v_row.attempt, v_row.worker_id, coalesce(v_started, v_now), v_now, v_row.outcome,
+        VALUES (v_row.id, v_row.attempt, forgeflow_worker_label(v_row.worker_id), coalesce(v_started, v_now), v_now,
+                v_row.outcome,
                 v_row.error)
         ON CONFLICT (run_id, attempt) DO UPDATE
             SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error

@@ -129,7 +129,8 @@ final class EmbeddedAssembly {
                 LeaseRescuer rescuer = new LeaseRescuer(queue, election,
                         new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),
                         new RunChanges(events, Clock.systemUTC()), bridge::leasesRecovered,
-                        new io.forgeflow.adapter.postgres.PostgresRunRepository(jdbi, null), b.tracing);
+                        new io.forgeflow.adapter.postgres.PostgresRunRepository(jdbi, null), b.tracing)
+                        .holdingOffAfterBreaks(b.lease);
                 SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, b.schedulerTick, () -> { },
                         new io.forgeflow.application.workflow.WorkflowSweeper(
                                 new io.forgeflow.adapter.postgres.PostgresWorkflows(jdbi, null), election, n -> { }));

@@ -173,7 +173,8 @@ final class NodeWiring {
                     settings.misfireThreshold.toJavaDuration(), metrics::missed);
             LeaseRescuer rescuer = new LeaseRescuer(queue, election,
                     new OutcomePolicy(retryPolicy, new SplittableRandom(new SecureRandom().nextLong())),
-                    new RunChanges(runEvents, clock), metrics::recovered, runs, tracing); // spans of runs it ends
+                    new RunChanges(runEvents, clock), metrics::recovered, runs, tracing) // spans of runs it ends
+                    .holdingOffAfterBreaks(settings.leaseDuration.toJavaDuration());
             Duration tick = settings.schedulerTick.toJavaDuration();
             // alive while a pass starts at least every three ticks, and never less than the leader's session timeout
             NodeHealthChecks.SchedulerPulse pulse = new NodeHealthChecks.SchedulerPulse(System::nanoTime,

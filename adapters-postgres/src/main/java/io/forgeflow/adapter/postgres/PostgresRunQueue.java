@@ -41,10 +41,13 @@ import java.util.function.LongSupplier;
  *       attempt rows. After a claim that took all it asked for, the worker's next claim starts past its last claimed
  *       run for up to {@link #HINT_NANOS} (see there).</li>
  *   <li>{@link #acknowledge}, {@link #release}, {@link #recover}: one call per batch into
- *       {@code forgeflow_end_attempts}, every row fenced by {@code (id, status = 'running', worker_id, attempt)} (and
- *       a recovery by the lease still being expired); a stale fence changes nothing. Nothing is decided here: the
+ *       {@code forgeflow_end_attempts}, every row fenced by {@code (id, status = 'running', holder, attempt)}, the
+ *       holder being the worker process's own identity ({@link io.forgeflow.domain.port.WorkerHolder}), not its label
+ *       (and a recovery by the run's and its holder's leases being expired and the holder ended); a stale fence
+ *       changes nothing. Nothing is decided here: the
  *       acknowledgements and recovery decisions come from the application.</li>
- *   <li>{@link #heartbeat}: one statement for the leases a worker holds.</li>
+ *   <li>{@link #heartbeat}: one call for the leases a worker holds: its holder's lease row, then its runs' leases
+ *       with SKIP LOCKED; it waits on no run lock an application or an operator may hold.</li>
  *   <li>{@link #expiredLeases}: a plain read of the expired leases, for the leader's rescuer to decide on.</li>
  * </ul>
  *
@@ -303,13 +306,18 @@ public final class PostgresRunQueue implements RunQueue {
         Set<RunFence> extended = new HashSet<>();
         Set<String> cancel = new HashSet<>();
         Set<RunFence> unheld = new HashSet<>();
+        boolean[] alive = {true};
         statements.list(HEARTBEAT_HELD, c -> c.prepareStatement(HEARTBEAT_HELD_SQL),
                 ps -> HEARTBEAT_HELD.bind(ps).text("worker", workerId).bigint("leaseMillis", leaseMillis)
                         .textArray("ids", ids.toArray(new String[0]))
                         .integerArray("attempts", attempts.toArray(new Integer[0])).timestamp("now", now).done(),
                 row -> {
+                    if (!row.getBoolean("alive")) {
+                        alive[0] = false;
+                        return null;
+                    }
                     FenceRow fence = Rows.fenceRow(row);
-                    if (!row.getBoolean("extended")) {
+                    if (!row.getBoolean("held")) {
                         unheld.add(fence.fence());
                     } else {
                         extended.add(fence.fence());
@@ -319,6 +327,9 @@ public final class PostgresRunQueue implements RunQueue {
                     }
                     return fence;
                 });
+        if (!alive[0]) {
+            return Heartbeat.ended();
+        }
         return new Heartbeat(extended, cancel, unheld);
     }
 

@@ -285,15 +285,22 @@ class PostgresRunQueueIT {
         @Test
         void aWorkerThatReclaimedItsOwnRunCannotAcknowledgeTheNewAttemptWithTheOldOne() {
             pg.insert(aRun());
-            Run first = queue.claim("A", NOOP, 1, LEASE).get(0);
+            String firstLife = "A#" + "1".repeat(32);
+            String secondLife = "A#" + "2".repeat(32);
+            Run first = queue.claim(firstLife, NOOP, 1, LEASE).get(0);
             clock.advance(LEASE.plusSeconds(1));
             recover(INSTANT_RETRY, 10);
             clock.advance(Duration.ofSeconds(1));
-            Run second = queue.claim("A", NOOP, 1, LEASE).get(0);
+            assertThat(queue.claim(firstLife, NOOP, 1, LEASE)).as("an ended holder claims nothing").isEmpty();
+            Run second = queue.claim(secondLife, NOOP, 1, LEASE).get(0);
 
-            assertThat(queue.acknowledge(List.of(success(fence(first))))).isEmpty();
+            assertThat(first.workerId()).isEqualTo("A");
+            assertThat(second.workerId()).isEqualTo("A");
+            assertThat(queue.acknowledge(List.of(success(new RunFence(first.id(), firstLife, 1))))).isEmpty();
+            assertThat(queue.acknowledge(List.of(success(new RunFence(second.id(), secondLife, 1))))).isEmpty();
             assertThat(runs.find(first.id()).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
-            assertThat(queue.acknowledge(List.of(success(fence(second))))).containsExactly(fence(second));
+            assertThat(queue.acknowledge(List.of(success(new RunFence(second.id(), secondLife, 2)))))
+                    .containsExactly(new RunFence(second.id(), secondLife, 2));
         }
     }
 
@@ -638,18 +645,19 @@ class PostgresRunQueueIT {
         }
 
         @Test
-        void aBatchOfSixteenOrMoreTakesTheOneStatementPathWithTheSameFences() {
-            List<Run> crashed = IntStream.range(0, 20).mapToObj(i -> pg.insert(aRun().running().leasedBy("dead")
-                    .leaseUntil(now.minusSeconds(60 - i)).withMaxAttempts(3))).toList();
+        void aBatchOfRecoveriesSkipsTheRunsOfAHolderThatCameBack() {
+            List<Run> crashed = IntStream.range(0, 20).mapToObj(i -> pg.insert(aRun().running()
+                    .leasedBy(i == 7 ? "back" : "dead").leaseUntil(now.minusSeconds(60 - i)).withMaxAttempts(3)))
+                    .toList();
             Run extended = crashed.get(7);
             List<io.forgeflow.domain.port.ExpiredLease> read = queue.expiredLeases(100);
             assertThat(read).hasSize(20);
-            queue.heartbeat("dead", List.of(new RunFence(extended.id(), "dead", 1)), LEASE); // it came back meanwhile
+            queue.heartbeat("back", List.of(new RunFence(extended.id(), "back", 1)), LEASE); // it came back meanwhile
             OutcomePolicy decide = new OutcomePolicy(RetryPolicy.DEFAULT, new java.util.SplittableRandom(5));
 
             Set<RunFence> applied = queue.recover(read.stream().map(decide::afterExpiredLease).toList());
 
-            assertThat(applied).hasSize(19).doesNotContain(new RunFence(extended.id(), "dead", 1));
+            assertThat(applied).hasSize(19).doesNotContain(new RunFence(extended.id(), "back", 1));
             assertThat(runs.find(extended.id()).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
             assertThat(runs.countByStatus().get(RunStatus.PENDING)).isEqualTo(19);
         }

@@ -3,6 +3,7 @@ package io.forgeflow.application.event;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.WorkerHolder;
 import io.forgeflow.domain.run.Run;
 import io.forgeflow.domain.run.RunChange;
 import io.forgeflow.domain.run.RunStatus;
@@ -71,7 +72,7 @@ public final class RunChanges {
             String jobId = jobIds.get(i);
             if (jobId != null) {
                 changes.add(new RunChange(fence.runId(), jobId, applied.get(i).next(), fence.attempt(),
-                        fence.workerId(), at));
+                        WorkerHolder.labelOf(fence.workerId()), at));
             }
         }
         events.publish(changes);
@@ -87,8 +88,8 @@ public final class RunChanges {
         for (RunFence fence : applied) {
             String jobId = jobIds.get(fence);
             if (jobId != null) {
-                changes.add(new RunChange(fence.runId(), jobId, RunStatus.PENDING, fence.attempt(), fence.workerId(),
-                        at));
+                changes.add(new RunChange(fence.runId(), jobId, RunStatus.PENDING, fence.attempt(),
+                        WorkerHolder.labelOf(fence.workerId()), at));
             }
         }
         events.publish(changes);

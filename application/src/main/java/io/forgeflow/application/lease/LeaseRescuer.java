@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
+import java.time.Duration;
 
 /**
  * On the leader: gives the runs of dead workers back to the queue. It reads the expired leases, decides each with the
@@ -38,6 +40,11 @@ public final class LeaseRescuer {
     private final IntConsumer recovered;
     private final RunRepository runs;
     private final Tracing tracing;
+    /** How long the rescuer must have led and reached the database, without a break, before it recovers anything. */
+    private volatile long holdOffNanos;
+    private volatile LongSupplier nanos = System::nanoTime;
+    /** Since when (nanos) it has led and reached the database without a break; {@code null}: not now. */
+    private Long clearSince;
 
     /** A rescuer that publishes no run events. @param recovered told how many runs each pass recovered; may be null */
     public LeaseRescuer(RunQueue queue, LeaderElection election, RetryPolicy retryPolicy, IntConsumer recovered) {
@@ -68,11 +75,45 @@ public final class LeaseRescuer {
         this.recovered = recovered == null ? n -> { } : recovered;
     }
 
+    /**
+     * Recovers nothing until this node has led, and reached the database on every pass, for {@code blind} without a
+     * break (the lease, in a node): a lease is judged on the database clock, and for the time the leader could not
+     * see (a database restart, its own lost connection, an election) the workers could not heartbeat either, so each
+     * gets a whole lease after such a break to be heard before its runs are taken. Returns this rescuer.
+     */
+    public LeaseRescuer holdingOffAfterBreaks(Duration blind) {
+        this.holdOffNanos = blind.toNanos();
+        return this;
+    }
+
+    /** The clock of the hold-off (tests). */
+    LeaseRescuer withNanos(LongSupplier source) {
+        this.nanos = source;
+        return this;
+    }
+
     /** One pass (only when this node leads). Returns how many runs were recovered. */
     public int runOnce() {
         if (!election.isLeader()) {
+            clearSince = null;
             return 0;
         }
+        long now = nanos.getAsLong();
+        if (clearSince == null) {
+            clearSince = now;
+        }
+        if (now - clearSince < holdOffNanos) {
+            return 0;
+        }
+        try {
+            return recoverAll();
+        } catch (RuntimeException e) {
+            clearSince = null;
+            throw e;
+        }
+    }
+
+    private int recoverAll() {
         int total = 0;
         List<ExpiredLease> expired;
         do {

@@ -39,6 +39,7 @@ final class Claimer {
     private static final long PAUSE_CHECK_NANOS = 1_000_000L;
 
     private final WorkerSettings settings;
+    private final Incarnation incarnation;
     private final RunQueue queue;
     private final ExecutorRegistry executors;
     private final BatchPacer pacer;
@@ -56,10 +57,11 @@ final class Claimer {
     private boolean lastExhausted;
     private Thread thread;
 
-    Claimer(WorkerSettings settings, RunQueue queue, ExecutorRegistry executors, BatchPacer pacer, Ticker ticker,
+    Claimer(WorkerSettings settings, Incarnation incarnation, RunQueue queue, ExecutorRegistry executors, BatchPacer pacer, Ticker ticker,
             WakeUp wakeUp, DueTimer dueTimer, ExecutionSlots slots, Acknowledger acknowledger, LeaseKeeper leases,
             WorkerListener listener, RunChanges changes) {
         this.settings = settings;
+        this.incarnation = incarnation;
         this.queue = queue;
         this.executors = executors;
         this.pacer = pacer;
@@ -106,14 +108,15 @@ final class Claimer {
                 continue;
             }
             long askedNanos = leases.claimBegins();
+            String holder = incarnation.holder();
             List<Run> claimed;
             try {
-                claimed = queue.claim(settings.workerId(), executors.enabledNames(), lanes.get(lane).queues(), room,
+                claimed = queue.claim(holder, executors.enabledNames(), lanes.get(lane).queues(), room,
                         settings.lease());
                 listener.claimed(claimed);
                 changes.claimed(settings.workerId(), claimed);
                 for (Run run : claimed) {
-                    slots.start(run, lane, askedNanos);
+                    slots.start(run, holder, lane, askedNanos);
                 }
             } finally {
                 leases.claimSettled();

@@ -118,11 +118,11 @@ final class ExecutionSlots {
     }
 
     /**
-     * Takes a claimed attempt: registers it, stops any older attempt of the same run still here (the worker paused
+     * Takes an attempt claimed under {@code holder} (its fence): registers it, stops any older attempt of the same run still here (the worker paused
      * past its lease and claimed the run again), and executes it in a slot of its lane once the older one has ended.
      */
-    void start(Run run, int lane, long askedNanos) {
-        InFlight f = new InFlight(run, new RunFence(run.id(), settings.workerId(), run.attempt()), lane);
+    void start(Run run, String holder, int lane, long askedNanos) {
+        InFlight f = new InFlight(run, new RunFence(run.id(), holder, run.attempt()), lane);
         deadlines.claimed(f.fence, askedNanos);
         InFlight older = stopOlderAttempts(f);
         inFlight.put(f.fence, f);

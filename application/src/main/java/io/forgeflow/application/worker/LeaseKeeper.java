@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Keeps the worker's leases: heartbeats that extend only the (run, attempt) pairs it holds, the operator's
+ * Keeps the worker's leases: heartbeats of its holder ({@link Incarnation}) that extend only the (run, attempt) pairs
+ * it holds and wait on no lock of an application or operator, a new incarnation when the leader ended the holder, the
+ * operator's
  * cancellations, and the rule that an attempt whose lease can no longer be trusted is stopped. Owns which attempts
  * are confirmed until when ({@link LeaseDeadlines}) and the runs seen under this worker's id that it never received.
  *
@@ -31,6 +33,7 @@ final class LeaseKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 
     private final WorkerSettings settings;
+    private final Incarnation incarnation;
     private final RunQueue queue;
     private final Ticker ticker;
     private final LeaseDeadlines deadlines;
@@ -48,9 +51,10 @@ final class LeaseKeeper {
     private record Unheld(Set<RunFence> fences, int claimsBegun) {
     }
 
-    LeaseKeeper(WorkerSettings settings, RunQueue queue, Ticker ticker, LeaseDeadlines deadlines, ExecutionSlots slots,
-                Acknowledger acknowledger) {
+    LeaseKeeper(WorkerSettings settings, Incarnation incarnation, RunQueue queue, Ticker ticker,
+                LeaseDeadlines deadlines, ExecutionSlots slots, Acknowledger acknowledger) {
         this.settings = settings;
+        this.incarnation = incarnation;
         this.queue = queue;
         this.ticker = ticker;
         this.deadlines = deadlines;
@@ -84,11 +88,16 @@ final class LeaseKeeper {
         long startedNanos = ticker.nanos();
         unheldWaiting = releaseSettled(unheldWaiting);
         RunQueue.Heartbeat beat;
+        String holder = incarnation.holder();
         try {
-            beat = queue.heartbeat(settings.workerId(), held(), settings.lease());
+            beat = queue.heartbeat(holder, held(), settings.lease());
         } catch (RuntimeException e) {
             LOG.warn("heartbeat failed ({}); {} run(s) held, each stopped once its lease can no longer be trusted",
                     e.toString(), slots.size());
+            return;
+        }
+        if (!beat.alive()) {
+            ended(holder);
             return;
         }
         for (RunFence fence : deadlines.fences()) {
@@ -101,6 +110,24 @@ final class LeaseKeeper {
         slots.cancelRuns(beat.cancelRequested());
         unheldWaiting = beat.unheld().isEmpty() ? null : new Unheld(beat.unheld(), claimsBegun.get());
         unheldWaiting = releaseSettled(unheldWaiting);
+    }
+
+    /**
+     * The leader ended this holder (its lease expired unheard: the worker was frozen or cut off for a whole lease), so
+     * its runs are being recovered: every attempt claimed under it stops, and the worker goes on as a new incarnation.
+     */
+    private void ended(String holder) {
+        int stopped = 0;
+        for (RunFence fence : deadlines.fences()) {
+            if (fence.workerId().equals(holder) && slots.stop(fence, StopReasons.LEASE_LOST)) {
+                stopped++;
+            }
+        }
+        unheldWaiting = null;
+        String next = incarnation.renew();
+        LOG.error("worker {}: the leader ended holder {} (its lease expired before a heartbeat arrived); stopped {} "
+                + "attempt(s), whose runs are recovered; claiming from now on as {}", settings.workerId(), holder,
+                stopped, next);
     }
 
     /** The attempts this worker vouches for: executing or about to, or ended and waiting to be written. */
@@ -138,7 +165,7 @@ final class LeaseKeeper {
         if (slots.size() == 0) {
             return;
         }
-        slots.cancelRuns(queue.cancellationsFor(settings.workerId()));
+        slots.cancelRuns(queue.cancellationsFor(incarnation.holder()));
     }
 
     /** Stops every attempt past its local lease deadline. Returns how many it stopped. */

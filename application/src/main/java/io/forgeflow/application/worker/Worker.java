@@ -42,6 +42,7 @@ public final class Worker {
     private final ExecutionSlots slots;
     private final Acknowledger acknowledger;
     private final LeaseKeeper leases;
+    private final Incarnation incarnation;
     private boolean started;
 
     /** A worker that publishes no run events. */
@@ -102,18 +103,24 @@ public final class Worker {
         WorkerListener heard = listener == null ? WorkerListener.NONE : listener;
         DueTimer dueTimer = new DueTimer(queue, executors, settings.lanes(), settings.pollInterval(), ticker, wakeUp);
         LeaseDeadlines deadlines = new LeaseDeadlines(ticker, LeaseKeeper.trustedNanos(settings));
+        this.incarnation = new Incarnation(settings.workerId());
         Tracing traced = tracing == null ? Tracing.NONE : tracing;
         this.acknowledger = new Acknowledger(settings, queue, ackPacer, ticker, wakeUp, dueTimer, heard, changes,
                 traced);
         this.slots = new ExecutionSlots(settings, executors, ticker, heard,
                 new OutcomePolicy(settings.retryPolicy(), random), deadlines, acknowledger, wakeUp, traced);
-        this.leases = new LeaseKeeper(settings, queue, ticker, deadlines, slots, acknowledger);
-        this.claimer = new Claimer(settings, queue, executors, claimPacer, ticker, wakeUp, dueTimer, slots,
+        this.leases = new LeaseKeeper(settings, incarnation, queue, ticker, deadlines, slots, acknowledger);
+        this.claimer = new Claimer(settings, incarnation, queue, executors, claimPacer, ticker, wakeUp, dueTimer, slots,
                 acknowledger, leases, heard, changes);
     }
 
     public String workerId() {
         return settings.workerId();
+    }
+
+    /** The fenced identity this worker claims under now: its label and incarnation ({@code node-1#9f2c...}). */
+    public String holder() {
+        return incarnation.holder();
     }
 
     /** Runs this worker holds: executing, or claimed and about to start. Zero once every claimed run has ended. */
@@ -131,7 +138,8 @@ public final class Worker {
         acknowledger.start();
         leases.start();
         claimer.start();
-        LOG.info("worker {} started: {} slots ({}), executors {}, lease {}, heartbeat every {}", settings.workerId(),
+        LOG.info("worker {} started as {}: {} slots ({}), executors {}, lease {}, heartbeat every {}",
+                settings.workerId(), incarnation.holder(),
                 settings.concurrency(), settings.lanes(), executors.enabledNames(), settings.lease(),
                 settings.heartbeatInterval());
     }

@@ -75,7 +75,7 @@ class LeaseKeeperTest {
     @Test
     void aRunUnderThisWorkersIdThatItNeverReceivedWaitsForTheClaimsBegunBeforeTheHeartbeatThenIsReleased() {
         Run lost = s.onlyRunOf(s.submit(aDraft()).id());
-        s.claim("w1");                                           // committed, but the reply never arrived
+        s.claim(worker.holder());                                // committed, but the reply never arrived
         keeper.claimBegins();                                    // a claim under way: its reply may still bring it
 
         keeper.runOnce();
@@ -84,14 +84,14 @@ class LeaseKeeperTest {
         keeper.claimSettled();
         keeper.runOnce();
 
-        assertThat(queue.released).containsExactly(new RunFence(lost.id(), "w1", 1));
+        assertThat(queue.released).containsExactly(new RunFence(lost.id(), worker.holder(), 1));
         assertThat(s.run(lost.id()).status()).isEqualTo(RunStatus.PENDING);
     }
 
     @Test
     void aHeldAttemptTheDatabaseNoLongerHasIsStoppedAsLost() {
         Run run = executing();
-        s.store.queue().release(List.of(new RunFence(run.id(), "w1", 1)));   // someone else's recovery, say
+        s.store.queue().release(List.of(new RunFence(run.id(), worker.holder(), 1)));   // someone else's recovery, say
         ticker.advance(Duration.ofSeconds(1));
 
         keeper.runOnce();
@@ -110,8 +110,8 @@ class LeaseKeeperTest {
 
         keeper.runOnce();
 
-        assertThat(queue.heartbeatsHeld).containsExactly(Set.of(new RunFence(running.id(), "w1", 1),
-                new RunFence(finished.id(), "w1", 1)));
+        assertThat(queue.heartbeatsHeld).containsExactly(Set.of(new RunFence(running.id(), worker.holder(), 1),
+                new RunFence(finished.id(), worker.holder(), 1)));
     }
 
     @Test

@@ -89,7 +89,7 @@ class WorkerLeaseSafetyTest {
 
         worker.heartbeatOnce();
 
-        assertThat(queue.heartbeatsHeld).containsExactly(java.util.Set.of(new RunFence(held.id(), "w1", 1)));
+        assertThat(queue.heartbeatsHeld).containsExactly(java.util.Set.of(new RunFence(held.id(), worker.holder(), 1)));
         assertThat(s.run(held.id()).leaseExpiresAt()).isEqualTo(s.clock.instant().plus(Scenario.LEASE));
         assertThat(queue.released).isEmpty();
     }
@@ -119,7 +119,7 @@ class WorkerLeaseSafetyTest {
         assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.UNTRUSTED);
         assertThat(worker.flushAcknowledgements()).as("its result is never acknowledged").isZero();
         assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
-                .containsExactly(new RunFence(run.id(), "w1", 1));
+                .containsExactly(new RunFence(run.id(), worker.holder(), 1));
         queue.heartbeatsWaitFor.countDown();
         hung.join(10_000);
         assertThat(s.run(run.id()).status()).as("left for lease recovery").isEqualTo(RunStatus.RUNNING);
@@ -161,7 +161,7 @@ class WorkerLeaseSafetyTest {
         assertThat(worker.flushAcknowledgements()).isZero();
         assertThat(queue.acknowledgementsSent).isEmpty();
         assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
-                .containsExactly(new RunFence(run.id(), "w1", 1));
+                .containsExactly(new RunFence(run.id(), worker.holder(), 1));
     }
 
     @Test
@@ -206,7 +206,7 @@ class WorkerLeaseSafetyTest {
         assertThat(s.attemptsOf(run.id())).extracting(Attempt::outcome)
                 .containsExactly(AttemptOutcome.LEASE_EXPIRED, AttemptOutcome.SUCCEEDED);
         assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
-                .containsExactly(new RunFence(run.id(), "w1", 1));
+                .containsExactly(new RunFence(run.id(), worker.holder(), 1));
     }
 
     @Test
@@ -235,6 +235,6 @@ class WorkerLeaseSafetyTest {
         assertThat(worker.flushAcknowledgements()).isEqualTo(1);
         assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
-                .containsExactly(new RunFence(run.id(), "w1", 1));
+                .containsExactly(new RunFence(run.id(), worker.holder(), 1));
     }
 }

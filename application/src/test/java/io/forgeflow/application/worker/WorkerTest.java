@@ -410,7 +410,7 @@ class WorkerTest {
             assertThat(worker.flushAcknowledgements()).isZero();
             assertThat(queue.acknowledgementsSent).isEmpty();
             assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
-                    .containsExactly(new RunFence(lost.id(), "w1", 1));
+                    .containsExactly(new RunFence(lost.id(), worker.holder(), 1));
             assertThat(listener.finished).isEmpty();
             Run now = s.run(lost.id());
             assertThat(now.status()).isEqualTo(RunStatus.RUNNING);
@@ -434,7 +434,7 @@ class WorkerTest {
             assertThat(worker.flushAcknowledgements()).isEqualTo(1);
 
             assertThat(listener.fencesLost).containsExactly(
-                    new RecordingListener.FenceLost(new RunFence(run.id(), "w1", 1), "late acknowledgement"));
+                    new RecordingListener.FenceLost(new RunFence(run.id(), worker.holder(), 1), "late acknowledgement"));
             assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.RUNNING);
             assertThat(s.run(run.id()).workerId()).isEqualTo("w2");
         }
@@ -473,7 +473,7 @@ class WorkerTest {
             assertThat(execution.cancellation().reason()).isEqualTo(StopReasons.UNTRUSTED);
             assertThat(queue.acknowledgementsSent).as("its result is not acknowledged").isEmpty();
             assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
-                    .containsExactly(new RunFence(run.id(), "w1", 1));
+                    .containsExactly(new RunFence(run.id(), worker.holder(), 1));
             assertThat(s.run(run.id()).status()).as("left for lease recovery").isEqualTo(RunStatus.RUNNING);
         }
     }

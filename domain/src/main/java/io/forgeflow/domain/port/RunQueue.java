@@ -63,10 +63,12 @@ public interface RunQueue {
     Heartbeat heartbeat(String workerId, Duration lease);
 
     /**
-     * Extends to now + {@code lease} only the leases named in {@code held} that {@code workerId} still holds (same run,
-     * same attempt, still running), in one statement. A run running under {@code workerId} that {@code held} does not
-     * name (a claim whose reply never reached the worker) is not extended and is reported in
-     * {@link Heartbeat#unheld()}, so the worker can release it at once; otherwise its lease simply expires.
+     * Extends the holder's own lease, and confirms only the leases named in {@code held} that {@code workerId} (the
+     * worker's holder: its label and incarnation, {@link WorkerHolder}) still holds (same run, same attempt, still
+     * running), in one call that waits on no lock an application or operator may hold on a run. A run running under
+     * the holder that {@code held} does not name (a claim whose reply never reached the worker) is not extended and
+     * is reported in {@link Heartbeat#unheld()}, so the worker can release it at once. A holder the leader ended
+     * (its lease expired unheard) gets {@link Heartbeat#ended()} and can never be extended again.
      */
     Heartbeat heartbeat(String workerId, Collection<RunFence> held, Duration lease);
 
@@ -80,8 +82,10 @@ public interface RunQueue {
     Set<RunFence> release(Collection<RunFence> fences);
 
     /**
-     * Leader only: up to {@code limit} running runs whose lease has expired (on the database clock), the oldest expiry
-     * first. A plain read that holds no lock: the caller decides, then {@link #recover} applies what still holds.
+     * Leader only: up to {@code limit} running runs whose lease has expired (on the database clock) and whose holder's
+     * lease has expired too, the oldest expiry first. Ends, first and for good, the holders whose lease expired (their
+     * heartbeats then answer {@link Heartbeat#ended()}); the runs are read without locks: the caller decides, then
+     * {@link #recover} applies what still holds.
      */
     List<ExpiredLease> expiredLeases(int limit);
 
@@ -95,19 +99,34 @@ public interface RunQueue {
     Set<RunFence> recover(Collection<Acknowledgement> decisions);
 
     /**
-     * The result of a heartbeat: the fences extended, which of them an operator asked to cancel, and the runs running
-     * under the worker's id that it did not name (never extended).
+     * The result of a heartbeat: the fences confirmed, which of them an operator asked to cancel, the runs running
+     * under the worker's holder that it did not name (never extended), and whether the holder is still alive: false
+     * when the leader ended its lease (it was not heard from for a whole lease), after which nothing is confirmed, the
+     * worker must stop every attempt it holds and may claim again only under a new incarnation.
      */
-    record Heartbeat(Set<RunFence> extended, Set<String> cancelRequested, Set<RunFence> unheld) {
+    record Heartbeat(Set<RunFence> extended, Set<String> cancelRequested, Set<RunFence> unheld, boolean alive) {
         public Heartbeat {
             extended = Set.copyOf(extended);
             cancelRequested = Set.copyOf(cancelRequested);
             unheld = Set.copyOf(unheld);
+            if (!alive && !(extended.isEmpty() && cancelRequested.isEmpty() && unheld.isEmpty())) {
+                throw new IllegalArgumentException("an ended holder's heartbeat confirms nothing");
+            }
         }
 
-        /** A heartbeat that found nothing unheld. */
+        /** A heartbeat of a live holder. */
+        public Heartbeat(Set<RunFence> extended, Set<String> cancelRequested, Set<RunFence> unheld) {
+            this(extended, cancelRequested, unheld, true);
+        }
+
+        /** A heartbeat of a live holder that found nothing unheld. */
         public Heartbeat(Set<RunFence> extended, Set<String> cancelRequested) {
-            this(extended, cancelRequested, Set.of());
+            this(extended, cancelRequested, Set.of(), true);
+        }
+
+        /** The heartbeat of a holder the leader ended. */
+        public static Heartbeat ended() {
+            return new Heartbeat(Set.of(), Set.of(), Set.of(), false);
         }
     }
 }

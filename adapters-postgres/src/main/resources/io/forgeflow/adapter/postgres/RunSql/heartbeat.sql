@@ -1,16 +1,14 @@
--- heartbeat: extends every lease one worker holds, in one statement. The mine CTE locks those runs in id order (as
--- acknowledge does) so that a heartbeat and a concurrent multi-row write cannot deadlock; the partial index on
--- worker_id WHERE status = running finds them. Runs whose lease the leader already recovered are no longer
--- running under this worker and are not touched.
-WITH mine AS MATERIALIZED (
-    SELECT id
-    FROM runs
-    WHERE worker_id = :worker AND status = 'running'
-    ORDER BY id
-    FOR UPDATE
-)
-UPDATE runs r
-SET lease_expires_at = coalesce(CAST(:now AS timestamptz), now()) + :leaseMillis * interval '1 millisecond'
-FROM mine
-WHERE r.id = mine.id
-RETURNING r.id, r.worker_id, r.attempt, r.cancel_requested
+-- heartbeat: extends every lease one holder has, the holder's own lease row first; never waits on a run lock (SKIP
+-- LOCKED: the holder's row keeps a run it could not extend). The partial index on worker_id WHERE status = running
+-- finds the holder's label; worker_instance picks the holder among processes sharing it. Used by tests and tools; a
+-- worker names what it holds (heartbeatHeld).
+SELECT id, CAST(:worker AS text) AS worker_id, attempt, cancel_requested
+FROM forgeflow_heartbeat(:worker,
+                         (SELECT coalesce(array_agg(r.id ORDER BY r.id), '{}') FROM runs r
+                          WHERE r.worker_id = forgeflow_worker_label(:worker) AND r.status = 'running'
+                            AND coalesce(r.worker_instance, r.worker_id) = :worker),
+                         (SELECT coalesce(array_agg(r.attempt ORDER BY r.id), '{}') FROM runs r
+                          WHERE r.worker_id = forgeflow_worker_label(:worker) AND r.status = 'running'
+                            AND coalesce(r.worker_instance, r.worker_id) = :worker),
+                         :leaseMillis, CAST(:now AS timestamptz))
+WHERE alive
