@@ -217,4 +217,91 @@ class LeaseRescuerTest {
             return recovered;
         }
     }
+
+    @Test
+    void afterABreakItRecoversNothingUntilItHasLedAndReachedTheDatabaseForTheHoldOff() {
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        ScriptedFailures failing = new ScriptedFailures(s.store.queue());
+        LeaseRescuer held = new LeaseRescuer(failing, election, RETRY, recovered::add)
+                .holdingOffAfterBreaks(Duration.ofSeconds(30)).withNanos(nanos::get);
+        Run run = runningOnADeadWorker(3);
+        s.advance(Duration.ofSeconds(31));
+
+        assertThat(held.runOnce()).as("it has just begun to lead").isZero();
+        nanos.addAndGet(Duration.ofSeconds(29).toNanos());
+        assertThat(held.runOnce()).isZero();
+        failing.failNext = true;                                  // its connection breaks
+        nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+        org.assertj.core.api.Assertions.assertThatThrownBy(held::runOnce).hasMessageContaining("unreachable");
+        nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        assertThat(held.runOnce()).as("a new hold-off from the break").isZero();
+        election.setLeader(false);
+        nanos.addAndGet(Duration.ofSeconds(30).toNanos());
+        assertThat(held.runOnce()).isZero();
+        election.setLeader(true);
+        assertThat(held.runOnce()).as("it leads again: a new hold-off").isZero();
+        nanos.addAndGet(Duration.ofSeconds(30).toNanos());
+
+        assertThat(held.runOnce()).isEqualTo(1);
+        assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.PENDING);
+    }
+
+    /** The fake queue, with its lease reads failing on demand (the database away). */
+    static final class ScriptedFailures implements io.forgeflow.domain.port.RunQueue {
+        private final io.forgeflow.domain.port.RunQueue queue;
+        boolean failNext;
+
+        ScriptedFailures(io.forgeflow.domain.port.RunQueue queue) {
+            this.queue = queue;
+        }
+
+        @Override
+        public List<io.forgeflow.domain.port.ExpiredLease> expiredLeases(int limit) {
+            if (failNext) {
+                failNext = false;
+                throw new IllegalStateException("database unreachable");
+            }
+            return queue.expiredLeases(limit);
+        }
+
+        @Override
+        public java.util.Set<io.forgeflow.domain.port.RunFence> recover(
+                java.util.Collection<io.forgeflow.domain.port.Acknowledgement> decisions) {
+            return queue.recover(decisions);
+        }
+
+        @Override
+        public List<Run> claim(String workerId, java.util.Set<String> executors,
+                               io.forgeflow.domain.queue.QueueSelection queues, int limit, Duration lease) {
+            return queue.claim(workerId, executors, queues, limit, lease);
+        }
+
+        @Override
+        public java.util.Set<io.forgeflow.domain.port.RunFence> acknowledge(
+                java.util.Collection<io.forgeflow.domain.port.Acknowledgement> acks) {
+            return queue.acknowledge(acks);
+        }
+
+        @Override
+        public Heartbeat heartbeat(String workerId, Duration lease) {
+            return queue.heartbeat(workerId, lease);
+        }
+
+        @Override
+        public Heartbeat heartbeat(String workerId, java.util.Collection<io.forgeflow.domain.port.RunFence> held,
+                                   Duration lease) {
+            return queue.heartbeat(workerId, held, lease);
+        }
+
+        @Override
+        public java.util.Set<String> cancellationsFor(String workerId) {
+            return queue.cancellationsFor(workerId);
+        }
+
+        @Override
+        public java.util.Set<io.forgeflow.domain.port.RunFence> release(
+                java.util.Collection<io.forgeflow.domain.port.RunFence> fences) {
+            return queue.release(fences);
+        }
+    }
 }

@@ -46,6 +46,28 @@ class LeaseKeeperTest {
     }
 
     @Test
+    void aHolderTheLeaderEndedStopsItsAttemptsAndTheWorkerGoesOnAsANewIncarnation() {
+        Run run = executing();
+        String first = worker.holder();
+        queue.endedHolders.add(first);
+
+        keeper.runOnce();
+
+        Await.until("the attempt ended", () -> worker.busySlots() == 0);
+        assertThat(s.shell.executions().get(0).cancellation().reason()).isEqualTo(StopReasons.LEASE_LOST);
+        assertThat(worker.holder()).isNotEqualTo(first).startsWith("w1#");
+        assertThat(worker.flushAcknowledgements()).as("nothing of the ended holder is acknowledged").isZero();
+        s.shell.byDefault(ctx -> ExecutionResult.succeeded(""));
+        s.advance(Duration.ofSeconds(31));
+        s.rescueExpiredLeases(WorkerTest.RETRY);
+        s.advance(Duration.ofMinutes(20));
+        assertThat(worker.claimOnce()).as("claimed again under the new holder").isEqualTo(1);
+        Await.until("the second attempt ended", () -> worker.busySlots() == 0);
+        assertThat(worker.flushAcknowledgements()).isEqualTo(1);
+        assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    @Test
     void aHeartbeatConfirmsFromItsStartNotItsEnd() {
         executing();
         ticker.advance(Duration.ofSeconds(10));

@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ScriptedRunQueue implements RunQueue {
     private final RunQueue delegate;
     volatile boolean heartbeatsFail;
+    /** Holders the leader ended: their heartbeats answer {@link Heartbeat#ended()}. */
+    final Set<String> endedHolders = java.util.concurrent.ConcurrentHashMap.newKeySet();
     volatile boolean acknowledgementsFail;
     /** Refuses a whole batch holding a NUL character in an output or error, as PostgreSQL refuses such text. */
     volatile boolean refusesNulLikePostgres;
@@ -165,6 +167,9 @@ final class ScriptedRunQueue implements RunQueue {
         }
         if (heartbeatsFail) {
             throw new IllegalStateException("database unreachable (heartbeat)");
+        }
+        if (endedHolders.contains(workerId)) {
+            return Heartbeat.ended();
         }
         return delegate.heartbeat(workerId, held, lease);
     }
