@@ -12,7 +12,11 @@
 
 --changeset forgeflow:function-forgeflow_workflows runOnChange:true splitStatements:false
 DROP FUNCTION IF EXISTS forgeflow_resolve_child(uuid);
-CREATE OR REPLACE FUNCTION forgeflow_resolve_child(p_child uuid, p_wait boolean) RETURNS text
+DROP FUNCTION IF EXISTS forgeflow_resolve_child(uuid, boolean);
+-- p_removed: a parent being removed (purge, retention): it counts as cancelled. A parent with no run left (retention
+-- removed its history) counts as cancelled too: it ended long ago.
+CREATE OR REPLACE FUNCTION forgeflow_resolve_child(p_child uuid, p_wait boolean, p_removed uuid DEFAULT NULL)
+    RETURNS text
     LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     v_run     uuid;
@@ -42,8 +46,9 @@ BEGIN
         RETURN NULL;
     END IF;
     SELECT coalesce(j.on_parent_failure, 'cancel') INTO v_policy FROM jobs j WHERE j.id = p_child;
-    SELECT count(*), count(*) FILTER (WHERE p.status = 'succeeded'),
-           count(*) FILTER (WHERE p.status IN ('dead', 'cancelled'))
+    SELECT count(*), count(*) FILTER (WHERE p.status = 'succeeded' AND d.parent_id IS DISTINCT FROM p_removed),
+           count(*) FILTER (WHERE p.status IN ('dead', 'cancelled') OR p.status IS NULL
+                                  OR d.parent_id = p_removed)
     INTO v_total, v_ok, v_failed
     FROM job_dependencies d
     LEFT JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = d.parent_id ORDER BY r.id DESC LIMIT 1) p ON true
@@ -52,11 +57,15 @@ BEGIN
         RETURN NULL;
     END IF;
     IF v_failed > 0 AND v_policy = 'cancel' THEN
-        SELECT d.parent_id, p.status, j.name INTO v_parent, v_pstatus, v_pname
+        SELECT d.parent_id, CASE WHEN d.parent_id = p_removed THEN 'removed'
+                                 ELSE coalesce(p.status, 'long ago (its runs were removed)') END, j.name
+        INTO v_parent, v_pstatus, v_pname
         FROM job_dependencies d
         JOIN jobs j ON j.id = d.parent_id
-        JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = d.parent_id ORDER BY r.id DESC LIMIT 1) p ON true
-        WHERE d.job_id = p_child AND p.status IN ('dead', 'cancelled')
+        LEFT JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = d.parent_id ORDER BY r.id DESC LIMIT 1) p
+            ON true
+        WHERE d.job_id = p_child
+          AND (p.status IN ('dead', 'cancelled') OR p.status IS NULL OR d.parent_id = p_removed)
         ORDER BY d.position
         LIMIT 1;
         UPDATE runs SET status = 'cancelled', finished_at = v_now,
@@ -104,6 +113,54 @@ CREATE TRIGGER runs_decide_children
     FOR EACH ROW
     WHEN (NEW.has_children AND NEW.status IN ('succeeded', 'dead', 'cancelled') AND OLD.status <> NEW.status)
     EXECUTE FUNCTION forgeflow_run_ended_trigger();
+
+-- A parent job removed for good (purge, retention) decides its waiting children as if it had been cancelled, before
+-- its edges go with it (ON DELETE CASCADE): their on_parent_failure decides, and their batch can complete.
+CREATE OR REPLACE FUNCTION forgeflow_parent_removed_trigger() RETURNS trigger
+    LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    v_child uuid;
+BEGIN
+    FOR v_child IN SELECT d.job_id FROM job_dependencies d WHERE d.parent_id = OLD.id ORDER BY d.job_id LOOP
+        PERFORM forgeflow_resolve_child(v_child, true, OLD.id);
+    END LOOP;
+    RETURN OLD;
+END
+$$;
+
+DROP TRIGGER IF EXISTS jobs_decide_children_on_removal ON jobs;
+CREATE TRIGGER jobs_decide_children_on_removal
+    BEFORE DELETE ON jobs
+    FOR EACH ROW
+    EXECUTE FUNCTION forgeflow_parent_removed_trigger();
+
+-- A parent's run requeued (dead or cancelled -> pending): the children its end cancelled wait again, so a fixed
+-- parent finishes the workflow. Returns how many were reopened.
+CREATE OR REPLACE FUNCTION forgeflow_reopen_children(p_parent uuid) RETURNS integer
+    LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    v_count integer := 0;
+    v_run   uuid;
+    v_child uuid;
+BEGIN
+    FOR v_run, v_child IN
+        SELECT l.id, d.job_id
+        FROM job_dependencies d
+        JOIN LATERAL (SELECT r.id, r.status, r.error FROM runs r WHERE r.job_id = d.job_id ORDER BY r.id DESC LIMIT 1) l
+            ON true
+        WHERE d.parent_id = p_parent AND l.status = 'cancelled'
+          AND l.error LIKE 'cancelled: parent job ' || p_parent || ' %'
+        ORDER BY l.id
+    LOOP
+        UPDATE runs SET status = 'waiting', finished_at = NULL, error = NULL WHERE id = v_run AND status = 'cancelled';
+        UPDATE jobs SET status = 'active', updated_at = now() WHERE id = v_child AND status = 'completed';
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_child || ',waiting,0,'
+                          || floor(extract(epoch FROM now()) * 1000)::bigint || ',');
+        v_count := v_count + 1;
+    END LOOP;
+    RETURN v_count;
+END
+$$;
 
 -- Links a new child (its job and waiting run already inserted) to its parents, then decides it once (parents that
 -- ended before the link). SQLSTATE 22023 with COLUMN depends_on for a parent that is unknown or recurring.
@@ -166,7 +223,7 @@ BEGIN
     RETURN v_count;
 END
 $$;
---rollback DROP FUNCTION forgeflow_recheck_children(integer); DROP FUNCTION forgeflow_link_parents(uuid, uuid[]); DROP TRIGGER IF EXISTS runs_decide_children ON runs; DROP FUNCTION forgeflow_run_ended_trigger(); DROP FUNCTION forgeflow_resolve_children(uuid); DROP FUNCTION forgeflow_resolve_child(uuid, boolean);
+--rollback DROP FUNCTION forgeflow_recheck_children(integer); DROP FUNCTION forgeflow_link_parents(uuid, uuid[]); DROP TRIGGER IF EXISTS jobs_decide_children_on_removal ON jobs; DROP FUNCTION forgeflow_parent_removed_trigger(); DROP FUNCTION forgeflow_reopen_children(uuid); DROP TRIGGER IF EXISTS runs_decide_children ON runs; DROP FUNCTION forgeflow_run_ended_trigger(); DROP FUNCTION forgeflow_resolve_children(uuid); DROP FUNCTION forgeflow_resolve_child(uuid, boolean, uuid);
 
 --changeset forgeflow:function-forgeflow_complete_batches runOnChange:true splitStatements:false
 -- The counts of a completed batch where its on_complete job's executor reads them (each executor refuses fields it

@@ -115,7 +115,7 @@ final class ApiWiring {
             RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs, tracing),
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs, tracing), new TriggerJob(jobs, runs, signal, clock, tracing),
                     new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs, tracing),
-                    new QueryRuns(runs, waits, listBudget), new CancelRun(runs, tracing), new RequeueRun(runs, jobs, signal),
+                    new QueryRuns(runs, waits, listBudget), new CancelRun(runs, tracing), new RequeueRun(runs, jobs, signal, workflows),
                     new QueryNodes(nodes, heartbeatInterval), readiness,
                     workflows == null ? null : new QueryWorkflows(workflows)).forEach(environment.jersey()::register);
             if (workflows != null) {

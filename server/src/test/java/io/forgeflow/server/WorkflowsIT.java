@@ -43,6 +43,34 @@ class WorkflowsIT {
                 + "\"sleep " + sleep + " && echo " + name + " >> " + log + "\"}" + extra + "}";
     }
 
+    /** Issue 39: a cancelled child is refused a requeue while its parent is dead; the parent's requeue reopens it. */
+    @Test
+    void aChildCancelledByItsDeadParentIsRequeuedThroughTheParent() throws Exception {
+        Path log = Files.createTempFile("workflow", ".log");
+        Path fixed = Files.createTempFile("workflow", ".fixed");
+        Files.delete(fixed);
+        String a = api.submit("{\"name\": \"flaky-parent\", \"executor\": \"shell\", \"max_attempts\": 1, "
+                + "\"payload\": {\"command\": \"test -e " + fixed + "\"}}");
+        String b = api.submit(job("b", log, 0, ", \"depends_on\": [\"" + a + "\"]"));
+        JsonNode aRun = api.awaitRun(a, status("dead"));
+        JsonNode bRun = api.awaitRun(b, status("cancelled"));
+
+        HttpResponse<String> refused = api.send("POST", "/api/runs/" + bRun.get("id").asText() + "/requeue", "");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+        JsonNode error = new com.fasterxml.jackson.databind.ObjectMapper().readTree(refused.body());
+        assertThat(error.get("code").asText()).isEqualTo("parent_not_succeeded");
+        assertThat(error.get("error").asText()).contains(a).contains("requeue that parent");
+        assertThat(api.awaitRun(b, r -> true).get("status").asText()).isEqualTo("cancelled");
+
+        Files.createFile(fixed);
+        HttpResponse<String> parent = api.send("POST", "/api/runs/" + aRun.get("id").asText() + "/requeue", "");
+        assertThat(parent.statusCode()).as(parent.body()).isEqualTo(200);
+
+        api.awaitRun(a, status("succeeded"));
+        api.awaitRun(b, status("succeeded"));
+        assertThat(Files.readAllLines(log)).containsExactly("b");
+    }
+
     @Test
     void aFansOutToBAndCWhichFanInToD() throws Exception {
         Path log = Files.createTempFile("workflow", ".log");

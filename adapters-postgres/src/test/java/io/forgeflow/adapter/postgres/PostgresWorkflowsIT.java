@@ -66,6 +66,67 @@ class PostgresWorkflowsIT {
         h.execute("UPDATE runs SET status = ?, finished_at = now() WHERE id = CAST(? AS uuid)", status, run.id());
     }
 
+    /** Issue 39: a dead parent requeued reopens the children its death cancelled; they run once it succeeds. */
+    @Test
+    void requeueingADeadParentReopensTheChildrenItsDeathCancelledAndAFixedParentFinishesTheWorkflow() {
+        Run a = parent();
+        String c = child(ParentFailure.CANCEL, a);
+        String independent = child(ParentFailure.CANCEL, parent());
+        try (Handle h = pg.jdbi().open()) {
+            end(h, a, "dead");
+        }
+        assertThat(statusOfRunOf(c)).isEqualTo("cancelled");
+        PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), null);
+
+        assertThat(runs.requeue(a.id(), 3)).isPresent();
+
+        assertThat(statusOfRunOf(c)).as("it waits for its parent again").isEqualTo("waiting");
+        assertThat(statusOfRunOf(independent)).isEqualTo("waiting");
+        assertThat(jobStatus(c)).isEqualTo("active");
+        try (Handle h = pg.jdbi().open()) {
+            end(h, a, "succeeded");
+        }
+        assertThat(statusOfRunOf(c)).isEqualTo("pending");
+    }
+
+    /** Issue 39: a parent purged while its children wait decides them as if it had been cancelled. */
+    @Test
+    void aParentPurgedWhileItsChildrenWaitDecidesThemAsIfCancelled() {
+        Run a = parent();
+        Run b = parent();
+        String cancels = child(ParentFailure.CANCEL, a);
+        String runsAnyway = child(ParentFailure.RUN, a, b);
+        try (Handle h = pg.jdbi().open()) {
+            end(h, b, "succeeded");
+            h.execute("UPDATE jobs SET status = 'deleted' WHERE id = CAST(? AS uuid)", a.jobId());
+            h.execute("DELETE FROM jobs WHERE id = CAST(? AS uuid)", a.jobId());
+        }
+        assertThat(statusOfRunOf(cancels)).isEqualTo("cancelled");
+        assertThat(jobStatus(cancels)).isEqualTo("completed");
+        assertThat(statusOfRunOf(runsAnyway)).as("on_parent_failure run: its other parent succeeded").isEqualTo("pending");
+    }
+
+    /** Issue 39: retention removed a dead parent's runs; the child's other parent then ends: the child is decided. */
+    @Test
+    void aParentWhoseRunsRetentionRemovedCountsAsEnded() {
+        Run a = parent();
+        Run b = parent();
+        String c = child(ParentFailure.RUN, a, b);
+        try (Handle h = pg.jdbi().open()) {
+            end(h, a, "dead");
+            h.execute("DELETE FROM runs WHERE id = CAST(? AS uuid)", a.id());
+            assertThat(statusOfRunOf(c)).isEqualTo("waiting");
+            end(h, b, "succeeded");
+        }
+        assertThat(statusOfRunOf(c)).isEqualTo("pending");
+    }
+
+    String jobStatus(String jobId) {
+        try (Handle h = pg.jdbi().open()) {
+            return h.select("SELECT status FROM jobs WHERE id = CAST(? AS uuid)", jobId).mapTo(String.class).one();
+        }
+    }
+
     @Test
     void twoParentsEndingInConcurrentTransactionsReleaseTheChildOnceTheLeaderRechecksIt() {
         Run p1 = parent();

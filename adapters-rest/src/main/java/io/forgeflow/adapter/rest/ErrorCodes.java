@@ -18,6 +18,7 @@ final class ErrorCodes {
     static final String IDEMPOTENCY_CONFLICT = ConflictException.IDEMPOTENCY_CONFLICT;
     static final String UNIQUE_CONFLICT = ConflictException.UNIQUE_CONFLICT;
     static final String JOB_RUNNING = ConflictException.JOB_RUNNING;
+    static final String PARENT_NOT_SUCCEEDED = "parent_not_succeeded";
     static final String PAYLOAD_TOO_LARGE = "payload_too_large";
     static final String URI_TOO_LONG = "uri_too_long";
     static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";
