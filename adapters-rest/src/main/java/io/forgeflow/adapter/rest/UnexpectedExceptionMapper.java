@@ -77,7 +77,7 @@ public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwabl
                 .entity(ErrorBody.json("the database is unavailable (restarting, failing over, or its connections were "
                         + "ended): retry after " + RETRY_AFTER_SECONDS + " s; a write answered 503 may or may not have "
                         + "been stored if the connection broke during its commit, so retry writes with the same "
-                        + "Idempotency-Key", null, null, ErrorCodes.UNAVAILABLE, null))
+                        + "idempotency_key", null, null, ErrorCodes.UNAVAILABLE, null))
                 .build();
     }
 }
