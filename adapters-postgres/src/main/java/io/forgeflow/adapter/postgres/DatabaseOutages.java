@@ -1,6 +1,7 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.domain.error.UnavailableException;
+import org.jdbi.v3.core.ConnectionException;
 
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -20,6 +21,9 @@ import java.util.Set;
  *       {@link SQLNonTransientConnectionException}, {@link SQLRecoverableException});</li>
  *   <li>the pool giving up waiting for a connection (Tomcat JDBC's {@code PoolExhaustedException}, HikariCP's
  *       timeout is an {@link SQLTransientConnectionException});</li>
+ *   <li>any failure to obtain a connection, whatever the pool's words: JDBI's {@link ConnectionException}, and
+ *       {@link #noConnection} where this module asks the pool itself (Tomcat JDBC answers a fresh connection that the
+ *       server ended at once with a bare "Validation Query Failed");</li>
  *   <li>an {@link UnavailableException} already.</li>
  * </ul>
  * Anything else (a constraint, a timeout of a slow statement, a bug) is not an outage.
@@ -42,6 +46,9 @@ public final class DatabaseOutages {
         for (Throwable c = failure; c != null && depth < MAX_DEPTH; c = c.getCause(), depth++) {
             if (c instanceof UnavailableException) {
                 return Optional.of("unavailable");
+            }
+            if (c instanceof ConnectionException) {
+                return Optional.of("no connection: " + c.getMessage());
             }
             if (c instanceof SQLException sql) {
                 Optional<String> found = ofSql(sql);
@@ -79,6 +86,12 @@ public final class DatabaseOutages {
             return failure;
         }
         return new UnavailableException("the database is unavailable (" + reason.get() + "): retry later", failure);
+    }
+
+    /** The failure of the pool to give a connection, as the outage it is. */
+    static UnavailableException noConnection(SQLException failure) {
+        return new UnavailableException("no connection to the database (" + failure.getMessage() + "): retry later",
+                failure);
     }
 
     private static Optional<String> ofSql(SQLException sql) {

@@ -2,6 +2,7 @@ package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.domain.error.UnavailableException;
 import org.jdbi.v3.core.ConnectionException;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,8 @@ class DatabaseOutagesTest {
         SQLException driver = new SQLException("from the driver", state);
 
         assertThat(DatabaseOutages.isOutage(driver)).isEqualTo(outage);
-        assertThat(DatabaseOutages.isOutage(new ConnectionException(driver))).as("wrapped by JDBI").isEqualTo(outage);
+        assertThat(DatabaseOutages.isOutage(new UnableToExecuteStatementException(driver, null)))
+                .as("wrapped by JDBI").isEqualTo(outage);
         assertThat(DatabaseOutages.isOutage(new GroupCommit.NothingWritten("rolled back",
                 new IllegalStateException(driver)))).as("deep in the chain").isEqualTo(outage);
     }
@@ -51,6 +53,18 @@ class DatabaseOutagesTest {
         PoolExhaustedException(String message) {
             super(message);
         }
+    }
+
+    @Test
+    void aConnectionThePoolCouldNotGiveIsAnOutageWhateverItsWords() {
+        // Tomcat JDBC, when the server ends a fresh connection during its validation query: no state, no cause
+        SQLException bare = new SQLException("Validation Query Failed, enable logValidationErrors for more details.");
+
+        assertThat(DatabaseOutages.isOutage(bare)).as("alone it says nothing").isFalse();
+        assertThat(DatabaseOutages.isOutage(new ConnectionException(bare))).as("JDBI could not open a handle").isTrue();
+        assertThat(DatabaseOutages.isOutage(new JdbcStatements.StatementFailedException("JobSql/insertWithRun.sql",
+                new SQLException("x")))).isFalse();
+        assertThat(DatabaseOutages.noConnection(bare)).isInstanceOf(UnavailableException.class).hasCause(bare);
     }
 
     @Test
@@ -80,7 +94,7 @@ class DatabaseOutagesTest {
         RuntimeException translated = DatabaseOutages.translate(jdbi);
 
         assertThat(translated).isInstanceOf(UnavailableException.class).hasCause(jdbi)
-                .hasMessageContaining("SQLSTATE 08001");
+                .hasMessageContaining("database is unavailable");
         assertThat(DatabaseOutages.translate(translated)).isSameAs(translated);
     }
 }
