@@ -29,6 +29,13 @@ import java.util.function.Consumer;
  * {@link ForgeFlowApiException} when the server answers an error and {@link ForgeFlowUnavailableException} when it
  * cannot be reached.
  *
+ * <p>Retries: what is safe to send twice is sent again when the node answers 503 (its database restarts, fails over
+ * or ended connections; {@code Retry-After} is honoured) or the connection fails before an answer (refused, reset;
+ * not a timeout): every GET, and {@code POST /api/jobs} when the request carries an {@code idempotency_key} (the
+ * server stores it once, a replay answers 200 with the job). Other writes are never retried: a write whose answer was
+ * lost may have taken effect. At most {@link Builder#retries(int)} retries (5 by default) with full-jitter
+ * exponential backoff (250 ms doubling to 4 s), then the last answer or failure is thrown.
+ *
  * <pre>{@code
  * try (ForgeFlowClient client = ForgeFlowClient.builder("http://127.0.0.1:8080").token(System.getenv("TOKEN")).build()) {
  *     SubmitResult submitted = client.submitJob(JobRequest.shell("hello", "echo hello").build());
@@ -48,10 +55,16 @@ public final class ForgeFlowClient implements AutoCloseable {
     private final ObjectMapper json = Json.mapper();
     private final Duration eventRetry;
     private final Set<EventStream> subscriptions = ConcurrentHashMap.newKeySet();
+    private final int maxRetries;
+    private final Duration retryBase;
+    private final Duration retryCap;
 
     private ForgeFlowClient(Builder b) {
         this.baseUrl = b.baseUrl;
         this.eventRetry = b.eventRetry;
+        this.maxRetries = b.maxRetries;
+        this.retryBase = b.retryBase;
+        this.retryCap = b.retryCap;
         OkHttpClient base = b.okHttpClient != null ? b.okHttpClient : new OkHttpClient();
         this.ownsHttp = b.okHttpClient == null;
         String authorization = b.token == null || b.token.isBlank() ? null : "Bearer " + b.token.trim();
@@ -92,7 +105,8 @@ public final class ForgeFlowClient implements AutoCloseable {
      */
     public SubmitResult submitJob(JobRequest request) {
         Objects.requireNonNull(request, "request");
-        Exchange answer = send(new Request.Builder().url(url("api/jobs")).post(jsonBody(request)));
+        boolean replayable = request.idempotencyKey() != null && !request.idempotencyKey().isBlank();
+        Exchange answer = send(new Request.Builder().url(url("api/jobs")).post(jsonBody(request)), replayable);
         Job job = read(answer, json.constructType(Job.class));
         return new SubmitResult(job, answer.code == 201);
     }
@@ -359,7 +373,8 @@ public final class ForgeFlowClient implements AutoCloseable {
 
     /** {@code GET /readyz}: 200 ready, 503 not ready (with the server's reason); any other status throws. */
     public Readiness ready() {
-        Exchange answer = exchange(new Request.Builder().url(url("readyz")).get(), "application/json");
+        // its 503 is an answer (not ready), not a failure to retry
+        Exchange answer = exchange(new Request.Builder().url(url("readyz")).get(), "application/json", false);
         if (answer.code == 503) {
             String error = textField(answer.body, "error");
             return new Readiness(false, error != null ? error : answer.body.trim());
@@ -371,7 +386,7 @@ public final class ForgeFlowClient implements AutoCloseable {
 
     /** {@code GET /metrics}: the Prometheus text exposition, as is. */
     public String metrics() {
-        Exchange answer = exchange(new Request.Builder().url(url("metrics")).get(), "text/plain");
+        Exchange answer = exchange(new Request.Builder().url(url("metrics")).get(), "text/plain", true);
         requireSuccess(answer);
         return answer.body;
     }
@@ -495,8 +510,13 @@ public final class ForgeFlowClient implements AutoCloseable {
         return send(new Request.Builder().url(url).post(EMPTY));
     }
 
+    /** Sends the request; a GET is retried on 503 and connection failures, other methods are not. */
     private Exchange send(Request.Builder request) {
-        Exchange answer = exchange(request, "application/json");
+        return send(request, "GET".equals(request.build().method()));
+    }
+
+    private Exchange send(Request.Builder request, boolean replayable) {
+        Exchange answer = exchange(request, "application/json", replayable);
         requireSuccess(answer);
         return answer;
     }
@@ -507,13 +527,66 @@ public final class ForgeFlowClient implements AutoCloseable {
         }
     }
 
-    private Exchange exchange(Request.Builder request, String accept) {
-        request.header("Accept", accept);
-        try (Response response = http.newCall(request.build()).execute()) {
-            ResponseBody body = response.body();
-            return new Exchange(response.code(), response.message(), body == null ? "" : body.string());
-        } catch (IOException e) {
-            throw unavailable(e);
+    /**
+     * One call, sent again while it is {@code replayable} and the node answers 503 or the connection fails before an
+     * answer (not a timeout: that call already used its time), at most {@code maxRetries} times.
+     */
+    private Exchange exchange(Request.Builder request, String accept, boolean replayable) {
+        Request built = request.header("Accept", accept).build();
+        for (int retry = 0; ; retry++) {
+            boolean last = !replayable || retry >= maxRetries;
+            Long retryAfter = null;
+            try (Response response = http.newCall(built).execute()) {
+                ResponseBody body = response.body();
+                Exchange answer = new Exchange(response.code(), response.message(), body == null ? "" : body.string());
+                if (answer.code != 503 || last) {
+                    return answer;
+                }
+                retryAfter = retryAfterSeconds(response.header("Retry-After"));
+            } catch (java.io.InterruptedIOException timeout) {
+                throw unavailable(timeout);
+            } catch (IOException e) {
+                if (last) {
+                    throw unavailable(e);
+                }
+            }
+            if (!pause(retry + 1, retryAfter)) {
+                throw unavailable(new java.io.InterruptedIOException("interrupted while waiting to retry "
+                        + built.method() + " " + built.url().encodedPath()));
+            }
+        }
+    }
+
+    /**
+     * Waits before retry {@code n} (from 1): random(0, min(cap, base * 2^(n-1))), but not less than the server's
+     * {@code Retry-After} (itself at most the cap). False when interrupted (the interrupt is kept).
+     */
+    private boolean pause(int n, Long retryAfterSeconds) {
+        long cap = retryCap.toMillis();
+        long ceiling = Math.min(cap, retryBase.toMillis() << Math.min(n - 1, 20));
+        long wait = ceiling <= 0 ? 0 : java.util.concurrent.ThreadLocalRandom.current().nextLong(ceiling + 1);
+        if (retryAfterSeconds != null) {
+            wait = Math.max(wait, Math.min(cap, retryAfterSeconds * 1000));
+        }
+        try {
+            Thread.sleep(wait);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** {@code Retry-After} in whole seconds; null when absent or an HTTP date (the backoff alone decides then). */
+    private static Long retryAfterSeconds(String header) {
+        if (header == null) {
+            return null;
+        }
+        try {
+            long seconds = Long.parseLong(header.trim());
+            return seconds < 0 ? null : seconds;
+        } catch (NumberFormatException notSeconds) {
+            return null;
         }
     }
 
@@ -557,6 +630,9 @@ public final class ForgeFlowClient implements AutoCloseable {
         private Duration eventReadTimeout = Duration.ZERO;
         private Duration eventRetry = Duration.ofSeconds(2);
         private OkHttpClient okHttpClient;
+        private int maxRetries = 5;
+        private Duration retryBase = Duration.ofMillis(250);
+        private Duration retryCap = Duration.ofSeconds(4);
 
         private Builder(String baseUrl) {
             Objects.requireNonNull(baseUrl, "baseUrl");
@@ -601,6 +677,33 @@ public final class ForgeFlowClient implements AutoCloseable {
         /** Wait before reconnecting the event stream, unless the server sends {@code retry:}; default 2 s. */
         public Builder eventRetry(Duration retry) {
             this.eventRetry = Objects.requireNonNull(retry, "retry");
+            return this;
+        }
+
+        /**
+         * How many times a call that is safe to repeat (a GET; a submission with an {@code idempotency_key}) is sent
+         * again after a 503 or a failed connection; default 5, 0 for never.
+         */
+        public Builder retries(int retries) {
+            if (retries < 0) {
+                throw new IllegalArgumentException("retries must be at least 0, was " + retries);
+            }
+            this.maxRetries = retries;
+            return this;
+        }
+
+        /**
+         * The wait before retry n: random(0, min(cap, base * 2^(n-1))) and at least the server's {@code Retry-After}
+         * (up to {@code cap}); default base 250 ms, cap 4 s.
+         */
+        public Builder retryBackoff(Duration base, Duration cap) {
+            Objects.requireNonNull(base, "base");
+            Objects.requireNonNull(cap, "cap");
+            if (base.isNegative() || cap.isNegative() || base.compareTo(cap) > 0) {
+                throw new IllegalArgumentException("retry backoff needs 0 <= base <= cap, was " + base + " and " + cap);
+            }
+            this.retryBase = base;
+            this.retryCap = cap;
             return this;
         }
 

@@ -710,7 +710,9 @@ class ForgeFlowClientTest {
             try (ServerSocket socket = new ServerSocket(0)) {
                 port = socket.getLocalPort();
             }
-            try (ForgeFlowClient nobody = ForgeFlowClient.create("http://127.0.0.1:" + port)) {
+            // retried (a GET) without waiting, then reported
+            try (ForgeFlowClient nobody = ForgeFlowClient.builder("http://127.0.0.1:" + port)
+                    .retryBackoff(Duration.ZERO, Duration.ZERO).build()) {
                 assertThatThrownBy(nobody::stats).isInstanceOfSatisfying(ForgeFlowUnavailableException.class, e -> {
                     assertThat(e.baseUrl()).isEqualTo("http://127.0.0.1:" + port + "/");
                     assertThat(e.getMessage()).contains("unreachable");

@@ -130,7 +130,7 @@ final class ApiWiring {
         }
         environment.admin().addServlet("readyz", new ReadinessDetailsServlet(health, security::readinessWarnings,
                 environment.getObjectMapper())).addMapping("/readyz");
-        RestModule.providers().forEach(environment.jersey()::register);
+        RestModule.providers(io.forgeflow.adapter.postgres.DatabaseOutages::isOutage).forEach(environment.jersey()::register);
         security.register(environment); // bearer tokens on every route but the probes; the /metrics token
         RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));

@@ -20,6 +20,10 @@ import java.util.Objects;
  * its caller. Any other failure (the commit itself failed, so whether it took effect is unknown) is given to every
  * caller of the batch and nothing is retried: a retry could store a write twice.
  *
+ * <p>A failure because the database is away ({@link DatabaseOutages}: refused or broken connections, a restart, the
+ * pool's timeout) reaches every caller as an {@link io.forgeflow.domain.error.UnavailableException} (the API's 503),
+ * and a batch rolled back by one is not retried write by write: each retry would wait for the same absent database.
+ *
  * @param <I> one caller's write
  * @param <O> its outcome
  */
@@ -145,6 +149,12 @@ final class GroupCommit<I, O> {
             try {
                 results = writer.writeTogether(items);
             } catch (NothingWritten rolledBack) {
+                if (DatabaseOutages.isOutage(rolledBack)) {
+                    for (Slot<I, O> slot : batch) {
+                        finish(slot, null, rolledBack);
+                    }
+                    return;
+                }
                 for (Slot<I, O> slot : batch) {
                     writeAlone(slot);
                 }
@@ -194,7 +204,7 @@ final class GroupCommit<I, O> {
                 return;
             }
             slot.result = result;
-            slot.failure = failure;
+            slot.failure = failure == null ? null : DatabaseOutages.translate(failure);
             slot.done = true;
         }
     }

@@ -112,7 +112,15 @@ final class JdbcStatements {
                     return work.run(handle.getConnection());
                 }
             }
-            try (Connection pooled = dataSource.getConnection()) {
+            Connection pooled;
+            try {
+                pooled = dataSource.getConnection();
+            } catch (SQLException noConnection) {
+                // whatever the pool says (refused, timed out, "Validation Query Failed" on a fresh connection the
+                // server ended at once), no connection means the database is unavailable to this node now
+                throw DatabaseOutages.noConnection(noConnection);
+            }
+            try (pooled) {
                 return work.run(driverConnection(pooled));
             }
         } catch (SQLException e) {

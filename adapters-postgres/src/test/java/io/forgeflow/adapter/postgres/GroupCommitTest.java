@@ -38,12 +38,17 @@ class GroupCommitTest {
         volatile CountDownLatch hold = new CountDownLatch(0);
         volatile CountDownLatch held = new CountDownLatch(1);
         volatile RuntimeException commitFailure;
+        volatile RuntimeException aloneFailure;
+        volatile boolean databaseAway;
 
         @Override
         public List<String> writeTogether(List<String> items) {
             enter();
             try {
                 together.add(List.copyOf(items));
+                if (databaseAway) {
+                    throw new GroupCommit.NothingWritten("the batch was rolled back", connectionRefused());
+                }
                 if (items.contains("bad")) {
                     throw new GroupCommit.NothingWritten("a statement failed", new IllegalArgumentException("bad"));
                 }
@@ -61,6 +66,9 @@ class GroupCommitTest {
             enter();
             try {
                 alone.add(item);
+                if (aloneFailure != null) {
+                    throw aloneFailure;
+                }
                 if (item.equals("bad")) {
                     throw new IllegalArgumentException("bad is refused");
                 }
@@ -82,6 +90,12 @@ class GroupCommitTest {
     }
 
     final RecordingWriter writer = new RecordingWriter();
+
+    /** What pgjdbc throws when nothing listens on the database's port. */
+    static java.sql.SQLException connectionRefused() {
+        return new java.sql.SQLException("Connection to 127.0.0.1:5432 refused", "08001",
+                new java.net.ConnectException("Connection refused"));
+    }
 
     CompletableFuture<String> writeAsync(GroupCommit<String, String> commit, String item) {
         return CompletableFuture.supplyAsync(() -> commit.write(item), callers);
@@ -193,6 +207,33 @@ class GroupCommitTest {
                 .hasRootCauseMessage("bad is refused");
         assertThat(writer.alone).containsExactlyInAnyOrder("a", "good", "bad", "fine");
         assertThat(commit.batchesTogether()).as("a rolled-back batch did not commit together").isZero();
+    }
+
+    @Test
+    void aBatchRolledBackBecauseTheDatabaseIsAwayFailsEveryWriteAsUnavailableAndRetriesNoneAlone() throws Exception {
+        GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
+        CompletableFuture<String> first = holdFirstWrite(commit, "a");
+        List<CompletableFuture<String>> queued = queue(commit, "b", "c", "d");
+        writer.databaseAway = true;
+
+        writer.hold.countDown();
+
+        assertThat(first.get()).isEqualTo("A");
+        for (CompletableFuture<String> f : queued) {
+            assertThatThrownBy(f::join).hasCauseInstanceOf(io.forgeflow.domain.error.UnavailableException.class)
+                    .hasRootCauseInstanceOf(java.net.ConnectException.class);
+        }
+        assertThat(writer.alone).as("no write retried alone against an absent database").containsExactly("a");
+    }
+
+    @Test
+    void aLoneWriteThatFindsTheDatabaseAwayFailsAsUnavailable() {
+        GroupCommit<String, String> commit = new GroupCommit<>(1, 64, writer);
+        writer.aloneFailure = new JdbcStatements.StatementFailedException("JobSql/insertWithRun.sql",
+                connectionRefused());
+
+        assertThatThrownBy(() -> commit.write("a")).isInstanceOf(io.forgeflow.domain.error.UnavailableException.class)
+                .hasCauseInstanceOf(JdbcStatements.StatementFailedException.class);
     }
 
     @Test

@@ -20,9 +20,14 @@ public final class ExceptionMappers {
 
     /** Every mapper of this adapter, most specific first (the order does not matter to Jersey). */
     static List<Object> all() {
+        return all(t -> false);
+    }
+
+    /** Every mapper, with {@code databaseAway} telling the failures of an absent database (503, not 500). */
+    static List<Object> all(java.util.function.Predicate<Throwable> databaseAway) {
         return List.of(new Validation(), new InvalidQuery(), new NotFound(), new Conflict(), new IllegalTransition(),
                 new Api(), new JsonProcessingExceptionMapper(), new WebApplicationExceptionMapper(),
-                new UnexpectedExceptionMapper());
+                new UnexpectedExceptionMapper(databaseAway));
     }
 
     /** A field breaks a rule: 422 naming it. */

@@ -27,7 +27,7 @@ import java.util.Map;
  * // config: server.registerDefaultExceptionMappers: false (these mappers are the only ones)
  * RestModule.resources(submitJob, queryJobs, pauseJob, resumeJob, cancelJob, triggerJob, updateJob, deleteJob,
  *         queryRuns, cancelRun, requeueRun, queryNodes, readiness).forEach(environment.jersey()::register);
- * RestModule.providers().forEach(environment.jersey()::register);
+ * RestModule.providers(DatabaseOutages::isOutage).forEach(environment.jersey()::register);
  * // in this order, and during run(): Dropwizard adds its own filters later, when it builds the server
  * RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
  *         .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
@@ -103,6 +103,15 @@ public final class RestModule {
      */
     public static List<Object> providers() {
         return ExceptionMappers.all();
+    }
+
+    /**
+     * The exception mappers, with {@code databaseAway} telling a failure because the database is away (by its cause
+     * chain: the server gives adapters-postgres's {@code DatabaseOutages::isOutage}): those answer 503
+     * {@code unavailable} with {@code Retry-After}, never 500.
+     */
+    public static List<Object> providers(java.util.function.Predicate<Throwable> databaseAway) {
+        return ExceptionMappers.all(databaseAway);
     }
 
     /**

@@ -77,6 +77,7 @@ class OpenApiContractTest {
         app.store.clear();
         app.workflows.clear();
         app.notReadyBecause.set(null);
+        app.databaseAway.set(false);
         api = new Api(APP.getLocalPort());
     }
 
@@ -493,6 +494,25 @@ class OpenApiContractTest {
             Api lacking = new Api(AUTH.getLocalPort(), LACKING.get(op.scope()));
             valid(op.method(), path, call(lacking, op.method(), path), 403);
         }
+    }
+
+    /** While the database is away every route of the API answers its documented 503 {@code unavailable}, never 500. */
+    @Test
+    void everyRouteAnswers503UnavailableWithRetryAfterWhileTheDatabaseIsAway() {
+        app.databaseAway.set(true);
+        int routes = 0;
+        for (OpenApiContract.Operation op : CONTRACT.operations()) {
+            if (op.servlet() || !op.path().startsWith("/api/") || op.path().equals("/api/openapi.json")) {
+                continue;
+            }
+            String path = concrete(op.path());
+            assertThat(op.statuses()).as(op.key() + " documents the outage's 503").contains("503");
+            Api.Reply reply = valid(op.method(), path, call(api, op.method(), path), 503);
+            assertThat(reply.json().get("code").asText()).as(op.key()).isEqualTo("unavailable");
+            assertThat(reply.header("Retry-After")).as(op.key() + " says when to retry").isEqualTo("2");
+            routes++;
+        }
+        assertThat(routes).isGreaterThan(20);
     }
 
     @AfterAll

@@ -59,6 +59,8 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
             new io.forgeflow.application.testkit.InMemoryWorkflows(store);
     /** What /readyz reports; null means ready. */
     final AtomicReference<String> notReadyBecause = new AtomicReference<>();
+    /** While set, every resource method fails as the database adapter does when the database is away. */
+    final java.util.concurrent.atomic.AtomicBoolean databaseAway = new java.util.concurrent.atomic.AtomicBoolean();
     /** The warnings a ready /readyz shows. */
     final AtomicReference<List<String>> readyWarnings = new AtomicReference<>(List.of());
     /** The cluster's run changes as the test pushes them; {@code /api/events} streams them. */
@@ -122,7 +124,8 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
             environment.servlets().addFilter("forgeflow-metrics-token", RestModule.metricsToken(configuration.metricsToken))
                     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/metrics");
         }
-        RestModule.providers().forEach(environment.jersey()::register);
+        environment.jersey().register(new DatabaseAwayFilter(databaseAway));
+        RestModule.providers(DriverOutage::in).forEach(environment.jersey()::register);
         RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
         environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
@@ -179,6 +182,39 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
         @GET
         public String boom() {
             throw new IllegalStateException("secret internal detail at io.forgeflow.Secret.method(Secret.java:42)");
+        }
+    }
+
+    /** Stands in for the driver's connection failure; the server's classifier (adapters-postgres) finds the real one. */
+    static final class DriverOutage extends RuntimeException {
+        DriverOutage() {
+            super("Connection to 127.0.0.1:5432 refused");
+        }
+
+        static boolean in(Throwable t) {
+            for (Throwable c = t; c != null; c = c.getCause()) {
+                if (c instanceof DriverOutage) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** Fails every matched request, after authentication, as a store whose database is away would. */
+    @jakarta.annotation.Priority(jakarta.ws.rs.Priorities.USER)
+    static final class DatabaseAwayFilter implements jakarta.ws.rs.container.ContainerRequestFilter {
+        private final java.util.concurrent.atomic.AtomicBoolean away;
+
+        DatabaseAwayFilter(java.util.concurrent.atomic.AtomicBoolean away) {
+            this.away = away;
+        }
+
+        @Override
+        public void filter(jakarta.ws.rs.container.ContainerRequestContext request) {
+            if (away.get()) {
+                throw new IllegalStateException("the store failed", new DriverOutage());
+            }
         }
     }
 }

@@ -51,4 +51,35 @@ class UnexpectedExceptionMapperTest {
         assertThat(response.getStatus()).isEqualTo(500);
         assertThat(body(response)).containsEntry("code", "internal_error").containsKey("error_id");
     }
+
+    /** Stands in for a driver's connection failure, told by the classifier the server gives (adapters-postgres's). */
+    static final class ConnectionRefused extends RuntimeException {
+        ConnectionRefused() {
+            super("Connection to 127.0.0.1:5432 refused");
+        }
+    }
+
+    @Test
+    void aFailureTheClassifierCallsAnOutageIsA503UnavailableWithRetryAfterAndNoErrorId() {
+        UnexpectedExceptionMapper classified = new UnexpectedExceptionMapper(
+                t -> t.getCause() instanceof ConnectionRefused);
+
+        Response response = classified.toResponse(new IllegalStateException("jdbi", new ConnectionRefused()));
+
+        assertThat(response.getStatus()).isEqualTo(503);
+        assertThat(response.getHeaderString("Retry-After")).isEqualTo("2");
+        assertThat(body(response)).containsEntry("code", "unavailable").doesNotContainKey("error_id");
+        assertThat((String) body(response).get("error")).contains("database is unavailable");
+        assertThat(classified.toResponse(new IllegalStateException("a bug")).getStatus()).isEqualTo(500);
+    }
+
+    @Test
+    void theDomainsUnavailableAnywhereInTheChainIsA503EvenWithoutAClassifier() {
+        Response response = mapper.toResponse(new IllegalStateException("wrapped",
+                new io.forgeflow.domain.error.UnavailableException("the database is unavailable", null)));
+
+        assertThat(response.getStatus()).isEqualTo(503);
+        assertThat(response.getHeaderString("Retry-After")).isEqualTo("2");
+        assertThat(body(response)).containsEntry("code", "unavailable");
+    }
 }

@@ -83,7 +83,15 @@ abstract class ClientCommand extends Command {
         String server = first(namespace.getString("server"), terminal.variable(SERVER_VARIABLE), DEFAULT_SERVER);
         String token = first(namespace.getString("token"), terminal.variable(TOKEN_VARIABLE), null);
         try {
-            return ForgeFlowClient.builder(server).token(token).build();
+            ForgeFlowClient.Builder builder = ForgeFlowClient.builder(server).token(token);
+            Integer retries = namespace.getInt("retries");
+            if (retries != null) {
+                if (retries < 0) {
+                    throw new UsageException("--retries: must be at least 0, was " + retries);
+                }
+                builder.retries(retries);
+            }
+            return builder.build();
         } catch (IllegalArgumentException e) {
             throw new UsageException("--server: " + e.getMessage());
         }
@@ -121,6 +129,10 @@ abstract class ClientCommand extends Command {
         common.addArgument("--token").metavar("TOKEN")
                 .help("API token, sent as Authorization: Bearer (default: $" + TOKEN_VARIABLE
                         + ", which keeps it out of the process list)");
+        common.addArgument("--retries").metavar("N").type(Integer.class)
+                .help("how often a read, or a submission with --idempotency-key, is sent again when the node answers "
+                        + "503 (its database is away) or the connection fails, with backoff (default 5; 0: never); "
+                        + "other writes are never repeated");
         common.addArgument("--json").action(Arguments.storeTrue()).setDefault(Arguments.SUPPRESS)
                 .help("print the API's JSON instead of tables (errors too, on stderr)");
     }
