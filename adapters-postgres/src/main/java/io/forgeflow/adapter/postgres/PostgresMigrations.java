@@ -126,9 +126,12 @@ public final class PostgresMigrations {
             $$""";
 
     /**
-     * Fixes the {@code search_path} of the functions applications call ({@code enqueue} and its helpers) to the
-     * schema, so that they find ForgeFlow's tables from any session. Idempotent; run after each migration, since a
-     * changed function is created anew.
+     * Fixes the {@code search_path} of the functions applications call ({@code enqueue} and its helpers) and of the
+     * trigger functions to the schema, so that they find ForgeFlow's tables from any session and no caller's schema
+     * can shadow them. {@code enqueue} runs with its owner's rights ({@code SECURITY DEFINER}) and is executable only
+     * by the roles granted it: an application needs {@code USAGE} on the schema and {@code EXECUTE} on it, and no
+     * right on any table (so it cannot rewrite a job's payload past the API's scopes). Idempotent; run after each
+     * migration, since a changed function is created anew.
      */
     private static final String PIN_SEARCH_PATHS = """
             DO $$
@@ -138,9 +141,15 @@ public final class PostgresMigrations {
             BEGIN
                 FOR f IN SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
                          FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-                         WHERE n.nspname = s AND p.proname IN ('enqueue', 'forgeflow_check_payload', 'forgeflow_uuid_v7') LOOP
+                         WHERE n.nspname = s
+                           AND (p.proname IN ('enqueue', 'forgeflow_check_payload', 'forgeflow_uuid_v7')
+                                OR p.prorettype = 'trigger'::regtype) LOOP
                     EXECUTE format('ALTER FUNCTION %I.%I(%s) SET search_path = pg_catalog, %I, pg_temp',
                                    s, f.proname, f.args, s);
+                    IF f.proname = 'enqueue' THEN
+                        EXECUTE format('ALTER FUNCTION %I.%I(%s) SECURITY DEFINER', s, f.proname, f.args);
+                        EXECUTE format('REVOKE ALL ON FUNCTION %I.%I(%s) FROM PUBLIC', s, f.proname, f.args);
+                    END IF;
                 END LOOP;
             END
             $$""";

@@ -62,6 +62,91 @@ class EnqueueFunctionIT {
         return pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM " + table).mapTo(Long.class).one());
     }
 
+    /** Issue 39: the README's grants, and no more, are enough; the tables stay out of the application's reach. */
+    @Nested
+    class WithLeastPrivilege {
+        final String role = "ff_app_" + Long.toHexString(System.nanoTime());
+
+        @BeforeEach
+        void anApplicationRoleWithTheReadmesGrantsOnly() {
+            pg.jdbi().useHandle(h -> {
+                h.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'app'");
+                h.execute("GRANT USAGE ON SCHEMA forgeflow TO " + role);
+                h.execute("GRANT EXECUTE ON FUNCTION forgeflow.enqueue TO " + role);
+            });
+        }
+
+        @org.junit.jupiter.api.AfterEach
+        void dropTheRole() {
+            pg.jdbi().useHandle(h -> {
+                h.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '" + role + "'");
+                h.execute("DROP OWNED BY " + role);
+                h.execute("DROP ROLE " + role);
+            });
+        }
+
+        Connection asApplication() throws SQLException {
+            Properties properties = new Properties();
+            properties.setProperty("user", role);
+            properties.setProperty("password", "app");
+            Connection connection = DriverManager.getConnection(pg.jdbcUrl().replaceAll("([?&])(user|password)=[^&]*", "$1"),
+                    properties);
+            connection.setAutoCommit(false);
+            return connection;
+        }
+
+        String enqueue(Connection app, String args) throws SQLException {
+            try (Statement st = app.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT job_id, created FROM forgeflow.enqueue(" + args + ")")) {
+                assertThat(rs.next()).isTrue();
+                return rs.getString(1) + "," + rs.getBoolean(2);
+            }
+        }
+
+        @Test
+        void everyDocumentedCallWorksAndTheTablesAreDenied() throws Exception {
+            try (Connection app = asApplication()) {
+                String parent = enqueue(app, "name => 'parent', executor => 'shell', payload => '{\"command\": \"true\"}', "
+                        + "labels => '{\"team\": \"shop\"}', max_attempts => 5, retry_base_seconds => 2, "
+                        + "retry_max_seconds => 60, idempotency_key => 'k-1', "
+                        + "traceparent => '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'");
+                String replay = enqueue(app, "name => 'parent', executor => 'shell', payload => '{\"command\": \"true\"}', "
+                        + "labels => '{\"team\": \"shop\"}', max_attempts => 5, retry_base_seconds => 2, "
+                        + "retry_max_seconds => 60, idempotency_key => 'k-1', "
+                        + "traceparent => '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'");
+                assertThat(replay).isEqualTo(parent.replace(",true", ",false"));
+                String parentId = parent.split(",")[0];
+                String child = enqueue(app, "name => 'child', executor => 'noop', depends_on => ARRAY['" + parentId
+                        + "']::uuid[], on_parent_failure => 'run'");
+                app.commit();
+                assertThat(child).endsWith(",true");
+
+                for (String forbidden : List.of("UPDATE forgeflow.runs SET priority = 1",
+                        "UPDATE forgeflow.jobs SET payload = '{\"command\": \"id\"}'", "SELECT * FROM forgeflow.jobs",
+                        "INSERT INTO forgeflow.runs (id) VALUES (gen_random_uuid())", "DELETE FROM forgeflow.runs")) {
+                    try (Statement st = app.createStatement()) {
+                        assertThatThrownBy(() -> st.execute(forbidden)).as(forbidden)
+                                .isInstanceOfSatisfying(PSQLException.class,
+                                        e -> assertThat(e.getSQLState()).isEqualTo("42501"));
+                    }
+                    app.rollback();
+                }
+            }
+            long stored = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM jobs WHERE name IN ('parent', 'child')")
+                    .mapTo(Long.class).one());
+            assertThat(stored).isEqualTo(2);
+        }
+
+        @Test
+        void aRoleWithoutTheGrantCannotEnqueue() throws Exception {
+            pg.jdbi().useHandle(h -> h.execute("REVOKE EXECUTE ON FUNCTION forgeflow.enqueue FROM " + role));
+            try (Connection app = asApplication(); Statement st = app.createStatement()) {
+                assertThatThrownBy(() -> st.execute("SELECT * FROM forgeflow.enqueue(name => 'n', executor => 'noop')"))
+                        .isInstanceOfSatisfying(PSQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("42501"));
+            }
+        }
+    }
+
     @Nested
     class WithParents {
         String enqueue(String args) throws Exception {
