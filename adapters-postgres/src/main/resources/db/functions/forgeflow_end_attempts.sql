@@ -6,7 +6,7 @@
 -- Each row is fenced by (id, running, holder, attempt): the holder is the worker process's own identity
 -- (runs.worker_instance, 0016; a run written running by anything but the claim has none: its label is its holder),
 -- never its label alone; a lease_expired row also by its lease having expired and its
--- holder's lease row having been ended (forgeflow_expired_leases), so a stale or raced decision changes nothing. A batch of
+-- holder's lease row being ended (here, once it expired), so a stale or raced decision changes nothing. A batch of
 -- recoveries skips runs locked by others (SKIP LOCKED); a worker's acknowledgement waits for the row (lock_timeout) and
 -- is retried by its acknowledger: the holder's live lease row keeps the run meanwhile. Runs are locked in id order (as heartbeats and job changes lock them),
 -- then the jobs of one-off runs that ended, so concurrent multi-row writers cannot deadlock. Per row: the run moves to
@@ -116,6 +116,10 @@ BEGIN
         IF v_recovery THEN
             PERFORM 1 FROM runs x WHERE x.id = v_row.id FOR UPDATE SKIP LOCKED;
             CONTINUE WHEN NOT FOUND;
+            -- the holder's lease expired: it is ended for good, unless its heartbeat extended it first (the row lock
+            -- orders the two; a heartbeat after this waits for the commit and then finds it ended)
+            UPDATE worker_leases w SET ended_at = v_now
+            WHERE w.instance = v_row.worker_id AND w.ended_at IS NULL AND w.expires_at < v_now;
         END IF;
         UPDATE runs r
         SET status           = v_row.next_status,

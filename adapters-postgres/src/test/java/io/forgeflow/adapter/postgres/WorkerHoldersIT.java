@@ -138,7 +138,10 @@ class WorkerHoldersIT {
         queue.claim(holder, NOOP, 1, LEASE);
         clock.advance(LEASE.plusSeconds(1));                // frozen for a whole lease
 
-        assertThat(queue.expiredLeases(10)).extracting(lease -> lease.fence().runId()).containsExactly(run.id());
+        List<ExpiredLease> expired = queue.expiredLeases(10);
+        assertThat(expired).extracting(lease -> lease.fence().runId()).containsExactly(run.id());
+        OutcomePolicy policy = new OutcomePolicy(RetryPolicy.DEFAULT, new SplittableRandom(1));
+        assertThat(queue.recover(expired.stream().map(policy::afterExpiredLease).toList())).hasSize(1);
         clock.advance(Duration.ofSeconds(1));
         pg.insert(aRun().dueAt(clock.instant().minusSeconds(1)));
 
@@ -147,6 +150,22 @@ class WorkerHoldersIT {
         assertThat(beat.extended()).isEmpty();
         assertThat(queue.claim(holder, NOOP, 5, LEASE)).isEmpty();
         assertThat(queue.claim(WorkerHolder.next("node-1"), NOOP, 5, LEASE)).as("its next incarnation claims").hasSize(1);
+    }
+
+    @Test
+    void aHeartbeatBetweenTheLeadersReadAndItsRecoveryKeepsTheRun() {
+        Run run = pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        String holder = WorkerHolder.next("node-1");
+        queue.claim(holder, NOOP, 1, LEASE);
+        clock.advance(LEASE.plusSeconds(1));
+        List<ExpiredLease> expired = queue.expiredLeases(10);
+        assertThat(expired).hasSize(1);
+
+        queue.heartbeat(holder, List.of(new RunFence(run.id(), holder, 1)), LEASE);
+        OutcomePolicy policy = new OutcomePolicy(RetryPolicy.DEFAULT, new SplittableRandom(1));
+
+        assertThat(queue.recover(expired.stream().map(policy::afterExpiredLease).toList())).isEmpty();
+        assertThat(runs.find(run.id()).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
     }
 
     @Test

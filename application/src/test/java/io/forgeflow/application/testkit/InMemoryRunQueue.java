@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
 
 /**
  * {@link RunQueue} over an {@link InMemoryStore}. Each call holds the store's monitor, so a claim hands each due
- * run to at most one caller, and every worker write is fenced by run id, status RUNNING, worker and attempt,
- * exactly as the SQL is.
+ * run to at most one caller, and every worker write is fenced by run id, status RUNNING, holder and attempt,
+ * exactly as the SQL is; holders have their own leases, ended by a recovery once expired, as in worker_leases.
  */
 public final class InMemoryRunQueue implements RunQueue {
     private static final Comparator<Run> CLAIM_ORDER = Comparator.comparingInt(Run::priority)
@@ -34,6 +34,17 @@ public final class InMemoryRunQueue implements RunQueue {
             .thenComparing(Run::id);
 
     private final InMemoryStore store;
+    /** The holders' own leases (worker_leases): until when, and whether the leader ended them for good. */
+    private final Map<String, Holder> holders = new HashMap<>();
+
+    private static final class Holder {
+        Instant expiresAt;
+        boolean ended;
+
+        Holder(Instant expiresAt) {
+            this.expiresAt = expiresAt;
+        }
+    }
 
     InMemoryRunQueue(InMemoryStore store) {
         this.store = store;
@@ -43,6 +54,12 @@ public final class InMemoryRunQueue implements RunQueue {
     public List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease) {
         synchronized (store) {
             Instant now = store.now();
+            Holder holder = holders.get(workerId);
+            if (holder == null) {
+                holders.put(workerId, new Holder(now.plus(lease)));
+            } else if (holder.ended) {
+                return List.of();
+            }
             List<Run> due = store.runs.values().stream()
                     .filter(r -> r.status() == RunStatus.PENDING && !r.scheduledFor().isAfter(now)
                             && executors.contains(r.executor()) && queues.takes(store.queueOf(r)))
@@ -165,6 +182,9 @@ public final class InMemoryRunQueue implements RunQueue {
     public Heartbeat heartbeat(String workerId, Duration lease) {
         synchronized (store) {
             Instant until = store.now().plus(lease);
+            if (!extendHolder(workerId, until)) {
+                return Heartbeat.ended();
+            }
             Set<RunFence> extended = new HashSet<>();
             Set<String> cancel = new HashSet<>();
             for (Run run : heldBy(workerId)) {
@@ -182,6 +202,9 @@ public final class InMemoryRunQueue implements RunQueue {
     public Heartbeat heartbeat(String workerId, Collection<RunFence> held, Duration lease) {
         synchronized (store) {
             Instant until = store.now().plus(lease);
+            if (!extendHolder(workerId, until)) {
+                return Heartbeat.ended();
+            }
             Set<RunFence> named = Set.copyOf(held);
             Set<RunFence> extended = new HashSet<>();
             Set<String> cancel = new HashSet<>();
@@ -233,7 +256,8 @@ public final class InMemoryRunQueue implements RunQueue {
         synchronized (store) {
             Instant now = store.now();
             return store.runs.values().stream()
-                    .filter(r -> r.status() == RunStatus.RUNNING && r.leaseExpiresAt().isBefore(now))
+                    .filter(r -> r.status() == RunStatus.RUNNING && r.leaseExpiresAt().isBefore(now)
+                            && !holderLive(r.workerId(), now))
                     .sorted(Comparator.comparing(Run::leaseExpiresAt).thenComparing(Run::id))
                     .limit(Math.max(0, limit))
                     .map(r -> new ExpiredLease(new RunFence(r.id(), r.workerId(), r.attempt()), r.jobId(),
@@ -256,6 +280,13 @@ public final class InMemoryRunQueue implements RunQueue {
                 if (run == null || !run.leaseExpiresAt().isBefore(now)) {
                     continue;
                 }
+                Holder holder = holders.get(run.workerId());
+                if (holder != null && !holder.ended && holder.expiresAt.isBefore(now)) {
+                    holder.ended = true;                  // for good: it can neither heartbeat nor claim again
+                }
+                if (holder != null && !holder.ended) {
+                    continue;
+                }
                 Acknowledgement keepingOutput = new Acknowledgement(decision.fence(), decision.outcome(),
                         decision.next(), decision.retryDelay(), run.output(), decision.error());
                 Run next = finish(run, keepingOutput, now);
@@ -266,6 +297,21 @@ public final class InMemoryRunQueue implements RunQueue {
             }
             return applied;
         }
+    }
+
+    /** Extends a holder's own lease (making it at its first heartbeat); false when the leader ended it. */
+    private boolean extendHolder(String workerId, Instant until) {
+        Holder holder = holders.computeIfAbsent(workerId, w -> new Holder(until));
+        if (holder.ended) {
+            return false;
+        }
+        holder.expiresAt = until;
+        return true;
+    }
+
+    private boolean holderLive(String workerId, Instant now) {
+        Holder holder = holders.get(workerId);
+        return holder != null && !holder.ended && !holder.expiresAt.isBefore(now);
     }
 
     /** The run named by the fence if it is still running under that worker and attempt, else null. */

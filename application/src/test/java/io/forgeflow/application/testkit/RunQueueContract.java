@@ -302,14 +302,17 @@ public abstract class RunQueueContract {
             assertThat(recoverAll(new RetryPolicy(Duration.ofMillis(1), Duration.ofMillis(1)))).containsExactly(fence(first));
             assertThat(reload(first).status()).isEqualTo(RunStatus.PENDING);
             clock().advance(Duration.ofSeconds(1));
-            Run second = claimOne(WORKER_A);
+            assertThat(queue().claim(WORKER_A, SHELL, 1, LEASE)).as("a recovered holder is ended for good").isEmpty();
+            String nextLife = WORKER_A + "#" + "a".repeat(32);    // the same process, as its next incarnation
+            Run second = claimOne(nextLife);
             assertThat(second.attempt()).isEqualTo(2);
+            RunFence secondFence = new RunFence(second.id(), nextLife, 2);
 
             Set<RunFence> stale = queue().acknowledge(List.of(success(fence(first))));
 
             assertThat(stale).isEmpty();
             assertThat(reload(second).status()).isEqualTo(RunStatus.RUNNING);
-            assertThat(queue().acknowledge(List.of(success(fence(second))))).containsExactly(fence(second));
+            assertThat(queue().acknowledge(List.of(success(secondFence)))).containsExactly(secondFence);
             assertThat(reload(second).status()).isEqualTo(RunStatus.SUCCEEDED);
         }
 

@@ -190,15 +190,17 @@ class WorkerLeaseSafetyTest {
         s.advance(Duration.ofSeconds(31));                   // the worker paused past its lease
         s.rescueExpiredLeases(WorkerTest.RETRY);
         s.advance(Duration.ofMinutes(20));
+        String firstLife = worker.holder();
+        worker.heartbeatOnce();                              // its holder was ended: attempt 1 is told to stop
 
-        assertThat(worker.claimOnce()).isEqualTo(1);
+        assertThat(worker.claimOnce()).as("as its next incarnation").isEqualTo(1);
         Await.until("attempt 1 was told to stop", () -> execution(run, 1).cancellation().isCancelled());
         assertThat(s.shell.executions()).as("attempt 2 waits for attempt 1 to end").hasSize(1);
         olderMayEnd.countDown();
         Await.until("attempt 2 ended", () -> worker.busySlots() == 0);
 
         assertThat(newerSawOlderRunning.get()).as("never two attempts at once").isFalse();
-        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.RECLAIMED);
+        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.LEASE_LOST);
         assertThat(worker.flushAcknowledgements()).isEqualTo(1);
         Run done = s.run(run.id());
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -206,7 +208,7 @@ class WorkerLeaseSafetyTest {
         assertThat(s.attemptsOf(run.id())).extracting(Attempt::outcome)
                 .containsExactly(AttemptOutcome.LEASE_EXPIRED, AttemptOutcome.SUCCEEDED);
         assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
-                .containsExactly(new RunFence(run.id(), worker.holder(), 1));
+                .containsExactly(new RunFence(run.id(), firstLife, 1));
     }
 
     @Test
@@ -219,11 +221,13 @@ class WorkerLeaseSafetyTest {
         s.advance(Duration.ofSeconds(31));                   // the worker paused past its lease
         s.rescueExpiredLeases(WorkerTest.RETRY);
         s.advance(Duration.ofMinutes(20));                   // past any retry delay
+        String firstLife = worker.holder();
+        worker.heartbeatOnce();                              // its holder was ended: attempt 1 stops
 
         assertThat(worker.claimOnce()).isEqualTo(1);         // the same worker takes it again, as attempt 2
 
         Await.until("attempt 2 is executing", () -> s.shell.executions().size() == 2);
-        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.RECLAIMED);
+        assertThat(execution(run, 1).cancellation().reason()).isEqualTo(StopReasons.LEASE_LOST);
         Await.until("only attempt 2 is held", () -> worker.busySlots() == 1);
         assertThat(execution(run, 2).cancellation().isCancelled()).isFalse();
 
@@ -235,6 +239,6 @@ class WorkerLeaseSafetyTest {
         assertThat(worker.flushAcknowledgements()).isEqualTo(1);
         assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
-                .containsExactly(new RunFence(run.id(), worker.holder(), 1));
+                .containsExactly(new RunFence(run.id(), firstLife, 1));
     }
 }

@@ -2,13 +2,13 @@
 -- LOCKED: the holder's row keeps a run it could not extend). The partial index on worker_id WHERE status = running
 -- finds the holder's label; worker_instance picks the holder among processes sharing it. Used by tests and tools; a
 -- worker names what it holds (heartbeatHeld).
-SELECT id, CAST(:worker AS text) AS worker_id, attempt, cancel_requested
-FROM forgeflow_heartbeat(:worker,
-                         (SELECT coalesce(array_agg(r.id ORDER BY r.id), '{}') FROM runs r
-                          WHERE r.worker_id = forgeflow_worker_label(:worker) AND r.status = 'running'
-                            AND coalesce(r.worker_instance, r.worker_id) = :worker),
-                         (SELECT coalesce(array_agg(r.attempt ORDER BY r.id), '{}') FROM runs r
-                          WHERE r.worker_id = forgeflow_worker_label(:worker) AND r.status = 'running'
-                            AND coalesce(r.worker_instance, r.worker_id) = :worker),
-                         :leaseMillis, CAST(:now AS timestamptz))
-WHERE alive
+WITH mine AS (
+    SELECT coalesce(array_agg(r.id ORDER BY r.id), '{}') AS ids,
+           coalesce(array_agg(r.attempt ORDER BY r.id), '{}') AS attempts
+    FROM runs r
+    WHERE r.worker_id = forgeflow_worker_label(:worker) AND r.status = 'running'
+      AND coalesce(r.worker_instance, r.worker_id) = :worker
+)
+SELECT h.id, CAST(:worker AS text) AS worker_id, h.attempt, h.cancel_requested
+FROM mine, forgeflow_heartbeat(:worker, mine.ids, mine.attempts, :leaseMillis, CAST(:now AS timestamptz)) h
+WHERE h.alive
