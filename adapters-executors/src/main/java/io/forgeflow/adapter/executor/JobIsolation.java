@@ -154,7 +154,7 @@ public record JobIsolation(Containment containment, List<String> namespaceArgv, 
     }
 
     /** This process's effective uid, from /proc/self/status; -1 when unknown. */
-    static long effectiveUid() {
+    public static long effectiveUid() {
         try {
             Optional<String> line = Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8).stream()
                     .filter(l -> l.startsWith("Uid:")).findFirst();
