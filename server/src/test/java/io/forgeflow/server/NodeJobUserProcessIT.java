@@ -45,7 +45,7 @@ class NodeJobUserProcessIT {
         Files.createFile(tokens, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(tokens, "admin:" + ADMIN_TOKEN + "\n");
         String url = pg.jdbcUrl() + (pg.jdbcUrl().contains("?") ? "&" : "?") + "user=" + pg.user()
-                + "&ApplicationName=" + HUNTED_PASSWORD;
+                + "&password=" + HUNTED_PASSWORD;
         node = NodeProcess.start("job-user-node", "api,scheduler,worker", url, Map.of(
                 "FORGEFLOW_API_TOKENS_FILE", tokens.toAbsolutePath().toString(),
                 "FORGEFLOW_METRICS_TOKEN", HUNTED_METRICS,
@@ -58,6 +58,7 @@ class NodeJobUserProcessIT {
         if (node != null) {
             node.close();
         }
+        Files.deleteIfExists(Path.of("target", "node-secrets", "api-tokens"));
     }
 
     @Test
@@ -77,8 +78,7 @@ class NodeJobUserProcessIT {
         assertThat(NodeSecretsProcessIT.awaitSucceeded(node, ADMIN_TOKEN, jobId, Duration.ofSeconds(60))
                 .get("output").asText()).isEqualTo("nobody\n");
 
-        JsonNode nodes = JSON.readTree(send(HttpRequest.newBuilder(URI.create(node.url("/api/nodes")))
-                .header("Authorization", "Bearer " + ADMIN_TOKEN)).body()).get("items");
+        JsonNode nodes = NodeSecretsProcessIT.awaitNodes(node, ADMIN_TOKEN);
         assertThat(nodes.get(0).get("job_user").asText()).isEqualTo("nobody");
         assertThat(nodes.get(0).get("containment").asText()).isEqualTo("pid-namespace");
         assertThat(node.logText()).doesNotContain("shell jobs run as root");

@@ -42,7 +42,7 @@ class NodeSecretsProcessIT {
     static void start() throws Exception {
         // trust authentication ignores the password, which the node still holds in its environment
         String url = pg.jdbcUrl() + (pg.jdbcUrl().contains("?") ? "&" : "?") + "user=" + pg.user()
-                + "&password=" + DB_PASSWORD + "&ApplicationName=" + HUNTED_PASSWORD;
+                + "&password=" + DB_PASSWORD + HUNTED_PASSWORD;
         node = NodeProcess.start("secrets-node", "api,scheduler,worker", url, Map.of(
                 "FORGEFLOW_API_TOKENS", "admin:" + ADMIN_TOKEN + ",submit:" + SUBMIT_TOKEN + ",read:" + HUNTED_TOKEN,
                 "FORGEFLOW_METRICS_TOKEN", METRICS_TOKEN + HUNTED_METRICS,
@@ -120,8 +120,7 @@ class NodeSecretsProcessIT {
 
     @Test
     void theNodeSaysHowItContainsItsJobs() throws Exception {
-        JsonNode nodes = JSON.readTree(send(HttpRequest.newBuilder(URI.create(node.url("/api/nodes")))
-                .header("Authorization", "Bearer " + ADMIN_TOKEN)).body()).get("items");
+        JsonNode nodes = awaitNodes(node, ADMIN_TOKEN);
 
         assertThat(nodes.get(0).get("containment").asText()).isEqualTo("pid-namespace");
         assertThat(nodes.get(0).get("job_user").isNull()).isTrue();
@@ -151,6 +150,19 @@ class NodeSecretsProcessIT {
         HttpResponse<String> curl = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.adminPort
                 + "/tasks/log-level?logger=io.forgeflow.unused&level=INFO")).POST(HttpRequest.BodyPublishers.noBody()));
         assertThat(curl.statusCode()).isEqualTo(200);
+    }
+
+    /** The items of GET /api/nodes once the node's first heartbeat wrote its row. */
+    static JsonNode awaitNodes(NodeProcess on, String token) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            JsonNode items = JSON.readTree(send(HttpRequest.newBuilder(URI.create(on.url("/api/nodes")))
+                    .header("Authorization", "Bearer " + token)).body()).get("items");
+            if (items.size() > 0 || System.nanoTime() > deadline) {
+                return items;
+            }
+            TimeUnit.MILLISECONDS.sleep(200); // polling a condition with a deadline
+        }
     }
 
     static JsonNode awaitSucceeded(String jobId, Duration max) throws Exception {
