@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import static io.forgeflow.adapter.executor.AnAttempt.anAttempt;
 import static io.forgeflow.adapter.executor.Processes.quoted;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Jobs whose processes leave the job's process group or session (GNU timeout, setsid, a double fork, set -m): every
@@ -251,6 +252,36 @@ class ContainmentIT {
             }
             took.sort(null);
             assertThat(took.get(took.size() / 2)).isLessThan(Duration.ofSeconds(1));
+        }
+    }
+
+    /** FORGEFLOW_JOB_USER: the job runs as that user, contained and captured as before. */
+    @Nested
+    class AsAJobUser {
+        @Test
+        void jobsRunAsTheJobUserWithOutputExitCodesAndContainmentUnchanged() {
+            org.junit.jupiter.api.Assumptions.assumeTrue(JobIsolation.effectiveUid() == 0, "needs root");
+            ShellRunExecutor asNobody = new ShellRunExecutor(ShellRunExecutor.Settings.defaults()
+                    .withKillGrace(Duration.ofMillis(500)).detected("nobody"));
+            assertThat(asNobody.jobUser()).isEqualTo("nobody");
+
+            ExecutionResult who = asNobody.execute(anAttempt().withPayload(Map.of("command",
+                    "id -un; echo err >&2; exit 3")).build());
+            assertThat(who).isEqualTo(ExecutionResult.failed("nobody\nerr\n", "exit code 3"));
+
+            ExecutionResult timedOut = asNobody.execute(anAttempt().withTimeout(Duration.ofSeconds(1))
+                    .withPayload(Map.of("command", "setsid sh -c 'sleep 60 " + marker + "' & sleep 60 " + marker))
+                    .build());
+            assertThat(timedOut.outcome()).isEqualTo(AttemptOutcome.TIMED_OUT);
+            awaitAllGone("after the job user's timeout");
+        }
+
+        @Test
+        void anUnknownJobUserIsAClearError() {
+            org.junit.jupiter.api.Assumptions.assumeTrue(JobIsolation.effectiveUid() == 0, "needs root");
+            assertThatThrownBy(() -> ShellRunExecutor.Settings.defaults().detected("no-such-user-ff37"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("FORGEFLOW_JOB_USER=no-such-user-ff37 is not a user of this machine");
         }
     }
 }
