@@ -2,6 +2,7 @@ package io.forgeflow.server;
 
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.util.Duration;
+import io.forgeflow.server.secrets.SecretFiles;
 
 import java.util.ArrayList;
 import java.util.Arrays;

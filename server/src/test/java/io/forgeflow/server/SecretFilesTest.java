@@ -1,5 +1,6 @@
 package io.forgeflow.server;
 
+import io.forgeflow.server.secrets.SecretFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

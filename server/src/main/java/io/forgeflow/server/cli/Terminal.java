@@ -23,7 +23,7 @@ public record Terminal(PrintStream out, PrintStream err, Map<String, String> env
 
     /** The variable's value (read from {@code name_FILE} for a secret), or null when unset or blank. */
     String variable(String name) {
-        String value = io.forgeflow.server.SecretFiles.value(env, name);
+        String value = io.forgeflow.server.secrets.SecretFiles.value(env, name);
         return value == null || value.isBlank() ? null : value.trim();
     }
 }

@@ -1,4 +1,4 @@
-package io.forgeflow.server;
+package io.forgeflow.server.secrets;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +17,7 @@ public final class SecretFiles {
     /** Every variable that holds a secret: the node's and the command-line client's. */
     public static final List<String> SECRET_VARIABLES = List.of("FORGEFLOW_DATABASE_URL", "FORGEFLOW_API_TOKENS",
             "FORGEFLOW_METRICS_TOKEN", "FORGEFLOW_TOKEN");
-    static final String SUFFIX = "_FILE";
+    public static final String SUFFIX = "_FILE";
 
     private SecretFiles() {
     }
