@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * killed, see {@link ProcessTree}. On timeout or cancellation the whole tree gets SIGTERM, then SIGKILL after
  * {@link Settings#killGrace()} (2 s by default). When the shell exits by itself, anything it left running in its
  * session is killed the same way: a run leaves no process behind, as systemd's {@code KillMode=control-group}.
- * A process that calls {@code setsid} itself escapes the session and is not killed. Without a {@code setsid}
+ * With {@link Containment#PROCESS_GROUP} a process that calls {@code setsid} itself escapes the session and is not
+ * killed (a PID namespace, below, holds it). Without a {@code setsid}
  * binary the shell runs in the worker's session and only its descendants are killed (a warning is logged once).
  * Each attempt also gets a {@link JobSupervisor} outside the worker: it kills the attempt's process group when the
  * worker's JVM dies, or stops feeding it for the {@linkplain ExecutorSettings#supervisorSilence() silence} (frozen).
