@@ -8,6 +8,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openjdk-17-jre-headless curl tini \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --uid 10001 --user-group --no-create-home --home-dir /var/lib/forgeflow --shell /usr/sbin/nologin forgeflow \
+ && useradd --uid 10002 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin forgeflow-job \
  && install -d -o forgeflow -g forgeflow -m 0700 /var/lib/forgeflow
 
 COPY --chmod=0444 server/target/forgeflow.jar /opt/forgeflow/forgeflow.jar
@@ -23,6 +24,9 @@ ENV FORGEFLOW_LISTEN_ADDR=0.0.0.0:8080 \
 # the only writable folder: the embedded development database, used only when FORGEFLOW_DATABASE_URL is not set
 VOLUME /var/lib/forgeflow
 WORKDIR /var/lib/forgeflow
+# as uid 10001 the node's shell jobs run as that user too (protected by the non-dumpable node, see SECURITY.md); to
+# run them as forgeflow-job, who cannot read the node's files, run the container as root (--user 0, with CAP_SETUID and
+# CAP_SETGID) with FORGEFLOW_JOB_USER=forgeflow-job and the secrets as root-only files (FORGEFLOW_*_FILE)
 USER 10001:10001
 EXPOSE 8080
 

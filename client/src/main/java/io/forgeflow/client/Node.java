@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * A live node ({@code GET /api/nodes}): its worker id, roles ({@code api}, {@code scheduler}, {@code worker}), its
- * last heartbeat, how many runs it is executing, and whether it currently leads the scheduler.
+ * last heartbeat, how many runs it is executing, whether it currently leads the scheduler, how it contains its shell
+ * jobs' processes ({@code pid-namespace}, {@code process-group}, {@code none}; null when it does not say) and the OS
+ * user they run as (null: the node's own).
  */
 public record Node(
         String workerId,
@@ -16,9 +18,17 @@ public record Node(
         Instant startedAt,
         Instant lastSeenAt,
         @JsonAlias({"running_count", "running_runs"}) long running,
-        @JsonAlias({"is_leader", "scheduler_leader", "leads_scheduler"}) boolean leader) {
+        @JsonAlias({"is_leader", "scheduler_leader", "leads_scheduler"}) boolean leader,
+        String containment,
+        String jobUser) {
 
     public Node {
         roles = roles == null ? List.of() : List.copyOf(roles);
+    }
+
+    /** A node that says nothing of its jobs' containment (an older node). */
+    public Node(String workerId, List<String> roles, String version, Instant startedAt, Instant lastSeenAt, long running,
+                boolean leader) {
+        this(workerId, roles, version, startedAt, lastSeenAt, running, leader, null, null);
     }
 }

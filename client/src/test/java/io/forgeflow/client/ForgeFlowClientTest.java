@@ -603,6 +603,20 @@ class ForgeFlowClientTest {
         }
 
         @Test
+        void nodesReadHowEachNodeContainsItsJobsAndItsJobUser() throws Exception {
+            answer(200, """
+                    {"items": [{"worker_id": "w1", "roles": ["worker"], "version": "0.1.0",
+                      "started_at": "2026-07-01T09:00:00Z", "last_seen_at": "2026-07-01T09:30:00Z",
+                      "running": 0, "leader": false, "status": "live", "containment": "pid-namespace",
+                      "job_user": "nobody"}]}""");
+
+            Node node = client.nodes().get(0);
+
+            assertThat(node.containment()).isEqualTo("pid-namespace");
+            assertThat(node.jobUser()).isEqualTo("nobody");
+        }
+
+        @Test
         void nodesAlsoReadsABareArrayWithOtherNamesForTheCountAndTheLead() {
             answer(200, "[{\"worker_id\": \"w2\", \"roles\": [\"worker\"], \"last_seen_at\": \"2026-07-01T09:30:00Z\","
                     + " \"running_count\": 7, \"is_leader\": false}]");

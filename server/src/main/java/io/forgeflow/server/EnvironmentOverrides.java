@@ -2,6 +2,7 @@ package io.forgeflow.server;
 
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.util.Duration;
+import io.forgeflow.server.secrets.SecretFiles;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,7 +44,8 @@ public final class EnvironmentOverrides {
             Map.entry("statementTimeout", "FORGEFLOW_STATEMENT_TIMEOUT"), Map.entry("lockTimeout", "FORGEFLOW_LOCK_TIMEOUT"),
             Map.entry("idleInTransactionTimeout", "FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT"),
             Map.entry("retentionStatementTimeout", "FORGEFLOW_RETENTION_STATEMENT_TIMEOUT"),
-            Map.entry("leaderSessionTimeout", "FORGEFLOW_LEADER_SESSION_TIMEOUT"));
+            Map.entry("leaderSessionTimeout", "FORGEFLOW_LEADER_SESSION_TIMEOUT"),
+            Map.entry("jobUser", "FORGEFLOW_JOB_USER"));
 
     /** Variables of settings outside {@code forgeflow:}: the listen addresses and the pool size. */
     static final List<String> OTHER_VARIABLES = List.of("FORGEFLOW_LISTEN_ADDR", "FORGEFLOW_ADMIN_LISTEN_ADDR",
@@ -52,7 +54,8 @@ public final class EnvironmentOverrides {
     private EnvironmentOverrides() {
     }
 
-    public static void apply(ForgeFlowConfiguration config, Map<String, String> env) {
+    public static void apply(ForgeFlowConfiguration config, Map<String, String> environment) {
+        Map<String, String> env = SecretFiles.resolve(environment); // FORGEFLOW_DATABASE_URL_FILE and the like
         ForgeFlowSettings s = config.forgeflow();
         // an empty YAML value (databaseUrl: ${FORGEFLOW_DATABASE_URL:-}) arrives as null
         s.databaseUrl = s.databaseUrl == null ? "" : s.databaseUrl.trim();
@@ -108,6 +111,9 @@ public final class EnvironmentOverrides {
         }
         if ((v = env.get("FORGEFLOW_METRICS_TOKEN")) != null) {
             s.metricsToken = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_JOB_USER")) != null) {
+            s.jobUser = v.trim();
         }
         if ((v = env.get("FORGEFLOW_INSECURE")) != null) {
             s.insecure = bool("FORGEFLOW_INSECURE", v);

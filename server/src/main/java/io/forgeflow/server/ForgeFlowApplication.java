@@ -79,6 +79,7 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
     @Override
     public void run(ForgeFlowConfiguration config, Environment environment) throws Exception {
         SecretHeaderLogFilter.install(); // logging is configured by now: no Authorization header in it, at any level
+        ProcessProtection.makeNonDumpable(); // jobs of this OS user cannot read the node's /proc environ or memory
         EnvironmentOverrides.apply(config, System.getenv());
         NodeSecurity security = NodeSecurity.of(config); // before anything starts: an exposed, open node stops here
         security.logAtStart();

@@ -252,4 +252,11 @@ public class ForgeFlowSettings {
     @JsonProperty
     @NotNull
     public Duration leaderSessionTimeout = Duration.seconds(10);
+
+    /**
+     * The OS user shell jobs run as ({@code FORGEFLOW_JOB_USER}, e.g. {@code nobody}); needs a node running as root.
+     * Empty: the node's own user (a root node then warns that its jobs run as root).
+     */
+    @JsonProperty
+    public String jobUser = "";
 }

@@ -109,7 +109,7 @@ final class NodeSecurity {
         BrowserDefence adminDefence = BrowserDefence.of(s.allowedOrigins, s.allowedHosts, !exposedAdmin.isEmpty());
         return new NodeSecurity(tokens, metricsFilter, exposed, exposedAdmin, insecure,
                 new ExecutorSettings(privateAllowed, ExecutorSettings.supervisorSilenceFor(
-                        s.leaseDuration.toJavaDuration(), s.heartbeatInterval.toJavaDuration())),
+                        s.leaseDuration.toJavaDuration(), s.heartbeatInterval.toJavaDuration()), s.jobUser),
                 apiDefence, adminDefence);
     }
 

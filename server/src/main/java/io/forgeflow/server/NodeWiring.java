@@ -45,6 +45,7 @@ import io.forgeflow.application.worker.QueueLane;
 import io.forgeflow.application.worker.WorkerSettings;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.NodeRegistry.NodeInfo;
+import io.forgeflow.adapter.executor.ShellRunExecutor;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.RunExecutor;
 import io.forgeflow.domain.port.RunRepository;
@@ -123,6 +124,9 @@ final class NodeWiring {
         ServiceLoader.load(RunExecutor.class).forEach(found::add);
         security.configure(found); // the SSRF guard, before any executor validates or runs
         ExecutorRegistry executors = new ExecutorRegistry(found, new HashSet<>(settings.executors));
+        // what GET /api/nodes shows of this node's shell jobs: the containment it chose at configure, its job user
+        ShellRunExecutor shell = found.stream().filter(ShellRunExecutor.class::isInstance).map(ShellRunExecutor.class::cast)
+                .filter(e -> settings.roles.contains("worker")).findFirst().orElse(null);
         environment.lifecycle().manage(managed(() -> { }, executors::closeAll));
         // what enqueue() in SQL checks executor names against: every executor this node knows
         new PostgresExecutorCatalog(jdbi).record(executors.knownNames(), workerId);
@@ -206,7 +210,8 @@ final class NodeWiring {
         }
         Instant startedAt = clock.instant();
         NodePresence presence = new NodePresence(nodes,
-                () -> new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader()),
+                () -> new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader(),
+                        shell == null ? null : shell.containment().label(), shell == null ? null : shell.jobUser()),
                 settings.heartbeatInterval.toJavaDuration());
         environment.lifecycle().manage(managed(presence::start, presence::stop));
         LOG.info("node {} (ForgeFlow {}) roles {}", workerId, VERSION, roles);

@@ -113,16 +113,19 @@ class StoppedProcessesIT {
         NodeProcess w1 = start("kill-w1", "worker", FAST);
         NodeProcess w2 = start("kill-w2", "worker", FAST);
         Path pids = dir.resolve("pids");
-        String jobId = submit(control, sleepsOnFirstAttempt(pids));
-        awaitTrue(Duration.ofSeconds(30), "the first attempt's pid", () -> pidsIn(pids).size() == 1);
-        long first = pidsIn(pids).get(0);
+        String marker = marker();
+        String jobId = submit(control, sleepsOnFirstAttempt(pids, marker));
+        awaitTrue(Duration.ofSeconds(30), "the first attempt's four sleeps", () -> pidsIn(pids).size() == 1
+                && liveWithArgument(marker).size() == 4);
         JsonNode running = latestRun(control, jobId);
         NodeProcess holder = running.get("worker_id").asText().equals(w1.workerId) ? w1 : w2;
 
         holder.kill();
         long killedAt = System.nanoTime();
 
-        awaitTrue(Duration.ofSeconds(5), "the first attempt's process gone", () -> isGone(first));
+        // escapees included: GNU timeout's own group, a new session, a double fork (issue 37)
+        awaitTrue(Duration.ofSeconds(5), "every process of the first attempt gone",
+                () -> liveWithArgument(marker).isEmpty());
         System.out.println("worker SIGKILL: its job's process gone after "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt) + " ms");
         awaitTrue(Duration.ofSeconds(60), "the run succeeded",
@@ -140,14 +143,16 @@ class StoppedProcessesIT {
         NodeProcess frozen = start("stop-frozen", "worker",
                 ClusterProcessIT.merge(FAST, Map.of("FORGEFLOW_LEASE_DURATION", "6s")));
         Path pids = dir.resolve("pids");
-        String jobId = submit(control, sleepsOnFirstAttempt(pids));
-        awaitTrue(Duration.ofSeconds(30), "the first attempt's pid", () -> pidsIn(pids).size() == 1);
-        long first = pidsIn(pids).get(0);
+        String marker = marker();
+        String jobId = submit(control, sleepsOnFirstAttempt(pids, marker));
+        awaitTrue(Duration.ofSeconds(30), "the first attempt's four sleeps", () -> pidsIn(pids).size() == 1
+                && liveWithArgument(marker).size() == 4);
         start("stop-rescuer", "worker", FAST);
 
         signal(frozen.pid(), "STOP");
         long stoppedAt = System.nanoTime();
-        awaitTrue(Duration.ofSeconds(30), "the first attempt's process gone", () -> isGone(first));
+        awaitTrue(Duration.ofSeconds(30), "every process of the first attempt gone",
+                () -> liveWithArgument(marker).isEmpty());
         Instant gone = Instant.now();
         System.out.println("worker SIGSTOP: its job's process gone after "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt) + " ms");
@@ -168,12 +173,48 @@ class StoppedProcessesIT {
         assertThat(pidsIn(pids)).hasSize(2);
     }
 
-    /** Sleeps 60 s on the first attempt only, recording each attempt's shell pid. */
-    static String sleepsOnFirstAttempt(Path pids) {
+    /**
+     * Records each attempt in {@code pids}; the first attempt only sleeps 60 s in four processes whose argv holds
+     * {@code marker}: one under GNU timeout (its own process group), one in a new session, one double-forked, and the
+     * shell's own.
+     */
+    static String sleepsOnFirstAttempt(Path pids, String marker) {
         String file = "'" + pids + "'";
+        String sleep = "sleep 60 " + marker;
         return "{\"name\": \"sleeper\", \"executor\": \"shell\", \"max_attempts\": 3, \"payload\": {\"command\": "
-                + json("echo $$ >> " + file + "; if [ \"$(wc -l < " + file + ")\" -eq 1 ]; then sleep 60; fi; "
-                + "echo done") + "}}";
+                + json("echo $$ >> " + file + "; if [ \"$(wc -l < " + file + ")\" -eq 1 ]; then "
+                + "timeout 60 sh -c '" + sleep + "' & setsid sh -c '" + sleep + "' & sh -c '(" + sleep + " &) &'; "
+                + sleep + "; fi; echo done") + "}}";
+    }
+
+    /** {@code 0.0} and ten random digits: an extra duration for GNU sleep that marks a test's processes. */
+    static String marker() {
+        return "0.0" + String.format("%010d", (long) (new java.security.SecureRandom().nextDouble() * 1e10));
+    }
+
+    /** Live processes (host pids) with {@code argument} as a whole argument of their argv. */
+    static List<Long> liveWithArgument(String argument) {
+        List<Long> pids = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> entries = Files.list(Path.of("/proc"))) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                String name = entry.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String argv = new String(Files.readAllBytes(entry.resolve("cmdline")),
+                            java.nio.charset.StandardCharsets.UTF_8);
+                    if (List.of(argv.split("\0")).contains(argument) && !isGone(Long.parseLong(name))) {
+                        pids.add(Long.parseLong(name));
+                    }
+                } catch (IOException e) {
+                    // gone meanwhile
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return pids;
     }
 
     static String json(String s) {

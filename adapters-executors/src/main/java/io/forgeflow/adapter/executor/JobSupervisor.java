@@ -28,6 +28,8 @@ import java.util.stream.Stream;
  *       shorter than the lease, so the process is gone before the lease can expire and another worker can start the
  *       run again.</li>
  * </ul>
+ * With {@link Containment#PID_NAMESPACE} the group is the attempt's {@code unshare} and the namespace's init: their
+ * SIGKILL ends every process of the namespace, including those that left the group.
  * When the attempt ends normally the executor {@linkplain Watch#release() releases} the watch: the supervisor reads
  * the goodbye byte and exits without killing anything. Timeout and cancellation are still handled by the executor.
  *

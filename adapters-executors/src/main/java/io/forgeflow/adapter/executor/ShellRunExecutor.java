@@ -34,10 +34,20 @@ import java.util.stream.Stream;
  * killed, see {@link ProcessTree}. On timeout or cancellation the whole tree gets SIGTERM, then SIGKILL after
  * {@link Settings#killGrace()} (2 s by default). When the shell exits by itself, anything it left running in its
  * session is killed the same way: a run leaves no process behind, as systemd's {@code KillMode=control-group}.
- * A process that calls {@code setsid} itself escapes the session and is not killed. Without a {@code setsid}
+ * With {@link Containment#PROCESS_GROUP} a process that calls {@code setsid} itself escapes the session and is not
+ * killed (a PID namespace, below, holds it). Without a {@code setsid}
  * binary the shell runs in the worker's session and only its descendants are killed (a warning is logged once).
  * Each attempt also gets a {@link JobSupervisor} outside the worker: it kills the attempt's process group when the
  * worker's JVM dies, or stops feeding it for the {@linkplain ExecutorSettings#supervisorSilence() silence} (frozen).
+ *
+ * <h2>Containment</h2>
+ * A node ({@link #configure}) chooses the strongest {@link Containment} the machine allows ({@link JobIsolation}).
+ * With {@link Containment#PID_NAMESPACE} the shell runs in a PID namespace of its own, under a small init
+ * ({@link #NAMESPACE_INIT}) whose death makes the kernel kill every process of the namespace, whatever session or
+ * group it moved to: the supervisor's group kill, the worker's death ({@code setpriv --pdeathsig KILL} as root) and
+ * the executor's SIGKILL all end in it. Output, exit codes, timeout and cancellation are as above; the job sees a
+ * fresh {@code /proc} with its own processes only (not the node's environment). With a job user the shell runs as
+ * that OS user ({@code setpriv --reuid --regid --init-groups}).
  *
  * <h2>Input, output, environment</h2>
  * Standard input is a pipe closed at once (reads see end of file). Standard output and error are merged and read
@@ -63,17 +73,25 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
     /** The longest timeout honoured; longer ones (beyond the API's 86400 s) are clamped to keep nanoTime arithmetic safe. */
     private static final Duration MAX_TIMEOUT = Duration.ofDays(365);
 
-    private final Settings settings;
+    /** Replaced once by {@link #configure} when the executor was created without settings (it then detects them). */
+    private volatile Settings settings;
+    private final boolean detectOnConfigure;
     /** Kills an attempt's tree when this JVM dies or freezes (see {@link JobSupervisor}). */
     private volatile JobSupervisor supervisor;
 
     /** Runs {@code /bin/sh} through the {@code setsid} found in /usr/bin or /bin, with a 2 s kill grace. */
     public ShellRunExecutor() {
-        this(Settings.defaults());
+        this(Settings.defaults(), true);
     }
 
+    /** Runs with exactly these settings: {@link #configure} keeps their {@link JobIsolation}. */
     public ShellRunExecutor(Settings settings) {
+        this(settings, false);
+    }
+
+    private ShellRunExecutor(Settings settings, boolean detectOnConfigure) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.detectOnConfigure = detectOnConfigure;
         this.supervisor = new JobSupervisor(ExecutorSettings.DEFAULT_SUPERVISOR_SILENCE, settings.setsid(),
                 settings.shell());
         if (!StandardCharsets.UTF_8.equals(Charset.defaultCharset())) {
@@ -92,11 +110,16 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
      * @param shell     the shell run with {@code -c}; {@code /bin/sh} by default
      * @param setsid    util-linux {@code setsid}, or null to run the shell in the worker's own session
      * @param killGrace how long the tree has between SIGTERM and SIGKILL; 2 s by default
+     * @param isolation the containment and OS user of the jobs; a process group and the node's user by default
      */
-    public record Settings(Path shell, Path setsid, Duration killGrace) {
+    public record Settings(Path shell, Path setsid, Duration killGrace, JobIsolation isolation) {
         public Settings {
             Objects.requireNonNull(shell, "shell");
             Objects.requireNonNull(killGrace, "killGrace");
+            Objects.requireNonNull(isolation, "isolation");
+            if (isolation.containment() == Containment.PID_NAMESPACE && setsid == null) {
+                throw new IllegalArgumentException("a PID namespace needs setsid (the supervisor kills its group)");
+            }
             if (killGrace.isNegative()) {
                 throw new IllegalArgumentException("killGrace must not be negative, was " + killGrace);
             }
@@ -108,12 +131,26 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
             return new Settings(Path.of("/bin/sh"), setsid, Duration.ofSeconds(2));
         }
 
+        /** A process group ({@link JobIsolation#processGroup}), the node's user. */
+        public Settings(Path shell, Path setsid, Duration killGrace) {
+            this(shell, setsid, killGrace, JobIsolation.processGroup(setsid));
+        }
+
         public Settings withKillGrace(Duration grace) {
-            return new Settings(shell, setsid, grace);
+            return new Settings(shell, setsid, grace, isolation);
         }
 
         public Settings withShell(Path otherShell) {
-            return new Settings(otherShell, setsid, killGrace);
+            return new Settings(otherShell, setsid, killGrace, isolation);
+        }
+
+        public Settings withIsolation(JobIsolation otherIsolation) {
+            return new Settings(shell, setsid, killGrace, otherIsolation);
+        }
+
+        /** The strongest containment this machine allows, jobs run as {@code jobUser} (null: the node's user). */
+        public Settings detected(String jobUser) {
+            return withIsolation(JobIsolation.detect(setsid, shell, jobUser));
         }
     }
 
@@ -122,9 +159,25 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
         return "shell";
     }
 
-    /** Takes the node's supervisor silence (derived from its lease and heartbeat). */
+    /** How this executor contains its jobs' processes. */
+    public Containment containment() {
+        return settings.isolation().containment();
+    }
+
+    /** The OS user jobs run as, or null: the node's own. */
+    public String jobUser() {
+        return settings.isolation().jobUser();
+    }
+
+    /**
+     * Takes the node's supervisor silence (derived from its lease and heartbeat) and, when created without settings,
+     * chooses the strongest containment this machine allows and the node's job user ({@link JobIsolation#detect}).
+     */
     @Override
     public void configure(ExecutorSettings executorSettings) {
+        if (detectOnConfigure) {
+            settings = settings.detected(executorSettings.jobUser());
+        }
         supervisor = new JobSupervisor(executorSettings.supervisorSilence(), settings.setsid(), settings.shell());
     }
 
@@ -176,17 +229,20 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
             return ExecutionResult.failed("", "could not start the command: " + settings.shell()
                     + " does not exist or is not executable");
         }
+        Settings settings = this.settings;
         Process process;
         try {
-            process = processBuilder(command, context).start();
+            process = processBuilder(settings, command, context).start();
         } catch (IOException | RuntimeException e) {
             return ExecutionResult.failed("", "could not start the command: " + e.getMessage());
         }
         log.debug("run {} attempt {}: shell started as pid {}", context.runId(), context.attempt(), process.pid());
-        ProcessTree tree = new ProcessTree(process.toHandle(), settings.setsid() != null);
+        boolean namespace = settings.isolation().containment() == Containment.PID_NAMESPACE;
+        // in a PID namespace every process of the job descends from the started process (orphans go to its init)
+        ProcessTree tree = new ProcessTree(process.toHandle(), settings.setsid() != null && !namespace);
         JobSupervisor.Watch watch = settings.setsid() != null ? supervisor.watch(process.pid()) : null;
         try {
-            return supervise(process, tree, context, permanentExitCodes);
+            return supervise(settings, process, tree, context, permanentExitCodes);
         } catch (RuntimeException e) {
             tree.kill(Duration.ZERO);
             log.error("run {} attempt {}: shell supervision failed", context.runId(), context.attempt(), e);
@@ -198,11 +254,37 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
         }
     }
 
-    private ProcessBuilder processBuilder(String command, ExecutionContext context) {
+    /**
+     * The first process of a job's PID namespace: runs {@code $2...} (the job's shell, in a session of its own) in the
+     * background, waits for it, gives what it left running SIGTERM and {@code $1} ticks of 50 ms to exit, and exits
+     * with the shell's status; the kernel then kills whatever is left in the namespace. As a namespace's init it
+     * ignores the signals it has no handler for, so the executor's SIGTERM reaches the job's processes only.
+     */
+    static final String NAMESPACE_INIT = "g=$1; shift\n"
+            + "exec 3>&2 2>/dev/null\n" // its own messages ("Terminated") are not the job's output
+            + "\"$@\" <&0 2>&3 3>&- &\n"
+            + "c=$!\n"
+            + "while :; do wait \"$c\"; s=$?; kill -s 0 \"$c\" 2>/dev/null || break; done\n"
+            + "if kill -s 0 -- -1 2>/dev/null; then\n"
+            + "  kill -s TERM -- -1 2>/dev/null; n=0\n"
+            + "  while [ \"$n\" -lt \"$g\" ] && kill -s 0 -- -1 2>/dev/null; do sleep 0.05; n=$((n+1)); done\n"
+            + "fi\n"
+            + "exit \"$s\"\n";
+
+    private static ProcessBuilder processBuilder(Settings settings, String command, ExecutionContext context) {
         List<String> argv = new ArrayList<>();
+        JobIsolation isolation = settings.isolation();
         if (settings.setsid() != null) {
             argv.add(settings.setsid().toString());
             argv.add("--wait"); // should setsid ever have to fork, it still reports the shell's exit status
+        }
+        if (isolation.containment() == Containment.PID_NAMESPACE) {
+            argv.addAll(isolation.namespaceArgv());
+            argv.addAll(isolation.userArgv());
+            argv.addAll(List.of(settings.shell().toString(), "-c", NAMESPACE_INIT, "forgeflow-job",
+                    Long.toString(settings.killGrace().toMillis() / 50), settings.setsid().toString()));
+        } else {
+            argv.addAll(isolation.userArgv());
         }
         argv.add(settings.shell().toString());
         argv.add("-c");
@@ -216,7 +298,7 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
 
     private enum Ending { EXITED, TIMED_OUT, CANCELLED }
 
-    private ExecutionResult supervise(Process process, ProcessTree tree, ExecutionContext context,
+    private ExecutionResult supervise(Settings settings, Process process, ProcessTree tree, ExecutionContext context,
                                       Set<Integer> permanentExitCodes) {
         closeQuietly(process);
         Semaphore wakeUp = new Semaphore(0);
@@ -243,7 +325,7 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
             log.warn("run {} attempt {}: {} processes survived SIGKILL", context.runId(), context.attempt(),
                     killed.survivors());
         }
-        interrupted |= awaitQuietly(process, reader);
+        interrupted |= awaitQuietly(settings, process, reader);
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -338,7 +420,7 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
     }
 
     /** Waits for the reaped exit status and the last output; returns whether the thread was interrupted. */
-    private boolean awaitQuietly(Process process, Thread reader) {
+    private static boolean awaitQuietly(Settings settings, Process process, Thread reader) {
         long waitMillis = Math.max(1000, settings.killGrace().toMillis());
         boolean interrupted = false;
         try {

@@ -15,7 +15,8 @@ interface NodeSql {
 
     @SqlUpdate
     void heartbeat(@Bind("workerId") String workerId, @Bind("roles") String[] roles, @Bind("version") String version,
-                   @Bind("startedAt") Instant startedAt, @Bind("leader") boolean leader, @Bind("now") Instant now);
+                   @Bind("startedAt") Instant startedAt, @Bind("leader") boolean leader,
+                   @Bind("containment") String containment, @Bind("jobUser") String jobUser, @Bind("now") Instant now);
 
     @SqlUpdate
     void remove(@Bind("workerId") String workerId);

@@ -17,8 +17,10 @@ import java.util.Objects;
  * @param supervisorSilence            how long an executor that starts processes (the shell executor's supervisor)
  *                                     lets them run without hearing from the worker's JVM before it kills them; see
  *                                     {@link #supervisorSilenceFor}
+ * @param jobUser                      the OS user that shell jobs run as ({@code FORGEFLOW_JOB_USER}), or null: the
+ *                                     node's own
  */
-public record ExecutorSettings(boolean privateNetworkTargetsAllowed, Duration supervisorSilence) {
+public record ExecutorSettings(boolean privateNetworkTargetsAllowed, Duration supervisorSilence, String jobUser) {
     private static final Duration MIN_SILENCE = Duration.ofMillis(500);
     /** The silence for the default lease (30 s) and heartbeat (10 s): 10 s. */
     public static final Duration DEFAULT_SUPERVISOR_SILENCE = supervisorSilenceFor(Duration.ofSeconds(30),
@@ -29,6 +31,14 @@ public record ExecutorSettings(boolean privateNetworkTargetsAllowed, Duration su
         if (supervisorSilence.isNegative() || supervisorSilence.isZero()) {
             throw new IllegalArgumentException("supervisorSilence must be positive, was " + supervisorSilence);
         }
+        if (jobUser != null && jobUser.isBlank()) {
+            jobUser = null;
+        }
+    }
+
+    /** Jobs run as the node's user. */
+    public ExecutorSettings(boolean privateNetworkTargetsAllowed, Duration supervisorSilence) {
+        this(privateNetworkTargetsAllowed, supervisorSilence, null);
     }
 
     /** The given SSRF setting, with the {@link #DEFAULT_SUPERVISOR_SILENCE}. */

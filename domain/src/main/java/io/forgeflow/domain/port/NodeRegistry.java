@@ -32,10 +32,22 @@ public interface NodeRegistry {
         return 0;
     }
 
-    /** What a node says of itself. */
-    record NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader) {
+    /**
+     * What a node says of itself.
+     *
+     * @param containment how it contains its shell jobs' processes ({@code pid-namespace}, {@code process-group},
+     *                    {@code none}), or null when it does not say (no shell executor, an embedded worker)
+     * @param jobUser     the OS user its shell jobs run as, or null: the node's own
+     */
+    record NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader,
+                    String containment, String jobUser) {
         public NodeInfo {
             roles = Set.copyOf(roles);
+        }
+
+        /** A node that says nothing of its jobs' containment. */
+        public NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader) {
+            this(workerId, roles, version, startedAt, leader, null, null);
         }
     }
 

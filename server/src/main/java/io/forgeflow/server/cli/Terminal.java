@@ -21,9 +21,9 @@ public record Terminal(PrintStream out, PrintStream err, Map<String, String> env
         return new Terminal(System.out, System.err, System.getenv());
     }
 
-    /** The variable's value, or null when unset or blank. */
+    /** The variable's value (read from {@code name_FILE} for a secret), or null when unset or blank. */
     String variable(String name) {
-        String value = env.get(name);
+        String value = io.forgeflow.server.secrets.SecretFiles.value(env, name);
         return value == null || value.isBlank() ? null : value.trim();
     }
 }
