@@ -29,22 +29,27 @@ verify() {
       echo "check-model: $name: could not build the verifier"; cat "$dir/spin.log"; failures=$((failures + 1)); return; }
   out="$(cd "$dir" && ./pan -m1000000 -w24 2>&1 || true)"
   t1=$(date +%s.%N)
-  states=$(printf '%s\n' "$out" | awk '/states, stored/ {print $1; exit}')
-  errors=$(printf '%s\n' "$out" | sed -n 's/.*errors: \([0-9]*\).*/\1/p' | head -n 1)
-  if printf '%s\n' "$out" | grep -q "Search not completed" && [ "${errors:-0}" = 0 ]; then
+  states=$(awk '/states, stored/ {print $1; exit}' <<<"$out")
+  errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$out" | sed -n 1p)
+  if [ "${errors:-0}" = 0 ] && grep -q "Search not completed\|max search depth too small" <<<"$out"; then
     verdict="incomplete"   # memory or depth bound reached without an error: not a proof
   elif [ "${errors:-0}" = 0 ]; then verdict="holds"; else verdict="violated"; fi
   total_states=$((total_states + ${states:-0}))
   printf '%-36s %-9s %12s states  %6.1f s' "$name" "$verdict" "${states:-?}" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')"
   if [ "$verdict" = violated ]; then
-    printf '  (%s)' "$(printf '%s\n' "$out" | grep -m1 -o 'assertion violated.*' | sed 's/ (at depth.*//')"
+    case "$(grep -o 'assertion violated.*' <<<"$out" | sed -n 1p)" in
+      *eatt*)   printf '  (two executions of one run at once)' ;;
+      *orphan*) printf '  (a run running without a live owner past one lease)' ;;
+      *faulty*) printf "  (a healthy worker's run killed for want of a lease)" ;;
+      *)        printf '  (%s)' "$(grep -o 'assertion violated.*' <<<"$out" | sed -n 1p)" ;;
+    esac
   fi
   printf '\n'
   if [ "$verdict" != "$expect" ]; then
     echo "check-model: $name: expected '$expect', got '$verdict'"
-    printf '%s\n' "$out" | sed -n '1,40p'
+    sed -n '1,40p' <<<"$out"
     if [ "$verdict" = violated ]; then
-      (cd "$dir" && spin -t "$@" lease.pml 2>&1 | grep -v '^\s*$' | grep -v '^\s*[a-z]*\[' | head -n 80) || true
+      (cd "$dir" && spin -t "$@" lease.pml >trail.txt 2>&1; grep -v '^\s*$' trail.txt | grep -v '^\s*[a-z]*\[' | sed -n '1,80p') || true
     fi
     failures=$((failures + 1))
   fi
