@@ -110,11 +110,24 @@ public final class RestModule {
      * JSON error pages, the body limit, then the content-type rules.
      */
     public static Map<String, Filter> filters() {
+        return filters(SlowClientLimits.DEFAULTS);
+    }
+
+    /** The servlet filters, with this pace for request bodies ({@link BodyLimitFilter}). */
+    public static Map<String, Filter> filters(SlowClientLimits limits) {
         Map<String, Filter> filters = new LinkedHashMap<>();
         filters.put("forgeflow-json-errors", new JsonErrorFilter());
-        filters.put("forgeflow-body-limit", new BodyLimitFilter());
+        filters.put("forgeflow-body-limit", new BodyLimitFilter(limits));
         filters.put("forgeflow-json-content-type", new JsonContentTypeFilter());
         return filters;
+    }
+
+    /**
+     * The cap on connections per client address: call {@link PerAddressConnectionLimit#applyTo} on the Jetty
+     * {@code Server} while it starts (a lifecycle listener's {@code lifeCycleStarting}).
+     */
+    public static PerAddressConnectionLimit connectionLimit(SlowClientLimits limits) {
+        return new PerAddressConnectionLimit(limits.maxConnectionsPerAddress());
     }
 
     /**
@@ -124,6 +137,15 @@ public final class RestModule {
      */
     public static List<Object> authentication(ApiTokens tokens) {
         return tokens.isEmpty() ? List.of() : List.of(BearerTokenAuthFilter.of(tokens));
+    }
+
+    /**
+     * The servlet filter that answers the 401s of requests that may carry a body before anything reads it
+     * ({@link AuthenticationGate}): register it right after the browser defence, on {@code /*} of the API port. Null
+     * when no token is configured.
+     */
+    public static Filter authenticationGate(ApiTokens tokens) {
+        return tokens.isEmpty() ? null : new AuthenticationGate(tokens);
     }
 
     /**
