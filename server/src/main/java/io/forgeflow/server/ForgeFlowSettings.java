@@ -215,12 +215,12 @@ public class ForgeFlowSettings {
 
     /**
      * The most open connections from one client address (FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS), on the API and admin
-     * ports; the next one is closed unanswered. Behind a reverse proxy every client is the proxy: raise it. Default 256.
+     * ports; the next one is closed unanswered. Behind a reverse proxy every client is the proxy: raise it. Default 1024.
      */
     @JsonProperty
     @Min(1)
     @Max(1_000_000)
-    public int maxConnectionsPerAddress = 256;
+    public int maxConnectionsPerAddress = 1024;
 
     /**
      * The slowest a request body may arrive once its grace is over, in bytes per second

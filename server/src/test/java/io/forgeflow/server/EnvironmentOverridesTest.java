@@ -48,7 +48,7 @@ class EnvironmentOverridesTest {
     void theSlowClientLimitsHaveDefaultsAndVariables() {
         ForgeFlowConfiguration defaults = new ForgeFlowConfiguration();
         EnvironmentOverrides.apply(defaults, Map.of());
-        assertThat(defaults.forgeflow().maxConnectionsPerAddress).isEqualTo(256);
+        assertThat(defaults.forgeflow().maxConnectionsPerAddress).isEqualTo(1024);
         assertThat(defaults.forgeflow().minRequestDataRate).isEqualTo(8192);
         assertThat(defaults.forgeflow().requestBodyGrace).isEqualTo(Duration.seconds(3));
         ForgeFlowConfiguration config = new ForgeFlowConfiguration();

@@ -385,6 +385,143 @@ class OpenApiContractTest {
     }
 
     @Test
+    void runsAndJobsInEveryStateAndOfEveryKindMatchTheDocument() {
+        String done = create(ONE_OFF.replace("report", "done"));
+        Run succeeded = app.store.queue().claim("w1", Set.of("shell"), 1, Duration.ofSeconds(30)).get(0);
+        app.store.queue().acknowledge(List.of(new Acknowledgement(fence(succeeded), AttemptOutcome.SUCCEEDED,
+                RunStatus.SUCCEEDED, Duration.ZERO, "ok", null)));
+        String failed = create(ONE_OFF.replace("report", "failed"));
+        Run dead = app.store.queue().claim("w1", Set.of("shell"), 1, Duration.ofSeconds(30)).get(0);
+        app.store.queue().acknowledge(List.of(new Acknowledgement(fence(dead), AttemptOutcome.FAILED,
+                RunStatus.DEAD, Duration.ZERO, "out", "exit 1")));
+        String busy = create(ONE_OFF.replace("report", "busy"));
+        app.store.queue().claim("w1", Set.of("shell"), 1, Duration.ofSeconds(30));
+        String dropped = create(ONE_OFF.replace("report", "dropped"));
+        String droppedRun = get("/api/runs?job_id=" + dropped, 200).json().at("/items/0/id").asText();
+        post("/api/runs/" + droppedRun + "/cancel", 200);
+        create(RECURRING); // http, recurring: its run pending for the next tick
+        create("{\"name\": \"child\", \"executor\": \"http\", \"payload\": {\"url\": \"https://example.com/c\"}, "
+                + "\"depends_on\": [\"" + busy + "\"], \"on_parent_failure\": \"cancel\"}");
+        String paused = create(RECURRING.replace("nightly", "paused"));
+        post("/api/jobs/" + paused + "/pause", 200);
+        String cancelled = create(RECURRING.replace("nightly", "cancelled"));
+        post("/api/jobs/" + cancelled + "/cancel", 200);
+        delete("/api/jobs/" + create(ONE_OFF.replace("report", "deleted")), 200);
+
+        Set<String> statuses = new TreeSet<>();
+        for (JsonNode run : get("/api/runs?limit=500", 200).json().get("items")) {
+            statuses.add(run.get("status").asText());
+            get("/api/runs/" + run.get("id").asText(), 200);
+        }
+        assertThat(statuses).containsExactlyInAnyOrder("waiting", "pending", "running", "succeeded", "dead",
+                "cancelled");
+        for (String status : statuses) {
+            get("/api/runs?status=" + status, 200);
+        }
+        Set<String> jobStatuses = new TreeSet<>();
+        for (JsonNode job : get("/api/jobs?limit=500", 200).json().get("items")) {
+            jobStatuses.add(job.get("status").asText());
+            get("/api/jobs/" + job.get("id").asText(), 200);
+        }
+        for (String status : List.of("active", "paused", "cancelled", "deleted", "completed")) {
+            get("/api/jobs?status=" + status, 200);
+        }
+        assertThat(jobStatuses).contains("active", "paused", "cancelled");
+        assertThat(List.of(done, failed)).allSatisfy(id -> get("/api/jobs/" + id, 200));
+    }
+
+    /** The property names of a component schema. */
+    static List<String> properties(String schema) {
+        List<String> names = new ArrayList<>();
+        CONTRACT.document.at("/components/schemas/" + schema + "/properties").fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
+    void everyRequestSchemaHasExactlyTheFieldsTheServerAccepts() {
+        List<String> workflow = new ArrayList<>(JobSubmission.FIELDS);
+        workflow.addAll(JobSubmission.WORKFLOW_FIELDS);
+        List<String> batchJob = new ArrayList<>(workflow);
+        batchJob.add("ref");
+        List<String> patch = new ArrayList<>(io.forgeflow.domain.job.JobPatch.MUTABLE);
+        patch.addAll(io.forgeflow.domain.job.JobPatch.FIXED);
+
+        assertThat(properties("JobBody")).as("on_complete").containsExactlyInAnyOrderElementsOf(JobSubmission.FIELDS);
+        assertThat(properties("JobSubmission")).as("POST /api/jobs").containsExactlyInAnyOrderElementsOf(workflow);
+        assertThat(properties("BatchJob")).as("jobs[] of a batch").containsExactlyInAnyOrderElementsOf(batchJob);
+        assertThat(properties("BatchSubmission")).containsExactlyInAnyOrderElementsOf(BatchResource.FIELDS);
+        assertThat(properties("JobPatch")).containsExactlyInAnyOrderElementsOf(patch);
+        assertThat(properties("QueueSettings")).containsExactlyInAnyOrderElementsOf(QueueResource.FIELDS);
+        for (String field : JobSubmission.FIELDS) { // the copies of a job's fields say the same
+            JsonNode base = CONTRACT.document.at("/components/schemas/JobBody/properties/" + field);
+            assertThat(CONTRACT.document.at("/components/schemas/JobSubmission/properties/" + field)).as(field)
+                    .isEqualTo(base);
+            assertThat(CONTRACT.document.at("/components/schemas/BatchJob/properties/" + field)).as(field)
+                    .isEqualTo(base);
+        }
+        for (String schema : List.of("JobBody", "JobSubmission", "BatchJob", "BatchSubmission", "JobPatch",
+                "QueueSettings")) {
+            assertThat(CONTRACT.document.at("/components/schemas/" + schema + "/additionalProperties").asBoolean(true))
+                    .as(schema + ": an unknown field is a 422").isFalse();
+        }
+        assertThat(CONTRACT.document.at("/components/schemas/BatchSubmission/properties/on_complete/$ref").asText())
+                .isEqualTo("#/components/schemas/JobBody");
+    }
+
+    /** Parameters whose values only the server makes (a page's next_cursor, an event's id): no example to send. */
+    static final Set<String> SERVER_MADE = Set.of("cursor", "Last-Event-ID", "last_event_id");
+
+    @Test
+    void everyRequestBodyAndParameterHasAnExampleTheServerAccepts() throws Exception {
+        String job = create(RECURRING);
+        int bodies = 0;
+        for (OpenApiContract.Operation op : CONTRACT.operations()) {
+            String at = "#/paths/" + OpenApiContract.escape(op.path()) + "/" + op.method().toLowerCase(Locale.ROOT);
+            StringBuilder query = new StringBuilder();
+            JsonNode parameters = op.node().path("parameters");
+            for (int i = 0; i < parameters.size(); i++) {
+                JsonNode p = parameters.get(i);
+                String pointer = p.has("$ref") ? p.get("$ref").asText() : at + "/parameters/" + i;
+                JsonNode param = CONTRACT.resolve(pointer);
+                String name = param.get("name").asText();
+                if (SERVER_MADE.contains(name)) {
+                    continue;
+                }
+                JsonNode example = param.get("example");
+                assertThat(example).as("example of parameter " + name + " of " + op.key()).isNotNull();
+                assertThat(CONTRACT.validate(pointer + "/schema", example)).as(name + " of " + op.key()).isEmpty();
+                if (param.get("in").asText().equals("query")) {
+                    for (JsonNode value : example.isArray() ? example : OpenApiContract.JSON.createArrayNode().add(example)) {
+                        query.append(query.length() == 0 ? "?" : "&").append(name).append('=')
+                                .append(java.net.URLEncoder.encode(value.asText(), StandardCharsets.UTF_8));
+                    }
+                }
+            }
+            String path = op.path().replace("{id}", job).replace("{name}", "reports") + query;
+            JsonNode content = op.node().path("requestBody").path("content").path("application/json");
+            if (!content.isMissingNode()) {
+                JsonNode examples = content.path("examples");
+                assertThat(examples.size()).as("examples of the body of " + op.key()).isPositive();
+                for (Iterator<Map.Entry<String, JsonNode>> it = examples.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> example = it.next();
+                    JsonNode value = example.getValue().get("value");
+                    assertThat(CONTRACT.validate(at + "/requestBody/content/application~1json/schema", value))
+                            .as("example " + example.getKey() + " of " + op.key()).isEmpty();
+                    Api.Reply reply = send(op.method(), path, value.toString(), "application/json");
+                    assertThat(reply.status()).as(op.key() + " with example " + example.getKey() + ": " + reply.body())
+                            .isBetween(200, 299);
+                    bodies++;
+                }
+            } else if (op.method().equals("GET") && !op.servlet() && !op.path().equals("/api/events")
+                    && parameters.size() > 0) {
+                Api.Reply reply = api.get(path);
+                assertThat(reply.status()).as("GET " + path + ": " + reply.body()).isIn(200, 404);
+            }
+        }
+        assertThat(bodies).as("request bodies sent").isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
     void queues() {
         create(RECURRING);
         put("/api/queues/reports", "{\"max_running\": 2, \"rate_limit\": {\"count\": 100, \"per_seconds\": 60}}", 200);
