@@ -399,7 +399,8 @@ class OpenApiContractTest {
         String dropped = create(ONE_OFF.replace("report", "dropped"));
         String droppedRun = get("/api/runs?job_id=" + dropped, 200).json().at("/items/0/id").asText();
         post("/api/runs/" + droppedRun + "/cancel", 200);
-        create(RECURRING); // http, recurring: its run pending for the next tick
+        create(RECURRING); // http, recurring
+        create(ONE_OFF.replace("report", "later").replace("}}", "}, \"run_at\": \"2026-03-02T00:00:00Z\"}")); // pending
         create("{\"name\": \"child\", \"executor\": \"http\", \"payload\": {\"url\": \"https://example.com/c\"}, "
                 + "\"depends_on\": [\"" + busy + "\"], \"on_parent_failure\": \"cancel\"}");
         String paused = create(RECURRING.replace("nightly", "paused"));
