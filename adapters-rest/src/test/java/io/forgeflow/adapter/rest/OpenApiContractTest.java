@@ -118,6 +118,25 @@ class OpenApiContractTest {
         return post("/api/jobs", body, 201).json().get("id").asText();
     }
 
+    /**
+     * A body over the limit, sent while its answer is read: the 413 comes at once, before the body, on a connection
+     * then closed (java.net.http writes the whole body first and may see the reset instead of the answer).
+     */
+    Api.Reply oversized(String method, String path, String body) {
+        try {
+            RawHttp.Reply r = new RawHttp(APP.getLocalPort()).send(new RawHttp.Request(method, path,
+                    Map.of("Content-Type", "application/json"), body.getBytes(StandardCharsets.UTF_8), false));
+            Map<String, List<String>> headers = new java.util.HashMap<>();
+            r.headers().forEach((k, v) -> headers.put(k, List.of(v)));
+            return new Api.Reply(r.status(), java.net.http.HttpHeaders.of(headers, (a, b) -> true), r.body());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     static String big() {
         return "{\"name\": \"" + "x".repeat((1 << 20) + 10) + "\"}";
     }
@@ -282,7 +301,7 @@ class OpenApiContractTest {
         post("/api/jobs", "{not json", 400);
         post("/api/jobs", "{\"name\": \"x\", \"executor\": \"shell\", \"priority\": 12}", 422);
         valid("POST", "/api/jobs", api.post("/api/jobs", ONE_OFF, "text/plain"), 415);
-        valid("POST", "/api/jobs", api.post("/api/jobs", big()), 413);
+        valid("POST", "/api/jobs", oversized("POST", "/api/jobs", big()), 413);
 
         get("/api/jobs", 200);
         get("/api/jobs?status=active&limit=1", 200);
@@ -298,7 +317,7 @@ class OpenApiContractTest {
         patch("/api/jobs/" + recurring + "?pending=sometimes", "{\"priority\": 3}", 400);
         patch("/api/jobs/" + recurring, "{\"priority\": 30}", 422);
         patch("/api/jobs/" + UNKNOWN_ID, "{\"priority\": 3}", 404);
-        valid("PATCH", "/api/jobs/" + recurring, api.patch("/api/jobs/" + recurring, big()), 413);
+        valid("PATCH", "/api/jobs/" + recurring, oversized("PATCH", "/api/jobs/" + recurring, big()), 413);
         valid("PATCH", "/api/jobs/" + recurring, send("PATCH", "/api/jobs/" + recurring, "{}", "text/plain"), 415);
 
         post("/api/jobs/" + recurring + "/pause", 200);
@@ -347,7 +366,7 @@ class OpenApiContractTest {
         post("/api/batches", "{not json", 400);
         post("/api/batches", "{\"jobs\": []}", 422);
         valid("POST", "/api/batches", api.post("/api/batches", batch, "text/plain"), 415);
-        valid("POST", "/api/batches", api.post("/api/batches",
+        valid("POST", "/api/batches", oversized("POST", "/api/batches",
                 "{\"name\": \"" + "x".repeat((int) BodyLimitFilter.MAX_BATCH_BODY_BYTES + 10) + "\"}"), 413);
         get("/api/batches/" + id, 200);
         get("/api/batches/" + UNKNOWN_ID, 404);
@@ -530,7 +549,7 @@ class OpenApiContractTest {
         put("/api/queues/reports", "[1]", 400);
         put("/api/queues/reports", "{\"maxRunning\": 2}", 422);
         put("/api/queues/-bad", "{}", 422);
-        valid("PUT", "/api/queues/reports", api.put("/api/queues/reports", big()), 413);
+        valid("PUT", "/api/queues/reports", oversized("PUT", "/api/queues/reports", big()), 413);
         valid("PUT", "/api/queues/reports", send("PUT", "/api/queues/reports", "{}", "text/plain"), 415);
         get("/api/queues", 200);
         get("/api/queues/reports", 200);
