@@ -29,8 +29,10 @@ import java.util.Map;
  *         queryRuns, cancelRun, requeueRun, queryNodes, readiness).forEach(environment.jersey()::register);
  * RestModule.providers().forEach(environment.jersey()::register);
  * // in this order, and during run(): Dropwizard adds its own filters later, when it builds the server
- * RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
+ * // (with tokens, authenticationGate(tokens) first, right after the browser defence)
+ * RestModule.filters(limits).forEach((name, filter) -> environment.servlets().addFilter(name, filter)
  *         .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
+ * PerAddressConnectionLimit cap = RestModule.connectionLimit(limits); // applyTo(server) in lifeCycleStarting
  * // errors Jetty answers before any filter runs (malformed URIs, oversized headers)
  * environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
  * environment.lifecycle().addEventListener(new LifeCycle.Listener() {
