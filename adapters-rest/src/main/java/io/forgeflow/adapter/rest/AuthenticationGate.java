@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The 401 of {@link BearerTokenAuthFilter}, given in front of everything else for requests that may carry a body
- * (every method but GET, HEAD and OPTIONS): no token, a malformed header or a token that matches none is answered at
+ * The 401 of {@link BearerTokenAuthFilter}, given in front of everything else for requests under {@code /api/} that
+ * may carry a body (every method but GET, HEAD and OPTIONS): no token, a malformed header or a token that matches none is answered at
  * once, before any other filter, before Jersey, and before anything of the body is read; the connection is then
  * closed (the body stays unread). A flood of tokenless submissions costs the node one header check each. The Jersey
  * filter still decides everything else (scopes, GET routes).
@@ -35,8 +35,9 @@ final class AuthenticationGate implements Filter {
             return;
         }
         String method = http.getMethod().toUpperCase(Locale.ROOT);
-        if (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS")
-                || RouteScopes.required(method, path(http)).isEmpty()) {
+        String path = path(http);
+        if (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS") || !underApi(path)
+                || RouteScopes.required(method, path).isEmpty()) {
             chain.doFilter(request, response);
             return;
         }
@@ -54,6 +55,12 @@ final class AuthenticationGate implements Filter {
             out.setHeader("Connection", "close"); // the body is never read
         }
         ErrorBody.write(out, 401, refusal, null);
+    }
+
+    /** Whether Jersey serves the path's API ({@code /api/...}); the dashboard's and servlets' paths are theirs. */
+    private static boolean underApi(String path) {
+        String p = path.replaceAll("/{2,}", "/");
+        return p.equals("/api") || p.startsWith("/api/");
     }
 
     /** The decoded path under the context, as Jersey matches it. */
