@@ -61,6 +61,7 @@ final class ApiWiring {
     private final QueueRepository queues;
     private final HandlerWaits waits;
     private Tracing tracing = Tracing.NONE;
+    private io.forgeflow.adapter.rest.SlowClientLimits slowClients = io.forgeflow.adapter.rest.SlowClientLimits.DEFAULTS;
     private final ListBudget listBudget;
     private Workflows workflows;
     private java.util.function.IntConsumer batchCreated = n -> { };
@@ -90,6 +91,12 @@ final class ApiWiring {
     ApiWiring workflows(Workflows newWorkflows, java.util.function.IntConsumer batchCreated) {
         this.workflows = newWorkflows;
         this.batchCreated = batchCreated;
+        return this;
+    }
+
+    /** What a slow client may hold (issue 39): connections per address, the pace of bodies. */
+    ApiWiring slowClients(io.forgeflow.adapter.rest.SlowClientLimits limits) {
+        this.slowClients = limits;
         return this;
     }
 
@@ -132,14 +139,16 @@ final class ApiWiring {
                 environment.getObjectMapper())).addMapping("/readyz");
         RestModule.providers(io.forgeflow.adapter.postgres.DatabaseOutages::isOutage).forEach(environment.jersey()::register);
         security.register(environment); // bearer tokens on every route but the probes; the /metrics token
-        RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
+        RestModule.filters(slowClients).forEach((name, filter) -> environment.servlets().addFilter(name, filter)
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
+        io.forgeflow.adapter.rest.PerAddressConnectionLimit connectionLimit = RestModule.connectionLimit(slowClients);
         environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {
             @Override
             public void lifeCycleStarting(LifeCycle event) {
                 if (event instanceof Server server) {
                     server.setErrorHandler(new JsonErrorHandler());
+                    connectionLimit.applyTo(server);
                 }
             }
         });

@@ -40,6 +40,9 @@ public final class EnvironmentOverrides {
             Map.entry("retentionInterval", "FORGEFLOW_RETENTION_INTERVAL"), Map.entry("logFormat", "FORGEFLOW_LOG_FORMAT"),
             Map.entry("eventBuffer", "FORGEFLOW_EVENT_BUFFER"), Map.entry("eventStreams", "FORGEFLOW_EVENT_STREAMS"),
             Map.entry("listByteBudget", "FORGEFLOW_LIST_BYTE_BUDGET"),
+            Map.entry("maxConnectionsPerAddress", "FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS"),
+            Map.entry("minRequestDataRate", "FORGEFLOW_MIN_REQUEST_DATA_RATE"),
+            Map.entry("requestBodyGrace", "FORGEFLOW_REQUEST_BODY_GRACE"),
             Map.entry("eventKeepAlive", "FORGEFLOW_EVENT_KEEPALIVE"),
             Map.entry("statementTimeout", "FORGEFLOW_STATEMENT_TIMEOUT"), Map.entry("lockTimeout", "FORGEFLOW_LOCK_TIMEOUT"),
             Map.entry("idleInTransactionTimeout", "FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT"),
@@ -148,6 +151,15 @@ public final class EnvironmentOverrides {
         if ((v = env.get("FORGEFLOW_LIST_BYTE_BUDGET")) != null) {
             s.listByteBudget = integer("FORGEFLOW_LIST_BYTE_BUDGET", v, 65_536, 1_073_741_824);
         }
+        if ((v = env.get("FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS")) != null) {
+            s.maxConnectionsPerAddress = integer("FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS", v, 1, 1_000_000);
+        }
+        if ((v = env.get("FORGEFLOW_MIN_REQUEST_DATA_RATE")) != null) {
+            s.minRequestDataRate = integer("FORGEFLOW_MIN_REQUEST_DATA_RATE", v, 0, Integer.MAX_VALUE);
+        }
+        if ((v = env.get("FORGEFLOW_REQUEST_BODY_GRACE")) != null) {
+            s.requestBodyGrace = duration("FORGEFLOW_REQUEST_BODY_GRACE", v);
+        }
         if ((v = env.get("FORGEFLOW_EVENT_KEEPALIVE")) != null) {
             s.eventKeepAlive = duration("FORGEFLOW_EVENT_KEEPALIVE", v);
         }
@@ -197,10 +209,11 @@ public final class EnvironmentOverrides {
     static final io.dropwizard.util.DataSize MAX_REQUEST_HEADERS = io.dropwizard.util.DataSize.kibibytes(8);
 
     /**
-     * Oversized clients: a cap on the request headers on every HTTP connector whose YAML does not set a lower one. No
-     * minimum request data rate is set by default: Jetty measures it from the body's first byte to when the node
-     * reads it, so on a busy node a small body read late failed (a 60-byte PATCH needs only 60 ms of queueing to fall
-     * under 1 KiB/s); a stalled body ends at the idle timeout, and the YAML's minRequestDataPerSecond still applies.
+     * Oversized clients: a cap on the request headers on every HTTP connector whose YAML does not set a lower one.
+     * Jetty's own minimum request data rate stays off by default: it measures from the body's first byte to when the
+     * node reads it, so on a busy node a small body read late failed (a 60-byte PATCH needs only 60 ms of queueing to
+     * fall under 1 KiB/s). The REST adapter's body filter enforces FORGEFLOW_MIN_REQUEST_DATA_RATE instead, from the
+     * node's first read and after FORGEFLOW_REQUEST_BODY_GRACE; the YAML's minRequestDataPerSecond still applies.
      */
     static void slowClientLimits(List<io.dropwizard.jetty.ConnectorFactory> connectors) {
         for (io.dropwizard.jetty.ConnectorFactory connector : connectors) {

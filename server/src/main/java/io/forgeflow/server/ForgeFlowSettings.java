@@ -213,6 +213,28 @@ public class ForgeFlowSettings {
     @Max(1_073_741_824)
     public int listByteBudget = 4 * 1024 * 1024;
 
+    /**
+     * The most open connections from one client address (FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS), on the API and admin
+     * ports; the next one is closed unanswered. Behind a reverse proxy every client is the proxy: raise it. Default 1024.
+     */
+    @JsonProperty
+    @Min(1)
+    @Max(1_000_000)
+    public int maxConnectionsPerAddress = 1024;
+
+    /**
+     * The slowest a request body may arrive once its grace is over, in bytes per second
+     * (FORGEFLOW_MIN_REQUEST_DATA_RATE); slower: 408 and the connection closed. 0: no minimum. Default 8192.
+     */
+    @JsonProperty
+    @Min(0)
+    public long minRequestDataRate = 8192;
+
+    /** How long a request body may arrive at any pace, from the node's first read of it (FORGEFLOW_REQUEST_BODY_GRACE). Default 3s. */
+    @JsonProperty
+    @NotNull
+    public Duration requestBodyGrace = Duration.seconds(3);
+
     /** How often an idle event stream gets a keep-alive comment (FORGEFLOW_EVENT_KEEPALIVE). Default 15s. */
     @JsonProperty
     @NotNull

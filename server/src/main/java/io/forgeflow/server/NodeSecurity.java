@@ -161,6 +161,11 @@ final class NodeSecurity {
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         environment.admin().addFilter("forgeflow-browser-defence", RestModule.browserDefence(adminDefence))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        jakarta.servlet.Filter gate = RestModule.authenticationGate(tokens);
+        if (gate != null) { // tokenless bodies refused before anything reads them (issue 39)
+            environment.servlets().addFilter("forgeflow-authentication-gate", gate)
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        }
         RestModule.authentication(tokens).forEach(environment.jersey()::register);
         if (metricsFilter != null) {
             environment.servlets().addFilter("forgeflow-metrics-token", metricsFilter)

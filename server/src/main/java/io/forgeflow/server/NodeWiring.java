@@ -167,6 +167,8 @@ final class NodeWiring {
                 new PostgresQueueRepository(jdbi, null),
                 new HandlerWaits(new PostgresHandlerRegistry(jdbi, null)), // waiting_for: embedded handlers
                 new ListBudget(settings.listByteBudget)).tracing(tracing)
+                .slowClients(new io.forgeflow.adapter.rest.SlowClientLimits(settings.maxConnectionsPerAddress,
+                        settings.minRequestDataRate, settings.requestBodyGrace.toJavaDuration()))
                 .workflows(workflows, metrics::batchCreated).register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,

@@ -370,6 +370,33 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void anEditOfAWebhooksUrlKeepsItsMaskedSecretHeader() throws Exception {
+            Job job = api().submitJob(JobRequest.builder("call-crm", "http").payload(java.util.Map.of(
+                    "url", "https://example.test/a", "method", "POST",
+                    "headers", java.util.Map.of("Authorization", "Bearer s3cret"))).cron("0 4 * * *").build()).job();
+            ChromeDriver driver = open("jobs");
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            click(driver, row + " button[data-action=edit]");
+            WebElement form = waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? d.findElement(By.id("edit-form")) : null);
+            WebElement payload = form.findElement(By.name("payload"));
+            String shown = waitFor(driver, d -> {
+                String v = payload.getAttribute("value");
+                return v != null && v.contains("example.test") ? v : null;
+            });
+            assertThat(shown).as("the form shows the mask, not the secret").contains("***").doesNotContain("s3cret");
+
+            retype(payload, shown.replace("https://example.test/a", "https://example.test/b"));
+            driver.findElement(By.id("edit-save")).click();
+
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? null : true);
+            String stored = pg.jdbi().withHandle(h -> h.createQuery(
+                    "SELECT payload::text FROM forgeflow.jobs WHERE id::text = :id").bind("id", job.id())
+                    .mapTo(String.class).one());
+            assertThat(stored).contains("https://example.test/b").contains("Bearer s3cret").doesNotContain("***");
+        }
+
+        @Test
         void anEditTheServerRefusesIsShownNextToTheFieldItNamesAndChangesNothing() throws Exception {
             Job job = api().submitJob(JobRequest.shell("compact-logs", "./compact.sh").cron("0 * * * *").build()).job();
             ChromeDriver driver = open("jobs");

@@ -45,6 +45,24 @@ class EnvironmentOverridesTest {
     }
 
     @Test
+    void theSlowClientLimitsHaveDefaultsAndVariables() {
+        ForgeFlowConfiguration defaults = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(defaults, Map.of());
+        assertThat(defaults.forgeflow().maxConnectionsPerAddress).isEqualTo(1024);
+        assertThat(defaults.forgeflow().minRequestDataRate).isEqualTo(8192);
+        assertThat(defaults.forgeflow().requestBodyGrace).isEqualTo(Duration.seconds(3));
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(config, Map.of("FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS", "1000",
+                "FORGEFLOW_MIN_REQUEST_DATA_RATE", "0", "FORGEFLOW_REQUEST_BODY_GRACE", "10s"));
+        assertThat(config.forgeflow().maxConnectionsPerAddress).isEqualTo(1000);
+        assertThat(config.forgeflow().minRequestDataRate).isZero();
+        assertThat(config.forgeflow().requestBodyGrace).isEqualTo(Duration.seconds(10));
+        assertThatThrownBy(() -> EnvironmentOverrides.apply(new ForgeFlowConfiguration(),
+                Map.of("FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS", "0")))
+                .hasMessageContaining("FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS");
+    }
+
+    @Test
     void everyVariableOverridesItsSetting() {
         ForgeFlowConfiguration config = new ForgeFlowConfiguration();
         EnvironmentOverrides.apply(config, Map.ofEntries(

@@ -105,6 +105,36 @@ class JobEditIT {
         send("DELETE", "/api/jobs/" + id + "?cancel_running=true", null);
     }
 
+    @Test
+    void aWebhookEditedAsReadKeepsItsSecretHeaderAndANewValueReplacesIt() throws Exception {
+        String id = json.readTree(send("POST", "/api/jobs", "{\"name\": \"hook\", \"executor\": \"http\", "
+                + "\"payload\": {\"url\": \"https://example.test/a\", \"method\": \"POST\", \"headers\": "
+                + "{\"Authorization\": \"Bearer s3cret\", \"X-Trace\": \"t1\"}}, \"run_at\": \"2099-01-01T00:00:00Z\"}")
+                .body()).get("id").asText();
+        JsonNode read = json.readTree(send("GET", "/api/jobs/" + id, null).body());
+        assertThat(read.at("/payload/headers/Authorization").asText()).isEqualTo("***");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) read.get("payload")).put("url", "https://example.test/b");
+
+        HttpResponse<String> edited = send("PATCH", "/api/jobs/" + id, "{\"payload\": " + read.get("payload") + "}");
+
+        assertThat(edited.statusCode()).as(edited.body()).isEqualTo(200);
+        assertThat(storedPayload(id).at("/headers/Authorization").asText()).isEqualTo("Bearer s3cret");
+        assertThat(storedPayload(id).at("/url").asText()).isEqualTo("https://example.test/b");
+
+        HttpResponse<String> replaced = send("PATCH", "/api/jobs/" + id, "{\"payload\": {\"url\": "
+                + "\"https://example.test/b\", \"headers\": {\"Authorization\": \"Bearer n3w\"}}}");
+
+        assertThat(replaced.statusCode()).as(replaced.body()).isEqualTo(200);
+        assertThat(storedPayload(id).at("/headers/Authorization").asText()).isEqualTo("Bearer n3w");
+        assertThat(storedPayload(id).at("/headers/X-Trace").isMissingNode()).isTrue();
+    }
+
+    JsonNode storedPayload(String jobId) throws Exception {
+        String text = pg.jdbi().withHandle(h -> h.createQuery(
+                "SELECT payload::text FROM forgeflow.jobs WHERE id::text = :id").bind("id", jobId).mapTo(String.class).one());
+        return json.readTree(text);
+    }
+
     List<JsonNode> allRuns(String jobId) throws Exception {
         List<JsonNode> all = new ArrayList<>();
         json.readTree(send("GET", "/api/runs?limit=500&job_id=" + jobId, null).body()).get("items").forEach(all::add);

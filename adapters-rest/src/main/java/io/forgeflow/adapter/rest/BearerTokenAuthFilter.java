@@ -56,22 +56,12 @@ public final class BearerTokenAuthFilter extends AuthFilter<String, ApiPrincipal
             return;
         }
         List<String> headers = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
-        if (headers == null || headers.isEmpty()) {
-            request.abortWith(unauthorized("authentication required: send the header \"Authorization: Bearer "
-                    + "<token>\" with a token configured on the server (" + ApiTokens.VARIABLE + ")"
-                    + (tokenInQuery(request) ? "; tokens in the URL are ignored, send it in that header only" : ""),
-                    false));
-            return;
-        }
-        String token = headers.size() == 1 ? bearer(headers.get(0)) : null;
-        if (token == null) {
-            request.abortWith(unauthorized("malformed Authorization header: send exactly one, as "
-                    + "\"Authorization: Bearer <token>\"", true));
-            return;
-        }
-        if (!authenticate(request, token, PREFIX)) {
-            request.abortWith(unauthorized("the bearer token is not valid: send a token configured on the server ("
-                    + ApiTokens.VARIABLE + ")", true));
+        String token = headers != null && headers.size() == 1 ? bearer(headers.get(0)) : null;
+        String refusal = headers == null || headers.isEmpty()
+                ? missing(tokenInQuery(request.getUriInfo().getRequestUri().getRawQuery()))
+                : token == null ? MALFORMED : !authenticate(request, token, PREFIX) ? INVALID : null;
+        if (refusal != null) {
+            request.abortWith(unauthorized(refusal, headers != null && !headers.isEmpty()));
             return;
         }
         Scope scope = needed.get();
@@ -97,15 +87,30 @@ public final class BearerTokenAuthFilter extends AuthFilter<String, ApiPrincipal
         return token.isEmpty() ? null : token;
     }
 
-    private static boolean tokenInQuery(ContainerRequestContext request) {
-        String query = request.getUriInfo().getRequestUri().getRawQuery();
+    /** The 401 message for a request without a token. */
+    static String missing(boolean tokenInQuery) {
+        return "authentication required: send the header \"Authorization: Bearer "
+                + "<token>\" with a token configured on the server (" + ApiTokens.VARIABLE + ")"
+                + (tokenInQuery ? "; tokens in the URL are ignored, send it in that header only" : "");
+    }
+
+    static final String MALFORMED = "malformed Authorization header: send exactly one, as "
+            + "\"Authorization: Bearer <token>\"";
+    static final String INVALID = "the bearer token is not valid: send a token configured on the server ("
+            + ApiTokens.VARIABLE + ")";
+
+    /** The {@code WWW-Authenticate} header of a 401. */
+    static String challenge(boolean invalidToken) {
+        return PREFIX + " realm=\"" + REALM + "\"" + (invalidToken ? ", error=\"invalid_token\"" : "");
+    }
+
+    static boolean tokenInQuery(String query) {
         return query != null && query.toLowerCase(java.util.Locale.ROOT).contains("token");
     }
 
     private static Response unauthorized(String message, boolean invalidToken) {
         return Response.fromResponse(ErrorBody.response(401, message, null))
-                .header(HttpHeaders.WWW_AUTHENTICATE, PREFIX + " realm=\"" + REALM + "\""
-                        + (invalidToken ? ", error=\"invalid_token\"" : ""))
+                .header(HttpHeaders.WWW_AUTHENTICATE, challenge(invalidToken))
                 .build();
     }
 

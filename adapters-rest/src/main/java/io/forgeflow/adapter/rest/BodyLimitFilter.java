@@ -18,16 +18,18 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Refuses request bodies over the limit (1 MiB) with 413 and a JSON error. A declared {@code Content-Length}
- * over the limit is refused before anything is parsed; a chunked body, or one longer than it declared, is counted
- * as it is read, and the read that passes the limit throws {@link BodyTooLargeException}, which the body readers
- * and {@link UnexpectedExceptionMapper} turn into 413.
+ * Refuses request bodies over the limit (1 MiB) with 413 and a JSON error, and ends bodies that arrive too slowly with
+ * 408. A declared {@code Content-Length} over the route's limit is answered 413 at once, before anything of the body is
+ * read, on a connection that is then closed: reading it first would let each client that declares a large body and
+ * trickles it hold a thread (issue 39). A chunked body, or one longer than it declared, is counted as it is read, and
+ * the read that passes the limit throws {@link BodyTooLargeException}, which the body readers and
+ * {@link UnexpectedExceptionMapper} turn into 413.
  *
- * <p>A refused body of up to {@link #DRAIN_LIMIT} is read to its end and discarded before the connection is
- * reused: closing a connection with unread bytes makes the kernel send a reset, which can destroy the 413 before
- * the client reads it (most clients send the whole body before they read the answer). Larger bodies, and
- * requests that sent {@code Expect: 100-continue} (they have not sent the body), get the 413 on a closed
- * connection.
+ * <p>Pace: from the node's first read of a body, a grace ({@link SlowClientLimits#grace()}) lets it arrive at any
+ * pace; after that, a read that leaves the body unfinished with fewer than {@code minBytesPerSecond * (elapsed -
+ * grace)} bytes read throws {@link BodyTooSlowException}: 408, connection closed. It is measured from the node's first
+ * read, not from the request's arrival (Jetty's own minimum rate is), so a small body that a busy node reads late is
+ * not refused: it is read whole at once.
  *
  * <p>Register it in front of Jersey (a servlet filter on {@code /*}, before {@link JsonContentTypeFilter}).
  */
@@ -38,21 +40,34 @@ public final class BodyLimitFilter implements Filter {
     public static final long MAX_BATCH_BODY_BYTES = 16L << 20;
     /** The path whose bodies may be as large as {@link #MAX_BATCH_BODY_BYTES}. */
     static final String BATCHES_PATH = "/api/batches";
-    /** The most of a refused body read and discarded so that the client sees the 413 (32 MiB: a batch's twice). */
-    static final long DRAIN_LIMIT = 32L << 20;
+    /** The most of an overflowed body (one that lied about its length) read and discarded to keep the connection. */
+    static final long DRAIN_LIMIT = 64L << 10;
 
     private final long limit;
+    private final long minBytesPerSecond;
+    private final long graceNanos;
 
     public BodyLimitFilter() {
-        this(MAX_BODY_BYTES);
+        this(MAX_BODY_BYTES, SlowClientLimits.DEFAULTS);
+    }
+
+    /** The default limits, with this pace for bodies. */
+    public BodyLimitFilter(SlowClientLimits pace) {
+        this(MAX_BODY_BYTES, pace);
     }
 
     /** @param limit the largest body accepted, in bytes (at most {@link #MAX_BODY_BYTES}, which the readers also enforce) */
     public BodyLimitFilter(long limit) {
+        this(limit, SlowClientLimits.DEFAULTS);
+    }
+
+    BodyLimitFilter(long limit, SlowClientLimits pace) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1 byte, was " + limit);
         }
         this.limit = limit;
+        this.minBytesPerSecond = pace.minBytesPerSecond();
+        this.graceNanos = pace.grace().toNanos();
     }
 
     @Override
@@ -67,15 +82,13 @@ public final class BodyLimitFilter implements Filter {
         long declared = http.getContentLengthLong();
         long limit = limitFor(http);
         if (declared > limit) {
-            if (declared > DRAIN_LIMIT || expectsContinue(http) || !drain(http.getInputStream(), declared)) {
-                out.setHeader("Connection", "close");
-            }
+            out.setHeader("Connection", "close"); // unread: nothing of a refused body is waited for
             ErrorBody.write(out, 413, ApiException.tooLarge(limit).getMessage(), null);
             return;
         }
-        LimitedRequest limited = new LimitedRequest(http, limit);
+        LimitedRequest limited = new LimitedRequest(http, limit, declared, minBytesPerSecond, graceNanos);
         chain.doFilter(limited, response);
-        if (limited.overflowed() && !drain(http.getInputStream(), DRAIN_LIMIT)) {
+        if (limited.tooSlow() || (limited.overflowed() && !drain(http.getInputStream(), DRAIN_LIMIT))) {
             out.setHeader("Connection", "close");
         }
     }
@@ -85,11 +98,6 @@ public final class BodyLimitFilter implements Filter {
         String path = http.getRequestURI();
         return limit == MAX_BODY_BYTES && path != null && (path.equals(BATCHES_PATH) || path.equals(BATCHES_PATH + "/"))
                 ? MAX_BATCH_BODY_BYTES : limit;
-    }
-
-    private static boolean expectsContinue(HttpServletRequest http) {
-        String expect = http.getHeader("Expect");
-        return expect != null && expect.toLowerCase(java.util.Locale.ROOT).contains("100-continue");
     }
 
     /** Reads and drops the rest of a body, at most {@code max} bytes; whether it reached the end. */
@@ -116,23 +124,34 @@ public final class BodyLimitFilter implements Filter {
     /** A request whose body stream counts what is read. */
     private static final class LimitedRequest extends HttpServletRequestWrapper {
         private final long limit;
-        private ServletInputStream stream;
+        private final long declared;
+        private final long minBytesPerSecond;
+        private final long graceNanos;
+        private LimitedInputStream stream;
         private BufferedReader reader;
 
-        LimitedRequest(HttpServletRequest request, long limit) {
+        LimitedRequest(HttpServletRequest request, long limit, long declared, long minBytesPerSecond, long graceNanos) {
             super(request);
             this.limit = limit;
+            this.declared = declared;
+            this.minBytesPerSecond = minBytesPerSecond;
+            this.graceNanos = graceNanos;
         }
 
         /** Whether a read passed the limit. */
         boolean overflowed() {
-            return stream != null && ((LimitedInputStream) stream).count > limit;
+            return stream != null && stream.count > limit;
+        }
+
+        /** Whether the body arrived below the minimum rate. */
+        boolean tooSlow() {
+            return stream != null && stream.tooSlow;
         }
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
-                stream = new LimitedInputStream(super.getInputStream(), limit);
+                stream = new LimitedInputStream(super.getInputStream(), limit, declared, minBytesPerSecond, graceNanos);
             }
             return stream;
         }
@@ -153,15 +172,26 @@ public final class BodyLimitFilter implements Filter {
         }
     }
 
-    /** Counts bytes and throws {@link BodyTooLargeException} once more than the limit were read. */
+    /**
+     * Counts bytes and throws {@link BodyTooLargeException} once more than the limit were read, or
+     * {@link BodyTooSlowException} once an unfinished body fell below the minimum rate after the grace.
+     */
     private static final class LimitedInputStream extends ServletInputStream {
         private final ServletInputStream in;
         private final long limit;
+        private final long declared;
+        private final long minBytesPerSecond;
+        private final long graceNanos;
+        private final long firstRead = System.nanoTime();
         private long count;
+        private boolean tooSlow;
 
-        LimitedInputStream(ServletInputStream in, long limit) {
+        LimitedInputStream(ServletInputStream in, long limit, long declared, long minBytesPerSecond, long graceNanos) {
             this.in = in;
             this.limit = limit;
+            this.declared = declared;
+            this.minBytesPerSecond = minBytesPerSecond;
+            this.graceNanos = graceNanos;
         }
 
         @Override
@@ -182,10 +212,17 @@ public final class BodyLimitFilter implements Filter {
             return n;
         }
 
-        private void add(int n) throws BodyTooLargeException {
+        private void add(int n) throws IOException {
             count += n;
             if (count > limit) {
                 throw new BodyTooLargeException(limit);
+            }
+            if (minBytesPerSecond > 0 && (declared < 0 || count < declared)) {
+                long paced = System.nanoTime() - firstRead - graceNanos;
+                if (paced > 0 && count < minBytesPerSecond * (paced / 1_000_000L) / 1000L) {
+                    tooSlow = true;
+                    throw new BodyTooSlowException(minBytesPerSecond);
+                }
             }
         }
 

@@ -167,8 +167,23 @@ public final class JobResource {
                     + "keep their priority, queue and payload) or follow (the default: they take the new ones), was '"
                     + JsonBody.shorten(pending) + "'");
         }
-        checkSubmitScope(security, queryJobs.get(wellFormed(id)).spec().executor());
-        return withWorkflow(JobResponse.of(updateJob.update(id, patch, "keep".equals(pending))));
+        io.forgeflow.domain.job.JobSpec current = queryJobs.get(wellFormed(id)).spec();
+        checkSubmitScope(security, current.executor());
+        return withWorkflow(JobResponse.of(updateJob.update(id, unmasked(patch, current), "keep".equals(pending))));
+    }
+
+    /** The patch with the masked secrets of its payload given their stored values ({@link PayloadRedaction#restore}). */
+    private static io.forgeflow.domain.job.JobPatch unmasked(io.forgeflow.domain.job.JobPatch patch,
+                                                            io.forgeflow.domain.job.JobSpec current) {
+        io.forgeflow.domain.job.JobDraft v = patch.values();
+        java.util.Map<String, Object> payload = PayloadRedaction.restore(v.payload(), current.payload());
+        if (!patch.gives("payload") || payload == v.payload()) {
+            return patch;
+        }
+        return new io.forgeflow.domain.job.JobPatch(new io.forgeflow.domain.job.JobDraft(v.name(), v.executor(), payload,
+                v.cronExpr(), v.runAt(), v.timezone(), v.priority(), v.maxAttempts(), v.timeoutSeconds(), v.catchUp(),
+                v.idempotencyKey(), v.queue(), v.concurrencyKey(), v.maxConcurrent(), v.overlap(), v.uniqueKey(),
+                v.uniqueOnConflict(), v.retryBaseSeconds(), v.retryMaxSeconds(), v.labels()), patch.given());
     }
 
     /**

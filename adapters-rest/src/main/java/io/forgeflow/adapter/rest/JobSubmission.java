@@ -139,7 +139,7 @@ final class JobSubmission {
         return new JobDraft(
                 string(body, "name", "a short name such as \"nightly-report\""),
                 string(body, "executor", "an executor name such as \"shell\" or \"http\""),
-                object(body, "payload"),
+                payload(body),
                 string(body, "cron_expr", "a cron expression such as \"*/5 * * * *\""),
                 timestamp(body, "run_at"),
                 string(body, "timezone", "an IANA time zone such as \"Europe/Berlin\""),
@@ -158,6 +158,27 @@ final class JobSubmission {
                 integer(retry, "retry.base_seconds", "base_seconds", 1, 86_400),
                 integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400), labels(body));
     }
+
+    /** {@code payload}: an object of at most {@link JobDraft#MAX_PAYLOAD_BYTES} as compact JSON, on every entry point. */
+    private static Map<String, Object> payload(Map<String, Object> body) {
+        Map<String, Object> payload = object(body, "payload");
+        if (payload != null) {
+            long bytes;
+            try {
+                bytes = PAYLOAD_JSON.writeValueAsBytes(payload).length;
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new ValidationException("payload", "payload could not be read as JSON: " + e.getOriginalMessage());
+            }
+            if (bytes > JobDraft.MAX_PAYLOAD_BYTES) {
+                throw new ValidationException("payload", "payload is " + bytes + " bytes of JSON, more than the "
+                        + JobDraft.MAX_PAYLOAD_BYTES + " a job may hold: keep large data elsewhere and pass a reference");
+            }
+        }
+        return payload;
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper PAYLOAD_JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** {@code labels}: an object (its entries are checked by the domain's Labels rules). */
     @SuppressWarnings("unchecked")

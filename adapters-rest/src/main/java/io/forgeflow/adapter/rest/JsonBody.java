@@ -83,6 +83,8 @@ final class JsonBody {
             return bytes;
         } catch (BodyTooLargeException e) {
             throw ApiException.tooLarge(e.limit());
+        } catch (BodyTooSlowException e) {
+            throw e.refusal();
         } catch (IOException e) {
             throw ApiException.badRequest("the request body could not be read completely (" + e.getMessage()
                     + "): send it again");

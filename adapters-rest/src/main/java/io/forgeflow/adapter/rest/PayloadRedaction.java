@@ -13,7 +13,8 @@ import java.util.Set;
  * {@code password}, {@code auth}, {@code cookie}, {@code session} or {@code credential}, in any case.
  *
  * <p>Only what is shown is redacted: the stored payload keeps the real values, which the executor needs and which an
- * idempotent replay is compared with.
+ * idempotent replay is compared with. An edit that sends a payload back as it was read keeps them
+ * ({@link #restore}): the mask, as the value of a sensitive header, stands for the stored value.
  */
 final class PayloadRedaction {
     static final String MASK = "***";
@@ -59,5 +60,49 @@ final class PayloadRedaction {
             }
         }
         return false;
+    }
+
+    /**
+     * The payload of an edit with every sensitive header whose value is the mask given the stored job's value of that
+     * header (the same name, in any case); other values, and every header left out, as sent.
+     *
+     * @throws io.forgeflow.domain.error.ValidationException naming {@code payload.headers.<name>} when the mask stands
+     *                                                       for a header the stored job does not have
+     */
+    static Map<String, Object> restore(Map<String, Object> sent, Map<String, Object> stored) {
+        if (sent == null || !(sent.get("headers") instanceof Map<?, ?> headers) || !headers.containsValue(MASK)) {
+            return sent;
+        }
+        Map<?, ?> before = stored != null && stored.get("headers") instanceof Map<?, ?> h ? h : Map.of();
+        Map<String, Object> restored = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> header : headers.entrySet()) {
+            String name = String.valueOf(header.getKey());
+            Object value = header.getValue();
+            if (MASK.equals(value) && isSensitive(name)) {
+                value = storedValue(before, name);
+                if (value == null) {
+                    throw new io.forgeflow.domain.error.ValidationException("payload.headers." + name, "payload.headers."
+                            + name + " is \"" + MASK + "\", the mask of a secret this job does not have: send the "
+                            + "header's value");
+                }
+            }
+            restored.put(name, value);
+        }
+        Map<String, Object> copy = new LinkedHashMap<>(sent);
+        copy.put("headers", restored);
+        return copy;
+    }
+
+    private static Object storedValue(Map<?, ?> headers, String name) {
+        Object exact = headers.get(name);
+        if (exact != null) {
+            return exact;
+        }
+        for (Map.Entry<?, ?> header : headers.entrySet()) {
+            if (String.valueOf(header.getKey()).equalsIgnoreCase(name) && header.getValue() != null) {
+                return header.getValue();
+            }
+        }
+        return null;
     }
 }

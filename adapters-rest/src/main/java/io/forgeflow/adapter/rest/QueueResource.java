@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 @Produces(MediaType.APPLICATION_JSON)
 public final class QueueResource {
     static final String EXAMPLE = "{\"max_running\": 2, \"rate_limit\": {\"count\": 100, \"per_seconds\": 60}}";
-    private static final Set<String> FIELDS = Set.of("max_running", "rate_limit");
+    static final Set<String> FIELDS = Set.of("max_running", "rate_limit");
     private static final Set<String> RATE_FIELDS = Set.of("count", "per_seconds");
 
     private final QueueControls controls;

@@ -29,8 +29,10 @@ import java.util.Map;
  *         queryRuns, cancelRun, requeueRun, queryNodes, readiness).forEach(environment.jersey()::register);
  * RestModule.providers(DatabaseOutages::isOutage).forEach(environment.jersey()::register);
  * // in this order, and during run(): Dropwizard adds its own filters later, when it builds the server
- * RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
+ * // (with tokens, authenticationGate(tokens) first, right after the browser defence)
+ * RestModule.filters(limits).forEach((name, filter) -> environment.servlets().addFilter(name, filter)
  *         .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
+ * PerAddressConnectionLimit cap = RestModule.connectionLimit(limits); // applyTo(server) in lifeCycleStarting
  * // errors Jetty answers before any filter runs (malformed URIs, oversized headers)
  * environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
  * environment.lifecycle().addEventListener(new LifeCycle.Listener() {
@@ -119,11 +121,24 @@ public final class RestModule {
      * JSON error pages, the body limit, then the content-type rules.
      */
     public static Map<String, Filter> filters() {
+        return filters(SlowClientLimits.DEFAULTS);
+    }
+
+    /** The servlet filters, with this pace for request bodies ({@link BodyLimitFilter}). */
+    public static Map<String, Filter> filters(SlowClientLimits limits) {
         Map<String, Filter> filters = new LinkedHashMap<>();
         filters.put("forgeflow-json-errors", new JsonErrorFilter());
-        filters.put("forgeflow-body-limit", new BodyLimitFilter());
+        filters.put("forgeflow-body-limit", new BodyLimitFilter(limits));
         filters.put("forgeflow-json-content-type", new JsonContentTypeFilter());
         return filters;
+    }
+
+    /**
+     * The cap on connections per client address: call {@link PerAddressConnectionLimit#applyTo} on the Jetty
+     * {@code Server} while it starts (a lifecycle listener's {@code lifeCycleStarting}).
+     */
+    public static PerAddressConnectionLimit connectionLimit(SlowClientLimits limits) {
+        return new PerAddressConnectionLimit(limits.maxConnectionsPerAddress());
     }
 
     /**
@@ -133,6 +148,15 @@ public final class RestModule {
      */
     public static List<Object> authentication(ApiTokens tokens) {
         return tokens.isEmpty() ? List.of() : List.of(BearerTokenAuthFilter.of(tokens));
+    }
+
+    /**
+     * The servlet filter that answers the 401s of requests that may carry a body before anything reads it
+     * ({@link AuthenticationGate}): register it right after the browser defence, on {@code /*} of the API port. Null
+     * when no token is configured.
+     */
+    public static Filter authenticationGate(ApiTokens tokens) {
+        return tokens.isEmpty() ? null : new AuthenticationGate(tokens);
     }
 
     /**

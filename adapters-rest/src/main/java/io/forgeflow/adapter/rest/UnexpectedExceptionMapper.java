@@ -45,6 +45,10 @@ public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwabl
             if (c instanceof BodyTooLargeException) {
                 return ErrorBody.response(413, ApiException.tooLarge(((BodyTooLargeException) c).limit()).getMessage(), null);
             }
+            if (c instanceof BodyTooSlowException slow) {
+                ApiException refusal = slow.refusal();
+                return ErrorBody.response(refusal.status(), refusal.getMessage(), null);
+            }
             if (c instanceof org.eclipse.jetty.http.HttpException refused && refused.getCode() >= 400
                     && refused.getCode() < 500) {
                 // the HTTP server refused the request while it was being read (a body below the minimum data rate,

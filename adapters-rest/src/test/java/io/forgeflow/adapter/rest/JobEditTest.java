@@ -62,6 +62,57 @@ class JobEditTest {
 
     @Nested
     class Patch {
+        static final String WEBHOOK = "{\"name\": \"hook\", \"executor\": \"http\", \"payload\": {\"url\": "
+                + "\"https://example.test/a\", \"method\": \"POST\", \"headers\": {\"Authorization\": \"Bearer s3cret\", "
+                + "\"X-Trace\": \"t1\"}}, \"run_at\": \"2026-03-01T13:00:00Z\"}";
+
+        Object storedHeader(String id, String name) {
+            return ((java.util.Map<?, ?>) store.jobs().find(id).orElseThrow()
+                    .spec().payload().get("headers")).get(name);
+        }
+
+        @Test
+        void aPayloadSentBackAsReadKeepsTheMaskedSecret() {
+            String id = create(WEBHOOK);
+            JsonNode read = api.get("/api/jobs/" + id).json();
+            assertThat(read.at("/payload/headers/Authorization").asText()).isEqualTo("***");
+            com.fasterxml.jackson.databind.node.ObjectNode payload = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    read.get("payload");
+            payload.put("url", "https://example.test/b"); // what an edit form does: change a field, send all back
+
+            Api.Reply r = api.patch("/api/jobs/" + id, "{\"payload\": " + payload + "}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            assertThat(r.json().at("/payload/url").asText()).isEqualTo("https://example.test/b");
+            assertThat(r.json().at("/payload/headers/Authorization").asText()).isEqualTo("***");
+            assertThat(storedHeader(id, "Authorization")).isEqualTo("Bearer s3cret");
+            assertThat(storedHeader(id, "X-Trace")).isEqualTo("t1");
+        }
+
+        @Test
+        void aNewValueReplacesTheSecretAndALeftOutHeaderIsRemoved() {
+            String id = create(WEBHOOK);
+
+            Api.Reply r = api.patch("/api/jobs/" + id, "{\"payload\": {\"url\": \"https://example.test/a\", "
+                    + "\"method\": \"POST\", \"headers\": {\"Authorization\": \"Bearer n3w\"}}}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            assertThat(storedHeader(id, "Authorization")).isEqualTo("Bearer n3w");
+            assertThat(storedHeader(id, "X-Trace")).isNull();
+        }
+
+        @Test
+        void theMaskOfASecretTheJobDoesNotHaveIsRefusedNamingTheHeader() {
+            String id = create(WEBHOOK);
+
+            Api.Reply r = api.patch("/api/jobs/" + id, "{\"payload\": {\"url\": \"https://example.test/a\", "
+                    + "\"headers\": {\"X-Api-Key\": \"***\"}}}");
+
+            assertThat(r.status()).as(r.body()).isBetween(400, 422);
+            assertThat(r.json().get("field").asText()).isEqualTo("payload.headers.X-Api-Key");
+            assertThat(r.json().get("error").asText()).contains("***");
+        }
+
         @Test
         void changesOnlyTheFieldsGivenAndRecomputesTheNextRunFromNow() {
             String id = create(RECURRING);

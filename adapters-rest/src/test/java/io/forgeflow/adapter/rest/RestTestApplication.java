@@ -119,6 +119,11 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
         environment.servlets().addFilter("forgeflow-browser-defence", RestModule.browserDefence(BrowserDefence.of(
                         configuration.allowedOrigins, configuration.allowedHosts, !configuration.apiTokens.isEmpty())))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        jakarta.servlet.Filter gate = RestModule.authenticationGate(ApiTokens.parse(configuration.apiTokens));
+        if (gate != null) {
+            environment.servlets().addFilter("forgeflow-authentication-gate", gate)
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
+        }
         environment.getApplicationContext().addServlet(new ServletHolder(new FakeMetrics()), "/metrics");
         if (configuration.metricsToken != null) {
             environment.servlets().addFilter("forgeflow-metrics-token", RestModule.metricsToken(configuration.metricsToken))
@@ -126,14 +131,18 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
         }
         environment.jersey().register(new DatabaseAwayFilter(databaseAway));
         RestModule.providers(DriverOutage::in).forEach(environment.jersey()::register);
-        RestModule.filters().forEach((name, filter) -> environment.servlets().addFilter(name, filter)
+        SlowClientLimits slowClients = new SlowClientLimits(configuration.maxConnectionsPerAddress,
+                configuration.minRequestBytesPerSecond, Duration.ofMillis(configuration.requestBodyGraceMillis));
+        RestModule.filters(slowClients).forEach((name, filter) -> environment.servlets().addFilter(name, filter)
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*"));
+        PerAddressConnectionLimit connectionLimit = RestModule.connectionLimit(slowClients);
         environment.getApplicationContext().setErrorHandler(new JsonErrorHandler());
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {
             @Override
             public void lifeCycleStarting(LifeCycle event) {
                 if (event instanceof Server) {
                     ((Server) event).setErrorHandler(new JsonErrorHandler());
+                    connectionLimit.applyTo((Server) event);
                     for (org.eclipse.jetty.server.Connector c : ((Server) event).getConnectors()) {
                         if (configuration.sendBufferBytes > 0 && c instanceof org.eclipse.jetty.server.ServerConnector) {
                             ((org.eclipse.jetty.server.ServerConnector) c)

@@ -42,4 +42,19 @@ public class RestTestConfiguration extends Configuration {
     /** The event streams' keep-alive interval, in milliseconds. */
     @JsonProperty
     public long eventKeepAliveMillis = EventStreams.DEFAULT_KEEP_ALIVE.toMillis();
+
+    /**
+     * As FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS; high here: every test connects from 127.0.0.1, and java.net.http
+     * keeps each client's connections open for minutes (rest-flood-test.yml sets a real one).
+     */
+    @JsonProperty
+    public int maxConnectionsPerAddress = 100_000;
+
+    /** As FORGEFLOW_MIN_REQUEST_DATA_RATE, in bytes per second. */
+    @JsonProperty
+    public long minRequestBytesPerSecond = SlowClientLimits.DEFAULTS.minBytesPerSecond();
+
+    /** As FORGEFLOW_REQUEST_BODY_GRACE, in milliseconds. */
+    @JsonProperty
+    public long requestBodyGraceMillis = SlowClientLimits.DEFAULTS.grace().toMillis();
 }

@@ -454,6 +454,22 @@ class JobFormViewModelTest {
         }
 
         @Test
+        void aWebhookEditedAsReadSendsItsMaskedSecretBackAsTheServerShowedIt() {
+            // the server shows secret headers as "***" and keeps the stored value when the mask comes back (issue 39)
+            Job hook = new Job("job_3", "hook", "http", Map.of("url", "https://example.test/a", "method", "POST",
+                    "headers", Map.of("Authorization", "***")), null, Instant.parse("2026-07-02T08:00:00Z"), "UTC", 5,
+                    3, 300, "skip", null, Job.ACTIVE, Instant.parse("2026-07-02T08:00:00Z"), Fixtures.T0, Fixtures.T0);
+            cluster.withJob(hook);
+            vm.edit(hook);
+
+            vm.urlProperty().set("https://example.test/b");
+            vm.submit();
+
+            assertThat(cluster.jobById("job_3").payload()).isEqualTo(Map.of("url", "https://example.test/b",
+                    "method", "POST", "headers", Map.of("Authorization", "***")));
+        }
+
+        @Test
         void resetLeavesEditModeForANewJob() {
             vm.reset();
 

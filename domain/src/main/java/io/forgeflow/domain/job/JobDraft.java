@@ -81,6 +81,11 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
     public static final int DEFAULT_TIMEOUT_SECONDS = 300;
     /** Payload strings and keys may not nest deeper than this (a guard against pathological documents). */
     public static final int MAX_PAYLOAD_DEPTH = 32;
+    /**
+     * The most bytes a job's payload may hold, as compact UTF-8 JSON: 1,000,000, whatever the entry point (a single
+     * submission fits it in its 1 MiB body; a batch's items and on_complete are held to it too).
+     */
+    public static final int MAX_PAYLOAD_BYTES = 1_000_000;
     /** The highest max_concurrent: more is no limit in practice. */
     public static final int MAX_CONCURRENT_LIMIT = 10_000;
 
