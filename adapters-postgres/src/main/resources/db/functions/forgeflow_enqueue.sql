@@ -116,6 +116,12 @@ BEGIN
     IF jsonb_path_exists(v_payload, 'strict $.**{33}') THEN
         RAISE EXCEPTION 'payload nests deeper than 32 levels' USING ERRCODE = '22023', COLUMN = 'payload';
     END IF;
+    -- JobDraft.MAX_PAYLOAD_BYTES, the API's limit (EnqueueFunctionIT keeps the two equal)
+    IF octet_length(CAST(v_payload AS text)) > 1000000 THEN
+        RAISE EXCEPTION 'payload must be at most 1000000 bytes of JSON, was %: keep large data elsewhere and pass its address',
+            octet_length(CAST(v_payload AS text))
+            USING ERRCODE = '22023', COLUMN = 'payload';
+    END IF;
     IF enqueue.cron_expr IS NOT NULL THEN
         RAISE EXCEPTION 'cron_expr: recurring jobs are submitted over the API (POST /v1/jobs), where the cron expression is checked; enqueue() makes one-off and delayed jobs (leave cron_expr out, give run_at for a later time)'
             USING ERRCODE = '0A000', COLUMN = 'cron_expr';

@@ -62,6 +62,28 @@ class EnqueueFunctionIT {
         return pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM " + table).mapTo(Long.class).one());
     }
 
+    /** Issue 39: the API's payload limit holds here too, as one number. */
+    @Test
+    void aPayloadOverTheApisLimitIsRefusedNamingIt() throws Exception {
+        String function = pg.jdbi().withHandle(h -> h.createQuery(
+                "SELECT prosrc FROM pg_proc WHERE proname = 'enqueue' AND pronamespace = CAST('forgeflow' AS regnamespace)").mapTo(String.class).one());
+        assertThat(function).as("the SQL limit is JobDraft's")
+                .contains("> " + io.forgeflow.domain.job.JobDraft.MAX_PAYLOAD_BYTES + " THEN");
+        String big = "x".repeat(io.forgeflow.domain.job.JobDraft.MAX_PAYLOAD_BYTES);
+        long jobs = count("jobs");
+        try (Connection app = appConnection();
+             PreparedStatement st = app.prepareStatement("SELECT * FROM forgeflow.enqueue(name => 'big', "
+                     + "executor => 'shell', payload => jsonb_build_object('command', 'true', 'data', CAST(? AS text)))")) {
+            st.setString(1, big);
+            assertThatThrownBy(st::executeQuery).isInstanceOfSatisfying(PSQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("22023");
+                assertThat(e.getServerErrorMessage().getColumn()).isEqualTo("payload");
+                assertThat(e.getMessage()).contains("at most 1000000 bytes");
+            });
+        }
+        assertThat(count("jobs")).isEqualTo(jobs);
+    }
+
     /** Issue 39: the README's grants, and no more, are enough; the tables stay out of the application's reach. */
     @Nested
     class WithLeastPrivilege {
