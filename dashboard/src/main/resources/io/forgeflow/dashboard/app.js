@@ -737,7 +737,7 @@
     const leader = state.nodes.find((n) => n.leader);
     setText('leader', leader ? `Scheduler leader: ${leader.worker_id}` : 'No scheduler leader');
     if (!state.nodes.length) {
-      body.replaceChildren(emptyRow(5, 'no live nodes'));
+      body.replaceChildren(emptyRow(6, 'no live nodes'));
       return;
     }
     body.replaceChildren(...state.nodes.map((n) => el('tr', { class: n.status === 'gone' ? 'st-gone' : '', data: { worker: n.worker_id } },
@@ -745,7 +745,15 @@
       el('td', { text: (n.roles || []).join(', ') }),
       el('td', { class: 'num', text: n.running }),
       el('td', { class: 'opt', title: fmtTime(n.last_seen_at), text: n.status === 'gone' ? `gone (${ago(n.last_seen_at)})` : ago(n.last_seen_at) }),
+      el('td', { class: 'opt', title: 'how the node contains its shell jobs, and as which OS user they run', text: jobsRun(n) }),
       el('td', { class: 'nowrap', text: n.leader ? '★ leader' : '' }))));
+  }
+
+  function jobsRun(n) {
+    if (!n.containment) {
+      return '';
+    }
+    return n.job_user ? `${n.containment}, as ${n.job_user}` : n.containment;
   }
 
   function openRun(id) {
