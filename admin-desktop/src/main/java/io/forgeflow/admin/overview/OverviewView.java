@@ -74,6 +74,7 @@ public final class OverviewView extends VBox {
                 Views.column("Roles", 150, n -> String.join(", ", n.roles())),
                 Views.column("Running", 70, n -> Long.toString(n.running())),
                 Views.column("Last seen", 90, vm::lastSeenText),
+                Views.column("Jobs run", 140, OverviewViewModel::jobsRunText),
                 Views.column("Leader", 60, n -> n.leader() ? "★ leader" : "")));
         nodes.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         VBox nodesBox = new VBox(6, Views.toolbar(Views.heading("Live nodes"), Views.spacer(), leader), nodes);

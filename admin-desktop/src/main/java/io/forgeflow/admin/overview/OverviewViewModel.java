@@ -272,6 +272,14 @@ public final class OverviewViewModel {
         return times.ago(node.lastSeenAt());
     }
 
+    /** How the node contains its shell jobs and as which OS user they run: "pid-namespace, as nobody". */
+    public static String jobsRunText(Node node) {
+        if (node.containment() == null) {
+            return "";
+        }
+        return node.jobUser() == null ? node.containment() : node.containment() + ", as " + node.jobUser();
+    }
+
     public String jobName(String jobId) {
         return names.nameOf(jobId);
     }

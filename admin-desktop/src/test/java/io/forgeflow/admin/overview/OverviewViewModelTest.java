@@ -81,6 +81,17 @@ class OverviewViewModelTest {
     }
 
     @Test
+    void aNodeSaysHowItContainsItsJobsAndAsWhom() {
+        Instant t = Instant.parse("2026-12-06T00:00:00Z");
+        assertThat(OverviewViewModel.jobsRunText(new Node("w", List.of("worker"), "1", t, t, 0, false,
+                "pid-namespace", "nobody"))).isEqualTo("pid-namespace, as nobody");
+        assertThat(OverviewViewModel.jobsRunText(new Node("w", List.of("worker"), "1", t, t, 0, false,
+                "process-group", null))).isEqualTo("process-group");
+        assertThat(OverviewViewModel.jobsRunText(new Node("w", List.of("worker"), "1", t, t, 0, false)))
+                .as("an older node says nothing").isEmpty();
+    }
+
+    @Test
     void startShowsCountsNodesLeaderAndTheRunsThatNeedAttention() {
         vm.start();
 
