@@ -121,8 +121,8 @@ class FilteredListPlansIT {
                 T0.plusSeconds(RUNS / 5 + 1_000), null), PAGE);
         runPage(soft, "finished_after (last 1,000 finished)", filter(null, null, Map.of(), null, null,
                 T0.plusSeconds(RUNS - 11_000)), PAGE);
-        runPage(soft, "status and queue", new RunFilter(null, RunStatus.PENDING, "billing", Map.of(), null, null,
-                null), PAGE);
+        runPage(soft, "status and queue (100)", new RunFilter(null, RunStatus.PENDING, "billing", Map.of(), null, null,
+                null), Math.min(PAGE, RUNS / 10_000));
         soft.assertAll();
 
         // the same pages without migration 0013's indexes: the test can fail
