@@ -39,7 +39,7 @@ static-analysis:     ## SpotBugs + FindSecBugs on main code, without the tests (
 	mvn -B package -DskipTests
 
 dependency-updates:  ## newer versions of the dependencies and plugins (versions-maven-plugin; a report, changes nothing)
-	mvn -B -q org.codehaus.mojo:versions-maven-plugin:2.21.0:display-dependency-updates org.codehaus.mojo:versions-maven-plugin:2.21.0:display-plugin-updates -DprocessDependencyManagementTransitive=false
+	mvn -B versions:display-dependency-updates versions:display-plugin-updates -DprocessDependencyManagementTransitive=false
 
 schema-snapshot:     ## rewrite adapters-postgres/src/test/resources/schema.sql after a migration changed (docs/ci.md)
 	mvn -B -pl adapters-postgres -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SchemaSnapshotIT -Dfailsafe.failIfNoSpecifiedTests=false -Dspotbugs.skip=true -Dforgeflow.updateSchemaSnapshot=true
