@@ -86,8 +86,9 @@ done
 
 started=$(date +%s)
 sleep 1   # report timestamps are in whole seconds
-# their unit tests ran in `mvn -B verify`: maven.test.skip.exec skips Surefire's second run, not PIT's
+# their unit tests and SpotBugs ran in `mvn -B verify`: maven.test.skip.exec skips Surefire's second run, not PIT's
 mvn -B ${MUTATION_MAVEN_ARGS:-} -Pmutation -pl "$(IFS=,; echo "${modules[*]}")" verify -Dmaven.test.skip.exec=true \
+    -Dspotbugs.skip=true \
     "-Dpit.targetClasses=$patterns" "${skip_args[@]}"
 
 # every module that should have run PIT left a fresh mutations.xml; print what it measured
