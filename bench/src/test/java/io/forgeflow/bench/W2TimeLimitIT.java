@@ -57,7 +57,8 @@ class W2TimeLimitIT {
 
     @Test
     void aReachableRateSubmitsAndExecutesEveryRun() throws Exception {
-        // the producers' time limit is not this test's point: a generous one, so a busy machine cannot cut them short
+        // the producers may take up to a minute for their 60 runs: the default limit (twice the 1.2 s) cut them off
+        // at 56 of 60 in CI's clone on a machine loaded by other builds; reaching the rate is the bench's to measure
         BenchResult result = workloads.w2(50, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(60));
 
         assertThat(result.workload()).isEqualTo("W2 steady rate 50/s (pickup latency)");

@@ -168,7 +168,9 @@ class QueueLimitsIT {
         long inFiveSeconds = pg.jdbi().withHandle(h -> h.createQuery(
                 "SELECT count(*) FROM run_attempts WHERE started_at < CAST(:end AS timestamptz)")
                 .bind("end", first.plusSeconds(5)).mapTo(Long.class).one());
-        assertThat(inFiveSeconds).isBetween(40L, 60L);
+        // at most the rate allows; the floor only catches a limiter far too strict (one start a second would be 5):
+        // on a loaded machine three workers may not keep up with 10 a second
+        assertThat(inFiveSeconds).as("starts in the first five seconds at 10 a second").isBetween(20L, 60L);
         // the sliding window: no one-second window holds more than ten starts
         long worstSecond = pg.jdbi().withHandle(h -> h.createQuery(
                 "SELECT max((SELECT count(*) FROM run_attempts b WHERE b.started_at >= a.started_at "

@@ -386,7 +386,8 @@ class HttpRunExecutorIT {
             String marker = output.substring(output.lastIndexOf('\n'));
             String body = output.substring("HTTP 200 OK\n".length(), output.length() - marker.length());
             assertThat(Long.parseLong(marker.replaceAll("\\D", "")) + body.length()).isEqualTo(size);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("a ceiling only a hang misses")
+                    .isLessThan(Duration.ofSeconds(30));
         }
 
         @Test
@@ -473,7 +474,8 @@ class HttpRunExecutorIT {
                     .withPayload(payload("url", url("/"))).build());
 
             assertThat(result).isEqualTo(ExecutionResult.timedOut("", "timed out after 0.3s; HTTP call to " + hostPort() + " aborted"));
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("ended by the 0.3 s timeout, before the server's headers (10 s)").isLessThan(Duration.ofSeconds(8));
         }
 
         @Test

@@ -1,0 +1,1687 @@
+CREATE SCHEMA forgeflow;
+
+CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text) RETURNS TABLE(job_id text, run_id text, created boolean)
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
+    AS $_$
+#variable_conflict use_column
+DECLARE
+    v_name     text    := enqueue.name;
+    v_executor text    := enqueue.executor;
+    v_payload  jsonb   := coalesce(enqueue.payload, '{}'::jsonb);
+    v_priority integer := coalesce(enqueue.priority, 5);
+    v_attempts integer := coalesce(enqueue.max_attempts, 3);
+    v_timeout  integer := coalesce(enqueue.timeout_seconds, 300);
+    v_queue    text    := coalesce(enqueue.queue, 'default');
+    v_key      text    := enqueue.idempotency_key;
+    v_ckey     text    := enqueue.concurrency_key;
+    v_limit    integer := enqueue.max_concurrent;
+    v_rbase    integer := enqueue.retry_base_seconds;
+    v_rmax     integer := enqueue.retry_max_seconds;
+    v_labels   jsonb   := coalesce(enqueue.labels, '{}'::jsonb);
+    v_lkey     text;
+    v_now      timestamptz := now();
+    v_due      timestamptz := coalesce(enqueue.run_at, now());
+    v_job      uuid    := forgeflow_uuid_v7();
+    v_run      uuid    := forgeflow_uuid_v7();
+    v_stored   uuid;
+    v_old      jobs%ROWTYPE;
+    v_trace    text    := lower(btrim(enqueue.traceparent));
+    v_state    text    := nullif(btrim(enqueue.tracestate), '');
+    v_parents  uuid[]  := enqueue.depends_on;
+    v_policy   text    := enqueue.on_parent_failure;
+    v_decided  text;
+BEGIN
+    IF v_parents IS NULL AND v_policy IS NOT NULL THEN
+        RAISE EXCEPTION 'on_parent_failure needs depends_on: give the parent job ids, or leave on_parent_failure out'
+            USING ERRCODE = '22023', COLUMN = 'on_parent_failure';
+    END IF;
+    IF v_parents IS NOT NULL THEN
+        IF cardinality(v_parents) NOT BETWEEN 1 AND 100 OR array_position(v_parents, NULL) IS NOT NULL THEN
+            RAISE EXCEPTION 'depends_on must list 1 to 100 parent job ids, was %', coalesce(cardinality(v_parents), 0)
+                USING ERRCODE = '22023', COLUMN = 'depends_on';
+        END IF;
+        IF (SELECT count(DISTINCT p) FROM unnest(v_parents) AS p) <> cardinality(v_parents) THEN
+            RAISE EXCEPTION 'depends_on repeats a parent: list each parent once'
+                USING ERRCODE = '22023', COLUMN = 'depends_on';
+        END IF;
+        v_policy := coalesce(v_policy, 'cancel');
+        IF v_policy NOT IN ('cancel', 'run', 'wait') THEN
+            RAISE EXCEPTION 'on_parent_failure must be ''cancel'', ''run'' or ''wait'', was ''%''', left(v_policy, 60)
+                USING ERRCODE = '22023', COLUMN = 'on_parent_failure';
+        END IF;
+    END IF;
+
+    IF v_trace IS NOT NULL AND (v_trace !~ '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$'
+                                OR v_trace LIKE 'ff-%' OR substr(v_trace, 4, 32) = repeat('0', 32)
+                                OR substr(v_trace, 37, 16) = repeat('0', 16)) THEN
+        RAISE EXCEPTION 'traceparent must be a W3C traceparent such as ''00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'', was ''%''',
+            left(enqueue.traceparent, 80)
+            USING ERRCODE = '22023', COLUMN = 'traceparent';
+    END IF;
+    IF v_state IS NOT NULL AND length(v_state) > 512 THEN
+        RAISE EXCEPTION 'tracestate must be at most 512 characters (W3C: at most 32 list members), was %', length(v_state)
+            USING ERRCODE = '22023', COLUMN = 'tracestate';
+    END IF;
+    IF v_trace IS NULL THEN
+        v_state := NULL;
+    END IF;
+    IF v_name IS NULL OR btrim(v_name) = '' THEN
+        RAISE EXCEPTION 'name is required and must not be blank: a short human-readable name such as ''nightly-report'''
+            USING ERRCODE = '22023', COLUMN = 'name';
+    END IF;
+    IF char_length(v_name) > 200 THEN
+        RAISE EXCEPTION 'name must be at most 200 characters, was %', char_length(v_name)
+            USING ERRCODE = '22023', COLUMN = 'name';
+    END IF;
+    IF v_executor IS NULL OR btrim(v_executor) = '' THEN
+        RAISE EXCEPTION 'executor is required and must not be blank: the executor that runs the job, e.g. ''shell'' or ''http'''
+            USING ERRCODE = '22023', COLUMN = 'executor';
+    END IF;
+    IF char_length(v_executor) > 100 THEN
+        RAISE EXCEPTION 'executor must be at most 100 characters, was %', char_length(v_executor)
+            USING ERRCODE = '22023', COLUMN = 'executor';
+    END IF;
+    IF jsonb_typeof(v_payload) <> 'object' THEN
+        RAISE EXCEPTION 'payload must be a JSON object such as ''{"command": "echo hi"}'', was %', jsonb_typeof(v_payload)
+            USING ERRCODE = '22023', COLUMN = 'payload';
+    END IF;
+    IF jsonb_path_exists(v_payload, 'strict $.**{33}') THEN
+        RAISE EXCEPTION 'payload nests deeper than 32 levels' USING ERRCODE = '22023', COLUMN = 'payload';
+    END IF;
+    IF enqueue.cron_expr IS NOT NULL THEN
+        RAISE EXCEPTION 'cron_expr: recurring jobs are submitted over the API (POST /v1/jobs), where the cron expression is checked; enqueue() makes one-off and delayed jobs (leave cron_expr out, give run_at for a later time)'
+            USING ERRCODE = '0A000', COLUMN = 'cron_expr';
+    END IF;
+    IF jsonb_typeof(v_labels) <> 'object' THEN
+        RAISE EXCEPTION 'labels must be a JSON object of strings such as ''{"team": "billing"}'', was %', jsonb_typeof(v_labels)
+            USING ERRCODE = '22023', COLUMN = 'labels';
+    END IF;
+    IF (SELECT count(*) FROM jsonb_object_keys(v_labels)) > 20 THEN
+        RAISE EXCEPTION 'labels may hold at most 20 entries, had %: keep the ones you filter by',
+            (SELECT count(*) FROM jsonb_object_keys(v_labels))
+            USING ERRCODE = '22023', COLUMN = 'labels';
+    END IF;
+    FOR v_lkey IN SELECT k FROM jsonb_object_keys(v_labels) AS k ORDER BY k LOOP
+        IF v_lkey !~ '^[a-z0-9_.-]{1,63}$' THEN
+            RAISE EXCEPTION 'labels has a bad key ''%'': keys are 1 to 63 characters of a-z, 0-9, ''_'', ''.'' or ''-'', e.g. "team" or "app.tier"',
+                left(v_lkey, 60)
+                USING ERRCODE = '22023', COLUMN = 'labels';
+        END IF;
+        IF jsonb_typeof(v_labels -> v_lkey) <> 'string' THEN
+            RAISE EXCEPTION 'labels.% must be a string, e.g. "billing", not %', v_lkey, jsonb_typeof(v_labels -> v_lkey)
+                USING ERRCODE = '22023', COLUMN = 'labels.' || v_lkey;
+        END IF;
+        IF char_length(v_labels ->> v_lkey) > 200 THEN
+            RAISE EXCEPTION 'labels.% must be at most 200 characters, was %', v_lkey, char_length(v_labels ->> v_lkey)
+                USING ERRCODE = '22023', COLUMN = 'labels.' || v_lkey;
+        END IF;
+        IF (v_labels ->> v_lkey) ~ '[[:cntrl:]]' THEN
+            RAISE EXCEPTION 'labels.% must not contain control characters (NUL, newlines, tabs): use plain text such as "billing"', v_lkey
+                USING ERRCODE = '22023', COLUMN = 'labels.' || v_lkey;
+        END IF;
+    END LOOP;
+    IF v_priority NOT BETWEEN 1 AND 9 THEN
+        RAISE EXCEPTION 'priority must be between 1 and 9 (1 is the highest), was %', v_priority
+            USING ERRCODE = '22023', COLUMN = 'priority';
+    END IF;
+    IF v_attempts NOT BETWEEN 1 AND 100 THEN
+        RAISE EXCEPTION 'max_attempts must be between 1 and 100, was %', v_attempts
+            USING ERRCODE = '22023', COLUMN = 'max_attempts';
+    END IF;
+    IF v_timeout NOT BETWEEN 1 AND 86400 THEN
+        RAISE EXCEPTION 'timeout_seconds must be between 1 and 86400, was %', v_timeout
+            USING ERRCODE = '22023', COLUMN = 'timeout_seconds';
+    END IF;
+    IF v_key IS NOT NULL AND char_length(v_key) NOT BETWEEN 1 AND 200 THEN
+        RAISE EXCEPTION 'idempotency_key must be 1 to 200 characters, was %', char_length(v_key)
+            USING ERRCODE = '22023', COLUMN = 'idempotency_key';
+    END IF;
+    IF v_queue !~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' THEN
+        RAISE EXCEPTION 'queue must be 1 to 100 characters: letters, digits, ''.'', ''_'' and ''-'', starting with a letter or digit, e.g. ''billing'''
+            USING ERRCODE = '22023', COLUMN = 'queue';
+    END IF;
+    IF v_ckey IS NOT NULL THEN
+        IF v_ckey ~ '[[:cntrl:]]' THEN
+            RAISE EXCEPTION 'concurrency_key must not contain control characters (newlines, tabs, escapes): use a plain name such as ''billing'''
+                USING ERRCODE = '22023', COLUMN = 'concurrency_key';
+        END IF;
+        IF btrim(v_ckey) = '' OR char_length(v_ckey) > 200 THEN
+            RAISE EXCEPTION 'concurrency_key must be 1 to 200 characters and not blank, e.g. ''billing'''
+                USING ERRCODE = '22023', COLUMN = 'concurrency_key';
+        END IF;
+        IF v_ckey LIKE 'job:%' THEN
+            RAISE EXCEPTION 'concurrency_key must not start with ''job:'': that prefix is reserved for the key of a job that gives max_concurrent alone'
+                USING ERRCODE = '22023', COLUMN = 'concurrency_key';
+        END IF;
+        IF v_limit IS NULL THEN
+            RAISE EXCEPTION 'max_concurrent is required with concurrency_key: how many runs sharing the key may run at once across the cluster, e.g. 2'
+                USING ERRCODE = '22023', COLUMN = 'max_concurrent';
+        END IF;
+    END IF;
+    IF v_limit IS NOT NULL AND v_limit NOT BETWEEN 1 AND 10000 THEN
+        RAISE EXCEPTION 'max_concurrent must be between 1 and 10000, was %', v_limit
+            USING ERRCODE = '22023', COLUMN = 'max_concurrent';
+    END IF;
+    IF v_rbase IS NOT NULL AND v_rbase NOT BETWEEN 1 AND 86400 THEN
+        RAISE EXCEPTION 'retry.base_seconds must be between 1 and 86400, was %', v_rbase
+            USING ERRCODE = '22023', COLUMN = 'retry.base_seconds';
+    END IF;
+    IF v_rmax IS NOT NULL AND v_rmax NOT BETWEEN 1 AND 86400 THEN
+        RAISE EXCEPTION 'retry.max_seconds must be between 1 and 86400, was %', v_rmax
+            USING ERRCODE = '22023', COLUMN = 'retry.max_seconds';
+    END IF;
+    IF v_rbase > v_rmax THEN
+        RAISE EXCEPTION 'retry.base_seconds (%) must be at most retry.max_seconds (%): the first retry waits up to base_seconds, later ones double up to max_seconds', v_rbase, v_rmax
+            USING ERRCODE = '22023', COLUMN = 'retry.base_seconds';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM executors e WHERE e.name = v_executor) THEN
+        RAISE EXCEPTION 'executor ''%'' is not known to this cluster: use one of %', left(v_executor, 60),
+            coalesce((SELECT string_agg(e.name, ', ' ORDER BY e.name) FROM executors e),
+                     'none yet (no node has started on this database)')
+            USING ERRCODE = '22023', COLUMN = 'executor';
+    END IF;
+    PERFORM forgeflow_check_payload(v_executor, v_payload);
+
+    INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
+                      timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
+                      concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
+                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure)
+    VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
+            'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
+            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id INTO v_stored;
+
+    IF v_stored IS NULL THEN
+
+        SELECT * INTO v_old FROM jobs j WHERE j.idempotency_key = v_key;
+        IF v_old.name IS DISTINCT FROM v_name OR v_old.executor IS DISTINCT FROM v_executor
+           OR v_old.payload IS DISTINCT FROM v_payload OR v_old.cron_expr IS NOT NULL
+           OR v_old.run_at IS DISTINCT FROM enqueue.run_at OR v_old.timezone <> 'UTC'
+           OR v_old.priority <> v_priority OR v_old.max_attempts <> v_attempts
+           OR v_old.timeout_seconds <> v_timeout OR v_old.catch_up <> 'skip' OR v_old.queue <> v_queue
+           OR v_old.concurrency_key IS DISTINCT FROM v_ckey OR v_old.max_concurrent IS DISTINCT FROM v_limit
+           OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
+           OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels THEN
+            RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
+                v_key, v_old.id
+                USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
+        END IF;
+        RETURN QUERY SELECT v_old.id::text, (SELECT r.id::text FROM runs r WHERE r.job_id = v_old.id ORDER BY r.id LIMIT 1),
+                            false;
+        RETURN;
+    END IF;
+
+    INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
+                      timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels)
+    VALUES (v_run, v_job, CASE WHEN v_parents IS NULL THEN 'pending' ELSE 'waiting' END, v_priority, v_due, 0,
+            v_attempts, v_executor, v_payload, v_timeout, v_now,
+            v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
+            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels);
+
+    IF v_parents IS NOT NULL THEN
+
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
+                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        v_decided := forgeflow_link_parents(v_job, v_parents);
+        RETURN QUERY SELECT v_job::text, v_run::text, true;
+        RETURN;
+    END IF;
+
+    PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
+                      || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+    IF v_due <= v_now THEN
+        PERFORM pg_notify('forgeflow_due', '');
+    END IF;
+    RETURN QUERY SELECT v_job::text, v_run::text, true;
+END
+$_$;
+
+CREATE FUNCTION forgeflow.forgeflow_acknowledge(p_ids uuid[], p_workers text[], p_attempts integer[], p_next text[], p_delays bigint[], p_outcomes text[], p_outputs text[], p_errors text[], p_now timestamp with time zone) RETURNS TABLE(id uuid, worker_id text, attempt integer, job_id uuid, status text)
+    LANGUAGE sql
+    AS $$
+SELECT * FROM forgeflow_end_attempts(p_ids, p_workers, p_attempts, p_next, p_delays, p_outcomes, p_outputs, p_errors,
+                                     p_now)
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_batch_payload(p_executor text, p_payload jsonb, p_batch uuid, p_succeeded integer, p_dead integer, p_cancelled integer) RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+DECLARE
+    v_counts jsonb := jsonb_build_object('batch_id', p_batch::text, 'succeeded', p_succeeded, 'dead', p_dead,
+                                         'cancelled', p_cancelled);
+    v_method text;
+BEGIN
+    IF p_executor = 'java' THEN
+        RETURN jsonb_set(p_payload, '{args}', coalesce(p_payload -> 'args', '{}'::jsonb) || v_counts);
+    ELSIF p_executor = 'http' THEN
+        v_method := upper(coalesce(p_payload ->> 'method', 'POST'));
+        p_payload := jsonb_set(p_payload, '{headers}', coalesce(p_payload -> 'headers', '{}'::jsonb)
+            || jsonb_build_object('X-ForgeFlow-Batch-Id', p_batch::text,
+                                  'X-ForgeFlow-Batch-Succeeded', p_succeeded::text,
+                                  'X-ForgeFlow-Batch-Dead', p_dead::text,
+                                  'X-ForgeFlow-Batch-Cancelled', p_cancelled::text));
+        IF v_method IN ('POST', 'PUT', 'PATCH')
+           AND (p_payload -> 'body' IS NULL OR jsonb_typeof(p_payload -> 'body') IN ('object', 'null')) THEN
+            p_payload := jsonb_set(p_payload, '{body}', CASE WHEN jsonb_typeof(p_payload -> 'body') = 'object'
+                                                            THEN p_payload -> 'body' ELSE '{}'::jsonb END || v_counts);
+        END IF;
+        RETURN p_payload;
+    ELSIF p_executor = 'noop' THEN
+        RETURN p_payload;
+    ELSIF p_executor = 'shell' THEN
+        RETURN jsonb_set(p_payload, '{command}', to_jsonb(
+            'FORGEFLOW_BATCH_ID=' || p_batch || ' FORGEFLOW_BATCH_SUCCEEDED=' || p_succeeded
+            || ' FORGEFLOW_BATCH_DEAD=' || p_dead || ' FORGEFLOW_BATCH_CANCELLED=' || p_cancelled
+            || '; export FORGEFLOW_BATCH_ID FORGEFLOW_BATCH_SUCCEEDED FORGEFLOW_BATCH_DEAD FORGEFLOW_BATCH_CANCELLED; '
+            || (p_payload ->> 'command')));
+    END IF;
+    RETURN p_payload || v_counts;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_check_payload(p_executor text, p_payload jsonb) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
+    AS $_$
+DECLARE
+    v_known  text[];
+    v_key    text;
+    v_value  jsonb;
+    v_method text := 'POST';
+    v_url    text;
+BEGIN
+    v_known := CASE p_executor WHEN 'shell' THEN ARRAY['command']
+                               WHEN 'http' THEN ARRAY['body', 'expected_status', 'headers', 'method', 'url']
+                               WHEN 'noop' THEN ARRAY['sleep_ms']
+                               WHEN 'java' THEN ARRAY['args', 'handler'] END;
+    IF v_known IS NULL THEN
+        RETURN;
+    END IF;
+    FOR v_key IN SELECT k FROM jsonb_object_keys(p_payload) AS k ORDER BY k LOOP
+        IF v_key <> ALL (v_known) THEN
+            RAISE EXCEPTION 'payload.% is not a field of the % executor (misspelt?); its fields are %', v_key,
+                p_executor, array_to_string(v_known, ', ')
+                USING ERRCODE = '22023', COLUMN = 'payload.' || v_key;
+        END IF;
+    END LOOP;
+    IF p_executor = 'shell' THEN
+        v_value := p_payload -> 'command';
+        IF v_value IS NULL OR jsonb_typeof(v_value) = 'null' THEN
+            RAISE EXCEPTION 'payload.command is required by the shell executor, e.g. {"command": "./backup.sh --full"}'
+                USING ERRCODE = '22023', COLUMN = 'payload.command';
+        ELSIF jsonb_typeof(v_value) <> 'string' THEN
+            RAISE EXCEPTION 'payload.command must be a string, e.g. "./backup.sh --full"; got %', jsonb_typeof(v_value)
+                USING ERRCODE = '22023', COLUMN = 'payload.command';
+        ELSIF btrim(v_value #>> '{}', E' \t\n\r\f\v') = '' THEN
+            RAISE EXCEPTION 'payload.command must not be blank, e.g. "./backup.sh --full"'
+                USING ERRCODE = '22023', COLUMN = 'payload.command';
+        ELSIF octet_length(v_value #>> '{}') > 131071 THEN
+            RAISE EXCEPTION 'payload.command must be at most 131071 bytes; put a longer script in a file and run that'
+                USING ERRCODE = '22023', COLUMN = 'payload.command';
+        END IF;
+    ELSIF p_executor = 'noop' THEN
+        v_value := p_payload -> 'sleep_ms';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) <> 'null'
+           AND (jsonb_typeof(v_value) <> 'number' OR v_value::text !~ '^[0-9]+$' OR v_value::numeric > 60000) THEN
+            RAISE EXCEPTION 'payload.sleep_ms must be a whole number from 0 to 60000'
+                USING ERRCODE = '22023', COLUMN = 'payload.sleep_ms';
+        END IF;
+    ELSIF p_executor = 'java' THEN
+        v_value := p_payload -> 'handler';
+        IF v_value IS NULL OR jsonb_typeof(v_value) = 'null' THEN
+            RAISE EXCEPTION 'payload.handler is required by the java executor: the name an embedded worker registered, e.g. {"handler": "send-receipt", "args": {"order_id": 42}}'
+                USING ERRCODE = '22023', COLUMN = 'payload.handler';
+        ELSIF jsonb_typeof(v_value) <> 'string' THEN
+            RAISE EXCEPTION 'payload.handler must be a string, e.g. "send-receipt"; got %', jsonb_typeof(v_value)
+                USING ERRCODE = '22023', COLUMN = 'payload.handler';
+        ELSIF (v_value #>> '{}') !~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' THEN
+            RAISE EXCEPTION 'payload.handler must be 1 to 100 letters, digits, ''.'', ''_'' or ''-'', starting with a letter or digit, e.g. "send-receipt"'
+                USING ERRCODE = '22023', COLUMN = 'payload.handler';
+        END IF;
+        v_value := p_payload -> 'args';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) NOT IN ('object', 'null') THEN
+            RAISE EXCEPTION 'payload.args must be an object (the handler reads it as ctx.payload()), e.g. {"order_id": 42}; got %', jsonb_typeof(v_value)
+                USING ERRCODE = '22023', COLUMN = 'payload.args';
+        END IF;
+    ELSE
+        v_value := p_payload -> 'url';
+        IF v_value IS NULL OR jsonb_typeof(v_value) = 'null' THEN
+            RAISE EXCEPTION 'payload.url is required by the http executor, e.g. {"url": "https://example.com/hooks/nightly"}'
+                USING ERRCODE = '22023', COLUMN = 'payload.url';
+        ELSIF jsonb_typeof(v_value) <> 'string' THEN
+            RAISE EXCEPTION 'payload.url must be a string, e.g. "https://example.com/hooks/nightly"; got %', jsonb_typeof(v_value)
+                USING ERRCODE = '22023', COLUMN = 'payload.url';
+        END IF;
+        v_url := btrim(v_value #>> '{}');
+        IF v_url !~* '^https?://[^/?#[:space:]@]*@?[^/?#[:space:]]+([/?#][^[:space:]]*)?$' THEN
+            RAISE EXCEPTION 'payload.url must be an absolute URL starting with http:// or https://, e.g. https://example.com/hooks/nightly'
+                USING ERRCODE = '22023', COLUMN = 'payload.url';
+        END IF;
+        v_value := p_payload -> 'method';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) <> 'null' THEN
+            IF jsonb_typeof(v_value) <> 'string' THEN
+                RAISE EXCEPTION 'payload.method must be a string; got %', jsonb_typeof(v_value)
+                    USING ERRCODE = '22023', COLUMN = 'payload.method';
+            END IF;
+            v_method := upper(btrim(v_value #>> '{}'));
+            IF v_method NOT IN ('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD') THEN
+                RAISE EXCEPTION 'payload.method must be one of GET, POST, PUT, PATCH, DELETE, HEAD (POST when left out)'
+                    USING ERRCODE = '22023', COLUMN = 'payload.method';
+            END IF;
+        END IF;
+        v_value := p_payload -> 'headers';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) <> 'null' THEN
+            IF jsonb_typeof(v_value) <> 'object' THEN
+                RAISE EXCEPTION 'payload.headers must be an object; got %', jsonb_typeof(v_value)
+                    USING ERRCODE = '22023', COLUMN = 'payload.headers';
+            END IF;
+            FOR v_key IN SELECT k FROM jsonb_object_keys(v_value) AS k ORDER BY k LOOP
+                IF jsonb_typeof(v_value -> v_key) <> 'string' THEN
+                    RAISE EXCEPTION 'payload.headers must map names to strings; the value of % is %', v_key,
+                        jsonb_typeof(v_value -> v_key)
+                        USING ERRCODE = '22023', COLUMN = 'payload.headers';
+                END IF;
+                IF v_key !~ '^[!#$%&''*+.^_`|~0-9A-Za-z-]+$' THEN
+                    RAISE EXCEPTION 'payload.headers has an invalid header name: use letters, digits and - only'
+                        USING ERRCODE = '22023', COLUMN = 'payload.headers';
+                END IF;
+                IF (v_value ->> v_key) ~ '[^\t\x20-\x7e]' THEN
+                    RAISE EXCEPTION 'payload.headers: the value of % has characters not allowed in an HTTP header (control characters or non-ASCII)', v_key
+                        USING ERRCODE = '22023', COLUMN = 'payload.headers';
+                END IF;
+            END LOOP;
+        END IF;
+        IF p_payload -> 'body' IS NOT NULL AND jsonb_typeof(p_payload -> 'body') <> 'null'
+           AND v_method IN ('GET', 'HEAD') THEN
+            RAISE EXCEPTION 'payload.body cannot be sent with %; drop the body or use POST, PUT, PATCH or DELETE', v_method
+                USING ERRCODE = '22023', COLUMN = 'payload.body';
+        END IF;
+        v_value := p_payload -> 'expected_status';
+        IF v_value IS NOT NULL AND jsonb_typeof(v_value) <> 'null' THEN
+            IF jsonb_typeof(v_value) <> 'array' THEN
+                RAISE EXCEPTION 'payload.expected_status must be an array; got %', jsonb_typeof(v_value)
+                    USING ERRCODE = '22023', COLUMN = 'payload.expected_status';
+            END IF;
+            IF jsonb_array_length(v_value) NOT BETWEEN 1 AND 500 THEN
+                RAISE EXCEPTION 'payload.expected_status must list 1 to 500 statuses, e.g. [200, 404]; leave it out to accept any 2xx'
+                    USING ERRCODE = '22023', COLUMN = 'payload.expected_status';
+            END IF;
+            IF EXISTS (SELECT 1 FROM jsonb_array_elements(v_value) AS s(v)
+                       WHERE jsonb_typeof(s.v) <> 'number' OR s.v::text !~ '^[0-9]+$'
+                          OR s.v::numeric NOT BETWEEN 100 AND 599) THEN
+                RAISE EXCEPTION 'payload.expected_status must be a whole number from 100 to 599'
+                    USING ERRCODE = '22023', COLUMN = 'payload.expected_status';
+            END IF;
+        END IF;
+    END IF;
+END
+$_$;
+
+CREATE TABLE forgeflow.runs (
+    id uuid NOT NULL,
+    job_id uuid NOT NULL,
+    status text NOT NULL,
+    priority smallint NOT NULL,
+    scheduled_for timestamp with time zone NOT NULL,
+    fired_for timestamp with time zone,
+    attempt integer DEFAULT 0 NOT NULL,
+    max_attempts integer NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    worker_id text,
+    lease_expires_at timestamp with time zone,
+    output text,
+    error text,
+    executor text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    timeout_seconds integer NOT NULL,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    concurrency_key text,
+    max_concurrent integer,
+    unique_key text,
+    retry_base_seconds integer,
+    retry_max_seconds integer,
+    labels jsonb DEFAULT '{}'::jsonb NOT NULL,
+    traceparent text,
+    tracestate text,
+    trace_origin text,
+    has_children boolean DEFAULT false NOT NULL,
+    CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
+    CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
+    CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
+    CONSTRAINT runs_priority_range CHECK (((priority >= 1) AND (priority <= 9))),
+    CONSTRAINT runs_retry_base_at_most_max CHECK ((retry_base_seconds <= retry_max_seconds)),
+    CONSTRAINT runs_retry_base_range CHECK (((retry_base_seconds >= 1) AND (retry_base_seconds <= 86400))),
+    CONSTRAINT runs_retry_max_range CHECK (((retry_max_seconds >= 1) AND (retry_max_seconds <= 86400))),
+    CONSTRAINT runs_running_is_leased CHECK (((status = 'running'::text) = ((worker_id IS NOT NULL) AND (lease_expires_at IS NOT NULL)))),
+    CONSTRAINT runs_status_values CHECK ((status = ANY (ARRAY['waiting'::text, 'pending'::text, 'running'::text, 'succeeded'::text, 'dead'::text, 'cancelled'::text]))),
+    CONSTRAINT runs_timeout_range CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 86400)))
+);
+
+CREATE FUNCTION forgeflow.forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint, p_now timestamp with time zone) RETURNS SETOF forgeflow.runs
+    LANGUAGE plpgsql
+    AS $_$
+DECLARE
+    v_now       timestamptz := coalesce(p_now, now());
+    v_guarded   text[];
+    v_paused    text[];
+    v_left      integer := p_limit;
+    v_full_keys text[];
+    v_full_q    text[];
+    v_cand      uuid[];
+    v_c_queues  text[];
+    v_c_keys    text[];
+    v_q_names   text[] := '{}';
+    v_q_cap     integer[] := '{}';
+    v_q_rated   boolean[] := '{}';
+    v_k_names   text[] := '{}';
+    v_k_cap     integer[] := '{}';
+    v_ids       uuid[] := '{}';
+    v_open      uuid[] := '{}';
+    v_chosen    uuid[];
+    v_more      uuid[];
+    v_p         integer;
+    v_next      integer;
+    v_due       boolean;
+    v_n         integer;
+    v_room      integer := p_limit;
+    v_has_guarded boolean;
+    v_qi        integer;
+    v_ki        integer;
+    v_key       text;
+    v_row       record;
+BEGIN
+    IF p_limit < 1 THEN
+        RETURN;
+    END IF;
+    SELECT coalesce(array_agg(name), '{}'), coalesce(array_agg(name) FILTER (WHERE paused), '{}')
+    INTO v_guarded, v_paused
+    FROM queues
+    WHERE paused OR max_running IS NOT NULL OR rate_count IS NOT NULL;
+
+    v_has_guarded := (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL)
+                      AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
+                                  CROSS JOIN LATERAL (SELECT 1 FROM runs
+                                                      WHERE status = 'pending' AND concurrency_key IS NOT NULL
+                                                        AND priority = p.p AND scheduled_for <= v_now
+                                                      ORDER BY scheduled_for, id LIMIT 1) k))
+        OR (cardinality(v_guarded) > cardinality(v_paused)
+            AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
+                        CROSS JOIN generate_series(1, 9) AS p (p)
+                        CROSS JOIN LATERAL (SELECT 1 FROM runs
+                                            WHERE status = 'pending' AND queue = gq.name AND priority = p.p
+                                              AND scheduled_for <= v_now
+                                            ORDER BY scheduled_for, id LIMIT 1) q
+                        WHERE gq.name <> ALL (v_paused)));
+
+    v_p := 0;
+    LOOP
+        SELECT priority, scheduled_for <= v_now INTO v_next, v_due
+        FROM runs
+        WHERE status = 'pending' AND priority > v_p
+        ORDER BY priority, scheduled_for, id
+        LIMIT 1;
+        EXIT WHEN NOT FOUND;
+        v_p := v_next;
+        CONTINUE WHEN NOT v_due;
+        LOOP
+            IF NOT v_has_guarded THEN
+                RETURN QUERY
+                WITH due AS MATERIALIZED (
+                    SELECT first.id FROM (
+                        SELECT id FROM runs
+                        WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
+                          AND executor = ANY (p_executors) AND concurrency_key IS NULL
+                          AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                          AND (p_include IS NULL OR queue = ANY (p_include))
+                        ORDER BY scheduled_for, id
+                        LIMIT 1000
+                        FOR UPDATE SKIP LOCKED
+                    ) first
+                    LIMIT v_room
+                ), claimed AS (
+                    UPDATE runs r
+                    SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
+                        finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
+                        cancel_requested = false
+                    FROM due WHERE r.id = due.id
+                    RETURNING r.*
+                ), started AS (
+                    INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
+                    SELECT id, attempt, worker_id, started_at FROM claimed
+                    ON CONFLICT (run_id, attempt) DO NOTHING
+                )
+                SELECT * FROM claimed;
+                GET DIAGNOSTICS v_n = ROW_COUNT;
+            ELSE
+                SELECT coalesce(array_agg(first.id), '{}') INTO v_more
+                FROM (
+                    SELECT first.id FROM (
+                        SELECT id FROM runs
+                        WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
+                          AND executor = ANY (p_executors) AND concurrency_key IS NULL
+                          AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                          AND (p_include IS NULL OR queue = ANY (p_include))
+                          AND id <> ALL (v_open)
+                        ORDER BY scheduled_for, id
+                        LIMIT 1000
+                        FOR UPDATE SKIP LOCKED
+                    ) first
+                    LIMIT v_room
+                ) first;
+                v_open := v_open || v_more;
+                v_n := cardinality(v_more);
+            END IF;
+            v_room := v_room - v_n;
+            EXIT WHEN v_room <= 0 OR v_n < 1000;
+        END LOOP;
+        EXIT WHEN v_room <= 0;
+    END LOOP;
+
+    IF NOT v_has_guarded THEN
+        RETURN;
+    END IF;
+
+    SELECT coalesce(array_agg(k.concurrency_key), '{}') INTO v_full_keys
+    FROM (SELECT concurrency_key, count(*) AS n FROM runs
+          WHERE status = 'running' AND concurrency_key IS NOT NULL AND lease_expires_at > v_now
+          GROUP BY concurrency_key) k
+    WHERE k.n >= least((SELECT min(max_concurrent) FROM runs
+                        WHERE concurrency_key = k.concurrency_key AND status IN ('pending', 'running')),
+                       (SELECT min(max_concurrent) FROM jobs
+                        WHERE concurrency_key = k.concurrency_key AND status IN ('active', 'paused')));
+    SELECT coalesce(array_agg(q.name), '{}') INTO v_full_q
+    FROM queues q
+    WHERE q.name = ANY (v_guarded)
+      AND (q.paused
+           OR (q.max_running IS NOT NULL AND q.max_running <= (SELECT count(*) FROM runs
+                  WHERE status = 'running' AND queue = q.name AND lease_expires_at > v_now))
+           OR (q.rate_count IS NOT NULL AND q.rate_count <= (SELECT count(*) FROM queue_starts s
+                  WHERE s.queue = q.name AND s.started_at > v_now - q.rate_per_seconds * interval '1 second')));
+
+    SELECT array_agg(c.id ORDER BY c.priority, c.scheduled_for, c.id),
+           array_agg(DISTINCT c.queue) FILTER (WHERE c.queue = ANY (v_guarded)),
+           array_agg(DISTINCT c.concurrency_key) FILTER (WHERE c.concurrency_key IS NOT NULL)
+    INTO v_cand, v_c_queues, v_c_keys
+    FROM (
+        SELECT u.id, u.priority, u.scheduled_for, u.queue, u.concurrency_key
+        FROM (
+            SELECT g.id, g.priority, g.scheduled_for, g.queue, g.concurrency_key
+            FROM unnest(v_guarded) AS gq(name)
+            CROSS JOIN generate_series(1, 9) AS p (p)
+            CROSS JOIN LATERAL (
+                SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
+                WHERE status = 'pending' AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
+                  AND executor = ANY (p_executors)
+                  AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
+                ORDER BY scheduled_for, id
+                LIMIT v_left * 2 + 8
+            ) g
+            WHERE gq.name <> ALL (v_full_q) AND gq.name <> ALL (p_exclude)
+              AND (p_include IS NULL OR gq.name = ANY (p_include))
+            UNION ALL
+            SELECT k.id, k.priority, k.scheduled_for, k.queue, k.concurrency_key
+            FROM generate_series(1, 9) AS p (p)
+            CROSS JOIN LATERAL (
+                SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
+                WHERE status = 'pending' AND concurrency_key IS NOT NULL AND priority = p.p
+                  AND scheduled_for <= v_now
+                  AND executor = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
+                  AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                  AND (p_include IS NULL OR queue = ANY (p_include))
+                ORDER BY scheduled_for, id
+                LIMIT v_left * 2 + 8
+            ) k
+        ) u
+        ORDER BY u.priority, u.scheduled_for, u.id
+        LIMIT v_left * 2 + 8
+    ) c;
+    IF v_cand IS NOT NULL THEN
+
+        IF v_c_queues IS NOT NULL THEN
+            PERFORM 1 FROM queues WHERE name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
+        END IF;
+        IF v_c_keys IS NOT NULL THEN
+            FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_keys) AS x) LOOP
+                PERFORM pg_advisory_xact_lock(20417, hashtext(v_key));
+            END LOOP;
+        END IF;
+
+        v_now := coalesce(p_now, clock_timestamp());
+        IF v_c_queues IS NOT NULL THEN
+            DELETE FROM queue_starts s USING queues q
+            WHERE q.name = ANY (v_c_queues) AND s.queue = q.name AND q.rate_count IS NOT NULL
+              AND s.started_at <= v_now - q.rate_per_seconds * interval '1 second';
+            SELECT array_agg(q.name), array_agg(q.cap), array_agg(q.rated)
+            INTO v_q_names, v_q_cap, v_q_rated
+            FROM (
+                SELECT qq.name, qq.rate_count IS NOT NULL AS rated,
+                       CASE WHEN qq.paused THEN 0 ELSE least(
+                           coalesce(qq.max_running - (SELECT count(*) FROM runs
+                                    WHERE status = 'running' AND queue = qq.name AND lease_expires_at > v_now), 2147483647),
+                           coalesce(qq.rate_count - (SELECT count(*) FROM queue_starts s
+                                    WHERE s.queue = qq.name
+                                      AND s.started_at > v_now - qq.rate_per_seconds * interval '1 second'), 2147483647))
+                       END AS cap
+                FROM queues qq
+                WHERE qq.name = ANY (v_c_queues)
+            ) q;
+        END IF;
+        IF v_c_keys IS NOT NULL THEN
+            SELECT array_agg(k.key), array_agg(k.cap)
+            INTO v_k_names, v_k_cap
+            FROM (
+                SELECT x AS key,
+                       coalesce(least((SELECT min(max_concurrent) FROM runs
+                                       WHERE concurrency_key = x AND status IN ('pending', 'running')),
+                                      (SELECT min(max_concurrent) FROM jobs
+                                       WHERE concurrency_key = x AND status IN ('active', 'paused'))), 0)
+                       - (SELECT count(*) FROM runs
+                          WHERE status = 'running' AND concurrency_key = x AND lease_expires_at > v_now) AS cap
+                FROM unnest(v_c_keys) AS x
+            ) k;
+        END IF;
+
+        FOR v_row IN EXECUTE $admit$
+            SELECT id, status, queue, concurrency_key FROM runs
+            WHERE id = ANY ($1)
+            ORDER BY priority, scheduled_for, id
+            FOR UPDATE SKIP LOCKED$admit$
+            USING v_cand
+        LOOP
+            CONTINUE WHEN v_row.status <> 'pending';
+            v_qi := array_position(v_q_names, v_row.queue);
+            v_ki := CASE WHEN v_row.concurrency_key IS NULL THEN NULL ELSE array_position(v_k_names, v_row.concurrency_key) END;
+            CONTINUE WHEN v_qi IS NULL AND v_row.queue = ANY (v_guarded);
+            CONTINUE WHEN v_row.concurrency_key IS NOT NULL AND v_ki IS NULL;
+            CONTINUE WHEN v_qi IS NOT NULL AND v_q_cap[v_qi] <= 0;
+            CONTINUE WHEN v_ki IS NOT NULL AND v_k_cap[v_ki] <= 0;
+            IF v_qi IS NOT NULL THEN
+                v_q_cap[v_qi] := v_q_cap[v_qi] - 1;
+            END IF;
+            IF v_ki IS NOT NULL THEN
+                v_k_cap[v_ki] := v_k_cap[v_ki] - 1;
+            END IF;
+            v_ids := v_ids || v_row.id;
+            EXIT WHEN cardinality(v_ids) >= v_left;
+        END LOOP;
+    END IF;
+
+    EXECUTE $chosen$
+        SELECT coalesce(array_agg(x.id), '{}')
+        FROM (SELECT id FROM runs WHERE id = ANY ($1) ORDER BY priority, scheduled_for, id LIMIT $2) x$chosen$
+        INTO v_chosen
+        USING v_open || v_ids, p_limit;
+    IF cardinality(v_chosen) = 0 THEN
+        RETURN;
+    END IF;
+
+    RETURN QUERY EXECUTE $claim$
+        WITH claimed AS (
+            UPDATE runs r
+            SET status = 'running', worker_id = $2, attempt = r.attempt + 1, started_at = $3,
+                finished_at = NULL, lease_expires_at = $3 + $4 * interval '1 millisecond',
+                cancel_requested = false
+            WHERE r.id = ANY ($1)
+            RETURNING r.*
+        ), started AS (
+            INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
+            SELECT id, attempt, worker_id, started_at FROM claimed
+            ON CONFLICT (run_id, attempt) DO NOTHING
+        ), counted AS (
+            INSERT INTO queue_starts (queue, started_at)
+            SELECT c.queue, $3 FROM claimed c
+            WHERE c.queue = ANY ($5) AND ($6)[array_position($5, c.queue)]
+        )
+        SELECT * FROM claimed$claim$
+        USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated;
+END
+$_$;
+
+CREATE FUNCTION forgeflow.forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint, p_now timestamp with time zone, p_after_priority integer, p_after_scheduled timestamp with time zone, p_after_id uuid) RETURNS SETOF forgeflow.runs
+    LANGUAGE plpgsql
+    AS $_$
+DECLARE
+    v_now       timestamptz := coalesce(p_now, now());
+    v_guarded   text[];
+    v_paused    text[];
+    v_left      integer := p_limit;
+    v_full_keys text[];
+    v_full_q    text[];
+    v_cand      uuid[];
+    v_c_queues  text[];
+    v_c_keys    text[];
+    v_q_names   text[] := '{}';
+    v_q_cap     integer[] := '{}';
+    v_q_rated   boolean[] := '{}';
+    v_k_names   text[] := '{}';
+    v_k_cap     integer[] := '{}';
+    v_ids       uuid[] := '{}';
+    v_open      uuid[] := '{}';
+    v_chosen    uuid[];
+    v_more      uuid[];
+    v_p         integer;
+    v_next      integer;
+    v_due       boolean;
+    v_n         integer;
+    v_room      integer := p_limit;
+    v_has_guarded boolean;
+    v_qi        integer;
+    v_ki        integer;
+    v_key       text;
+    v_row       record;
+    v_lo_s      timestamptz;
+    v_lo_id     uuid;
+    v_open_exists boolean := true;
+    v_lo_q      text;
+BEGIN
+    IF p_limit < 1 THEN
+        RETURN;
+    END IF;
+    SELECT coalesce(array_agg(name), '{}'), coalesce(array_agg(name) FILTER (WHERE paused), '{}')
+    INTO v_guarded, v_paused
+    FROM queues
+    WHERE paused OR max_running IS NOT NULL OR rate_count IS NOT NULL;
+
+    v_has_guarded := (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL)
+                      AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
+                                  CROSS JOIN LATERAL (SELECT 1 FROM runs
+                                                      WHERE status = 'pending' AND concurrency_key IS NOT NULL
+                                                        AND priority = p.p AND scheduled_for <= v_now
+                                                      ORDER BY scheduled_for, id LIMIT 1) k))
+        OR (cardinality(v_guarded) > cardinality(v_paused)
+            AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
+                        CROSS JOIN generate_series(1, 9) AS p (p)
+                        CROSS JOIN LATERAL (SELECT 1 FROM runs
+                                            WHERE status = 'pending' AND queue = gq.name AND priority = p.p
+                                              AND scheduled_for <= v_now
+                                            ORDER BY scheduled_for, id LIMIT 1) q
+                        WHERE gq.name <> ALL (v_paused)));
+
+    IF v_has_guarded THEN
+        v_open_exists := false;
+        v_lo_q := '';
+        FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
+            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key) THEN
+                v_open_exists := true;
+                EXIT;
+            END IF;
+            v_lo_q := v_key;
+        END LOOP;
+        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q);
+    END IF;
+
+    IF NOT v_has_guarded OR v_open_exists THEN
+        v_p := 0;
+        LOOP
+            IF p_after_id IS NOT NULL AND v_p < p_after_priority THEN
+
+                SELECT priority, scheduled_for <= v_now INTO v_next, v_due
+                FROM runs
+                WHERE status = 'pending' AND priority > v_p AND priority < p_after_priority
+                ORDER BY priority, scheduled_for, id
+                LIMIT 1;
+                IF NOT FOUND THEN
+                    SELECT priority, scheduled_for <= v_now INTO v_next, v_due
+                    FROM runs
+                    WHERE status = 'pending'
+                      AND (priority, scheduled_for, id) > (p_after_priority, p_after_scheduled, p_after_id)
+                    ORDER BY priority, scheduled_for, id
+                    LIMIT 1;
+                END IF;
+            ELSE
+                SELECT priority, scheduled_for <= v_now INTO v_next, v_due
+                FROM runs
+                WHERE status = 'pending' AND priority > v_p
+                ORDER BY priority, scheduled_for, id
+                LIMIT 1;
+            END IF;
+            EXIT WHEN NOT FOUND;
+            v_p := v_next;
+            IF p_after_id IS NOT NULL AND v_p = p_after_priority THEN
+                v_lo_s := p_after_scheduled;
+                v_lo_id := p_after_id;
+            ELSE
+                v_lo_s := '-infinity';
+                v_lo_id := '00000000-0000-0000-0000-000000000000';
+            END IF;
+            CONTINUE WHEN NOT v_due;
+            LOOP
+                IF NOT v_has_guarded THEN
+                    RETURN QUERY
+                    WITH due AS MATERIALIZED (
+                        SELECT first.id FROM (
+                            SELECT id FROM runs
+                            WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
+                              AND (scheduled_for, id) > (v_lo_s, v_lo_id)
+                              AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
+                              AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                              AND (p_include IS NULL OR queue = ANY (p_include))
+                            ORDER BY scheduled_for, id
+                            LIMIT 1000
+                            FOR UPDATE SKIP LOCKED
+                        ) first
+                        LIMIT v_room
+                    ), claimed AS (
+                        UPDATE runs r
+                        SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
+                            finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
+                            cancel_requested = false
+                        FROM due WHERE r.id = due.id
+                        RETURNING r.*
+                    ), started AS (
+                        INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
+                        SELECT id, attempt, worker_id, started_at FROM claimed
+                        ON CONFLICT (run_id, attempt) DO NOTHING
+                    )
+                    SELECT * FROM claimed;
+                    GET DIAGNOSTICS v_n = ROW_COUNT;
+                ELSE
+                    SELECT coalesce(array_agg(first.id), '{}') INTO v_more
+                    FROM (
+                        SELECT first.id FROM (
+                            SELECT id FROM runs
+                            WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
+                              AND (scheduled_for, id) > (v_lo_s, v_lo_id)
+                              AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
+                              AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                              AND (p_include IS NULL OR queue = ANY (p_include))
+                              AND id <> ALL (v_open)
+                            ORDER BY scheduled_for, id
+                            LIMIT 1000
+                            FOR UPDATE SKIP LOCKED
+                        ) first
+                        LIMIT v_room
+                    ) first;
+                    v_open := v_open || v_more;
+                    v_n := cardinality(v_more);
+                END IF;
+                v_room := v_room - v_n;
+                EXIT WHEN v_room <= 0 OR v_n < 1000;
+            END LOOP;
+            EXIT WHEN v_room <= 0;
+        END LOOP;
+    END IF;
+
+    IF NOT v_has_guarded THEN
+        RETURN;
+    END IF;
+
+    SELECT coalesce(array_agg(k.concurrency_key), '{}') INTO v_full_keys
+    FROM (SELECT concurrency_key, count(*) AS n FROM runs
+          WHERE status = 'running' AND concurrency_key IS NOT NULL AND lease_expires_at > v_now
+          GROUP BY concurrency_key) k
+    WHERE k.n >= least((SELECT min(max_concurrent) FROM runs
+                        WHERE concurrency_key = k.concurrency_key AND status IN ('pending', 'running')),
+                       (SELECT min(max_concurrent) FROM jobs
+                        WHERE concurrency_key = k.concurrency_key AND status IN ('active', 'paused')));
+    SELECT coalesce(array_agg(q.name), '{}') INTO v_full_q
+    FROM queues q
+    WHERE q.name = ANY (v_guarded)
+      AND (q.paused
+           OR (q.max_running IS NOT NULL AND q.max_running <= (SELECT count(*) FROM runs
+                  WHERE status = 'running' AND queue = q.name AND lease_expires_at > v_now))
+           OR (q.rate_count IS NOT NULL AND q.rate_count <= (SELECT count(*) FROM queue_starts s
+                  WHERE s.queue = q.name AND s.started_at > v_now - q.rate_per_seconds * interval '1 second')));
+
+    SELECT array_agg(c.id ORDER BY c.priority, c.scheduled_for, c.id),
+           array_agg(DISTINCT c.queue) FILTER (WHERE c.queue = ANY (v_guarded)),
+           array_agg(DISTINCT c.concurrency_key) FILTER (WHERE c.concurrency_key IS NOT NULL)
+    INTO v_cand, v_c_queues, v_c_keys
+    FROM (
+        SELECT u.id, u.priority, u.scheduled_for, u.queue, u.concurrency_key
+        FROM (
+            SELECT g.id, g.priority, g.scheduled_for, g.queue, g.concurrency_key
+            FROM unnest(v_guarded) AS gq(name)
+            CROSS JOIN generate_series(1, 9) AS p (p)
+            CROSS JOIN LATERAL (
+                SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
+                WHERE status = 'pending' AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
+                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
+                  AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
+                ORDER BY scheduled_for, id
+                LIMIT v_left * 2 + 8
+            ) g
+            WHERE gq.name <> ALL (v_full_q) AND gq.name <> ALL (p_exclude)
+              AND (p_include IS NULL OR gq.name = ANY (p_include))
+            UNION ALL
+            SELECT k.id, k.priority, k.scheduled_for, k.queue, k.concurrency_key
+            FROM generate_series(1, 9) AS p (p)
+            CROSS JOIN LATERAL (
+                SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
+                WHERE status = 'pending' AND concurrency_key IS NOT NULL AND priority = p.p
+                  AND scheduled_for <= v_now
+                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
+                  AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                  AND (p_include IS NULL OR queue = ANY (p_include))
+                ORDER BY scheduled_for, id
+                LIMIT v_left * 2 + 8
+            ) k
+        ) u
+        ORDER BY u.priority, u.scheduled_for, u.id
+        LIMIT v_left * 2 + 8
+    ) c;
+    IF v_cand IS NOT NULL THEN
+
+        IF v_c_queues IS NOT NULL THEN
+            PERFORM 1 FROM queues WHERE name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
+        END IF;
+        IF v_c_keys IS NOT NULL THEN
+            FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_keys) AS x) LOOP
+                PERFORM pg_advisory_xact_lock(20417, hashtext(v_key));
+            END LOOP;
+        END IF;
+
+        v_now := coalesce(p_now, clock_timestamp());
+        IF v_c_queues IS NOT NULL THEN
+            DELETE FROM queue_starts s USING queues q
+            WHERE q.name = ANY (v_c_queues) AND s.queue = q.name AND q.rate_count IS NOT NULL
+              AND s.started_at <= v_now - q.rate_per_seconds * interval '1 second';
+            SELECT array_agg(q.name), array_agg(q.cap), array_agg(q.rated)
+            INTO v_q_names, v_q_cap, v_q_rated
+            FROM (
+                SELECT qq.name, qq.rate_count IS NOT NULL AS rated,
+                       CASE WHEN qq.paused THEN 0 ELSE least(
+                           coalesce(qq.max_running - (SELECT count(*) FROM runs
+                                    WHERE status = 'running' AND queue = qq.name AND lease_expires_at > v_now), 2147483647),
+                           coalesce(qq.rate_count - (SELECT count(*) FROM queue_starts s
+                                    WHERE s.queue = qq.name
+                                      AND s.started_at > v_now - qq.rate_per_seconds * interval '1 second'), 2147483647))
+                       END AS cap
+                FROM queues qq
+                WHERE qq.name = ANY (v_c_queues)
+            ) q;
+        END IF;
+        IF v_c_keys IS NOT NULL THEN
+            SELECT array_agg(k.key), array_agg(k.cap)
+            INTO v_k_names, v_k_cap
+            FROM (
+                SELECT x AS key,
+                       coalesce(least((SELECT min(max_concurrent) FROM runs
+                                       WHERE concurrency_key = x AND status IN ('pending', 'running')),
+                                      (SELECT min(max_concurrent) FROM jobs
+                                       WHERE concurrency_key = x AND status IN ('active', 'paused'))), 0)
+                       - (SELECT count(*) FROM runs
+                          WHERE status = 'running' AND concurrency_key = x AND lease_expires_at > v_now) AS cap
+                FROM unnest(v_c_keys) AS x
+            ) k;
+        END IF;
+
+        FOR v_row IN EXECUTE $admit$
+            SELECT id, status, queue, concurrency_key FROM runs
+            WHERE id = ANY ($1)
+            ORDER BY priority, scheduled_for, id
+            FOR UPDATE SKIP LOCKED$admit$
+            USING v_cand
+        LOOP
+            CONTINUE WHEN v_row.status <> 'pending';
+            v_qi := array_position(v_q_names, v_row.queue);
+            v_ki := CASE WHEN v_row.concurrency_key IS NULL THEN NULL ELSE array_position(v_k_names, v_row.concurrency_key) END;
+            CONTINUE WHEN v_qi IS NULL AND v_row.queue = ANY (v_guarded);
+            CONTINUE WHEN v_row.concurrency_key IS NOT NULL AND v_ki IS NULL;
+            CONTINUE WHEN v_qi IS NOT NULL AND v_q_cap[v_qi] <= 0;
+            CONTINUE WHEN v_ki IS NOT NULL AND v_k_cap[v_ki] <= 0;
+            IF v_qi IS NOT NULL THEN
+                v_q_cap[v_qi] := v_q_cap[v_qi] - 1;
+            END IF;
+            IF v_ki IS NOT NULL THEN
+                v_k_cap[v_ki] := v_k_cap[v_ki] - 1;
+            END IF;
+            v_ids := v_ids || v_row.id;
+            EXIT WHEN cardinality(v_ids) >= v_left;
+        END LOOP;
+    END IF;
+
+    EXECUTE $chosen$
+        SELECT coalesce(array_agg(x.id), '{}')
+        FROM (SELECT id FROM runs WHERE id = ANY ($1) ORDER BY priority, scheduled_for, id LIMIT $2) x$chosen$
+        INTO v_chosen
+        USING v_open || v_ids, p_limit;
+    IF cardinality(v_chosen) = 0 THEN
+        RETURN;
+    END IF;
+
+    RETURN QUERY EXECUTE $claim$
+        WITH claimed AS (
+            UPDATE runs r
+            SET status = 'running', worker_id = $2, attempt = r.attempt + 1, started_at = $3,
+                finished_at = NULL, lease_expires_at = $3 + $4 * interval '1 millisecond',
+                cancel_requested = false
+            WHERE r.id = ANY ($1)
+            RETURNING r.*
+        ), started AS (
+            INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
+            SELECT id, attempt, worker_id, started_at FROM claimed
+            ON CONFLICT (run_id, attempt) DO NOTHING
+        ), counted AS (
+            INSERT INTO queue_starts (queue, started_at)
+            SELECT c.queue, $3 FROM claimed c
+            WHERE c.queue = ANY ($5) AND ($6)[array_position($5, c.queue)]
+        )
+        SELECT * FROM claimed$claim$
+        USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated;
+END
+$_$;
+
+CREATE FUNCTION forgeflow.forgeflow_claim_key(p_executor text, p_payload jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+SELECT CASE WHEN p_executor = 'java' THEN 'java:' || coalesce(p_payload ->> 'handler', '') ELSE p_executor END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_complete_batches(p_limit integer) RETURNS SETOF uuid
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_batch     uuid;
+    v_then      uuid;
+    v_succeeded integer;
+    v_dead      integer;
+    v_cancelled integer;
+    v_run       uuid;
+    v_now       timestamptz := now();
+BEGIN
+    FOR v_batch, v_then IN
+        SELECT b.id, b.on_complete_job_id
+        FROM batches b
+        WHERE b.completed_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.batch_id = b.id AND j.status IN ('active', 'paused'))
+        ORDER BY b.created_at, b.id
+        LIMIT p_limit
+        FOR UPDATE OF b SKIP LOCKED
+    LOOP
+
+        CONTINUE WHEN EXISTS (SELECT 1 FROM jobs j WHERE j.batch_id = v_batch AND j.status IN ('active', 'paused'))
+                   OR NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = v_batch AND b.completed_at IS NULL);
+        SELECT count(*) FILTER (WHERE l.status = 'succeeded'), count(*) FILTER (WHERE l.status = 'dead'),
+               count(*) FILTER (WHERE l.status IS DISTINCT FROM 'succeeded' AND l.status IS DISTINCT FROM 'dead')
+        INTO v_succeeded, v_dead, v_cancelled
+        FROM jobs j
+        LEFT JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = j.id ORDER BY r.id DESC LIMIT 1) l ON true
+        WHERE j.batch_id = v_batch;
+        UPDATE batches
+        SET completed_at = v_now, succeeded = v_succeeded, dead = v_dead, cancelled = v_cancelled
+        WHERE id = v_batch;
+        IF v_then IS NOT NULL THEN
+            UPDATE runs r
+            SET status = 'pending', scheduled_for = greatest(r.scheduled_for, v_now),
+                payload = forgeflow_batch_payload(r.executor, r.payload, v_batch, v_succeeded, v_dead, v_cancelled)
+            WHERE r.id = (SELECT x.id FROM runs x WHERE x.job_id = v_then AND x.status = 'waiting'
+                          ORDER BY x.id LIMIT 1)
+              AND r.status = 'waiting'
+            RETURNING r.id INTO v_run;
+            IF v_run IS NOT NULL THEN
+                PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_then || ',pending,0,'
+                                  || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+                PERFORM pg_notify('forgeflow_due', '');
+            END IF;
+        END IF;
+        RETURN NEXT v_batch;
+    END LOOP;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_end_attempts(p_ids uuid[], p_workers text[], p_attempts integer[], p_next text[], p_delays bigint[], p_outcomes text[], p_outputs text[], p_errors text[], p_now timestamp with time zone) RETURNS TABLE(id uuid, worker_id text, attempt integer, job_id uuid, status text)
+    LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $_$
+#variable_conflict use_column
+DECLARE
+    v_now      timestamptz := coalesce(p_now, now());
+    v_row      record;
+    v_job      uuid;
+    v_status   text;
+    v_started  timestamptz;
+    v_ended    uuid[] := '{}';
+BEGIN
+
+    IF coalesce(cardinality(p_ids), 0) >= 16 THEN
+        RETURN QUERY EXECUTE $batch$
+            WITH batch AS (
+                SELECT *
+                FROM unnest((SELECT CAST($1 AS uuid[])), (SELECT CAST($2 AS text[])), (SELECT CAST($3 AS integer[])),
+                            (SELECT CAST($4 AS text[])), (SELECT CAST($5 AS bigint[])), (SELECT CAST($6 AS text[])),
+                            (SELECT CAST($7 AS text[])), (SELECT CAST($8 AS text[])))
+                     AS b (id, worker_id, attempt, next_status, delay_millis, outcome, output, error)
+            ), held AS MATERIALIZED (
+
+                SELECT b.*
+                FROM (SELECT * FROM batch ORDER BY id) b
+                CROSS JOIN LATERAL (
+                    SELECT id
+                    FROM runs
+                    WHERE id = b.id
+                      AND CASE WHEN status = 'running'
+                               THEN worker_id = b.worker_id AND attempt = b.attempt
+                                    AND (b.outcome <> 'lease_expired'
+                                         OR lease_expires_at < coalesce(CAST($9 AS timestamptz), now()))
+                               ELSE false END
+                    FOR UPDATE) r
+            ), done AS (
+                UPDATE runs r
+                SET status           = b.next_status,
+                    worker_id        = NULL,
+                    lease_expires_at = NULL,
+                    cancel_requested = false,
+                    scheduled_for    = CASE WHEN b.next_status = 'pending'
+                                            THEN coalesce(CAST($9 AS timestamptz), now())
+                                                 + b.delay_millis * interval '1 millisecond'
+                                            ELSE r.scheduled_for END,
+                    finished_at      = CASE WHEN b.next_status = 'pending' THEN NULL
+                                            ELSE coalesce(CAST($9 AS timestamptz), now()) END,
+                    max_attempts     = CASE WHEN b.outcome = 'released' THEN r.max_attempts + 1
+                                            ELSE r.max_attempts END,
+                    output           = CASE WHEN b.outcome IN ('lease_expired', 'released') THEN r.output
+                                            ELSE b.output END,
+                    error            = CASE WHEN b.outcome = 'released' THEN r.error ELSE b.error END
+                FROM held b
+                WHERE r.id = b.id
+                  AND CASE WHEN r.status = 'running' THEN r.worker_id = b.worker_id AND r.attempt = b.attempt
+                           ELSE false END
+                RETURNING r.id, r.job_id, r.status, r.started_at, b.worker_id, b.attempt, b.outcome, b.error
+            ), finished AS (
+                INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
+                SELECT id, attempt, worker_id, coalesce(started_at, CAST($9 AS timestamptz), now()),
+                       coalesce(CAST($9 AS timestamptz), now()), outcome, error
+                FROM done
+                ON CONFLICT (run_id, attempt) DO UPDATE
+                    SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
+                    WHERE a.outcome IS NULL
+            ), completed AS (
+                UPDATE jobs j
+                SET status = 'completed', next_run_at = NULL, updated_at = coalesce(CAST($9 AS timestamptz), now())
+                WHERE j.id IN (SELECT job_id FROM done WHERE status IN ('succeeded', 'dead', 'cancelled'))
+                  AND j.status IN ('active', 'paused')
+                  AND j.cron_expr IS NULL
+            )
+            SELECT id, worker_id, attempt, job_id, status
+            FROM done
+        $batch$ USING p_ids, p_workers, p_attempts, p_next, p_delays, p_outcomes, p_outputs, p_errors, p_now;
+        RETURN;
+    END IF;
+
+    FOR v_row IN
+        SELECT b.*
+        FROM unnest(p_ids, p_workers, p_attempts, p_next, p_delays, p_outcomes, p_outputs, p_errors)
+             AS b (id, worker_id, attempt, next_status, delay_millis, outcome, output, error)
+        ORDER BY b.id
+    LOOP
+        UPDATE runs r
+        SET status           = v_row.next_status,
+            worker_id        = NULL,
+            lease_expires_at = NULL,
+            cancel_requested = false,
+            scheduled_for    = CASE WHEN v_row.next_status = 'pending'
+                                    THEN v_now + v_row.delay_millis * interval '1 millisecond'
+                                    ELSE r.scheduled_for END,
+            finished_at      = CASE WHEN v_row.next_status = 'pending' THEN NULL ELSE v_now END,
+            max_attempts     = CASE WHEN v_row.outcome = 'released' THEN r.max_attempts + 1 ELSE r.max_attempts END,
+            output           = CASE WHEN v_row.outcome IN ('lease_expired', 'released') THEN r.output
+                                    ELSE v_row.output END,
+            error            = CASE WHEN v_row.outcome = 'released' THEN r.error ELSE v_row.error END
+        WHERE r.id = v_row.id
+          AND CASE WHEN r.status = 'running'
+                   THEN r.worker_id = v_row.worker_id AND r.attempt = v_row.attempt
+                        AND (v_row.outcome <> 'lease_expired' OR r.lease_expires_at < v_now)
+                   ELSE false END
+        RETURNING r.job_id, r.status, r.started_at INTO v_job, v_status, v_started;
+        CONTINUE WHEN NOT FOUND;
+
+        INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
+        VALUES (v_row.id, v_row.attempt, v_row.worker_id, coalesce(v_started, v_now), v_now, v_row.outcome,
+                v_row.error)
+        ON CONFLICT (run_id, attempt) DO UPDATE
+            SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
+            WHERE a.outcome IS NULL;
+        IF v_status IN ('succeeded', 'dead', 'cancelled') THEN
+            v_ended := v_ended || v_job;
+        END IF;
+
+        id := v_row.id;
+        worker_id := v_row.worker_id;
+        attempt := v_row.attempt;
+        job_id := v_job;
+        status := v_status;
+        RETURN NEXT;
+    END LOOP;
+
+    FOR v_job IN SELECT DISTINCT e.id FROM unnest(v_ended) AS e (id) ORDER BY e.id LOOP
+        UPDATE jobs j
+        SET status = 'completed', next_run_at = NULL, updated_at = v_now
+        WHERE j.id = v_job AND j.status IN ('active', 'paused') AND j.cron_expr IS NULL;
+    END LOOP;
+END
+$_$;
+
+CREATE FUNCTION forgeflow.forgeflow_link_parents(p_child uuid, p_parents uuid[]) RETURNS text
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_missing uuid;
+    v_cron    uuid;
+BEGIN
+
+    UPDATE runs r SET has_children = true
+    WHERE r.id IN (SELECT x.id FROM runs x WHERE x.job_id = ANY (p_parents) AND NOT x.has_children ORDER BY x.id
+                   FOR UPDATE);
+
+    PERFORM 1 FROM runs x WHERE x.job_id = ANY (p_parents) ORDER BY x.id FOR SHARE;
+    SELECT p.id INTO v_missing
+    FROM unnest(p_parents) WITH ORDINALITY AS p (id, n)
+    WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = p.id AND j.status <> 'deleted')
+    ORDER BY p.n LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'depends_on: no job %: give the ids of existing one-off jobs', v_missing
+            USING ERRCODE = '22023', COLUMN = 'depends_on';
+    END IF;
+    SELECT p.id INTO v_cron
+    FROM unnest(p_parents) WITH ORDINALITY AS p (id, n)
+    JOIN jobs j ON j.id = p.id
+    WHERE j.cron_expr IS NOT NULL
+    ORDER BY p.n LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'depends_on: job % is recurring: a parent must be a one-off job', v_cron
+            USING ERRCODE = '22023', COLUMN = 'depends_on';
+    END IF;
+    PERFORM 1 FROM jobs j WHERE j.id = ANY (p_parents) ORDER BY j.id FOR SHARE;
+
+    UPDATE runs r SET has_children = true WHERE r.job_id = ANY (p_parents) AND NOT r.has_children;
+    INSERT INTO job_dependencies (job_id, parent_id, position)
+    SELECT p_child, p.id, p.n FROM unnest(p_parents) WITH ORDINALITY AS p (id, n)
+    ON CONFLICT DO NOTHING;
+    RETURN forgeflow_resolve_child(p_child, true);
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_recheck_children(p_limit integer) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_child uuid;
+    v_count integer := 0;
+BEGIN
+    FOR v_child IN
+        DELETE FROM workflow_rechecks w
+        WHERE w.job_id IN (SELECT x.job_id FROM workflow_rechecks x ORDER BY x.job_id LIMIT p_limit
+                           FOR UPDATE SKIP LOCKED)
+        RETURNING w.job_id
+    LOOP
+        IF forgeflow_resolve_child(v_child, true) IS NOT NULL THEN
+            v_count := v_count + 1;
+        END IF;
+    END LOOP;
+    RETURN v_count;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_resolve_child(p_child uuid, p_wait boolean) RETURNS text
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_run     uuid;
+    v_policy  text;
+    v_total   integer;
+    v_ok      integer;
+    v_failed  integer;
+    v_parent  uuid;
+    v_pstatus text;
+    v_pname   text;
+    v_now     timestamptz := now();
+BEGIN
+    IF p_wait THEN
+        SELECT r.id INTO v_run FROM runs r WHERE r.job_id = p_child AND r.status = 'waiting' ORDER BY r.id LIMIT 1
+            FOR UPDATE;
+    ELSE
+        SELECT r.id INTO v_run FROM runs r WHERE r.job_id = p_child AND r.status = 'waiting' ORDER BY r.id LIMIT 1
+            FOR UPDATE SKIP LOCKED;
+        IF NOT FOUND AND EXISTS (SELECT 1 FROM runs r WHERE r.job_id = p_child AND r.status = 'waiting') THEN
+
+            INSERT INTO workflow_rechecks (job_id) VALUES (p_child) ON CONFLICT DO NOTHING;
+            RETURN NULL;
+        END IF;
+    END IF;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    SELECT coalesce(j.on_parent_failure, 'cancel') INTO v_policy FROM jobs j WHERE j.id = p_child;
+    SELECT count(*), count(*) FILTER (WHERE p.status = 'succeeded'),
+           count(*) FILTER (WHERE p.status IN ('dead', 'cancelled'))
+    INTO v_total, v_ok, v_failed
+    FROM job_dependencies d
+    LEFT JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = d.parent_id ORDER BY r.id DESC LIMIT 1) p ON true
+    WHERE d.job_id = p_child;
+    IF v_total = 0 THEN
+        RETURN NULL;
+    END IF;
+    IF v_failed > 0 AND v_policy = 'cancel' THEN
+        SELECT d.parent_id, p.status, j.name INTO v_parent, v_pstatus, v_pname
+        FROM job_dependencies d
+        JOIN jobs j ON j.id = d.parent_id
+        JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = d.parent_id ORDER BY r.id DESC LIMIT 1) p ON true
+        WHERE d.job_id = p_child AND p.status IN ('dead', 'cancelled')
+        ORDER BY d.position
+        LIMIT 1;
+        UPDATE runs SET status = 'cancelled', finished_at = v_now,
+                        error = 'cancelled: parent job ' || v_parent || ' (' || v_pname || ') ended ' || v_pstatus
+        WHERE id = v_run;
+        UPDATE jobs SET status = 'completed', next_run_at = NULL, updated_at = v_now
+        WHERE id = p_child AND status IN ('active', 'paused') AND cron_expr IS NULL;
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || p_child || ',cancelled,0,'
+                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        RETURN 'cancelled';
+    END IF;
+    IF v_ok = v_total OR (v_policy = 'run' AND v_ok + v_failed = v_total) THEN
+        UPDATE runs SET status = 'pending', scheduled_for = greatest(scheduled_for, v_now) WHERE id = v_run;
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || p_child || ',pending,0,'
+                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        PERFORM pg_notify('forgeflow_due', '');
+        RETURN 'pending';
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_resolve_children(p_parent uuid) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_child uuid;
+BEGIN
+    FOR v_child IN SELECT d.job_id FROM job_dependencies d WHERE d.parent_id = p_parent ORDER BY d.job_id LOOP
+        PERFORM forgeflow_resolve_child(v_child, false);
+    END LOOP;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_run_ended_trigger() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM forgeflow_resolve_children(NEW.job_id);
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_trace_child(p_parent text, p_new_trace boolean DEFAULT false) RETURNS text
+    LANGUAGE sql PARALLEL SAFE
+    AS $$
+SELECT CASE WHEN p_parent IS NULL THEN NULL
+            ELSE '00-' || CASE WHEN p_new_trace THEN replace(gen_random_uuid()::text, '-', '')
+                               ELSE substr(p_parent, 4, 32) END
+                 || '-' || left(replace(gen_random_uuid()::text, '-', ''), 16) || '-' || substr(p_parent, 54, 2) END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_uuid_v7() RETURNS uuid
+    LANGUAGE sql PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
+    AS $$
+SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+           PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3)
+           FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
+$$;
+
+CREATE FUNCTION forgeflow.run_attempts_reject_rewrite() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF OLD.retry_after_seconds IS NULL AND NEW.retry_after_seconds IS NOT NULL
+       AND (NEW.run_id, NEW.attempt, NEW.worker_id, NEW.started_at, NEW.finished_at, NEW.outcome, NEW.error)
+           IS NOT DISTINCT FROM (OLD.run_id, OLD.attempt, OLD.worker_id, OLD.started_at, OLD.finished_at, OLD.outcome,
+                                 OLD.error) THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION 'attempt % of run % already ended (%); attempt rows are never rewritten',
+        OLD.attempt, OLD.run_id, OLD.outcome
+        USING ERRCODE = 'check_violation';
+END
+$$;
+
+CREATE TABLE forgeflow.batches (
+    id uuid NOT NULL,
+    name text,
+    idempotency_key text,
+    request_hash text NOT NULL,
+    total integer NOT NULL,
+    job_ids uuid[] NOT NULL,
+    refs jsonb DEFAULT '{}'::jsonb NOT NULL,
+    on_complete_job_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    completed_at timestamp with time zone,
+    succeeded integer,
+    dead integer,
+    cancelled integer
+);
+
+CREATE TABLE forgeflow.executors (
+    name text NOT NULL,
+    first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_seen_by text NOT NULL,
+    CONSTRAINT executors_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)))
+);
+
+CREATE TABLE forgeflow.handlers (
+    name text NOT NULL,
+    worker_id text NOT NULL,
+    seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT handlers_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100))),
+    CONSTRAINT handlers_worker_length CHECK (((char_length(worker_id) >= 1) AND (char_length(worker_id) <= 200)))
+);
+
+CREATE TABLE forgeflow.job_dependencies (
+    job_id uuid NOT NULL,
+    parent_id uuid NOT NULL,
+    "position" smallint NOT NULL
+);
+
+CREATE TABLE forgeflow.jobs (
+    id uuid NOT NULL,
+    name text NOT NULL,
+    executor text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    cron_expr text,
+    run_at timestamp with time zone,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    priority smallint DEFAULT 5 NOT NULL,
+    max_attempts integer DEFAULT 3 NOT NULL,
+    timeout_seconds integer DEFAULT 300 NOT NULL,
+    catch_up text DEFAULT 'skip'::text NOT NULL,
+    idempotency_key text,
+    status text DEFAULT 'active'::text NOT NULL,
+    next_run_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    concurrency_key text,
+    max_concurrent integer,
+    overlap text DEFAULT 'allow'::text NOT NULL,
+    submitted_via text DEFAULT 'rest'::text NOT NULL,
+    unique_key text,
+    retry_base_seconds integer,
+    retry_max_seconds integer,
+    labels jsonb DEFAULT '{}'::jsonb NOT NULL,
+    traceparent text,
+    tracestate text,
+    on_parent_failure text,
+    batch_id uuid,
+    CONSTRAINT jobs_catch_up_values CHECK ((catch_up = ANY (ARRAY['skip'::text, 'once'::text]))),
+    CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 200))),
+    CONSTRAINT jobs_executor_length CHECK (((char_length(executor) >= 1) AND (char_length(executor) <= 100))),
+    CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 200))),
+    CONSTRAINT jobs_key_needs_limit CHECK (((concurrency_key IS NULL) OR (max_concurrent IS NOT NULL))),
+    CONSTRAINT jobs_labels_object CHECK ((jsonb_typeof(labels) = 'object'::text)),
+    CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 100))),
+    CONSTRAINT jobs_max_concurrent_range CHECK (((max_concurrent >= 1) AND (max_concurrent <= 10000))),
+    CONSTRAINT jobs_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT jobs_on_parent_failure_values CHECK ((on_parent_failure = ANY (ARRAY['cancel'::text, 'run'::text, 'wait'::text]))),
+    CONSTRAINT jobs_one_schedule CHECK (((cron_expr IS NULL) OR (run_at IS NULL))),
+    CONSTRAINT jobs_overlap_values CHECK ((overlap = ANY (ARRAY['allow'::text, 'skip'::text, 'queue_one'::text, 'cancel_running'::text]))),
+    CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
+    CONSTRAINT jobs_priority_range CHECK (((priority >= 1) AND (priority <= 9))),
+    CONSTRAINT jobs_queue_name CHECK ((queue ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$'::text)),
+    CONSTRAINT jobs_retry_base_at_most_max CHECK ((retry_base_seconds <= retry_max_seconds)),
+    CONSTRAINT jobs_retry_base_range CHECK (((retry_base_seconds >= 1) AND (retry_base_seconds <= 86400))),
+    CONSTRAINT jobs_retry_max_range CHECK (((retry_max_seconds >= 1) AND (retry_max_seconds <= 86400))),
+    CONSTRAINT jobs_status_values CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text, 'cancelled'::text, 'completed'::text, 'deleted'::text]))),
+    CONSTRAINT jobs_submitted_via_values CHECK ((submitted_via = ANY (ARRAY['rest'::text, 'sql'::text]))),
+    CONSTRAINT jobs_timeout_range CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 86400))),
+    CONSTRAINT jobs_unique_key_length CHECK (((char_length(unique_key) >= 1) AND (char_length(unique_key) <= 200))),
+    CONSTRAINT jobs_unique_key_one_off CHECK (((unique_key IS NULL) OR (cron_expr IS NULL)))
+);
+
+CREATE TABLE forgeflow.nodes (
+    worker_id text NOT NULL,
+    roles text[] NOT NULL,
+    version text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    last_seen_at timestamp with time zone NOT NULL,
+    leader boolean DEFAULT false NOT NULL
+);
+
+CREATE TABLE forgeflow.queue_starts (
+    queue text NOT NULL,
+    started_at timestamp with time zone NOT NULL
+);
+
+CREATE TABLE forgeflow.queues (
+    name text NOT NULL,
+    paused boolean DEFAULT false NOT NULL,
+    max_running integer,
+    rate_count integer,
+    rate_per_seconds integer,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT queues_max_running_range CHECK (((max_running >= 1) AND (max_running <= 100000))),
+    CONSTRAINT queues_name CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$'::text)),
+    CONSTRAINT queues_rate_count_range CHECK (((rate_count >= 1) AND (rate_count <= 1000000))),
+    CONSTRAINT queues_rate_pair CHECK (((rate_count IS NULL) = (rate_per_seconds IS NULL))),
+    CONSTRAINT queues_rate_window_range CHECK (((rate_per_seconds >= 1) AND (rate_per_seconds <= 86400)))
+);
+
+CREATE TABLE forgeflow.run_attempts (
+    run_id uuid NOT NULL,
+    attempt integer NOT NULL,
+    worker_id text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone,
+    outcome text,
+    error text,
+    retry_after_seconds integer,
+    CONSTRAINT run_attempts_attempt_positive CHECK ((attempt >= 1)),
+    CONSTRAINT run_attempts_finished_has_outcome CHECK (((outcome IS NULL) = (finished_at IS NULL))),
+    CONSTRAINT run_attempts_outcome_values CHECK ((outcome = ANY (ARRAY['succeeded'::text, 'failed'::text, 'timed_out'::text, 'lease_expired'::text, 'cancelled'::text, 'released'::text]))),
+    CONSTRAINT run_attempts_retry_after_non_negative CHECK ((retry_after_seconds >= 0))
+);
+
+CREATE TABLE forgeflow.workflow_rechecks (
+    job_id uuid NOT NULL
+);
+
+ALTER TABLE ONLY forgeflow.batches
+    ADD CONSTRAINT batches_idempotency_key_unique UNIQUE (idempotency_key);
+
+ALTER TABLE ONLY forgeflow.batches
+    ADD CONSTRAINT batches_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY forgeflow.executors
+    ADD CONSTRAINT executors_pkey PRIMARY KEY (name);
+
+ALTER TABLE ONLY forgeflow.handlers
+    ADD CONSTRAINT handlers_pkey PRIMARY KEY (name, worker_id);
+
+ALTER TABLE ONLY forgeflow.job_dependencies
+    ADD CONSTRAINT job_dependencies_pkey PRIMARY KEY (job_id, parent_id);
+
+ALTER TABLE ONLY forgeflow.jobs
+    ADD CONSTRAINT jobs_idempotency_key_unique UNIQUE (idempotency_key);
+
+ALTER TABLE ONLY forgeflow.jobs
+    ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY forgeflow.nodes
+    ADD CONSTRAINT nodes_pkey PRIMARY KEY (worker_id);
+
+ALTER TABLE ONLY forgeflow.queues
+    ADD CONSTRAINT queues_pkey PRIMARY KEY (name);
+
+ALTER TABLE ONLY forgeflow.run_attempts
+    ADD CONSTRAINT run_attempts_pkey PRIMARY KEY (run_id, attempt);
+
+ALTER TABLE ONLY forgeflow.runs
+    ADD CONSTRAINT runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY forgeflow.workflow_rechecks
+    ADD CONSTRAINT workflow_rechecks_pkey PRIMARY KEY (job_id);
+
+CREATE INDEX batches_open_idx ON forgeflow.batches USING btree (created_at, id) WHERE (completed_at IS NULL);
+
+CREATE INDEX job_dependencies_parent_idx ON forgeflow.job_dependencies USING btree (parent_id, job_id);
+
+CREATE INDEX jobs_batch_idx ON forgeflow.jobs USING btree (batch_id, id) WHERE (batch_id IS NOT NULL);
+
+CREATE INDEX jobs_batch_live_idx ON forgeflow.jobs USING btree (batch_id) WHERE ((batch_id IS NOT NULL) AND (status = ANY (ARRAY['active'::text, 'paused'::text])));
+
+CREATE INDEX jobs_concurrency_key_idx ON forgeflow.jobs USING btree (concurrency_key, max_concurrent) WHERE ((concurrency_key IS NOT NULL) AND (status = ANY (ARRAY['active'::text, 'paused'::text])));
+
+CREATE INDEX jobs_due_idx ON forgeflow.jobs USING btree (next_run_at) WHERE ((status = 'active'::text) AND (cron_expr IS NOT NULL));
+
+CREATE INDEX jobs_labels_idx ON forgeflow.jobs USING gin (labels jsonb_path_ops) WHERE (labels <> '{}'::jsonb);
+
+CREATE INDEX jobs_name_prefix_idx ON forgeflow.jobs USING btree (name text_pattern_ops);
+
+CREATE INDEX jobs_queue_id_idx ON forgeflow.jobs USING btree (queue, id DESC);
+
+CREATE INDEX jobs_status_id_idx ON forgeflow.jobs USING btree (status, id DESC);
+
+CREATE INDEX queue_starts_queue_time_idx ON forgeflow.queue_starts USING btree (queue, started_at);
+
+CREATE INDEX runs_finished_idx ON forgeflow.runs USING btree (finished_at) WHERE (status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text]));
+
+CREATE INDEX runs_job_id_idx ON forgeflow.runs USING btree (job_id, id DESC);
+
+CREATE UNIQUE INDEX runs_job_tick_unique ON forgeflow.runs USING btree (job_id, fired_for) WHERE (fired_for IS NOT NULL);
+
+CREATE INDEX runs_labels_idx ON forgeflow.runs USING gin (labels jsonb_path_ops) WHERE (labels <> '{}'::jsonb);
+
+CREATE INDEX runs_live_key_idx ON forgeflow.runs USING btree (concurrency_key, max_concurrent) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (concurrency_key IS NOT NULL));
+
+CREATE UNIQUE INDEX runs_live_unique_key ON forgeflow.runs USING btree (queue, unique_key) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (unique_key IS NOT NULL));
+
+CREATE INDEX runs_pending_by_queue_idx ON forgeflow.runs USING btree (queue, priority, scheduled_for, id) WHERE (status = 'pending'::text);
+
+CREATE INDEX runs_pending_keyed_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE ((status = 'pending'::text) AND (concurrency_key IS NOT NULL));
+
+CREATE INDEX runs_pending_queue_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE (status = 'pending'::text);
+
+CREATE INDEX runs_queue_id_idx ON forgeflow.runs USING btree (queue, id DESC) WHERE (queue <> 'default'::text);
+
+CREATE INDEX runs_running_lease_idx ON forgeflow.runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
+
+CREATE INDEX runs_running_queue_idx ON forgeflow.runs USING btree (queue) WHERE (status = 'running'::text);
+
+CREATE INDEX runs_running_worker_idx ON forgeflow.runs USING btree (worker_id) WHERE (status = 'running'::text);
+
+CREATE INDEX runs_scheduled_for_brin ON forgeflow.runs USING brin (scheduled_for) WITH (pages_per_range='16', autosummarize='on');
+
+CREATE INDEX runs_status_id_idx ON forgeflow.runs USING btree (status, id DESC);
+
+CREATE TRIGGER run_attempts_final BEFORE UPDATE ON forgeflow.run_attempts FOR EACH ROW WHEN ((old.outcome IS NOT NULL)) EXECUTE FUNCTION forgeflow.run_attempts_reject_rewrite();
+
+CREATE TRIGGER runs_decide_children AFTER UPDATE OF status ON forgeflow.runs FOR EACH ROW WHEN ((new.has_children AND (new.status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text])) AND (old.status <> new.status))) EXECUTE FUNCTION forgeflow.forgeflow_run_ended_trigger();
+
+ALTER TABLE ONLY forgeflow.job_dependencies
+    ADD CONSTRAINT job_dependencies_job_id_fkey FOREIGN KEY (job_id) REFERENCES forgeflow.jobs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY forgeflow.job_dependencies
+    ADD CONSTRAINT job_dependencies_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES forgeflow.jobs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY forgeflow.run_attempts
+    ADD CONSTRAINT run_attempts_run_id_fkey FOREIGN KEY (run_id) REFERENCES forgeflow.runs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY forgeflow.runs
+    ADD CONSTRAINT runs_job_id_fkey FOREIGN KEY (job_id) REFERENCES forgeflow.jobs(id) ON DELETE CASCADE;
