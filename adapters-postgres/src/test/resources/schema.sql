@@ -1,7 +1,7 @@
 CREATE SCHEMA forgeflow;
 
 CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text) RETURNS TABLE(job_id text, run_id text, created boolean)
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
     AS $_$
 #variable_conflict use_column
@@ -88,6 +88,12 @@ BEGIN
     END IF;
     IF jsonb_path_exists(v_payload, 'strict $.**{33}') THEN
         RAISE EXCEPTION 'payload nests deeper than 32 levels' USING ERRCODE = '22023', COLUMN = 'payload';
+    END IF;
+
+    IF octet_length(CAST(v_payload AS text)) > 1000000 THEN
+        RAISE EXCEPTION 'payload must be at most 1000000 bytes of JSON, was %: keep large data elsewhere and pass its address',
+            octet_length(CAST(v_payload AS text))
+            USING ERRCODE = '22023', COLUMN = 'payload';
     END IF;
     IF enqueue.cron_expr IS NOT NULL THEN
         RAISE EXCEPTION 'cron_expr: recurring jobs are submitted over the API (POST /v1/jobs), where the cron expression is checked; enqueue() makes one-off and delayed jobs (leave cron_expr out, give run_at for a later time)'
@@ -451,6 +457,7 @@ CREATE TABLE forgeflow.runs (
     tracestate text,
     trace_origin text,
     has_children boolean DEFAULT false NOT NULL,
+    worker_instance text,
     CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
     CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
     CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
@@ -779,8 +786,19 @@ DECLARE
     v_lo_id     uuid;
     v_open_exists boolean := true;
     v_lo_q      text;
+    v_label     text := forgeflow_worker_label(p_worker);
+    v_ended     boolean;
 BEGIN
     IF p_limit < 1 THEN
+        RETURN;
+    END IF;
+
+    SELECT ended_at IS NOT NULL INTO v_ended FROM worker_leases WHERE instance = p_worker;
+    IF NOT FOUND THEN
+        INSERT INTO worker_leases (instance, worker_id, started_at, expires_at, lease_ms)
+        VALUES (p_worker, v_label, v_now, v_now + p_lease_ms * interval '1 millisecond', p_lease_ms)
+        ON CONFLICT (instance) DO NOTHING;
+    ELSIF v_ended THEN
         RETURN;
     END IF;
     SELECT coalesce(array_agg(name), '{}'), coalesce(array_agg(name) FILTER (WHERE paused), '{}')
@@ -869,7 +887,7 @@ BEGIN
                         LIMIT v_room
                     ), claimed AS (
                         UPDATE runs r
-                        SET status = 'running', worker_id = p_worker, attempt = r.attempt + 1, started_at = v_now,
+                        SET status = 'running', worker_id = v_label, worker_instance = p_worker, attempt = r.attempt + 1, started_at = v_now,
                             finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
                             cancel_requested = false
                         FROM due WHERE r.id = due.id
@@ -1049,7 +1067,7 @@ BEGIN
     RETURN QUERY EXECUTE $claim$
         WITH claimed AS (
             UPDATE runs r
-            SET status = 'running', worker_id = $2, attempt = r.attempt + 1, started_at = $3,
+            SET status = 'running', worker_id = $7, worker_instance = $2, attempt = r.attempt + 1, started_at = $3,
                 finished_at = NULL, lease_expires_at = $3 + $4 * interval '1 millisecond',
                 cancel_requested = false
             WHERE r.id = ANY ($1)
@@ -1064,7 +1082,7 @@ BEGIN
             WHERE c.queue = ANY ($5) AND ($6)[array_position($5, c.queue)]
         )
         SELECT * FROM claimed$claim$
-        USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated;
+        USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated, v_label;
 END
 $_$;
 
@@ -1138,9 +1156,11 @@ DECLARE
     v_status   text;
     v_started  timestamptz;
     v_ended    uuid[] := '{}';
+    v_recovery boolean;
 BEGIN
 
-    IF coalesce(cardinality(p_ids), 0) >= 16 THEN
+    v_recovery := coalesce(cardinality(p_ids), 0) > 0 AND 'lease_expired' = ALL (p_outcomes);
+    IF coalesce(cardinality(p_ids), 0) >= 16 AND NOT v_recovery THEN
         RETURN QUERY EXECUTE $batch$
             WITH batch AS (
                 SELECT *
@@ -1157,15 +1177,19 @@ BEGIN
                     FROM runs
                     WHERE id = b.id
                       AND CASE WHEN status = 'running'
-                               THEN worker_id = b.worker_id AND attempt = b.attempt
+                               THEN coalesce(worker_instance, worker_id) = b.worker_id AND attempt = b.attempt
                                     AND (b.outcome <> 'lease_expired'
-                                         OR lease_expires_at < coalesce(CAST($9 AS timestamptz), now()))
+                                         OR (lease_expires_at < coalesce(CAST($9 AS timestamptz), now())
+                                             AND NOT EXISTS (SELECT 1 FROM worker_leases w
+                                                             WHERE w.instance = coalesce(worker_instance, worker_id)
+                                                               AND w.ended_at IS NULL)))
                                ELSE false END
                     FOR UPDATE) r
             ), done AS (
                 UPDATE runs r
                 SET status           = b.next_status,
                     worker_id        = NULL,
+                    worker_instance  = NULL,
                     lease_expires_at = NULL,
                     cancel_requested = false,
                     scheduled_for    = CASE WHEN b.next_status = 'pending'
@@ -1181,12 +1205,12 @@ BEGIN
                     error            = CASE WHEN b.outcome = 'released' THEN r.error ELSE b.error END
                 FROM held b
                 WHERE r.id = b.id
-                  AND CASE WHEN r.status = 'running' THEN r.worker_id = b.worker_id AND r.attempt = b.attempt
+                  AND CASE WHEN r.status = 'running' THEN coalesce(r.worker_instance, r.worker_id) = b.worker_id AND r.attempt = b.attempt
                            ELSE false END
                 RETURNING r.id, r.job_id, r.status, r.started_at, b.worker_id, b.attempt, b.outcome, b.error
             ), finished AS (
                 INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
-                SELECT id, attempt, worker_id, coalesce(started_at, CAST($9 AS timestamptz), now()),
+                SELECT id, attempt, forgeflow_worker_label(worker_id), coalesce(started_at, CAST($9 AS timestamptz), now()),
                        coalesce(CAST($9 AS timestamptz), now()), outcome, error
                 FROM done
                 ON CONFLICT (run_id, attempt) DO UPDATE
@@ -1211,9 +1235,17 @@ BEGIN
              AS b (id, worker_id, attempt, next_status, delay_millis, outcome, output, error)
         ORDER BY b.id
     LOOP
+        IF v_recovery THEN
+            PERFORM 1 FROM runs x WHERE x.id = v_row.id FOR UPDATE SKIP LOCKED;
+            CONTINUE WHEN NOT FOUND;
+
+            UPDATE worker_leases w SET ended_at = v_now
+            WHERE w.instance = v_row.worker_id AND w.ended_at IS NULL AND w.expires_at < v_now;
+        END IF;
         UPDATE runs r
         SET status           = v_row.next_status,
             worker_id        = NULL,
+            worker_instance  = NULL,
             lease_expires_at = NULL,
             cancel_requested = false,
             scheduled_for    = CASE WHEN v_row.next_status = 'pending'
@@ -1226,14 +1258,19 @@ BEGIN
             error            = CASE WHEN v_row.outcome = 'released' THEN r.error ELSE v_row.error END
         WHERE r.id = v_row.id
           AND CASE WHEN r.status = 'running'
-                   THEN r.worker_id = v_row.worker_id AND r.attempt = v_row.attempt
-                        AND (v_row.outcome <> 'lease_expired' OR r.lease_expires_at < v_now)
+                   THEN coalesce(r.worker_instance, r.worker_id) = v_row.worker_id AND r.attempt = v_row.attempt
+                        AND (v_row.outcome <> 'lease_expired'
+                             OR (r.lease_expires_at < v_now
+                                 AND NOT EXISTS (SELECT 1 FROM worker_leases w
+                                                 WHERE w.instance = coalesce(r.worker_instance, r.worker_id)
+                                                   AND w.ended_at IS NULL)))
                    ELSE false END
         RETURNING r.job_id, r.status, r.started_at INTO v_job, v_status, v_started;
         CONTINUE WHEN NOT FOUND;
 
         INSERT INTO run_attempts AS a (run_id, attempt, worker_id, started_at, finished_at, outcome, error)
-        VALUES (v_row.id, v_row.attempt, v_row.worker_id, coalesce(v_started, v_now), v_now, v_row.outcome,
+        VALUES (v_row.id, v_row.attempt, forgeflow_worker_label(v_row.worker_id), coalesce(v_started, v_now), v_now,
+                v_row.outcome,
                 v_row.error)
         ON CONFLICT (run_id, attempt) DO UPDATE
             SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
@@ -1257,6 +1294,69 @@ BEGIN
     END LOOP;
 END
 $_$;
+
+CREATE FUNCTION forgeflow.forgeflow_expired_leases(p_limit integer, p_now timestamp with time zone) RETURNS TABLE(id uuid, job_id uuid, worker_id text, attempt integer, max_attempts integer, cancel_requested boolean, retry_base_seconds integer, retry_max_seconds integer)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_now timestamptz := coalesce(p_now, now());
+BEGIN
+
+    DELETE FROM worker_leases w WHERE w.ended_at < v_now - interval '1 day';
+
+    RETURN QUERY
+        SELECT r.id, r.job_id, coalesce(r.worker_instance, r.worker_id), r.attempt, r.max_attempts, r.cancel_requested,
+               r.retry_base_seconds, r.retry_max_seconds
+        FROM runs r
+        WHERE r.status = 'running'
+          AND r.lease_expires_at < v_now
+          AND NOT EXISTS (SELECT 1 FROM worker_leases w WHERE w.instance = coalesce(r.worker_instance, r.worker_id)
+                                 AND w.ended_at IS NULL AND w.expires_at >= v_now)
+        ORDER BY r.lease_expires_at, r.id
+        LIMIT p_limit;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_heartbeat(p_holder text, p_ids uuid[], p_attempts integer[], p_lease_ms bigint, p_now timestamp with time zone) RETURNS TABLE(id uuid, attempt integer, cancel_requested boolean, held boolean, alive boolean)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_now   timestamptz := coalesce(p_now, now());
+    v_label text := forgeflow_worker_label(p_holder);
+    v_alive boolean;
+BEGIN
+    INSERT INTO worker_leases AS w (instance, worker_id, started_at, expires_at, lease_ms)
+    VALUES (p_holder, v_label, v_now, v_now + p_lease_ms * interval '1 millisecond', p_lease_ms)
+    ON CONFLICT (instance) DO UPDATE
+        SET expires_at = excluded.expires_at, lease_ms = excluded.lease_ms
+        WHERE w.ended_at IS NULL
+    RETURNING true INTO v_alive;
+    IF v_alive IS NULL THEN
+        RETURN QUERY SELECT CAST(NULL AS uuid), CAST(NULL AS integer), false, false, false;
+        RETURN;
+    END IF;
+
+    UPDATE runs r
+    SET lease_expires_at = v_now + p_lease_ms * interval '1 millisecond'
+    WHERE r.id IN (SELECT x.id
+                   FROM runs x
+                   JOIN unnest(p_ids, p_attempts) AS h (id, attempt) ON h.id = x.id AND h.attempt = x.attempt
+                   WHERE x.status = 'running' AND coalesce(x.worker_instance, x.worker_id) = p_holder
+                   ORDER BY x.id
+                   FOR UPDATE OF x SKIP LOCKED);
+
+    RETURN QUERY
+        SELECT r.id, r.attempt, r.cancel_requested,
+               EXISTS (SELECT 1 FROM unnest(p_ids, p_attempts) AS h (id, attempt)
+                       WHERE h.id = r.id AND h.attempt = r.attempt),
+               true
+        FROM runs r
+        WHERE r.worker_id = v_label AND r.status = 'running'
+          AND coalesce(r.worker_instance, r.worker_id) = p_holder;
+END
+$$;
 
 CREATE FUNCTION forgeflow.forgeflow_link_parents(p_child uuid, p_parents uuid[]) RETURNS text
     LANGUAGE plpgsql
@@ -1298,6 +1398,20 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_parent_removed_trigger() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
+    AS $$
+DECLARE
+    v_child uuid;
+BEGIN
+    FOR v_child IN SELECT d.job_id FROM job_dependencies d WHERE d.parent_id = OLD.id ORDER BY d.job_id LOOP
+        PERFORM forgeflow_resolve_child(v_child, true, OLD.id);
+    END LOOP;
+    RETURN OLD;
+END
+$$;
+
 CREATE FUNCTION forgeflow.forgeflow_recheck_children(p_limit integer) RETURNS integer
     LANGUAGE plpgsql
     AS $$
@@ -1319,7 +1433,34 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION forgeflow.forgeflow_resolve_child(p_child uuid, p_wait boolean) RETURNS text
+CREATE FUNCTION forgeflow.forgeflow_reopen_children(p_parent uuid) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_count integer := 0;
+    v_run   uuid;
+    v_child uuid;
+BEGIN
+    FOR v_run, v_child IN
+        SELECT l.id, d.job_id
+        FROM job_dependencies d
+        JOIN LATERAL (SELECT r.id, r.status, r.error FROM runs r WHERE r.job_id = d.job_id ORDER BY r.id DESC LIMIT 1) l
+            ON true
+        WHERE d.parent_id = p_parent AND l.status = 'cancelled'
+          AND l.error LIKE 'cancelled: parent job ' || p_parent || ' %'
+        ORDER BY l.id
+    LOOP
+        UPDATE runs SET status = 'waiting', finished_at = NULL, error = NULL WHERE id = v_run AND status = 'cancelled';
+        UPDATE jobs SET status = 'active', updated_at = now() WHERE id = v_child AND status = 'completed';
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_child || ',waiting,0,'
+                          || floor(extract(epoch FROM now()) * 1000)::bigint || ',');
+        v_count := v_count + 1;
+    END LOOP;
+    RETURN v_count;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_resolve_child(p_child uuid, p_wait boolean, p_removed uuid DEFAULT NULL::uuid) RETURNS text
     LANGUAGE plpgsql
     AS $$
 DECLARE
@@ -1349,8 +1490,9 @@ BEGIN
         RETURN NULL;
     END IF;
     SELECT coalesce(j.on_parent_failure, 'cancel') INTO v_policy FROM jobs j WHERE j.id = p_child;
-    SELECT count(*), count(*) FILTER (WHERE p.status = 'succeeded'),
-           count(*) FILTER (WHERE p.status IN ('dead', 'cancelled'))
+    SELECT count(*), count(*) FILTER (WHERE p.status = 'succeeded' AND d.parent_id IS DISTINCT FROM p_removed),
+           count(*) FILTER (WHERE p.status IN ('dead', 'cancelled') OR p.status IS NULL
+                                  OR d.parent_id = p_removed)
     INTO v_total, v_ok, v_failed
     FROM job_dependencies d
     LEFT JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = d.parent_id ORDER BY r.id DESC LIMIT 1) p ON true
@@ -1359,11 +1501,15 @@ BEGIN
         RETURN NULL;
     END IF;
     IF v_failed > 0 AND v_policy = 'cancel' THEN
-        SELECT d.parent_id, p.status, j.name INTO v_parent, v_pstatus, v_pname
+        SELECT d.parent_id, CASE WHEN d.parent_id = p_removed THEN 'removed'
+                                 ELSE coalesce(p.status, 'long ago (its runs were removed)') END, j.name
+        INTO v_parent, v_pstatus, v_pname
         FROM job_dependencies d
         JOIN jobs j ON j.id = d.parent_id
-        JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = d.parent_id ORDER BY r.id DESC LIMIT 1) p ON true
-        WHERE d.job_id = p_child AND p.status IN ('dead', 'cancelled')
+        LEFT JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = d.parent_id ORDER BY r.id DESC LIMIT 1) p
+            ON true
+        WHERE d.job_id = p_child
+          AND (p.status IN ('dead', 'cancelled') OR p.status IS NULL OR d.parent_id = p_removed)
         ORDER BY d.position
         LIMIT 1;
         UPDATE runs SET status = 'cancelled', finished_at = v_now,
@@ -1400,6 +1546,7 @@ $$;
 
 CREATE FUNCTION forgeflow.forgeflow_run_ended_trigger() RETURNS trigger
     LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
     AS $$
 BEGIN
     PERFORM forgeflow_resolve_children(NEW.job_id);
@@ -1425,8 +1572,15 @@ SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
            FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_worker_label(p_holder text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $_$
+SELECT regexp_replace(p_holder, '#[0-9a-f]{32}$', '')
+$_$;
+
 CREATE FUNCTION forgeflow.run_attempts_reject_rewrite() RETURNS trigger
     LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
     AS $$
 BEGIN
     IF OLD.retry_after_seconds IS NULL AND NEW.retry_after_seconds IS NOT NULL
@@ -1541,7 +1695,9 @@ CREATE TABLE forgeflow.nodes (
     version text NOT NULL,
     started_at timestamp with time zone NOT NULL,
     last_seen_at timestamp with time zone NOT NULL,
-    leader boolean DEFAULT false NOT NULL
+    leader boolean DEFAULT false NOT NULL,
+    containment text,
+    job_user text
 );
 
 CREATE TABLE forgeflow.queue_starts (
@@ -1576,6 +1732,16 @@ CREATE TABLE forgeflow.run_attempts (
     CONSTRAINT run_attempts_finished_has_outcome CHECK (((outcome IS NULL) = (finished_at IS NULL))),
     CONSTRAINT run_attempts_outcome_values CHECK ((outcome = ANY (ARRAY['succeeded'::text, 'failed'::text, 'timed_out'::text, 'lease_expired'::text, 'cancelled'::text, 'released'::text]))),
     CONSTRAINT run_attempts_retry_after_non_negative CHECK ((retry_after_seconds >= 0))
+);
+
+CREATE TABLE forgeflow.worker_leases (
+    instance text NOT NULL,
+    worker_id text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    lease_ms bigint NOT NULL,
+    ended_at timestamp with time zone,
+    CONSTRAINT worker_leases_lease_positive CHECK ((lease_ms > 0))
 );
 
 CREATE TABLE forgeflow.workflow_rechecks (
@@ -1614,6 +1780,9 @@ ALTER TABLE ONLY forgeflow.run_attempts
 
 ALTER TABLE ONLY forgeflow.runs
     ADD CONSTRAINT runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY forgeflow.worker_leases
+    ADD CONSTRAINT worker_leases_pkey PRIMARY KEY (instance);
 
 ALTER TABLE ONLY forgeflow.workflow_rechecks
     ADD CONSTRAINT workflow_rechecks_pkey PRIMARY KEY (job_id);
@@ -1669,6 +1838,8 @@ CREATE INDEX runs_running_worker_idx ON forgeflow.runs USING btree (worker_id) W
 CREATE INDEX runs_scheduled_for_brin ON forgeflow.runs USING brin (scheduled_for) WITH (pages_per_range='16', autosummarize='on');
 
 CREATE INDEX runs_status_id_idx ON forgeflow.runs USING btree (status, id DESC);
+
+CREATE TRIGGER jobs_decide_children_on_removal BEFORE DELETE ON forgeflow.jobs FOR EACH ROW EXECUTE FUNCTION forgeflow.forgeflow_parent_removed_trigger();
 
 CREATE TRIGGER run_attempts_final BEFORE UPDATE ON forgeflow.run_attempts FOR EACH ROW WHEN ((old.outcome IS NOT NULL)) EXECUTE FUNCTION forgeflow.run_attempts_reject_rewrite();
 
