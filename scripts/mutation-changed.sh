@@ -19,6 +19,10 @@ modules=(domain application)
 
 base="${1:-${FORGEFLOW_MUTATION_BASE:-}}"
 why="given"
+# the commit main was at when the previous session's work landed, kept in .ci/last-landing by whoever submits
+if [ -z "$base" ] && [ -s .ci/last-landing ]; then
+  base=$(tr -d '[:space:]' < .ci/last-landing); why="the last landing (.ci/last-landing)"
+fi
 if [ -z "$base" ]; then
   if git rev-parse -q --verify 'HEAD^2' >/dev/null; then
     base=$(git rev-parse 'HEAD^1'); why="HEAD is a merge: its first parent"
