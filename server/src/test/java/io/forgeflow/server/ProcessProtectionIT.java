@@ -60,7 +60,7 @@ class ProcessProtectionIT {
                         }
                     }
                 }
-            } else if (path.getFileName().toString().matches("(jna|slf4j-api)-[0-9.]+\\.jar")) {
+            } else if (path.getFileName().toString().matches("(jna|jna-jpms|slf4j-api)-[0-9.]+\\.jar|forgeflow-server-.*\\.jar")) {
                 Files.copy(path, dir.resolve(path.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
@@ -95,9 +95,11 @@ class ProcessProtectionIT {
         started.add(jvm);
         BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
         List<String> lines = new ArrayList<>();
-        for (String line; (line = out.readLine()) != null && !line.equals("ready"); ) {
+        String line;
+        while ((line = out.readLine()) != null && !line.equals("ready")) {
             lines.add(line);
         }
+        assertThat(line).as("the JVM said it is ready: %s", lines).isEqualTo("ready");
         assertThat(jvm.isAlive()).as("the JVM is up: %s", lines).isTrue();
         assertThat(lines).doesNotContain("failed");
         Process reader = new ProcessBuilder(asNobody("cat", "/proc/" + jvm.pid() + "/environ"))

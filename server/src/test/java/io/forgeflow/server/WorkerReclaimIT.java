@@ -93,6 +93,7 @@ class WorkerReclaimIT {
         clock.advance(LEASE.plusSeconds(1));
         assertThat(rescuer.runOnce()).isEqualTo(1);
         clock.advance(Duration.ofSeconds(1));
+        worker.heartbeatOnce();        // the leader ended its holder: attempt 1 is stopped, a new incarnation claims
         assertThat(worker.claimOnce()).as("the same worker takes the run again, as attempt 2").isEqualTo(1);
 
         WorkerFaultsIT.await(Duration.ofSeconds(20), () -> pids().size() == 2);
