@@ -64,6 +64,34 @@ class WorkflowUseCasesTest {
                     .extracting(Workflows.LinkedJob::id).containsExactly(parent.id());
         }
 
+        /** Issue 39: a child requeued before its parent succeeded would run at once beside a dead parent. */
+        @Test
+        void aChildsRequeueIsRefusedWhileAParentHasNotSucceededUnlessItRunsAnyway() {
+            Job parent = s.submit(aDraft().withMaxAttempts(1));
+            String cancels = submit.submit(aDraft().named("c1").build(), on(parent.id()), null).job().id();
+            String runs = submit.submit(aDraft().named("c2").build(),
+                    new Dependencies(List.of(parent.id()), ParentFailure.RUN), null).job().id();
+            Run child = s.cancelRun().cancel(s.onlyRunOf(cancels).id());
+            Run other = s.cancelRun().cancel(s.onlyRunOf(runs).id());
+            io.forgeflow.application.run.RequeueRun requeue = new io.forgeflow.application.run.RequeueRun(
+                    s.store.runs(), s.store.jobs(), s.signal, workflows);
+
+            assertThatThrownBy(() -> requeue.requeue(child.id()))
+                    .isInstanceOfSatisfying(io.forgeflow.domain.error.ConflictException.class, e -> {
+                        assertThat(e.code()).isEqualTo(io.forgeflow.application.run.RequeueRun.PARENT_NOT_SUCCEEDED);
+                        assertThat(e.jobId()).isEqualTo(parent.id());
+                        assertThat(e.field()).isEqualTo("id");
+                        assertThat(e.getMessage()).contains(parent.id()).contains("pending")
+                                .contains("requeue that parent's run first");
+                    });
+            assertThat(s.onlyRunOf(cancels).status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(requeue.requeue(other.id()).status()).as("on_parent_failure run").isEqualTo(RunStatus.PENDING);
+            s.cancelRun().cancel(other.id());
+
+            s.claimAndEnd(s.onlyRunOf(parent.id()), RunStatus.SUCCEEDED);
+            assertThat(requeue.requeue(child.id()).status()).as("its parent succeeded").isEqualTo(RunStatus.PENDING);
+        }
+
         @Test
         void anOperatorOrAPauseCancelsAWaitingRun() {
             Job parent = s.submit(aDraft());
