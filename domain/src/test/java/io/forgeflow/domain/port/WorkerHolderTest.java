@@ -81,6 +81,24 @@ class WorkerHolderTest {
     }
 
     @Test
+    void theCauseChainIsReadToSixtyFourLinksSoACycleEnds() {
+        RuntimeException a = new RuntimeException("a");
+        RuntimeException b = new RuntimeException("b", a);
+        a.initCause(b);                                       // a cycle: a -> b -> a
+        assertThat(UnavailableException.in(a)).isFalse();
+        assertThat(UnavailableException.in(chainWithOutageAt(63))).as("the 64th link").isTrue();
+        assertThat(UnavailableException.in(chainWithOutageAt(64))).as("past the 64th").isFalse();
+    }
+
+    private static Throwable chainWithOutageAt(int depth) {
+        Throwable t = new UnavailableException("away", null);
+        for (int i = 0; i < depth; i++) {
+            t = new RuntimeException(t);
+        }
+        return t;
+    }
+
+    @Test
     void aBlankJobUserIsTheNodesOwn() {
         assertThat(new ExecutorSettings(false, Duration.ofSeconds(10), " ").jobUser()).isNull();
         assertThat(new ExecutorSettings(false, Duration.ofSeconds(10), "nobody").jobUser()).isEqualTo("nobody");
