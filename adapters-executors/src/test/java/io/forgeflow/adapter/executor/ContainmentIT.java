@@ -96,7 +96,8 @@ class ContainmentIT {
     @Test
     void thisMachineAllowsAPidNamespace() {
         // the build machines run as root: a node there must choose the strongest containment
-        org.junit.jupiter.api.Assumptions.assumeTrue(MODE.equals("detected") && JobIsolation.effectiveUid() == 0);
+        org.junit.jupiter.api.Assumptions.assumeTrue(MODE.equals("detected") && JobIsolation.effectiveUid() == 0,
+                "a non-root developer's machine may forbid user namespaces; CI runs as root, where this must hold");
         assertThat(settings.isolation().containment()).isEqualTo(Containment.PID_NAMESPACE);
     }
 

@@ -18,10 +18,6 @@ final class Incarnation {
         this.holder = WorkerHolder.next(label);
     }
 
-    String label() {
-        return label;
-    }
-
     String holder() {
         return holder;
     }
