@@ -117,6 +117,11 @@ final class ExecutionSlots {
         return held;
     }
 
+    /** Every attempt registered here, stopping ones included: gone only once its execution ended. */
+    Set<RunFence> registered() {
+        return Set.copyOf(inFlight.keySet());
+    }
+
     /**
      * Takes an attempt claimed under {@code holder} (its fence): registers it, stops any older attempt of the same run still here (the worker paused
      * past its lease and claimed the run again), and executes it in a slot of its lane once the older one has ended.

@@ -21,8 +21,8 @@ final class LeaseDeadlines {
     private final long trustedNanos;
     private final Map<RunFence, Entry> entries = new ConcurrentHashMap<>();
 
-    /** When the claim returned (ticker nanos), and until when the lease is trusted. */
-    private record Entry(long claimedNanos, AtomicLong trustedUntil) {
+    /** Until when the lease is trusted (ticker nanos). */
+    private record Entry(AtomicLong trustedUntil) {
     }
 
     /** @param trustedNanos how long a confirmation is trusted: the lease less one heartbeat interval */
@@ -33,7 +33,7 @@ final class LeaseDeadlines {
 
     /** A claim asked at {@code askedNanos} returned this attempt: trusted until then plus the trusted span. */
     void claimed(RunFence fence, long askedNanos) {
-        entries.put(fence, new Entry(ticker.nanos(), new AtomicLong(askedNanos + trustedNanos)));
+        entries.put(fence, new Entry(new AtomicLong(askedNanos + trustedNanos)));
     }
 
     /** A heartbeat started at {@code startedNanos} extended this attempt's lease. */
@@ -49,12 +49,6 @@ final class LeaseDeadlines {
     boolean trusted(RunFence fence) {
         Entry entry = entries.get(fence);
         return entry != null && ticker.nanos() - entry.trustedUntil().get() < 0;
-    }
-
-    /** Whether the claim that returned this attempt came back before {@code nanos} (ticker). */
-    boolean claimedBefore(RunFence fence, long nanos) {
-        Entry entry = entries.get(fence);
-        return entry != null && entry.claimedNanos() - nanos < 0;
     }
 
     /** The registered attempts whose deadline has passed. */

@@ -22,9 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <ul>
  *   <li>{@link #runOnce()}: one heartbeat. Confirmed attempts get a new local deadline (the heartbeat's start plus
- *       the lease less one interval); held attempts the database no longer has are stopped (lease lost); runs running
- *       under this worker's id but not held (a claim whose reply was lost) are released to the queue once every claim
- *       begun before the heartbeat has settled (none of them can still arrive).</li>
+ *       the lease less one interval); attempts it named that the database no longer has are stopped (lease lost); it
+ *       judges only what it named, never an attempt registered after it listed them; runs running under this
+ *       worker's id that it holds in no form (a claim whose reply was lost) are released to the queue once every
+ *       claim begun before the heartbeat has settled (none of them can still arrive), and never while an attempt of
+ *       theirs is still here, stopping or not.</li>
  *   <li>{@link #enforceDeadlines()}: on a timer of its own, so a heartbeat that throws, hangs or is never sent cannot
  *       postpone it, stops every attempt past its local deadline; its result is then discarded.</li>
  * </ul>
@@ -89,8 +91,9 @@ final class LeaseKeeper {
         unheldWaiting = releaseSettled(unheldWaiting);
         RunQueue.Heartbeat beat;
         String holder = incarnation.holder();
+        Set<RunFence> named = held();
         try {
-            beat = queue.heartbeat(holder, held(), settings.lease());
+            beat = queue.heartbeat(holder, named, settings.lease());
         } catch (RuntimeException e) {
             LOG.warn("heartbeat failed ({}); {} run(s) held, each stopped once its lease can no longer be trusted",
                     e.toString(), slots.size());
@@ -103,7 +106,7 @@ final class LeaseKeeper {
         for (RunFence fence : deadlines.fences()) {
             if (beat.extended().contains(fence)) {
                 deadlines.confirmed(fence, startedNanos);
-            } else if (deadlines.claimedBefore(fence, startedNanos)) {
+            } else if (named.contains(fence)) { // not named: registered after the list, so not judged by this answer
                 slots.stop(fence, StopReasons.LEASE_LOST);
             }
         }
@@ -137,6 +140,13 @@ final class LeaseKeeper {
         return held;
     }
 
+    /** Every attempt still here in any form: held, stopping (its process may still run) or waiting to be written. */
+    private Set<RunFence> here() {
+        Set<RunFence> here = new HashSet<>(slots.registered());
+        here.addAll(acknowledger.awaiting());
+        return here;
+    }
+
     /** Gives back unheld runs once every claim begun before they were seen has settled; else they wait. */
     private Unheld releaseSettled(Unheld unheld) {
         if (unheld == null) {
@@ -146,7 +156,7 @@ final class LeaseKeeper {
             return unheld;
         }
         Set<RunFence> lost = new HashSet<>(unheld.fences());
-        lost.removeAll(held());
+        lost.removeAll(here());
         if (!lost.isEmpty()) {
             try {
                 Set<RunFence> done = queue.release(lost);

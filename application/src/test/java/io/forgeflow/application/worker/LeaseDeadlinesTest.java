@@ -44,16 +44,6 @@ class LeaseDeadlinesTest {
     }
 
     @Test
-    void onlyAnAttemptClaimedBeforeAnInstantWasClaimedBeforeIt() {
-        deadlines.claimed(fence, ticker.nanos());
-        long claimedAt = ticker.nanos();
-
-        assertThat(deadlines.claimedBefore(fence, claimedAt)).isFalse();
-        assertThat(deadlines.claimedBefore(fence, claimedAt + 1)).isTrue();
-        assertThat(deadlines.claimedBefore(new RunFence("r2", "w1", 1), claimedAt + 1)).isFalse();
-    }
-
-    @Test
     void anEndedOrUnknownAttemptIsNeitherTrustedNorListed() {
         deadlines.claimed(fence, ticker.nanos());
         assertThat(deadlines.fences()).containsExactly(fence);

@@ -154,6 +154,75 @@ class LeaseKeeperTest {
         assertThat(worker.busySlots()).isEqualTo(1);
     }
 
+    /**
+     * Seen in MixedFleetIT on a loaded machine (a shell run executed twice): the claimer registered a run's deadline,
+     * then was descheduled before adding the run to its slots; meanwhile the heartbeat began and listed what it held,
+     * without that run. The database, which had the claim, reported it running but not named; the keeper took "not
+     * confirmed" for "lost" (its deadline entry was older than the heartbeat), stopped the healthy attempt, and once
+     * the claim settled released it as never received while its process was still ending. Modelled here by stamping
+     * the registration before the heartbeat's start on the test ticker, and making it during the heartbeat.
+     */
+    @Test
+    void anAttemptMissingFromTheHeartbeatsListIsNeitherStoppedNorReleased() {
+        s.shell.byDefault(gate.then(ExecutionResult.succeeded("")));
+        s.submit(aDraft());
+        long asked = keeper.claimBegins();                       // the claimer asks...
+        Run run = s.claim(worker.holder());                      // ...the database commits the claim
+        ticker.advance(Duration.ofSeconds(1));
+        queue.duringHeartbeat = () -> {                          // after the heartbeat listed what it held
+            queue.duringHeartbeat = null;
+            ticker.advance(Duration.ofMillis(-500));             // stamped before the heartbeat began
+            worker.slots().start(run, worker.holder(), 0, asked);
+            ticker.advance(Duration.ofMillis(500));
+            keeper.claimSettled();
+        };
+
+        keeper.runOnce();
+        Await.until("the run is executing", () -> gate.entered() == 1);
+        keeper.runOnce();                                         // the next heartbeat names it
+
+        assertThat(s.shell.executions().get(0).cancellation().isCancelled()).as("a healthy attempt runs on").isFalse();
+        assertThat(queue.released).as("a run this worker executes is not given back").isEmpty();
+        assertThat(queue.heartbeatsHeld.get(1)).containsExactly(new RunFence(run.id(), worker.holder(), 1));
+        gate.open();
+        Await.until("the attempt ended", () -> worker.busySlots() == 0);
+        assertThat(worker.flushAcknowledgements()).isEqualTo(1);
+        assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    /**
+     * A neighbour of the same cause (a decision on a view older than the slots): an attempt being stopped is not named
+     * by heartbeats, so the database reports it as never received; it is not given back while its process may still
+     * run (a process in its grace after SIGTERM), only once it ended.
+     */
+    @Test
+    void anAttemptStillStoppingIsNotReleasedUntilItEnded() throws Exception {
+        java.util.concurrent.CountDownLatch ends = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger entered = new java.util.concurrent.atomic.AtomicInteger();
+        s.shell.byDefault(ctx -> {                               // a process that takes its time to stop
+            entered.incrementAndGet();
+            try {
+                ends.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ExecutionResult.cancelled("", ctx.cancellation().reason());
+        });
+        Run run = s.onlyRunOf(s.submit(aDraft()).id());
+        worker.claimOnce();
+        Await.until("the run is executing", () -> entered.get() == 1);
+        RunFence fence = new RunFence(run.id(), worker.holder(), 1);
+        worker.slots().stop(fence, StopReasons.UNTRUSTED);
+
+        keeper.runOnce();                                         // the database still has it under this holder
+
+        assertThat(queue.released).as("not while its process may still run").isEmpty();
+        ends.countDown();
+        Await.until("the attempt ended", () -> worker.busySlots() == 0);
+        keeper.runOnce();
+        assertThat(queue.released).containsExactly(fence);
+    }
+
     @Test
     void startedItChecksCancellationsEveryPollHeartbeatsEveryIntervalAndStopsUntrustedAttemptsOnItsOwn() {
         Worker polling = new Worker(new WorkerSettings("w1", 2, Duration.ofMillis(20), Duration.ofSeconds(30),
