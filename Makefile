@@ -1,6 +1,6 @@
 # Thin aliases of the commands the README documents; each target runs exactly the command shown beside it.
 # `make help` lists them.
-.PHONY: help run test test-integration chaos demo bench verify mutation mutation-changed static-analysis \
+.PHONY: help run test test-integration chaos demo bench verify mutation mutation-record mutation-changed static-analysis \
         dependency-updates schema-snapshot slowest-tests
 
 CHAOS ?= leader-stop worker-stop db-blackhole
@@ -26,11 +26,14 @@ demo:                ## a loopback cluster, a 12 s job, SIGKILL of its worker, a
 bench:               ## the bench's default set, 7-9 minutes on 2 cores (docs/BENCHMARKS.md)
 	mvn -B -q package -DskipTests && java -Xmx256m -jar bench/target/forgeflow-bench.jar
 
-verify:              ## what CI runs: deployment checks, every test, the quality gates, PIT on what changed (docs/ci.md)
+verify:              ## what CI runs: deployment checks, every test, the quality gates, PIT on the core, incremental (docs/ci.md)
 	bash .ci/run
 
 mutation:            ## the full mutation run: the build plus PIT on four modules, about 30 minutes (docs/mutation.md)
 	mvn -B -Pmutation verify
+
+mutation-record:     ## CI's incremental mutation run, then its new history into .ci/pit-history/ (commit it with the change)
+	bash scripts/mutation.sh --record
 
 mutation-changed:    ## PIT on the classes of domain and application changed since BASE (default: see the script)
 	bash scripts/mutation-changed.sh $(BASE)
