@@ -9,7 +9,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import io.forgeflow.client.ForgeFlowClient;
 import io.forgeflow.client.Run;
-import io.forgeflow.server.cli.Terminal;
+import io.forgeflow.cli.Terminal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
