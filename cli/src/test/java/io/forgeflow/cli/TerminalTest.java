@@ -33,8 +33,10 @@ class TerminalTest {
     void bothFormsAMissingOrAnEmptyFileAreErrorsNamingTheVariable() throws Exception {
         Path empty = Files.writeString(dir.resolve("empty"), "\n");
 
-        assertThatThrownBy(() -> with(Map.of("FORGEFLOW_TOKEN", "x", "FORGEFLOW_TOKEN_FILE", empty.toString()))
-                .variable("FORGEFLOW_TOKEN")).hasMessageContaining("FORGEFLOW_TOKEN and FORGEFLOW_TOKEN_FILE are both set");
+        Path token = Files.writeString(dir.resolve("token"), "from-file");
+        assertThatThrownBy(() -> with(Map.of("FORGEFLOW_TOKEN", "inline", "FORGEFLOW_TOKEN_FILE", token.toString()))
+                .variable("FORGEFLOW_TOKEN")).hasMessageContaining("FORGEFLOW_TOKEN and FORGEFLOW_TOKEN_FILE are both set")
+                .hasMessageNotContaining("inline").hasMessageNotContaining("from-file");
         assertThatThrownBy(() -> with(Map.of("FORGEFLOW_TOKEN_FILE", dir.resolve("absent").toString()))
                 .variable("FORGEFLOW_TOKEN")).hasMessageContaining("FORGEFLOW_TOKEN_FILE=").hasMessageContaining("cannot be read");
         assertThatThrownBy(() -> with(Map.of("FORGEFLOW_TOKEN_FILE", empty.toString())).variable("FORGEFLOW_TOKEN"))

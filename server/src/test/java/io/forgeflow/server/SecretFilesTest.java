@@ -43,8 +43,7 @@ class SecretFilesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"FORGEFLOW_DATABASE_URL", "FORGEFLOW_API_TOKENS", "FORGEFLOW_METRICS_TOKEN",
-            "FORGEFLOW_TOKEN"})
+    @ValueSource(strings = {"FORGEFLOW_DATABASE_URL", "FORGEFLOW_API_TOKENS", "FORGEFLOW_METRICS_TOKEN"})
     void settingBothAVariableAndItsFileIsAnErrorNamingBoth(String name) throws Exception {
         Map<String, String> env = Map.of(name, "inline", name + "_FILE", file("f", "from-file").toString());
 
