@@ -74,19 +74,36 @@ class ArchitectureTest {
             .layer("Server").definedBy("io.forgeflow.server..")
             .layer("Embedded").definedBy("io.forgeflow.embedded..")
             .layer("Client").definedBy("io.forgeflow.client..")
+            .layer("Cli").definedBy("io.forgeflow.cli..")
+            .layer("DevDatabase").definedBy("io.forgeflow.devdatabase..")
             .layer("Desktop").definedBy("io.forgeflow.admin..")
             .layer("Bench").definedBy("io.forgeflow.bench..")
             .whereLayer("Bench").mayNotBeAccessedByAnyLayer()
-            .whereLayer("Server").mayOnlyBeAccessedByLayers("Bench")
+            .whereLayer("Server").mayNotBeAccessedByAnyLayer()
             .whereLayer("Embedded").mayNotBeAccessedByAnyLayer()
             .whereLayer("Desktop").mayNotBeAccessedByAnyLayer()
-            .whereLayer("Client").mayOnlyBeAccessedByLayers("Desktop", "Server", "Bench")
+            .whereLayer("Cli").mayOnlyBeAccessedByLayers("Server")
+            .whereLayer("DevDatabase").mayOnlyBeAccessedByLayers("Server", "Bench")
+            .whereLayer("Client").mayOnlyBeAccessedByLayers("Desktop", "Cli", "Bench")
             .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Server", "Embedded", "Bench")
             .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Server", "Embedded", "Bench")
             .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Server", "Embedded", "Bench")
-            .because("only the server knows every module, nothing of the node depends on the server (the bench, a "
-                    + "tool outside the node's jar, borrows its development database) and nothing on the embedded "
-                    + "worker, and the clients are for the desktop, the server's command line and the bench only");
+            .because("only the server knows every module and nothing depends on it (the bench, a tool outside the "
+                    + "node's jar, shares only the development database with it), nothing depends on the embedded "
+                    + "worker, and the clients are for the desktop, the command line and the bench only (the node's "
+                    + "jar carries the command line's commands)");
+
+    @ArchTest
+    static final ArchRule theCommandLineSpeaksOnlyTheRestContract = classes().that().resideInAPackage("io.forgeflow.cli..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("io.forgeflow.cli..", "io.forgeflow.client",
+                    "java..", "net.sourceforge.argparse4j..", "com.fasterxml.jackson..")
+            .because("the command line talks to a node over REST through the client, never to its database: its own "
+                    + "jar holds the client, argparse4j and Jackson, and nothing of the node");
+
+    @ArchTest
+    static final ArchRule theCommandLineIsReallyThere = classes().that().haveFullyQualifiedName(
+                    "io.forgeflow.cli.ForgeFlowCli")
+            .should().bePublic().because("the command line is on the analysed classpath, so the rule above is not vacuous");
 
     @ArchTest
     static final ArchRule desktopSpeaksOnlyTheRestContract = noClasses().that().resideInAPackage("io.forgeflow.admin..")
@@ -152,7 +169,7 @@ class ArchitectureTest {
             .should().beFreeOfCycles()
             .because("use cases build on shared support, never on each other in circles");
 
-    /** Each package is its own slice: io.forgeflow.server and io.forgeflow.server.cli are two. */
+    /** Each package is its own slice: io.forgeflow.server and io.forgeflow.server.secrets are two. */
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("io.forgeflow.(**)")
             .should().beFreeOfCycles()
@@ -198,13 +215,14 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule onlyThePersistenceAdapterAndTheServerTalkToTheDatabase = noClasses().that()
             .resideOutsideOfPackages("io.forgeflow.adapter.postgres..", "io.forgeflow.server..",
-                    "io.forgeflow.client.jdbc..", "io.forgeflow.bench..")
+                    "io.forgeflow.client.jdbc..", "io.forgeflow.bench..", "io.forgeflow.devdatabase..")
             .should().dependOnClassesThat(resideInAnyPackage("java.sql..", "javax.sql..", "org.jdbi..",
                     "org.postgresql..", "liquibase..").and(DescribedPredicate.not(EMBEDDED_POOL_HANDOVER)))
             .because("SQL is written in one place, adapters-postgres, with bound parameters only: no text from a "
                     + "request can reach a statement built anywhere else (the JDBC client, for applications, makes "
                     + "one statement, the call of forgeflow.enqueue() with bound parameters; the bench, outside the "
-                    + "node's jar, makes its workloads' databases and probes)");
+                    + "node's jar, makes its workloads' databases and probes; the development database creates its "
+                    + "database 'forgeflow', a statement without parameters)");
 
     @ArchTest
     static final ArchRule theEmbeddedWorkerWritesNoSql = noClasses().that().resideInAPackage("io.forgeflow.embedded..")

@@ -6,7 +6,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
 import io.forgeflow.adapter.postgres.PostgresSchema;
 import io.forgeflow.adapter.postgres.PostgresUrls;
-import io.forgeflow.server.DevelopmentDatabase;
+import io.forgeflow.devdatabase.DevelopmentDatabase;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,9 +8,12 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.migrations.MigrationsBundle;
-import io.forgeflow.server.cli.ClientCommands;
-import io.forgeflow.server.cli.ExitCodes;
-import io.forgeflow.server.cli.Terminal;
+import io.dropwizard.lifecycle.AutoCloseableManager;
+import io.forgeflow.cli.ClientCommand;
+import io.forgeflow.cli.ClientCommands;
+import io.forgeflow.cli.ExitCodes;
+import io.forgeflow.cli.Terminal;
+import io.forgeflow.devdatabase.DevelopmentDatabase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -48,7 +51,10 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
     public void initialize(Bootstrap<ForgeFlowConfiguration> bootstrap) {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
-        ClientCommands.register(bootstrap, terminal); // the command-line client: REST through the client module
+        // the command-line client (cli module): REST through the client module
+        for (ClientCommand command : ClientCommands.all(terminal, "java -jar forgeflow.jar")) {
+            bootstrap.addCommand(new NodeJarCommand(command));
+        }
         bootstrap.addBundle(new MigrationsBundle<ForgeFlowConfiguration>() {
             @Override
             public DataSourceFactory getDataSourceFactory(ForgeFlowConfiguration configuration) {
@@ -87,7 +93,7 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
         DataSourceFactory dsf = config.database();
         if (settings.databaseUrl.isBlank()) {
             DevelopmentDatabase dev = DevelopmentDatabase.start(java.nio.file.Path.of(settings.dataDirectory));
-            environment.lifecycle().manage(dev);
+            environment.lifecycle().manage(new AutoCloseableManager(dev));
             dsf.setUrl(dev.jdbcUrl());
             dsf.setUser(dev.user());
             dsf.setPassword("");

@@ -5,13 +5,13 @@ import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ServerCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.util.JarLocation;
-import io.forgeflow.server.cli.ExitCodes;
-import io.forgeflow.server.cli.Terminal;
+import io.forgeflow.cli.ExitCodes;
+import io.forgeflow.cli.Terminal;
 
 /**
  * The jar's command line run in-process: what {@code java -jar forgeflow.jar ARGS} does (the same commands, parser
- * and help), but with given streams and environment, returning the exit code instead of exiting. For tests and for
- * embedding the client commands.
+ * and help), but with given streams and environment, returning the exit code instead of exiting. For tests; the
+ * command-line client's own program is {@code io.forgeflow.cli.ForgeFlowCli} (forgeflow-cli.jar).
  */
 public final class ForgeFlowCli {
     private ForgeFlowCli() {

@@ -9,7 +9,7 @@ import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import io.forgeflow.client.ForgeFlowClient;
 import io.forgeflow.client.Run;
-import io.forgeflow.server.cli.Terminal;
+import io.forgeflow.cli.Terminal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -31,9 +31,10 @@ import java.util.function.Predicate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The command-line client ({@code java -jar forgeflow.jar jobs|runs|dlq|stats|nodes}) run in-process through the jar's
- * own parser ({@link ForgeFlowCli}) against a real node with API tokens on a real PostgreSQL: what it prints, and the
- * exit codes scripts rely on (0 ok, 2 usage, 3 not found, 4 conflict, 1 anything else).
+ * The command-line client ({@code java -jar forgeflow.jar jobs|runs|dlq|stats|nodes}) run in-process through the node
+ * jar's own parser ({@link ForgeFlowCli}) against a real node with API tokens on a real PostgreSQL: what it prints, and
+ * the exit codes scripts rely on (0 ok, 2 usage, 3 not found, 4 conflict, 1 anything else). {@link OwnJar}: the same
+ * commands through the cli module's parser ({@code java -jar forgeflow-cli.jar}).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class CommandLineIT {
@@ -69,11 +70,24 @@ class CommandLineIT {
     }
 
     Result cliWith(Map<String, String> env, String... args) {
+        return run(ForgeFlowCli::run, env, args);
+    }
+
+    /** The command line of forgeflow-cli.jar ({@code io.forgeflow.cli.ForgeFlowCli}), with the operator's variables. */
+    Result ownCli(String... args) {
+        return run(io.forgeflow.cli.ForgeFlowCli::run, Map.of("FORGEFLOW_SERVER", server(), "FORGEFLOW_TOKEN", ADMIN), args);
+    }
+
+    interface Program {
+        int run(Terminal terminal, String... args);
+    }
+
+    Result run(Program program, Map<String, String> env, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Terminal terminal = new Terminal(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), new HashMap<>(env));
-        int code = ForgeFlowCli.run(terminal, args);
+        int code = program.run(terminal, args);
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -735,6 +749,39 @@ class CommandLineIT {
             Result refused = cli("batches", "submit", cycle.toString());
             assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
             assertThat(refused.err()).containsPattern("field: jobs\\[[01]]\\.depends_on");
+        }
+    }
+
+    @Nested
+    class OwnJar {
+        @Test
+        void theCliJarsParserRunsTheSameCommandsAgainstTheNode() throws Exception {
+            Result submit = ownCli("jobs", "submit", "--name", "own-jar", "--command", "echo from the cli jar");
+            assertThat(submit.code()).as(submit.toString()).isZero();
+            String jobId = submit.out().lines().findFirst().orElseThrow().substring("submitted job ".length());
+            Run run = awaitRun(jobId, r -> Run.SUCCEEDED.equals(r.status()));
+
+            Result get = ownCli("runs", "get", run.id());
+            assertThat(get.code()).as(get.toString()).isZero();
+            assertThat(get.out()).containsPattern("status +succeeded").contains("output:\n  from the cli jar");
+            Result list = ownCli("runs", "list", "--job", jobId, "--json");
+            assertThat(json.readTree(list.out()).get("items")).hasSize(1);
+            assertThat(ownCli("jobs", "get", UNKNOWN).code()).as("not found").isEqualTo(3);
+            Result usage = ownCli("jobs", "submit", "--command", "true");
+            assertThat(usage.code()).as(usage.toString()).isEqualTo(2);
+            assertThat(usage.err()).contains("--name");
+        }
+
+        @Test
+        void itsHelpListsTheClientCommandsAndNotTheNodes() {
+            Result top = ownCli("--help");
+            assertThat(top.code()).as(top.toString()).isZero();
+            assertThat(top.out()).contains("java -jar forgeflow-cli.jar").contains("jobs").contains("runs")
+                    .contains("batches").contains("dlq").contains("queues").contains("stats").contains("nodes")
+                    .contains("schedules").doesNotContainPattern("(?m)^ +(server|check|db) ");
+            Result submit = ownCli("jobs", "submit", "--help");
+            assertThat(submit.code()).as(submit.toString()).isZero();
+            assertThat(submit.out()).contains("--cron").contains("FORGEFLOW_TOKEN").contains("--json");
         }
     }
 }

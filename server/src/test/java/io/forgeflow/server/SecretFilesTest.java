@@ -8,7 +8,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,8 +43,7 @@ class SecretFilesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"FORGEFLOW_DATABASE_URL", "FORGEFLOW_API_TOKENS", "FORGEFLOW_METRICS_TOKEN",
-            "FORGEFLOW_TOKEN"})
+    @ValueSource(strings = {"FORGEFLOW_DATABASE_URL", "FORGEFLOW_API_TOKENS", "FORGEFLOW_METRICS_TOKEN"})
     void settingBothAVariableAndItsFileIsAnErrorNamingBoth(String name) throws Exception {
         Map<String, String> env = Map.of(name, "inline", name + "_FILE", file("f", "from-file").toString());
 
@@ -66,22 +64,12 @@ class SecretFilesTest {
     void everySecretTheServerReadsHasAFileForm() {
         assertThat(SecretFiles.SECRET_VARIABLES).contains(EnvironmentOverrides.SETTINGS_VARIABLES.get("databaseUrl"),
                 EnvironmentOverrides.SETTINGS_VARIABLES.get("apiTokens"),
-                EnvironmentOverrides.SETTINGS_VARIABLES.get("metricsToken"),
-                io.forgeflow.server.cli.ClientCommandsAccess.tokenVariable());
+                EnvironmentOverrides.SETTINGS_VARIABLES.get("metricsToken"));
         // a setting whose name says token or password is a secret
         EnvironmentOverrides.SETTINGS_VARIABLES.values().stream()
                 .filter(v -> v.contains("TOKEN") || v.contains("PASSWORD") || v.contains("SECRET")
                         || v.equals("FORGEFLOW_DATABASE_URL"))
                 .forEach(v -> assertThat(SecretFiles.SECRET_VARIABLES).as(v).contains(v));
-    }
-
-    @Test
-    void theCommandLineClientsTokenIsReadFromItsFile() throws Exception {
-        Map<String, String> env = Map.of("FORGEFLOW_TOKEN_FILE", file("t", "cli-token\n").toString());
-
-        assertThat(SecretFiles.value(env, "FORGEFLOW_TOKEN")).isEqualTo("cli-token");
-        assertThat(SecretFiles.value(Map.of("FORGEFLOW_TOKEN", "x"), "FORGEFLOW_TOKEN")).isEqualTo("x");
-        assertThat(List.of(env.keySet())).hasSize(1);
     }
 
     @Test

@@ -14,9 +14,9 @@ import java.util.Map;
  * no process environment a job could read. Setting both a variable and its {@code _FILE} is an error naming both.
  */
 public final class SecretFiles {
-    /** Every variable that holds a secret: the node's and the command-line client's. */
+    /** Every variable of the node that holds a secret (the command-line client reads its FORGEFLOW_TOKEN_FILE itself). */
     public static final List<String> SECRET_VARIABLES = List.of("FORGEFLOW_DATABASE_URL", "FORGEFLOW_API_TOKENS",
-            "FORGEFLOW_METRICS_TOKEN", "FORGEFLOW_TOKEN");
+            "FORGEFLOW_METRICS_TOKEN");
     public static final String SUFFIX = "_FILE";
 
     private SecretFiles() {
