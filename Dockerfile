@@ -30,6 +30,7 @@ COPY --chmod=0444 LICENSE /opt/forgeflow/LICENSE
 ENV FORGEFLOW_LISTEN_ADDR=0.0.0.0:8080 \
     FORGEFLOW_ADMIN_LISTEN_ADDR=127.0.0.1:8081 \
     FORGEFLOW_DATA_DIR=/var/lib/forgeflow/dev-database \
+    LANG=C.UTF-8 \
     JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75"
 
 # the only writable folder: the embedded development database, used only when FORGEFLOW_DATABASE_URL is not set; the

@@ -173,7 +173,9 @@ run_field "$survivor" "[a for a in j['attempts'] if a['worker_id'] == '$holder']
 [ "$(run_field "$survivor" "j['attempts'][-1]['worker_id']")" != "$holder" ] || fail "the run finished on the killed worker: $story"
 ok "the run survived SIGKILL of its worker in $((SECONDS - killed_at)) s: $story"
 
-wait_for 120 "Prometheus counts both successes in forgeflow_runs_total" succeeded_at_least 2
+targets() { curl -fsS "$prom/api/v1/targets" | json "'; '.join(t['labels']['node'] + ' ' + t['health'] + ' ' + t['lastError'] for t in j['data']['activeTargets'])"; }
+( wait_for 120 "Prometheus counts both successes in forgeflow_runs_total" succeeded_at_least 2 ) \
+  || fail "Prometheus: succeeded $(succeeded_total); its targets: $(targets)"
 rules=$(curl -fsS "$prom/api/v1/rules" | json "sum(len(g['rules']) for g in j['data']['groups'])")
 [ "$rules" -eq 5 ] || fail "Prometheus loaded $rules alert rules, expected the 5 of docs/forgeflow-alerts.yml"
 ok "Prometheus scraped forgeflow_runs_total (succeeded: $(succeeded_total)) and loaded $rules alert rules"
