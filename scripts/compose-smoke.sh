@@ -9,9 +9,12 @@
 #   5. the protected setup as shipped: /api/nodes says every worker holds its jobs in a PID namespace as forgeflow-job;
 #      a shell job that reads /proc/<node pid>/environ, walks /proc, reads the secret files and leaves its process
 #      group (setsid, setsid -f, a double fork) runs as uid 10002, sees no secret, and leaves no process behind
-#   6. the image as it is (uid 10001, no capability), started beside the stack as a worker of its own queue: it
+#   6. the image as it is (uid 10001, no capability), started beside the stack (whose workers it pauses): it
 #      reports process-group and no job user, warns that its jobs can read its secret files, and its job runs as
 #      10001 and cannot read the node's /proc/<pid>/environ (the non-dumpable node)
+#   7. a worker with the Kubernetes manifest's privileges (uid 0, SETUID, SETGID, KILL, no SYS_ADMIN): it reports
+#      process-group and forgeflow-job, its job runs as 10002 without capabilities and cannot read the secret files,
+#      and a cancelled job of that user ends (CAP_KILL)
 # Then everything is torn down (containers, network, volume), also on failure. Grafana has no Debian package, so it
 # starts only when FORGEFLOW_GRAFANA_IMAGE names an image that podman already has.
 # Takes 5-15 minutes on 2 busy cores (the first time, building the images takes most of it).
@@ -189,7 +192,7 @@ node_pids=$(for c in $workers; do podman top "$c" pid args | awk '/java/ {print 
 [ -n "$node_pids" ] || fail "no node process found in the worker containers"
 # what it tries: the node's environment by pid (as the worker containers number it) and as its parent, every
 # process's environment and command line, the secret files; then three ways out of its process group
-probe="id; for p in $node_pids \$PPID; do echo \"environ of \$p:\"; tr '\\0' ' ' < /proc/\$p/environ; echo; done
+probe="id; grep -E '^Cap(Eff|Prm):' /proc/self/status; for p in $node_pids \$PPID; do echo \"environ of \$p:\"; tr '\\0' ' ' < /proc/\$p/environ; echo; done
 for p in /proc/[0-9]*; do tr '\\0' ' ' < \$p/environ; tr '\\0' ' ' < \$p/cmdline; echo; done 2>/dev/null
 for f in /run/secrets/* /proc/1/root/run/secrets/*; do echo \"file \$f:\"; cat \"\$f\"; echo; done
 setsid sleep 3001 & setsid -f sleep 3002; (sh -c 'sleep 3003 &' &); echo escaped"
@@ -198,6 +201,7 @@ wait_for 120 "the probe job ends" run_is "$probe_run" succeeded
 probe_out=$(run_field "$probe_run" "j['output']")
 grep -q 'uid=10002(forgeflow-job)' <<<"$probe_out" || fail "the probe job did not run as forgeflow-job: $probe_out"
 grep -q '^escaped' <<<"$probe_out" || fail "the probe job did not reach its end: $probe_out"
+[ "$(grep -cE '^Cap(Eff|Prm):[[:space:]]+0+$' <<<"$probe_out")" -eq 2 ] || fail "the probe job holds capabilities: $probe_out"
 for secret in "$FORGEFLOW_ADMIN_TOKEN" "$db_password"; do
   if grep -qF "$secret" <<<"$probe_out"; then fail "the probe job read a secret of its node: $probe_out"; fi
 done
@@ -209,9 +213,10 @@ while escaped >/dev/null; do
   [ "$SECONDS" -lt "$deadline" ] || fail "processes outlived the probe job by 10 s: $(escaped)"
   sleep 0.5
 done
-ok "a hostile job ran as forgeflow-job in a PID namespace: no secret in its output (environ of ${node_pids}and its parent, /proc, the secret files denied), nothing left of its setsid, setsid -f and double fork"
+ok "a hostile job ran as forgeflow-job with no capability in a PID namespace: no secret in its output (environ of ${node_pids}and its parent, /proc, the secret files denied), nothing left of its setsid, setsid -f and double fork"
 
-# --- 6. the image as it is: uid 10001, no capability, beside the stack as the only worker of queue "plain"
+# --- 6. the image as it is: uid 10001, no capability, beside the stack as a worker of queue "plain"; the stack's
+# workers take every queue, so they are paused (SIGSTOP, podman pause) while its job runs
 network=$(podman network ls -q | grep "^${project}_" | head -1)
 plain="${project}_plain"
 podman run -d --name "$plain" --hostname plain --label "io.podman.compose.project=$project" --network "$network" \
@@ -223,15 +228,61 @@ podman run -d --name "$plain" --hostname plain --label "io.podman.compose.projec
 plain_report() { curl -fsS "${auth[@]}" "$api/api/nodes" | json "[n['containment'] + '/' + str(n['job_user']) for n in j['items'] if n['worker_id'].startswith('plain-') and n['status'] == 'live'][0]"; }
 wait_for 180 "the image's default worker registers" plain_report
 [ "$(plain_report)" = "process-group/None" ] || fail "the image's default worker reports $(plain_report), not process-group and no job user"
-podman logs "$plain" 2>&1 | grep -q 'WARNING: FORGEFLOW_DATABASE_URL_FILE=/run/secrets/database-url: this worker runs as uid 10001' \
+plain_log=$(podman logs "$plain" 2>&1)  # whole, then grep: grep -q would end podman logs with SIGPIPE (pipefail)
+grep -q 'WARNING: FORGEFLOW_DATABASE_URL_FILE=/run/secrets/database-url: this worker runs as uid 10001' <<<"$plain_log" \
   || fail "the image's default worker did not warn that its jobs can read its secret files"
 plain_pid=$(podman top "$plain" pid args | awk '/java/ {print $1}')
+# shellcheck disable=SC2086
+podman pause $workers >/dev/null
 plain_run=$(submit plain-probe "id -u; if tr '\\0' ' ' < /proc/$plain_pid/environ; then echo; else echo environ refused; fi" plain)
 wait_for 120 "the plain probe job ends" run_is "$plain_run" succeeded
 plain_out=$(run_field "$plain_run" "j['output']")
+# shellcheck disable=SC2086
+podman unpause $workers >/dev/null
 [ "$(head -1 <<<"$plain_out")" = 10001 ] || fail "the image's default worker ran its job as $(head -1 <<<"$plain_out"), not 10001"
 for secret in "$FORGEFLOW_ADMIN_TOKEN" "$db_password"; do
   if grep -qF "$secret" <<<"$plain_out"; then fail "a job of the image's default worker read the node's environment: $plain_out"; fi
 done
 grep -q '^environ refused' <<<"$plain_out" || fail "the node's /proc/$plain_pid/environ was not refused: $plain_out"
 ok "the image as it is reports what it has (process-group, no job user), warns that its jobs can read its secret files, and its job (uid 10001) cannot read the non-dumpable node's /proc/$plain_pid"
+
+# --- 7. the Kubernetes worker's privileges: uid 0 with SETUID, SETGID and KILL only (no SYS_ADMIN), fsGroup 10001
+kube="${project}_kube"
+podman run -d --name "$kube" --hostname kube --label "io.podman.compose.project=$project" --network "$network" \
+  --user 0:0 --group-add 10001 --read-only --tmpfs /tmp --cap-drop ALL --cap-add SETUID,SETGID,KILL \
+  --security-opt no-new-privileges \
+  -v "$FORGEFLOW_SECRETS_DIR/database-url:/run/secrets/forgeflow/database-url:ro" \
+  -v "$FORGEFLOW_SECRETS_DIR/api-tokens:/run/secrets/forgeflow/api-tokens:ro" \
+  -e FORGEFLOW_DATABASE_URL_FILE=/run/secrets/forgeflow/database-url \
+  -e FORGEFLOW_API_TOKENS_FILE=/run/secrets/forgeflow/api-tokens \
+  -e FORGEFLOW_ROLES=worker -e FORGEFLOW_QUEUES=kube -e FORGEFLOW_JOB_USER=forgeflow-job \
+  "$FORGEFLOW_IMAGE" >/dev/null 2> >(grep -v 'systemd' >&2)
+kube_report() { curl -fsS "${auth[@]}" "$api/api/nodes" | json "[n['containment'] + '/' + str(n['job_user']) for n in j['items'] if n['worker_id'].startswith('kube-') and n['status'] == 'live'][0]"; }
+wait_for 180 "the Kubernetes-like worker registers" kube_report
+[ "$(kube_report)" = "process-group/forgeflow-job" ] || fail "the Kubernetes-like worker reports $(kube_report), not process-group/forgeflow-job"
+# shellcheck disable=SC2086
+podman pause $workers >/dev/null
+kube_run=$(submit kube-probe "id -u; grep -E '^CapEff:' /proc/self/status; cat /run/secrets/forgeflow/*; echo end" kube)
+wait_for 120 "the Kubernetes-like probe job ends" run_is "$kube_run" succeeded
+kube_out=$(run_field "$kube_run" "j['output']")
+[ "$(head -1 <<<"$kube_out")" = 10002 ] || fail "the Kubernetes-like worker ran its job as $(head -1 <<<"$kube_out"), not 10002"
+grep -qE '^CapEff:[[:space:]]+0+$' <<<"$kube_out" || fail "the Kubernetes-like worker's job holds capabilities: $kube_out"
+for secret in "$FORGEFLOW_ADMIN_TOKEN" "$db_password"; do
+  if grep -qF "$secret" <<<"$kube_out"; then fail "a job of the Kubernetes-like worker read a secret file: $kube_out"; fi
+done
+[ "$(grep -c 'Permission denied' <<<"$kube_out")" -ge 2 ] || fail "the secret files were not refused: $kube_out"
+# CAP_KILL: a cancelled job of the job user ends (without it the root node's signals fail with EPERM)
+sleeper=$(submit kube-sleeper "echo started; sleep 3005" kube)
+wait_for 120 "the sleeper runs" run_is "$sleeper" running
+kube_sleeps() { podman top "$kube" user args | grep 'sleep 3005'; }
+wait_for 30 "the sleeper's process starts" kube_sleeps
+curl -fsS "${auth[@]}" -X POST "$api/api/runs/$sleeper/cancel" >/dev/null
+wait_for 30 "the cancelled sleeper ends" run_is "$sleeper" cancelled
+deadline=$((SECONDS + 10))
+while kube_sleeps >/dev/null; do
+  [ "$SECONDS" -lt "$deadline" ] || fail "the cancelled job's process outlived it by 10 s: $(kube_sleeps)"
+  sleep 0.5
+done
+# shellcheck disable=SC2086
+podman unpause $workers >/dev/null
+ok "the Kubernetes worker's privileges (uid 0, SETUID, SETGID, KILL): it reports process-group and forgeflow-job, its job runs as 10002 with no capability and cannot read the secret files, and a cancelled job of that user ends"
