@@ -74,6 +74,13 @@ public record JobIsolation(Containment containment, List<String> namespaceArgv, 
                 throw new IllegalArgumentException("FORGEFLOW_JOB_USER=" + user + " needs util-linux setpriv, "
                         + "which is not in /usr/bin or /bin");
             }
+            List<String> missing = missingJobUserCapabilities(effectiveCapabilities());
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("FORGEFLOW_JOB_USER=" + user + " needs the capabilities SETUID and "
+                        + "SETGID (to switch to it) and KILL (to signal its processes on cancel and timeout); this "
+                        + "root node lacks " + String.join(", ", missing) + ". In a container add them (--cap-add, "
+                        + "compose cap_add, Kubernetes securityContext.capabilities.add)");
+            }
             String uid = idOf(user, "-u");
             String gid = idOf(user, "-g");
             userArgv = List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + gid, "--init-groups",
@@ -150,6 +157,35 @@ public record JobIsolation(Containment containment, List<String> namespaceArgv, 
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * Which of the capabilities a root node needs to run jobs as another user are missing from {@code capEff} (the
+     * {@code CapEff} bit set): {@code SETUID} and {@code SETGID} for setpriv, {@code KILL} to signal the job user's
+     * processes (without it a cancelled job of that user survives). Nothing when {@code capEff} is unknown (-1).
+     */
+    static List<String> missingJobUserCapabilities(long capEff) {
+        if (capEff == -1) {
+            return List.of();
+        }
+        List<String> missing = new ArrayList<>();
+        for (String[] cap : new String[][] {{"SETUID", "7"}, {"SETGID", "6"}, {"KILL", "5"}}) {
+            if ((capEff & (1L << Integer.parseInt(cap[1]))) == 0) {
+                missing.add(cap[0]);
+            }
+        }
+        return missing;
+    }
+
+    /** This process's effective capabilities ({@code CapEff} of /proc/self/status); -1 when unknown. */
+    static long effectiveCapabilities() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.startsWith("CapEff:")).findFirst()
+                    .map(l -> Long.parseUnsignedLong(l.substring("CapEff:".length()).strip(), 16)).orElse(-1L);
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 
