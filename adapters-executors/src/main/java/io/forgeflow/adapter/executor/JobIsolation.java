@@ -116,8 +116,10 @@ public record JobIsolation(Containment containment, List<String> namespaceArgv, 
         }
         log.warn("shell job containment: process-group only (WEAKER): this machine allows no PID namespace for this "
                 + "user ({}), so a job process that leaves its process group or session (setsid, set -m, GNU timeout, "
-                + "a daemon) keeps running after its worker dies. Run the node as root, or allow unprivileged user "
-                + "namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0)",
+                + "a daemon) keeps running after its worker dies. Run the node as root (in a container: with "
+                + "CAP_SYS_ADMIN), or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+                + "user.max_user_namespaces > 0; in a container the runtime's masked /proc stops the fresh /proc "
+                + "too: podman --security-opt unmask=ALL, Docker systempaths=unconfined). README \"Run a cluster\"",
                 unshare == null ? "no unshare binary" : "unshare failed");
         return new JobIsolation(Containment.PROCESS_GROUP, List.of(), userArgv, user);
     }
