@@ -1,7 +1,11 @@
 #!/bin/sh
-# First start: a cluster owned by POSTGRES_USER (password POSTGRES_PASSWORD, required) with database POSTGRES_DB;
-# then PostgreSQL in the foreground, listening on every interface, password (scram) authentication over TCP.
+# First start: a cluster owned by POSTGRES_USER (password POSTGRES_PASSWORD or the file POSTGRES_PASSWORD_FILE names,
+# required) with database POSTGRES_DB; then PostgreSQL in the foreground, listening on every interface, password
+# (scram) authentication over TCP.
 set -eu
+if [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then
+  POSTGRES_PASSWORD=$(cat "$POSTGRES_PASSWORD_FILE")
+fi
 : "${POSTGRES_USER:=postgres}" "${POSTGRES_DB:=$POSTGRES_USER}"
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
   if [ -z "${POSTGRES_PASSWORD:-}" ]; then

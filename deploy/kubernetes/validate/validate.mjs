@@ -71,14 +71,39 @@ for (const deployment of byKind("Deployment")) {
       || annotations["prometheus.io/port"] !== String(port)) {
     problems.push(`${name}: the pod needs the scrape annotations prometheus.io/scrape "true", path /metrics, port ${port}`);
   }
-  if (spec.securityContext?.runAsNonRoot !== true) problems.push(`${name}: pods must run as non-root`);
-  for (const variable of ["FORGEFLOW_DATABASE_URL", "FORGEFLOW_API_TOKENS"]) {
-    const ref = env(container, variable)?.valueFrom?.secretKeyRef;
-    if (!ref) { problems.push(`${name}: ${variable} must come from a Secret`); continue; }
-    const secret = secrets.find((s) => s.metadata.name === ref.name);
-    if (!secret || !(ref.key in (secret.stringData ?? secret.data ?? {}))) {
-      problems.push(`${name}: ${variable} refers to ${ref.name}/${ref.key}, which no Secret here has`);
+  // least privilege: every capability dropped, a read-only root, no privilege gained through exec; root only for a
+  // worker that runs its shell jobs as another user, with the capabilities that needs and no other
+  const context = container.securityContext ?? {};
+  const added = context.capabilities?.add ?? [];
+  if (!(context.capabilities?.drop ?? []).includes("ALL")) problems.push(`${name}: the container must drop ALL capabilities`);
+  if (context.readOnlyRootFilesystem !== true) problems.push(`${name}: the root file system must be read-only`);
+  if (context.allowPrivilegeEscalation !== false) problems.push(`${name}: allowPrivilegeEscalation must be false`);
+  const jobUser = env(container, "FORGEFLOW_JOB_USER")?.value;
+  if (spec.securityContext?.runAsNonRoot !== true) {
+    if (spec.securityContext?.runAsUser !== 0 || !roles.includes("worker") || !jobUser || jobUser === "root") {
+      problems.push(`${name}: pods must run as non-root, or as root (runAsUser 0) only for a worker whose FORGEFLOW_JOB_USER is another user`);
     }
+    const allowed = ["SETUID", "SETGID", "KILL", "SYS_ADMIN"];
+    const extra = added.filter((c) => !allowed.includes(c));
+    if (extra.length) problems.push(`${name}: a root worker adds only ${allowed.join(", ")}; not ${extra.join(", ")}`);
+  } else if (added.length) {
+    problems.push(`${name}: a non-root container gets no capability (it could not use one), not ${added.join(", ")}`);
+  }
+  // the secrets as files of a Secret volume, never in the environment, unreadable by others
+  for (const variable of ["FORGEFLOW_DATABASE_URL", "FORGEFLOW_API_TOKENS"]) {
+    if (env(container, variable)) problems.push(`${name}: ${variable} must not be in the environment: use ${variable}_FILE`);
+    const path = env(container, `${variable}_FILE`)?.value;
+    if (!path) { problems.push(`${name}: ${variable}_FILE must name a file of a Secret volume`); continue; }
+    const mount = (container.volumeMounts ?? []).find((m) => path.startsWith(`${m.mountPath.replace(/\/$/, "")}/`));
+    const volume = spec.volumes?.find((v) => v.name === mount?.name);
+    if (!volume?.secret) { problems.push(`${name}: ${variable}_FILE (${path}) is not in a mounted Secret volume`); continue; }
+    const key = path.slice(mount.mountPath.replace(/\/$/, "").length + 1);
+    const secret = secrets.find((s) => s.metadata.name === volume.secret.secretName);
+    if (!secret || !(key in (secret.stringData ?? secret.data ?? {}))) {
+      problems.push(`${name}: ${variable}_FILE refers to ${volume.secret.secretName}/${key}, which no Secret here has`);
+    }
+    const mode = volume.secret.defaultMode ?? 0o644;
+    if (mode & 0o007) problems.push(`${name}: Secret volume ${volume.name} is readable by others (defaultMode ${mode.toString(8)}): 0440 at most`);
   }
   const selector = deployment.spec.selector.matchLabels;
   const covered = byKind("PodDisruptionBudget").some((pdb) =>

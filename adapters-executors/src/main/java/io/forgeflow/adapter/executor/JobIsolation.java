@@ -74,6 +74,13 @@ public record JobIsolation(Containment containment, List<String> namespaceArgv, 
                 throw new IllegalArgumentException("FORGEFLOW_JOB_USER=" + user + " needs util-linux setpriv, "
                         + "which is not in /usr/bin or /bin");
             }
+            List<String> missing = missingJobUserCapabilities(effectiveCapabilities());
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("FORGEFLOW_JOB_USER=" + user + " needs the capabilities SETUID and "
+                        + "SETGID (to switch to it) and KILL (to signal its processes on cancel and timeout); this "
+                        + "root node lacks " + String.join(", ", missing) + ". In a container add them (--cap-add, "
+                        + "compose cap_add, Kubernetes securityContext.capabilities.add)");
+            }
             String uid = idOf(user, "-u");
             String gid = idOf(user, "-g");
             userArgv = List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + gid, "--init-groups",
@@ -109,8 +116,10 @@ public record JobIsolation(Containment containment, List<String> namespaceArgv, 
         }
         log.warn("shell job containment: process-group only (WEAKER): this machine allows no PID namespace for this "
                 + "user ({}), so a job process that leaves its process group or session (setsid, set -m, GNU timeout, "
-                + "a daemon) keeps running after its worker dies. Run the node as root, or allow unprivileged user "
-                + "namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0)",
+                + "a daemon) keeps running after its worker dies. Run the node as root (in a container: with "
+                + "CAP_SYS_ADMIN), or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+                + "user.max_user_namespaces > 0; in a container the runtime's masked /proc stops the fresh /proc "
+                + "too: podman --security-opt unmask=ALL, Docker systempaths=unconfined). README \"Run a cluster\"",
                 unshare == null ? "no unshare binary" : "unshare failed");
         return new JobIsolation(Containment.PROCESS_GROUP, List.of(), userArgv, user);
     }
@@ -150,6 +159,35 @@ public record JobIsolation(Containment containment, List<String> namespaceArgv, 
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * Which of the capabilities a root node needs to run jobs as another user are missing from {@code capEff} (the
+     * {@code CapEff} bit set): {@code SETUID} and {@code SETGID} for setpriv, {@code KILL} to signal the job user's
+     * processes (without it a cancelled job of that user survives). Nothing when {@code capEff} is unknown (-1).
+     */
+    static List<String> missingJobUserCapabilities(long capEff) {
+        if (capEff == -1) {
+            return List.of();
+        }
+        List<String> missing = new ArrayList<>();
+        for (String[] cap : new String[][] {{"SETUID", "7"}, {"SETGID", "6"}, {"KILL", "5"}}) {
+            if ((capEff & (1L << Integer.parseInt(cap[1]))) == 0) {
+                missing.add(cap[0]);
+            }
+        }
+        return missing;
+    }
+
+    /** This process's effective capabilities ({@code CapEff} of /proc/self/status); -1 when unknown. */
+    static long effectiveCapabilities() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.startsWith("CapEff:")).findFirst()
+                    .map(l -> Long.parseUnsignedLong(l.substring("CapEff:".length()).strip(), 16)).orElse(-1L);
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 
