@@ -138,10 +138,13 @@ final class DbCounts {
                 }
             }
             long[] db = new long[2];
-            try (ResultSet r = st.executeQuery("SELECT xact_commit, xact_rollback FROM pg_stat_database "
-                    + "WHERE datname = '" + database.replace("'", "''") + "'")) {
-                if (r.next()) {
-                    db = new long[]{r.getLong(1), r.getLong(2)};
+            try (java.sql.PreparedStatement ps = probe.prepareStatement("SELECT xact_commit, xact_rollback "
+                    + "FROM pg_stat_database WHERE datname = ?")) {
+                ps.setString(1, database);
+                try (ResultSet r = ps.executeQuery()) {
+                    if (r.next()) {
+                        db = new long[]{r.getLong(1), r.getLong(2)};
+                    }
                 }
             }
             Map<String, long[]> calls = new LinkedHashMap<>();
