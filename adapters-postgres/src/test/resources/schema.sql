@@ -892,10 +892,6 @@ BEGIN
                             cancel_requested = false
                         FROM due WHERE r.id = due.id
                         RETURNING r.*
-                    ), started AS (
-                        INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
-                        SELECT id, attempt, worker_id, started_at FROM claimed
-                        ON CONFLICT (run_id, attempt) DO NOTHING
                     )
                     SELECT * FROM claimed;
                     GET DIAGNOSTICS v_n = ROW_COUNT;
@@ -1072,10 +1068,6 @@ BEGIN
                 cancel_requested = false
             WHERE r.id = ANY ($1)
             RETURNING r.*
-        ), started AS (
-            INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
-            SELECT id, attempt, worker_id, started_at FROM claimed
-            ON CONFLICT (run_id, attempt) DO NOTHING
         ), counted AS (
             INSERT INTO queue_starts (queue, started_at)
             SELECT c.queue, $3 FROM claimed c

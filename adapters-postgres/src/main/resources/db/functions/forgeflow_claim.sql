@@ -5,7 +5,9 @@
 -- (the last run it claimed). SKIP LOCKED on the candidates; a limited queue's row (in name order) and a concurrency
 -- key's advisory lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit. A run is
 -- matched by its claim key (forgeflow_claim_key.sql: the executor, or java:<handler>). Called by
--- RunSql/claim.sql. Edited in place (runOnChange); its history before this file is in 0004, 0005 and 0007.
+-- RunSql/claim.sql. The attempt's row is written once, when it ends (forgeflow_end_attempts); until then the running
+-- run is its attempt (RunSql/attempts.sql shows it). Edited in place (runOnChange); its history before this file is in
+-- 0004, 0005 and 0007.
 
 --changeset forgeflow:function-forgeflow_claim runOnChange:true splitStatements:false
 CREATE OR REPLACE FUNCTION forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[],
@@ -167,10 +169,6 @@ BEGIN
                             cancel_requested = false
                         FROM due WHERE r.id = due.id
                         RETURNING r.*
-                    ), started AS (
-                        INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
-                        SELECT id, attempt, worker_id, started_at FROM claimed
-                        ON CONFLICT (run_id, attempt) DO NOTHING
                     )
                     SELECT * FROM claimed;
                     GET DIAGNOSTICS v_n = ROW_COUNT;
@@ -360,10 +358,6 @@ BEGIN
                 cancel_requested = false
             WHERE r.id = ANY ($1)
             RETURNING r.*
-        ), started AS (
-            INSERT INTO run_attempts (run_id, attempt, worker_id, started_at)
-            SELECT id, attempt, worker_id, started_at FROM claimed
-            ON CONFLICT (run_id, attempt) DO NOTHING
         ), counted AS (
             INSERT INTO queue_starts (queue, started_at)
             SELECT c.queue, $3 FROM claimed c

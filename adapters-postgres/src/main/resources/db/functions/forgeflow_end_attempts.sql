@@ -12,7 +12,8 @@
 -- then the jobs of one-off runs that ended, so concurrent multi-row writers cannot deadlock. Per row: the run moves to
 -- p_next (pending: due after p_delays ms; released: due now, the attempt not charged, max_attempts + 1); its output and
 -- error become the attempt's, except that lease_expired and released keep the run's output (and released its error);
--- the attempt row is finished once (only while it has no outcome). Returns the rows that applied.
+-- the attempt's row is written here, once: the claim writes none (a row an older version's claim wrote is
+-- finished, only while it has no outcome). Returns the rows that applied.
 
 --changeset forgeflow:function-forgeflow_end_attempts runOnChange:true splitStatements:false
 CREATE OR REPLACE FUNCTION forgeflow_end_attempts(p_ids uuid[], p_workers text[], p_attempts integer[], p_next text[],

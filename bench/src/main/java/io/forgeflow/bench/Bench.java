@@ -149,7 +149,7 @@ public final class Bench {
                 for (String r : ns.getString("rates").split(",")) {
                     int rate = Integer.parseInt(r.trim());
                     out.println("W2 at " + rate + "/s ...");
-                    results.add(w.w2(rate, warmup, Duration.ofSeconds(ns.getInt("measure_seconds"))));
+                    results.add(w.w2Counted(rate, warmup, Duration.ofSeconds(ns.getInt("measure_seconds"))));
                 }
             }
             if (workloads.contains("ENQ-TX")) {

@@ -161,10 +161,10 @@ class WorkerFaultsIT {
 
     /** Whether a heartbeat has extended the run's lease since its claim. */
     boolean heartbeatSeen(String runId, Duration lease) {
-        return pg.jdbi().withHandle(h -> h.createQuery("SELECT coalesce(r.lease_expires_at > a.started_at + "
+        // the running attempt started when the run did (its attempt row is written when it ends)
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT coalesce(r.lease_expires_at > r.started_at + "
                 + lease.toMillis() + " * interval '1 ms', false) "
-                + "FROM runs r JOIN run_attempts a ON a.run_id = r.id AND a.attempt = r.attempt "
-                + "WHERE r.id = CAST(:id AS uuid)").bind("id", runId).mapTo(Boolean.class).findOne().orElse(false));
+                + "FROM runs r WHERE r.id = CAST(:id AS uuid)").bind("id", runId).mapTo(Boolean.class).findOne().orElse(false));
     }
 
     /** Running instances of the job: processes whose command line has the marker and whose parent's has not. */

@@ -200,8 +200,13 @@ class PostgresRunQueueIT {
                 assertThat(flattened).doesNotHaveDuplicates()
                         .containsExactlyInAnyOrderElementsOf(seeded.stream().map(Run::id).toList());
                 assertThat(claims.stream().filter(c -> !c.isEmpty())).as("claimers that got runs").hasSizeGreaterThan(1);
-                assertThat(count("SELECT count(*) FROM run_attempts WHERE attempt = 1 AND outcome IS NULL"))
+                // each claimed once: one running attempt each in its history (no row until it ends, issue 40)
+                assertThat(count("SELECT count(*) FROM runs WHERE status = 'running' AND attempt = 1"))
                         .isEqualTo(1_000);
+                for (Run run : seeded) {
+                    assertThat(runs.attempts(run.id())).singleElement()
+                            .satisfies(a -> assertThat(a.outcome()).isNull());
+                }
             } finally {
                 pool.shutdownNow();
             }
@@ -310,6 +315,37 @@ class PostgresRunQueueIT {
 
         Set<RunFence> ack(List<Acknowledgement> acks) {
             return queue.acknowledge(acks);
+        }
+
+        @Test
+        void theAttemptRowIsWrittenOnceWhenTheAttemptEnds() {
+            Run seeded = pg.insert(aRun().withMaxAttempts(4));
+            Run claimed = queue.claim("w1", NOOP, 1, LEASE).get(0);
+            assertThat(count("SELECT count(*) FROM run_attempts")).as("no row at the claim").isZero();
+
+            ack(List.of(new Acknowledgement(fence(claimed), AttemptOutcome.SUCCEEDED, RunStatus.SUCCEEDED,
+                    Duration.ZERO, "ok", null, null)));
+
+            assertThat(runs.attempts(seeded.id())).containsExactly(
+                    new Attempt(seeded.id(), 1, "w1", now, now, AttemptOutcome.SUCCEEDED, null));
+            assertThat(count("SELECT count(*) FROM run_attempts")).as("one row, inserted at the end").isEqualTo(1);
+        }
+
+        @Test
+        void anAttemptRowAnOlderClaimWroteIsFinishedByTheEnd() {
+            Run seeded = pg.insert(aRun().withMaxAttempts(4));
+            Run claimed = queue.claim("w1", NOOP, 1, LEASE).get(0);
+            // as a node of before issue 40 claimed: a started row
+            pg.jdbi().useHandle(h -> h.execute("INSERT INTO run_attempts (run_id, attempt, worker_id, started_at) "
+                    + "SELECT id, attempt, worker_id, started_at FROM runs WHERE id = CAST(? AS uuid)", seeded.id()));
+            assertThat(runs.attempts(seeded.id())).containsExactly(new Attempt(seeded.id(), 1, "w1", now, null, null,
+                    null));
+
+            ack(List.of(new Acknowledgement(fence(claimed), AttemptOutcome.SUCCEEDED, RunStatus.SUCCEEDED,
+                    Duration.ZERO, "ok", null, null)));
+
+            assertThat(runs.attempts(seeded.id())).containsExactly(
+                    new Attempt(seeded.id(), 1, "w1", now, now, AttemptOutcome.SUCCEEDED, null));
         }
 
         @Test
