@@ -162,15 +162,19 @@ final class NodeWiring {
         environment.lifecycle().manage(managed(() -> { }, health::close));
         NodeHealthChecks.registerDatabase(environment.healthChecks(), health);
         // submission, resume and trigger compute due times on the database's clock, as every later decision does
-        new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
+        ApiWiring api = new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null),
                 new HandlerWaits(new PostgresHandlerRegistry(jdbi, null)), // waiting_for: embedded handlers
                 new ListBudget(settings.listByteBudget)).tracing(tracing)
                 .slowClients(new io.forgeflow.adapter.rest.SlowClientLimits(settings.maxConnectionsPerAddress,
                         settings.minRequestDataRate, settings.requestBodyGrace.toJavaDuration()))
-                .workflows(workflows, metrics::batchCreated).register();
+                .workflows(workflows, metrics::batchCreated);
+        api.register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
+        if (streams != null) { // the gRPC API (issue 41), when FORGEFLOW_GRPC_LISTEN_ADDR is set
+            GrpcWiring.wire(environment, settings, security, api.grpcUseCases(), streams.feed(), registry);
+        }
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);
 
