@@ -62,7 +62,11 @@ class ProtoCompatibilityTest {
         changed.getServiceBuilder(0).removeMethod(0);
         List<String> breaks = breaks(released, FileDescriptorSet.newBuilder().addFile(changed).build());
         assertEquals(3, breaks.size(), String.join("\n", breaks));
-        assertTrue(breaks.get(0).contains("forgeflow.v1.Job field 1 was named id, is job_id"), breaks.get(0));
+        assertTrue(breaks.contains("method forgeflow.v1.JobService/SubmitJob was removed"), breaks.toString());
+        assertTrue(breaks.contains("forgeflow.v1.Job field 1 was named id, is job_id (JSON and text clients break)"),
+                breaks.toString());
+        assertTrue(breaks.contains("forgeflow.v1.Job field 2 (spec) changed its type, cardinality, presence or oneof"),
+                breaks.toString());
     }
 
     static List<String> breaks(FileDescriptorSet released, FileDescriptorSet now) {
