@@ -114,6 +114,22 @@ final class GrpcWiring {
         return api;
     }
 
+    /** What /api/nodes shows: {@code host:port} once serving, null without gRPC (or before it listens). */
+    static String advertised(GrpcApi api, ForgeFlowSettings settings) {
+        if (api == null) {
+            return null;
+        }
+        int port;
+        try {
+            port = api.port();
+        } catch (IllegalStateException notStarted) {
+            return null;
+        }
+        InetSocketAddress address = address(settings.grpcListenAddr);
+        String host = address.getHostString();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
     private static boolean loopback(InetSocketAddress address) {
         try {
             return InetAddress.getByName(address.getHostString()).isLoopbackAddress();

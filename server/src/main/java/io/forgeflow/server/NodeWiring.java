@@ -172,9 +172,9 @@ final class NodeWiring {
                 .workflows(workflows, metrics::batchCreated);
         api.register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
-        if (streams != null) { // the gRPC API (issue 41), when FORGEFLOW_GRPC_LISTEN_ADDR is set
-            GrpcWiring.wire(environment, settings, security, api.grpcUseCases(), streams.feed(), registry);
-        }
+        // the gRPC API (issue 41), when FORGEFLOW_GRPC_LISTEN_ADDR is set; /api/nodes shows its address
+        io.forgeflow.adapter.grpc.GrpcApi grpc = streams == null ? null
+                : GrpcWiring.wire(environment, settings, security, api.grpcUseCases(), streams.feed(), registry);
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);
 
@@ -217,7 +217,8 @@ final class NodeWiring {
         Instant startedAt = clock.instant();
         NodePresence presence = new NodePresence(nodes,
                 () -> new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader(),
-                        shell == null ? null : shell.containment().label(), shell == null ? null : shell.jobUser()),
+                        shell == null ? null : shell.containment().label(), shell == null ? null : shell.jobUser(),
+                        GrpcWiring.advertised(grpc, settings)),
                 settings.heartbeatInterval.toJavaDuration());
         environment.lifecycle().manage(managed(presence::start, presence::stop));
         LOG.info("node {} (ForgeFlow {}) roles {}", workerId, VERSION, roles);

@@ -453,7 +453,27 @@ class GrpcApiIT {
                 .anySatisfy(n -> {
                     assertThat(n.getWorkerId()).isEqualTo("grpc-worker");
                     assertThat(n.getRolesList()).contains("api", "worker", "scheduler");
+                    assertThat(n.getGrpcAddress()).isEqualTo("127.0.0.1:" + PORT);
                 });
+    }
+
+    @Test
+    void restsNodeListShowsWhichNodesServeGrpc() throws Exception {
+        long end = System.nanoTime() + WITHIN.toNanos(); // the first heartbeat may be on its way
+        com.fasterxml.jackson.databind.JsonNode nodes;
+        do {
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + APP.getLocalPort() + "/api/nodes")).header("Authorization", "Bearer " + READ).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).isEqualTo(200);
+            nodes = new com.fasterxml.jackson.databind.ObjectMapper().readTree(answer.body()).get("items");
+            if (nodes.size() > 0) {
+                break;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < end);
+        assertThat(nodes.size()).as("nodes listed").isEqualTo(1);
+        assertThat(nodes.get(0).get("grpc").asText()).isEqualTo("127.0.0.1:" + PORT);
     }
 
     /** Collects a WatchRuns stream's events on a queue. */
@@ -589,6 +609,32 @@ class GrpcApiIT {
         try (Watch unknown = new Watch(WatchRunsRequest.newBuilder().setLastEventId("elsewhere-5").build())) {
             assertThat(unknown.until(RunEvent::hasReset)).hasSize(1);
         }
+    }
+
+    /**
+     * A client in another language: examples/python-grpc/run.sh generates Python stubs with protoc and submits a job,
+     * watching it finish. Needs python3-grpcio, python3-protobuf, protobuf-compiler and protobuf-compiler-grpc (CI
+     * installs them, docs/ci.md); without them this test is skipped, saying which is missing.
+     */
+    @Test
+    void aPythonClientSubmitsAJobAndWatchesItFinish() throws Exception {
+        String missing = !new java.io.File("/usr/bin/grpc_python_plugin").canExecute()
+                || !new java.io.File("/usr/bin/protoc").canExecute() ? "protobuf-compiler(-grpc) is not installed"
+                : new ProcessBuilder("/usr/bin/python3", "-c", "import grpc").start().waitFor() != 0
+                ? "python3-grpcio is not installed" : null;
+        if (missing != null && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail(missing + "; CI must run this check (.ci/run installs it)");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
+        ProcessBuilder run = new ProcessBuilder("sh", "../examples/python-grpc/run.sh").redirectErrorStream(true);
+        run.environment().put("FORGEFLOW_GRPC_ADDR", "127.0.0.1:" + PORT);
+        run.environment().put("FORGEFLOW_TOKEN", ADMIN);
+        run.environment().put("FORGEFLOW_EXECUTOR", "reverse");
+        Process process = run.start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(output).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        assertThat(output).contains("submitted job").contains(" pending").contains(" running").contains(" succeeded");
     }
 
     @Test
