@@ -332,11 +332,21 @@ class GrpcApiIT {
     }
 
     @Test
-    void aMessageOverTheLimitIsResourceExhausted() {
-        String big = "x".repeat(17 << 20);
+    void messagesOverRestsBodyLimitsAreResourceExhausted() throws Exception {
         StatusRuntimeException e = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
-                .setJob(reverse("too big", big)).build()));
+                .setJob(reverse("too big", "x".repeat(17 << 20))).build()));
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        // REST takes 1 MiB on every route but batches
+        StatusRuntimeException job = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(reverse("over a MiB", "x".repeat((1 << 20) + 10))).build()));
+        assertThat(job.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(reason(job)).isEqualTo("payload_too_large");
+        // a batch may be larger
+        SubmitBatchRequest.Builder batch = SubmitBatchRequest.newBuilder().setName("grpc-big-batch");
+        for (int i = 0; i < 3; i++) {
+            batch.addJobs(BatchJob.newBuilder().setJob(reverse("grpc-big-" + i, "y".repeat(500_000))));
+        }
+        assertThat(jobs(ADMIN).submitBatch(batch.build()).getJobIdsCount()).isEqualTo(3);
     }
 
     @Test

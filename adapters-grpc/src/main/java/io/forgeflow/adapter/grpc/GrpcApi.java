@@ -28,7 +28,7 @@ import java.util.function.Predicate;
  * }</pre>
  */
 public final class GrpcApi {
-    /** The largest request accepted: REST's body limit (1 MiB); batches may be as large as REST's (16 MiB). */
+    /** The largest request the transport reads: REST's largest body, a batch's (16 MiB); others: 1 MiB (MessageLimit). */
     public static final int MAX_MESSAGE_BYTES = 16 << 20;
 
     /** Where calls are counted: by full method name and status code name ({@code OK}, {@code NOT_FOUND} ...). */
@@ -155,6 +155,7 @@ public final class GrpcApi {
             HealthStatusManager health = new HealthStatusManager();
             Authentication auth = new Authentication(tokens);
             CallMetrics metrics = new CallMetrics(recorder);
+            MessageLimit limit = new MessageLimit();
             NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
                     .maxInboundMessageSize(MAX_MESSAGE_BYTES)
                     .maxInboundMetadataSize(16 << 10)
@@ -164,14 +165,17 @@ public final class GrpcApi {
             if (certificate != null) {
                 builder.useTransportSecurity(certificate, privateKey);
             }
-            // interceptors run last-added first: metrics see every call, authentication's refusals too
-            builder.addService(ServerInterceptors.intercept(new JobGrpcService(useCases, unary), auth, metrics))
+            // interceptors run last-added first: metrics see every call, authentication's refusals too; the size
+            // limit applies to authenticated calls only
+            builder.addService(ServerInterceptors.intercept(new JobGrpcService(useCases, unary), limit, auth, metrics))
                     .addService(ServerInterceptors.intercept(new RunGrpcService(useCases, unary, watches, databaseAway),
-                            auth, metrics))
-                    .addService(ServerInterceptors.intercept(new OtherServices.Queues(useCases, unary), auth, metrics))
-                    .addService(ServerInterceptors.intercept(new OtherServices.Schedules(useCases, unary), auth,
+                            limit, auth, metrics))
+                    .addService(ServerInterceptors.intercept(new OtherServices.Queues(useCases, unary), limit, auth,
                             metrics))
-                    .addService(ServerInterceptors.intercept(new OtherServices.Cluster(useCases, unary), auth, metrics))
+                    .addService(ServerInterceptors.intercept(new OtherServices.Schedules(useCases, unary), limit, auth,
+                            metrics))
+                    .addService(ServerInterceptors.intercept(new OtherServices.Cluster(useCases, unary), limit, auth,
+                            metrics))
                     .addService(ServerInterceptors.intercept(health.getHealthService(), metrics))
                     .addService(ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance(), metrics));
             return new GrpcApi(builder.build(), health, watches);

@@ -313,12 +313,19 @@ final class RunWatches implements AutoCloseable {
             }
         }
 
-        /** It is too slow to hear its reset, or the node stops: drop the stream. */
+        /**
+         * It is too slow to hear its reset, or the node stops: drop the stream. A waiting reset is handed to the
+         * transport anyway (one message), so the client reads it before the end whenever it reads again.
+         */
         void end() {
             if (done.compareAndSet(false, true)) {
+                Item first = items.peek();
                 cleanUp();
                 gate.lock(); // the sender never blocks while it holds it: a short wait, then no onNext runs beside this
                 try {
+                    if (first != null && first.reset() != null) {
+                        observer.onNext(event(first));
+                    }
                     observer.onError(io.grpc.Status.CANCELLED.withDescription("stream dropped").asRuntimeException());
                 } catch (RuntimeException e) {
                     LOG.debug("a WatchRuns stream was already over: {}", e.toString());

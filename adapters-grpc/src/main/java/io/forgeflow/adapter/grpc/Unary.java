@@ -14,6 +14,12 @@ final class Unary {
     }
 
     <T> void answer(StreamObserver<T> observer, Supplier<T> call) {
+        if (io.grpc.Context.current().isCancelled()) {
+            // the deadline passed (or the client left) before the use case ran: it does not run
+            observer.onError(io.grpc.Status.fromThrowable(io.grpc.Context.current().cancellationCause())
+                    .augmentDescription("not run: the call was over before it started").asRuntimeException());
+            return;
+        }
         T answer;
         try {
             answer = call.get();
