@@ -1689,7 +1689,8 @@ CREATE TABLE forgeflow.nodes (
     last_seen_at timestamp with time zone NOT NULL,
     leader boolean DEFAULT false NOT NULL,
     containment text,
-    job_user text
+    job_user text,
+    grpc_address text
 );
 
 CREATE TABLE forgeflow.queue_starts (

@@ -106,6 +106,18 @@ final class ApiWiring {
         return this;
     }
 
+    /** The use cases the gRPC API calls (issue 41): the same kinds, over the same ports, as REST's. */
+    io.forgeflow.adapter.grpc.UseCases grpcUseCases() {
+        return new io.forgeflow.adapter.grpc.UseCases(new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows),
+                workflows == null ? null : new SubmitBatch(workflows, executors, signal, clock, batchCreated),
+                new QueryJobs(jobs, waits, listBudget), new UpdateJob(jobs, executors, cron, signal, clock),
+                new PauseJob(jobs, tracing), new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs, tracing),
+                new TriggerJob(jobs, runs, signal, clock, tracing), new DeleteJob(jobs, tracing),
+                new QueryRuns(runs, waits, listBudget), new CancelRun(runs, tracing),
+                new RequeueRun(runs, jobs, signal, workflows), new QueueControls(queues, signal),
+                new PreviewSchedule(cron, clock), new QueryNodes(nodes, heartbeatInterval));
+    }
+
     void register() {
         ReadinessCheck readiness = new ReadinessCheck() {
             @Override

@@ -48,7 +48,8 @@ public final class EnvironmentOverrides {
             Map.entry("idleInTransactionTimeout", "FORGEFLOW_IDLE_IN_TRANSACTION_TIMEOUT"),
             Map.entry("retentionStatementTimeout", "FORGEFLOW_RETENTION_STATEMENT_TIMEOUT"),
             Map.entry("leaderSessionTimeout", "FORGEFLOW_LEADER_SESSION_TIMEOUT"),
-            Map.entry("jobUser", "FORGEFLOW_JOB_USER"));
+            Map.entry("jobUser", "FORGEFLOW_JOB_USER"), Map.entry("grpcListenAddr", "FORGEFLOW_GRPC_LISTEN_ADDR"),
+            Map.entry("grpcTlsCert", "FORGEFLOW_GRPC_TLS_CERT"), Map.entry("grpcTlsKey", "FORGEFLOW_GRPC_TLS_KEY"));
 
     /** Variables of settings outside {@code forgeflow:}: the listen addresses and the pool size. */
     static final List<String> OTHER_VARIABLES = List.of("FORGEFLOW_LISTEN_ADDR", "FORGEFLOW_ADMIN_LISTEN_ADDR",
@@ -141,6 +142,15 @@ public final class EnvironmentOverrides {
         }
         if ((v = env.get("FORGEFLOW_LOG_FORMAT")) != null) {
             s.logFormat = LogFormat.parse(v); // applied to the logging section by ForgeFlowConfiguration
+        }
+        if ((v = env.get("FORGEFLOW_GRPC_LISTEN_ADDR")) != null) {
+            s.grpcListenAddr = v.trim(); // parsed by GrpcWiring
+        }
+        if ((v = env.get("FORGEFLOW_GRPC_TLS_CERT")) != null) {
+            s.grpcTlsCert = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_GRPC_TLS_KEY")) != null) {
+            s.grpcTlsKey = v.trim();
         }
         if ((v = env.get("FORGEFLOW_EVENT_BUFFER")) != null) {
             s.eventBuffer = integer("FORGEFLOW_EVENT_BUFFER", v, 1, 1_000_000);

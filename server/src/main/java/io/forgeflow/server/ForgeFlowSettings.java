@@ -192,6 +192,20 @@ public class ForgeFlowSettings {
     @NotNull
     public String logFormat = "text";
 
+    /**
+     * The gRPC API's address (FORGEFLOW_GRPC_LISTEN_ADDR): {@code port}, {@code :port} (both on loopback) or
+     * {@code host:port}. Empty (the default): no gRPC. api nodes only; README "gRPC".
+     */
+    @JsonProperty
+    public String grpcListenAddr = "";
+
+    /** PEM certificate chain and private key for gRPC over TLS (FORGEFLOW_GRPC_TLS_CERT, FORGEFLOW_GRPC_TLS_KEY). */
+    @JsonProperty
+    public String grpcTlsCert = "";
+
+    @JsonProperty
+    public String grpcTlsKey = "";
+
     /** Run events an api node keeps for {@code Last-Event-ID} replay (FORGEFLOW_EVENT_BUFFER). Default 10000. */
     @JsonProperty
     @Min(1)

@@ -119,6 +119,11 @@ final class NodeSecurity {
     }
 
     /** Whether the node serves the API on a non-loopback address without authentication (FORGEFLOW_INSECURE=true). */
+    /** The API's bearer tokens (REST's and gRPC's). */
+    ApiTokens tokens() {
+        return tokens;
+    }
+
     boolean insecure() {
         return insecure;
     }

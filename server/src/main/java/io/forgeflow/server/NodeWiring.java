@@ -162,15 +162,19 @@ final class NodeWiring {
         environment.lifecycle().manage(managed(() -> { }, health::close));
         NodeHealthChecks.registerDatabase(environment.healthChecks(), health);
         // submission, resume and trigger compute due times on the database's clock, as every later decision does
-        new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
+        ApiWiring api = new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
                 new PostgresQueueRepository(jdbi, null),
                 new HandlerWaits(new PostgresHandlerRegistry(jdbi, null)), // waiting_for: embedded handlers
                 new ListBudget(settings.listByteBudget)).tracing(tracing)
                 .slowClients(new io.forgeflow.adapter.rest.SlowClientLimits(settings.maxConnectionsPerAddress,
                         settings.minRequestDataRate, settings.requestBodyGrace.toJavaDuration()))
-                .workflows(workflows, metrics::batchCreated).register();
+                .workflows(workflows, metrics::batchCreated);
+        api.register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
+        // the gRPC API (issue 41), when FORGEFLOW_GRPC_LISTEN_ADDR is set; /api/nodes shows its address
+        io.forgeflow.adapter.grpc.GrpcApi grpc = streams == null ? null
+                : GrpcWiring.wire(environment, settings, security, api.grpcUseCases(), streams.feed(), registry);
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);
 
@@ -213,7 +217,8 @@ final class NodeWiring {
         Instant startedAt = clock.instant();
         NodePresence presence = new NodePresence(nodes,
                 () -> new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader(),
-                        shell == null ? null : shell.containment().label(), shell == null ? null : shell.jobUser()),
+                        shell == null ? null : shell.containment().label(), shell == null ? null : shell.jobUser(),
+                        GrpcWiring.advertised(grpc, settings)),
                 settings.heartbeatInterval.toJavaDuration());
         environment.lifecycle().manage(managed(presence::start, presence::stop));
         LOG.info("node {} (ForgeFlow {}) roles {}", workerId, VERSION, roles);

@@ -16,7 +16,8 @@ interface NodeSql {
     @SqlUpdate
     void heartbeat(@Bind("workerId") String workerId, @Bind("roles") String[] roles, @Bind("version") String version,
                    @Bind("startedAt") Instant startedAt, @Bind("leader") boolean leader,
-                   @Bind("containment") String containment, @Bind("jobUser") String jobUser, @Bind("now") Instant now);
+                   @Bind("containment") String containment, @Bind("jobUser") String jobUser, @Bind("grpcAddress") String grpcAddress,
+                   @Bind("now") Instant now);
 
     @SqlUpdate
     void remove(@Bind("workerId") String workerId);

@@ -108,6 +108,11 @@ public final class EventStreams implements AutoCloseable {
         ticker.scheduleAtFixedRate(this::keepAlive, millis, millis, TimeUnit.MILLISECONDS);
     }
 
+    /** The feed these streams serve: the gRPC API's WatchRuns subscribes to it too (one event numbering per node). */
+    public RunEventFeed feed() {
+        return feed;
+    }
+
     /** Open streams. */
     public int openStreams() {
         return streams.size();

@@ -172,11 +172,11 @@ public final class JobResource {
         return withWorkflow(JobResponse.of(updateJob.update(id, unmasked(patch, current), "keep".equals(pending))));
     }
 
-    /** The patch with the masked secrets of its payload given their stored values ({@link PayloadRedaction#restore}). */
+    /** The patch with the masked secrets of its payload given their stored values ({@link io.forgeflow.domain.job.PayloadRedaction#restore}). */
     private static io.forgeflow.domain.job.JobPatch unmasked(io.forgeflow.domain.job.JobPatch patch,
                                                             io.forgeflow.domain.job.JobSpec current) {
         io.forgeflow.domain.job.JobDraft v = patch.values();
-        java.util.Map<String, Object> payload = PayloadRedaction.restore(v.payload(), current.payload());
+        java.util.Map<String, Object> payload = io.forgeflow.domain.job.PayloadRedaction.restore(v.payload(), current.payload());
         if (!patch.gives("payload") || payload == v.payload()) {
             return patch;
         }

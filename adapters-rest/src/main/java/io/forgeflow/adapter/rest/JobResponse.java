@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * A job as the API shows it. Every field is present; absent values are null. Timestamps are RFC 3339 UTC. Secrets in
- * the payload's headers are shown as {@code "***"} ({@link PayloadRedaction}). {@code waiting_for}: what an active job
+ * the payload's headers are shown as {@code "***"} ({@link io.forgeflow.domain.job.PayloadRedaction}). {@code waiting_for}: what an active job
  * waits for before any worker can run it ({@code "handler send-receipt"}: no live embedded worker has its handler);
  * null when nothing. {@code payload_truncated} (an addition): a list item whose payload is over 64 KiB has it null and
  * this true ({@link ListedJob}); false everywhere else.
@@ -84,7 +84,7 @@ public record JobResponse(
     private static JobResponse of(Job job, boolean payloadTruncated) {
         JobSpec s = job.spec();
         return new JobResponse(job.id(), s.name(), s.executor(),
-                payloadTruncated ? null : PayloadRedaction.redact(s.payload()), payloadTruncated, s.cronExpr(),
+                payloadTruncated ? null : io.forgeflow.domain.job.PayloadRedaction.redact(s.payload()), payloadTruncated, s.cronExpr(),
                 Timestamps.format(s.runAt()), s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(),
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),

@@ -12,11 +12,11 @@ import java.util.TreeSet;
  * A node: its id, roles (sorted), version, start, last heartbeat, runs it holds, whether it leads, and its status:
  * {@code live}, or {@code gone} when it missed three heartbeats (listed so for ten heartbeats, then dropped); how it
  * contains its shell jobs' processes ({@code pid-namespace}, {@code process-group}, {@code none}; null when it does not
- * say) and the OS user they run as (null: the node's own).
+ * say) and the OS user they run as (null: the node's own); the address it serves gRPC on (null: none).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"worker_id", "roles", "version", "started_at", "last_seen_at", "running", "leader", "status",
-        "containment", "job_user"})
+        "containment", "job_user", "grpc"})
 public record NodeResponse(
         @JsonProperty("worker_id") String workerId,
         @JsonProperty("roles") List<String> roles,
@@ -27,13 +27,14 @@ public record NodeResponse(
         @JsonProperty("leader") boolean leader,
         @JsonProperty("status") String status,
         @JsonProperty("containment") String containment,
-        @JsonProperty("job_user") String jobUser) {
+        @JsonProperty("job_user") String jobUser,
+        @JsonProperty("grpc") String grpc) {
 
     static NodeResponse of(NodeStatus node) {
         // a gone node does not lead (its lock died with its connection), whatever its last heartbeat said
         return new NodeResponse(node.info().workerId(), List.copyOf(new TreeSet<>(node.info().roles())),
                 node.info().version(), Timestamps.format(node.info().startedAt()), Timestamps.format(node.lastSeenAt()),
                 node.running(), node.live() && node.info().leader(), node.live() ? "live" : "gone",
-                node.info().containment(), node.info().jobUser());
+                node.info().containment(), node.info().jobUser(), node.info().grpcAddress());
     }
 }

@@ -40,14 +40,20 @@ public interface NodeRegistry {
      * @param jobUser     the OS user its shell jobs run as, or null: the node's own
      */
     record NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader,
-                    String containment, String jobUser) {
+                    String containment, String jobUser, String grpcAddress) {
         public NodeInfo {
             roles = Set.copyOf(roles);
         }
 
+        /** A node without the gRPC API. */
+        public NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader,
+                        String containment, String jobUser) {
+            this(workerId, roles, version, startedAt, leader, containment, jobUser, null);
+        }
+
         /** A node that says nothing of its jobs' containment. */
         public NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader) {
-            this(workerId, roles, version, startedAt, leader, null, null);
+            this(workerId, roles, version, startedAt, leader, null, null, null);
         }
     }
 

@@ -1,8 +1,8 @@
 -- heartbeat: an upsert of this node's own row (row lock on that row only); last_seen_at is the database clock.
-INSERT INTO nodes (worker_id, roles, version, started_at, last_seen_at, leader, containment, job_user)
+INSERT INTO nodes (worker_id, roles, version, started_at, last_seen_at, leader, containment, job_user, grpc_address)
 VALUES (:workerId, CAST(:roles AS text[]), :version,
         coalesce(CAST(:startedAt AS timestamptz), CAST(:now AS timestamptz), now()),
-        coalesce(CAST(:now AS timestamptz), now()), :leader, :containment, :jobUser)
+        coalesce(CAST(:now AS timestamptz), now()), :leader, :containment, :jobUser, :grpcAddress)
 ON CONFLICT (worker_id) DO UPDATE
     SET roles        = excluded.roles,
         version      = excluded.version,
@@ -10,4 +10,5 @@ ON CONFLICT (worker_id) DO UPDATE
         last_seen_at = excluded.last_seen_at,
         leader       = excluded.leader,
         containment  = excluded.containment,
-        job_user     = excluded.job_user
+        job_user     = excluded.job_user,
+        grpc_address = excluded.grpc_address

@@ -1,4 +1,4 @@
-package io.forgeflow.adapter.rest;
+package io.forgeflow.domain.job;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +16,8 @@ import java.util.Set;
  * idempotent replay is compared with. An edit that sends a payload back as it was read keeps them
  * ({@link #restore}): the mask, as the value of a sensitive header, stands for the stored value.
  */
-final class PayloadRedaction {
-    static final String MASK = "***";
+public final class PayloadRedaction {
+    public static final String MASK = "***";
     private static final Set<String> NAMES = Set.of("authorization", "proxy-authorization", "cookie", "x-api-key");
     private static final List<String> PARTS = List.of("token", "secret", "key", "password", "auth", "cookie",
             "session", "credential");
@@ -26,7 +26,7 @@ final class PayloadRedaction {
     }
 
     /** The payload as it may be shown: a copy with sensitive header values masked (the same map when none is). */
-    static Map<String, Object> redact(Map<String, Object> payload) {
+    public static Map<String, Object> redact(Map<String, Object> payload) {
         if (payload == null || !(payload.get("headers") instanceof Map<?, ?> headers)) {
             return payload;
         }
@@ -49,7 +49,7 @@ final class PayloadRedaction {
         return copy;
     }
 
-    static boolean isSensitive(String headerName) {
+    public static boolean isSensitive(String headerName) {
         String name = headerName.toLowerCase(Locale.ROOT);
         if (NAMES.contains(name)) {
             return true;
@@ -69,7 +69,7 @@ final class PayloadRedaction {
      * @throws io.forgeflow.domain.error.ValidationException naming {@code payload.headers.<name>} when the mask stands
      *                                                       for a header the stored job does not have
      */
-    static Map<String, Object> restore(Map<String, Object> sent, Map<String, Object> stored) {
+    public static Map<String, Object> restore(Map<String, Object> sent, Map<String, Object> stored) {
         if (sent == null || !(sent.get("headers") instanceof Map<?, ?> headers) || !headers.containsValue(MASK)) {
             return sent;
         }

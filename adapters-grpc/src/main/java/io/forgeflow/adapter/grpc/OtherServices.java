@@ -1,0 +1,152 @@
+package io.forgeflow.adapter.grpc;
+
+import io.forgeflow.adapter.grpc.v1.ClusterServiceGrpc;
+import io.forgeflow.adapter.grpc.v1.ConfigureQueueRequest;
+import io.forgeflow.adapter.grpc.v1.GetStatsRequest;
+import io.forgeflow.adapter.grpc.v1.GetStatsResponse;
+import io.forgeflow.adapter.grpc.v1.ListNodesRequest;
+import io.forgeflow.adapter.grpc.v1.ListNodesResponse;
+import io.forgeflow.adapter.grpc.v1.ListQueuesRequest;
+import io.forgeflow.adapter.grpc.v1.ListQueuesResponse;
+import io.forgeflow.adapter.grpc.v1.PreviewRequest;
+import io.forgeflow.adapter.grpc.v1.PreviewResponse;
+import io.forgeflow.adapter.grpc.v1.PreviewedFire;
+import io.forgeflow.adapter.grpc.v1.Queue;
+import io.forgeflow.adapter.grpc.v1.QueueNameRequest;
+import io.forgeflow.adapter.grpc.v1.QueueServiceGrpc;
+import io.forgeflow.adapter.grpc.v1.ScheduleServiceGrpc;
+import io.forgeflow.application.schedule.PreviewSchedule;
+import io.forgeflow.domain.error.InvalidQueryException;
+import io.forgeflow.domain.error.ValidationException;
+import io.forgeflow.domain.queue.QueueLimits;
+import io.forgeflow.domain.queue.RateLimit;
+import io.forgeflow.domain.run.RunStatus;
+import io.grpc.stub.StreamObserver;
+
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+/** {@code QueueService}, {@code ScheduleService} and {@code ClusterService}: REST's queues, schedules, stats, nodes. */
+final class OtherServices {
+    /** The wall-clock time with its offset, to the second, as REST's preview shows it. */
+    static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
+
+    private OtherServices() {
+    }
+
+    static final class Queues extends QueueServiceGrpc.QueueServiceImplBase {
+        private final UseCases uc;
+        private final Unary unary;
+
+        Queues(UseCases uc, Unary unary) {
+            this.uc = uc;
+            this.unary = unary;
+        }
+
+        @Override
+        public void listQueues(ListQueuesRequest request, StreamObserver<ListQueuesResponse> observer) {
+            unary.answer(observer, () -> ListQueuesResponse.newBuilder()
+                    .addAllQueues(uc.queues().list().stream().map(Convert::queue).toList()).build());
+        }
+
+        @Override
+        public void getQueue(QueueNameRequest request, StreamObserver<Queue> observer) {
+            unary.answer(observer, () -> Convert.queue(uc.queues().get(request.getName())));
+        }
+
+        @Override
+        public void configureQueue(ConfigureQueueRequest request, StreamObserver<Queue> observer) {
+            unary.answer(observer, () -> {
+                boolean setMax = false;
+                boolean setRate = false;
+                for (String path : request.getUpdateMask().getPathsList()) {
+                    if (path.equals("max_running")) {
+                        setMax = true;
+                    } else if (path.equals("rate_limit")) {
+                        setRate = true;
+                    } else {
+                        throw new ValidationException("update_mask", "update_mask names '" + Convert.shorten(path)
+                                + "': a queue takes max_running and rate_limit");
+                    }
+                }
+                Integer max = setMax && request.hasMaxRunning() ? request.getMaxRunning() : null;
+                RateLimit rate = setRate && request.hasRateLimit()
+                        ? new RateLimit(request.getRateLimit().getCount(), request.getRateLimit().getPerSeconds()) : null;
+                return Convert.queue(uc.queues().configure(request.getName(), setMax, setRate,
+                        new QueueLimits(max, rate)));
+            });
+        }
+
+        @Override
+        public void pauseQueue(QueueNameRequest request, StreamObserver<Queue> observer) {
+            unary.answer(observer, () -> Convert.queue(uc.queues().pause(request.getName())));
+        }
+
+        @Override
+        public void resumeQueue(QueueNameRequest request, StreamObserver<Queue> observer) {
+            unary.answer(observer, () -> Convert.queue(uc.queues().resume(request.getName())));
+        }
+    }
+
+    static final class Schedules extends ScheduleServiceGrpc.ScheduleServiceImplBase {
+        private final UseCases uc;
+        private final Unary unary;
+
+        Schedules(UseCases uc, Unary unary) {
+            this.uc = uc;
+            this.unary = unary;
+        }
+
+        @Override
+        public void preview(PreviewRequest request, StreamObserver<PreviewResponse> observer) {
+            unary.answer(observer, () -> {
+                int count = request.getCount() == 0 ? PreviewSchedule.DEFAULT_COUNT : request.getCount();
+                if (count < 1 || count > PreviewSchedule.MAX_COUNT) {
+                    throw new InvalidQueryException("count", "count must be a whole number from 1 to "
+                            + PreviewSchedule.MAX_COUNT + " (0: " + PreviewSchedule.DEFAULT_COUNT + "), was "
+                            + request.getCount());
+                }
+                PreviewResponse.Builder answer = PreviewResponse.newBuilder();
+                for (PreviewSchedule.PreviewedFire fire : uc.previewSchedule().preview(
+                        request.getCronExpr().isEmpty() ? null : request.getCronExpr(),
+                        request.getTimezone().isEmpty() ? null : request.getTimezone(),
+                        request.hasAfter() ? Convert.instant(request.getAfter()) : null, count)) {
+                    PreviewedFire.Builder b = PreviewedFire.newBuilder().setAt(Convert.timestamp(fire.at()))
+                            .setLocal(LOCAL.format(fire.local()));
+                    if (fire.note() != null) {
+                        b.setNote(fire.note());
+                    }
+                    answer.addFires(b);
+                }
+                return answer.build();
+            });
+        }
+    }
+
+    static final class Cluster extends ClusterServiceGrpc.ClusterServiceImplBase {
+        private final UseCases uc;
+        private final Unary unary;
+
+        Cluster(UseCases uc, Unary unary) {
+            this.uc = uc;
+            this.unary = unary;
+        }
+
+        @Override
+        public void getStats(GetStatsRequest request, StreamObserver<GetStatsResponse> observer) {
+            unary.answer(observer, () -> {
+                GetStatsResponse.Builder answer = GetStatsResponse.newBuilder();
+                for (Map.Entry<RunStatus, Long> e : uc.queryRuns().stats().entrySet()) {
+                    answer.putRuns(e.getKey().wireName(), e.getValue());
+                }
+                return answer.build();
+            });
+        }
+
+        @Override
+        public void listNodes(ListNodesRequest request, StreamObserver<ListNodesResponse> observer) {
+            unary.answer(observer, () -> ListNodesResponse.newBuilder()
+                    .addAllNodes(uc.queryNodes().recent().stream().map(Convert::node).toList()).build());
+        }
+    }
+}

@@ -1,0 +1,657 @@
+package io.forgeflow.server;
+
+import com.google.protobuf.FieldMask;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import com.google.rpc.BadRequest;
+import com.google.rpc.ErrorInfo;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.ResourceHelpers;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.forgeflow.adapter.grpc.v1.ClusterServiceGrpc;
+import io.forgeflow.adapter.grpc.v1.ConfigureQueueRequest;
+import io.forgeflow.adapter.grpc.v1.DeleteJobRequest;
+import io.forgeflow.adapter.grpc.v1.GetJobRequest;
+import io.forgeflow.adapter.grpc.v1.GetRunRequest;
+import io.forgeflow.adapter.grpc.v1.GetStatsRequest;
+import io.forgeflow.adapter.grpc.v1.Job;
+import io.forgeflow.adapter.grpc.v1.JobIdRequest;
+import io.forgeflow.adapter.grpc.v1.JobServiceGrpc;
+import io.forgeflow.adapter.grpc.v1.JobSpec;
+import io.forgeflow.adapter.grpc.v1.ListJobsRequest;
+import io.forgeflow.adapter.grpc.v1.ListJobsResponse;
+import io.forgeflow.adapter.grpc.v1.ListNodesRequest;
+import io.forgeflow.adapter.grpc.v1.ListQueuesRequest;
+import io.forgeflow.adapter.grpc.v1.ListRunsRequest;
+import io.forgeflow.adapter.grpc.v1.PreviewRequest;
+import io.forgeflow.adapter.grpc.v1.PreviewResponse;
+import io.forgeflow.adapter.grpc.v1.Queue;
+import io.forgeflow.adapter.grpc.v1.QueueNameRequest;
+import io.forgeflow.adapter.grpc.v1.QueueServiceGrpc;
+import io.forgeflow.adapter.grpc.v1.RateLimit;
+import io.forgeflow.adapter.grpc.v1.Run;
+import io.forgeflow.adapter.grpc.v1.RunEvent;
+import io.forgeflow.adapter.grpc.v1.RunIdRequest;
+import io.forgeflow.adapter.grpc.v1.RunServiceGrpc;
+import io.forgeflow.adapter.grpc.v1.ScheduleServiceGrpc;
+import io.forgeflow.adapter.grpc.v1.BatchJob;
+import io.forgeflow.adapter.grpc.v1.SubmitBatchRequest;
+import io.forgeflow.adapter.grpc.v1.SubmitBatchResponse;
+import io.forgeflow.adapter.grpc.v1.SubmitJobRequest;
+import io.forgeflow.adapter.grpc.v1.SubmitJobResponse;
+import io.forgeflow.adapter.grpc.v1.UpdateJobRequest;
+import io.forgeflow.adapter.grpc.v1.WatchRunsRequest;
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.Context;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.reflection.v1.ServerReflectionGrpc;
+import io.grpc.reflection.v1.ServerReflectionRequest;
+import io.grpc.reflection.v1.ServerReflectionResponse;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * The gRPC API (issue 41) of one real node on a real PostgreSQL, over real HTTP/2 on loopback, with the stubs
+ * generated from forgeflow.proto: every method, each error code, REST's tokens and scopes, WatchRuns seeing a job
+ * submitted over REST, and a resumed stream missing nothing.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class GrpcApiIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    static final String ADMIN = "grpc-admin-0123456789";
+    static final String READ = "grpc-read-0123456789";
+    static final String OPERATE = "grpc-operate-0123456789";
+    static final String REVERSE_ONLY = "grpc-reverse-0123456789";
+    static final Duration WITHIN = Duration.ofSeconds(60);
+    static final int PORT = freePort();
+
+    static final DropwizardAppExtension<ForgeFlowConfiguration> APP = new DropwizardAppExtension<>(
+            ForgeFlowApplication.class, ResourceHelpers.resourceFilePath("grpc-test-config.yml"),
+            ConfigOverride.config("forgeflow.databaseUrl", () -> pg.jdbcUrl()),
+            ConfigOverride.config("forgeflow.workerId", "grpc-worker"),
+            ConfigOverride.config("forgeflow.grpcListenAddr", "127.0.0.1:" + PORT));
+
+    static ManagedChannel channel;
+    final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void connect() {
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", PORT).usePlaintext().build();
+    }
+
+    @AfterAll
+    static void disconnect() throws InterruptedException {
+        channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Channel as(String token) {
+        if (token == null) {
+            return channel;
+        }
+        Metadata md = new Metadata();
+        md.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+        return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(md));
+    }
+
+    static JobServiceGrpc.JobServiceBlockingStub jobs(String token) {
+        return JobServiceGrpc.newBlockingStub(as(token)).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    static RunServiceGrpc.RunServiceBlockingStub runs(String token) {
+        return RunServiceGrpc.newBlockingStub(as(token)).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    static JobSpec reverse(String name, String text) {
+        return JobSpec.newBuilder().setName(name).setExecutor("reverse").setPayload(Struct.newBuilder()
+                .putFields("text", Value.newBuilder().setStringValue(text).build())).build();
+    }
+
+    static JobSpec shell(String name, String command) {
+        return JobSpec.newBuilder().setName(name).setExecutor("shell").setPayload(Struct.newBuilder()
+                .putFields("command", Value.newBuilder().setStringValue(command).build())).build();
+    }
+
+    static Job submit(JobSpec spec) {
+        SubmitJobResponse answer = jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder().setJob(spec).build());
+        assertThat(answer.getCreated()).isTrue();
+        return answer.getJob();
+    }
+
+    static Run latestRun(String jobId) {
+        List<Run> list = runs(READ).listRuns(ListRunsRequest.newBuilder().setJobId(jobId).build()).getRunsList();
+        assertThat(list).as("runs of " + jobId).isNotEmpty();
+        return list.get(0);
+    }
+
+    static Run awaitRun(String jobId, String status) throws InterruptedException {
+        long end = System.nanoTime() + WITHIN.toNanos();
+        while (System.nanoTime() < end) {
+            List<Run> list = runs(READ).listRuns(ListRunsRequest.newBuilder().setJobId(jobId).build()).getRunsList();
+            if (!list.isEmpty() && list.get(0).getStatus().equals(status)) {
+                return list.get(0);
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the run of " + jobId + " did not become " + status + " within " + WITHIN);
+    }
+
+    static StatusRuntimeException failure(Runnable call) {
+        try {
+            call.run();
+        } catch (StatusRuntimeException e) {
+            return e;
+        }
+        throw new AssertionError("the call succeeded; a failure was expected");
+    }
+
+    static String badRequestField(StatusRuntimeException e) throws Exception {
+        com.google.rpc.Status status = StatusProto.fromThrowable(e);
+        assertThat(status).as("a google.rpc.Status in the trailers").isNotNull();
+        for (com.google.protobuf.Any detail : status.getDetailsList()) {
+            if (detail.is(BadRequest.class)) {
+                return detail.unpack(BadRequest.class).getFieldViolations(0).getField();
+            }
+        }
+        return null;
+    }
+
+    static String reason(StatusRuntimeException e) throws Exception {
+        for (com.google.protobuf.Any detail : StatusProto.fromThrowable(e).getDetailsList()) {
+            if (detail.is(ErrorInfo.class)) {
+                return detail.unpack(ErrorInfo.class).getReason();
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void aJobGoesThroughEveryJobMethod() throws Exception {
+        Job job = submit(reverse("grpc-life", "abc").toBuilder().setCronExpr("0 3 * * *").build());
+        assertThat(job.getStatus()).isEqualTo("active");
+        assertThat(job.getSpec().getPayload().getFieldsMap().get("text").getStringValue()).isEqualTo("abc");
+
+        assertThat(jobs(READ).getJob(GetJobRequest.newBuilder().setId(job.getId()).build()).getSpec().getName())
+                .isEqualTo("grpc-life");
+
+        Job edited = jobs(ADMIN).updateJob(UpdateJobRequest.newBuilder().setId(job.getId())
+                .setJob(JobSpec.newBuilder().setPriority(8).setName("ignored: not in the mask"))
+                .setUpdateMask(FieldMask.newBuilder().addPaths("priority")).build());
+        assertThat(edited.getSpec().getPriority()).isEqualTo(8);
+        assertThat(edited.getSpec().getName()).isEqualTo("grpc-life");
+
+        assertThat(jobs(OPERATE).pauseJob(JobIdRequest.newBuilder().setId(job.getId()).build()).getStatus())
+                .isEqualTo("paused");
+        assertThat(jobs(OPERATE).resumeJob(JobIdRequest.newBuilder().setId(job.getId()).build()).getStatus())
+                .isEqualTo("active");
+        Run triggered = jobs(OPERATE).triggerJob(JobIdRequest.newBuilder().setId(job.getId()).build());
+        assertThat(triggered.getJobId()).isEqualTo(job.getId());
+        awaitRun(job.getId(), "succeeded");
+        assertThat(runs(READ).getRun(GetRunRequest.newBuilder().setId(triggered.getId()).build()).getOutput())
+                .contains("cba");
+
+        assertThat(jobs(OPERATE).cancelJob(JobIdRequest.newBuilder().setId(job.getId()).build()).getStatus())
+                .isEqualTo("cancelled");
+        assertThat(jobs(OPERATE).deleteJob(DeleteJobRequest.newBuilder().setId(job.getId()).build()).getJob()
+                .getStatus()).isEqualTo("deleted");
+        assertThat(jobs(OPERATE).deleteJob(DeleteJobRequest.newBuilder().setId(job.getId()).setPurge(true).build())
+                .hasJob()).as("purged: no tombstone").isFalse();
+        assertThat(failure(() -> jobs(READ).getJob(GetJobRequest.newBuilder().setId(job.getId()).build()))
+                .getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    }
+
+    @Test
+    void listJobsFiltersAndPagesWithATokenAsRestDoes() {
+        for (int i = 0; i < 3; i++) {
+            submit(reverse("grpc-page-" + i, "x").toBuilder().setQueue("paging").putLabels("team", "grpc").build());
+        }
+        submit(reverse("grpc-page-other", "x"));
+        List<String> names = new ArrayList<>();
+        String token = "";
+        int pages = 0;
+        do {
+            ListJobsResponse page = jobs(READ).listJobs(ListJobsRequest.newBuilder().setPageSize(2)
+                    .setPageToken(token).setQueue("paging").putLabels("team", "grpc").build());
+            page.getJobsList().forEach(j -> names.add(j.getSpec().getName()));
+            token = page.getNextPageToken();
+            pages++;
+        } while (!token.isEmpty() && pages < 10);
+        assertThat(names).containsExactlyInAnyOrder("grpc-page-0", "grpc-page-1", "grpc-page-2");
+        assertThat(pages).isGreaterThanOrEqualTo(2);
+        assertThat(jobs(READ).listJobs(ListJobsRequest.newBuilder().setNamePrefix("grpc-page-o").build())
+                .getJobsList()).extracting(j -> j.getSpec().getName()).containsExactly("grpc-page-other");
+    }
+
+    @Test
+    void aBatchIsSubmittedWithItsParents() {
+        SubmitBatchResponse batch = jobs(ADMIN).submitBatch(SubmitBatchRequest.newBuilder().setName("grpc-batch")
+                .addJobs(BatchJob.newBuilder().setRef("first").setJob(reverse("grpc-b1", "one")))
+                .addJobs(BatchJob.newBuilder().setRef("second").setJob(reverse("grpc-b2", "two")).addDependsOn("first"))
+                .build());
+        assertThat(batch.getCreated()).isTrue();
+        assertThat(batch.getJobIdsList()).hasSize(2);
+        assertThat(batch.getRefsMap()).containsOnlyKeys("first", "second");
+    }
+
+    @Test
+    void badInputIsInvalidArgumentNamingTheField() throws Exception {
+        StatusRuntimeException noExecutor = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(JobSpec.newBuilder().setName("no executor")).build()));
+        assertThat(noExecutor.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(noExecutor)).isEqualTo("executor");
+        assertThat(reason(noExecutor)).isEqualTo("validation_failed");
+
+        StatusRuntimeException priority = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(reverse("bad priority", "x").toBuilder().setPriority(42)).build()));
+        assertThat(priority.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(priority)).isEqualTo("priority");
+
+        Job job = submit(reverse("grpc-mask", "x"));
+        StatusRuntimeException mask = failure(() -> jobs(ADMIN).updateJob(UpdateJobRequest.newBuilder()
+                .setId(job.getId()).setUpdateMask(FieldMask.newBuilder().addPaths("colour")).build()));
+        assertThat(mask.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(mask)).isEqualTo("update_mask");
+
+        StatusRuntimeException status = failure(() -> runs(READ).listRuns(ListRunsRequest.newBuilder()
+                .setStatus("sleeping").build()));
+        assertThat(status.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(status)).isEqualTo("status");
+    }
+
+    @Test
+    void unknownIdsAreNotFound() {
+        assertThat(failure(() -> jobs(READ).getJob(GetJobRequest.newBuilder().setId("no-such-job").build()))
+                .getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(failure(() -> runs(READ).getRun(GetRunRequest.newBuilder()
+                .setId("00000000-0000-0000-0000-000000000000").build())).getStatus().getCode())
+                .isEqualTo(Status.Code.NOT_FOUND);
+    }
+
+    @Test
+    void conflictsAreAlreadyExistsForKeysAndAbortedForStates() throws Exception {
+        JobSpec keyed = reverse("grpc-keyed", "one").toBuilder().setIdempotencyKey("grpc-key-1").build();
+        Job first = submit(keyed);
+        SubmitJobResponse replay = jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder().setJob(keyed).build());
+        assertThat(replay.getCreated()).as("the same body again: the same job").isFalse();
+        assertThat(replay.getJob().getId()).isEqualTo(first.getId());
+        StatusRuntimeException other = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(keyed.toBuilder().setPayload(Struct.newBuilder().putFields("text",
+                        Value.newBuilder().setStringValue("two").build()))).build()));
+        assertThat(other.getStatus().getCode()).isEqualTo(Status.Code.ALREADY_EXISTS);
+        assertThat(reason(other)).isEqualTo("idempotency_conflict");
+
+        Job job = submit(reverse("grpc-cancelled", "x").toBuilder().setCronExpr("0 4 * * *").build());
+        jobs(OPERATE).cancelJob(JobIdRequest.newBuilder().setId(job.getId()).build());
+        StatusRuntimeException state = failure(() -> jobs(OPERATE).pauseJob(JobIdRequest.newBuilder()
+                .setId(job.getId()).build()));
+        assertThat(state.getStatus().getCode()).isEqualTo(Status.Code.ABORTED);
+    }
+
+    @Test
+    void messagesOverRestsBodyLimitsAreResourceExhausted() throws Exception {
+        StatusRuntimeException e = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(reverse("too big", "x".repeat(17 << 20))).build()));
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        // REST takes 1 MiB on every route but batches
+        StatusRuntimeException job = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(reverse("over a MiB", "x".repeat((1 << 20) + 10))).build()));
+        assertThat(job.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(reason(job)).isEqualTo("payload_too_large");
+        // a batch may be larger
+        SubmitBatchRequest.Builder batch = SubmitBatchRequest.newBuilder().setName("grpc-big-batch");
+        for (int i = 0; i < 3; i++) {
+            batch.addJobs(BatchJob.newBuilder().setJob(reverse("grpc-big-" + i, "y".repeat(500_000))));
+        }
+        assertThat(jobs(ADMIN).submitBatch(batch.build()).getJobIdsCount()).isEqualTo(3);
+    }
+
+    @Test
+    void tokensAndScopesAreRests() throws Exception {
+        StatusRuntimeException none = failure(() -> jobs(null).listJobs(ListJobsRequest.getDefaultInstance()));
+        assertThat(none.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+        assertThat(none.getStatus().getDescription()).contains("authorization: Bearer");
+        StatusRuntimeException wrong = failure(() -> jobs("not-a-token-0123456789")
+                .listJobs(ListJobsRequest.getDefaultInstance()));
+        assertThat(wrong.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+
+        StatusRuntimeException readSubmits = failure(() -> jobs(READ).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(reverse("read may not submit", "x")).build()));
+        assertThat(readSubmits.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+        assertThat(readSubmits.getStatus().getDescription()).contains("'submit'");
+
+        Job job = submit(reverse("grpc-scopes", "x").toBuilder().setCronExpr("0 5 * * *").build());
+        assertThat(failure(() -> jobs(READ).pauseJob(JobIdRequest.newBuilder().setId(job.getId()).build()))
+                .getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+        assertThat(jobs(OPERATE).pauseJob(JobIdRequest.newBuilder().setId(job.getId()).build()).getStatus())
+                .isEqualTo("paused");
+
+        // submit:reverse may submit reverse jobs, not shell ones
+        assertThat(jobs(REVERSE_ONLY).submitJob(SubmitJobRequest.newBuilder().setJob(reverse("mine", "x")).build())
+                .getCreated()).isTrue();
+        StatusRuntimeException shell = failure(() -> jobs(REVERSE_ONLY).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(shell("not mine", "true")).build()));
+        assertThat(shell.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+        assertThat(shell.getStatus().getDescription()).contains("submit:shell");
+
+        // health and reflection need no token
+        assertThat(HealthGrpc.newBlockingStub(channel).check(HealthCheckRequest.getDefaultInstance()).getStatus())
+                .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+    }
+
+    @Test
+    void reflectionListsTheServices() throws Exception {
+        BlockingQueue<ServerReflectionResponse> answers = new LinkedBlockingQueue<>();
+        StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(channel).serverReflectionInfo(
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(ServerReflectionResponse value) {
+                        answers.add(value);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                    }
+                });
+        requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
+        ServerReflectionResponse answer = answers.poll(30, TimeUnit.SECONDS);
+        requests.onCompleted();
+        assertThat(answer).as("a reflection answer").isNotNull();
+        assertThat(answer.getListServicesResponse().getServiceList()).extracting(s -> s.getName())
+                .contains("forgeflow.v1.JobService", "forgeflow.v1.RunService", "forgeflow.v1.QueueService",
+                        "forgeflow.v1.ScheduleService", "forgeflow.v1.ClusterService", "grpc.health.v1.Health");
+    }
+
+    @Test
+    void runsAreCancelledAndDeadOnesRequeued() throws Exception {
+        Job failing = submit(shell("grpc-dead", "exit 3").toBuilder().setMaxAttempts(1).build());
+        Run dead = awaitRun(failing.getId(), "dead");
+        assertThat(runs(READ).listRuns(ListRunsRequest.newBuilder().setStatus("dead").build()).getRunsList())
+                .extracting(Run::getId).contains(dead.getId());
+        Run requeued = runs(OPERATE).requeueRun(RunIdRequest.newBuilder().setId(dead.getId()).build());
+        assertThat(requeued.getStatus()).isEqualTo("pending");
+
+        Job later = submit(reverse("grpc-later", "x").toBuilder()
+                .setRunAt(com.google.protobuf.Timestamp.newBuilder().setSeconds(4_000_000_000L)).build());
+        Run pending = latestRun(later.getId());
+        assertThat(runs(OPERATE).cancelRun(RunIdRequest.newBuilder().setId(pending.getId()).build()).getStatus())
+                .isEqualTo("cancelled");
+        assertThat(runs(OPERATE).cancelRun(RunIdRequest.newBuilder().setId(pending.getId()).build()).getStatus())
+                .as("cancelling again answers the cancelled run, as REST does").isEqualTo("cancelled");
+    }
+
+    @Test
+    void queuesScheduleAndCluster() throws Exception {
+        QueueServiceGrpc.QueueServiceBlockingStub queues = QueueServiceGrpc.newBlockingStub(as(OPERATE));
+        submit(reverse("grpc-queued", "x").toBuilder().setQueue("grpc-q").setRunAt(
+                com.google.protobuf.Timestamp.newBuilder().setSeconds(4_000_000_000L)).build());
+        Queue limited = queues.configureQueue(ConfigureQueueRequest.newBuilder().setName("grpc-q")
+                .setUpdateMask(FieldMask.newBuilder().addPaths("max_running").addPaths("rate_limit"))
+                .setMaxRunning(2).setRateLimit(RateLimit.newBuilder().setCount(10).setPerSeconds(60)).build());
+        assertThat(limited.getMaxRunning()).isEqualTo(2);
+        assertThat(limited.getRateLimit().getCount()).isEqualTo(10);
+        assertThat(queues.pauseQueue(QueueNameRequest.newBuilder().setName("grpc-q").build()).getPaused()).isTrue();
+        assertThat(queues.resumeQueue(QueueNameRequest.newBuilder().setName("grpc-q").build()).getPaused()).isFalse();
+        assertThat(queues.listQueues(ListQueuesRequest.getDefaultInstance()).getQueuesList())
+                .extracting(Queue::getName).contains("grpc-q");
+        assertThat(queues.getQueue(QueueNameRequest.newBuilder().setName("grpc-q").build()).getPending())
+                .isGreaterThanOrEqualTo(1);
+
+        PreviewResponse preview = ScheduleServiceGrpc.newBlockingStub(as(READ)).preview(PreviewRequest.newBuilder()
+                .setCronExpr("0 9 * * *").setTimezone("Europe/Berlin").setCount(3).build());
+        assertThat(preview.getFiresList()).hasSize(3);
+        assertThat(preview.getFires(0).getLocal()).contains("T09:00:00+0");
+        StatusRuntimeException badCron = failure(() -> ScheduleServiceGrpc.newBlockingStub(as(READ))
+                .preview(PreviewRequest.newBuilder().setCronExpr("every tuesday").build()));
+        assertThat(badCron.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+
+        ClusterServiceGrpc.ClusterServiceBlockingStub cluster = ClusterServiceGrpc.newBlockingStub(as(READ));
+        assertThat(cluster.getStats(GetStatsRequest.getDefaultInstance()).getRunsMap()).containsKey("pending");
+        long end = System.nanoTime() + WITHIN.toNanos(); // the node's first heartbeat may be on its way
+        while (cluster.listNodes(ListNodesRequest.getDefaultInstance()).getNodesCount() == 0
+                && System.nanoTime() < end) {
+            Thread.sleep(100);
+        }
+        assertThat(cluster.listNodes(ListNodesRequest.getDefaultInstance()).getNodesList())
+                .anySatisfy(n -> {
+                    assertThat(n.getWorkerId()).isEqualTo("grpc-worker");
+                    assertThat(n.getRolesList()).contains("api", "worker", "scheduler");
+                    assertThat(n.getGrpcAddress()).isEqualTo("127.0.0.1:" + PORT);
+                });
+    }
+
+    @Test
+    void restsNodeListShowsWhichNodesServeGrpc() throws Exception {
+        long end = System.nanoTime() + WITHIN.toNanos(); // the first heartbeat may be on its way
+        com.fasterxml.jackson.databind.JsonNode nodes;
+        do {
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + APP.getLocalPort() + "/api/nodes")).header("Authorization", "Bearer " + READ).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).isEqualTo(200);
+            nodes = new com.fasterxml.jackson.databind.ObjectMapper().readTree(answer.body()).get("items");
+            if (nodes.size() > 0) {
+                break;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < end);
+        assertThat(nodes.size()).as("nodes listed").isEqualTo(1);
+        assertThat(nodes.get(0).get("grpc").asText()).isEqualTo("127.0.0.1:" + PORT);
+    }
+
+    /** Collects a WatchRuns stream's events on a queue. */
+    static final class Watch implements AutoCloseable {
+        final BlockingQueue<RunEvent> events = new LinkedBlockingQueue<>();
+        final Context.CancellableContext context = Context.current().withCancellation();
+        volatile Throwable error;
+
+        Watch(WatchRunsRequest request) {
+            context.run(() -> RunServiceGrpc.newStub(as(READ)).watchRuns(request, new StreamObserver<>() {
+                @Override
+                public void onNext(RunEvent value) {
+                    events.add(value);
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                    error = t;
+                }
+
+                @Override
+                public void onCompleted() {
+                }
+            }));
+        }
+
+        /** Events until one matches, or a failure naming what was seen. */
+        List<RunEvent> until(Predicate<RunEvent> last) throws InterruptedException {
+            List<RunEvent> seen = new ArrayList<>();
+            long end = System.nanoTime() + WITHIN.toNanos();
+            while (System.nanoTime() < end) {
+                RunEvent e = events.poll(200, TimeUnit.MILLISECONDS);
+                if (e != null) {
+                    seen.add(e);
+                    if (last.test(e)) {
+                        return seen;
+                    }
+                } else if (error != null) {
+                    fail("the stream failed: " + error + " after " + seen);
+                }
+            }
+            return fail("no matching event within " + WITHIN + "; saw " + seen);
+        }
+
+        @Override
+        public void close() {
+            context.cancel(null);
+        }
+    }
+
+    String restSubmit(String body) throws Exception {
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + APP.getLocalPort() + "/api/jobs")).header("Authorization", "Bearer " + ADMIN)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(201);
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(answer.body()).get("id").asText();
+    }
+
+    static List<String> statusesOf(List<RunEvent> events, String jobId) {
+        return events.stream().filter(RunEvent::hasChange).filter(e -> e.getChange().getJobId().equals(jobId))
+                .map(e -> e.getChange().getStatus()).toList();
+    }
+
+    @Test
+    void watchRunsSeesARestSubmittedJobGoPendingRunningSucceeded() throws Exception {
+        try (Watch watch = new Watch(WatchRunsRequest.getDefaultInstance())) {
+            // the stream is open once the node has it: a first event or none; give it a job of its own to see
+            String jobId = restSubmit("{\"name\": \"grpc-watched\", \"executor\": \"reverse\", "
+                    + "\"payload\": {\"text\": \"abc\"}}");
+            List<RunEvent> seen = watch.until(e -> e.hasChange() && e.getChange().getJobId().equals(jobId)
+                    && e.getChange().getStatus().equals("succeeded"));
+            assertThat(statusesOf(seen, jobId)).containsExactly("pending", "running", "succeeded");
+            RunEvent done = seen.get(seen.size() - 1);
+            assertThat(done.getChange().getWorkerId()).isEqualTo("grpc-worker");
+            assertThat(done.getId()).contains("-");
+        }
+    }
+
+    @Test
+    void watchRunsFiltersByJobStatusAndQueue() throws Exception {
+        String other = restSubmit("{\"name\": \"grpc-unwatched\", \"executor\": \"reverse\", \"payload\": {\"text\": \"a\"}}");
+        Job watched = submit(reverse("grpc-filtered", "b").toBuilder().setQueue("grpc-watch-q").setRunAt(
+                com.google.protobuf.Timestamp.newBuilder().setSeconds(Instant_now() + 2)).build());
+        try (Watch byJob = new Watch(WatchRunsRequest.newBuilder().setJobId(watched.getId())
+                .addStatuses("succeeded").build());
+             Watch byQueue = new Watch(WatchRunsRequest.newBuilder().setQueue("grpc-watch-q").build())) {
+            List<RunEvent> seen = byJob.until(e -> e.hasChange() && e.getChange().getStatus().equals("succeeded"));
+            assertThat(seen).allSatisfy(e -> {
+                assertThat(e.getChange().getJobId()).isEqualTo(watched.getId());
+                assertThat(e.getChange().getStatus()).isEqualTo("succeeded");
+            });
+            List<RunEvent> queued = byQueue.until(e -> e.hasChange() && e.getChange().getStatus().equals("succeeded"));
+            assertThat(queued).allSatisfy(e -> {
+                assertThat(e.getChange().getJobId()).isNotEqualTo(other);
+                assertThat(e.getChange().getQueue()).isEqualTo("grpc-watch-q");
+            });
+        }
+    }
+
+    static long Instant_now() {
+        return java.time.Instant.now().getEpochSecond();
+    }
+
+    @Test
+    void aResumedStreamMissesNothing() throws Exception {
+        String lastId;
+        String firstJob;
+        try (Watch watch = new Watch(WatchRunsRequest.getDefaultInstance())) {
+            firstJob = restSubmit("{\"name\": \"grpc-before\", \"executor\": \"reverse\", \"payload\": {\"text\": \"a\"}}");
+            List<RunEvent> seen = watch.until(e -> e.hasChange() && e.getChange().getJobId().equals(firstJob)
+                    && e.getChange().getStatus().equals("succeeded"));
+            lastId = seen.get(seen.size() - 1).getId();
+        }
+        // while no stream is open: a job runs to its end
+        String missed = restSubmit("{\"name\": \"grpc-missed\", \"executor\": \"reverse\", \"payload\": {\"text\": \"b\"}}");
+        awaitRun(missed, "succeeded");
+        try (Watch resumed = new Watch(WatchRunsRequest.newBuilder().setLastEventId(lastId).build())) {
+            List<RunEvent> replayed = resumed.until(e -> e.hasChange() && e.getChange().getJobId().equals(missed)
+                    && e.getChange().getStatus().equals("succeeded"));
+            assertThat(replayed).noneMatch(RunEvent::hasReset);
+            assertThat(statusesOf(replayed, missed)).containsExactly("pending", "running", "succeeded");
+            assertThat(statusesOf(replayed, firstJob)).as("nothing from before the last id seen").isEmpty();
+            Iterator<RunEvent> it = replayed.iterator();
+            long previous = Long.parseLong(lastId.substring(lastId.lastIndexOf('-') + 1));
+            while (it.hasNext()) {
+                String id = it.next().getId();
+                long sequence = Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
+                assertThat(sequence).as("ids follow on, one by one, from " + lastId).isEqualTo(previous + 1);
+                previous = sequence;
+            }
+        }
+        try (Watch unknown = new Watch(WatchRunsRequest.newBuilder().setLastEventId("elsewhere-5").build())) {
+            assertThat(unknown.until(RunEvent::hasReset)).hasSize(1);
+        }
+    }
+
+    /**
+     * A client in another language: examples/python-grpc/run.sh generates Python stubs with protoc and submits a job,
+     * watching it finish. Needs python3-grpcio, python3-protobuf, protobuf-compiler and protobuf-compiler-grpc (CI
+     * installs them, docs/ci.md); without them this test is skipped, saying which is missing.
+     */
+    @Test
+    void aPythonClientSubmitsAJobAndWatchesItFinish() throws Exception {
+        String missing = !new java.io.File("/usr/bin/grpc_python_plugin").canExecute()
+                || !new java.io.File("/usr/bin/protoc").canExecute() ? "protobuf-compiler(-grpc) is not installed"
+                : new ProcessBuilder("/usr/bin/python3", "-c", "import grpc").start().waitFor() != 0
+                ? "python3-grpcio is not installed" : null;
+        if (missing != null && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail(missing + "; CI must run this check (.ci/run installs it)");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
+        ProcessBuilder run = new ProcessBuilder("sh", "../examples/python-grpc/run.sh").redirectErrorStream(true);
+        run.environment().put("FORGEFLOW_GRPC_ADDR", "127.0.0.1:" + PORT);
+        run.environment().put("FORGEFLOW_TOKEN", ADMIN);
+        run.environment().put("FORGEFLOW_EXECUTOR", "reverse");
+        Process process = run.start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(output).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        assertThat(output).contains("submitted job").contains(" pending").contains(" running").contains(" succeeded");
+    }
+
+    @Test
+    void callsAreCountedByMethodAndCode() throws Exception {
+        failure(() -> jobs(READ).getJob(GetJobRequest.newBuilder().setId("missing-for-metrics").build()));
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getAdminPort() + "/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.body()).contains("forgeflow_grpc_calls_total{code=\"NOT_FOUND\",method=\"forgeflow.v1.JobService/GetJob\"}");
+    }
+}
