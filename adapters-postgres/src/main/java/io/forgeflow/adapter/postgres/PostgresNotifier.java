@@ -8,7 +8,6 @@ import org.slf4j.LoggerFactory;
 import java.io.Closeable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -55,20 +54,6 @@ public final class PostgresNotifier implements Closeable {
     private static final String LISTEN_RUNS = "LISTEN " + PostgresRunEvents.CHANNEL;
     private static final String NOTIFY_DUE = "NOTIFY " + PostgresWorkSignal.CHANNEL;
     private static final String NOTIFY = "SELECT pg_notify(?, ?)";
-    /**
-     * A listener of {@code forgeflow_due} holds this shared advisory lock on its listening connection (taken before its
-     * {@code LISTEN}, released with the session), so that a sender can tell whether anybody else listens.
-     */
-    static final int LISTENER_LOCK_CLASS = 0x4646_4475; // "FFDu"
-    static final int LISTENER_LOCK_ID = 1;
-    private static final String TAKE_LISTENER_LOCK = "SELECT pg_try_advisory_lock_shared(" + LISTENER_LOCK_CLASS + ", "
-            + LISTENER_LOCK_ID + ")";
-    private static final String OTHERS_LISTEN = "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
-            + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-            + "AND classid = CAST(" + LISTENER_LOCK_CLASS + " AS oid) AND objid = CAST(" + LISTENER_LOCK_ID
-            + " AS oid) AND objsubid = 2 AND granted AND pid <> ?)";
-    /** How long the answer "nobody else listens" is trusted: a node that starts meanwhile polls until then. */
-    private static final long ALONE_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final Supplier<Connection> connections;
     private final List<Channel> channels = new CopyOnWriteArrayList<>();
@@ -81,12 +66,6 @@ public final class PostgresNotifier implements Closeable {
     private Connection sending;
     /** The backend process of the sending connection, 0 while there is none (its echoes are told apart by it). */
     private volatile int sendingPid;
-    /** The backend process of the listening connection, 0 while there is none. */
-    private volatile int listeningPid;
-    /** Whether another session listens on {@code forgeflow_due}, as last seen (sender thread only), and when. */
-    private boolean othersListen = true;
-    private long othersCheckedNanos;
-    private boolean othersChecked;
 
     /** @param connections opens the dedicated connections: one to send on, one to listen on */
     public PostgresNotifier(Supplier<Connection> connections) {
@@ -131,7 +110,6 @@ public final class PostgresNotifier implements Closeable {
         private final Outbox outbox;
         private final AtomicBoolean requested = new AtomicBoolean();
         private final AtomicLong sent = new AtomicLong();
-        private final AtomicLong skipped = new AtomicLong();
         private long nextAllowedNanos;
 
         private Channel(String name, long windowNanos, Outbox outbox) {
@@ -155,11 +133,6 @@ public final class PostgresNotifier implements Closeable {
         /** How many notifications this channel has sent. */
         public long notificationsSent() {
             return sent.get();
-        }
-
-        /** How many wake-ups this channel did not send because no other session listened (its own node's were woken). */
-        public long notificationsSkipped() {
-            return skipped.get();
         }
     }
 
@@ -308,10 +281,6 @@ public final class PostgresNotifier implements Closeable {
                     DedicatedConnections.commitWithoutWaitingForTheFlush(sending);
                     sendingPid = backendPid(sending);
                 }
-                if (onlyWakeUps(batch) && !othersListen()) {
-                    batch.forEach((c, payloads) -> c.skipped.addAndGet(payloads.size()));
-                    return;
-                }
                 sending.setAutoCommit(statements == 1);
                 for (Map.Entry<Channel, List<String>> entry : batch.entrySet()) {
                     for (String payload : entry.getValue()) {
@@ -334,38 +303,6 @@ public final class PostgresNotifier implements Closeable {
                 }
             }
         }
-    }
-
-    /** Whether the batch is only wake-ups on {@code forgeflow_due} (no payloads: nothing for anybody but a worker). */
-    private static boolean onlyWakeUps(Map<Channel, List<String>> batch) {
-        for (Map.Entry<Channel, List<String>> entry : batch.entrySet()) {
-            if (!entry.getKey().name.equals(PostgresWorkSignal.CHANNEL)
-                    || entry.getValue().stream().anyMatch(p -> !p.isEmpty())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Whether a session other than this notifier's listening one holds the listeners' lock. "Yes" is rechecked at
-     * every send only after the window below as well: sending one NOTIFY too many is harmless.
-     */
-    private boolean othersListen() throws SQLException {
-        long now = System.nanoTime();
-        if (othersChecked && now - othersCheckedNanos < ALONE_RECHECK_NANOS) {
-            return othersListen;
-        }
-        sending.setAutoCommit(true);
-        try (PreparedStatement others = sending.prepareStatement(OTHERS_LISTEN)) {
-            others.setInt(1, listeningPid);
-            try (ResultSet r = others.executeQuery()) {
-                othersListen = !r.next() || r.getBoolean(1);
-            }
-        }
-        othersChecked = true;
-        othersCheckedNanos = now;
-        return othersListen;
     }
 
     private void notify(String channel, String payload) throws SQLException {
@@ -393,7 +330,6 @@ public final class PostgresNotifier implements Closeable {
                 try {
                     connection = connections.get();
                     connection.setAutoCommit(true);
-                    listeningPid = backendPid(connection);
                     listened.clear();
                     for (String channel : listeners.keySet()) {
                         listen(connection, channel);
@@ -448,7 +384,6 @@ public final class PostgresNotifier implements Closeable {
     private void listen(Connection connection, String channel) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             if (channel.equals(PostgresWorkSignal.CHANNEL)) {
-                statement.execute(TAKE_LISTENER_LOCK); // before LISTEN: a sender that sees it early sends one too many
                 statement.execute(LISTEN_DUE);
             } else {
                 statement.execute(LISTEN_RUNS);

@@ -18,9 +18,7 @@ import java.util.function.Supplier;
  * <p><b>Sending is coalesced.</b> {@link #runsBecameDue()} only raises a flag; the notifier's sender sends one
  * {@code NOTIFY} and then waits out a window (2 ms by default) before it sends again, so any number of calls in a
  * window cost one notification, never inside a caller's transaction. This node's own waiters are woken at once,
- * without the notification's round trip. A node alone sends none: every node's listening connection holds a shared
- * advisory lock, and the sender sends a wake-up only while another session holds it (checked at most every 500 ms; a
- * node that starts meanwhile finds its work by polling until then).
+ * without the notification's round trip.
  *
  * <p><b>Receiving</b>: it listens from construction on (if the database answers; otherwise as soon as it does).
  * Notifications that arrive while nobody waits wake the next {@link #await}. After the listening connection was
@@ -111,11 +109,6 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
     /** How many NOTIFYs were sent (a metric; far fewer than calls of {@link #runsBecameDue()}). */
     public long notificationsSent() {
         return channel.notificationsSent();
-    }
-
-    /** How many NOTIFYs were not sent because no other node listened (this node's waiters were woken in process). */
-    public long notificationsSkipped() {
-        return channel.notificationsSkipped();
     }
 
     /** Stops waking waiters; closes the notifier if it is this signal's own. */

@@ -78,41 +78,6 @@ class PostgresWorkSignalIT {
     }
 
     @Test
-    void aNodeAloneSendsNoNotifyAndWakesItsOwnWaitersInProcessUntilAnotherListens() throws Exception {
-        // a database of its own: no other test's signal listens there
-        javax.sql.DataSource database = pg.createEmptyDatabase();
-        java.util.function.Supplier<Connection> connections = () -> {
-            try {
-                return database.getConnection();
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        };
-        try (PostgresWorkSignal alone = new PostgresWorkSignal(connections);
-             Connection bystander = database.getConnection()) {
-            listen(bystander); // LISTENs by hand, as no ForgeFlow node does: it is not another node
-            drain(alone);
-            alone.runsBecameDue();
-
-            assertThat(alone.await(Duration.ofSeconds(5))).as("the node's own waiter, woken in process").isTrue();
-            Conditions.awaitTrue(() -> alone.notificationsSkipped() >= 1, Duration.ofSeconds(10),
-                    "the sender saw that nobody else listens");
-            assertThat(alone.notificationsSent()).as("NOTIFYs of a node alone").isZero();
-            assertThat(poll(bystander)).isZero();
-
-            // another node starts listening: within the recheck window its await is woken again
-            try (PostgresWorkSignal other = new PostgresWorkSignal(connections)) {
-                drain(other);
-                Conditions.awaitTrue(() -> {
-                    alone.runsBecameDue();
-                    return awaitQuietly(other, Duration.ofMillis(200));
-                }, Duration.ofSeconds(20), "the other node is woken by a NOTIFY");
-                assertThat(alone.notificationsSent()).isPositive();
-            }
-        }
-    }
-
-    @Test
     void aSignalSentWhileNobodyWaitsWakesTheNextAwait() throws Exception {
         drain(receiver);
         sender.runsBecameDue();
