@@ -1,7 +1,7 @@
 #!/bin/sh
 # Generates the Python stubs from forgeflow.proto with protoc, then submits a job over gRPC and watches it finish.
 # Needs (Debian): python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc.
-#   FORGEFLOW_GRPC_ADDR=127.0.0.1:50051 FORGEFLOW_TOKEN=... examples/python-grpc/run.sh
+#   FORGEFLOW_GRPC_ADDR=127.0.0.1:50051 FORGEFLOW_TOKEN=... [FORGEFLOW_GRPC_CA=cert.pem] examples/python-grpc/run.sh
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 proto="$here/../../adapters-grpc/src/main/proto"

@@ -8,15 +8,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,11 +37,13 @@ class ApplicationLocksProcessIT {
     @TempDir
     Path dir;
     final List<NodeProcess> nodes = new ArrayList<>();
-    final List<Process> sessions = new ArrayList<>();
+    final List<PsqlSession> sessions = new ArrayList<>();
 
     @AfterEach
     void stop() throws Exception {
-        sessions.forEach(Process::destroyForcibly);
+        for (PsqlSession session : sessions) {
+            session.close();
+        }
         pg.jdbi().useHandle(h -> h.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 + "WHERE application_name = '" + APPLICATION + "'"));
         for (NodeProcess node : nodes) {
@@ -129,27 +128,6 @@ class ApplicationLocksProcessIT {
 
     /** A psql session that runs {@code statement} in a transaction and keeps it open for 20 s, then commits. */
     private void hold(String statement) throws Exception {
-        URI uri = URI.create(pg.jdbcUrl().substring("jdbc:".length()));
-        ProcessBuilder builder = new ProcessBuilder("psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", uri.getHost(),
-                "-p", String.valueOf(uri.getPort()), "-U", pg.user(), "-d", uri.getPath().substring(1))
-                .redirectErrorStream(true);
-        builder.environment().put("PGAPPNAME", APPLICATION);
-        if (!pg.password().isEmpty()) {
-            builder.environment().put("PGPASSWORD", pg.password());
-        }
-        Process psql = builder.start();
-        sessions.add(psql);
-        String script = "BEGIN;\n" + statement + ";\n\\echo locked\nSELECT pg_sleep(20);\nCOMMIT;\n\\q\n";
-        psql.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
-        psql.getOutputStream().close();
-        StringBuilder seen = new StringBuilder();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!seen.toString().contains("locked")) {
-            int c = psql.getInputStream().read();
-            if (c < 0 || System.nanoTime() > deadline) {
-                throw new AssertionError("psql did not take its locks: " + seen);
-            }
-            seen.append((char) c);
-        }
+        sessions.add(PsqlSession.hold(pg, APPLICATION, statement, 20));
     }
 }

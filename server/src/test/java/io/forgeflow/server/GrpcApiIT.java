@@ -53,6 +53,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.reflection.v1.ServerReflectionGrpc;
@@ -67,11 +68,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -101,19 +106,63 @@ class GrpcApiIT {
     static final String REVERSE_ONLY = "grpc-reverse-0123456789";
     static final Duration WITHIN = Duration.ofSeconds(60);
     static final int PORT = freePort();
+    /** The node serves gRPC over TLS with this self-signed certificate (for 127.0.0.1), which the clients trust. */
+    static final Path TLS = selfSigned();
+    static final String HOLDER = "grpc-test-operator";
 
     static final DropwizardAppExtension<ForgeFlowConfiguration> APP = new DropwizardAppExtension<>(
             ForgeFlowApplication.class, ResourceHelpers.resourceFilePath("grpc-test-config.yml"),
             ConfigOverride.config("forgeflow.databaseUrl", () -> pg.jdbcUrl()),
             ConfigOverride.config("forgeflow.workerId", "grpc-worker"),
-            ConfigOverride.config("forgeflow.grpcListenAddr", "127.0.0.1:" + PORT));
+            ConfigOverride.config("forgeflow.grpcListenAddr", "127.0.0.1:" + PORT),
+            ConfigOverride.config("forgeflow.grpcTlsCert", TLS.resolve("cert.pem").toString()),
+            ConfigOverride.config("forgeflow.grpcTlsKey", TLS.resolve("key.pem").toString()),
+            // longer than any wait of these tests: a statement waits on a lock until the call's deadline stops it
+            ConfigOverride.config("forgeflow.lockTimeout", "60s"));
 
     static ManagedChannel channel;
     final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     static void connect() {
-        channel = NettyChannelBuilder.forAddress("127.0.0.1", PORT).usePlaintext().build();
+        channel = tlsChannel(TLS.resolve("cert.pem"));
+    }
+
+    static ManagedChannel tlsChannel(Path trusted) {
+        try {
+            NettyChannelBuilder builder = NettyChannelBuilder.forAddress("127.0.0.1", PORT);
+            if (trusted != null) {
+                builder.sslContext(GrpcSslContexts.forClient().trustManager(trusted.toFile()).build());
+            }
+            return builder.build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A key and a self-signed certificate for 127.0.0.1 and localhost, made by openssl. */
+    static Path selfSigned() {
+        try {
+            Path dir = Files.createTempDirectory("forgeflow-grpc-tls");
+            dir.toFile().deleteOnExit();
+            Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                    "-keyout", dir.resolve("key.pem").toString(), "-out", dir.resolve("cert.pem").toString())
+                    .redirectErrorStream(true).start();
+            String output = new String(openssl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!openssl.waitFor(60, TimeUnit.SECONDS) || openssl.exitValue() != 0) {
+                throw new IllegalStateException("openssl could not make a certificate: " + output);
+            }
+            dir.resolve("key.pem").toFile().deleteOnExit();
+            dir.resolve("cert.pem").toFile().deleteOnExit();
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @AfterAll
@@ -638,6 +687,7 @@ class GrpcApiIT {
         org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
         ProcessBuilder run = new ProcessBuilder("sh", "../examples/python-grpc/run.sh").redirectErrorStream(true);
         run.environment().put("FORGEFLOW_GRPC_ADDR", "127.0.0.1:" + PORT);
+        run.environment().put("FORGEFLOW_GRPC_CA", TLS.resolve("cert.pem").toString());
         run.environment().put("FORGEFLOW_TOKEN", ADMIN);
         run.environment().put("FORGEFLOW_EXECUTOR", "reverse");
         Process process = run.start();
@@ -645,6 +695,54 @@ class GrpcApiIT {
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(output).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
         assertThat(output).contains("submitted job").contains(" pending").contains(" running").contains(" succeeded");
+    }
+
+    @Test
+    void theNodeServesOnlyTlsWithItsCertificate() throws Exception {
+        assertThat(jobs(READ).listJobs(ListJobsRequest.newBuilder().build())).as("over TLS").isNotNull();
+        ManagedChannel plaintext = NettyChannelBuilder.forAddress("127.0.0.1", PORT).usePlaintext().build();
+        ManagedChannel untrusting = tlsChannel(null); // the JDK's trusted authorities: not this certificate
+        try {
+            for (ManagedChannel other : List.of(plaintext, untrusting)) {
+                StatusRuntimeException refused = failure(() -> HealthGrpc.newBlockingStub(other)
+                        .withDeadlineAfter(30, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance()));
+                assertThat(refused.getStatus().getCode()).as(refused.toString()).isEqualTo(Status.Code.UNAVAILABLE);
+            }
+        } finally {
+            plaintext.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            untrusting.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * An operator's psql session holds the job's row. A pause with a 1 s deadline is DEADLINE_EXCEEDED, and the node
+     * stops waiting for the row at that deadline (the node's lock_timeout is 60 s here): when the session ends, the job
+     * is still active. Failed before the deadline reached the database: the node waited on, and paused the job the
+     * moment psql let go, after its caller had been told the call failed.
+     */
+    @Test
+    void aCallPastItsDeadlineStopsWaitingOnTheDatabaseAndChangesNothing() throws Exception {
+        Job job = submit(reverse("grpc-deadline", "abc").toBuilder().setCronExpr("0 3 * * *").build());
+        try (PsqlSession operator = PsqlSession.hold(pg, HOLDER,
+                "SELECT id FROM forgeflow.jobs WHERE id = '" + job.getId() + "' FOR UPDATE", 60)) {
+            StatusRuntimeException late = failure(() -> JobServiceGrpc.newBlockingStub(as(OPERATE))
+                    .withDeadlineAfter(1, TimeUnit.SECONDS).pauseJob(JobIdRequest.newBuilder().setId(job.getId())
+                            .build()));
+            assertThat(late.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            int waiting;
+            do {
+                waiting = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM pg_stat_activity "
+                        + "WHERE datname = current_database() AND wait_event_type = 'Lock'").mapTo(Integer.class).one());
+                if (waiting > 0) {
+                    Thread.sleep(100);
+                }
+            } while (waiting > 0 && System.nanoTime() < end);
+            assertThat(waiting).as("the node's statements still waiting on the row after the call's deadline")
+                    .isZero();
+        }
+        assertThat(jobs(READ).getJob(GetJobRequest.newBuilder().setId(job.getId()).build()).getStatus())
+                .as("the pause its caller was told failed").isEqualTo("active");
     }
 
     @Test

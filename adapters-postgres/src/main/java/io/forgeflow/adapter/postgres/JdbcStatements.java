@@ -128,9 +128,12 @@ final class JdbcStatements {
         }
     }
 
-    /** The driver's connection behind a pool's proxy, when the pool gives it out; the proxy otherwise. */
+    /**
+     * The driver's connection behind a pool's proxy, when the pool gives it out; the proxy otherwise, and always a
+     * connection bound by a caller's deadline (its statements must be made through it).
+     */
     private static Connection driverConnection(Connection pooled) throws SQLException {
-        if (pooled instanceof PGConnection) {
+        if (pooled instanceof PGConnection || pooled instanceof DeadlineBoundDataSource.BoundConnection) {
             return pooled;
         }
         if (pooled.isWrapperFor(PGConnection.class)) {

@@ -46,8 +46,10 @@ public final class PostgresJdbi {
 
     /** A Jdbi over {@code dataSource} (the server's pool) with this module's plugins and mappings. */
     public static Jdbi create(DataSource dataSource) {
-        Jdbi jdbi = Jdbi.create(dataSource);
-        DATA_SOURCES.put(jdbi, dataSource);
+        // a statement made for a caller with a deadline (gRPC) is bounded by it; others are the pool's as they are
+        DataSource bounded = new DeadlineBoundDataSource(dataSource);
+        Jdbi jdbi = Jdbi.create(bounded);
+        DATA_SOURCES.put(jdbi, bounded);
         jdbi.installPlugin(new SqlObjectPlugin());
         jdbi.installPlugin(new PostgresPlugin());
         jdbi.registerArgument(new InstantArgumentFactory());
