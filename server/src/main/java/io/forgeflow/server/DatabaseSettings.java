@@ -9,9 +9,47 @@ import io.forgeflow.adapter.postgres.SessionLimits;
 import java.sql.Connection;
 import java.util.function.Supplier;
 
-/** Turns {@code FORGEFLOW_DATABASE_URL} into pool settings and dedicated connections. */
+/**
+ * Turns {@code FORGEFLOW_DATABASE_URL} into pool settings, and {@code FORGEFLOW_DATABASE_SESSION_URL} (or the same
+ * URL) into the dedicated connections that hold session state.
+ */
 final class DatabaseSettings {
     private DatabaseSettings() {
+    }
+
+    /**
+     * Where the connections that hold session state go (LISTEN, the leader's advisory lock, the migrations' lock):
+     * the session URL when set, the pool's database otherwise; {@code pooled}: the pool's URL is a transaction pooler.
+     */
+    record Sessions(String jdbcUrl, String user, String password, String schema, boolean pooled) {
+        @Override
+        public String toString() {
+            return PostgresUrls.redact(jdbcUrl) + " as " + user;
+        }
+    }
+
+    /** The session database of a node whose pool is {@code dsf} (its URL, user and password already applied). */
+    static Sessions sessions(DataSourceFactory dsf, ForgeFlowSettings s) {
+        if (s.databaseSessionUrl == null || s.databaseSessionUrl.isBlank()) {
+            return new Sessions(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), s.databaseSchema, false);
+        }
+        PostgresUrls.Parsed parsed = PostgresUrls.parse(s.databaseSessionUrl);
+        return new Sessions(parsed.jdbcUrl(), parsed.user() != null ? parsed.user() : dsf.getUser(),
+                parsed.password() != null ? parsed.password() : dsf.getPassword(), s.databaseSchema, true);
+    }
+
+    /**
+     * The pool's settings behind a transaction pooler (PgBouncer in transaction mode), which keeps no session for a
+     * client: no startup parameters but the driver's own (no {@code options}, no {@code search_path}: they are the
+     * database's or the role's, see {@link PoolerSessionCheck}) and no named server-side prepared statements.
+     */
+    static DataSourceFactory forTransactionPooler(DataSourceFactory dsf) {
+        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(dsf.getProperties());
+        properties.remove("options");
+        properties.remove(PostgresSchema.CONNECTION_PROPERTY);
+        properties.put("prepareThreshold", "0");
+        dsf.setProperties(properties);
+        return dsf;
     }
 
     /** Sets url, user and password of {@code dsf} from a {@code postgresql://} or {@code jdbc:postgresql://} URL. */
@@ -76,14 +114,9 @@ final class DatabaseSettings {
      * The leader's session: the pool's limits, and the server ends it after {@code leaderSessionTimeout} of silence
      * (a leader confirms its lock every scheduler tick), so a stopped or cut-off leader loses the lock.
      */
-    static Supplier<Connection> leaderSession(DataSourceFactory dsf, ForgeFlowSettings s) {
-        return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), "scheduler leadership",
-                schemaOf(dsf), limitsOf(s).withIdleSession(s.leaderSessionTimeout.toJavaDuration()));
-    }
-
-    /** The schema the pool's sessions use ({@link #useSchema}), the default when none was set. */
-    static String schemaOf(DataSourceFactory dsf) {
-        return dsf.getProperties().getOrDefault(PostgresSchema.CONNECTION_PROPERTY, PostgresSchema.DEFAULT);
+    static Supplier<Connection> leaderSession(Sessions sessions, ForgeFlowSettings s) {
+        return DedicatedConnections.to(sessions.jdbcUrl(), sessions.user(), sessions.password(), "scheduler leadership",
+                sessions.schema(), limitsOf(s).withIdleSession(s.leaderSessionTimeout.toJavaDuration()));
     }
 
     /** The URL and user, never the password. */
@@ -95,7 +128,21 @@ final class DatabaseSettings {
      * Connections outside the pool, for the leader's advisory lock and for LISTEN: both are session state that
      * must live on one connection of their own.
      */
-    static Supplier<Connection> dedicated(DataSourceFactory dsf, String purpose) {
-        return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), purpose, schemaOf(dsf));
+    static Supplier<Connection> dedicated(Sessions sessions, String purpose) {
+        return DedicatedConnections.to(sessions.jdbcUrl(), sessions.user(), sessions.password(), purpose,
+                sessions.schema());
+    }
+
+    /**
+     * A connection of its own that holds no session state (NOTIFY, the readiness probe), to the pool's database: with
+     * a transaction pooler it goes through the pooler, with no startup parameters it would refuse.
+     */
+    static Supplier<Connection> stateless(DataSourceFactory dsf, Sessions sessions, String purpose,
+                                          SessionLimits limits) {
+        if (!sessions.pooled()) {
+            return DedicatedConnections.to(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), purpose, sessions.schema(),
+                    limits);
+        }
+        return DedicatedConnections.throughPooler(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), purpose);
     }
 }

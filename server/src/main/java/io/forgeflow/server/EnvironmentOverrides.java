@@ -24,6 +24,7 @@ public final class EnvironmentOverrides {
      */
     static final Map<String, String> SETTINGS_VARIABLES = Map.ofEntries(
             Map.entry("databaseUrl", "FORGEFLOW_DATABASE_URL"), Map.entry("databaseSchema", "FORGEFLOW_DATABASE_SCHEMA"),
+            Map.entry("databaseSessionUrl", "FORGEFLOW_DATABASE_SESSION_URL"),
             Map.entry("dataDirectory", "FORGEFLOW_DATA_DIR"), Map.entry("roles", "FORGEFLOW_ROLES"),
             Map.entry("workerId", "FORGEFLOW_WORKER_ID"), Map.entry("concurrency", "FORGEFLOW_CONCURRENCY"),
             Map.entry("queues", "FORGEFLOW_QUEUES"), Map.entry("pollInterval", "FORGEFLOW_POLL_INTERVAL"),
@@ -63,10 +64,14 @@ public final class EnvironmentOverrides {
         ForgeFlowSettings s = config.forgeflow();
         // an empty YAML value (databaseUrl: ${FORGEFLOW_DATABASE_URL:-}) arrives as null
         s.databaseUrl = s.databaseUrl == null ? "" : s.databaseUrl.trim();
+        s.databaseSessionUrl = s.databaseSessionUrl == null ? "" : s.databaseSessionUrl.trim();
         s.workerId = s.workerId == null ? "" : s.workerId.trim();
         String v;
         if ((v = env.get("FORGEFLOW_DATABASE_URL")) != null) {
             s.databaseUrl = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_DATABASE_SESSION_URL")) != null) {
+            s.databaseSessionUrl = v.trim();
         }
         if ((v = env.get("FORGEFLOW_DATABASE_SCHEMA")) != null && !v.isBlank()) {
             s.databaseSchema = v.trim();

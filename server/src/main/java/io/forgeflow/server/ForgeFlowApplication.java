@@ -63,11 +63,15 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
                     throw new IllegalStateException("the db commands need a database: set FORGEFLOW_DATABASE_URL "
                             + "(postgresql://user:pass@host:5432/db); the development database migrates itself at start");
                 }
-                String schema = io.forgeflow.adapter.postgres.PostgresSchema.require(configuration.forgeflow().databaseSchema);
-                DataSourceFactory dsf = DatabaseSettings.useSchema(
-                        DatabaseSettings.apply(configuration.database(), configuration.forgeflow().databaseUrl), schema);
+                ForgeFlowSettings s = configuration.forgeflow();
+                String schema = io.forgeflow.adapter.postgres.PostgresSchema.require(s.databaseSchema);
+                // migrations hold session state (Liquibase's connection, locks): the direct URL when there is one
+                DataSourceFactory dsf = DatabaseSettings.useSchema(DatabaseSettings.apply(configuration.database(),
+                        s.databaseSessionUrl.isBlank() ? s.databaseUrl : s.databaseSessionUrl), schema);
                 // Liquibase needs the schema to exist (and an earlier install in public moved into it) before it looks
-                try (java.sql.Connection connection = DatabaseSettings.dedicated(dsf, "forgeflow-db-command").get()) {
+                try (java.sql.Connection connection = DatabaseSettings.dedicated(
+                        new DatabaseSettings.Sessions(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), schema, false),
+                        "forgeflow-db-command").get()) {
                     io.forgeflow.adapter.postgres.PostgresMigrations.prepareSchema(connection, schema);
                 } catch (java.sql.SQLException e) {
                     throw new IllegalStateException("could not prepare the schema " + schema + ": " + e.getMessage(), e);
@@ -104,6 +108,15 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
         DatabaseSettings.limit(dsf, DatabaseSettings.limitsOf(settings));
         DatabaseSettings.useSchema(dsf, settings.databaseSchema);
         DatabaseSettings.withNetworkTimeouts(dsf);
+        if (!settings.databaseSessionUrl.isBlank()) {
+            if (settings.databaseUrl.isBlank()) {
+                throw new IllegalStateException("FORGEFLOW_DATABASE_SESSION_URL is set but FORGEFLOW_DATABASE_URL is not: "
+                        + "the session URL is the direct way to the database a pooler at FORGEFLOW_DATABASE_URL serves");
+            }
+            DatabaseSettings.forTransactionPooler(dsf);
+            LOG.info("database: pooled in transaction mode; session connections to {}",
+                    DatabaseSettings.sessions(dsf, settings));
+        }
         ManagedDataSource dataSource = dsf.build(environment.metrics(), "postgresql");
         environment.lifecycle().manage(dataSource);
         new NodeWiring(config, environment, dataSource, security).wire();

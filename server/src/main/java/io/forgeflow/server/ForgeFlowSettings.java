@@ -23,6 +23,15 @@ public class ForgeFlowSettings {
     public String databaseUrl = "";
 
     /**
+     * Direct connections for the few session features a node needs (FORGEFLOW_DATABASE_SESSION_URL): the LISTEN
+     * session, the scheduler leader's advisory lock and the migrations. Set it when {@code databaseUrl} goes through
+     * PgBouncer in transaction mode: the pool then sends no session settings and prepares no server-side statements.
+     * Empty (the default): everything goes to {@code databaseUrl}.
+     */
+    @JsonProperty
+    public String databaseSessionUrl = "";
+
+    /**
      * The PostgreSQL schema of ForgeFlow's tables and functions (FORGEFLOW_DATABASE_SCHEMA), created by the
      * migrations; an install of an earlier release in {@code public} is moved into it. Default {@code forgeflow}.
      */

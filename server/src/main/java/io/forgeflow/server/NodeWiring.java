@@ -95,15 +95,25 @@ final class NodeWiring {
 
     void wire() {
         LogFormat.quietRequestLogStatus(environment, config);
+        DatabaseSettings.Sessions sessions = DatabaseSettings.sessions(config.database(), settings);
         if (settings.migrateOnStart) {
-            PostgresMigrations.migrate(dataSource, settings.databaseSchema);
+            // the migrations' lock is a session's: behind a transaction pooler they run on the direct connection
+            PostgresMigrations.migrate(sessions.pooled()
+                    ? DedicatedConnections.dataSource(DatabaseSettings.dedicated(sessions, "forgeflow migrations"))
+                    : dataSource, settings.databaseSchema);
+        }
+        if (sessions.pooled()) {
+            PoolerSessionCheck.check(dataSource, settings);
         }
         Set<String> roles = new HashSet<>(settings.roles);
         String workerId = settings.workerId.isBlank() ? defaultWorkerId() : settings.workerId;
         Clock clock = Clock.systemUTC();
         Jdbi jdbi = PostgresJdbi.create(dataSource);
         // one LISTEN/NOTIFY for the node (wake-ups and run events); closed last (registered first)
-        PostgresNotifier notifier = new PostgresNotifier(DatabaseSettings.dedicated(config.database(), "notifications"));
+        // LISTEN is a session's: at most this connection and the leader's go to the session URL behind a pooler
+        PostgresNotifier notifier = new PostgresNotifier(DatabaseSettings.dedicated(sessions, "notifications"),
+                sessions.pooled() ? DatabaseSettings.stateless(config.database(), sessions, "notifications (sending)", null)
+                        : DatabaseSettings.dedicated(sessions, "notifications"), sessions.pooled());
         environment.lifecycle().manage(managed(() -> { }, notifier::close));
         // every committed run change goes to the cluster's event channel: coalesced, never inside the claim engine's
         // transactions; closed after the worker (registered before it), so its last acknowledgements are published
@@ -142,7 +152,7 @@ final class NodeWiring {
         PostgresWorkSignal signal = new PostgresWorkSignal(notifier);
         environment.lifecycle().manage(managed(() -> { }, signal::close));
         AdvisoryLockLeaderElection election = roles.contains("scheduler")
-                ? new AdvisoryLockLeaderElection(DatabaseSettings.leaderSession(config.database(), settings))
+                ? new AdvisoryLockLeaderElection(DatabaseSettings.leaderSession(sessions, settings))
                 : null;
 
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -155,10 +165,8 @@ final class NodeWiring {
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping("/prometheus");
 
         // readiness from a cached probe (at most one a second) on a connection of its own, never the workers' pool
-        PostgresHealth health = new PostgresHealth(DedicatedConnections.to(config.database().getUrl(),
-                config.database().getUser(), config.database().getPassword(), "readiness probe",
-                settings.databaseSchema, DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1),
-                settings.databaseSchema);
+        PostgresHealth health = new PostgresHealth(DatabaseSettings.stateless(config.database(), sessions,
+                "readiness probe", DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1), settings.databaseSchema);
         environment.lifecycle().manage(managed(() -> { }, health::close));
         NodeHealthChecks.registerDatabase(environment.healthChecks(), health);
         // submission, resume and trigger compute due times on the database's clock, as every later decision does

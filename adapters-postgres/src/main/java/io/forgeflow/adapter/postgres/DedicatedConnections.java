@@ -79,4 +79,88 @@ public final class DedicatedConnections {
             }
         };
     }
+
+    /**
+     * A supplier of new connections through a transaction pooler (PgBouncer in transaction mode) for work that holds no
+     * session state (NOTIFY, a probe): no startup parameter the pooler would refuse or drop (no {@code options}, no
+     * {@code search_path}) and no named server-side prepared statement.
+     */
+    public static Supplier<Connection> throughPooler(String jdbcUrl, String user, String password, String purpose) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        return () -> {
+            Properties properties = new Properties();
+            if (user != null) {
+                properties.setProperty("user", user);
+            }
+            if (password != null) {
+                properties.setProperty("password", password);
+            }
+            properties.setProperty("tcpKeepAlive", "true");
+            properties.setProperty("prepareThreshold", "0");
+            if (purpose != null) {
+                properties.setProperty("ApplicationName", purpose);
+            }
+            try {
+                return DriverManager.getConnection(jdbcUrl, properties);
+            } catch (SQLException e) {
+                throw new IllegalStateException("could not open a connection through the pooler ("
+                        + (purpose == null ? "unnamed" : purpose) + "): " + e.getMessage(), e);
+            }
+        };
+    }
+
+    /** The connections of {@code connections} as a {@link javax.sql.DataSource} (each call opens one). */
+    public static javax.sql.DataSource dataSource(Supplier<Connection> connections) {
+        Objects.requireNonNull(connections, "connections");
+        return new javax.sql.DataSource() {
+            @Override
+            public Connection getConnection() throws SQLException {
+                try {
+                    return connections.get();
+                } catch (IllegalStateException e) {
+                    throw new SQLException(e.getMessage(), "08001", e);
+                }
+            }
+
+            @Override
+            public Connection getConnection(String username, String password) throws SQLException {
+                throw new java.sql.SQLFeatureNotSupportedException("these connections are opened as configured");
+            }
+
+            @Override
+            public java.io.PrintWriter getLogWriter() {
+                return null;
+            }
+
+            @Override
+            public void setLogWriter(java.io.PrintWriter out) {
+                // no log writer: the driver logs through java.util.logging
+            }
+
+            @Override
+            public void setLoginTimeout(int seconds) {
+                // the URL's connectTimeout applies
+            }
+
+            @Override
+            public int getLoginTimeout() {
+                return 0;
+            }
+
+            @Override
+            public java.util.logging.Logger getParentLogger() throws java.sql.SQLFeatureNotSupportedException {
+                throw new java.sql.SQLFeatureNotSupportedException("no parent logger");
+            }
+
+            @Override
+            public <T> T unwrap(Class<T> type) throws SQLException {
+                throw new SQLException("these connections wrap nothing");
+            }
+
+            @Override
+            public boolean isWrapperFor(Class<?> type) {
+                return false;
+            }
+        };
+    }
 }

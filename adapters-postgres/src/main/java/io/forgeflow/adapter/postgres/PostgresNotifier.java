@@ -56,6 +56,9 @@ public final class PostgresNotifier implements Closeable {
     private static final String NOTIFY = "SELECT pg_notify(?, ?)";
 
     private final Supplier<Connection> connections;
+    private final Supplier<Connection> senders;
+    /** The sending connections go through a transaction pooler: no session setting may be made on them. */
+    private final boolean pooledSender;
     private final List<Channel> channels = new CopyOnWriteArrayList<>();
     private final Thread sender;
     private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
@@ -69,7 +72,19 @@ public final class PostgresNotifier implements Closeable {
 
     /** @param connections opens the dedicated connections: one to send on, one to listen on */
     public PostgresNotifier(Supplier<Connection> connections) {
-        this.connections = Objects.requireNonNull(connections, "connections");
+        this(connections, connections, false);
+    }
+
+    /**
+     * @param listening    opens the connection to listen on (session state: directly to PostgreSQL)
+     * @param sending      opens the connection to send on
+     * @param pooledSender {@code sending} goes through a transaction pooler (PgBouncer in transaction mode): its
+     *                     session is left as it is, and echoes are not told apart (the backend changes)
+     */
+    public PostgresNotifier(Supplier<Connection> listening, Supplier<Connection> sending, boolean pooledSender) {
+        this.connections = Objects.requireNonNull(listening, "listening");
+        this.senders = Objects.requireNonNull(sending, "sending");
+        this.pooledSender = pooledSender;
         this.sender = new Thread(this::sendLoop, "forgeflow-notify");
         sender.setDaemon(true);
         sender.start();
@@ -276,10 +291,12 @@ public final class PostgresNotifier implements Closeable {
         for (int round = 1; round <= 2; round++) {
             try {
                 if (sending == null) {
-                    sending = connections.get();
+                    sending = senders.get();
                     sending.setAutoCommit(true);
-                    DedicatedConnections.commitWithoutWaitingForTheFlush(sending);
-                    sendingPid = backendPid(sending);
+                    if (!pooledSender) {
+                        DedicatedConnections.commitWithoutWaitingForTheFlush(sending);
+                        sendingPid = backendPid(sending);
+                    }
                 }
                 sending.setAutoCommit(statements == 1);
                 for (Map.Entry<Channel, List<String>> entry : batch.entrySet()) {

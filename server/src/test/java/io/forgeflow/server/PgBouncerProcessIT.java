@@ -1,0 +1,212 @@
+package io.forgeflow.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Issue 46: nodes whose pool goes through PgBouncer in transaction mode (Debian's pgbouncer, started here on loopback),
+ * with only the LISTEN session and the leader's on FORGEFLOW_DATABASE_SESSION_URL. REST, a workflow, cancel, the
+ * SIGKILL of the scheduler leader holding a run (leadership fails over, the lease is recovered), and the count of
+ * server connections: the pooler's, plus at most two per node.
+ */
+class PgBouncerProcessIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    static final int POOL_SIZE = 6;
+    static final Map<String, String> FAST = Map.of(
+            "FORGEFLOW_LEASE_DURATION", "4s",
+            "FORGEFLOW_HEARTBEAT_INTERVAL", "1s",
+            "FORGEFLOW_POLL_INTERVAL", "200ms",
+            "FORGEFLOW_SCHEDULER_TICK", "300ms",
+            "FORGEFLOW_RETRY_BASE", "200ms");
+
+    static Process bouncer;
+    static Path dir;
+    static int bouncerPort;
+    static final List<NodeProcess> nodes = new ArrayList<>();
+
+    @BeforeAll
+    static void startPgBouncer() throws Exception {
+        String missing = Files.isExecutable(Path.of("/usr/sbin/pgbouncer")) ? null : "pgbouncer is not installed";
+        if (missing != null && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail(missing + "; CI must run this test (.ci/run installs it)");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
+        URI uri = URI.create(pg.jdbcUrl().substring("jdbc:".length()));
+        String database = uri.getPath().substring(1);
+        // what a pooler cannot carry, the role has in this database (the node refuses to start otherwise)
+        pg.jdbi().useHandle(h -> {
+            for (String setting : List.of("search_path = forgeflow", "statement_timeout = '30s'",
+                    "lock_timeout = '5s'", "idle_in_transaction_session_timeout = '60s'")) {
+                h.execute("ALTER ROLE " + pg.user() + " IN DATABASE " + database + " SET " + setting);
+            }
+        });
+        dir = Files.createTempDirectory("forgeflow-pgbouncer");
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        bouncerPort = freePort();
+        Files.writeString(dir.resolve("users.txt"), "\"" + pg.user() + "\" \"" + pg.password() + "\"\n");
+        Files.writeString(dir.resolve("pgbouncer.ini"), String.join("\n",
+                "[databases]",
+                database + " = host=" + uri.getHost() + " port=" + uri.getPort() + " dbname=" + database,
+                "[pgbouncer]",
+                "listen_addr = 127.0.0.1",
+                "listen_port = " + bouncerPort,
+                "unix_socket_dir =",
+                "auth_type = " + (pg.password().isEmpty() ? "trust" : "plain"),
+                "auth_file = " + dir.resolve("users.txt"),
+                "pool_mode = transaction",
+                "default_pool_size = " + POOL_SIZE,
+                "max_client_conn = 500",
+                "ignore_startup_parameters = extra_float_digits",
+                "server_reset_query =",
+                ""));
+        List<String> command = new ArrayList<>(List.of("/usr/sbin/pgbouncer"));
+        if ("root".equals(System.getProperty("user.name"))) {
+            command.addAll(List.of("-u", "nobody")); // it refuses to run as root
+        }
+        command.add(dir.resolve("pgbouncer.ini").toString());
+        bouncer = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("pgbouncer.log").toFile()).start();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            try (Socket ignored = new Socket("127.0.0.1", bouncerPort)) {
+                break;
+            } catch (IOException notYet) {
+                if (!bouncer.isAlive() || System.nanoTime() > end) {
+                    fail("pgbouncer did not start: " + Files.readString(dir.resolve("pgbouncer.log")));
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        for (NodeProcess node : nodes) {
+            node.close();
+        }
+        if (bouncer != null) {
+            bouncer.destroy();
+            bouncer.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    static NodeProcess start(String id, String roles) throws Exception {
+        URI uri = URI.create(pg.jdbcUrl().substring("jdbc:".length()));
+        String credentials = "user=" + pg.user() + (pg.password().isEmpty() ? "" : "&password=" + pg.password());
+        Map<String, String> env = new HashMap<>(FAST);
+        env.put("FORGEFLOW_DATABASE_SESSION_URL", ClusterProcessIT.pgUrl());
+        NodeProcess node = NodeProcess.start(id, roles, "jdbc:postgresql://127.0.0.1:" + bouncerPort + uri.getPath()
+                + "?" + credentials, env);
+        nodes.add(node);
+        return node;
+    }
+
+    @Test
+    void aClusterBehindPgBouncerInTransactionModeKeepsEveryPromise() throws Exception {
+        NodeProcess api = start("bouncer-api", "api");
+        NodeProcess leader = start("bouncer-b", "scheduler,worker");
+        NodeApi rest = new NodeApi(() -> api.port);
+        assertThat(api.logText()).contains("pooled in transaction mode");
+
+        // REST round trip, and a workflow: the child runs after its parent, with its output
+        String hello = rest.submit(shell("hello", "echo hello", 1));
+        assertThat(rest.awaitRun(hello, NodeApi.status("succeeded")).get("output").asText()).contains("hello");
+        java.net.http.HttpResponse<String> created = rest.send("POST", "/api/batches", """
+                {"jobs": [
+                  {"ref": "a", "name": "extract", "executor": "shell", "payload": {"command": "echo a"}},
+                  {"ref": "b", "name": "load", "executor": "shell", "payload": {"command": "echo b"}, "depends_on": ["a"]}
+                ]}""");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        JsonNode batch = rest.json.readTree(created.body());
+        assertThat(batch.get("job_ids")).hasSize(2);
+        for (JsonNode job : batch.get("job_ids")) {
+            rest.awaitRun(job.asText(), NodeApi.status("succeeded"));
+        }
+
+        // cancel reaches a running run's worker
+        String sleeper = rest.submit(shell("to-cancel", "sleep 30", 1));
+        JsonNode running = rest.awaitRun(sleeper, NodeApi.status("running"));
+        assertThat(rest.send("POST", "/api/runs/" + running.get("id").asText() + "/cancel", "").statusCode())
+                .isEqualTo(200);
+        rest.awaitRun(sleeper, NodeApi.status("cancelled"));
+
+        // the only scheduler (the leader) holds a run; a second starts; SIGKILL of the first: the second leads and
+        // runs it again once its lease has expired
+        Path marks = Files.createDirectories(dir.resolve("marks"));
+        Files.setPosixFilePermissions(marks, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path first = marks.resolve("first-attempt");
+        // the first attempt outlives the kill; the next one ends at once
+        String held = rest.submit(shell("held", "if [ -e " + first + " ]; then echo again; else touch " + first
+                + "; sleep 120; fi", 3));
+        assertThat(rest.awaitRun(held, NodeApi.status("running")).get("worker_id").asText()).isEqualTo("bouncer-b");
+        NodeProcess second = start("bouncer-c", "scheduler,worker");
+        assertConnections(3);
+        leader.kill();
+        JsonNode recovered = rest.awaitRun(held, NodeApi.status("succeeded"), Duration.ofSeconds(60));
+        assertThat(recovered.get("worker_id").asText()).isEqualTo("bouncer-c");
+        assertThat(recovered.get("output").asText()).contains("again");
+        JsonNode attempts = rest.read("/api/runs/" + recovered.get("id").asText()).get("attempts");
+        assertThat(attempts).as(attempts.toString()).hasSize(2);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!leads(rest, "bouncer-c") && System.nanoTime() < end) {
+            Thread.sleep(200);
+        }
+        assertThat(leads(rest, "bouncer-c")).as("the second scheduler leads").isTrue();
+        assertThat(second.isAlive()).isTrue();
+    }
+
+    /** Server connections: the pooler's pool, plus at most LISTEN and the leader's session per node. */
+    static void assertConnections(int nodeCount) {
+        int connections = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM pg_stat_activity "
+                + "WHERE datname = current_database() AND pid <> pg_backend_pid()").mapTo(Integer.class).one());
+        int direct = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM pg_stat_activity "
+                + "WHERE datname = current_database() AND application_name IN ('notifications', "
+                + "'scheduler leadership')").mapTo(Integer.class).one());
+        assertThat(direct).as("direct sessions").isLessThanOrEqualTo(2 * nodeCount);
+        assertThat(connections).as("every other connection comes through the pooler")
+                .isLessThanOrEqualTo(POOL_SIZE + 2 * nodeCount);
+    }
+
+    static boolean leads(NodeApi rest, String id) throws Exception {
+        for (JsonNode node : rest.read("/api/nodes").get("items")) {
+            if (node.get("worker_id").asText().equals(id) && node.path("leader").asBoolean()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static String shell(String name, String command, int attempts) {
+        return "{\"name\": \"" + name + "\", \"executor\": \"shell\", \"max_attempts\": " + attempts
+                + ", \"payload\": {\"command\": \"" + command + "\"}}";
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
