@@ -1690,7 +1690,8 @@ CREATE TABLE forgeflow.nodes (
     leader boolean DEFAULT false NOT NULL,
     containment text,
     job_user text,
-    grpc_address text
+    grpc_address text,
+    database_pooling text
 );
 
 CREATE TABLE forgeflow.queue_starts (

@@ -226,7 +226,7 @@ final class NodeWiring {
         NodePresence presence = new NodePresence(nodes,
                 () -> new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader(),
                         shell == null ? null : shell.containment().label(), shell == null ? null : shell.jobUser(),
-                        GrpcWiring.advertised(grpc, settings)),
+                        GrpcWiring.advertised(grpc, settings), sessions.pooled() ? "transaction" : "direct"),
                 settings.heartbeatInterval.toJavaDuration());
         environment.lifecycle().manage(managed(presence::start, presence::stop));
         LOG.info("node {} (ForgeFlow {}) roles {}", workerId, VERSION, roles);

@@ -533,6 +533,7 @@ class GrpcApiIT {
         } while (System.nanoTime() < end);
         assertThat(nodes.size()).as("nodes listed").isEqualTo(1);
         assertThat(nodes.get(0).get("grpc").asText()).isEqualTo("127.0.0.1:" + PORT);
+        assertThat(nodes.get(0).get("database_pooling").asText()).as("no session URL: direct").isEqualTo("direct");
     }
 
     /** Collects a WatchRuns stream's events on a queue. */

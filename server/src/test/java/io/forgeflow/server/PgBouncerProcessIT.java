@@ -130,6 +130,7 @@ class PgBouncerProcessIT {
         NodeProcess leader = start("bouncer-b", "scheduler,worker");
         NodeApi rest = new NodeApi(() -> api.port);
         assertThat(api.logText()).contains("pooled in transaction mode");
+        assertThat(poolingOf(rest, "bouncer-api")).isEqualTo("transaction");
 
         // REST round trip, and a workflow: the child runs after its parent, with its output
         String hello = rest.submit(shell("hello", "echo hello", 1));
@@ -188,6 +189,19 @@ class PgBouncerProcessIT {
         assertThat(direct).as("direct sessions").isLessThanOrEqualTo(2 * nodeCount);
         assertThat(connections).as("every other connection comes through the pooler")
                 .isLessThanOrEqualTo(POOL_SIZE + 2 * nodeCount);
+    }
+
+    static String poolingOf(NodeApi rest, String id) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // its first heartbeat may be on its way
+        do {
+            for (JsonNode node : rest.read("/api/nodes").get("items")) {
+                if (node.get("worker_id").asText().equals(id)) {
+                    return node.get("database_pooling").asText();
+                }
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < end);
+        throw new AssertionError(id + " is not listed in /api/nodes");
     }
 
     static boolean leads(NodeApi rest, String id) throws Exception {

@@ -195,6 +195,9 @@ final class Convert {
         if (n.info().containment() != null) {
             b.setContainment(n.info().containment());
         }
+        if (n.info().pooling() != null) {
+            b.setDatabasePooling(n.info().pooling());
+        }
         if (n.info().grpcAddress() != null) {
             b.setGrpcAddress(n.info().grpcAddress());
         }

@@ -17,6 +17,7 @@ interface NodeSql {
     void heartbeat(@Bind("workerId") String workerId, @Bind("roles") String[] roles, @Bind("version") String version,
                    @Bind("startedAt") Instant startedAt, @Bind("leader") boolean leader,
                    @Bind("containment") String containment, @Bind("jobUser") String jobUser, @Bind("grpcAddress") String grpcAddress,
+                   @Bind("pooling") String pooling,
                    @Bind("now") Instant now);
 
     @SqlUpdate

@@ -29,7 +29,7 @@ public final class PostgresNodeRegistry implements NodeRegistry {
         Objects.requireNonNull(node, "node");
         String[] roles = node.roles().stream().sorted().toArray(String[]::new);
         jdbi.useExtension(NodeSql.class, sql -> sql.heartbeat(node.workerId(), roles, node.version(), node.startedAt(),
-                node.leader(), node.containment(), node.jobUser(), node.grpcAddress(), clock.now()));
+                node.leader(), node.containment(), node.jobUser(), node.grpcAddress(), node.pooling(), clock.now()));
     }
 
     @Override

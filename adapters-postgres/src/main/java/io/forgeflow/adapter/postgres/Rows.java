@@ -215,7 +215,7 @@ final class Rows {
         Array roles = rs.getArray("roles");
         NodeInfo info = new NodeInfo(rs.getString("worker_id"), Set.copyOf(Arrays.asList((String[]) roles.getArray())),
                 rs.getString("version"), instant(rs, "started_at"), rs.getBoolean("leader"), rs.getString("containment"),
-                rs.getString("job_user"), rs.getString("grpc_address"));
+                rs.getString("job_user"), rs.getString("grpc_address"), rs.getString("database_pooling"));
         return new NodeStatus(info, instant(rs, "last_seen_at"), rs.getLong("running"), rs.getBoolean("live"));
     }
 

@@ -12,11 +12,12 @@ import java.util.TreeSet;
  * A node: its id, roles (sorted), version, start, last heartbeat, runs it holds, whether it leads, and its status:
  * {@code live}, or {@code gone} when it missed three heartbeats (listed so for ten heartbeats, then dropped); how it
  * contains its shell jobs' processes ({@code pid-namespace}, {@code process-group}, {@code none}; null when it does not
- * say) and the OS user they run as (null: the node's own); the address it serves gRPC on (null: none).
+ * say) and the OS user they run as (null: the node's own); the address it serves gRPC on (null: none); how its pool
+ * reaches PostgreSQL ({@code direct}, or {@code transaction} behind PgBouncer; null: it does not say).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"worker_id", "roles", "version", "started_at", "last_seen_at", "running", "leader", "status",
-        "containment", "job_user", "grpc"})
+        "containment", "job_user", "grpc", "database_pooling"})
 public record NodeResponse(
         @JsonProperty("worker_id") String workerId,
         @JsonProperty("roles") List<String> roles,
@@ -28,13 +29,15 @@ public record NodeResponse(
         @JsonProperty("status") String status,
         @JsonProperty("containment") String containment,
         @JsonProperty("job_user") String jobUser,
-        @JsonProperty("grpc") String grpc) {
+        @JsonProperty("grpc") String grpc,
+        @JsonProperty("database_pooling") String databasePooling) {
 
     static NodeResponse of(NodeStatus node) {
         // a gone node does not lead (its lock died with its connection), whatever its last heartbeat said
         return new NodeResponse(node.info().workerId(), List.copyOf(new TreeSet<>(node.info().roles())),
                 node.info().version(), Timestamps.format(node.info().startedAt()), Timestamps.format(node.lastSeenAt()),
                 node.running(), node.live() && node.info().leader(), node.live() ? "live" : "gone",
-                node.info().containment(), node.info().jobUser(), node.info().grpcAddress());
+                node.info().containment(), node.info().jobUser(), node.info().grpcAddress(),
+                node.info().pooling());
     }
 }

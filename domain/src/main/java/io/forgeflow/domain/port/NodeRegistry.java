@@ -38,22 +38,30 @@ public interface NodeRegistry {
      * @param containment how it contains its shell jobs' processes ({@code pid-namespace}, {@code process-group},
      *                    {@code none}), or null when it does not say (no shell executor, an embedded worker)
      * @param jobUser     the OS user its shell jobs run as, or null: the node's own
+     * @param pooling     how its pool reaches PostgreSQL: {@code direct}, or {@code transaction} behind a transaction
+     *                    pooler (PgBouncer); null when it does not say
      */
     record NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader,
-                    String containment, String jobUser, String grpcAddress) {
+                    String containment, String jobUser, String grpcAddress, String pooling) {
         public NodeInfo {
             roles = Set.copyOf(roles);
+        }
+
+        /** A node that does not say how it reaches the database. */
+        public NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader,
+                        String containment, String jobUser, String grpcAddress) {
+            this(workerId, roles, version, startedAt, leader, containment, jobUser, grpcAddress, null);
         }
 
         /** A node without the gRPC API. */
         public NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader,
                         String containment, String jobUser) {
-            this(workerId, roles, version, startedAt, leader, containment, jobUser, null);
+            this(workerId, roles, version, startedAt, leader, containment, jobUser, null, null);
         }
 
         /** A node that says nothing of its jobs' containment. */
         public NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader) {
-            this(workerId, roles, version, startedAt, leader, null, null, null);
+            this(workerId, roles, version, startedAt, leader, null, null, null, null);
         }
     }
 

@@ -1,8 +1,9 @@
 -- heartbeat: an upsert of this node's own row (row lock on that row only); last_seen_at is the database clock.
-INSERT INTO nodes (worker_id, roles, version, started_at, last_seen_at, leader, containment, job_user, grpc_address)
+INSERT INTO nodes (worker_id, roles, version, started_at, last_seen_at, leader, containment, job_user, grpc_address,
+                   database_pooling)
 VALUES (:workerId, CAST(:roles AS text[]), :version,
         coalesce(CAST(:startedAt AS timestamptz), CAST(:now AS timestamptz), now()),
-        coalesce(CAST(:now AS timestamptz), now()), :leader, :containment, :jobUser, :grpcAddress)
+        coalesce(CAST(:now AS timestamptz), now()), :leader, :containment, :jobUser, :grpcAddress, :pooling)
 ON CONFLICT (worker_id) DO UPDATE
     SET roles        = excluded.roles,
         version      = excluded.version,
@@ -11,4 +12,5 @@ ON CONFLICT (worker_id) DO UPDATE
         leader       = excluded.leader,
         containment  = excluded.containment,
         job_user     = excluded.job_user,
-        grpc_address = excluded.grpc_address
+        grpc_address = excluded.grpc_address,
+        database_pooling = excluded.database_pooling
