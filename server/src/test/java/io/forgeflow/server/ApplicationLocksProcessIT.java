@@ -27,12 +27,7 @@ class ApplicationLocksProcessIT {
     static final PostgresExtension pg = PostgresExtension.migrated();
 
     static final String APPLICATION = "forgeflow-test-application";
-    static final Map<String, String> FAST = Map.of(
-            "FORGEFLOW_LEASE_DURATION", "4s",
-            "FORGEFLOW_HEARTBEAT_INTERVAL", "1s",
-            "FORGEFLOW_POLL_INTERVAL", "200ms",
-            "FORGEFLOW_SCHEDULER_TICK", "300ms",
-            "FORGEFLOW_RETRY_BASE", "200ms");
+    static final Map<String, String> FAST = NodeProcess.FAST_LEASES;
 
     @TempDir
     Path dir;

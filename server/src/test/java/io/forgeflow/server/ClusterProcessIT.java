@@ -34,13 +34,7 @@ class ClusterProcessIT {
     @RegisterExtension
     static final PostgresExtension pg = PostgresExtension.migrated();
 
-    static final Map<String, String> FAST = Map.of(
-            "FORGEFLOW_LEASE_DURATION", "4s",
-            "FORGEFLOW_HEARTBEAT_INTERVAL", "1s",
-            "FORGEFLOW_POLL_INTERVAL", "200ms",
-            "FORGEFLOW_SCHEDULER_TICK", "300ms",
-            "FORGEFLOW_RETRY_BASE", "200ms",
-            "FORGEFLOW_DRAIN_GRACE", "30s");
+    static final Map<String, String> FAST = NodeProcess.fastLeases(Map.of("FORGEFLOW_DRAIN_GRACE", "30s"));
     static final List<NodeProcess> workers = new ArrayList<>();
     static NodeProcess control;
 

@@ -20,6 +20,21 @@ final class NodeProcess implements AutoCloseable {
     static final Path JAR = Path.of("target", "forgeflow.jar");
 
     final String workerId;
+    /** Leases of 4 s beaten every second, quick polls, ticks and retries: the timing most process tests want. */
+    static final Map<String, String> FAST_LEASES = Map.of(
+            "FORGEFLOW_LEASE_DURATION", "4s",
+            "FORGEFLOW_HEARTBEAT_INTERVAL", "1s",
+            "FORGEFLOW_POLL_INTERVAL", "200ms",
+            "FORGEFLOW_SCHEDULER_TICK", "300ms",
+            "FORGEFLOW_RETRY_BASE", "200ms");
+
+    /** {@link #FAST_LEASES} with {@code more} over it. */
+    static Map<String, String> fastLeases(Map<String, String> more) {
+        Map<String, String> m = new java.util.HashMap<>(FAST_LEASES);
+        m.putAll(more);
+        return Map.copyOf(m);
+    }
+
     final int port;
     final int adminPort;
     final Path log;

@@ -37,13 +37,7 @@ class ObservabilityProcessIT {
     @RegisterExtension
     static final PostgresExtension pg = PostgresExtension.migrated();
 
-    static final Map<String, String> FAST = Map.of(
-            "FORGEFLOW_LEASE_DURATION", "4s",
-            "FORGEFLOW_HEARTBEAT_INTERVAL", "1s",
-            "FORGEFLOW_POLL_INTERVAL", "200ms",
-            "FORGEFLOW_SCHEDULER_TICK", "300ms",
-            "FORGEFLOW_RETRY_BASE", "200ms",
-            "FORGEFLOW_DRAIN_GRACE", "5s");
+    static final Map<String, String> FAST = NodeProcess.fastLeases(Map.of("FORGEFLOW_DRAIN_GRACE", "5s"));
     static final Duration WITHIN = Duration.ofSeconds(30);
 
     static NodeProcess apiOnly;

@@ -35,12 +35,7 @@ class PgBouncerProcessIT {
     static final PostgresExtension pg = PostgresExtension.migrated();
 
     static final int POOL_SIZE = 6;
-    static final Map<String, String> FAST = Map.of(
-            "FORGEFLOW_LEASE_DURATION", "4s",
-            "FORGEFLOW_HEARTBEAT_INTERVAL", "1s",
-            "FORGEFLOW_POLL_INTERVAL", "200ms",
-            "FORGEFLOW_SCHEDULER_TICK", "300ms",
-            "FORGEFLOW_RETRY_BASE", "200ms");
+    static final Map<String, String> FAST = NodeProcess.FAST_LEASES;
 
     static Process bouncer;
     static Path dir;

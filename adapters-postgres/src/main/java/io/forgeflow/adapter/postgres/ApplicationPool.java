@@ -4,7 +4,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -248,8 +247,12 @@ public final class ApplicationPool {
     }
 
     /** The pool's connections, scoped while borrowed. */
-    private final class ScopedDataSource implements DataSource {
+    private final class ScopedDataSource extends ForwardingDataSource {
         private final Scope settings = settings("forgeflow", null);
+
+        ScopedDataSource() {
+            super(ApplicationPool.this.pool);
+        }
 
         @Override
         public Connection getConnection() throws SQLException {
@@ -260,31 +263,6 @@ public final class ApplicationPool {
         public Connection getConnection(String username, String password) throws SQLException {
             throw new SQLFeatureNotSupportedException("ForgeFlow borrows the application's pool's connections as the "
                     + "pool opens them");
-        }
-
-        @Override
-        public PrintWriter getLogWriter() throws SQLException {
-            return pool.getLogWriter();
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) throws SQLException {
-            pool.setLogWriter(out);
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            pool.setLoginTimeout(seconds);
-        }
-
-        @Override
-        public int getLoginTimeout() throws SQLException {
-            return pool.getLoginTimeout();
-        }
-
-        @Override
-        public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            return pool.getParentLogger();
         }
 
         @Override

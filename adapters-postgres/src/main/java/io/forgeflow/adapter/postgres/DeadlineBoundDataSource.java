@@ -4,14 +4,12 @@ import io.forgeflow.application.support.CallDeadline;
 import org.postgresql.jdbc.PgStatement;
 
 import javax.sql.DataSource;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -23,15 +21,13 @@ import java.util.Set;
  * Nothing is set on the session, so nothing has to be set back. {@link JdbcStatements} prepares its statements on such a
  * connection itself ({@link BoundConnection}), not on the driver's connection behind it.
  */
-final class DeadlineBoundDataSource implements DataSource {
+final class DeadlineBoundDataSource extends ForwardingDataSource {
     /** SQLSTATE query_canceled: what the driver reports for a statement it cancelled at its timeout. */
     static final String CANCELLED = "57014";
     private static final Set<String> CREATES = Set.of("createStatement", "prepareStatement", "prepareCall");
 
-    private final DataSource pool;
-
     DeadlineBoundDataSource(DataSource pool) {
-        this.pool = pool;
+        super(pool);
     }
 
     @Override
@@ -103,31 +99,6 @@ final class DeadlineBoundDataSource implements DataSource {
                 statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, (left + 999) / 1000));
             }
         }
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return pool.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        pool.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        pool.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return pool.getLoginTimeout();
-    }
-
-    @Override
-    public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return pool.getParentLogger();
     }
 
     @Override

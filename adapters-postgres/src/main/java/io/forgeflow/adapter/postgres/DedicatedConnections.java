@@ -56,27 +56,12 @@ public final class DedicatedConnections {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         PostgresSchema.require(schema);
         return () -> {
-            Properties properties = new Properties();
-            if (user != null) {
-                properties.setProperty("user", user);
-            }
-            if (password != null) {
-                properties.setProperty("password", password);
-            }
-            properties.setProperty("tcpKeepAlive", "true");
+            Properties properties = properties(user, password, purpose);
             properties.setProperty(PostgresSchema.CONNECTION_PROPERTY, schema);
-            if (purpose != null) {
-                properties.setProperty("ApplicationName", purpose);
-            }
             if (limits != null) {
                 properties.setProperty("options", limits.options());
             }
-            try {
-                return DriverManager.getConnection(jdbcUrl, properties);
-            } catch (SQLException e) {
-                throw new IllegalStateException("could not open a dedicated database connection ("
-                        + (purpose == null ? "unnamed" : purpose) + "): " + e.getMessage(), e);
-            }
+            return open(jdbcUrl, properties, "a dedicated database connection", purpose);
         };
     }
 
@@ -88,25 +73,35 @@ public final class DedicatedConnections {
     public static Supplier<Connection> throughPooler(String jdbcUrl, String user, String password, String purpose) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         return () -> {
-            Properties properties = new Properties();
-            if (user != null) {
-                properties.setProperty("user", user);
-            }
-            if (password != null) {
-                properties.setProperty("password", password);
-            }
-            properties.setProperty("tcpKeepAlive", "true");
+            Properties properties = properties(user, password, purpose);
             properties.setProperty("prepareThreshold", "0");
-            if (purpose != null) {
-                properties.setProperty("ApplicationName", purpose);
-            }
-            try {
-                return DriverManager.getConnection(jdbcUrl, properties);
-            } catch (SQLException e) {
-                throw new IllegalStateException("could not open a connection through the pooler ("
-                        + (purpose == null ? "unnamed" : purpose) + "): " + e.getMessage(), e);
-            }
+            return open(jdbcUrl, properties, "a connection through the pooler", purpose);
         };
+    }
+
+    /** Credentials, TCP keep-alive and the session's name in {@code pg_stat_activity}. */
+    private static Properties properties(String user, String password, String purpose) {
+        Properties properties = new Properties();
+        if (user != null) {
+            properties.setProperty("user", user);
+        }
+        if (password != null) {
+            properties.setProperty("password", password);
+        }
+        properties.setProperty("tcpKeepAlive", "true");
+        if (purpose != null) {
+            properties.setProperty("ApplicationName", purpose);
+        }
+        return properties;
+    }
+
+    private static Connection open(String jdbcUrl, Properties properties, String what, String purpose) {
+        try {
+            return DriverManager.getConnection(jdbcUrl, properties);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not open " + what + " (" + (purpose == null ? "unnamed" : purpose)
+                    + "): " + e.getMessage(), e);
+        }
     }
 
     /** The connections of {@code connections} as a {@link javax.sql.DataSource} (each call opens one). */
