@@ -165,52 +165,8 @@ class EmbeddedHandlersSqlIT {
             physical.setAutoCommit(false); // an application pool that hands out transactions
             InvocationHandler keepOpen = (proxy, method, args) -> method.getName().equals("close") ? null
                     : method.invoke(physical, args);
-            org.postgresql.ds.PGSimpleDataSource unused = new org.postgresql.ds.PGSimpleDataSource();
-            return new javax.sql.DataSource() {
-                @Override
-                public Connection getConnection() {
-                    return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                            new Class<?>[] {Connection.class}, keepOpen);
-                }
-
-                @Override
-                public Connection getConnection(String u, String p) {
-                    return getConnection();
-                }
-
-                @Override
-                public java.io.PrintWriter getLogWriter() {
-                    return null;
-                }
-
-                @Override
-                public void setLogWriter(java.io.PrintWriter out) {
-                }
-
-                @Override
-                public void setLoginTimeout(int seconds) {
-                }
-
-                @Override
-                public int getLoginTimeout() {
-                    return 0;
-                }
-
-                @Override
-                public java.util.logging.Logger getParentLogger() {
-                    return unused.getParentLogger();
-                }
-
-                @Override
-                public <T> T unwrap(Class<T> iface) {
-                    return null;
-                }
-
-                @Override
-                public boolean isWrapperFor(Class<?> iface) {
-                    return false;
-                }
-            };
+            return DedicatedConnections.dataSource(() -> (Connection) Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {Connection.class}, keepOpen));
         }
 
         String settings() throws SQLException {
