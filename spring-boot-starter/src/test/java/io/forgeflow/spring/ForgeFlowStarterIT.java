@@ -192,7 +192,8 @@ class ForgeFlowStarterIT {
 
     @Test
     void twoReplicasMakeOneRecurringJobAChangeUpdatesItAndRemovingItPausesIt() throws Exception {
-        String[] noWorker = {"forgeflow.worker=false"};
+        // no worker and no migrations (the fixture's database is migrated; the other test runs them): quick starts
+        String[] noWorker = {"forgeflow.worker=false", "forgeflow.migrations=false"};
         CompletableFuture<ConfigurableApplicationContext> a = CompletableFuture.supplyAsync(
                 () -> start(NightlyApp.class, noWorker));
         CompletableFuture<ConfigurableApplicationContext> b = CompletableFuture.supplyAsync(
@@ -215,7 +216,7 @@ class ForgeFlowStarterIT {
         }
         // another application's recurring jobs are not its business
         try (ConfigurableApplicationContext other = start(NoScheduleApp.class, "forgeflow.worker=false",
-                "forgeflow.recurring-owner=billing")) {
+                "forgeflow.migrations=false", "forgeflow.recurring-owner=billing")) {
             assertThat(jdbc.queryForObject("SELECT count(*) FROM forgeflow.jobs", Integer.class)).isEqualTo(1);
         }
         try (ConfigurableApplicationContext back = start(NightlyApp.class, noWorker)) {
