@@ -25,7 +25,7 @@ public class ForgeFlowProperties {
     private String workerId;
     /** Handlers running at once. */
     private int concurrency = 8;
-    /** Which queues to take, as FORGEFLOW_QUEUES says it (billing:2,*:6); default every queue. */
+    /** Which queues to take, as FORGEFLOW_QUEUES says it ("reports=2,*": reports in 2 slots of its own, every other queue in the rest); default every queue. */
     private String queues;
     /** How long a claim or heartbeat holds a run. */
     private Duration lease = Duration.ofSeconds(30);
