@@ -20,8 +20,27 @@ final class TestDatabases {
     record Fresh(String jdbcUrl, String user, String password) {
     }
 
-    /** A new database {@code fft_<random>}, or null when the variable is not set. */
-    static Fresh freshFromEnvironment(java.util.function.BooleanSupplier inUse) {
+    private static final java.util.List<java.util.function.BooleanSupplier> USERS =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static Fresh shared;
+
+    /**
+     * The JVM's test database {@code fft_<random>} (created, and migrated by the first context, once per JVM: the
+     * contexts of one test run share it), or null when the variable is not set. {@code inUse} tells whether the
+     * context using it is still open: the database is dropped at JVM exit once none is.
+     */
+    static synchronized Fresh freshFromEnvironment(java.util.function.BooleanSupplier inUse) {
+        if (shared == null) {
+            shared = create();
+        }
+        if (shared != null) {
+            USERS.add(inUse);
+        }
+        return shared;
+    }
+
+    private static Fresh create() {
+        java.util.function.BooleanSupplier inUse = () -> USERS.stream().anyMatch(java.util.function.BooleanSupplier::getAsBoolean);
         String url = System.getenv(ENV);
         if (url == null || url.isBlank()) {
             return null;

@@ -30,6 +30,8 @@ public class ForgeFlowLifecycle implements SmartLifecycle {
     private final WorkerMetrics metrics;
     private volatile ForgeFlowWorker worker;
     private volatile boolean running;
+    /** Keeps the JVM of an application without a web server alive while the worker runs (its threads are daemons). */
+    private Thread keepAlive;
 
     public ForgeFlowLifecycle(DataSource dataSource, ForgeFlowProperties properties, ForgeFlowHandlers handlers,
                               RecurringReconciler reconciler, ObjectMapper mapper, WorkerMetrics metrics) {
@@ -65,11 +67,29 @@ public class ForgeFlowLifecycle implements SmartLifecycle {
             }
             found.forEach(b::handler);
             worker = b.start();
+            if (properties.isKeepAlive()) {
+                keepAlive = new Thread(() -> {
+                    synchronized (this) {
+                        while (running) {
+                            try {
+                                wait();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                return;
+                            }
+                        }
+                    }
+                }, "forgeflow-keep-alive");
+                keepAlive.setDaemon(false);
+            }
         } else {
             LOG.info("ForgeFlow: no embedded worker (forgeflow.worker={}, {} handlers, forgeflow.scheduler={})",
                     properties.isWorker(), found.size(), properties.isScheduler());
         }
         running = true;
+        if (keepAlive != null) {
+            keepAlive.start();
+        }
     }
 
     @Override
@@ -77,6 +97,8 @@ public class ForgeFlowLifecycle implements SmartLifecycle {
         ForgeFlowWorker w = worker;
         worker = null;
         running = false;
+        keepAlive = null;
+        notifyAll();
         if (w != null) {
             w.close();
         }

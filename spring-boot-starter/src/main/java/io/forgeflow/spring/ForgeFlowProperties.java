@@ -37,6 +37,11 @@ public class ForgeFlowProperties {
     private Duration drainGrace = Duration.ofSeconds(30);
     /** With the scheduler role: finished runs older than this are deleted. */
     private Duration retention = Duration.ofDays(14);
+    /**
+     * Whether a running worker keeps the JVM alive (its own threads are daemons): an application without a web server
+     * then runs until it is stopped, as a worker should.
+     */
+    private boolean keepAlive = true;
     /** The base of the retry backoff. */
     private Duration retryBase = Duration.ofSeconds(5);
 
@@ -158,6 +163,14 @@ public class ForgeFlowProperties {
 
     public void setRetention(Duration retention) {
         this.retention = retention;
+    }
+
+    public boolean isKeepAlive() {
+        return keepAlive;
+    }
+
+    public void setKeepAlive(boolean keepAlive) {
+        this.keepAlive = keepAlive;
     }
 
     public Duration getRetryBase() {

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(properties = {"forgeflow.poll-interval=200ms", "forgeflow.drain-grace=2s"})
 @ForgeFlowTest(mode = ForgeFlowTest.Mode.DATABASE)
-class DatabaseOrdersIT {
+class DatabaseOrdersTest {
     @Autowired
     OrderService orders;
     @Autowired
