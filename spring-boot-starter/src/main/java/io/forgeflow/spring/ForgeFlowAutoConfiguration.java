@@ -86,6 +86,35 @@ public class ForgeFlowAutoConfiguration {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES));
     }
 
+    @Bean
+    @ConditionalOnMissingBean
+    ForgeFlowHealth forgeFlowHealth(DataSource dataSource, ForgeFlowProperties properties, ForgeFlowLifecycle lifecycle,
+                                    ForgeFlowHandlers handlers) {
+        return new ForgeFlowHealth(dataSource, properties.getSchema(), lifecycle, handlers);
+    }
+
+    /** The {@code forgeFlow} health contributor on Boot 3 (spring-boot-actuator). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+    static class Boot3HealthConfiguration {
+        @Bean
+        @ConditionalOnMissingBean(name = "forgeFlowHealthIndicator")
+        ForgeFlowHealthIndicator forgeFlowHealthIndicator(ForgeFlowHealth health) {
+            return new ForgeFlowHealthIndicator(health);
+        }
+    }
+
+    /** The {@code forgeFlow} health contributor on Boot 4 (spring-boot-health). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    static class Boot4HealthConfiguration {
+        @Bean
+        @ConditionalOnMissingBean(name = "forgeFlowHealthIndicator")
+        ForgeFlowHealthContributor forgeFlowHealthIndicator(ForgeFlowHealth health) {
+            return new ForgeFlowHealthContributor(health);
+        }
+    }
+
     /** The worker's meters, when Micrometer is on the classpath and the application has a registry. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")

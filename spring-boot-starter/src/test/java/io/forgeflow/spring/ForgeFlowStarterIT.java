@@ -7,6 +7,7 @@ import io.forgeflow.embedded.JobContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -183,6 +184,16 @@ class ForgeFlowStarterIT {
             assertThat(registry.find("forgeflow.claims").counter()).isNotNull();
             assertThat(registry.find("forgeflow.worker.slots").gauge()).isNotNull();
 
+            // health (Boot 3's or Boot 4's indicator, called as the actuator would): UP here; DOWN when the database
+            // cannot be reached (the same indicator type over a DataSource whose server does not answer)
+            Object indicator = ctx.getBean("forgeFlowHealthIndicator");
+            assertThat(status(indicator)).isEqualTo("UP");
+            PGSimpleDataSource unreachable = new PGSimpleDataSource();
+            unreachable.setURL("jdbc:postgresql://127.0.0.1:1/none?connectTimeout=2");
+            Object down = indicator.getClass().getConstructor(ForgeFlowHealth.class).newInstance(new ForgeFlowHealth(
+                    unreachable, "forgeflow", ctx.getBean(ForgeFlowLifecycle.class), ctx.getBean(ForgeFlowHandlers.class)));
+            assertThat(status(down)).isEqualTo("DOWN");
+
             // bad input: the database names the field, and a @Transactional caller would roll back
             assertThatThrownBy(() -> ctx.getBean(ForgeFlow.class).job("raw").priority(12).enqueue())
                     .isInstanceOf(ForgeFlowException.class).hasMessageContaining("priority must be between 1 and 9")
@@ -223,6 +234,12 @@ class ForgeFlowStarterIT {
             assertThat(jdbc.queryForList(query, String.class)).containsExactly(
                     "0 2 * * * Europe/Paris skip active nightly-report");
         }
+    }
+
+    /** The status code of the health indicator's {@code health()}: the same call on Boot 3's and Boot 4's types. */
+    static String status(Object indicator) throws ReflectiveOperationException {
+        Object health = indicator.getClass().getMethod("health").invoke(indicator);
+        return health.getClass().getMethod("getStatus").invoke(health).toString();
     }
 
     static void awaitTrue(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
