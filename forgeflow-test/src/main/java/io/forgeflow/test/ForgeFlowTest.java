@@ -1,0 +1,45 @@
+package io.forgeflow.test;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * ForgeFlow in a Spring Boot test ({@code @SpringBootTest}): the application's {@code ForgeFlow} bean is replaced by
+ * a {@link TestForgeFlow} working in {@link #mode()}, which tests inject ({@code @Autowired TestForgeFlow forgeFlow})
+ * to assert on what was enqueued. Each test starts with nothing recorded.
+ *
+ * <ul>
+ *   <li>{@link Mode#INLINE}: a job runs its handler in the caller's thread when the caller's transaction commits (at
+ *   once without one); a rollback runs nothing. No worker, no recurring reconciliation.</li>
+ *   <li>{@link Mode#MANUAL}: jobs are recorded at commit; {@link TestForgeFlow#assertEnqueued} checks them and
+ *   {@link TestForgeFlow#drain()} runs them (and what they enqueue) in the caller's thread.</li>
+ *   <li>{@link Mode#DATABASE}: the real thing: jobs go to ForgeFlow's tables and the embedded worker runs them;
+ *   {@link TestForgeFlow#drain()} waits until no run is due or running.</li>
+ * </ul>
+ *
+ * <p>With {@code FORGEFLOW_TEST_DATABASE_URL} set ({@code postgresql://user@host:port/db}), each test context gets a
+ * fresh database created on that server (dropped when the JVM exits) as its {@code spring.datasource}; otherwise the
+ * application's own {@code spring.datasource} settings are used (a Testcontainers {@code @ServiceConnection} too).
+ */
+@Documented
+@Inherited
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.TYPE)
+@ExtendWith(ForgeFlowExtension.class)
+public @interface ForgeFlowTest {
+    Mode mode() default Mode.INLINE;
+
+    /** Whether to create a fresh database when {@code FORGEFLOW_TEST_DATABASE_URL} is set. */
+    boolean freshDatabase() default true;
+
+    /** How enqueued jobs are handled in the test. */
+    enum Mode {
+        INLINE, MANUAL, DATABASE
+    }
+}
