@@ -213,6 +213,17 @@ public final class PostgresJobRepository implements JobRepository {
     @Override
     public Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
                                             RunCancellation cancellation, Run insert) {
+        return changeStatus(id, expected, next, nextRunAt, cancellation, insert, null, null);
+    }
+
+    /** {@inheritDoc} The note and its author are stored with the status, in the same statement. */
+    @Override
+    public Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
+        return changeStatus(id, expected, JobStatus.PAUSED, null, RunCancellation.PENDING, null, note, by);
+    }
+
+    private Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+                                             RunCancellation cancellation, Run insert, String note, String by) {
         Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(next, "next");
         Objects.requireNonNull(cancellation, "cancellation");
@@ -227,7 +238,7 @@ public final class PostgresJobRepository implements JobRepository {
             if (cancellation != RunCancellation.NONE) {
                 sql.lockLiveRuns(id);
             }
-            Optional<Job> changed = sql.changeStatus(id, expected.wireName(), next.wireName(), nextRunAt, now);
+            Optional<Job> changed = sql.changeStatus(id, expected.wireName(), next.wireName(), nextRunAt, note, by, now);
             if (changed.isPresent() && cancellation != RunCancellation.NONE) {
                 for (Run run : sql.cancelRuns(id, cancellation == RunCancellation.PENDING_AND_RUNNING,
                         "cancelled: its job was " + next.wireName(), now)) {

@@ -603,6 +603,91 @@ class PostgresJobRepositoryIT {
                 job.spec().timeoutSeconds(), now);
     }
 
+    @Nested
+    class ScheduleControls {
+        Job stored(io.forgeflow.domain.job.ScheduleControls controls, Instant next) {
+            Job plain = aJob().recurring("* * * * *", next).build();
+            Job job = new Job(plain.id(), plain.spec().withSchedule(controls), plain.status(), next, plain.createdAt(),
+                    plain.updatedAt());
+            return jobs.create(job, null).job();
+        }
+
+        @Test
+        void theControlsAreStoredAndReadBack() {
+            var controls = new io.forgeflow.domain.job.ScheduleControls(now, now.plusSeconds(3600), 5, 30, 3);
+            Job job = stored(controls, now);
+
+            assertThat(jobs.find(job.id()).orElseThrow().spec().schedule()).isEqualTo(controls);
+            assertThat(jobs.list(null, 10, null).items()).filteredOn(j -> j.id().equals(job.id()))
+                    .singleElement().satisfies(j -> assertThat(j.spec().schedule()).isEqualTo(controls));
+            assertThat(jobs.listForDisplay(null, 10, null, io.forgeflow.domain.port.ListBudget.DEFAULT).items())
+                    .filteredOn(l -> l.job().id().equals(job.id())).singleElement()
+                    .satisfies(l -> assertThat(l.job().spec().schedule()).isEqualTo(controls));
+        }
+
+        @Test
+        void firedRunsAreCountedAndTheJobCompletesWithItsLastRun() {
+            Job job = stored(new io.forgeflow.domain.job.ScheduleControls(null, null, 2, 0, null), now);
+
+            assertThat(jobs.fireTick(job.id(), now, now.plusSeconds(60), tickRun(job, now))).isTrue();
+            Job once = jobs.find(job.id()).orElseThrow();
+            assertThat(once.schedule().firedRuns()).isEqualTo(1);
+            assertThat(once.status()).isEqualTo(JobStatus.ACTIVE);
+            assertThat(once.nextRunAt()).isEqualTo(now.plusSeconds(60));
+
+            assertThat(jobs.fireTick(job.id(), now.plusSeconds(60), now.plusSeconds(120),
+                    tickRun(job, now.plusSeconds(60)))).isTrue();
+            Job done = jobs.find(job.id()).orElseThrow();
+            assertThat(done.schedule().firedRuns()).isEqualTo(2);
+            assertThat(done.status()).isEqualTo(JobStatus.COMPLETED);
+            assertThat(done.nextRunAt()).isNull();
+            assertThat(count("SELECT count(*) FROM runs WHERE job_id = '" + job.id() + "'")).isEqualTo(2);
+        }
+
+        @Test
+        void aTickTheOverlapPolicyDropsIsNotCountedAndDoesNotComplete() {
+            Job plain = aJob().recurring("* * * * *", now).build();
+            Job job = jobs.create(new Job(plain.id(), new io.forgeflow.domain.job.JobSpec(plain.spec().name(),
+                    plain.spec().executor(), plain.spec().payload(), plain.spec().cronExpr(), null, "UTC", 5, 3, 60,
+                    CatchUp.SKIP, null, "default", null, null, io.forgeflow.domain.job.Overlap.SKIP, null, null,
+                    Map.of(), new io.forgeflow.domain.job.ScheduleControls(null, null, 1, 0, null)),
+                    JobStatus.ACTIVE, now, plain.createdAt(), plain.updatedAt()), null).job();
+            pg.insert(aRun().ofJob(job.id()).dueAt(now.minusSeconds(5)));
+
+            assertThat(jobs.fire(job.id(), now, now.plusSeconds(60), tickRun(job, now)))
+                    .isEqualTo(io.forgeflow.domain.port.JobRepository.TickOutcome.SKIPPED_OVERLAP);
+
+            Job after = jobs.find(job.id()).orElseThrow();
+            assertThat(after.schedule().firedRuns()).isZero();
+            assertThat(after.status()).isEqualTo(JobStatus.ACTIVE);
+        }
+
+        @Test
+        void noNextTickCompletesTheJob() {
+            Job job = stored(io.forgeflow.domain.job.ScheduleControls.NONE, now);
+
+            assertThat(jobs.fireTick(job.id(), now, null, tickRun(job, now))).isTrue();
+
+            assertThat(jobs.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+        }
+
+        @Test
+        void aPauseKeepsItsNoteAndAuthorUntilTheNextStatusChange() {
+            Job job = stored(io.forgeflow.domain.job.ScheduleControls.NONE, now.plusSeconds(60));
+
+            Job paused = jobs.pause(job.id(), JobStatus.ACTIVE, "db migration", "token 2").orElseThrow().job();
+            assertThat(paused.status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(paused.schedule().pausedNote()).isEqualTo("db migration");
+            assertThat(paused.schedule().pausedBy()).isEqualTo("token 2");
+            assertThat(jobs.find(job.id()).orElseThrow().schedule()).isEqualTo(paused.schedule());
+
+            Job resumed = jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, now.plusSeconds(60),
+                    RunCancellation.NONE, null).orElseThrow().job();
+            assertThat(resumed.schedule().pausedNote()).isNull();
+            assertThat(resumed.schedule().pausedBy()).isNull();
+        }
+    }
+
     private Run tickRun(Job job, Instant tick) {
         return Run.pending(Ids.newId(now), job.id(), job.spec().maxAttempts(), job.spec().priority(), tick,
                 job.spec().executor(), job.spec().payload(), job.spec().timeoutSeconds(), now);

@@ -161,7 +161,8 @@ public final class InMemoryJobRepository implements JobRepository {
                 return Optional.empty();
             }
             Instant now = store.now();
-            Job changed = job.withStatus(next, nextRunAt, now);
+            Job changed = job.withStatus(next, nextRunAt, now).withSchedule(
+                    new io.forgeflow.domain.job.ScheduleState(job.schedule().firedRuns(), null, null));
             store.jobs.put(id, changed);
             List<Run> touched = new java.util.ArrayList<>();
             if (cancellation != RunCancellation.NONE) {
@@ -221,8 +222,7 @@ public final class InMemoryJobRepository implements JobRepository {
             if (job == null || job.status() != JobStatus.ACTIVE || !Objects.equals(job.nextRunAt(), expectedNextRunAt)) {
                 return TickOutcome.NOT_ADVANCED;
             }
-            store.jobs.put(jobId, new Job(job.id(), job.spec(), job.status(), newNextRunAt, job.createdAt(),
-                    job.updatedAt(), job.submittedVia()));
+            advance(job, newNextRunAt, false);
             if (run == null) {
                 return TickOutcome.FIRED;
             }
@@ -248,7 +248,27 @@ public final class InMemoryJobRepository implements JobRepository {
                 store.insertRun(run);
                 store.tickRuns.add(run.id());
             }
+            advance(job, newNextRunAt, true);
             return TickOutcome.FIRED;
+        }
+    }
+
+    /** The job advanced to its next tick, counting a fired run; completed when no tick is left or max_runs is reached. */
+    private void advance(Job job, Instant newNextRunAt, boolean fired) {
+        int count = job.schedule().firedRuns() + (fired ? 1 : 0);
+        boolean done = newNextRunAt == null || job.spec().schedule().exhausted(count);
+        store.jobs.put(job.id(), new Job(job.id(), job.spec(), done ? JobStatus.COMPLETED : job.status(),
+                done ? null : newNextRunAt, job.createdAt(), job.updatedAt(), job.submittedVia(), job.trace(),
+                new io.forgeflow.domain.job.ScheduleState(count, null, null)));
+    }
+
+    @Override
+    public Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
+        synchronized (store) {
+            Optional<JobChange> change = changeStatus(id, expected, JobStatus.PAUSED, null, RunCancellation.PENDING, null);
+            change.ifPresent(c -> store.jobs.put(id, c.job().withSchedule(new io.forgeflow.domain.job.ScheduleState(
+                    c.job().schedule().firedRuns(), note, by))));
+            return change.map(c -> new JobChange(store.jobs.get(id), c.runs()));
         }
     }
 }

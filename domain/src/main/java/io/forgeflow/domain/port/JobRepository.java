@@ -68,6 +68,16 @@ public interface JobRepository {
                                RunCancellation cancellation, Run insert);
 
     /**
+     * Pauses the job (from {@code expected}, which may be {@link JobStatus#PAUSED} to replace the note): as
+     * {@link #changeStatus} to paused with its pending runs cancelled, storing {@code note} and {@code by}
+     * ({@code paused_note}, {@code paused_by}; any other status change clears them). By default the note is not kept
+     * (stores that cannot hold it).
+     */
+    default Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
+        return changeStatus(id, expected, JobStatus.PAUSED, null, RunCancellation.PENDING, null);
+    }
+
+    /**
      * Compare-and-set on the job's definition ({@code PATCH}): while the job's {@code updatedAt} still equals
      * {@code expectedUpdatedAt} and it is not cancelled or deleted, stores {@code spec} and {@code nextRunAt} and moves
      * {@code updatedAt} on (strictly later, so a reader of the old definition can tell); when {@code pendingRuns} is
@@ -118,7 +128,8 @@ public interface JobRepository {
      * {@code expectedNextRunAt} and the job is active, and the insert is guarded by a unique index on (job_id,
      * fired_for), fired_for being the tick the run stands for ({@code ON CONFLICT DO NOTHING}), so a tick can never
      * fire twice even if two nodes both believe they lead. The tick is consumed (the job advances) also when the
-     * overlap policy drops its run.
+     * overlap policy drops its run. A fired run counts against the job's {@code max_runs}; the job completes (status
+     * {@link JobStatus#COMPLETED}, no next run) when {@code newNextRunAt} is null or the run fired was its last.
      */
     TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run);
 
