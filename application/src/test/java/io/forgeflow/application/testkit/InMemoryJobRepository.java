@@ -85,7 +85,8 @@ public final class InMemoryJobRepository implements JobRepository {
             Instant now = store.now();
             Instant updated = job.updatedAt() != null && !now.isAfter(job.updatedAt())
                     ? job.updatedAt().plusNanos(1_000) : now;
-            Job changed = new Job(id, spec, job.status(), nextRunAt, job.createdAt(), updated, job.submittedVia());
+            Job changed = new Job(id, spec, job.status(), nextRunAt, job.createdAt(), updated, job.submittedVia(),
+                    job.trace(), job.schedule());
             store.jobs.put(id, changed);
             for (Run run : List.copyOf(store.runs.values())) {
                 if (!run.jobId().equals(id) || run.status() != RunStatus.PENDING && run.status() != RunStatus.WAITING) {
