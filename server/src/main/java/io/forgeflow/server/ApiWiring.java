@@ -142,7 +142,8 @@ final class ApiWiring {
                         batchCreated)));
             }
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));
-            environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));
+            environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock),
+                    new QueryJobs(jobs, waits, listBudget)));
             DashboardServlet.register(environment); // the web dashboard at /, beside Jersey
         } else {
             environment.jersey().register(new HealthResource(readiness));

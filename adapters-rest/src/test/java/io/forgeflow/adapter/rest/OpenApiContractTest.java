@@ -569,6 +569,11 @@ class OpenApiContractTest {
         get("/api/schedules/preview?cron_expr=0+6+L+*+*", 200);
         get("/api/schedules/preview?cron_expr=not+cron", 422);
         get("/api/schedules/preview?cron_expr=*+*+*+*+*&count=1000", 400);
+        get("/api/schedules/preview?job_id=01900000-0000-7000-8000-000000000000", 404);
+        String steered = create("{\"name\": \"steered\", \"executor\": \"shell\", \"payload\": {\"command\": "
+                + "\"true\"}, \"cron_expr\": \"@hourly\", \"max_runs\": 2, \"jitter_seconds\": 30}");
+        get("/api/schedules/preview?job_id=" + steered, 200);
+        post("/api/jobs/" + steered + "/pause", "{\"note\": 5}", 422);
 
         create(ONE_OFF);
         app.store.nodes().heartbeat(new NodeInfo("node-1", Set.of("worker", "api"), "1.2.3",
