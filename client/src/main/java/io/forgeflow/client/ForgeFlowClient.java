@@ -150,6 +150,18 @@ public final class ForgeFlowClient implements AutoCloseable {
         return read(post(url("api/jobs", id, "pause")), json.constructType(Job.class));
     }
 
+    /**
+     * {@code POST /api/jobs/{id}/pause} with a note saying why ({@link Job#pausedNote()}, at most 500 characters; null:
+     * none); the server keeps the name of this client's token as {@link Job#pausedBy()}.
+     */
+    public Job pauseJob(String id, String note) {
+        if (note == null) {
+            return pauseJob(id);
+        }
+        return read(send(new Request.Builder().url(url("api/jobs", id, "pause")).post(jsonBody(java.util.Map.of("note", note)))),
+                json.constructType(Job.class));
+    }
+
     /** {@code POST /api/jobs/{id}/resume}: cron continues from now ({@code catch_up} applies). */
     public Job resumeJob(String id) {
         return read(post(url("api/jobs", id, "resume")), json.constructType(Job.class));
@@ -324,6 +336,22 @@ public final class ForgeFlowClient implements AutoCloseable {
         HttpUrl.Builder url = url("api/schedules/preview").newBuilder();
         query(url, "cron_expr", cronExpr);
         query(url, "timezone", timezone);
+        return preview(url, after, count);
+    }
+
+    /**
+     * {@code GET /api/schedules/preview?job_id=}: the next fires of a recurring job's own schedule, inside its
+     * {@code start_at}..{@code end_at}, at most the runs its {@code max_runs} leaves, each moved by its jitter
+     * ({@link ScheduledFire#tick()}, {@link ScheduledFire#jitterSeconds()}); the last fire is noted.
+     */
+    public List<ScheduledFire> previewJobSchedule(String jobId, Instant after, Integer count) {
+        Objects.requireNonNull(jobId, "jobId");
+        HttpUrl.Builder url = url("api/schedules/preview").newBuilder();
+        query(url, "job_id", jobId);
+        return preview(url, after, count);
+    }
+
+    private List<ScheduledFire> preview(HttpUrl.Builder url, Instant after, Integer count) {
         query(url, "after", after == null ? null : after.toString());
         query(url, "count", count == null ? null : count.toString());
         Exchange answer = get(url.build());
