@@ -70,6 +70,11 @@ public final class PublishedJobs implements JobRepository {
     }
 
     @Override
+    public Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
+        return published(jobs.pause(id, expected, note, by));
+    }
+
+    @Override
     public Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt,
                                 PendingRuns pendingRuns, Instant rescheduleTo) {
         return jobs.update(id, expectedUpdatedAt, spec, nextRunAt, pendingRuns, rescheduleTo);

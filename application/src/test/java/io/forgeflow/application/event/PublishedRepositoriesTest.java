@@ -113,6 +113,22 @@ class PublishedRepositoriesTest {
     }
 
     @Test
+    void aPauseWithANoteReachesTheStoreAndPublishesTheRunsItCancelled() {
+        Job job = aJob("0 0 1 1 *", null);
+        Run first = aRun(job);
+        jobs.create(job, first);
+        published.clear();
+
+        Job paused = jobs.pause(job.id(), JobStatus.ACTIVE, "vendor outage", "token 2").orElseThrow().job();
+
+        assertThat(paused.schedule().pausedNote()).isEqualTo("vendor outage");
+        assertThat(store.jobs().find(job.id()).orElseThrow().schedule().pausedBy()).isEqualTo("token 2");
+        assertThat(published).extracting(RunChange::runId, RunChange::status)
+                .containsExactly(tuple(first.id(), RunStatus.CANCELLED));
+        assertThat(jobs.pause(job.id(), JobStatus.ACTIVE, "again", null)).as("a lost compare-and-set").isEmpty();
+    }
+
+    @Test
     void readsAndOtherCallsPassThroughAndPublishNothing() {
         Job cron = aJob("* * * * *", null);
         Run first = aRun(cron);
