@@ -26,3 +26,24 @@ ALTER TABLE jobs
     ADD CONSTRAINT jobs_controls_recurring CHECK (cron_expr IS NOT NULL OR (start_at IS NULL AND end_at IS NULL
         AND max_runs IS NULL AND jitter_seconds = 0 AND pause_after_failures IS NULL));
 --rollback ALTER TABLE jobs DROP COLUMN start_at, DROP COLUMN end_at, DROP COLUMN max_runs, DROP COLUMN jitter_seconds, DROP COLUMN pause_after_failures, DROP COLUMN fired_runs, DROP COLUMN paused_note, DROP COLUMN paused_by;
+
+-- Backfills (issue 45): one run per tick of a range, each run's fired_for its tick (so the unique index on (job_id,
+-- fired_for) keeps a tick to one run and a second backfill adds nothing), grouped by backfill_id so that the
+-- backfill's progress is the count of its runs by status. A backfill row stays while its job does.
+
+--changeset forgeflow:0019-backfills
+CREATE TABLE backfills (
+    id         uuid PRIMARY KEY,
+    job_id     uuid        NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    from_tick  timestamptz NOT NULL,
+    to_tick    timestamptz NOT NULL,
+    overlap    text        NOT NULL CONSTRAINT backfills_overlap_values CHECK (overlap IN ('allow', 'skip', 'queue_one')),
+    ticks      integer     NOT NULL CONSTRAINT backfills_ticks_range CHECK (ticks BETWEEN 0 AND 10000),
+    created    integer     NOT NULL CONSTRAINT backfills_created_range CHECK (created BETWEEN 0 AND ticks),
+    created_at timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT backfills_range_order CHECK (to_tick >= from_tick)
+);
+CREATE INDEX backfills_job_idx ON backfills (job_id, id);
+ALTER TABLE runs ADD COLUMN backfill_id uuid;
+CREATE INDEX runs_backfill_idx ON runs (backfill_id, status) WHERE backfill_id IS NOT NULL;
+--rollback DROP INDEX runs_backfill_idx; ALTER TABLE runs DROP COLUMN backfill_id; DROP TABLE backfills;

@@ -185,4 +185,15 @@ interface JobSql {
                 run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(), run.createdAt(), overlap,
                 expectedUpdatedAt, now);
     }
+
+    /** The ids of the runs a backfill created, then {@code backfill:<id>} when it was recorded (backfill.sql). */
+    @SqlQuery
+    List<String> backfill(@Bind("jobId") String jobId, @Bind("backfillId") String backfillId,
+                          @Bind("runIds") String[] runIds, @Bind("ticks") String[] ticks,
+                          @Bind("oneAtATime") boolean oneAtATime, @Bind("from") Instant from, @Bind("to") Instant to,
+                          @Bind("overlap") String overlap, @Bind("now") Instant now);
+
+    /** A backfill's rows, one per status of its runs (backfillProgress.sql). */
+    @SqlQuery
+    List<Map<String, Object>> backfillProgress(@Bind("jobId") String jobId, @Bind("id") String backfillId);
 }

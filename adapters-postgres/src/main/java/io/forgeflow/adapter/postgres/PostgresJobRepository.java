@@ -387,6 +387,79 @@ public final class PostgresJobRepository implements JobRepository {
         return TickOutcome.FIRED;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement (backfill.sql): the job row locked for share, the runs inserted with ON CONFLICT on (job_id,
+     * fired_for), the backfill recorded; then the runs it created are read back for the caller to publish.
+     */
+    @Override
+    public Optional<BackfillOutcome> backfill(String jobId, String backfillId, io.forgeflow.domain.job.Backfill request,
+                                              List<Instant> ticks) {
+        if (!Ids.isWellFormed(jobId)) {
+            return Optional.empty();
+        }
+        Instant now = clock.now();
+        String[] runIds = new String[ticks.size()];
+        String[] at = new String[ticks.size()];
+        for (int i = 0; i < ticks.size(); i++) {
+            runIds[i] = Ids.newId(now);
+            at[i] = ticks.get(i).toString();
+        }
+        return jdbi.inTransaction(handle -> {
+            List<String> rows = handle.attach(JobSql.class).backfill(jobId, backfillId, runIds, at,
+                    request.oneAtATime(), request.from(), request.to(), request.overlap(), now);
+            if (rows.stream().noneMatch(r -> r.startsWith("backfill:"))) {
+                return Optional.<BackfillOutcome>empty();
+            }
+            RunSql runs = handle.attach(RunSql.class);
+            List<Run> created = new ArrayList<>();
+            for (String id : rows) {
+                if (!id.startsWith("backfill:")) {
+                    runs.find(id).ifPresent(created::add);
+                }
+            }
+            BackfillProgress progress = progress(handle.attach(JobSql.class).backfillProgress(jobId, backfillId))
+                    .orElseThrow();
+            return Optional.of(new BackfillOutcome(progress, created));
+        });
+    }
+
+    @Override
+    public Optional<BackfillProgress> backfillProgress(String jobId, String backfillId) {
+        if (!Ids.isWellFormed(jobId) || !Ids.isWellFormed(backfillId)) {
+            return Optional.empty();
+        }
+        return progress(jdbi.withExtension(JobSql.class, sql -> sql.backfillProgress(jobId, backfillId)));
+    }
+
+    private static Optional<BackfillProgress> progress(List<java.util.Map<String, Object>> rows) {
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        java.util.Map<String, Object> first = rows.get(0);
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        for (java.util.Map<String, Object> row : rows) {
+            if (row.get("status") != null) {
+                counts.put((String) row.get("status"), ((Number) row.get("n")).longValue());
+            }
+        }
+        return Optional.of(new BackfillProgress(String.valueOf(first.get("id")), String.valueOf(first.get("job_id")),
+                instant(first.get("from_tick")), instant(first.get("to_tick")), (String) first.get("overlap"),
+                ((Number) first.get("ticks")).intValue(), ((Number) first.get("created")).intValue(),
+                instant(first.get("created_at")), counts));
+    }
+
+    private static Instant instant(Object value) {
+        if (value instanceof java.time.OffsetDateTime o) {
+            return o.toInstant();
+        }
+        if (value instanceof java.sql.Timestamp t) {
+            return t.toInstant();
+        }
+        return value == null ? null : Instant.parse(String.valueOf(value));
+    }
+
     /** A creation with the first run this call stored, if it created the job. */
     private static JobCreation withRun(JobCreation creation, List<Run> inserted) {
         return creation.created() && !inserted.isEmpty()

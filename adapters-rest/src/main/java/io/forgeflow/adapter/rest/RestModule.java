@@ -91,6 +91,11 @@ public final class RestModule {
         return new ScheduleResource(previewSchedule, queryJobs::get);
     }
 
+    /** {@code /api/jobs/{id}/backfill} and {@code /api/jobs/{id}/backfill/{backfill_id}}. */
+    public static Object backfills(io.forgeflow.application.schedule.BackfillJob backfillJob) {
+        return new BackfillResource(backfillJob);
+    }
+
     /** {@code /api/queues}: queues, their limits, pause and resume. */
     public static Object queues(QueueControls controls) {
         return new QueueResource(controls);

@@ -155,6 +155,79 @@ class JobEditTest {
         }
 
         @Test
+        void aBackfillOverLordHowesHalfHourShiftCreatesExactlyThePreviewsTicksOnceAndShowsItsProgress() {
+            String id = create("{\"name\": \"lh\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+                    + "\"cron_expr\": \"0,30 1,2 * * *\", \"timezone\": \"Australia/Lord_Howe\"}");
+            // 2026-04-05 02:00 local (+11) the clocks go back to 01:30 (+10:30): 01:30-01:59 happen twice
+            String from = "2026-04-04T12:00:00Z";
+            String to = "2026-04-06T12:00:00Z";
+            JsonNode preview = api.get("/api/schedules/preview?cron_expr=" + java.net.URLEncoder.encode("0,30 1,2 * * *",
+                    java.nio.charset.StandardCharsets.UTF_8) + "&timezone=Australia/Lord_Howe&after=2026-04-04T11:59:59Z"
+                    + "&count=20").json().get("items");
+            List<String> expected = new java.util.ArrayList<>();
+            preview.forEach(i -> {
+                if (Instant.parse(i.get("at").asText()).isBefore(Instant.parse(to).plusSeconds(1))) {
+                    expected.add(i.get("at").asText());
+                }
+            });
+            assertThat(expected).as("two days of four local times; the repeated 01:30 fires once")
+                    .hasSize(8).doesNotContain("2026-04-04T15:00:00Z").contains("2026-04-04T14:30:00Z");
+
+            Api.Reply r = api.post("/api/jobs/" + id + "/backfill", "{\"from\": \"" + from + "\", \"to\": \"" + to
+                    + "\", \"overlap\": \"queue_one\"}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(201);
+            assertThat(r.json().get("ticks").asInt()).isEqualTo(8);
+            assertThat(r.json().get("created").asInt()).isEqualTo(8);
+            assertThat(r.json().get("overlap").asText()).isEqualTo("queue_one");
+            assertThat(r.json().at("/runs/pending").asInt()).isEqualTo(8);
+            assertThat(r.json().get("done").asBoolean()).isFalse();
+            assertThat(runsOf(id)).extracting(run -> run.scheduledFor().toString())
+                    .containsExactlyInAnyOrderElementsOf(expected);
+
+            Api.Reply again = api.post("/api/jobs/" + id + "/backfill", "{\"from\": \"" + from + "\", \"to\": \""
+                    + to + "\"}");
+            assertThat(again.json().get("created").asInt()).as("twice: nothing added").isZero();
+            assertThat(again.json().get("skipped").asInt()).isEqualTo(8);
+            assertThat(runsOf(id)).hasSize(8);
+
+            String backfill = r.json().get("id").asText();
+            Api.Reply progress = api.get("/api/jobs/" + id + "/backfill/" + backfill);
+            assertThat(progress.status()).as(progress.body()).isEqualTo(200);
+            assertThat(progress.json().at("/runs/pending").asInt()).isEqualTo(8);
+            assertThat(api.get("/api/jobs/" + id + "/backfill/nope").status()).isEqualTo(404);
+        }
+
+        @Test
+        void aBackfillOfMoreThanTenThousandTicksOrABadRangeIsRefusedNamingTheField() {
+            String id = create(HOURLY + "}");
+            String[][] cases = {
+                    {"{\"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2027-12-31T00:00:00Z\"}", "to"},
+                    {"{\"from\": \"2026-01-02T00:00:00Z\", \"to\": \"2026-01-01T00:00:00Z\"}", "to"},
+                    {"{\"to\": \"2026-01-01T00:00:00Z\"}", "from"},
+                    {"{\"from\": \"2026-01-01T00:00:00Z\"}", "to"},
+                    {"{\"from\": \"yesterday\", \"to\": \"2026-01-01T00:00:00Z\"}", "from"},
+                    {"{\"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2026-01-02T00:00:00Z\", \"overlap\": "
+                            + "\"cancel_running\"}", "overlap"},
+                    {"{\"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2026-01-02T00:00:00Z\", \"only_missing\": "
+                            + "false}", "only_missing"},
+                    {"{\"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2026-01-02T00:00:00Z\", \"colour\": 1}",
+                            "colour"}};
+            for (String[] c : cases) {
+                Api.Reply r = api.post("/api/jobs/" + id + "/backfill", c[0]);
+                assertThat(r.status()).as(c[0] + ": " + r.body()).isEqualTo(422);
+                assertThat(r.json().get("field").asText()).as(c[0]).isEqualTo(c[1]);
+            }
+            Api.Reply tooMany = api.post("/api/jobs/" + id + "/backfill", cases[0][0]);
+            assertThat(tooMany.json().get("error").asText()).contains("more than 10000 ticks");
+            assertThat(runsOf(id)).as("a refused backfill enqueues nothing").isEmpty();
+            Api.Reply exactly = api.post("/api/jobs/" + id + "/backfill", "{\"from\": \"2026-01-01T00:00:00Z\", "
+                    + "\"to\": \"2027-02-21T15:00:00Z\"}");
+            assertThat(exactly.status()).as(exactly.body()).isEqualTo(201);
+            assertThat(exactly.json().get("ticks").asInt()).as("10,000 hourly ticks are allowed").isEqualTo(10_000);
+        }
+
+        @Test
         void aPauseTakesANoteThatAResumeClears() {
             String id = create(HOURLY + "}");
 

@@ -272,4 +272,55 @@ public final class InMemoryJobRepository implements JobRepository {
             return change.map(c -> new JobChange(store.jobs.get(id), c.runs()));
         }
     }
+
+    private final java.util.Map<String, BackfillProgress> backfills = new java.util.LinkedHashMap<>();
+    private final java.util.Map<String, List<String>> backfillRuns = new java.util.HashMap<>();
+
+    /** {@inheritDoc} A tick has a run when a run of the job stands for it (its scheduled_for, as tick runs here). */
+    @Override
+    public Optional<BackfillOutcome> backfill(String jobId, String backfillId, io.forgeflow.domain.job.Backfill request,
+                                              List<Instant> ticks) {
+        synchronized (store) {
+            Job job = store.jobs.get(jobId);
+            if (job == null || !job.spec().isRecurring()
+                    || job.status() != JobStatus.ACTIVE && job.status() != JobStatus.PAUSED) {
+                return Optional.empty();
+            }
+            Instant now = store.now();
+            List<Run> created = new java.util.ArrayList<>();
+            java.util.Set<Instant> taken = store.tickRuns.stream().map(store.runs::get)
+                    .filter(r -> r.jobId().equals(jobId)).map(Run::scheduledFor)
+                    .collect(Collectors.toCollection(java.util.HashSet::new));
+            for (Instant tick : ticks) {
+                if (!taken.add(tick)) {
+                    continue;
+                }
+                io.forgeflow.domain.job.JobSpec spec = job.spec();
+                Run run = Run.pending(io.forgeflow.domain.id.Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(),
+                        tick, spec.executor(), spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
+                store.insertRun(run);
+                store.tickRuns.add(run.id());
+                created.add(run);
+            }
+            backfillRuns.put(backfillId, created.stream().map(Run::id).toList());
+            backfills.put(backfillId, new BackfillProgress(backfillId, jobId, request.from(), request.to(),
+                    request.overlap(), ticks.size(), created.size(), now, java.util.Map.of()));
+            return backfillProgress(jobId, backfillId).map(p -> new BackfillOutcome(p, created));
+        }
+    }
+
+    @Override
+    public Optional<BackfillProgress> backfillProgress(String jobId, String backfillId) {
+        synchronized (store) {
+            BackfillProgress b = backfills.get(backfillId);
+            if (b == null || !b.jobId().equals(jobId)) {
+                return Optional.empty();
+            }
+            java.util.Map<String, Long> counts = backfillRuns.get(backfillId).stream().map(store.runs::get)
+                    .filter(Objects::nonNull)
+                    .collect(Collectors.groupingBy(r -> r.status().wireName(), Collectors.counting()));
+            return Optional.of(new BackfillProgress(b.id(), b.jobId(), b.from(), b.to(), b.overlap(), b.ticks(),
+                    b.created(), b.createdAt(), counts));
+        }
+    }
 }

@@ -142,6 +142,47 @@ public interface JobRepository {
         return fire(job.id(), job.nextRunAt(), newNextRunAt, run);
     }
 
+    /**
+     * Stores a backfill of a recurring job ({@code backfillId}) and one pending run per tick of {@code ticks}
+     * ({@code fired_for} and {@code scheduled_for} the tick; the job's definition, queue and limits; one at a time
+     * when the request says so), in one transaction. A tick that already has a run of the job gets none. Empty (and
+     * nothing stored) when the job is missing or not an active or paused recurring job.
+     */
+    default Optional<BackfillOutcome> backfill(String jobId, String backfillId, io.forgeflow.domain.job.Backfill request,
+                                               List<Instant> ticks) {
+        throw new UnsupportedOperationException("this store keeps no backfills");
+    }
+
+    /** A backfill of the job with its runs counted by status; empty when there is none with this id. */
+    default Optional<BackfillProgress> backfillProgress(String jobId, String backfillId) {
+        return Optional.empty();
+    }
+
+    /** What {@link #backfill} stored: the backfill's progress just after, and the runs it created. */
+    record BackfillOutcome(BackfillProgress progress, List<Run> runs) {
+        public BackfillOutcome {
+            runs = List.copyOf(runs);
+        }
+    }
+
+    /**
+     * A backfill: its range and overlap as asked, how many ticks the range held and how many runs it created (the
+     * others had one), and its runs counted by status ({@code pending}, {@code running}, {@code succeeded},
+     * {@code dead}, {@code cancelled}; retention may have removed finished ones).
+     */
+    record BackfillProgress(String id, String jobId, Instant from, Instant to, String overlap, int ticks, int created,
+                            Instant createdAt, java.util.Map<String, Long> runs) {
+        public BackfillProgress {
+            runs = java.util.Map.copyOf(runs);
+        }
+
+        /** Whether no run of the backfill is pending or running any more. */
+        public boolean done() {
+            return runs.getOrDefault("pending", 0L) + runs.getOrDefault("running", 0L)
+                    + runs.getOrDefault("waiting", 0L) == 0;
+        }
+    }
+
     /** What a definition change does to the job's pending runs. */
     enum PendingRuns {
         /** They take the new priority, queue, payload, timeout, concurrency limit and retry policy. */
