@@ -458,6 +458,7 @@ CREATE TABLE forgeflow.runs (
     trace_origin text,
     has_children boolean DEFAULT false NOT NULL,
     worker_instance text,
+    backfill_id uuid,
     CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
     CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
     CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
@@ -1587,6 +1588,21 @@ BEGIN
 END
 $$;
 
+CREATE TABLE forgeflow.backfills (
+    id uuid NOT NULL,
+    job_id uuid NOT NULL,
+    from_tick timestamp with time zone NOT NULL,
+    to_tick timestamp with time zone NOT NULL,
+    overlap text NOT NULL,
+    ticks integer NOT NULL,
+    created integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT backfills_created_range CHECK (((created >= 0) AND (created <= ticks))),
+    CONSTRAINT backfills_overlap_values CHECK ((overlap = ANY (ARRAY['allow'::text, 'skip'::text, 'queue_one'::text]))),
+    CONSTRAINT backfills_range_order CHECK ((to_tick >= from_tick)),
+    CONSTRAINT backfills_ticks_range CHECK (((ticks >= 0) AND (ticks <= 10000)))
+);
+
 CREATE TABLE forgeflow.batches (
     id uuid NOT NULL,
     name text,
@@ -1757,6 +1773,9 @@ CREATE TABLE forgeflow.workflow_rechecks (
     job_id uuid NOT NULL
 );
 
+ALTER TABLE ONLY forgeflow.backfills
+    ADD CONSTRAINT backfills_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY forgeflow.batches
     ADD CONSTRAINT batches_idempotency_key_unique UNIQUE (idempotency_key);
 
@@ -1796,6 +1815,8 @@ ALTER TABLE ONLY forgeflow.worker_leases
 ALTER TABLE ONLY forgeflow.workflow_rechecks
     ADD CONSTRAINT workflow_rechecks_pkey PRIMARY KEY (job_id);
 
+CREATE INDEX backfills_job_idx ON forgeflow.backfills USING btree (job_id, id);
+
 CREATE INDEX batches_open_idx ON forgeflow.batches USING btree (created_at, id) WHERE (completed_at IS NULL);
 
 CREATE INDEX job_dependencies_parent_idx ON forgeflow.job_dependencies USING btree (parent_id, job_id);
@@ -1817,6 +1838,8 @@ CREATE INDEX jobs_queue_id_idx ON forgeflow.jobs USING btree (queue, id DESC);
 CREATE INDEX jobs_status_id_idx ON forgeflow.jobs USING btree (status, id DESC);
 
 CREATE INDEX queue_starts_queue_time_idx ON forgeflow.queue_starts USING btree (queue, started_at);
+
+CREATE INDEX runs_backfill_idx ON forgeflow.runs USING btree (backfill_id, status) WHERE (backfill_id IS NOT NULL);
 
 CREATE INDEX runs_finished_idx ON forgeflow.runs USING btree (finished_at) WHERE (status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text]));
 
@@ -1853,6 +1876,9 @@ CREATE TRIGGER jobs_decide_children_on_removal BEFORE DELETE ON forgeflow.jobs F
 CREATE TRIGGER run_attempts_final BEFORE UPDATE ON forgeflow.run_attempts FOR EACH ROW WHEN ((old.outcome IS NOT NULL)) EXECUTE FUNCTION forgeflow.run_attempts_reject_rewrite();
 
 CREATE TRIGGER runs_decide_children AFTER UPDATE OF status ON forgeflow.runs FOR EACH ROW WHEN ((new.has_children AND (new.status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text])) AND (old.status <> new.status))) EXECUTE FUNCTION forgeflow.forgeflow_run_ended_trigger();
+
+ALTER TABLE ONLY forgeflow.backfills
+    ADD CONSTRAINT backfills_job_id_fkey FOREIGN KEY (job_id) REFERENCES forgeflow.jobs(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY forgeflow.job_dependencies
     ADD CONSTRAINT job_dependencies_job_id_fkey FOREIGN KEY (job_id) REFERENCES forgeflow.jobs(id) ON DELETE CASCADE;

@@ -195,5 +195,5 @@ interface JobSql {
 
     /** A backfill's rows, one per status of its runs (backfillProgress.sql). */
     @SqlQuery
-    List<Map<String, Object>> backfillProgress(@Bind("jobId") String jobId, @Bind("id") String backfillId);
+    List<Rows.BackfillRow> backfillProgress(@Bind("jobId") String jobId, @Bind("id") String backfillId);
 }

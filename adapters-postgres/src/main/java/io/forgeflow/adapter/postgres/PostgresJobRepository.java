@@ -433,31 +433,19 @@ public final class PostgresJobRepository implements JobRepository {
         return progress(jdbi.withExtension(JobSql.class, sql -> sql.backfillProgress(jobId, backfillId)));
     }
 
-    private static Optional<BackfillProgress> progress(List<java.util.Map<String, Object>> rows) {
+    private static Optional<BackfillProgress> progress(List<Rows.BackfillRow> rows) {
         if (rows.isEmpty()) {
             return Optional.empty();
         }
-        java.util.Map<String, Object> first = rows.get(0);
+        Rows.BackfillRow first = rows.get(0);
         java.util.Map<String, Long> counts = new java.util.TreeMap<>();
-        for (java.util.Map<String, Object> row : rows) {
-            if (row.get("status") != null) {
-                counts.put((String) row.get("status"), ((Number) row.get("n")).longValue());
+        for (Rows.BackfillRow row : rows) {
+            if (row.status() != null) {
+                counts.put(row.status(), row.count());
             }
         }
-        return Optional.of(new BackfillProgress(String.valueOf(first.get("id")), String.valueOf(first.get("job_id")),
-                instant(first.get("from_tick")), instant(first.get("to_tick")), (String) first.get("overlap"),
-                ((Number) first.get("ticks")).intValue(), ((Number) first.get("created")).intValue(),
-                instant(first.get("created_at")), counts));
-    }
-
-    private static Instant instant(Object value) {
-        if (value instanceof java.time.OffsetDateTime o) {
-            return o.toInstant();
-        }
-        if (value instanceof java.sql.Timestamp t) {
-            return t.toInstant();
-        }
-        return value == null ? null : Instant.parse(String.valueOf(value));
+        return Optional.of(new BackfillProgress(first.id(), first.jobId(), first.from(), first.to(), first.overlap(),
+                first.ticks(), first.created(), first.createdAt(), counts));
     }
 
     /** A creation with the first run this call stored, if it created the job. */

@@ -61,7 +61,16 @@ final class Rows {
     record BudgetedJob(ListedJob listed, int candidates) {
     }
 
+    /** One row of backfillProgress.sql: the backfill, and one status of its runs with their count (status null: none). */
+    record BackfillRow(String id, String jobId, Instant from, Instant to, String overlap, int ticks, int created,
+                       Instant createdAt, String status, long count) {
+    }
+
     static void register(Jdbi jdbi) {
+        jdbi.registerRowMapper(BackfillRow.class, (rs, ctx) -> new BackfillRow(rs.getString("id"),
+                rs.getString("job_id"), instant(rs, "from_tick"), instant(rs, "to_tick"), rs.getString("overlap"),
+                rs.getInt("ticks"), rs.getInt("created"), instant(rs, "created_at"), rs.getString("status"),
+                rs.getLong("n")));
         jdbi.registerRowMapper(Run.class, (rs, ctx) -> run(rs));
         jdbi.registerRowMapper(ListedRun.class, (rs, ctx) -> new ListedRun(run(rs), rs.getBoolean("output_truncated")));
         jdbi.registerRowMapper(BudgetedRun.class, (rs, ctx) -> new BudgetedRun(

@@ -672,6 +672,52 @@ class PostgresJobRepositoryIT {
         }
 
         @Test
+        void aBackfillStoresOneRunPerTickOnceAndCountsItsRunsByStatus() {
+            Job job = stored(io.forgeflow.domain.job.ScheduleControls.NONE, now.plusSeconds(3600));
+            Instant t1 = Instant.parse("2024-12-31T22:00:00Z");
+            Instant t2 = Instant.parse("2024-12-31T23:00:00Z");
+            // a tick the scheduler fired already keeps its one run
+            assertThat(jobs.fireTick(job.id(), job.nextRunAt(), now.plusSeconds(7200), tickRun(job, now))).isTrue();
+            var request = io.forgeflow.domain.job.Backfill.of(t1, now, "queue_one", null);
+            String backfillId = Ids.newId(now);
+
+            var outcome = jobs.backfill(job.id(), backfillId, request, List.of(t1, t2, job.nextRunAt())).orElseThrow();
+
+            assertThat(outcome.runs()).extracting(Run::scheduledFor).containsExactly(t1, t2);
+            assertThat(outcome.progress().ticks()).isEqualTo(3);
+            assertThat(outcome.progress().created()).isEqualTo(2);
+            assertThat(outcome.progress().overlap()).isEqualTo("queue_one");
+            assertThat(outcome.progress().runs()).containsExactly(java.util.Map.entry("pending", 2L));
+            assertThat(outcome.progress().done()).isFalse();
+            assertThat(count("SELECT count(*) FROM runs WHERE backfill_id = '" + backfillId + "' AND fired_for = "
+                    + "scheduled_for AND concurrency_key = 'backfill:" + backfillId + "' AND max_concurrent = 1"))
+                    .as("one at a time, under a key of the backfill's own").isEqualTo(2);
+
+            var again = jobs.backfill(job.id(), Ids.newId(now), io.forgeflow.domain.job.Backfill.of(t1, now, null,
+                    true), List.of(t1, t2)).orElseThrow();
+            assertThat(again.runs()).as("twice: nothing more").isEmpty();
+            assertThat(again.progress().created()).isZero();
+            assertThat(again.progress().runs()).isEmpty();
+            assertThat(again.progress().done()).isTrue();
+            assertThat(jobs.backfillProgress(job.id(), backfillId).orElseThrow().runs())
+                    .containsExactly(java.util.Map.entry("pending", 2L));
+            assertThat(jobs.backfillProgress(job.id(), Ids.newId(now))).isEmpty();
+            assertThat(jobs.backfillProgress("nope", backfillId)).isEmpty();
+            assertThat(count("SELECT count(*) FROM runs WHERE job_id = '" + job.id() + "'")).isEqualTo(3);
+        }
+
+        @Test
+        void aBackfillOfAOneOffOrCancelledJobStoresNothing() {
+            Job oneOff = pg.insert(aJob());
+            var request = io.forgeflow.domain.job.Backfill.of(now.minusSeconds(60), now, null, null);
+            assertThat(jobs.backfill(oneOff.id(), Ids.newId(now), request, List.of(now))).isEmpty();
+            Job cancelled = pg.insert(aJob().recurring("* * * * *", null).withStatus(JobStatus.CANCELLED));
+            assertThat(jobs.backfill(cancelled.id(), Ids.newId(now), request, List.of(now))).isEmpty();
+            assertThat(jobs.backfill("nope", Ids.newId(now), request, List.of(now))).isEmpty();
+            assertThat(count("SELECT count(*) FROM backfills")).isZero();
+        }
+
+        @Test
         void aPauseKeepsItsNoteAndAuthorUntilTheNextStatusChange() {
             Job job = stored(io.forgeflow.domain.job.ScheduleControls.NONE, now.plusSeconds(60));
 
