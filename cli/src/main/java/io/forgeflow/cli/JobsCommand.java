@@ -26,7 +26,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** {@code forgeflow jobs submit|list|get|update|delete|pause|resume|cancel|trigger}. */
+/** {@code forgeflow jobs submit|list|get|update|delete|pause|resume|cancel|backfill|trigger}. */
 final class JobsCommand extends ClientCommand {
     private static final Pattern RELATIVE = Pattern.compile("\\+(\\d+)([smhd])");
 
@@ -158,6 +158,15 @@ final class JobsCommand extends ClientCommand {
                         + "it is resumed");
         ids(action(actions, "resume", "resume paused jobs: cron continues from now (catch_up applies)"), "job");
         ids(action(actions, "cancel", "cancel jobs for good: pending runs cancelled, running runs stopped"), "job");
+        Subparser backfill = action(actions, "backfill", "enqueue one run per tick of a recurring job's schedule over "
+                + "a range (POST /api/jobs/{id}/backfill); a tick that has a run already gets none, so running it "
+                + "twice adds nothing. Example: jobs backfill ID --from 2026-04-01T00:00:00Z --to 2026-04-07T23:59:59Z");
+        backfill.addArgument("id").metavar("JOB_ID").help("the recurring job");
+        backfill.addArgument("--from").required(true).metavar("TIME").help("the first tick (included), RFC 3339");
+        backfill.addArgument("--to").required(true).metavar("TIME")
+                .help("the last tick (included), RFC 3339; at most 10,000 ticks from --from");
+        backfill.addArgument("--overlap").choices("allow", "skip", "queue_one")
+                .help("allow (default): the runs side by side; skip or queue_one: one at a time, oldest first");
         Subparser trigger = action(actions, "trigger", "enqueue a run of each job right now, whatever its schedule");
         ids(trigger, "job");
         trigger.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the runs' ids");
@@ -178,6 +187,18 @@ final class JobsCommand extends ClientCommand {
             case "pause" -> eachId(ns, out, id -> client.pauseJob(id, ns.getString("note")), (id, job) -> changed(out, job));
             case "resume" -> eachId(ns, out, client::resumeJob, (id, job) -> changed(out, job));
             case "cancel" -> eachId(ns, out, client::cancelJob, (id, job) -> changed(out, job));
+            case "backfill" -> {
+                io.forgeflow.client.Backfill b = client.backfillJob(ns.getString("id"),
+                        time("--from", ns.getString("from"), Instant.now()), time("--to", ns.getString("to"),
+                                Instant.now()), ns.getString("overlap"));
+                if (out.json()) {
+                    out.json(b);
+                } else {
+                    out.println("backfill " + b.id() + " of job " + b.jobId() + ": " + b.ticks() + " tick(s), "
+                            + b.created() + " run(s) created, " + b.skipped() + " already had one (overlap "
+                            + b.overlap() + ")");
+                }
+            }
             case "trigger" -> eachId(ns, out, client::triggerJob, (id, run) -> out.println(
                     Boolean.TRUE.equals(ns.getBoolean("quiet")) ? run.id()
                             : "triggered job " + id + ": run " + run.id() + " " + run.status()));

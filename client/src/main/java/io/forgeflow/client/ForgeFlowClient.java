@@ -151,6 +151,28 @@ public final class ForgeFlowClient implements AutoCloseable {
     }
 
     /**
+     * {@code POST /api/jobs/{id}/backfill}: one run per tick of the recurring job's schedule from {@code from} to
+     * {@code to} (both included), none for a tick that already has a run; {@code overlap} {@code allow} (null: the
+     * default) or {@code skip}/{@code queue_one} (one at a time). More than 10,000 ticks is a
+     * {@link ForgeFlowApiException} 422 naming {@code to}.
+     */
+    public Backfill backfillJob(String id, Instant from, Instant to, String overlap) {
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("from", from == null ? null : from.toString());
+        body.put("to", to == null ? null : to.toString());
+        if (overlap != null) {
+            body.put("overlap", overlap);
+        }
+        return read(send(new Request.Builder().url(url("api/jobs", id, "backfill")).post(jsonBody(body))),
+                json.constructType(Backfill.class));
+    }
+
+    /** {@code GET /api/jobs/{id}/backfill/{backfill_id}}: the backfill with its runs counted by status. */
+    public Backfill getBackfill(String id, String backfillId) {
+        return read(get(url("api/jobs", id, "backfill", backfillId)), json.constructType(Backfill.class));
+    }
+
+    /**
      * {@code POST /api/jobs/{id}/pause} with a note saying why ({@link Job#pausedNote()}, at most 500 characters; null:
      * none); the server keeps the name of this client's token as {@link Job#pausedBy()}.
      */

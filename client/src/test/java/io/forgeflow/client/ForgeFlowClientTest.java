@@ -458,6 +458,32 @@ class ForgeFlowClientTest {
         }
 
         @Test
+        void aBackfillIsPostedAndItsProgressRead() throws Exception {
+            String backfill = "{\"id\": \"b1\", \"job_id\": \"job_1\", \"from\": \"2026-04-01T00:00:00Z\", "
+                    + "\"to\": \"2026-04-02T00:00:00Z\", \"overlap\": \"queue_one\", \"ticks\": 25, \"created\": 24, "
+                    + "\"skipped\": 1, \"created_at\": \"2026-04-03T00:00:00Z\", \"done\": false, "
+                    + "\"runs\": {\"pending\": 23, \"running\": 1}}";
+            answer(201, backfill);
+            answer(200, backfill.replace("\"done\": false", "\"done\": true"));
+
+            Backfill b = client.backfillJob("job_1", Instant.parse("2026-04-01T00:00:00Z"),
+                    Instant.parse("2026-04-02T00:00:00Z"), "queue_one");
+            Backfill later = client.getBackfill("job_1", "b1");
+
+            RecordedRequest post = request();
+            assertThat(post.getTarget()).isEqualTo("/api/jobs/job_1/backfill");
+            assertThat(client.json().readTree(post.getBody().utf8())).isEqualTo(client.json().readTree(
+                    "{\"from\": \"2026-04-01T00:00:00Z\", \"to\": \"2026-04-02T00:00:00Z\", \"overlap\": \"queue_one\"}"));
+            assertThat(request().getTarget()).isEqualTo("/api/jobs/job_1/backfill/b1");
+            assertThat(b.ticks()).isEqualTo(25);
+            assertThat(b.created()).isEqualTo(24);
+            assertThat(b.skipped()).isEqualTo(1);
+            assertThat(b.runs()).containsEntry("pending", 23L).containsEntry("running", 1L);
+            assertThat(b.from()).isEqualTo(Instant.parse("2026-04-01T00:00:00Z"));
+            assertThat(later.done()).isTrue();
+        }
+
+        @Test
         void aJobsOwnScheduleIsPreviewedWithItsJitter() throws Exception {
             answer(200, "{\"items\": [{\"at\": \"2026-03-01T15:00:12Z\", \"local\": \"2026-03-01T15:00:12Z\", "
                     + "\"tick\": \"2026-03-01T15:00:00Z\", \"jitter_seconds\": 12}, {\"at\": \"2026-03-01T16:00:00Z\", "

@@ -310,6 +310,17 @@ class CommandLineIT {
             assertThat(admin().getJob(id).maxRuns()).isNull();
             assertThat(admin().getJob(id).jitterSeconds()).isZero();
 
+            Result backfill = cli("jobs", "backfill", id, "--from", "2026-01-01T00:00:00Z", "--to",
+                    "2026-01-01T05:00:00Z", "--overlap", "queue_one");
+            assertThat(backfill.code()).as(backfill.toString()).isZero();
+            assertThat(backfill.out()).contains("6 tick(s), 6 run(s) created, 0 already had one (overlap queue_one)");
+            assertThat(cli("jobs", "backfill", id, "--from", "2026-01-01T00:00:00Z", "--to", "2026-01-01T05:00:00Z")
+                    .out()).contains("6 tick(s), 0 run(s) created, 6 already had one");
+            Result tooMany = cli("jobs", "backfill", id, "--from", "2020-01-01T00:00:00Z", "--to",
+                    "2026-01-01T00:00:00Z");
+            assertThat(tooMany.code()).as(tooMany.toString()).isEqualTo(1);
+            assertThat(tooMany.err()).contains("more than 10000 ticks");
+
             Result refused = cli("jobs", "submit", "--name", "bad", "--command", "true", "--cron", "@hourly",
                     "--max-runs", "0");
             assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
