@@ -117,6 +117,19 @@ public final class PublishedJobs implements JobRepository {
         return outcome;
     }
 
+    @Override
+    public Optional<BackfillOutcome> backfill(String jobId, String backfillId, io.forgeflow.domain.job.Backfill request,
+                                              List<Instant> ticks) {
+        Optional<BackfillOutcome> outcome = jobs.backfill(jobId, backfillId, request, ticks);
+        outcome.ifPresent(o -> changes.changed(o.runs()));
+        return outcome;
+    }
+
+    @Override
+    public Optional<BackfillProgress> backfillProgress(String jobId, String backfillId) {
+        return jobs.backfillProgress(jobId, backfillId);
+    }
+
     private Optional<JobChange> published(Optional<JobChange> change) {
         change.ifPresent(c -> changes.changed(c.runs()));
         return change;

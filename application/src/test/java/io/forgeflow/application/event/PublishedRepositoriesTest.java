@@ -129,6 +129,23 @@ class PublishedRepositoriesTest {
     }
 
     @Test
+    void aBackfillPublishesTheRunsItCreatedAndItsProgressPassesThrough() {
+        Job job = aJob("0 * * * *", null);
+        jobs.create(job, null);
+        published.clear();
+        var request = io.forgeflow.domain.job.Backfill.of(now.minusSeconds(7200), now, null, null);
+
+        var outcome = jobs.backfill(job.id(), "b-1", request, List.of(now.minusSeconds(3600), now)).orElseThrow();
+
+        assertThat(published).extracting(RunChange::runId).containsExactlyElementsOf(
+                outcome.runs().stream().map(Run::id).toList());
+        assertThat(published).extracting(RunChange::status).containsOnly(RunStatus.PENDING).hasSize(2);
+        assertThat(jobs.backfillProgress(job.id(), "b-1").orElseThrow().created()).isEqualTo(2);
+        assertThat(jobs.backfill("missing", "b-2", request, List.of(now))).isEmpty();
+        assertThat(published).hasSize(2);
+    }
+
+    @Test
     void readsAndOtherCallsPassThroughAndPublishNothing() {
         Job cron = aJob("* * * * *", null);
         Run first = aRun(cron);
