@@ -399,11 +399,12 @@ public final class PostgresJobRepository implements JobRepository {
         if (!Ids.isWellFormed(jobId)) {
             return Optional.empty();
         }
-        Instant now = clock.now();
+        Instant now = clock.now(); // null in production: the statement reads the database clock
+        Instant idTime = now == null ? Instant.now() : now;
         String[] runIds = new String[ticks.size()];
         String[] at = new String[ticks.size()];
         for (int i = 0; i < ticks.size(); i++) {
-            runIds[i] = Ids.newId(now);
+            runIds[i] = Ids.newId(idTime);
             at[i] = ticks.get(i).toString();
         }
         return jdbi.inTransaction(handle -> {
