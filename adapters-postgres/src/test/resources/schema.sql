@@ -458,6 +458,7 @@ CREATE TABLE forgeflow.runs (
     trace_origin text,
     has_children boolean DEFAULT false NOT NULL,
     worker_instance text,
+    backfill_id uuid,
     CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
     CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
     CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
@@ -1587,6 +1588,21 @@ BEGIN
 END
 $$;
 
+CREATE TABLE forgeflow.backfills (
+    id uuid NOT NULL,
+    job_id uuid NOT NULL,
+    from_tick timestamp with time zone NOT NULL,
+    to_tick timestamp with time zone NOT NULL,
+    overlap text NOT NULL,
+    ticks integer NOT NULL,
+    created integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT backfills_created_range CHECK (((created >= 0) AND (created <= ticks))),
+    CONSTRAINT backfills_overlap_values CHECK ((overlap = ANY (ARRAY['allow'::text, 'skip'::text, 'queue_one'::text]))),
+    CONSTRAINT backfills_range_order CHECK ((to_tick >= from_tick)),
+    CONSTRAINT backfills_ticks_range CHECK (((ticks >= 0) AND (ticks <= 10000)))
+);
+
 CREATE TABLE forgeflow.batches (
     id uuid NOT NULL,
     name text,
@@ -1656,18 +1672,33 @@ CREATE TABLE forgeflow.jobs (
     tracestate text,
     on_parent_failure text,
     batch_id uuid,
+    start_at timestamp with time zone,
+    end_at timestamp with time zone,
+    max_runs integer,
+    jitter_seconds integer DEFAULT 0 NOT NULL,
+    pause_after_failures integer,
+    fired_runs integer DEFAULT 0 NOT NULL,
+    paused_note text,
+    paused_by text,
     CONSTRAINT jobs_catch_up_values CHECK ((catch_up = ANY (ARRAY['skip'::text, 'once'::text]))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 200))),
+    CONSTRAINT jobs_controls_recurring CHECK (((cron_expr IS NOT NULL) OR ((start_at IS NULL) AND (end_at IS NULL) AND (max_runs IS NULL) AND (jitter_seconds = 0) AND (pause_after_failures IS NULL)))),
     CONSTRAINT jobs_executor_length CHECK (((char_length(executor) >= 1) AND (char_length(executor) <= 100))),
+    CONSTRAINT jobs_fired_runs_positive CHECK ((fired_runs >= 0)),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 200))),
+    CONSTRAINT jobs_jitter_range CHECK (((jitter_seconds >= 0) AND (jitter_seconds <= 86400))),
     CONSTRAINT jobs_key_needs_limit CHECK (((concurrency_key IS NULL) OR (max_concurrent IS NOT NULL))),
     CONSTRAINT jobs_labels_object CHECK ((jsonb_typeof(labels) = 'object'::text)),
     CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 100))),
     CONSTRAINT jobs_max_concurrent_range CHECK (((max_concurrent >= 1) AND (max_concurrent <= 10000))),
+    CONSTRAINT jobs_max_runs_range CHECK (((max_runs >= 1) AND (max_runs <= 1000000))),
     CONSTRAINT jobs_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
     CONSTRAINT jobs_on_parent_failure_values CHECK ((on_parent_failure = ANY (ARRAY['cancel'::text, 'run'::text, 'wait'::text]))),
     CONSTRAINT jobs_one_schedule CHECK (((cron_expr IS NULL) OR (run_at IS NULL))),
     CONSTRAINT jobs_overlap_values CHECK ((overlap = ANY (ARRAY['allow'::text, 'skip'::text, 'queue_one'::text, 'cancel_running'::text]))),
+    CONSTRAINT jobs_pause_after_failures_range CHECK (((pause_after_failures >= 1) AND (pause_after_failures <= 1000))),
+    CONSTRAINT jobs_paused_by_length CHECK (((char_length(paused_by) >= 1) AND (char_length(paused_by) <= 200))),
+    CONSTRAINT jobs_paused_note_length CHECK (((char_length(paused_note) >= 1) AND (char_length(paused_note) <= 500))),
     CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
     CONSTRAINT jobs_priority_range CHECK (((priority >= 1) AND (priority <= 9))),
     CONSTRAINT jobs_queue_name CHECK ((queue ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$'::text)),
@@ -1678,7 +1709,8 @@ CREATE TABLE forgeflow.jobs (
     CONSTRAINT jobs_submitted_via_values CHECK ((submitted_via = ANY (ARRAY['rest'::text, 'sql'::text]))),
     CONSTRAINT jobs_timeout_range CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 86400))),
     CONSTRAINT jobs_unique_key_length CHECK (((char_length(unique_key) >= 1) AND (char_length(unique_key) <= 200))),
-    CONSTRAINT jobs_unique_key_one_off CHECK (((unique_key IS NULL) OR (cron_expr IS NULL)))
+    CONSTRAINT jobs_unique_key_one_off CHECK (((unique_key IS NULL) OR (cron_expr IS NULL))),
+    CONSTRAINT jobs_window_order CHECK ((end_at > start_at))
 );
 
 CREATE TABLE forgeflow.nodes (
@@ -1742,6 +1774,9 @@ CREATE TABLE forgeflow.workflow_rechecks (
     job_id uuid NOT NULL
 );
 
+ALTER TABLE ONLY forgeflow.backfills
+    ADD CONSTRAINT backfills_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY forgeflow.batches
     ADD CONSTRAINT batches_idempotency_key_unique UNIQUE (idempotency_key);
 
@@ -1781,6 +1816,8 @@ ALTER TABLE ONLY forgeflow.worker_leases
 ALTER TABLE ONLY forgeflow.workflow_rechecks
     ADD CONSTRAINT workflow_rechecks_pkey PRIMARY KEY (job_id);
 
+CREATE INDEX backfills_job_idx ON forgeflow.backfills USING btree (job_id, id);
+
 CREATE INDEX batches_open_idx ON forgeflow.batches USING btree (created_at, id) WHERE (completed_at IS NULL);
 
 CREATE INDEX job_dependencies_parent_idx ON forgeflow.job_dependencies USING btree (parent_id, job_id);
@@ -1802,6 +1839,8 @@ CREATE INDEX jobs_queue_id_idx ON forgeflow.jobs USING btree (queue, id DESC);
 CREATE INDEX jobs_status_id_idx ON forgeflow.jobs USING btree (status, id DESC);
 
 CREATE INDEX queue_starts_queue_time_idx ON forgeflow.queue_starts USING btree (queue, started_at);
+
+CREATE INDEX runs_backfill_idx ON forgeflow.runs USING btree (backfill_id, status) WHERE (backfill_id IS NOT NULL);
 
 CREATE INDEX runs_finished_idx ON forgeflow.runs USING btree (finished_at) WHERE (status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text]));
 
@@ -1838,6 +1877,9 @@ CREATE TRIGGER jobs_decide_children_on_removal BEFORE DELETE ON forgeflow.jobs F
 CREATE TRIGGER run_attempts_final BEFORE UPDATE ON forgeflow.run_attempts FOR EACH ROW WHEN ((old.outcome IS NOT NULL)) EXECUTE FUNCTION forgeflow.run_attempts_reject_rewrite();
 
 CREATE TRIGGER runs_decide_children AFTER UPDATE OF status ON forgeflow.runs FOR EACH ROW WHEN ((new.has_children AND (new.status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text])) AND (old.status <> new.status))) EXECUTE FUNCTION forgeflow.forgeflow_run_ended_trigger();
+
+ALTER TABLE ONLY forgeflow.backfills
+    ADD CONSTRAINT backfills_job_id_fkey FOREIGN KEY (job_id) REFERENCES forgeflow.jobs(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY forgeflow.job_dependencies
     ADD CONSTRAINT job_dependencies_job_id_fkey FOREIGN KEY (job_id) REFERENCES forgeflow.jobs(id) ON DELETE CASCADE;

@@ -42,8 +42,14 @@ final class Details {
                 .field("name", job.name())
                 .field("executor", job.executor())
                 .field("status", job.status())
+                .field("paused", paused(job))
                 .field("waiting for", job.waitingFor())
                 .field("schedule", schedule(job))
+                .field("window", window(job))
+                .field("runs", runs(job))
+                .field("jitter", job.jitterSeconds() == 0 ? null : "0-" + job.jitterSeconds() + "s after each tick")
+                .field("pause after", job.pauseAfterFailures() == null ? null
+                        : job.pauseAfterFailures() + " dead run(s) in a row")
                 .field("next run", Text.time(job.nextRunAt()))
                 .field("priority", job.priority())
                 .field("max attempts", job.maxAttempts())
@@ -77,6 +83,32 @@ final class Details {
         Table table = new Table("ID", "NAME", "STATUS", "LAST RUN");
         jobs.forEach(j -> table.row(j.id(), j.name(), j.status(), j.runStatus() == null ? "none yet" : j.runStatus()));
         out.table(table);
+    }
+
+    /** Why and by whom a paused job was paused, or null when it is not paused or no one said. */
+    static String paused(Job job) {
+        if (job.pausedNote() == null && job.pausedBy() == null) {
+            return null;
+        }
+        return (job.pausedNote() == null ? "(no note)" : Text.line(job.pausedNote()))
+                + (job.pausedBy() == null ? "" : " (by " + job.pausedBy() + ")");
+    }
+
+    /** A recurring job's start_at..end_at in words, or null when it has neither. */
+    static String window(Job job) {
+        if (job.startAt() == null && job.endAt() == null) {
+            return null;
+        }
+        return (job.startAt() == null ? "from now" : "from " + Text.time(job.startAt()))
+                + (job.endAt() == null ? "" : " until " + Text.time(job.endAt()));
+    }
+
+    /** Runs fired of max_runs, or null for a job without a limit that has fired none. */
+    static String runs(Job job) {
+        if (job.maxRuns() == null) {
+            return job.firedRuns() == 0 ? null : job.firedRuns() + " fired";
+        }
+        return job.firedRuns() + " of " + job.maxRuns() + " fired";
     }
 
     /** A job's own retry backoff in words. */

@@ -26,7 +26,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** {@code forgeflow jobs submit|list|get|update|delete|pause|resume|cancel|trigger}. */
+/** {@code forgeflow jobs submit|list|get|update|delete|pause|resume|cancel|backfill|trigger}. */
 final class JobsCommand extends ClientCommand {
     private static final Pattern RELATIVE = Pattern.compile("\\+(\\d+)([smhd])");
 
@@ -85,6 +85,16 @@ final class JobsCommand extends ClientCommand {
         submit.addArgument("--on-parent-failure").choices("cancel", "run", "wait")
                 .help("with --depends-on, when a parent ends dead or cancelled: cancel (default: this job's run is "
                         + "cancelled), run (run once every parent has ended), wait (until every parent succeeded)");
+        submit.addArgument("--start-at").metavar("TIME")
+                .help("recurring: fire no tick before TIME (2026-12-01T09:30:00Z, or +2h); a tick exactly at it fires");
+        submit.addArgument("--end-at").metavar("TIME")
+                .help("recurring: fire no tick after TIME; the job completes with its last tick");
+        submit.addArgument("--max-runs").type(Integer.class).metavar("N")
+                .help("recurring: complete after the scheduler has fired N runs (1-1000000)");
+        submit.addArgument("--jitter").type(Integer.class).metavar("SECONDS")
+                .help("recurring: each tick's run is due 0-SECONDS later (0-86400), the same on every scheduler node");
+        submit.addArgument("--pause-after-failures").type(Integer.class).metavar("N")
+                .help("recurring: pause after N dead runs in a row (1-1000)");
         submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
 
         Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
@@ -126,6 +136,12 @@ final class JobsCommand extends ClientCommand {
         update.addArgument("--label").action(Arguments.append()).metavar("KEY=VALUE")
                 .help("the job's labels, all of them (replaces the old ones; repeatable)");
         update.addArgument("--clear-labels").action(Arguments.storeTrue()).help("remove every label of the job");
+        update.addArgument("--start-at").metavar("TIME").help("recurring: the first allowed tick ('none' removes it)");
+        update.addArgument("--end-at").metavar("TIME").help("recurring: the last allowed tick ('none' removes it)");
+        update.addArgument("--max-runs").metavar("N").help("recurring: complete after N runs, 1-1000000 ('none' removes it)");
+        update.addArgument("--jitter").metavar("SECONDS").help("recurring: spread of each tick's run, 0-86400 ('none': 0)");
+        update.addArgument("--pause-after-failures").metavar("N")
+                .help("recurring: pause after N dead runs in a row, 1-1000 ('none' removes it)");
         update.addArgument("--keep-pending").action(Arguments.storeTrue())
                 .help("pending runs keep their priority, queue, payload, retry policy and labels (?pending=keep)");
         Subparser delete = action(actions, "delete", "delete jobs (DELETE /api/jobs/{id}): pending runs cancelled, the "
@@ -135,9 +151,22 @@ final class JobsCommand extends ClientCommand {
                 .help("ask the worker of a running run to stop it, and delete anyway");
         delete.addArgument("--purge").action(Arguments.storeTrue())
                 .help("remove the job and its runs for good, now, instead of leaving a tombstone");
-        ids(action(actions, "pause", "pause jobs: their pending runs are cancelled, no ticks fire"), "job");
+        Subparser pause = action(actions, "pause", "pause jobs: their pending runs are cancelled, no ticks fire");
+        ids(pause, "job");
+        pause.addArgument("--note").metavar("TEXT")
+                .help("why, at most 500 characters: shown as the job's pause note (with the token that paused it) until "
+                        + "it is resumed");
         ids(action(actions, "resume", "resume paused jobs: cron continues from now (catch_up applies)"), "job");
         ids(action(actions, "cancel", "cancel jobs for good: pending runs cancelled, running runs stopped"), "job");
+        Subparser backfill = action(actions, "backfill", "enqueue one run per tick of a recurring job's schedule over "
+                + "a range (POST /api/jobs/{id}/backfill); a tick that has a run already gets none, so running it "
+                + "twice adds nothing. Example: jobs backfill ID --from 2026-04-01T00:00:00Z --to 2026-04-07T23:59:59Z");
+        backfill.addArgument("id").metavar("JOB_ID").help("the recurring job");
+        backfill.addArgument("--from").required(true).metavar("TIME").help("the first tick (included), RFC 3339");
+        backfill.addArgument("--to").required(true).metavar("TIME")
+                .help("the last tick (included), RFC 3339; at most 10,000 ticks from --from");
+        backfill.addArgument("--overlap").choices("allow", "skip", "queue_one")
+                .help("allow (default): the runs side by side; skip or queue_one: one at a time, oldest first");
         Subparser trigger = action(actions, "trigger", "enqueue a run of each job right now, whatever its schedule");
         ids(trigger, "job");
         trigger.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the runs' ids");
@@ -155,9 +184,21 @@ final class JobsCommand extends ClientCommand {
                             .orElse(Map.of("id", id, "purged", true)),
                     (id, result) -> out.println(result instanceof Job j ? "job " + id + " (" + Text.line(j.name())
                             + ") is deleted" : "job " + id + " and its runs are purged"));
-            case "pause" -> eachId(ns, out, client::pauseJob, (id, job) -> changed(out, job));
+            case "pause" -> eachId(ns, out, id -> client.pauseJob(id, ns.getString("note")), (id, job) -> changed(out, job));
             case "resume" -> eachId(ns, out, client::resumeJob, (id, job) -> changed(out, job));
             case "cancel" -> eachId(ns, out, client::cancelJob, (id, job) -> changed(out, job));
+            case "backfill" -> {
+                io.forgeflow.client.Backfill b = client.backfillJob(ns.getString("id"),
+                        time("--from", ns.getString("from"), Instant.now()), time("--to", ns.getString("to"),
+                                Instant.now()), ns.getString("overlap"));
+                if (out.json()) {
+                    out.json(b);
+                } else {
+                    out.println("backfill " + b.id() + " of job " + b.jobId() + ": " + b.ticks() + " tick(s), "
+                            + b.created() + " run(s) created, " + b.skipped() + " already had one (overlap "
+                            + b.overlap() + ")");
+                }
+            }
             case "trigger" -> eachId(ns, out, client::triggerJob, (id, run) -> out.println(
                     Boolean.TRUE.equals(ns.getBoolean("quiet")) ? run.id()
                             : "triggered job " + id + ": run " + run.id() + " " + run.status()));
@@ -189,6 +230,11 @@ final class JobsCommand extends ClientCommand {
                 .labels(labels(ns.getList("label")))
                 .dependsOn(dependsOn(ns.getList("depends_on")))
                 .onParentFailure(ns.getString("on_parent_failure"))
+                .startAt(time("--start-at", ns.getString("start_at"), Instant.now()))
+                .endAt(time("--end-at", ns.getString("end_at"), Instant.now()))
+                .maxRuns(ns.getInt("max_runs"))
+                .jitterSeconds(ns.getInt("jitter"))
+                .pauseAfterFailures(ns.getInt("pause_after_failures"))
                 .build();
         SubmitResult result = client.submitJob(request);
         if (out.json()) {
@@ -268,6 +314,23 @@ final class JobsCommand extends ClientCommand {
         } else if (Boolean.TRUE.equals(ns.getBoolean("clear_labels"))) {
             update.labels(Map.of());
         }
+        if (ns.getString("start_at") != null) {
+            String v = noneOr(ns.getString("start_at"));
+            update.startAt(v == null ? null : time("--start-at", v, Instant.now()));
+        }
+        if (ns.getString("end_at") != null) {
+            String v = noneOr(ns.getString("end_at"));
+            update.endAt(v == null ? null : time("--end-at", v, Instant.now()));
+        }
+        if (ns.getString("max_runs") != null) {
+            update.maxRuns(numberOrNone("--max-runs", ns.getString("max_runs")));
+        }
+        if (ns.getString("jitter") != null) {
+            update.jitterSeconds(numberOrNone("--jitter", ns.getString("jitter")));
+        }
+        if (ns.getString("pause_after_failures") != null) {
+            update.pauseAfterFailures(numberOrNone("--pause-after-failures", ns.getString("pause_after_failures")));
+        }
         if (update.isEmpty()) {
             throw new UsageException("jobs update changes nothing without an option: give --cron, --priority, --name, "
                     + "--payload ... (" + program + " jobs update --help)");
@@ -278,6 +341,15 @@ final class JobsCommand extends ClientCommand {
         } else {
             out.println("updated job " + job.id());
             Details.job(out, job);
+        }
+    }
+
+    private static Integer numberOrNone(String option, String value) {
+        String n = noneOr(value);
+        try {
+            return n == null ? null : Integer.valueOf(n);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " must be a whole number or none, was '" + n + "'");
         }
     }
 
@@ -383,6 +455,11 @@ final class JobsCommand extends ClientCommand {
 
     /** --run-at: an RFC 3339 timestamp, or +N followed by s, m, h or d from now; null when not given. */
     static Instant runAt(String text, Instant now) {
+        return time("--run-at", text, now);
+    }
+
+    /** A time option: RFC 3339, or from now (+30s, +10m, +2h, +1d); null when not given. */
+    static Instant time(String option, String text, Instant now) {
         if (text == null) {
             return null;
         }
@@ -398,13 +475,13 @@ final class JobsCommand extends ClientCommand {
                 };
                 return now.plus(unit.multipliedBy(n));
             } catch (ArithmeticException | java.time.DateTimeException | NumberFormatException e) {
-                throw new UsageException("--run-at '" + text + "' is too far in the future");
+                throw new UsageException(option + " '" + text + "' is too far in the future");
             }
         }
         try {
             return OffsetDateTime.parse(text.trim()).toInstant();
         } catch (DateTimeParseException e) {
-            throw new UsageException("--run-at '" + text + "' is not a time: write it like 2026-12-01T09:30:00Z, or +10m");
+            throw new UsageException(option + " '" + text + "' is not a time: write it like 2026-12-01T09:30:00Z, or +10m");
         }
     }
 }

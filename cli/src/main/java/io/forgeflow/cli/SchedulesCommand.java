@@ -28,7 +28,10 @@ final class SchedulesCommand extends ClientCommand {
         command.description(getDescription() + ". Example: schedules preview '30 2 * * *' --timezone America/New_York "
                 + "--count 5");
         command.addArgument(ACTION).choices(ACTIONS.toArray()).metavar("ACTION").help("preview");
-        command.addArgument("cron_expr").metavar("EXPR").help("the cron expression, quoted, e.g. '0 0 L * *'");
+        command.addArgument("cron_expr").metavar("EXPR").nargs("?")
+                .help("the cron expression, quoted, e.g. '0 0 L * *' (or --job)");
+        command.addArgument("--job").metavar("JOB_ID")
+                .help("preview this recurring job's own schedule instead: its window, remaining max_runs and jitter");
         command.addArgument("--timezone").metavar("ZONE").help("an IANA time zone such as Europe/Berlin (default UTC)");
         command.addArgument("--count").type(Integer.class).metavar("N").help("how many fire times, 1-100 (default 10)");
         command.addArgument("--after").metavar("TIME")
@@ -38,7 +41,16 @@ final class SchedulesCommand extends ClientCommand {
 
     @Override
     void execute(Namespace ns, ForgeFlowClient client, Output out) {
-        List<ScheduledFire> fires = client.previewSchedule(ns.getString("cron_expr"), ns.getString("timezone"),
+        String job = ns.getString("job");
+        if ((job == null) == (ns.getString("cron_expr") == null)) {
+            throw new UsageException("give a cron expression or --job JOB_ID, one of them");
+        }
+        if (job != null && ns.getString("timezone") != null) {
+            throw new UsageException("--timezone comes from the job with --job: leave it out");
+        }
+        List<ScheduledFire> fires = job != null
+                ? client.previewJobSchedule(job, after(ns.getString("after")), ns.getInt("count"))
+                : client.previewSchedule(ns.getString("cron_expr"), ns.getString("timezone"),
                 after(ns.getString("after")), ns.getInt("count"));
         if (out.json()) {
             out.json(Map.of("items", fires));
@@ -48,8 +60,17 @@ final class SchedulesCommand extends ClientCommand {
             out.println("the expression does not fire again");
             return;
         }
-        Table table = new Table("AT (UTC)", "LOCAL", "NOTE");
-        fires.forEach(f -> table.row(Text.time(f.at()), LOCAL.format(f.local()), f.note() == null ? "" : f.note()));
+        boolean jittered = fires.stream().anyMatch(f -> f.jitterSeconds() != 0);
+        Table table = jittered ? new Table("AT (UTC)", "LOCAL", "TICK (UTC)", "JITTER", "NOTE")
+                : new Table("AT (UTC)", "LOCAL", "NOTE");
+        fires.forEach(f -> {
+            if (jittered) {
+                table.row(Text.time(f.at()), LOCAL.format(f.local()), Text.time(f.tick()), "+" + f.jitterSeconds() + "s",
+                        f.note() == null ? "" : f.note());
+            } else {
+                table.row(Text.time(f.at()), LOCAL.format(f.local()), f.note() == null ? "" : f.note());
+            }
+        });
         out.table(table);
     }
 

@@ -150,6 +150,40 @@ public final class ForgeFlowClient implements AutoCloseable {
         return read(post(url("api/jobs", id, "pause")), json.constructType(Job.class));
     }
 
+    /**
+     * {@code POST /api/jobs/{id}/backfill}: one run per tick of the recurring job's schedule from {@code from} to
+     * {@code to} (both included), none for a tick that already has a run; {@code overlap} {@code allow} (null: the
+     * default) or {@code skip}/{@code queue_one} (one at a time). More than 10,000 ticks is a
+     * {@link ForgeFlowApiException} 422 naming {@code to}.
+     */
+    public Backfill backfillJob(String id, Instant from, Instant to, String overlap) {
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("from", from == null ? null : from.toString());
+        body.put("to", to == null ? null : to.toString());
+        if (overlap != null) {
+            body.put("overlap", overlap);
+        }
+        return read(send(new Request.Builder().url(url("api/jobs", id, "backfill")).post(jsonBody(body))),
+                json.constructType(Backfill.class));
+    }
+
+    /** {@code GET /api/jobs/{id}/backfill/{backfill_id}}: the backfill with its runs counted by status. */
+    public Backfill getBackfill(String id, String backfillId) {
+        return read(get(url("api/jobs", id, "backfill", backfillId)), json.constructType(Backfill.class));
+    }
+
+    /**
+     * {@code POST /api/jobs/{id}/pause} with a note saying why ({@link Job#pausedNote()}, at most 500 characters; null:
+     * none); the server keeps the name of this client's token as {@link Job#pausedBy()}.
+     */
+    public Job pauseJob(String id, String note) {
+        if (note == null) {
+            return pauseJob(id);
+        }
+        return read(send(new Request.Builder().url(url("api/jobs", id, "pause")).post(jsonBody(java.util.Map.of("note", note)))),
+                json.constructType(Job.class));
+    }
+
     /** {@code POST /api/jobs/{id}/resume}: cron continues from now ({@code catch_up} applies). */
     public Job resumeJob(String id) {
         return read(post(url("api/jobs", id, "resume")), json.constructType(Job.class));
@@ -324,6 +358,22 @@ public final class ForgeFlowClient implements AutoCloseable {
         HttpUrl.Builder url = url("api/schedules/preview").newBuilder();
         query(url, "cron_expr", cronExpr);
         query(url, "timezone", timezone);
+        return preview(url, after, count);
+    }
+
+    /**
+     * {@code GET /api/schedules/preview?job_id=}: the next fires of a recurring job's own schedule, inside its
+     * {@code start_at}..{@code end_at}, at most the runs its {@code max_runs} leaves, each moved by its jitter
+     * ({@link ScheduledFire#tick()}, {@link ScheduledFire#jitterSeconds()}); the last fire is noted.
+     */
+    public List<ScheduledFire> previewJobSchedule(String jobId, Instant after, Integer count) {
+        Objects.requireNonNull(jobId, "jobId");
+        HttpUrl.Builder url = url("api/schedules/preview").newBuilder();
+        query(url, "job_id", jobId);
+        return preview(url, after, count);
+    }
+
+    private List<ScheduledFire> preview(HttpUrl.Builder url, Instant after, Integer count) {
         query(url, "after", after == null ? null : after.toString());
         query(url, "count", count == null ? null : count.toString());
         Exchange answer = get(url.build());

@@ -24,6 +24,9 @@ import java.util.Map;
  * {@code wait}; null without parents), {@code batchId} (null when not created by a batch); {@code parents} and
  * {@code children} are sent by {@link ForgeFlowClient#getJob(String)} only and are null in lists (and from a server
  * that predates workflows).
+ * Schedule controls (recurring jobs): {@code startAt}, {@code endAt}, {@code maxRuns} (null when none),
+ * {@code jitterSeconds} (0 when none), {@code pauseAfterFailures}, {@code firedRuns} (runs fired so far); while paused,
+ * {@code pausedNote} and {@code pausedBy} (the token that paused it). From a server that predates them: null and 0.
  */
 public record Job(
         String id,
@@ -54,7 +57,15 @@ public record Job(
         String onParentFailure,
         String batchId,
         List<LinkedJob> parents,
-        List<LinkedJob> children) {
+        List<LinkedJob> children,
+        Instant startAt,
+        Instant endAt,
+        Integer maxRuns,
+        int jitterSeconds,
+        Integer pauseAfterFailures,
+        int firedRuns,
+        String pausedNote,
+        String pausedBy) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -81,6 +92,19 @@ public record Job(
         dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
         parents = parents == null ? null : List.copyOf(parents);
         children = children == null ? null : List.copyOf(children);
+    }
+
+    /** A job without schedule controls or pause note (the fields before them). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId, List<String> dependsOn, String onParentFailure,
+               String batchId, List<LinkedJob> parents, List<LinkedJob> children) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, null, null,
+                null, 0, null, 0, null, null);
     }
 
     /** A job without workflow fields (the fields before workflows): no parents, not of a batch. */

@@ -37,7 +37,23 @@ public record JobRequest(
         Retry retry,
         Map<String, String> labels,
         List<String> dependsOn,
-        String onParentFailure) {
+        String onParentFailure,
+        Instant startAt,
+        Instant endAt,
+        Integer maxRuns,
+        Integer jitterSeconds,
+        Integer pauseAfterFailures) {
+
+    /** A request without schedule controls (the fields before start_at, end_at, max_runs, jitter and pause on failure). */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict, Retry retry,
+                      Map<String, String> labels, List<String> dependsOn, String onParentFailure) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
+                dependsOn, onParentFailure, null, null, null, null, null);
+    }
 
     @JsonCreator
     public JobRequest {
@@ -291,10 +307,50 @@ public record JobRequest(
             return this;
         }
 
+        private Instant startAt;
+        private Instant endAt;
+        private Integer maxRuns;
+        private Integer jitterSeconds;
+        private Integer pauseAfterFailures;
+
+        /** A recurring job fires no tick before this one (a tick exactly at it fires). */
+        public Builder startAt(Instant startAt) {
+            this.startAt = startAt;
+            return this;
+        }
+
+        /** A recurring job fires no tick after this one, and completes with its last tick. */
+        public Builder endAt(Instant endAt) {
+            this.endAt = endAt;
+            return this;
+        }
+
+        /** A recurring job completes after the scheduler has fired this many runs (1-1,000,000). */
+        public Builder maxRuns(Integer maxRuns) {
+            this.maxRuns = maxRuns;
+            return this;
+        }
+
+        /**
+         * Each tick's run is due 0 to {@code jitterSeconds} whole seconds after the tick (0-86,400), the same on every
+         * scheduler node (a hash of the job and the tick).
+         */
+        public Builder jitterSeconds(Integer jitterSeconds) {
+            this.jitterSeconds = jitterSeconds;
+            return this;
+        }
+
+        /** Pause the recurring job after this many dead runs in a row (1-1,000). */
+        public Builder pauseAfterFailures(Integer pauseAfterFailures) {
+            this.pauseAfterFailures = pauseAfterFailures;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
-                    uniqueOnConflict, retry, labels, dependsOn, onParentFailure);
+                    uniqueOnConflict, retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds,
+                    pauseAfterFailures);
         }
     }
 }

@@ -76,6 +76,31 @@ public final class JobUpdate {
         return set("overlap", overlap);
     }
 
+    /** A recurring job's first allowed tick; null removes it. */
+    public JobUpdate startAt(Instant startAt) {
+        return set("start_at", startAt == null ? null : startAt.toString());
+    }
+
+    /** A recurring job's last allowed tick (it completes after it); null removes it. */
+    public JobUpdate endAt(Instant endAt) {
+        return set("end_at", endAt == null ? null : endAt.toString());
+    }
+
+    /** How many runs a recurring job fires before it completes (1-1,000,000); null: no limit. */
+    public JobUpdate maxRuns(Integer maxRuns) {
+        return set("max_runs", maxRuns);
+    }
+
+    /** The spread of each tick's run, 0-86,400 seconds; null: none. */
+    public JobUpdate jitterSeconds(Integer jitterSeconds) {
+        return set("jitter_seconds", jitterSeconds);
+    }
+
+    /** Pause the job after this many dead runs in a row (1-1,000); null: never. */
+    public JobUpdate pauseAfterFailures(Integer pauseAfterFailures) {
+        return set("pause_after_failures", pauseAfterFailures);
+    }
+
     /**
      * The job's own retry backoff, replaced as a whole (a null part is the server's default; both null: no policy of
      * its own). Its pending runs follow unless the update keeps them.

@@ -414,6 +414,92 @@ class ForgeFlowClientTest {
     @Nested
     class Schedules {
         @Test
+        void scheduleControlsAreSentAndReadBack() throws Exception {
+            answer(201, JOB.replace("\"status\"", "\"start_at\": \"2026-03-01T15:00:00Z\", \"end_at\": null, "
+                    + "\"max_runs\": 3, \"jitter_seconds\": 30, \"pause_after_failures\": 2, \"fired_runs\": 1, "
+                    + "\"paused_note\": \"vendor outage\", \"paused_by\": \"token 3\", \"status\""));
+
+            Job job = client.submitJob(JobRequest.builder("hourly", "shell").cron("@hourly")
+                    .startAt(Instant.parse("2026-03-01T15:00:00Z")).maxRuns(3).jitterSeconds(30).pauseAfterFailures(2)
+                    .build()).job();
+
+            String body = request().getBody().utf8();
+            assertThat(body).contains("\"start_at\":\"2026-03-01T15:00:00Z\"", "\"max_runs\":3",
+                    "\"jitter_seconds\":30", "\"pause_after_failures\":2").doesNotContain("end_at");
+            assertThat(job.startAt()).isEqualTo(Instant.parse("2026-03-01T15:00:00Z"));
+            assertThat(job.endAt()).isNull();
+            assertThat(job.maxRuns()).isEqualTo(3);
+            assertThat(job.jitterSeconds()).isEqualTo(30);
+            assertThat(job.pauseAfterFailures()).isEqualTo(2);
+            assertThat(job.firedRuns()).isEqualTo(1);
+            assertThat(job.pausedNote()).isEqualTo("vendor outage");
+            assertThat(job.pausedBy()).isEqualTo("token 3");
+        }
+
+        @Test
+        void aPauseSendsItsNoteAndAnUpdateItsControls() throws Exception {
+            answer(200, JOB);
+            answer(200, JOB);
+            answer(200, JOB);
+
+            client.pauseJob("job_1", "vendor outage");
+            client.pauseJob("job_1", null);
+            client.updateJob("job_1", JobUpdate.create().maxRuns(null).endAt(Instant.parse("2026-04-01T00:00:00Z"))
+                    .jitterSeconds(10).startAt(null).pauseAfterFailures(4));
+
+            RecordedRequest noted = request();
+            assertThat(noted.getTarget()).isEqualTo("/api/jobs/job_1/pause");
+            assertThat(client.json().readTree(noted.getBody().utf8()))
+                    .isEqualTo(client.json().readTree("{\"note\": \"vendor outage\"}"));
+            assertThat(request().getBody().size()).as("no note: no body").isZero();
+            assertThat(client.json().readTree(request().getBody().utf8())).isEqualTo(client.json().readTree(
+                    "{\"max_runs\": null, \"end_at\": \"2026-04-01T00:00:00Z\", \"jitter_seconds\": 10, "
+                            + "\"start_at\": null, \"pause_after_failures\": 4}"));
+        }
+
+        @Test
+        void aBackfillIsPostedAndItsProgressRead() throws Exception {
+            String backfill = "{\"id\": \"b1\", \"job_id\": \"job_1\", \"from\": \"2026-04-01T00:00:00Z\", "
+                    + "\"to\": \"2026-04-02T00:00:00Z\", \"overlap\": \"queue_one\", \"ticks\": 25, \"created\": 24, "
+                    + "\"skipped\": 1, \"created_at\": \"2026-04-03T00:00:00Z\", \"done\": false, "
+                    + "\"runs\": {\"pending\": 23, \"running\": 1}}";
+            answer(201, backfill);
+            answer(200, backfill.replace("\"done\": false", "\"done\": true"));
+
+            Backfill b = client.backfillJob("job_1", Instant.parse("2026-04-01T00:00:00Z"),
+                    Instant.parse("2026-04-02T00:00:00Z"), "queue_one");
+            Backfill later = client.getBackfill("job_1", "b1");
+
+            RecordedRequest post = request();
+            assertThat(post.getTarget()).isEqualTo("/api/jobs/job_1/backfill");
+            assertThat(client.json().readTree(post.getBody().utf8())).isEqualTo(client.json().readTree(
+                    "{\"from\": \"2026-04-01T00:00:00Z\", \"to\": \"2026-04-02T00:00:00Z\", \"overlap\": \"queue_one\"}"));
+            assertThat(request().getTarget()).isEqualTo("/api/jobs/job_1/backfill/b1");
+            assertThat(b.ticks()).isEqualTo(25);
+            assertThat(b.created()).isEqualTo(24);
+            assertThat(b.skipped()).isEqualTo(1);
+            assertThat(b.runs()).containsEntry("pending", 23L).containsEntry("running", 1L);
+            assertThat(b.from()).isEqualTo(Instant.parse("2026-04-01T00:00:00Z"));
+            assertThat(later.done()).isTrue();
+        }
+
+        @Test
+        void aJobsOwnScheduleIsPreviewedWithItsJitter() throws Exception {
+            answer(200, "{\"items\": [{\"at\": \"2026-03-01T15:00:12Z\", \"local\": \"2026-03-01T15:00:12Z\", "
+                    + "\"tick\": \"2026-03-01T15:00:00Z\", \"jitter_seconds\": 12}, {\"at\": \"2026-03-01T16:00:00Z\", "
+                    + "\"local\": \"2026-03-01T16:00:00Z\", \"note\": \"the last run (max_runs 2)\"}]}");
+
+            List<ScheduledFire> fires = client.previewJobSchedule("job_1", null, 5);
+
+            assertThat(request().getTarget()).isEqualTo("/api/schedules/preview?job_id=job_1&count=5");
+            assertThat(fires.get(0).tick()).isEqualTo(Instant.parse("2026-03-01T15:00:00Z"));
+            assertThat(fires.get(0).jitterSeconds()).isEqualTo(12);
+            assertThat(fires.get(1).tick()).as("no jitter: the tick is the fire").isEqualTo(fires.get(1).at());
+            assertThat(fires.get(1).jitterSeconds()).isZero();
+            assertThat(fires.get(1).note()).isEqualTo("the last run (max_runs 2)");
+        }
+
+        @Test
         void previewScheduleSendsTheQueryAndReadsTheFiresWithTheirOffsetAndNote() throws Exception {
             answer(200, "{\"items\": [{\"at\": \"2026-03-08T07:00:00Z\", \"local\": \"2026-03-08T03:00:00-04:00\", "
                     + "\"note\": \"02:30 does not exist (DST gap): fired at the first valid instant\"}, "

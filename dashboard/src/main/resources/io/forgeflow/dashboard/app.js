@@ -780,6 +780,24 @@
     return 'once, now';
   }
 
+  // A recurring job's controls (README "Schedules") in words; [] when it has none.
+  function steering(job) {
+    const parts = [];
+    if (job.start_at || job.end_at) {
+      parts.push(`${job.start_at ? `from ${fmtTime(job.start_at)}` : 'from now'}${job.end_at ? ` until ${fmtTime(job.end_at)}` : ''}`);
+    }
+    if (job.max_runs) parts.push(`${job.fired_runs || 0} of ${job.max_runs} runs`);
+    if (job.jitter_seconds) parts.push(`jitter 0-${job.jitter_seconds}s`);
+    if (job.pause_after_failures) parts.push(`pauses after ${job.pause_after_failures} dead in a row`);
+    return parts;
+  }
+
+  // Why and by whom a paused job was paused, or '' when nobody said.
+  function pausedText(job) {
+    if (job.status !== 'paused' || (!job.paused_note && !job.paused_by)) return '';
+    return `paused${job.paused_note ? `: ${job.paused_note}` : ''}${job.paused_by ? ` (by ${job.paused_by})` : ''}`;
+  }
+
   function renderJobs() {
     const p = state.jobsPage;
     const body = $('jobs').tBodies[0];
@@ -799,9 +817,11 @@
           labels.length ? el('span', { class: 'labels' }, labels.map(([k, v]) => el('span', { class: 'tag', text: `${k}: ${v}` }))) : null,
           job.batch_id ? el('a', { class: 'batch-link', href: batchHash(job.batch_id), title: `batch ${job.batch_id}`, text: 'batch' }) : null),
         el('td', { class: 'opt', text: job.executor }),
-        el('td', { class: 'mono', text: schedule(job) }),
+        el('td', { class: 'mono' }, schedule(job),
+          steering(job).length ? el('div', { class: 'muted steer', text: steering(job).join(' · ') }) : null,
+          pausedText(job) ? el('div', { class: 'muted paused-note', text: pausedText(job) }) : null),
         el('td', { class: 'opt nowrap', title: job.next_run_at || '', text: fmtTime(job.next_run_at) }),
-        el('td', { class: 'status' }, statusSpan(job.status)),
+        el('td', { class: 'status', title: pausedText(job) }, statusSpan(job.status)),
         el('td', { class: 'num opt', text: job.priority }),
         el('td', { class: 'opt mono', text: job.queue || 'default' }),
         el('td', { class: 'actions' },
@@ -1025,8 +1045,8 @@
       return;
     }
     const latest = v.runs[0] || null;
-    const meta = [job.executor, schedule(job), `queue ${job.queue || 'default'}`, `priority ${job.priority}`,
-      `created ${fmtTime(job.created_at)}`];
+    const meta = [job.executor, schedule(job), ...steering(job), `queue ${job.queue || 'default'}`,
+      `priority ${job.priority}`, `created ${fmtTime(job.created_at)}`];
     const dependsOn = job.depends_on || [];
     const notes = [];
     if (dependsOn.length) {
@@ -1041,9 +1061,15 @@
       el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
       el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `job ${job.id}` }),
         job.batch_id ? [' · ', el('a', { class: 'nowrap', id: 'job-batch', href: batchHash(job.batch_id), text: `batch ${job.batch_id}` })] : null),
+      pausedText(job) ? el('p', { class: 'muted', id: 'job-paused-note', text: pausedText(job) }) : null,
       el('div', { class: 'toolbar' },
         el('a', { id: 'job-runs-link', href: `#runs?job=${encodeURIComponent(job.id)}`, text: 'All runs of this job' }),
-        el('button', { type: 'button', text: 'Reload', on: { click: () => loadJobView() } })),
+        el('button', { type: 'button', text: 'Reload', on: { click: () => loadJobView() } }),
+        job.status === 'active' ? [
+          el('input', { id: 'job-pause-note', type: 'text', maxlength: '500', placeholder: 'why pause? (optional note)' }),
+          el('button', { type: 'button', id: 'job-pause', text: 'Pause', on: { click: () => pauseWithNote(job) } })] : null,
+        job.status === 'paused' ? el('button', { type: 'button', id: 'job-resume', text: 'Resume',
+          on: { click: () => resumeFromView(job) } }) : null),
       el('h3', { text: 'Workflow' }),
       workflowGraph(job, latest),
       notes.length ? el('p', { class: 'muted wf-note', id: 'workflow-note', text: notes.join(' ') }) : null,
@@ -1058,6 +1084,27 @@
           el('td', { class: 'opt nowrap', text: fmtTime(r.scheduled_for, true) }),
           el('td', { class: 'opt nowrap', text: fmtTime(r.finished_at, true) }),
           el('td', { class: 'err', title: r.error || '', text: r.error || '' }))) : emptyRow(6, 'no runs'))))].filter(Boolean));
+  }
+
+  // Pauses the job of the job view with the note typed beside the button (none when empty).
+  async function pauseWithNote(job) {
+    const note = ($('job-pause-note').value || '').trim();
+    const answer = await act(`pause ${job.name}`, () => api('POST', `/api/jobs/${encodeURIComponent(job.id)}/pause`,
+      note ? { note } : undefined));
+    if (answer === undefined) return;
+    state.jobView.job = { ...state.jobView.job, ...answer };
+    state.jobs.set(answer.id, answer);
+    renderJobView();
+    toast(`${job.name} is ${answer.status}`);
+  }
+
+  async function resumeFromView(job) {
+    const answer = await act(`resume ${job.name}`, () => api('POST', `/api/jobs/${encodeURIComponent(job.id)}/resume`));
+    if (answer === undefined) return;
+    state.jobView.job = { ...state.jobView.job, ...answer };
+    state.jobs.set(answer.id, answer);
+    renderJobView();
+    toast(`${job.name} is ${answer.status}`);
   }
 
   const BATCH_SEGMENTS = ['succeeded', 'dead', 'cancelled', 'running', 'pending', 'waiting'];

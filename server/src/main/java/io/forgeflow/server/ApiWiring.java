@@ -142,7 +142,10 @@ final class ApiWiring {
                         batchCreated)));
             }
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));
-            environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));
+            environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock),
+                    new QueryJobs(jobs, waits, listBudget)));
+            environment.jersey().register(RestModule.backfills(
+                    new io.forgeflow.application.schedule.BackfillJob(jobs, cron, signal, clock)));
             DashboardServlet.register(environment); // the web dashboard at /, beside Jersey
         } else {
             environment.jersey().register(new HealthResource(readiness));

@@ -279,6 +279,55 @@ class CommandLineIT {
         }
 
         @Test
+        void scheduleControlsAreSubmittedShownChangedPreviewedAndAPauseKeepsItsNote() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "steered", "--command", "true",
+                    "--cron", "0 * * * *", "--start-at", "+1d", "--end-at", "+30d", "--max-runs", "3", "--jitter", "90",
+                    "--pause-after-failures", "2"));
+            JsonNode job = json.readTree(cli("jobs", "get", id, "--json").out());
+            assertThat(job.get("max_runs").asInt()).isEqualTo(3);
+            assertThat(job.get("jitter_seconds").asInt()).isEqualTo(90);
+            assertThat(job.get("pause_after_failures").asInt()).isEqualTo(2);
+            assertThat(Instant.parse(job.get("start_at").asText())).isAfter(Instant.now().plus(Duration.ofHours(23)));
+            Instant due = Instant.parse(job.get("next_run_at").asText());
+            assertThat(due).isAfterOrEqualTo(Instant.parse(job.get("start_at").asText()));
+            String shown = cli("jobs", "get", id).out();
+            assertThat(shown).contains("0 of 3 fired", "0-90s after each tick", "2 dead run(s) in a row", "until ");
+
+            Result preview = cli("schedules", "preview", "--job", id, "--count", "5");
+            assertThat(preview.code()).as(preview.toString()).isZero();
+            assertThat(preview.out()).contains("the last run (max_runs 3)");
+            assertThat(preview.out().lines().filter(l -> l.contains(":00:")).count()).as(preview.out()).isEqualTo(3);
+
+            Result pause = cli("jobs", "pause", id, "--note", "vendor outage");
+            assertThat(pause.code()).as(pause.toString()).isZero();
+            assertThat(cli("jobs", "get", id).out()).contains("vendor outage (by token 1)");
+            assertThat(admin().getJob(id).pausedBy()).isEqualTo("token 1");
+            assertThat(cli("jobs", "resume", id).code()).isZero();
+            assertThat(admin().getJob(id).pausedNote()).isNull();
+
+            Result update = cli("jobs", "update", id, "--max-runs", "none", "--jitter", "0", "--json");
+            assertThat(update.code()).as(update.toString()).isZero();
+            assertThat(admin().getJob(id).maxRuns()).isNull();
+            assertThat(admin().getJob(id).jitterSeconds()).isZero();
+
+            Result backfill = cli("jobs", "backfill", id, "--from", "2026-01-01T00:00:00Z", "--to",
+                    "2026-01-01T05:00:00Z", "--overlap", "queue_one");
+            assertThat(backfill.code()).as(backfill.toString()).isZero();
+            assertThat(backfill.out()).contains("6 tick(s), 6 run(s) created, 0 already had one (overlap queue_one)");
+            assertThat(cli("jobs", "backfill", id, "--from", "2026-01-01T00:00:00Z", "--to", "2026-01-01T05:00:00Z")
+                    .out()).contains("6 tick(s), 0 run(s) created, 6 already had one");
+            Result tooMany = cli("jobs", "backfill", id, "--from", "2020-01-01T00:00:00Z", "--to",
+                    "2026-01-01T00:00:00Z");
+            assertThat(tooMany.code()).as(tooMany.toString()).isEqualTo(1);
+            assertThat(tooMany.err()).contains("more than 10000 ticks");
+
+            Result refused = cli("jobs", "submit", "--name", "bad", "--command", "true", "--cron", "@hourly",
+                    "--max-runs", "0");
+            assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
+            assertThat(refused.err()).contains("max_runs");
+        }
+
+        @Test
         void pauseResumeTriggerAndCancelPrintTheNewState() throws Exception {
             String id = submittedId(cli("jobs", "submit", "--json", "--name", "every-5", "--command", "true",
                     "--cron", "*/5 * * * *"));

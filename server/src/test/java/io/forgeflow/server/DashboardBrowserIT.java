@@ -342,6 +342,27 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void pausesAJobWithANoteFromItsViewAndTheListShowsTheNoteAndItsControls() throws Exception {
+            seedCluster(false);
+            Job job = api().submitJob(JobRequest.shell("rotate-keys", "true").cron("0 * * * *").maxRuns(5)
+                    .jitterSeconds(30).build()).job();
+            ChromeDriver driver = open("job?id=" + job.id());
+            waitFor(driver, d -> d.findElements(By.id("job-pause")).isEmpty() ? null : true);
+            assertThat(text(driver, "#job-detail .meta")).contains("0 of 5 runs", "jitter 0-30s");
+            driver.findElement(By.id("job-pause-note")).sendKeys("vendor outage");
+            click(driver, "#job-pause");
+            waitFor(driver, d -> d.findElements(By.id("job-paused-note")).isEmpty() ? null : true);
+            assertThat(text(driver, "#job-paused-note")).isEqualTo("paused: vendor outage (by token 1)");
+            assertThat(api().getJob(job.id()).pausedNote()).isEqualTo("vendor outage");
+
+            driver = open("jobs");
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "paused".equals(text(d, row + " td.status")));
+            assertThat(text(driver, row + " .paused-note")).isEqualTo("paused: vendor outage (by token 1)");
+            assertThat(text(driver, row + " .steer")).contains("0 of 5 runs");
+        }
+
+        @Test
         void editsAJobsScheduleAndPriorityInTheFormAndTheListAndTheApiShowTheNewValues() throws Exception {
             Job job = api().submitJob(JobRequest.shell("rotate-keys", "./rotate.sh").cron("*/15 * * * *").build()).job();
             ChromeDriver driver = open("jobs");

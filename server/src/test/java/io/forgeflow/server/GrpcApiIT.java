@@ -327,6 +327,50 @@ class GrpcApiIT {
     }
 
     @Test
+    void scheduleControlsGoThroughSubmitUpdatePausePreviewAndTheirRangesAreChecked() throws Exception {
+        com.google.protobuf.Timestamp start = com.google.protobuf.Timestamp.newBuilder()
+                .setSeconds(java.time.Instant.now().plus(Duration.ofDays(1)).getEpochSecond()).build();
+        Job job = submit(reverse("grpc-steered", "x").toBuilder().setCronExpr("0 * * * *").setStartAt(start)
+                .setMaxRuns(2).setJitterSeconds(60).setPauseAfterFailures(3).build());
+        assertThat(job.getSpec().getStartAt()).isEqualTo(start);
+        assertThat(job.getSpec().getMaxRuns()).isEqualTo(2);
+        assertThat(job.getSpec().getJitterSeconds()).isEqualTo(60);
+        assertThat(job.getSpec().getPauseAfterFailures()).isEqualTo(3);
+        assertThat(job.getNextRunAt().getSeconds()).isBetween(start.getSeconds(), start.getSeconds() + 3_600 + 60);
+
+        PreviewResponse preview = ScheduleServiceGrpc.newBlockingStub(as(READ)).preview(PreviewRequest.newBuilder()
+                .setJobId(job.getId()).setCount(5).build());
+        assertThat(preview.getFiresList()).hasSize(2);
+        assertThat(preview.getFires(0).getAt()).isEqualTo(job.getNextRunAt());
+        assertThat(preview.getFires(0).getAt().getSeconds() - preview.getFires(0).getTick().getSeconds())
+                .isEqualTo(preview.getFires(0).getJitterSeconds()).isBetween(0L, 60L);
+        assertThat(preview.getFires(1).getNote()).contains("the last run (max_runs 2)");
+
+        Job paused = jobs(OPERATE).pauseJob(JobIdRequest.newBuilder().setId(job.getId()).setNote("vendor outage")
+                .build());
+        assertThat(paused.getPausedNote()).isEqualTo("vendor outage");
+        assertThat(paused.getPausedBy()).isEqualTo("token 3");
+
+        Job edited = jobs(ADMIN).updateJob(UpdateJobRequest.newBuilder().setId(job.getId())
+                .setJob(JobSpec.newBuilder().setJitterSeconds(5))
+                .setUpdateMask(FieldMask.newBuilder().addPaths("jitter_seconds").addPaths("max_runs")).build());
+        assertThat(edited.getSpec().getJitterSeconds()).isEqualTo(5);
+        assertThat(edited.getSpec().hasMaxRuns()).as("in the mask, unset: removed").isFalse();
+        assertThat(edited.getPausedNote()).as("an edit keeps the pause").isEqualTo("vendor outage");
+
+        for (var bad : List.of(java.util.Map.entry("max_runs", reverse("b", "x").toBuilder().setCronExpr("@hourly").setMaxRuns(0)),
+                java.util.Map.entry("jitter_seconds", reverse("b", "x").toBuilder().setCronExpr("@hourly").setJitterSeconds(86_401)),
+                java.util.Map.entry("pause_after_failures", reverse("b", "x").toBuilder().setCronExpr("@hourly")
+                        .setPauseAfterFailures(1_001)),
+                java.util.Map.entry("start_at", reverse("b", "x").toBuilder().setStartAt(start)))) {
+            StatusRuntimeException e = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                    .setJob(bad.getValue()).build()));
+            assertThat(e.getStatus().getCode()).as(bad.getKey()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(badRequestField(e)).isEqualTo(bad.getKey());
+        }
+    }
+
+    @Test
     void badInputIsInvalidArgumentNamingTheField() throws Exception {
         StatusRuntimeException noExecutor = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
                 .setJob(JobSpec.newBuilder().setName("no executor")).build()));

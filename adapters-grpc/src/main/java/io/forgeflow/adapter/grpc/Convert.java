@@ -46,7 +46,19 @@ final class Convert {
                 s.hasUniqueKey() ? s.getUniqueKey() : null, s.hasUniqueOnConflict() ? s.getUniqueOnConflict() : null,
                 r != null && r.hasBaseSeconds() ? r.getBaseSeconds() : null,
                 r != null && r.hasMaxSeconds() ? r.getMaxSeconds() : null,
-                s.getLabelsMap().isEmpty() ? null : s.getLabelsMap());
+                s.getLabelsMap().isEmpty() ? null : s.getLabelsMap(), controls(s));
+    }
+
+    /** The schedule controls a definition gives; null when it gives none. */
+    static io.forgeflow.domain.job.ScheduleControls controls(JobSpec s) {
+        if (!s.hasStartAt() && !s.hasEndAt() && !s.hasMaxRuns() && !s.hasJitterSeconds()
+                && !s.hasPauseAfterFailures()) {
+            return null;
+        }
+        return new io.forgeflow.domain.job.ScheduleControls(s.hasStartAt() ? instant(s.getStartAt()) : null,
+                s.hasEndAt() ? instant(s.getEndAt()) : null, s.hasMaxRuns() ? s.getMaxRuns() : null,
+                s.hasJitterSeconds() ? s.getJitterSeconds() : null,
+                s.hasPauseAfterFailures() ? s.getPauseAfterFailures() : null);
     }
 
     static JobSpec spec(io.forgeflow.domain.job.JobSpec s) {
@@ -73,6 +85,22 @@ final class Convert {
         if (s.uniqueKey() != null) {
             b.setUniqueKey(s.uniqueKey());
         }
+        io.forgeflow.domain.job.ScheduleControls c = s.schedule();
+        if (c.startAt() != null) {
+            b.setStartAt(timestamp(c.startAt()));
+        }
+        if (c.endAt() != null) {
+            b.setEndAt(timestamp(c.endAt()));
+        }
+        if (c.maxRuns() != null) {
+            b.setMaxRuns(c.maxRuns());
+        }
+        if (s.isRecurring()) {
+            b.setJitterSeconds(c.jitter());
+        }
+        if (c.pauseAfterFailures() != null) {
+            b.setPauseAfterFailures(c.pauseAfterFailures());
+        }
         if (s.retry() != null) {
             RetryPolicy.Builder r = RetryPolicy.newBuilder();
             if (s.retry().baseSeconds() != null) {
@@ -96,9 +124,16 @@ final class Convert {
             spec = spec.toBuilder().clearPayload().build();
         }
         Job.Builder b = Job.newBuilder().setId(j.id()).setSpec(spec).setStatus(j.status().wireName())
-                .setSubmittedVia(j.submittedVia()).setPayloadTruncated(payloadTruncated);
-        if (j.nextRunAt() != null) {
-            b.setNextRunAt(timestamp(j.nextRunAt()));
+                .setSubmittedVia(j.submittedVia()).setPayloadTruncated(payloadTruncated)
+                .setFiredRuns(j.schedule().firedRuns());
+        if (j.nextDueAt() != null) {
+            b.setNextRunAt(timestamp(j.nextDueAt()));
+        }
+        if (j.schedule().pausedNote() != null) {
+            b.setPausedNote(j.schedule().pausedNote());
+        }
+        if (j.schedule().pausedBy() != null) {
+            b.setPausedBy(j.schedule().pausedBy());
         }
         if (j.createdAt() != null) {
             b.setCreatedAt(timestamp(j.createdAt()));

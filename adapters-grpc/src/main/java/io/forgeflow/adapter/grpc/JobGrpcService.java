@@ -169,7 +169,12 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
 
     @Override
     public void pauseJob(JobIdRequest request, StreamObserver<Job> observer) {
-        unary.answer(observer, () -> Convert.job(uc.pauseJob().pause(wellFormed(request.getId())), null));
+        unary.answer(observer, () -> {
+            Caller caller = Authentication.CALLER.get();
+            return Convert.job(uc.pauseJob().pause(wellFormed(request.getId()),
+                    request.getNote().isEmpty() ? null : request.getNote(), caller == null ? null : caller.name()),
+                    null);
+        });
     }
 
     @Override

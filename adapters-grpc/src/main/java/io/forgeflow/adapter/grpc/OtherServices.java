@@ -107,12 +107,34 @@ final class OtherServices {
                             + request.getCount());
                 }
                 PreviewResponse.Builder answer = PreviewResponse.newBuilder();
-                for (PreviewSchedule.PreviewedFire fire : uc.previewSchedule().preview(
-                        request.getCronExpr().isEmpty() ? null : request.getCronExpr(),
-                        request.getTimezone().isEmpty() ? null : request.getTimezone(),
-                        request.hasAfter() ? Convert.instant(request.getAfter()) : null, count)) {
+                java.time.Instant after = request.hasAfter() ? Convert.instant(request.getAfter()) : null;
+                java.util.List<PreviewSchedule.PreviewedFire> fires;
+                if (!request.getJobId().isEmpty()) {
+                    if (!request.getCronExpr().isEmpty() || !request.getTimezone().isEmpty() || request.hasStartAt()
+                            || request.hasEndAt() || request.getMaxRuns() != 0) {
+                        throw new InvalidQueryException("job_id", "with job_id, the schedule comes from the job: leave "
+                                + "cron_expr, timezone, start_at, end_at and max_runs unset");
+                    }
+                    io.forgeflow.domain.job.Job job = uc.queryJobs().get(JobGrpcService.wellFormed(request.getJobId()));
+                    if (!job.spec().isRecurring()) {
+                        throw new InvalidQueryException("job_id", "job " + job.id() + " is a one-off job: it has no "
+                                + "schedule to preview");
+                    }
+                    fires = uc.previewSchedule().preview(job.spec().cronExpr(), job.spec().timezone(),
+                            job.spec().schedule(), job.id(), job.schedule().firedRuns(), after, count);
+                } else {
+                    io.forgeflow.domain.job.ScheduleControls controls = new io.forgeflow.domain.job.ScheduleControls(
+                            request.hasStartAt() ? Convert.instant(request.getStartAt()) : null,
+                            request.hasEndAt() ? Convert.instant(request.getEndAt()) : null,
+                            request.getMaxRuns() == 0 ? null : request.getMaxRuns(), null, null).validate(true);
+                    fires = uc.previewSchedule().preview(request.getCronExpr().isEmpty() ? null : request.getCronExpr(),
+                            request.getTimezone().isEmpty() ? null : request.getTimezone(), controls, null, 0, after,
+                            count);
+                }
+                for (PreviewSchedule.PreviewedFire fire : fires) {
                     PreviewedFire.Builder b = PreviewedFire.newBuilder().setAt(Convert.timestamp(fire.at()))
-                            .setLocal(LOCAL.format(fire.local()));
+                            .setLocal(LOCAL.format(fire.local())).setTick(Convert.timestamp(fire.tick()))
+                            .setJitterSeconds(fire.jitterSeconds());
                     if (fire.note() != null) {
                         b.setNote(fire.note());
                     }

@@ -37,7 +37,10 @@ interface JobSql {
                          @Bind("now") Instant now, @Bind("traceparent") String traceparent,
                          @Bind("tracestate") String tracestate,
                          @Bind("retryBaseSeconds") Integer retryBaseSeconds,
-                         @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("labels") String labels);
+                         @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("labels") String labels,
+                         @Bind("startAt") Instant startAt, @Bind("endAt") Instant endAt,
+                         @Bind("maxRuns") Integer maxRuns, @Bind("jitterSeconds") int jitterSeconds,
+                         @Bind("pauseAfterFailures") Integer pauseAfterFailures);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -47,7 +50,8 @@ interface JobSql {
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), spec.uniqueKey(),
                 now, job.trace() == null ? null : job.trace().traceparent(),
                 job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec),
-                PayloadJson.write(spec.labels()));
+                PayloadJson.write(spec.labels()), spec.schedule().startAt(), spec.schedule().endAt(),
+                spec.schedule().maxRuns(), spec.schedule().jitter(), spec.schedule().pauseAfterFailures());
     }
 
     static Integer retryBase(JobSpec spec) {
@@ -102,13 +106,17 @@ interface JobSql {
                          @Bind("concurrencyKey") String concurrencyKey, @Bind("maxConcurrent") Integer maxConcurrent,
                          @Bind("overlap") String overlap, @Bind("retryBaseSeconds") Integer retryBaseSeconds,
                          @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("nextRunAt") Instant nextRunAt,
-                         @Bind("labels") String labels, @Bind("now") Instant now);
+                         @Bind("labels") String labels, @Bind("startAt") Instant startAt, @Bind("endAt") Instant endAt,
+                         @Bind("maxRuns") Integer maxRuns, @Bind("jitterSeconds") int jitterSeconds,
+                         @Bind("pauseAfterFailures") Integer pauseAfterFailures, @Bind("now") Instant now);
 
     default Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt, Instant now) {
         return update(id, expectedUpdatedAt, spec.name(), spec.payload(), spec.cronExpr(), spec.runAt(),
                 spec.timezone(), spec.priority(), spec.maxAttempts(), spec.timeoutSeconds(), spec.catchUp().wireName(),
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), retryBase(spec),
-                retryMax(spec), nextRunAt, PayloadJson.write(spec.labels()), now);
+                retryMax(spec), nextRunAt, PayloadJson.write(spec.labels()), spec.schedule().startAt(),
+                spec.schedule().endAt(), spec.schedule().maxRuns(), spec.schedule().jitter(),
+                spec.schedule().pauseAfterFailures(), now);
     }
 
     /** The pending runs a definition change reached (call after update, in its transaction). */
@@ -129,7 +137,13 @@ interface JobSql {
 
     @SqlQuery
     Optional<Job> changeStatus(@Bind("id") String id, @Bind("expected") String expected, @Bind("next") String next,
-                               @Bind("nextRunAt") Instant nextRunAt, @Bind("now") Instant now);
+                               @Bind("nextRunAt") Instant nextRunAt, @Bind("note") String note, @Bind("by") String by,
+                               @Bind("now") Instant now);
+
+    /** A status change without a pause note. */
+    default Optional<Job> changeStatus(String id, String expected, String next, Instant nextRunAt, Instant now) {
+        return changeStatus(id, expected, next, nextRunAt, null, null, now);
+    }
 
     /** The runs it changed: pending ones now cancelled, running ones (still running) asked to stop. */
     @SqlQuery
@@ -171,4 +185,15 @@ interface JobSql {
                 run.maxAttempts(), run.executor(), run.payload(), run.timeoutSeconds(), run.createdAt(), overlap,
                 expectedUpdatedAt, now);
     }
+
+    /** The ids of the runs a backfill created, then {@code backfill:<id>} when it was recorded (backfill.sql). */
+    @SqlQuery
+    List<String> backfill(@Bind("jobId") String jobId, @Bind("backfillId") String backfillId,
+                          @Bind("runIds") String[] runIds, @Bind("ticks") String[] ticks,
+                          @Bind("oneAtATime") boolean oneAtATime, @Bind("from") Instant from, @Bind("to") Instant to,
+                          @Bind("overlap") String overlap, @Bind("now") Instant now);
+
+    /** A backfill's rows, one per status of its runs (backfillProgress.sql). */
+    @SqlQuery
+    List<Rows.BackfillRow> backfillProgress(@Bind("jobId") String jobId, @Bind("id") String backfillId);
 }

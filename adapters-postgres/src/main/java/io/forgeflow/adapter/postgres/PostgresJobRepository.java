@@ -213,6 +213,17 @@ public final class PostgresJobRepository implements JobRepository {
     @Override
     public Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
                                             RunCancellation cancellation, Run insert) {
+        return changeStatus(id, expected, next, nextRunAt, cancellation, insert, null, null);
+    }
+
+    /** {@inheritDoc} The note and its author are stored with the status, in the same statement. */
+    @Override
+    public Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
+        return changeStatus(id, expected, JobStatus.PAUSED, null, RunCancellation.PENDING, null, note, by);
+    }
+
+    private Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+                                             RunCancellation cancellation, Run insert, String note, String by) {
         Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(next, "next");
         Objects.requireNonNull(cancellation, "cancellation");
@@ -227,7 +238,7 @@ public final class PostgresJobRepository implements JobRepository {
             if (cancellation != RunCancellation.NONE) {
                 sql.lockLiveRuns(id);
             }
-            Optional<Job> changed = sql.changeStatus(id, expected.wireName(), next.wireName(), nextRunAt, now);
+            Optional<Job> changed = sql.changeStatus(id, expected.wireName(), next.wireName(), nextRunAt, note, by, now);
             if (changed.isPresent() && cancellation != RunCancellation.NONE) {
                 for (Run run : sql.cancelRuns(id, cancellation == RunCancellation.PENDING_AND_RUNNING,
                         "cancelled: its job was " + next.wireName(), now)) {
@@ -374,6 +385,68 @@ public final class PostgresJobRepository implements JobRepository {
             return TickOutcome.SKIPPED_OVERLAP;
         }
         return TickOutcome.FIRED;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement (backfill.sql): the job row locked for share, the runs inserted with ON CONFLICT on (job_id,
+     * fired_for), the backfill recorded; then the runs it created are read back for the caller to publish.
+     */
+    @Override
+    public Optional<BackfillOutcome> backfill(String jobId, String backfillId, io.forgeflow.domain.job.Backfill request,
+                                              List<Instant> ticks) {
+        if (!Ids.isWellFormed(jobId)) {
+            return Optional.empty();
+        }
+        Instant now = clock.now(); // null in production: the statement reads the database clock
+        Instant idTime = now == null ? Instant.now() : now;
+        String[] runIds = new String[ticks.size()];
+        String[] at = new String[ticks.size()];
+        for (int i = 0; i < ticks.size(); i++) {
+            runIds[i] = Ids.newId(idTime);
+            at[i] = ticks.get(i).toString();
+        }
+        return jdbi.inTransaction(handle -> {
+            List<String> rows = handle.attach(JobSql.class).backfill(jobId, backfillId, runIds, at,
+                    request.oneAtATime(), request.from(), request.to(), request.overlap(), now);
+            if (rows.stream().noneMatch(r -> r.startsWith("backfill:"))) {
+                return Optional.<BackfillOutcome>empty();
+            }
+            RunSql runs = handle.attach(RunSql.class);
+            List<Run> created = new ArrayList<>();
+            for (String id : rows) {
+                if (!id.startsWith("backfill:")) {
+                    runs.find(id).ifPresent(created::add);
+                }
+            }
+            BackfillProgress progress = progress(handle.attach(JobSql.class).backfillProgress(jobId, backfillId))
+                    .orElseThrow();
+            return Optional.of(new BackfillOutcome(progress, created));
+        });
+    }
+
+    @Override
+    public Optional<BackfillProgress> backfillProgress(String jobId, String backfillId) {
+        if (!Ids.isWellFormed(jobId) || !Ids.isWellFormed(backfillId)) {
+            return Optional.empty();
+        }
+        return progress(jdbi.withExtension(JobSql.class, sql -> sql.backfillProgress(jobId, backfillId)));
+    }
+
+    private static Optional<BackfillProgress> progress(List<Rows.BackfillRow> rows) {
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Rows.BackfillRow first = rows.get(0);
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        for (Rows.BackfillRow row : rows) {
+            if (row.status() != null) {
+                counts.put(row.status(), row.count());
+            }
+        }
+        return Optional.of(new BackfillProgress(first.id(), first.jobId(), first.from(), first.to(), first.overlap(),
+                first.ticks(), first.created(), first.createdAt(), counts));
     }
 
     /** A creation with the first run this call stored, if it created the job. */

@@ -3,6 +3,8 @@ package io.forgeflow.adapter.postgres;
 import io.forgeflow.domain.backoff.RetryOverride;
 import io.forgeflow.domain.job.CatchUp;
 import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.ScheduleControls;
+import io.forgeflow.domain.job.ScheduleState;
 import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.job.Overlap;
@@ -59,7 +61,16 @@ final class Rows {
     record BudgetedJob(ListedJob listed, int candidates) {
     }
 
+    /** One row of backfillProgress.sql: the backfill, and one status of its runs with their count (status null: none). */
+    record BackfillRow(String id, String jobId, Instant from, Instant to, String overlap, int ticks, int created,
+                       Instant createdAt, String status, long count) {
+    }
+
     static void register(Jdbi jdbi) {
+        jdbi.registerRowMapper(BackfillRow.class, (rs, ctx) -> new BackfillRow(rs.getString("id"),
+                rs.getString("job_id"), instant(rs, "from_tick"), instant(rs, "to_tick"), rs.getString("overlap"),
+                rs.getInt("ticks"), rs.getInt("created"), instant(rs, "created_at"), rs.getString("status"),
+                rs.getLong("n")));
         jdbi.registerRowMapper(Run.class, (rs, ctx) -> run(rs));
         jdbi.registerRowMapper(ListedRun.class, (rs, ctx) -> new ListedRun(run(rs), rs.getBoolean("output_truncated")));
         jdbi.registerRowMapper(BudgetedRun.class, (rs, ctx) -> new BudgetedRun(
@@ -188,10 +199,37 @@ final class Rows {
                 (Integer) rs.getObject("max_concurrent"),
                 Overlap.fromWire(rs.getString("overlap")),
                 rs.getString("unique_key"),
-                retry(rs), labels(rs));
+                retry(rs), labels(rs), controls(rs));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
-                rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"));
+                rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"), scheduleState(rs));
+    }
+
+    /** A job's schedule controls (issue 45); none when the statement does not read them. */
+    static ScheduleControls controls(ResultSet rs) throws SQLException {
+        if (!hasColumn(rs, "jitter_seconds")) {
+            return ScheduleControls.NONE;
+        }
+        return new ScheduleControls(instant(rs, "start_at"), instant(rs, "end_at"),
+                rs.getObject("max_runs", Integer.class), rs.getInt("jitter_seconds"),
+                rs.getObject("pause_after_failures", Integer.class));
+    }
+
+    /** Runs fired and the pause note; none when the statement does not read them. */
+    static ScheduleState scheduleState(ResultSet rs) throws SQLException {
+        if (!hasColumn(rs, "fired_runs")) {
+            return ScheduleState.NONE;
+        }
+        return new ScheduleState(rs.getInt("fired_runs"), rs.getString("paused_note"), rs.getString("paused_by"));
+    }
+
+    private static boolean hasColumn(ResultSet rs, String column) {
+        try {
+            rs.findColumn(column);
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     static QueueInfo queue(ResultSet rs) throws SQLException {

@@ -603,6 +603,137 @@ class PostgresJobRepositoryIT {
                 job.spec().timeoutSeconds(), now);
     }
 
+    @Nested
+    class ScheduleControls {
+        Job stored(io.forgeflow.domain.job.ScheduleControls controls, Instant next) {
+            Job plain = aJob().recurring("* * * * *", next).build();
+            Job job = new Job(plain.id(), plain.spec().withSchedule(controls), plain.status(), next, plain.createdAt(),
+                    plain.updatedAt());
+            return jobs.create(job, null).job();
+        }
+
+        @Test
+        void theControlsAreStoredAndReadBack() {
+            var controls = new io.forgeflow.domain.job.ScheduleControls(now, now.plusSeconds(3600), 5, 30, 3);
+            Job job = stored(controls, now);
+
+            assertThat(jobs.find(job.id()).orElseThrow().spec().schedule()).isEqualTo(controls);
+            assertThat(jobs.list(null, 10, null).items()).filteredOn(j -> j.id().equals(job.id()))
+                    .singleElement().satisfies(j -> assertThat(j.spec().schedule()).isEqualTo(controls));
+            assertThat(jobs.listForDisplay(null, 10, null, io.forgeflow.domain.port.ListBudget.DEFAULT).items())
+                    .filteredOn(l -> l.job().id().equals(job.id())).singleElement()
+                    .satisfies(l -> assertThat(l.job().spec().schedule()).isEqualTo(controls));
+        }
+
+        @Test
+        void firedRunsAreCountedAndTheJobCompletesWithItsLastRun() {
+            Job job = stored(new io.forgeflow.domain.job.ScheduleControls(null, null, 2, 0, null), now);
+
+            assertThat(jobs.fireTick(job.id(), now, now.plusSeconds(60), tickRun(job, now))).isTrue();
+            Job once = jobs.find(job.id()).orElseThrow();
+            assertThat(once.schedule().firedRuns()).isEqualTo(1);
+            assertThat(once.status()).isEqualTo(JobStatus.ACTIVE);
+            assertThat(once.nextRunAt()).isEqualTo(now.plusSeconds(60));
+
+            assertThat(jobs.fireTick(job.id(), now.plusSeconds(60), now.plusSeconds(120),
+                    tickRun(job, now.plusSeconds(60)))).isTrue();
+            Job done = jobs.find(job.id()).orElseThrow();
+            assertThat(done.schedule().firedRuns()).isEqualTo(2);
+            assertThat(done.status()).isEqualTo(JobStatus.COMPLETED);
+            assertThat(done.nextRunAt()).isNull();
+            assertThat(count("SELECT count(*) FROM runs WHERE job_id = '" + job.id() + "'")).isEqualTo(2);
+        }
+
+        @Test
+        void aTickTheOverlapPolicyDropsIsNotCountedAndDoesNotComplete() {
+            Job plain = aJob().recurring("* * * * *", now).build();
+            Job job = jobs.create(new Job(plain.id(), new io.forgeflow.domain.job.JobSpec(plain.spec().name(),
+                    plain.spec().executor(), plain.spec().payload(), plain.spec().cronExpr(), null, "UTC", 5, 3, 60,
+                    CatchUp.SKIP, null, "default", null, null, io.forgeflow.domain.job.Overlap.SKIP, null, null,
+                    Map.of(), new io.forgeflow.domain.job.ScheduleControls(null, null, 1, 0, null)),
+                    JobStatus.ACTIVE, now, plain.createdAt(), plain.updatedAt()), null).job();
+            pg.insert(aRun().ofJob(job.id()).dueAt(now.minusSeconds(5)));
+
+            assertThat(jobs.fire(job.id(), now, now.plusSeconds(60), tickRun(job, now)))
+                    .isEqualTo(io.forgeflow.domain.port.JobRepository.TickOutcome.SKIPPED_OVERLAP);
+
+            Job after = jobs.find(job.id()).orElseThrow();
+            assertThat(after.schedule().firedRuns()).isZero();
+            assertThat(after.status()).isEqualTo(JobStatus.ACTIVE);
+        }
+
+        @Test
+        void noNextTickCompletesTheJob() {
+            Job job = stored(io.forgeflow.domain.job.ScheduleControls.NONE, now);
+
+            assertThat(jobs.fireTick(job.id(), now, null, tickRun(job, now))).isTrue();
+
+            assertThat(jobs.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+        }
+
+        @Test
+        void aBackfillStoresOneRunPerTickOnceAndCountsItsRunsByStatus() {
+            Job job = stored(io.forgeflow.domain.job.ScheduleControls.NONE, now.plusSeconds(3600));
+            Instant t1 = Instant.parse("2024-12-31T22:00:00Z");
+            Instant t2 = Instant.parse("2024-12-31T23:00:00Z");
+            // a tick the scheduler fired already keeps its one run
+            assertThat(jobs.fireTick(job.id(), job.nextRunAt(), now.plusSeconds(7200), tickRun(job, now))).isTrue();
+            var request = io.forgeflow.domain.job.Backfill.of(t1, now, "queue_one", null);
+            String backfillId = Ids.newId(now);
+
+            var outcome = jobs.backfill(job.id(), backfillId, request, List.of(t1, t2, job.nextRunAt())).orElseThrow();
+
+            assertThat(outcome.runs()).extracting(Run::scheduledFor).containsExactly(t1, t2);
+            assertThat(outcome.progress().ticks()).isEqualTo(3);
+            assertThat(outcome.progress().created()).isEqualTo(2);
+            assertThat(outcome.progress().overlap()).isEqualTo("queue_one");
+            assertThat(outcome.progress().runs()).containsExactly(java.util.Map.entry("pending", 2L));
+            assertThat(outcome.progress().done()).isFalse();
+            assertThat(count("SELECT count(*) FROM runs WHERE backfill_id = '" + backfillId + "' AND fired_for = "
+                    + "scheduled_for AND concurrency_key = 'backfill:" + backfillId + "' AND max_concurrent = 1"))
+                    .as("one at a time, under a key of the backfill's own").isEqualTo(2);
+
+            var again = jobs.backfill(job.id(), Ids.newId(now), io.forgeflow.domain.job.Backfill.of(t1, now, null,
+                    true), List.of(t1, t2)).orElseThrow();
+            assertThat(again.runs()).as("twice: nothing more").isEmpty();
+            assertThat(again.progress().created()).isZero();
+            assertThat(again.progress().runs()).isEmpty();
+            assertThat(again.progress().done()).isTrue();
+            assertThat(jobs.backfillProgress(job.id(), backfillId).orElseThrow().runs())
+                    .containsExactly(java.util.Map.entry("pending", 2L));
+            assertThat(jobs.backfillProgress(job.id(), Ids.newId(now))).isEmpty();
+            assertThat(jobs.backfillProgress("nope", backfillId)).isEmpty();
+            assertThat(count("SELECT count(*) FROM runs WHERE job_id = '" + job.id() + "'")).isEqualTo(3);
+        }
+
+        @Test
+        void aBackfillOfAOneOffOrCancelledJobStoresNothing() {
+            Job oneOff = pg.insert(aJob());
+            var request = io.forgeflow.domain.job.Backfill.of(now.minusSeconds(60), now, null, null);
+            assertThat(jobs.backfill(oneOff.id(), Ids.newId(now), request, List.of(now))).isEmpty();
+            Job cancelled = pg.insert(aJob().recurring("* * * * *", null).withStatus(JobStatus.CANCELLED));
+            assertThat(jobs.backfill(cancelled.id(), Ids.newId(now), request, List.of(now))).isEmpty();
+            assertThat(jobs.backfill("nope", Ids.newId(now), request, List.of(now))).isEmpty();
+            assertThat(count("SELECT count(*) FROM backfills")).isZero();
+        }
+
+        @Test
+        void aPauseKeepsItsNoteAndAuthorUntilTheNextStatusChange() {
+            Job job = stored(io.forgeflow.domain.job.ScheduleControls.NONE, now.plusSeconds(60));
+
+            Job paused = jobs.pause(job.id(), JobStatus.ACTIVE, "db migration", "token 2").orElseThrow().job();
+            assertThat(paused.status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(paused.schedule().pausedNote()).isEqualTo("db migration");
+            assertThat(paused.schedule().pausedBy()).isEqualTo("token 2");
+            assertThat(jobs.find(job.id()).orElseThrow().schedule()).isEqualTo(paused.schedule());
+
+            Job resumed = jobs.changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE, now.plusSeconds(60),
+                    RunCancellation.NONE, null).orElseThrow().job();
+            assertThat(resumed.schedule().pausedNote()).isNull();
+            assertThat(resumed.schedule().pausedBy()).isNull();
+        }
+    }
+
     private Run tickRun(Job job, Instant tick) {
         return Run.pending(Ids.newId(now), job.id(), job.spec().maxAttempts(), job.spec().priority(), tick,
                 job.spec().executor(), job.spec().payload(), job.spec().timeoutSeconds(), now);

@@ -183,7 +183,7 @@ public final class JobResource {
         return new io.forgeflow.domain.job.JobPatch(new io.forgeflow.domain.job.JobDraft(v.name(), v.executor(), payload,
                 v.cronExpr(), v.runAt(), v.timezone(), v.priority(), v.maxAttempts(), v.timeoutSeconds(), v.catchUp(),
                 v.idempotencyKey(), v.queue(), v.concurrencyKey(), v.maxConcurrent(), v.overlap(), v.uniqueKey(),
-                v.uniqueOnConflict(), v.retryBaseSeconds(), v.retryMaxSeconds(), v.labels()), patch.given());
+                v.uniqueOnConflict(), v.retryBaseSeconds(), v.retryMaxSeconds(), v.labels(), v.schedule()), patch.given());
     }
 
     /**
@@ -201,10 +201,17 @@ public final class JobResource {
                 .orElseGet(() -> Response.noContent().build());
     }
 
+    /**
+     * Pauses the job; the optional body {@code {"note": "..."}} says why ({@code paused_note}), and the token's name is
+     * kept as {@code paused_by} (null without tokens).
+     */
     @POST
     @Path("{id}/pause")
-    public JobResponse pause(@PathParam("id") String id) {
-        return withWorkflow(JobResponse.of(pauseJob.pause(wellFormed(id))));
+    public JobResponse pause(@PathParam("id") String id, InputStream body, @Context SecurityContext security) {
+        String note = JobSubmission.readPauseNote(body);
+        String by = security == null || security.getUserPrincipal() == null ? null
+                : security.getUserPrincipal().getName();
+        return withWorkflow(JobResponse.of(pauseJob.pause(wellFormed(id), note, by)));
     }
 
     @POST

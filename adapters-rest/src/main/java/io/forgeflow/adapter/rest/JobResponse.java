@@ -26,7 +26,8 @@ import java.util.Map;
 @JsonPropertyOrder({"id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
         "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
-        "trace_id", "retry", "depends_on", "on_parent_failure", "batch_id", "parents", "children"})
+        "trace_id", "retry", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs",
+        "paused_note", "paused_by", "depends_on", "on_parent_failure", "batch_id", "parents", "children"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -59,7 +60,15 @@ public record JobResponse(
         @JsonProperty("on_parent_failure") String onParentFailure,
         @JsonProperty("batch_id") String batchId,
         @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("parents") List<LinkedJobResponse> parents,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("children") List<LinkedJobResponse> children) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("children") List<LinkedJobResponse> children,
+        @JsonProperty("start_at") String startAt,
+        @JsonProperty("end_at") String endAt,
+        @JsonProperty("max_runs") Integer maxRuns,
+        @JsonProperty("jitter_seconds") int jitterSeconds,
+        @JsonProperty("pause_after_failures") Integer pauseAfterFailures,
+        @JsonProperty("fired_runs") int firedRuns,
+        @JsonProperty("paused_note") String pausedNote,
+        @JsonProperty("paused_by") String pausedBy) {
 
     /** A job linked to another in a workflow: {@code parents} and {@code children} of {@code GET /api/jobs/{id}}. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -87,10 +96,13 @@ public record JobResponse(
                 payloadTruncated ? null : io.forgeflow.domain.job.PayloadRedaction.redact(s.payload()), payloadTruncated, s.cronExpr(),
                 Timestamps.format(s.runAt()), s.timezone(), s.priority(), s.maxAttempts(), s.timeoutSeconds(),
                 s.catchUp().wireName(), s.idempotencyKey(), s.queue(), s.concurrencyKey(), s.maxConcurrent(),
-                s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextRunAt()),
+                s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextDueAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia(),
                 s.uniqueKey(), null, TraceLinks.traceId(job.trace()), RetryResponse.of(s.retry()), s.labels(), List.of(),
-                null, null, null, null);
+                null, null, null, null, Timestamps.format(s.schedule().startAt()),
+                Timestamps.format(s.schedule().endAt()), s.schedule().maxRuns(), s.schedule().jitter(),
+                s.schedule().pauseAfterFailures(), job.schedule().firedRuns(), job.schedule().pausedNote(),
+                job.schedule().pausedBy());
     }
 
     /**
@@ -106,7 +118,8 @@ public record JobResponse(
                 status, nextRunAt, createdAt, updatedAt, submittedVia, uniqueKey, waitingFor, traceId, retry, labels,
                 parentIds, policy, links == null ? null : links.batchId(),
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.parents()) : null,
-                detailed ? LinkedJobResponse.of(links == null ? List.of() : links.children()) : null);
+                detailed ? LinkedJobResponse.of(links == null ? List.of() : links.children()) : null, startAt, endAt,
+                maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy);
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
@@ -114,6 +127,7 @@ public record JobResponse(
         return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
                 createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels, dependsOn, onParentFailure,
-                batchId, parents, children);
+                batchId, parents, children, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns,
+                pausedNote, pausedBy);
     }
 }

@@ -29,11 +29,11 @@ final class JobSubmission {
     static final List<String> FIELDS = List.of("name", "executor", "payload", "cron_expr", "run_at", "timezone",
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
             "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "retry",
-            "labels");
+            "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures");
     /** The fields of {@code retry}. */
     static final List<String> RETRY_FIELDS = List.of("base_seconds", "max_seconds");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at",
-            "parents", "children", "batch_id");
+            "parents", "children", "batch_id", "fired_runs", "paused_note", "paused_by");
     private static final String RUN_AT_FORMAT = "an RFC 3339 timestamp with a UTC offset, such as \"2026-07-01T09:30:00Z\"";
 
     /** Where a wrong name most likely came from. Keys are normalized (lower case, letters and digits only). */
@@ -156,7 +156,45 @@ final class JobSubmission {
                 string(body, "unique_key", "a key such as \"sync-customer-42\" that only one live job may hold"),
                 string(body, "unique_on_conflict", "\"reject\" or \"return_existing\""),
                 integer(retry, "retry.base_seconds", "base_seconds", 1, 86_400),
-                integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400), labels(body));
+                integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400), labels(body), schedule(body));
+    }
+
+    /** start_at, end_at, max_runs, jitter_seconds, pause_after_failures (issue 45); ranges are the domain's. */
+    private static io.forgeflow.domain.job.ScheduleControls schedule(Map<String, Object> body) {
+        if (!body.containsKey("start_at") && !body.containsKey("end_at") && !body.containsKey("max_runs")
+                && !body.containsKey("jitter_seconds") && !body.containsKey("pause_after_failures")) {
+            return null;
+        }
+        return new io.forgeflow.domain.job.ScheduleControls(timestamp(body, "start_at"), timestamp(body, "end_at"),
+                integer(body, "max_runs", 1, io.forgeflow.domain.job.ScheduleControls.MAX_RUNS_LIMIT),
+                integer(body, "jitter_seconds", 0, io.forgeflow.domain.job.ScheduleControls.MAX_JITTER_SECONDS),
+                integer(body, "pause_after_failures", 1,
+                        io.forgeflow.domain.job.ScheduleControls.MAX_PAUSE_AFTER_FAILURES));
+    }
+
+    static final String PAUSE_EXAMPLE = "{\"note\": \"waiting for the vendor's fix\"}";
+
+    /** The optional body of {@code POST /api/jobs/{id}/pause}: {@code {"note": "..."}}; empty: no note. */
+    static String readPauseNote(InputStream body) {
+        byte[] bytes;
+        try {
+            bytes = body == null ? new byte[0] : body.readNBytes(16 * 1024 + 1);
+        } catch (java.io.IOException e) {
+            throw ApiException.badRequest("the request body could not be read completely (" + e.getMessage()
+                    + "): send it again");
+        }
+        if (bytes.length == 0 || new String(bytes, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+            return null;
+        }
+        Map<String, Object> fields = JsonBody.readObject(new java.io.ByteArrayInputStream(bytes), PAUSE_EXAMPLE,
+                16 * 1024);
+        for (String key : fields.keySet()) {
+            if (!key.equals("note")) {
+                throw new ValidationException(JsonBody.shorten(key), "unknown field '" + JsonBody.shorten(key)
+                        + "': a pause takes only note, such as " + PAUSE_EXAMPLE);
+            }
+        }
+        return string(fields, "note", "why the job is paused, at most 500 characters");
     }
 
     /** {@code payload}: an object of at most {@link JobDraft#MAX_PAYLOAD_BYTES} as compact JSON, on every entry point. */

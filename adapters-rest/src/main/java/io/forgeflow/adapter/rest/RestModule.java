@@ -86,6 +86,16 @@ public final class RestModule {
         return new ScheduleResource(previewSchedule);
     }
 
+    /** {@code /api/schedules/preview}, also of a job's own schedule ({@code job_id}). */
+    public static Object schedules(PreviewSchedule previewSchedule, QueryJobs queryJobs) {
+        return new ScheduleResource(previewSchedule, queryJobs::get);
+    }
+
+    /** {@code /api/jobs/{id}/backfill} and {@code /api/jobs/{id}/backfill/{backfill_id}}. */
+    public static Object backfills(io.forgeflow.application.schedule.BackfillJob backfillJob) {
+        return new BackfillResource(backfillJob);
+    }
+
     /** {@code /api/queues}: queues, their limits, pause and resume. */
     public static Object queues(QueueControls controls) {
         return new QueueResource(controls);

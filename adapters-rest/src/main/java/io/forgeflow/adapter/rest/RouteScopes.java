@@ -15,7 +15,7 @@ import java.util.Set;
  * POST /api/batches                                    submit (and each job's executor, for submit:executor)
  * PATCH /api/jobs/{id}                                 submit (and the job's executor, for submit:executor)
  * DELETE /api/jobs/{id}                                operate
- * POST /api/jobs/{id}/pause|resume|cancel|trigger      operate
+ * POST /api/jobs/{id}/pause|resume|cancel|trigger|backfill operate
  * POST /api/runs/{id}/requeue|cancel                   operate
  * PUT /api/queues/{name}, POST .../pause|resume        operate
  * anything else (PUT, DELETE, OPTIONS, unknown POSTs)  admin
@@ -30,7 +30,7 @@ public final class RouteScopes {
     static final Set<String> OPEN = Set.of("healthz", "readyz");
     /** The OpenAPI document ({@link OpenApiResource}): public, so clients can be generated before holding a token. */
     static final List<String> OPEN_API = List.of("api", "openapi.json");
-    private static final Set<String> JOB_CONTROLS = Set.of("pause", "resume", "cancel", "trigger");
+    private static final Set<String> JOB_CONTROLS = Set.of("pause", "resume", "cancel", "trigger", "backfill");
     private static final Set<String> RUN_CONTROLS = Set.of("requeue", "cancel");
     private static final Set<String> QUEUE_CONTROLS = Set.of("pause", "resume");
 

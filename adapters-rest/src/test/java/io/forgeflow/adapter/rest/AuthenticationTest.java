@@ -134,6 +134,22 @@ class AuthenticationTest {
         }
     }
 
+    @Test
+    void aPauseKeepsTheNameOfTheTokenThatPausedAndItsNote() {
+        Api admin = new Api(APP.getLocalPort(), HostileRequestsTest.ADMIN);
+        String id = admin.post("/api/jobs", "{\"name\": \"noted\", \"executor\": \"shell\", \"cron_expr\": "
+                + "\"@hourly\"}").json().get("id").asText();
+
+        Api.Reply r = new Api(APP.getLocalPort(), HostileRequestsTest.OPERATE).post("/api/jobs/" + id + "/pause",
+                "{\"note\": \"vendor outage\"}");
+
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.json().get("paused_note").asText()).isEqualTo("vendor outage");
+        assertThat(r.json().get("paused_by").asText()).isEqualTo("token 3");
+        assertThat(admin.get("/api/jobs/" + id).json().get("paused_by").asText()).isEqualTo("token 3");
+        assertThat(r.body()).doesNotContain("operate-token");
+    }
+
     @Nested
     class Answers {
         final Api anonymous = new Api(APP.getLocalPort());

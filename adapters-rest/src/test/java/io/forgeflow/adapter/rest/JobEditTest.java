@@ -60,6 +60,196 @@ class JobEditTest {
         return r.json();
     }
 
+    /** Schedule controls (issue 45): start_at, end_at, max_runs, jitter_seconds, pause_after_failures, pause notes. */
+    @Nested
+    class ScheduleControls {
+        static final String HOURLY = "{\"name\": \"hourly\", \"executor\": \"shell\", \"payload\": "
+                + "{\"command\": \"true\"}, \"cron_expr\": \"0 * * * *\"";
+
+        @Test
+        void theControlsAreStoredShownAndPreviewed() {
+            Api.Reply r = api.post("/api/jobs", HOURLY + ", \"start_at\": \"2026-03-01T15:00:00Z\", "
+                    + "\"end_at\": \"2026-03-02T00:00:00Z\", \"max_runs\": 3, \"jitter_seconds\": 120, "
+                    + "\"pause_after_failures\": 2}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(201);
+            JsonNode job = r.json();
+            assertThat(job.get("start_at").asText()).isEqualTo("2026-03-01T15:00:00Z");
+            assertThat(job.get("end_at").asText()).isEqualTo("2026-03-02T00:00:00Z");
+            assertThat(job.get("max_runs").asInt()).isEqualTo(3);
+            assertThat(job.get("jitter_seconds").asInt()).isEqualTo(120);
+            assertThat(job.get("pause_after_failures").asInt()).isEqualTo(2);
+            assertThat(job.get("fired_runs").asInt()).isZero();
+            assertThat(job.get("paused_note").isNull()).isTrue();
+            Instant due = Instant.parse(job.get("next_run_at").asText());
+            assertThat(due).as("the first tick at start_at, moved by its jitter")
+                    .isBetween(Instant.parse("2026-03-01T15:00:00Z"), Instant.parse("2026-03-01T15:02:00Z"));
+
+            String id = job.get("id").asText();
+            Api.Reply preview = api.get("/api/schedules/preview?job_id=" + id + "&count=5");
+            assertThat(preview.status()).as(preview.body()).isEqualTo(200);
+            JsonNode items = preview.json().get("items");
+            assertThat(items).as("max_runs 3: three fires").hasSize(3);
+            assertThat(Instant.parse(items.get(0).get("at").asText())).isEqualTo(due);
+            for (JsonNode item : items) {
+                Instant tick = Instant.parse(item.has("tick") ? item.get("tick").asText() : item.get("at").asText());
+                int jitter = item.has("jitter_seconds") ? item.get("jitter_seconds").asInt() : 0;
+                assertThat(jitter).isBetween(0, 120);
+                assertThat(Instant.parse(item.get("at").asText())).isEqualTo(tick.plusSeconds(jitter));
+            }
+            assertThat(items.get(2).get("note").asText()).contains("the last run (max_runs 3)");
+
+            Api.Reply window = api.get("/api/schedules/preview?cron_expr=" + java.net.URLEncoder.encode("0 * * * *",
+                    java.nio.charset.StandardCharsets.UTF_8) + "&start_at=2026-03-01T22:00:00Z"
+                    + "&end_at=2026-03-01T23:30:00Z&count=10");
+            assertThat(window.status()).as(window.body()).isEqualTo(200);
+            assertThat(window.json().get("items")).extracting(i -> i.get("at").asText())
+                    .containsExactly("2026-03-01T22:00:00Z", "2026-03-01T23:00:00Z");
+            assertThat(window.json().at("/items/1/note").asText()).isEqualTo("the last tick before end_at");
+            assertThat(api.get("/api/schedules/preview?job_id=" + id + "&cron_expr=x").json().get("field").asText())
+                    .isEqualTo("cron_expr");
+        }
+
+        @Test
+        void aPatchChangesOnlyTheControlsItGivesAndNullRemovesOne() {
+            String id = create(HOURLY + ", \"max_runs\": 3, \"jitter_seconds\": 10}");
+
+            Api.Reply r = api.patch("/api/jobs/" + id, "{\"max_runs\": null, \"end_at\": \"2026-03-05T00:00:00Z\"}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            assertThat(r.json().get("max_runs").isNull()).isTrue();
+            assertThat(r.json().get("end_at").asText()).isEqualTo("2026-03-05T00:00:00Z");
+            assertThat(r.json().get("jitter_seconds").asInt()).isEqualTo(10);
+            error(api.patch("/api/jobs/" + id, "{\"end_at\": \"2026-03-01T12:10:00Z\"}"), 422, "validation_failed");
+        }
+
+        @Test
+        void everyControlOutOfRangeIsRefusedNamingIt() {
+            String[][] cases = {
+                    {"\"max_runs\": 0", "max_runs"},
+                    {"\"max_runs\": 1000001", "max_runs"},
+                    {"\"max_runs\": 99999999999", "max_runs"},
+                    {"\"jitter_seconds\": -1", "jitter_seconds"},
+                    {"\"jitter_seconds\": 86401", "jitter_seconds"},
+                    {"\"jitter_seconds\": \"5\"", "jitter_seconds"},
+                    {"\"pause_after_failures\": 0", "pause_after_failures"},
+                    {"\"pause_after_failures\": 1001", "pause_after_failures"},
+                    {"\"start_at\": \"tomorrow\"", "start_at"},
+                    {"\"end_at\": 5", "end_at"},
+                    {"\"start_at\": \"2026-03-02T00:00:00Z\", \"end_at\": \"2026-03-01T00:00:00Z\"", "end_at"},
+                    {"\"end_at\": \"2026-03-01T12:30:00Z\"", "end_at"},
+                    {"\"fired_runs\": 1", "fired_runs"},
+                    {"\"paused_by\": \"me\"", "paused_by"}};
+            for (String[] c : cases) {
+                Api.Reply r = api.post("/api/jobs", HOURLY + ", " + c[0] + "}");
+                assertThat(r.status()).as(c[0] + ": " + r.body()).isEqualTo(422);
+                assertThat(r.json().get("field").asText()).as(c[0]).isEqualTo(c[1]);
+            }
+            Api.Reply oneOff = api.post("/api/jobs", "{\"name\": \"once\", \"executor\": \"shell\", "
+                    + "\"payload\": {\"command\": \"a\"}, \"max_runs\": 2}");
+            assertThat(oneOff.status()).as(oneOff.body()).isEqualTo(422);
+            assertThat(oneOff.json().get("field").asText()).isEqualTo("max_runs");
+            Api.Reply preview = api.get("/api/schedules/preview?cron_expr=%40hourly&max_runs=0");
+            assertThat(preview.status()).as(preview.body()).isEqualTo(422);
+            assertThat(preview.json().get("field").asText()).isEqualTo("max_runs");
+        }
+
+        @Test
+        void aBackfillOverLordHowesHalfHourShiftCreatesExactlyThePreviewsTicksOnceAndShowsItsProgress() {
+            String id = create("{\"name\": \"lh\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+                    + "\"cron_expr\": \"0,30 1,2 * * *\", \"timezone\": \"Australia/Lord_Howe\"}");
+            // 2026-04-05 02:00 local (+11) the clocks go back to 01:30 (+10:30): 01:30-01:59 happen twice
+            String from = "2026-04-04T12:00:00Z";
+            String to = "2026-04-06T12:00:00Z";
+            JsonNode preview = api.get("/api/schedules/preview?cron_expr=" + java.net.URLEncoder.encode("0,30 1,2 * * *",
+                    java.nio.charset.StandardCharsets.UTF_8) + "&timezone=Australia/Lord_Howe&after=2026-04-04T11:59:59Z"
+                    + "&count=20").json().get("items");
+            List<String> expected = new java.util.ArrayList<>();
+            preview.forEach(i -> {
+                if (Instant.parse(i.get("at").asText()).isBefore(Instant.parse(to).plusSeconds(1))) {
+                    expected.add(i.get("at").asText());
+                }
+            });
+            assertThat(expected).as("two days of four local times; the repeated 01:30 fires once")
+                    .hasSize(8).doesNotContain("2026-04-04T15:00:00Z").contains("2026-04-04T14:30:00Z");
+
+            Api.Reply r = api.post("/api/jobs/" + id + "/backfill", "{\"from\": \"" + from + "\", \"to\": \"" + to
+                    + "\", \"overlap\": \"queue_one\"}");
+
+            assertThat(r.status()).as(r.body()).isEqualTo(201);
+            assertThat(r.json().get("ticks").asInt()).isEqualTo(8);
+            assertThat(r.json().get("created").asInt()).isEqualTo(8);
+            assertThat(r.json().get("overlap").asText()).isEqualTo("queue_one");
+            assertThat(r.json().at("/runs/pending").asInt()).isEqualTo(8);
+            assertThat(r.json().get("done").asBoolean()).isFalse();
+            assertThat(runsOf(id)).extracting(run -> run.scheduledFor().toString())
+                    .containsExactlyInAnyOrderElementsOf(expected);
+
+            Api.Reply again = api.post("/api/jobs/" + id + "/backfill", "{\"from\": \"" + from + "\", \"to\": \""
+                    + to + "\"}");
+            assertThat(again.json().get("created").asInt()).as("twice: nothing added").isZero();
+            assertThat(again.json().get("skipped").asInt()).isEqualTo(8);
+            assertThat(runsOf(id)).hasSize(8);
+
+            String backfill = r.json().get("id").asText();
+            Api.Reply progress = api.get("/api/jobs/" + id + "/backfill/" + backfill);
+            assertThat(progress.status()).as(progress.body()).isEqualTo(200);
+            assertThat(progress.json().at("/runs/pending").asInt()).isEqualTo(8);
+            assertThat(api.get("/api/jobs/" + id + "/backfill/nope").status()).isEqualTo(404);
+        }
+
+        @Test
+        void aBackfillOfMoreThanTenThousandTicksOrABadRangeIsRefusedNamingTheField() {
+            String id = create(HOURLY + "}");
+            String[][] cases = {
+                    {"{\"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2027-12-31T00:00:00Z\"}", "to"},
+                    {"{\"from\": \"2026-01-02T00:00:00Z\", \"to\": \"2026-01-01T00:00:00Z\"}", "to"},
+                    {"{\"to\": \"2026-01-01T00:00:00Z\"}", "from"},
+                    {"{\"from\": \"2026-01-01T00:00:00Z\"}", "to"},
+                    {"{\"from\": \"yesterday\", \"to\": \"2026-01-01T00:00:00Z\"}", "from"},
+                    {"{\"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2026-01-02T00:00:00Z\", \"overlap\": "
+                            + "\"cancel_running\"}", "overlap"},
+                    {"{\"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2026-01-02T00:00:00Z\", \"only_missing\": "
+                            + "false}", "only_missing"},
+                    {"{\"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2026-01-02T00:00:00Z\", \"colour\": 1}",
+                            "colour"}};
+            for (String[] c : cases) {
+                Api.Reply r = api.post("/api/jobs/" + id + "/backfill", c[0]);
+                assertThat(r.status()).as(c[0] + ": " + r.body()).isEqualTo(422);
+                assertThat(r.json().get("field").asText()).as(c[0]).isEqualTo(c[1]);
+            }
+            Api.Reply tooMany = api.post("/api/jobs/" + id + "/backfill", cases[0][0]);
+            assertThat(tooMany.json().get("error").asText()).contains("more than 10000 ticks");
+            assertThat(runsOf(id)).as("a refused backfill enqueues nothing").isEmpty();
+            Api.Reply exactly = api.post("/api/jobs/" + id + "/backfill", "{\"from\": \"2026-01-01T00:00:00Z\", "
+                    + "\"to\": \"2027-02-21T15:00:00Z\"}");
+            assertThat(exactly.status()).as(exactly.body()).isEqualTo(201);
+            assertThat(exactly.json().get("ticks").asInt()).as("10,000 hourly ticks are allowed").isEqualTo(10_000);
+        }
+
+        @Test
+        void aPauseTakesANoteThatAResumeClears() {
+            String id = create(HOURLY + "}");
+
+            Api.Reply paused = api.post("/api/jobs/" + id + "/pause", "{\"note\": \"vendor outage until Monday\"}");
+            assertThat(paused.status()).as(paused.body()).isEqualTo(200);
+            assertThat(paused.json().get("status").asText()).isEqualTo("paused");
+            assertThat(paused.json().get("paused_note").asText()).isEqualTo("vendor outage until Monday");
+            assertThat(paused.json().get("paused_by").isNull()).as("no tokens: nobody to name").isTrue();
+            assertThat(api.get("/api/jobs?status=paused").json().at("/items/0/paused_note").asText())
+                    .isEqualTo("vendor outage until Monday");
+
+            Api.Reply resumed = api.post("/api/jobs/" + id + "/resume");
+            assertThat(resumed.json().get("paused_note").isNull()).isTrue();
+
+            assertThat(api.post("/api/jobs/" + id + "/pause").status()).as("the body stays optional").isEqualTo(200);
+            assertThat(error(api.post("/api/jobs/" + id + "/pause", "{\"note\": \"" + "x".repeat(501) + "\"}"), 422,
+                    "validation_failed").get("field").asText()).isEqualTo("note");
+            assertThat(error(api.post("/api/jobs/" + id + "/pause", "{\"reason\": \"x\"}"), 422,
+                    "validation_failed").get("field").asText()).isEqualTo("reason");
+        }
+    }
+
     @Nested
     class Patch {
         static final String WEBHOOK = "{\"name\": \"hook\", \"executor\": \"http\", \"payload\": {\"url\": "

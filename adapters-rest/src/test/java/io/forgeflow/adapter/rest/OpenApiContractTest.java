@@ -518,7 +518,7 @@ class OpenApiContractTest {
                     }
                 }
             }
-            String path = op.path().replace("{id}", job).replace("{name}", "reports") + query;
+            String path = op.path().replace("{id}", job).replace("{name}", "reports").replace("{backfill_id}", UNKNOWN_ID) + query;
             JsonNode content = op.node().path("requestBody").path("content").path("application/json");
             if (!content.isMissingNode()) {
                 JsonNode examples = content.path("examples");
@@ -569,6 +569,24 @@ class OpenApiContractTest {
         get("/api/schedules/preview?cron_expr=0+6+L+*+*", 200);
         get("/api/schedules/preview?cron_expr=not+cron", 422);
         get("/api/schedules/preview?cron_expr=*+*+*+*+*&count=1000", 400);
+        get("/api/schedules/preview?job_id=01900000-0000-7000-8000-000000000000", 404);
+        String steered = create("{\"name\": \"steered\", \"executor\": \"shell\", \"payload\": {\"command\": "
+                + "\"true\"}, \"cron_expr\": \"@hourly\", \"max_runs\": 2, \"jitter_seconds\": 30}");
+        get("/api/schedules/preview?job_id=" + steered, 200);
+        String range = "{\"from\": \"2026-03-01T00:00:00Z\", \"to\": \"2026-03-01T05:00:00Z\"}";
+        String backfill = post("/api/jobs/" + steered + "/backfill", range, 201).json().get("id").asText();
+        assertThat(post("/api/jobs/" + steered + "/backfill", range, 201).json().get("created").asInt())
+                .as("twice: nothing more").isZero();
+        get("/api/jobs/" + steered + "/backfill/" + backfill, 200);
+        get("/api/jobs/" + steered + "/backfill/01900000-0000-7000-8000-000000000000", 404);
+        post("/api/jobs/" + steered + "/backfill", "[1]", 400);
+        post("/api/jobs/" + steered + "/backfill", "{\"from\": \"2026-03-02T00:00:00Z\", \"to\": "
+                + "\"2026-03-01T00:00:00Z\"}", 422);
+        post("/api/jobs/01900000-0000-7000-8000-000000000000/backfill", range, 404);
+        post("/api/jobs/" + create(ONE_OFF.replace("report", "once-backfill")) + "/backfill", range, 409);
+        valid("POST", "/api/jobs/" + steered + "/backfill", api.post("/api/jobs/" + steered + "/backfill", range,
+                "text/plain"), 415);
+        post("/api/jobs/" + steered + "/pause", "{\"note\": 5}", 422);
 
         create(ONE_OFF);
         app.store.nodes().heartbeat(new NodeInfo("node-1", Set.of("worker", "api"), "1.2.3",
@@ -713,7 +731,7 @@ class OpenApiContractTest {
 
     /** A concrete path of a template: an id that names nothing, the queue {@code reports}. */
     static String concrete(String template) {
-        return template.replace("{id}", UNKNOWN_ID).replace("{name}", "reports");
+        return template.replace("{id}", UNKNOWN_ID).replace("{name}", "reports").replace("{backfill_id}", UNKNOWN_ID);
     }
 
     static RunFence fence(Run run) {

@@ -99,7 +99,10 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
         environment.jersey().register(RestModule.batches(new io.forgeflow.application.workflow.SubmitBatch(workflows,
                 executors, signal, clock, n -> { })));
         environment.jersey().register(RestModule.queues(new QueueControls(store.queues(), signal)));
-        environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock)));
+        environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock),
+                new QueryJobs(store.jobs())));
+        environment.jersey().register(RestModule.backfills(
+                new io.forgeflow.application.schedule.BackfillJob(store.jobs(), cron, signal, clock)));
         RunEventFeed feed = new RunEventFeed(runEvents, RunEventFeed.DEFAULT_CAPACITY);
         feed.start();
         eventStreams = new EventStreams(feed, Duration.ofMillis(configuration.eventKeepAliveMillis),

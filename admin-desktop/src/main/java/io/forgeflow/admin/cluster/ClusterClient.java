@@ -58,6 +58,11 @@ public interface ClusterClient extends AutoCloseable {
 
     Job pause(String jobId);
 
+    /** Pauses with a note saying why (null or blank: none); the server keeps the token's name as paused_by. */
+    default Job pause(String jobId, String note) {
+        return pause(jobId);
+    }
+
     Job resume(String jobId);
 
     Job cancel(String jobId);

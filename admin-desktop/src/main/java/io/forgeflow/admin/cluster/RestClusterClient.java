@@ -118,6 +118,11 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     @Override
+    public Job pause(String jobId, String note) {
+        return client.pauseJob(jobId, note == null || note.isBlank() ? null : note.strip());
+    }
+
+    @Override
     public Job resume(String jobId) {
         return client.resumeJob(jobId);
     }

@@ -55,6 +55,8 @@ public final class JobListView extends VBox {
                 Views.column("Next run (local)", 190, vm::nextRunLocalOf),
                 Views.column("Next run (UTC)", 160, vm::nextRunUtcOf),
                 Views.statusColumn("Status", 90, Job::status),
+                Views.column("Schedule state", 220, vm::statusOf),
+                Views.column("Window", 200, vm::windowOf),
                 Views.sortedColumn("Priority", 70, Job::priority, p -> Integer.toString(p)),
                 Views.column("Queue", 90, Job::queue),
                 Views.column("Labels", 160, j -> io.forgeflow.admin.support.LabelText.format(j.labels()))));
@@ -91,6 +93,10 @@ public final class JobListView extends VBox {
         runs.disableProperty().bind(vm.hasSelectionProperty().not());
         Button trigger = Views.button("triggerJob", "Trigger now", vm::triggerSelected);
         trigger.disableProperty().bind(vm.canTriggerProperty().not());
+        javafx.scene.control.TextField pauseNote = new javafx.scene.control.TextField();
+        pauseNote.setId("pauseNote");
+        pauseNote.setPromptText("pause note (why)");
+        pauseNote.textProperty().bindBidirectional(vm.pauseNoteProperty());
         Button pause = Views.button("pauseJob", "Pause", vm::pauseSelected);
         pause.disableProperty().bind(vm.canPauseProperty().not());
         Button resume = Views.button("resumeJob", "Resume", vm::resumeSelected);
@@ -107,7 +113,7 @@ public final class JobListView extends VBox {
                 filterError,
                 Views.toolbar(Views.button("jobsRefresh", "Refresh", vm::refresh), loadMore, count),
                 table,
-                Views.toolbar(new Label("Selected job:"), edit, runs, trigger, pause, resume, Views.spacer(), cancel, delete),
+                Views.toolbar(new Label("Selected job:"), edit, runs, trigger, pauseNote, pause, resume, Views.spacer(), cancel, delete),
                 Views.confirmationBar("jobConfirm", vm.confirmationProperty(), vm::confirm, vm::dismiss),
                 Views.message("jobsMessage", vm.messageProperty(), vm.failedProperty()));
     }

@@ -57,6 +57,7 @@ public final class JobListViewModel {
     private final StringProperty labelFilter = new SimpleStringProperty(this, "labelFilter", "");
     private final StringProperty namePrefix = new SimpleStringProperty(this, "namePrefix", "");
     private final ReadOnlyStringWrapper filterError = new ReadOnlyStringWrapper(this, "filterError", "");
+    private final StringProperty pauseNote = new SimpleStringProperty(this, "pauseNote", "");
     private final ReadOnlyObjectWrapper<JobQuery> query = new ReadOnlyObjectWrapper<>(this, "query", JobQuery.ALL);
     private final ObjectProperty<Job> selected = new SimpleObjectProperty<>(this, "selected");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
@@ -214,8 +215,53 @@ public final class JobListViewModel {
         updateCount();
     }
 
+    /**
+     * Pauses the selected job with the note in {@link #pauseNoteProperty()} (none when blank), then clears the note.
+     */
     public void pauseSelected() {
-        act("pause", cluster::pause, job -> "Paused " + job.name() + ": no new runs until you resume it.");
+        String note = pauseNote.get() == null || pauseNote.get().isBlank() ? null : pauseNote.get().strip();
+        act("pause", id -> note == null ? cluster.pause(id) : cluster.pause(id, note), job -> {
+            pauseNote.set("");
+            return "Paused " + job.name() + ": no new runs until you resume it.";
+        });
+    }
+
+    /** The note the next pause sends: why the job is paused (at most 500 characters). */
+    public StringProperty pauseNoteProperty() {
+        return pauseNote;
+    }
+
+    /**
+     * The job's status as the operator should read it: a paused job's note and who paused it, a recurring job's runs
+     * fired of its max_runs ("paused: vendor outage (by token 2)", "active, 2 of 5 runs").
+     */
+    public String statusOf(Job job) {
+        StringBuilder text = new StringBuilder(job.status());
+        if (job.maxRuns() != null) {
+            text.append(", ").append(job.firedRuns()).append(" of ").append(job.maxRuns()).append(" runs");
+        }
+        if (job.pausedNote() != null) {
+            text.append(": ").append(job.pausedNote().replace('\n', ' '));
+        }
+        if (job.pausedBy() != null) {
+            text.append(" (by ").append(job.pausedBy()).append(')');
+        }
+        return text.toString();
+    }
+
+    /** A recurring job's window and jitter in the operator's zone; empty when it has neither. */
+    public String windowOf(Job job) {
+        StringBuilder text = new StringBuilder();
+        if (job.startAt() != null) {
+            text.append("from ").append(times.local(job.startAt()));
+        }
+        if (job.endAt() != null) {
+            text.append(text.length() == 0 ? "" : " ").append("until ").append(times.local(job.endAt()));
+        }
+        if (job.jitterSeconds() > 0) {
+            text.append(text.length() == 0 ? "" : ", ").append("jitter ").append(job.jitterSeconds()).append('s');
+        }
+        return text.toString();
     }
 
     public void resumeSelected() {

@@ -223,6 +223,40 @@ class JobListViewModelTest {
     }
 
     @Test
+    void aPauseSendsItsNoteAndTheStatusShowsItWithWhoPaused() {
+        select("job_1");
+        vm.pauseNoteProperty().set("  vendor outage ");
+
+        vm.pauseSelected();
+
+        assertThat(cluster.calls()).last().isEqualTo("pause job_1 vendor outage");
+        assertThat(vm.pauseNoteProperty().get()).as("cleared after the pause").isEmpty();
+        assertThat(vm.statusOf(vm.selectedProperty().get())).isEqualTo("paused: vendor outage (by token 1)");
+        vm.resumeSelected();
+        vm.pauseNoteProperty().set(" ");
+        vm.pauseSelected();
+        assertThat(cluster.calls()).last().as("a blank note is none").isEqualTo("pause job_1");
+    }
+
+    @Test
+    void theStatusShowsRunsFiredOfMaxRunsAndTheWindowItsEndsAndJitter() {
+        Job plain = io.forgeflow.admin.testing.Fixtures.fullJob("job_9", "steered");
+        Job steered = new Job(plain.id(), plain.name(), plain.executor(), plain.payload(), plain.cronExpr(),
+                plain.runAt(), plain.timezone(), plain.priority(), plain.maxAttempts(), plain.timeoutSeconds(),
+                plain.catchUp(), plain.idempotencyKey(), plain.status(), plain.nextRunAt(), plain.createdAt(),
+                plain.updatedAt(), plain.queue(), plain.concurrencyKey(), plain.maxConcurrent(), plain.overlap(),
+                plain.waitingFor(), plain.retry(), plain.labels(), plain.traceId(), plain.dependsOn(),
+                plain.onParentFailure(), plain.batchId(), plain.parents(), plain.children(),
+                java.time.Instant.parse("2026-07-01T00:00:00Z"), java.time.Instant.parse("2026-08-01T00:00:00Z"), 5,
+                30, 3, 2, null, null);
+
+        assertThat(vm.statusOf(steered)).isEqualTo("active, 2 of 5 runs");
+        assertThat(vm.windowOf(steered)).startsWith("from ").contains(" until ").endsWith(", jitter 30s");
+        assertThat(vm.windowOf(plain)).isEmpty();
+        assertThat(vm.statusOf(plain)).isEqualTo("active");
+    }
+
+    @Test
     void pauseAndResumeFollowTheSelectedJobsStatus() {
         select("job_1");
         assertThat(vm.canPauseProperty().get()).isTrue();

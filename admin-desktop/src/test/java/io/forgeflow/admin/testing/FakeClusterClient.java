@@ -291,6 +291,21 @@ public final class FakeClusterClient implements ClusterClient {
     }
 
     @Override
+    public Job pause(String jobId, String note) {
+        called("pause", jobId, note);
+        Job job = move(jobId, Job.PAUSED, Job.ACTIVE);
+        Job noted = new Job(job.id(), job.name(), job.executor(), job.payload(), job.cronExpr(), job.runAt(),
+                job.timezone(), job.priority(), job.maxAttempts(), job.timeoutSeconds(), job.catchUp(),
+                job.idempotencyKey(), job.status(), job.nextRunAt(), job.createdAt(), job.updatedAt(), job.queue(),
+                job.concurrencyKey(), job.maxConcurrent(), job.overlap(), job.waitingFor(), job.retry(), job.labels(),
+                job.traceId(), job.dependsOn(), job.onParentFailure(), job.batchId(), job.parents(), job.children(),
+                job.startAt(), job.endAt(), job.maxRuns(), job.jitterSeconds(), job.pauseAfterFailures(),
+                job.firedRuns(), note, "token 1");
+        jobs.put(jobId, noted);
+        return noted;
+    }
+
+    @Override
     public Job resume(String jobId) {
         called("resume", jobId);
         return move(jobId, Job.ACTIVE, Job.PAUSED);

@@ -70,6 +70,11 @@ public final class PublishedJobs implements JobRepository {
     }
 
     @Override
+    public Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
+        return published(jobs.pause(id, expected, note, by));
+    }
+
+    @Override
     public Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt,
                                 PendingRuns pendingRuns, Instant rescheduleTo) {
         return jobs.update(id, expectedUpdatedAt, spec, nextRunAt, pendingRuns, rescheduleTo);
@@ -110,6 +115,19 @@ public final class PublishedJobs implements JobRepository {
             changes.changed(List.of(run));
         }
         return outcome;
+    }
+
+    @Override
+    public Optional<BackfillOutcome> backfill(String jobId, String backfillId, io.forgeflow.domain.job.Backfill request,
+                                              List<Instant> ticks) {
+        Optional<BackfillOutcome> outcome = jobs.backfill(jobId, backfillId, request, ticks);
+        outcome.ifPresent(o -> changes.changed(o.runs()));
+        return outcome;
+    }
+
+    @Override
+    public Optional<BackfillProgress> backfillProgress(String jobId, String backfillId) {
+        return jobs.backfillProgress(jobId, backfillId);
     }
 
     private Optional<JobChange> published(Optional<JobChange> change) {

@@ -3,8 +3,8 @@ package io.forgeflow.application.job;
 import io.forgeflow.application.trace.Tracing;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.job.ScheduleState;
 import io.forgeflow.domain.port.JobRepository;
-import io.forgeflow.domain.port.JobRepository.RunCancellation;
 
 /** Pauses a job: no new ticks fire, its pending runs become cancelled. Pausing a paused job changes nothing. */
 public final class PauseJob {
@@ -22,14 +22,24 @@ public final class PauseJob {
     }
 
     public Job pause(String id) {
+        return pause(id, null, null);
+    }
+
+    /**
+     * Pauses with a note saying why ({@code paused_note}, at most {@link ScheduleState#MAX_NOTE_LENGTH} characters;
+     * null for none) and who paused it ({@code paused_by}: the API token's name, null without tokens). Pausing a
+     * paused job with a note replaces the note.
+     */
+    public Job pause(String id, String note, String by) {
+        String checked = ScheduleState.checkNote(note);
         Job job = JobControls.load(jobs, id);
-        if (job.status() == JobStatus.PAUSED) {
+        if (job.status() == JobStatus.PAUSED && (checked == null
+                || checked.equals(job.schedule().pausedNote()) && java.util.Objects.equals(by, job.schedule().pausedBy()))) {
             return job;
         }
-        if (!job.status().canMoveTo(JobStatus.PAUSED)) {
+        if (job.status() != JobStatus.PAUSED && !job.status().canMoveTo(JobStatus.PAUSED)) {
             throw JobControls.illegal(job, "paused");
         }
-        return JobControls.orRaced(JobControls.traced(tracing, jobs.changeStatus(id, job.status(), JobStatus.PAUSED,
-                null, RunCancellation.PENDING, null)), id);
+        return JobControls.orRaced(JobControls.traced(tracing, jobs.pause(id, job.status(), checked, by)), id);
     }
 }

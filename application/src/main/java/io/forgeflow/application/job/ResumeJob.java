@@ -1,5 +1,6 @@
 package io.forgeflow.application.job;
 
+import io.forgeflow.application.schedule.FirstTick;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
@@ -46,12 +47,17 @@ public final class ResumeJob {
         Instant now = clock.instant();
         JobSpec spec = job.spec();
         if (spec.isRecurring()) {
-            Instant next = cron.nextAfter(spec.cronExpr(), spec.zone(), now).orElse(null);
+            Instant next = FirstTick.after(cron, spec, now).orElse(null);
             if (JobControls.catchesUpOnce(job) && job.updatedAt() != null) {
                 Instant missed = cron.nextAfter(spec.cronExpr(), spec.zone(), job.updatedAt()).orElse(null);
-                if (missed != null && !missed.isAfter(now)) {
+                if (missed != null && !missed.isAfter(now) && spec.schedule().allows(missed)) {
                     next = missed; // the scheduler fires one run for the missed ticks, then continues
                 }
+            }
+            if (next == null || spec.schedule().exhausted(job.schedule().firedRuns())) {
+                // its window closed or its runs were all fired while it was paused: nothing is left to resume
+                return JobControls.orRaced(jobs.changeStatus(id, JobStatus.PAUSED, JobStatus.COMPLETED, null,
+                        RunCancellation.NONE, null), id);
             }
             return JobControls.orRaced(jobs.changeStatus(id, JobStatus.PAUSED, JobStatus.ACTIVE, next,
                     RunCancellation.NONE, null), id);

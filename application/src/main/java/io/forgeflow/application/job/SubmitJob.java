@@ -100,8 +100,7 @@ public final class SubmitJob {
         Instant nextRunAt;
         if (spec.isRecurring()) {
             cron.validate(spec.cronExpr());
-            nextRunAt = cron.nextAfter(spec.cronExpr(), spec.zone(), now).orElseThrow(() -> new ValidationException(
-                    "cron_expr", "cron_expr '" + spec.cronExpr() + "' never fires again"));
+            nextRunAt = io.forgeflow.application.schedule.FirstTick.required(cron, spec, now);
         } else {
             Instant due = spec.runAt() == null ? now : spec.runAt();
             firstRun = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),

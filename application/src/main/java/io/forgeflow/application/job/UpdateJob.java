@@ -2,7 +2,6 @@ package io.forgeflow.application.job;
 
 import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.domain.error.ConflictException;
-import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobPatch;
 import io.forgeflow.domain.job.JobSpec;
@@ -54,13 +53,12 @@ public final class UpdateJob {
                 executors.validate(spec.executor(), spec.payload());
             }
             Instant now = clock.instant();
-            boolean moved = JobPatch.movesSchedule(job.spec(), spec);
+            boolean moved = JobPatch.movesSchedule(job.spec(), spec) || patch.movesWindow();
             Instant next = job.nextRunAt();
             Instant reschedule = null;
             if (moved && spec.isRecurring()) {
                 cron.validate(spec.cronExpr());
-                Instant first = cron.nextAfter(spec.cronExpr(), spec.zone(), now).orElseThrow(() ->
-                        new ValidationException("cron_expr", "cron_expr '" + spec.cronExpr() + "' never fires again"));
+                Instant first = io.forgeflow.application.schedule.FirstTick.required(cron, spec, now);
                 next = job.status() == JobStatus.ACTIVE ? first : job.nextRunAt();
             } else if (moved) {
                 reschedule = spec.runAt() == null || spec.runAt().isBefore(now) ? now : spec.runAt();

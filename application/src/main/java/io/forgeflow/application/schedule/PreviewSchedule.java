@@ -1,6 +1,7 @@
 package io.forgeflow.application.schedule;
 
 import io.forgeflow.domain.error.ValidationException;
+import io.forgeflow.domain.job.ScheduleControls;
 import io.forgeflow.domain.port.CronSchedules;
 import io.forgeflow.domain.port.CronSchedules.Fire;
 
@@ -37,8 +38,15 @@ public final class PreviewSchedule {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** One previewed fire: the instant, its wall-clock time in the zone, and a note, or null, about daylight saving. */
-    public record PreviewedFire(Instant at, OffsetDateTime local, String note) {
+    /**
+     * One previewed fire: the instant its run is due, its wall-clock time in the zone, and a note, or null, about daylight
+     * saving or the schedule's end; {@code tick} the cron tick it stands for and {@code jitterSeconds} how far the job's
+     * jitter moved it ({@code at} = tick + jitter).
+     */
+    public record PreviewedFire(Instant at, OffsetDateTime local, String note, Instant tick, int jitterSeconds) {
+        public PreviewedFire(Instant at, OffsetDateTime local, String note) {
+            this(at, local, note, at, 0);
+        }
     }
 
     /**
@@ -65,6 +73,47 @@ public final class PreviewSchedule {
             cursor = fire.at();
         }
         return fires;
+    }
+
+    /**
+     * The next fires of a schedule with controls (issue 45): only ticks inside start_at..end_at, at most the runs
+     * max_runs leaves after {@code firedRuns}, each moved by the jitter of {@code jobId} (none when null). The last fire
+     * of a schedule that ends is noted.
+     */
+    public List<PreviewedFire> preview(String cronExpr, String timezone, ScheduleControls controls, String jobId,
+                                       int firedRuns, Instant after, int count) {
+        if (count < 1 || count > MAX_COUNT) {
+            throw new IllegalArgumentException("count must be 1 to " + MAX_COUNT + ", was " + count);
+        }
+        cron.validate(cronExpr);
+        ZoneId zone = zone(timezone);
+        Integer left = controls.maxRuns() == null ? null : Math.max(0, controls.maxRuns() - firedRuns);
+        List<PreviewedFire> fires = new ArrayList<>();
+        Instant cursor = controls.searchFrom(after == null ? clock.instant() : after);
+        while (fires.size() < count && (left == null || fires.size() < left)) {
+            Optional<Fire> next = cron.fireAfter(cronExpr, zone, cursor);
+            if (next.isEmpty() || controls.endedBy(next.get().at())) {
+                break;
+            }
+            Fire fire = next.get();
+            cursor = fire.at();
+            int jitter = jobId == null ? 0 : (int) controls.jitterOf(jobId, fire.at()).toSeconds();
+            Instant due = fire.at().plusSeconds(jitter);
+            boolean lastByCount = left != null && fires.size() + 1 == left;
+            boolean lastByEnd = !lastByCount && controls.endAt() != null
+                    && cron.fireAfter(cronExpr, zone, fire.at()).map(f -> controls.endedBy(f.at())).orElse(true);
+            fires.add(new PreviewedFire(due, due.atZone(zone).toOffsetDateTime(),
+                    join(note(fire, zone), lastByCount ? "the last run (max_runs " + controls.maxRuns() + ")"
+                            : lastByEnd ? "the last tick before end_at" : null), fire.at(), jitter));
+        }
+        return fires;
+    }
+
+    private static String join(String first, String second) {
+        if (first == null) {
+            return second;
+        }
+        return second == null ? first : first + "; " + second;
     }
 
     static ZoneId zone(String timezone) {

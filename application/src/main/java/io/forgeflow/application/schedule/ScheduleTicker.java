@@ -4,6 +4,7 @@ import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.CatchUp;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.job.ScheduleControls;
 import io.forgeflow.domain.port.CronSchedules;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.LeaderElection;
@@ -29,6 +30,11 @@ import java.util.function.IntConsumer;
  * future; {@code once} enqueues one run (for the latest missed tick) standing for all of them, then continues.
  * When a pass finds several due ticks of one job, only the newest can fire (if it is within the threshold); the
  * older ones are folded into it as with {@code skip}, so a job never gets a burst of runs for one slow pass.
+ *
+ * <p>Schedule controls (issue 45): a tick outside {@code start_at..end_at} fires no run; the job completes with its
+ * last tick before {@code end_at} or its {@code max_runs}-th run. A tick's run is due at the tick plus the job's
+ * jitter for it ({@link ScheduleControls#jitterOf}, the same on every node); the tick itself stays what the run was
+ * fired for.
  */
 public final class ScheduleTicker {
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleTicker.class);
@@ -146,9 +152,21 @@ public final class ScheduleTicker {
             fireAt = latest;
             missed = behind;
         }
+        ScheduleControls controls = spec.schedule();
+        if (controls.exhausted(job.schedule().firedRuns())) {
+            fireAt = null; // max_runs reached (lowered by an edit): the job completes without another run
+            next = null;
+        }
+        if (fireAt != null && !controls.allows(fireAt)) {
+            fireAt = null; // outside start_at..end_at (moved by an edit)
+        }
+        if (next != null && controls.endedBy(next)) {
+            next = null; // past end_at: this tick is the last, and the job completes with it
+        }
         Instant created = now;
         Run run = fireAt == null ? null : Run.pending(Ids.newId(created), job.id(), spec.maxAttempts(), spec.priority(),
-                fireAt, spec.executor(), spec.payload(), spec.timeoutSeconds(), created).withRetry(spec.retry());
+                fireAt.plus(controls.jitterOf(job.id(), fireAt)), spec.executor(), spec.payload(),
+                spec.timeoutSeconds(), created).withRetry(spec.retry());
         // guarded on the definition as read too: a PATCH since then makes this a no-op, and the next pass uses the new one
         JobRepository.TickOutcome outcome = jobs.fire(job, next, run);
         if (outcome == JobRepository.TickOutcome.NOT_ADVANCED) {

@@ -113,6 +113,39 @@ class PublishedRepositoriesTest {
     }
 
     @Test
+    void aPauseWithANoteReachesTheStoreAndPublishesTheRunsItCancelled() {
+        Job job = aJob("0 0 1 1 *", null);
+        Run first = aRun(job);
+        jobs.create(job, first);
+        published.clear();
+
+        Job paused = jobs.pause(job.id(), JobStatus.ACTIVE, "vendor outage", "token 2").orElseThrow().job();
+
+        assertThat(paused.schedule().pausedNote()).isEqualTo("vendor outage");
+        assertThat(store.jobs().find(job.id()).orElseThrow().schedule().pausedBy()).isEqualTo("token 2");
+        assertThat(published).extracting(RunChange::runId, RunChange::status)
+                .containsExactly(tuple(first.id(), RunStatus.CANCELLED));
+        assertThat(jobs.pause(job.id(), JobStatus.ACTIVE, "again", null)).as("a lost compare-and-set").isEmpty();
+    }
+
+    @Test
+    void aBackfillPublishesTheRunsItCreatedAndItsProgressPassesThrough() {
+        Job job = aJob("0 * * * *", null);
+        jobs.create(job, null);
+        published.clear();
+        var request = io.forgeflow.domain.job.Backfill.of(now.minusSeconds(7200), now, null, null);
+
+        var outcome = jobs.backfill(job.id(), "b-1", request, List.of(now.minusSeconds(3600), now)).orElseThrow();
+
+        assertThat(published).extracting(RunChange::runId).containsExactlyElementsOf(
+                outcome.runs().stream().map(Run::id).toList());
+        assertThat(published).extracting(RunChange::status).containsOnly(RunStatus.PENDING).hasSize(2);
+        assertThat(jobs.backfillProgress(job.id(), "b-1").orElseThrow().created()).isEqualTo(2);
+        assertThat(jobs.backfill("missing", "b-2", request, List.of(now))).isEmpty();
+        assertThat(published).hasSize(2);
+    }
+
+    @Test
     void readsAndOtherCallsPassThroughAndPublishNothing() {
         Job cron = aJob("* * * * *", null);
         Run first = aRun(cron);

@@ -84,4 +84,59 @@ class PreviewScheduleTest {
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("timezone"))
                 .hasMessageContaining("Mars/Olympus").hasMessageContaining("Europe/Berlin");
     }
+
+    static java.time.Instant at(String t) {
+        return java.time.Instant.parse(t);
+    }
+
+    @Test
+    void aWindowKeepsTheTicksInsideItAndNotesTheLastBeforeEndAt() {
+        var controls = new io.forgeflow.domain.job.ScheduleControls(at("2026-03-08T00:00:00Z"),
+                at("2026-03-08T02:00:00Z"), null, 0, null);
+
+        var fires = preview.preview("0 * * * *", null, controls, null, 0, null, 10);
+
+        assertThat(fires).extracting(PreviewSchedule.PreviewedFire::at).containsExactly(at("2026-03-08T00:00:00Z"),
+                at("2026-03-08T01:00:00Z"), at("2026-03-08T02:00:00Z"));
+        assertThat(fires).extracting(PreviewSchedule.PreviewedFire::note).containsExactly(null, null,
+                "the last tick before end_at");
+        assertThat(fires.get(0).tick()).isEqualTo(fires.get(0).at());
+        assertThat(fires.get(0).jitterSeconds()).isZero();
+    }
+
+    @Test
+    void maxRunsLeavesTheRunsNotFiredYetAndNotesTheLast() {
+        var controls = new io.forgeflow.domain.job.ScheduleControls(null, null, 5, 0, null);
+
+        var fires = preview.preview("0 * * * *", null, controls, null, 3, null, 10);
+
+        assertThat(fires).hasSize(2);
+        assertThat(fires.get(1).note()).isEqualTo("the last run (max_runs 5)");
+        assertThat(preview.preview("0 * * * *", null, controls, null, 7, null, 10)).as("all fired").isEmpty();
+        assertThat(preview.preview("0 * * * *", null, controls, null, 0, null, 2)).as("count first").hasSize(2)
+                .allMatch(f -> f.note() == null);
+    }
+
+    @Test
+    void aJobsJitterMovesEachFireOffItsTickAndItsNotesJoinTheDaylightSavingOnes() {
+        String job = "0190b0c4-7f2a-7cde-8f00-000000000001";
+        var controls = new io.forgeflow.domain.job.ScheduleControls(null, at("2026-03-08T07:00:00Z"), null, 600, null);
+
+        var fires = preview.preview("30 2 * * *", "America/New_York", controls, job, 0, null, 5);
+
+        assertThat(fires).hasSize(1);
+        var fire = fires.get(0);
+        assertThat(fire.tick()).isEqualTo(at("2026-03-08T07:00:00Z"));
+        assertThat(fire.jitterSeconds()).isEqualTo((int) controls.jitterOf(job, fire.tick()).toSeconds());
+        assertThat(fire.at()).isEqualTo(fire.tick().plusSeconds(fire.jitterSeconds()));
+        assertThat(fire.local().toInstant()).isEqualTo(fire.at());
+        assertThat(fire.note()).isEqualTo("02:30 does not exist (DST gap): fired at the first valid instant; "
+                + "the last tick before end_at");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> preview.preview("* * * * *", null, controls,
+                job, 0, null, 0))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> preview.preview("* * * * *", null, controls,
+                job, 0, null, 101))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(preview.preview("0 0 1 1 *", null, io.forgeflow.domain.job.ScheduleControls.NONE, null, 0, null,
+                100)).as("an expression that fires yearly").hasSize(100);
+    }
 }

@@ -85,7 +85,8 @@ public final class InMemoryJobRepository implements JobRepository {
             Instant now = store.now();
             Instant updated = job.updatedAt() != null && !now.isAfter(job.updatedAt())
                     ? job.updatedAt().plusNanos(1_000) : now;
-            Job changed = new Job(id, spec, job.status(), nextRunAt, job.createdAt(), updated, job.submittedVia());
+            Job changed = new Job(id, spec, job.status(), nextRunAt, job.createdAt(), updated, job.submittedVia(),
+                    job.trace(), job.schedule());
             store.jobs.put(id, changed);
             for (Run run : List.copyOf(store.runs.values())) {
                 if (!run.jobId().equals(id) || run.status() != RunStatus.PENDING && run.status() != RunStatus.WAITING) {
@@ -161,7 +162,8 @@ public final class InMemoryJobRepository implements JobRepository {
                 return Optional.empty();
             }
             Instant now = store.now();
-            Job changed = job.withStatus(next, nextRunAt, now);
+            Job changed = job.withStatus(next, nextRunAt, now).withSchedule(
+                    new io.forgeflow.domain.job.ScheduleState(job.schedule().firedRuns(), null, null));
             store.jobs.put(id, changed);
             List<Run> touched = new java.util.ArrayList<>();
             if (cancellation != RunCancellation.NONE) {
@@ -221,8 +223,7 @@ public final class InMemoryJobRepository implements JobRepository {
             if (job == null || job.status() != JobStatus.ACTIVE || !Objects.equals(job.nextRunAt(), expectedNextRunAt)) {
                 return TickOutcome.NOT_ADVANCED;
             }
-            store.jobs.put(jobId, new Job(job.id(), job.spec(), job.status(), newNextRunAt, job.createdAt(),
-                    job.updatedAt(), job.submittedVia()));
+            advance(job, newNextRunAt, false);
             if (run == null) {
                 return TickOutcome.FIRED;
             }
@@ -248,7 +249,78 @@ public final class InMemoryJobRepository implements JobRepository {
                 store.insertRun(run);
                 store.tickRuns.add(run.id());
             }
+            advance(job, newNextRunAt, true);
             return TickOutcome.FIRED;
+        }
+    }
+
+    /** The job advanced to its next tick, counting a fired run; completed when no tick is left or max_runs is reached. */
+    private void advance(Job job, Instant newNextRunAt, boolean fired) {
+        int count = job.schedule().firedRuns() + (fired ? 1 : 0);
+        boolean done = newNextRunAt == null || job.spec().schedule().exhausted(count);
+        store.jobs.put(job.id(), new Job(job.id(), job.spec(), done ? JobStatus.COMPLETED : job.status(),
+                done ? null : newNextRunAt, job.createdAt(), job.updatedAt(), job.submittedVia(), job.trace(),
+                new io.forgeflow.domain.job.ScheduleState(count, null, null)));
+    }
+
+    @Override
+    public Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
+        synchronized (store) {
+            Optional<JobChange> change = changeStatus(id, expected, JobStatus.PAUSED, null, RunCancellation.PENDING, null);
+            change.ifPresent(c -> store.jobs.put(id, c.job().withSchedule(new io.forgeflow.domain.job.ScheduleState(
+                    c.job().schedule().firedRuns(), note, by))));
+            return change.map(c -> new JobChange(store.jobs.get(id), c.runs()));
+        }
+    }
+
+    private final java.util.Map<String, BackfillProgress> backfills = new java.util.LinkedHashMap<>();
+    private final java.util.Map<String, List<String>> backfillRuns = new java.util.HashMap<>();
+
+    /** {@inheritDoc} A tick has a run when a run of the job stands for it (its scheduled_for, as tick runs here). */
+    @Override
+    public Optional<BackfillOutcome> backfill(String jobId, String backfillId, io.forgeflow.domain.job.Backfill request,
+                                              List<Instant> ticks) {
+        synchronized (store) {
+            Job job = store.jobs.get(jobId);
+            if (job == null || !job.spec().isRecurring()
+                    || job.status() != JobStatus.ACTIVE && job.status() != JobStatus.PAUSED) {
+                return Optional.empty();
+            }
+            Instant now = store.now();
+            List<Run> created = new java.util.ArrayList<>();
+            java.util.Set<Instant> taken = store.tickRuns.stream().map(store.runs::get)
+                    .filter(r -> r.jobId().equals(jobId)).map(Run::scheduledFor)
+                    .collect(Collectors.toCollection(java.util.HashSet::new));
+            for (Instant tick : ticks) {
+                if (!taken.add(tick)) {
+                    continue;
+                }
+                io.forgeflow.domain.job.JobSpec spec = job.spec();
+                Run run = Run.pending(io.forgeflow.domain.id.Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(),
+                        tick, spec.executor(), spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
+                store.insertRun(run);
+                store.tickRuns.add(run.id());
+                created.add(run);
+            }
+            backfillRuns.put(backfillId, created.stream().map(Run::id).toList());
+            backfills.put(backfillId, new BackfillProgress(backfillId, jobId, request.from(), request.to(),
+                    request.overlap(), ticks.size(), created.size(), now, java.util.Map.of()));
+            return backfillProgress(jobId, backfillId).map(p -> new BackfillOutcome(p, created));
+        }
+    }
+
+    @Override
+    public Optional<BackfillProgress> backfillProgress(String jobId, String backfillId) {
+        synchronized (store) {
+            BackfillProgress b = backfills.get(backfillId);
+            if (b == null || !b.jobId().equals(jobId)) {
+                return Optional.empty();
+            }
+            java.util.Map<String, Long> counts = backfillRuns.get(backfillId).stream().map(store.runs::get)
+                    .filter(Objects::nonNull)
+                    .collect(Collectors.groupingBy(r -> r.status().wireName(), Collectors.counting()));
+            return Optional.of(new BackfillProgress(b.id(), b.jobId(), b.from(), b.to(), b.overlap(), b.ticks(),
+                    b.created(), b.createdAt(), counts));
         }
     }
 }

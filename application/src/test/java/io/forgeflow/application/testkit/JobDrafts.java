@@ -118,8 +118,16 @@ public final class JobDrafts {
         return this;
     }
 
+    /** Schedule controls (start_at, end_at, max_runs, jitter_seconds, pause_after_failures); null parts: not given. */
+    public JobDrafts withSchedule(io.forgeflow.domain.job.ScheduleControls value) {
+        schedule = value;
+        return this;
+    }
+
+    private io.forgeflow.domain.job.ScheduleControls schedule;
+
     public JobDraft build() {
         return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
-                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap);
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap).withSchedule(schedule);
     }
 }

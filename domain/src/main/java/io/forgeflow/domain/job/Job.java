@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param submittedVia how the job came in: {@value #VIA_REST} (the API, the CLI, the desktop) or {@value #VIA_SQL}
  *                     ({@code forgeflow.enqueue()} in an application's transaction)
  * @param trace the W3C context of the submission (its span, or the caller's when tracing is off); null when none
+ * @param schedule runs fired so far and the pause note ({@link ScheduleState#NONE} when none)
  */
 public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt,
-                  String submittedVia, TraceContext trace) {
+                  String submittedVia, TraceContext trace, ScheduleState schedule) {
     /** Submitted over the REST API (also the CLI and the desktop). */
     public static final String VIA_REST = "rest";
     /** Enqueued by {@code forgeflow.enqueue()} in SQL. */
@@ -26,6 +27,12 @@ public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, 
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(submittedVia, "submittedVia");
+        schedule = schedule == null ? ScheduleState.NONE : schedule;
+    }
+
+    public Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt,
+               String submittedVia, TraceContext trace) {
+        this(id, spec, status, nextRunAt, createdAt, updatedAt, submittedVia, trace, ScheduleState.NONE);
     }
 
     public Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, Instant createdAt, Instant updatedAt,
@@ -39,10 +46,25 @@ public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, 
     }
 
     public Job withStatus(JobStatus next, Instant nextRun, Instant now) {
-        return new Job(id, spec, next, nextRun, createdAt, now, submittedVia, trace);
+        return new Job(id, spec, next, nextRun, createdAt, now, submittedVia, trace, schedule);
     }
 
     public Job withTrace(TraceContext newTrace) {
-        return new Job(id, spec, status, nextRunAt, createdAt, updatedAt, submittedVia, newTrace);
+        return new Job(id, spec, status, nextRunAt, createdAt, updatedAt, submittedVia, newTrace, schedule);
+    }
+
+    public Job withSchedule(ScheduleState state) {
+        return new Job(id, spec, status, nextRunAt, createdAt, updatedAt, submittedVia, trace, state);
+    }
+
+    /**
+     * When the next run is due: {@link #nextRunAt} (the next tick of a recurring job) moved by the job's jitter for
+     * that tick; null when nothing is coming. What the API shows as {@code next_run_at}.
+     */
+    public Instant nextDueAt() {
+        if (nextRunAt == null || !spec.isRecurring()) {
+            return nextRunAt;
+        }
+        return nextRunAt.plus(spec.schedule().jitterOf(id, nextRunAt));
     }
 }

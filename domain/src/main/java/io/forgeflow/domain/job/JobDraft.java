@@ -18,7 +18,26 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                        String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds,
                        String catchUp, String idempotencyKey, String queue, String concurrencyKey,
                        Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict,
-                       Integer retryBaseSeconds, Integer retryMaxSeconds, Map<String, ?> labels) {
+                       Integer retryBaseSeconds, Integer retryMaxSeconds, Map<String, ?> labels,
+                       ScheduleControls schedule) {
+
+    /** A draft without schedule controls. */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap, String uniqueKey, String uniqueOnConflict, Integer retryBaseSeconds,
+                    Integer retryMaxSeconds, Map<String, ?> labels) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retryBaseSeconds, retryMaxSeconds, labels, null);
+    }
+
+    /** The same draft with these schedule controls (parts may be null: not given). */
+    public JobDraft withSchedule(ScheduleControls controls) {
+        return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retryBaseSeconds, retryMaxSeconds, labels, controls);
+    }
 
     /** A draft without labels. */
     public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
@@ -167,8 +186,9 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
         }
         String unique = uniqueKey(cron);
         Map<String, String> l = Labels.validate(labels);
+        ScheduleControls controls = (schedule == null ? ScheduleControls.NONE : schedule).validate(cron != null);
         return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
-                concurrencyKey, limit, ov, unique, retry(), l);
+                concurrencyKey, limit, ov, unique, retry(), l, controls);
     }
 
     /** {@code retry}: each part 1-86400 s, base at most max when both are given; null when neither is given. */

@@ -17,7 +17,7 @@ public record JobPatch(JobDraft values, Set<String> given) {
     /** The fields a PATCH may change, in API.md's order. */
     public static final List<String> MUTABLE = List.of("name", "payload", "cron_expr", "run_at", "timezone", "priority",
             "max_attempts", "timeout_seconds", "catch_up", "queue", "concurrency_key", "max_concurrent", "overlap",
-            "retry", "labels");
+            "retry", "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures");
     /** Fields fixed at submission: a different value is refused (submit a new job instead). */
     public static final List<String> FIXED = List.of("executor", "idempotency_key", "unique_key");
 
@@ -78,7 +78,24 @@ public record JobPatch(JobDraft values, Set<String> given) {
                 current.uniqueKey(), null,
                 gives("retry") ? values.retryBaseSeconds() : retryPart(current, true),
                 gives("retry") ? values.retryMaxSeconds() : retryPart(current, false),
-                gives("labels") ? values.labels() : current.labels()).validate();
+                gives("labels") ? values.labels() : current.labels(), schedule(current.schedule())).validate();
+    }
+
+    /** The schedule controls: each part given replaces the job's (null removes it), the others stay. */
+    private ScheduleControls schedule(ScheduleControls current) {
+        ScheduleControls v = values.schedule() == null ? new ScheduleControls(null, null, null, null, null)
+                : values.schedule();
+        return new ScheduleControls(
+                gives("start_at") ? v.startAt() : current.startAt(),
+                gives("end_at") ? v.endAt() : current.endAt(),
+                gives("max_runs") ? v.maxRuns() : current.maxRuns(),
+                gives("jitter_seconds") ? v.jitterSeconds() : current.jitterSeconds(),
+                gives("pause_after_failures") ? v.pauseAfterFailures() : current.pauseAfterFailures());
+    }
+
+    /** Whether the patch changes when the schedule fires: its window or jitter. */
+    public boolean movesWindow() {
+        return gives("start_at") || gives("end_at") || gives("max_runs") || gives("jitter_seconds");
     }
 
     private static Integer retryPart(JobSpec current, boolean base) {

@@ -20,13 +20,16 @@ import java.util.Objects;
  *                  is accepted; null for none. One-off jobs only.
  * @param retry     the job's own retry backoff, copied to its runs; null: the deciding node's defaults
  * @param labels    checked by {@link Labels}, in key order; empty when none. Copied to the job's runs.
+ * @param schedule  window, run limit, jitter and pause on failure of a recurring job ({@link ScheduleControls#NONE}
+ *                  for a one-off job or a plain schedule)
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                       Overlap overlap, String uniqueKey, RetryOverride retry,
-                      Map<String, String> labels) {
+                      Map<String, String> labels, ScheduleControls schedule) {
     public JobSpec {
+        schedule = schedule == null ? ScheduleControls.NONE : schedule;
         labels = labels == null || labels.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(executor, "executor");
@@ -41,6 +44,23 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         if (uniqueKey != null && cronExpr != null) {
             throw new IllegalArgumentException("a unique key belongs to a one-off job");
         }
+    }
+
+    /** A spec without schedule controls (a plain cron schedule, or a one-off job). */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey, RetryOverride retry, Map<String, String> labels) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
+                ScheduleControls.NONE);
+    }
+
+    /** The same spec with other schedule controls. */
+    public JobSpec withSchedule(ScheduleControls controls) {
+        return new JobSpec(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
+                controls);
     }
 
     /** A spec without labels. */
@@ -112,7 +132,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(concurrencyKey, other.concurrencyKey)
                 && Objects.equals(maxConcurrent, other.maxConcurrent) && overlap == other.overlap
                 && Objects.equals(uniqueKey, other.uniqueKey) && Objects.equals(retry, other.retry)
-                && labels.equals(other.labels)
+                && labels.equals(other.labels) && schedule.equals(other.schedule)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

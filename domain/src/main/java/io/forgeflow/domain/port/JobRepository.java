@@ -68,6 +68,16 @@ public interface JobRepository {
                                RunCancellation cancellation, Run insert);
 
     /**
+     * Pauses the job (from {@code expected}, which may be {@link JobStatus#PAUSED} to replace the note): as
+     * {@link #changeStatus} to paused with its pending runs cancelled, storing {@code note} and {@code by}
+     * ({@code paused_note}, {@code paused_by}; any other status change clears them). By default the note is not kept
+     * (stores that cannot hold it).
+     */
+    default Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
+        return changeStatus(id, expected, JobStatus.PAUSED, null, RunCancellation.PENDING, null);
+    }
+
+    /**
      * Compare-and-set on the job's definition ({@code PATCH}): while the job's {@code updatedAt} still equals
      * {@code expectedUpdatedAt} and it is not cancelled or deleted, stores {@code spec} and {@code nextRunAt} and moves
      * {@code updatedAt} on (strictly later, so a reader of the old definition can tell); when {@code pendingRuns} is
@@ -118,7 +128,8 @@ public interface JobRepository {
      * {@code expectedNextRunAt} and the job is active, and the insert is guarded by a unique index on (job_id,
      * fired_for), fired_for being the tick the run stands for ({@code ON CONFLICT DO NOTHING}), so a tick can never
      * fire twice even if two nodes both believe they lead. The tick is consumed (the job advances) also when the
-     * overlap policy drops its run.
+     * overlap policy drops its run. A fired run counts against the job's {@code max_runs}; the job completes (status
+     * {@link JobStatus#COMPLETED}, no next run) when {@code newNextRunAt} is null or the run fired was its last.
      */
     TickOutcome fire(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run);
 
@@ -129,6 +140,47 @@ public interface JobRepository {
      */
     default TickOutcome fire(Job job, Instant newNextRunAt, Run run) {
         return fire(job.id(), job.nextRunAt(), newNextRunAt, run);
+    }
+
+    /**
+     * Stores a backfill of a recurring job ({@code backfillId}) and one pending run per tick of {@code ticks}
+     * ({@code fired_for} and {@code scheduled_for} the tick; the job's definition, queue and limits; one at a time
+     * when the request says so), in one transaction. A tick that already has a run of the job gets none. Empty (and
+     * nothing stored) when the job is missing or not an active or paused recurring job.
+     */
+    default Optional<BackfillOutcome> backfill(String jobId, String backfillId, io.forgeflow.domain.job.Backfill request,
+                                               List<Instant> ticks) {
+        throw new UnsupportedOperationException("this store keeps no backfills");
+    }
+
+    /** A backfill of the job with its runs counted by status; empty when there is none with this id. */
+    default Optional<BackfillProgress> backfillProgress(String jobId, String backfillId) {
+        return Optional.empty();
+    }
+
+    /** What {@link #backfill} stored: the backfill's progress just after, and the runs it created. */
+    record BackfillOutcome(BackfillProgress progress, List<Run> runs) {
+        public BackfillOutcome {
+            runs = List.copyOf(runs);
+        }
+    }
+
+    /**
+     * A backfill: its range and overlap as asked, how many ticks the range held and how many runs it created (the
+     * others had one), and its runs counted by status ({@code pending}, {@code running}, {@code succeeded},
+     * {@code dead}, {@code cancelled}; retention may have removed finished ones).
+     */
+    record BackfillProgress(String id, String jobId, Instant from, Instant to, String overlap, int ticks, int created,
+                            Instant createdAt, java.util.Map<String, Long> runs) {
+        public BackfillProgress {
+            runs = java.util.Map.copyOf(runs);
+        }
+
+        /** Whether no run of the backfill is pending or running any more. */
+        public boolean done() {
+            return runs.getOrDefault("pending", 0L) + runs.getOrDefault("running", 0L)
+                    + runs.getOrDefault("waiting", 0L) == 0;
+        }
     }
 
     /** What a definition change does to the job's pending runs. */

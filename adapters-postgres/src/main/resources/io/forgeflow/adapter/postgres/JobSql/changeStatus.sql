@@ -1,7 +1,10 @@
 -- changeStatus: compare-and-set on the job row status (row lock until commit). A concurrent change of the same job
--- waits, then sees the new status and updates nothing.
+-- waits, then sees the new status and updates nothing. A pause stores its note and author (:note, :by); any other
+-- change clears them.
 UPDATE jobs
 SET status      = :next,
+    paused_note = CASE WHEN :next = 'paused' THEN CAST(:note AS text) END,
+    paused_by   = CASE WHEN :next = 'paused' THEN CAST(:by AS text) END,
     next_run_at = CAST(:nextRunAt AS timestamptz),
     updated_at  = coalesce(CAST(:now AS timestamptz), now())
 WHERE id = CAST(:id AS uuid) AND status = :expected

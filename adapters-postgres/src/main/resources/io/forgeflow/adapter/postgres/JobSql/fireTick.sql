@@ -7,7 +7,8 @@
 -- pending, 'cancel_running' cancels the pending ones and asks the running ones to stop, then fires. A dropped tick
 -- still advances next_run_at. With :expectedUpdatedAt, the job must also still be the definition the tick was computed
 -- from (no PATCH since the read: update moves updated_at forward). Returns the action: 'fire', 'skip', or no row when
--- the job did not advance.
+-- the job did not advance. The overlap decision is taken before the UPDATE (from :overlap, the job's policy as read)
+-- so that the run it fires counts against max_runs in the same statement.
 WITH live AS MATERIALIZED (
     SELECT id, status
     FROM runs
@@ -16,24 +17,40 @@ WITH live AS MATERIALIZED (
       AND status IN ('pending', 'running')
     ORDER BY id
     FOR UPDATE
-), advanced AS (
-    UPDATE jobs
-    SET next_run_at = CAST(:newNextRunAt AS timestamptz),
-        updated_at  = coalesce(CAST(:now AS timestamptz), now())
-    WHERE id = CAST(:jobId AS uuid)
-      AND status = 'active'
-      AND next_run_at = CAST(:expectedNextRunAt AS timestamptz)
-      AND (CAST(:expectedUpdatedAt AS timestamptz) IS NULL OR updated_at = CAST(:expectedUpdatedAt AS timestamptz))
-      AND (SELECT count(*) FROM live) >= 0
-    RETURNING id, overlap, queue, concurrency_key, max_concurrent, traceparent, tracestate, retry_base_seconds,
-    retry_max_seconds, labels
-), decision AS (
-    SELECT a.*,
-           CASE
-               WHEN a.overlap = 'skip' AND EXISTS (SELECT 1 FROM live) THEN 'skip'
-               WHEN a.overlap = 'queue_one' AND EXISTS (SELECT 1 FROM live WHERE status = 'pending') THEN 'skip'
+), pre AS (
+    SELECT CASE
+               WHEN CAST(:runId AS uuid) IS NULL THEN 'fire'
+               WHEN :overlap = 'skip' AND EXISTS (SELECT 1 FROM live) THEN 'skip'
+               WHEN :overlap = 'queue_one' AND EXISTS (SELECT 1 FROM live WHERE status = 'pending') THEN 'skip'
                ELSE 'fire'
-           END AS action
+           END AS action,
+           CASE
+               WHEN CAST(:runId AS uuid) IS NULL THEN 0
+               WHEN :overlap = 'skip' AND EXISTS (SELECT 1 FROM live) THEN 0
+               WHEN :overlap = 'queue_one' AND EXISTS (SELECT 1 FROM live WHERE status = 'pending') THEN 0
+               ELSE 1
+           END AS counted
+), advanced AS (
+    -- max_runs: a fired run counts; the job completes with its last run, or when no tick is left (:newNextRunAt null)
+    UPDATE jobs j
+    SET next_run_at = CASE WHEN CAST(:newNextRunAt AS timestamptz) IS NULL
+                                OR j.max_runs IS NOT NULL AND j.fired_runs + p.counted >= j.max_runs THEN NULL
+                           ELSE CAST(:newNextRunAt AS timestamptz) END,
+        status      = CASE WHEN CAST(:newNextRunAt AS timestamptz) IS NULL
+                                OR j.max_runs IS NOT NULL AND j.fired_runs + p.counted >= j.max_runs THEN 'completed'
+                           ELSE j.status END,
+        fired_runs  = j.fired_runs + p.counted,
+        updated_at  = coalesce(CAST(:now AS timestamptz), now())
+    FROM pre p
+    WHERE j.id = CAST(:jobId AS uuid)
+      AND j.status = 'active'
+      AND j.next_run_at = CAST(:expectedNextRunAt AS timestamptz)
+      AND (CAST(:expectedUpdatedAt AS timestamptz) IS NULL OR j.updated_at = CAST(:expectedUpdatedAt AS timestamptz))
+      AND (SELECT count(*) FROM live) >= 0
+    RETURNING j.id, j.overlap, j.queue, j.concurrency_key, j.max_concurrent, j.traceparent, j.tracestate,
+    j.retry_base_seconds, j.retry_max_seconds, j.labels, p.action
+), decision AS (
+    SELECT a.*
     FROM advanced a
 ), replaced AS (
     UPDATE runs r
