@@ -116,7 +116,18 @@ final class Rows {
                 rs.getInt("timeout_seconds"),
                 rs.getBoolean("cancel_requested"),
                 instant(rs, "created_at"),
-                runTrace(rs), retry(rs), labels(rs));
+                runTrace(rs), retry(rs), labels(rs), snoozes(rs));
+    }
+
+    /** The {@code snoozes} column; 0 when the statement did not select it (worker reads). */
+    static int snoozes(ResultSet rs) throws SQLException {
+        int column;
+        try {
+            column = rs.findColumn("snoozes");
+        } catch (SQLException e) {
+            return 0;
+        }
+        return rs.getInt(column);
     }
 
     /** The run's trace context (and queue), when the query selected it and the run has one; else null. */
