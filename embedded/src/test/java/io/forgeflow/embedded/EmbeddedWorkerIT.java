@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.forgeflow.embedded.EmbeddedFixture.await;
 import static io.forgeflow.embedded.EmbeddedFixture.fast;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * An embedded worker in this test JVM, on a real PostgreSQL, with the application's own HikariCP pool; jobs are
@@ -191,6 +192,42 @@ class EmbeddedWorkerIT {
         assertThat(run(missing.runId())).containsEntry("attempt", 1).containsEntry("error", "order 7 does not exist");
         assertThat(run(unreadable.runId())).containsEntry("attempt", 1);
         assertThat((String) run(unreadable.runId()).get("error")).startsWith("payload.args cannot be read as Order");
+    }
+
+    @Test
+    void aHandlerSnoozesWithoutSpendingAnAttemptAndGivesUpWithItsReason() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        started(fast(app, "w-snooze")
+                .handler("wait-for-stock", ctx -> {
+                    if (calls.incrementAndGet() < 3) {
+                        ctx.output("no stock yet");
+                        throw Snooze.of(Duration.ofMillis(200));
+                    }
+                })
+                .handler("ship", ctx -> {
+                    throw GiveUp.because("order " + ctx.payload().get("order_id").asInt() + " was deleted");
+                }));
+        Enqueued snoozing = enqueue(JobRequest.handler("stock", "wait-for-stock", null).maxAttempts(1).build());
+        Enqueued hopeless = enqueue(JobRequest.handler("ship", "ship", Map.of("order_id", 9)).maxAttempts(5).build());
+
+        await("the snoozing run succeeds and the hopeless one is cancelled", Duration.ofSeconds(20),
+                () -> "succeeded".equals(status(snoozing.runId())) && "cancelled".equals(status(hopeless.runId())));
+        // one attempt allowed, two snoozes: a snooze spends none
+        assertThat(calls).hasValue(3);
+        assertThat(attempts(snoozing.runId())).extracting(a -> a.get("outcome"))
+                .containsExactly("snoozed", "snoozed", "succeeded");
+        assertThat(attempts(snoozing.runId())).extracting(a -> a.get("error"))
+                .containsExactly("snoozed for 200ms", "snoozed for 200ms", null);
+        int snoozes = pg.jdbi().withHandle(h -> h.createQuery("SELECT snoozes FROM runs WHERE id = CAST(:id AS uuid)")
+                .bind("id", snoozing.runId()).mapTo(Integer.class).one());
+        assertThat(snoozes).isEqualTo(2);
+        assertThat(run(hopeless.runId())).containsEntry("attempt", 1).containsEntry("error", "gave up: order 9 was deleted");
+        assertThat(attempts(hopeless.runId())).extracting(a -> a.get("outcome")).containsExactly("gave_up");
+        assertThatThrownBy(() -> Snooze.of(Duration.ofDays(31))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 to 30 days");
+        assertThatThrownBy(() -> Snooze.of(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Snooze.of(Duration.ofSeconds(5)).duration()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(GiveUp.because(" ").getMessage()).isEqualTo("no reason given");
     }
 
     /** What a typed handler reads its args as. */

@@ -85,8 +85,8 @@ public record ExecutionResult(AttemptOutcome outcome, String output, String erro
      */
     public static ExecutionResult snoozed(String output, Duration snooze) {
         Objects.requireNonNull(snooze, "snooze");
-        return new ExecutionResult(AttemptOutcome.SNOOZED, output, "snoozed for " + snooze.toSeconds() + "s", false,
-                snooze);
+        String wait = snooze.toMillis() % 1000 == 0 ? snooze.toSeconds() + "s" : snooze.toMillis() + "ms";
+        return new ExecutionResult(AttemptOutcome.SNOOZED, output, "snoozed for " + wait, false, snooze);
     }
 
     /** The run gave up: it is cancelled with {@code reason}, whatever attempts are left. */

@@ -58,6 +58,9 @@ class ExecutionValuesTest {
             assertThat(snoozed.output()).isEqualTo("out");
             assertThat(snoozed.permanent()).isFalse();
             assertThat(ExecutionResult.snoozed("", Duration.ZERO).snooze()).isZero();
+            assertThat(ExecutionResult.snoozed("", Duration.ZERO).error()).isEqualTo("snoozed for 0s");
+            assertThat(ExecutionResult.snoozed("", Duration.ofMillis(1500)).error()).isEqualTo("snoozed for 1500ms");
+            assertThat(ExecutionResult.snoozed("", Duration.ofMillis(200)).error()).isEqualTo("snoozed for 200ms");
             assertThat(ExecutionResult.snoozed("", ExecutionResult.MAX_SNOOZE).snooze()).isEqualTo(Duration.ofDays(30));
             assertThatThrownBy(() -> ExecutionResult.snoozed("", ExecutionResult.MAX_SNOOZE.plusSeconds(1)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 2592000 seconds");
