@@ -647,6 +647,40 @@ class GrpcApiIT {
         assertThat(output).contains("submitted job").contains(" pending").contains(" running").contains(" succeeded");
     }
 
+    /**
+     * Issue 44 end to end on a node: a shell job snoozes (exit 75) on its first attempt and succeeds on the next, one
+     * attempt allowed; another gives up (exit 76). gRPC and REST show the snoozes and the history, metrics count them.
+     */
+    @Test
+    void aShellJobSnoozesWithoutSpendingAnAttemptAndAnotherGivesUp() throws Exception {
+        Job snoozing = submit(shell("grpc-snooze", "if [ \"$FORGEFLOW_ATTEMPT\" = 1 ]; then "
+                + "echo FORGEFLOW_SNOOZE_SECONDS=0; exit 75; fi; echo ready").toBuilder().setMaxAttempts(1).build());
+        Job hopeless = submit(shell("grpc-give-up", "echo FORGEFLOW_GIVE_UP_REASON=account closed; exit 76")
+                .toBuilder().setMaxAttempts(5).build());
+
+        Run succeeded = awaitRun(snoozing.getId(), "succeeded");
+        Run cancelled = awaitRun(hopeless.getId(), "cancelled");
+
+        assertThat(succeeded.getSnoozes()).isEqualTo(1);
+        assertThat(succeeded.getAttempt()).isEqualTo(2);
+        assertThat(cancelled.getSnoozes()).isZero();
+        assertThat(cancelled.getError()).isEqualTo("gave up: account closed");
+        assertThat(cancelled.getAttempt()).isEqualTo(1);
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getLocalPort() + "/api/runs/" + succeeded.getId())).header("Authorization", "Bearer " + READ)
+                .build(), HttpResponse.BodyHandlers.ofString());
+        com.fasterxml.jackson.databind.JsonNode run = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(answer.body());
+        assertThat(run.get("snoozes").asInt()).isEqualTo(1);
+        assertThat(run.get("attempts").get(0).get("outcome").asText()).isEqualTo("snoozed");
+        assertThat(run.get("attempts").get(0).get("error").asText()).isEqualTo("snoozed for 0s");
+        assertThat(run.get("attempts").get(1).get("outcome").asText()).isEqualTo("succeeded");
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getAdminPort() + "/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.body()).containsPattern("forgeflow_attempts_total\\{executor=\"shell\",outcome=\"snoozed\"\\} [1-9]")
+                .containsPattern("forgeflow_attempts_total\\{executor=\"shell\",outcome=\"gave_up\"\\} [1-9]");
+    }
+
     @Test
     void callsAreCountedByMethodAndCode() throws Exception {
         failure(() -> jobs(READ).getJob(GetJobRequest.newBuilder().setId("missing-for-metrics").build()));

@@ -120,7 +120,7 @@ final class Convert {
         Run.Builder b = Run.newBuilder().setId(r.id()).setJobId(r.jobId()).setStatus(r.status().wireName())
                 .setAttempt(r.attempt()).setMaxAttempts(r.maxAttempts()).setPriority(r.priority())
                 .setTimeoutSeconds(r.timeoutSeconds()).setCancelRequested(r.cancelRequested())
-                .setOutputTruncated(outputTruncated);
+                .setOutputTruncated(outputTruncated).setSnoozes(r.snoozes());
         if (r.labels() != null) {
             b.putAllLabels(r.labels());
         }

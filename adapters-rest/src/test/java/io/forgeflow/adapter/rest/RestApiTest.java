@@ -53,7 +53,7 @@ class RestApiTest {
     }
     static final List<String> RUN_FIELDS = List.of("id", "job_id", "status", "attempt", "max_attempts", "priority",
             "scheduled_for", "started_at", "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error",
-            "cancel_requested", "waiting_for", "trace_id", "trace_url", "retry", "labels");
+            "cancel_requested", "waiting_for", "trace_id", "trace_url", "retry", "labels", "snoozes");
     static final String START = "2026-03-01T12:00:00Z";
     static final String ONE_OFF = "{\"name\": \"report\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo hi\"}}";
     static final String RECURRING = "{\"name\": \"every5\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
