@@ -458,6 +458,7 @@ CREATE TABLE forgeflow.runs (
     trace_origin text,
     has_children boolean DEFAULT false NOT NULL,
     worker_instance text,
+    snoozes integer DEFAULT 0 NOT NULL,
     CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
     CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
     CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
@@ -1190,11 +1191,12 @@ BEGIN
                                             ELSE r.scheduled_for END,
                     finished_at      = CASE WHEN b.next_status = 'pending' THEN NULL
                                             ELSE coalesce(CAST($9 AS timestamptz), now()) END,
-                    max_attempts     = CASE WHEN b.outcome = 'released' THEN r.max_attempts + 1
+                    max_attempts     = CASE WHEN b.outcome IN ('released', 'snoozed') THEN r.max_attempts + 1
                                             ELSE r.max_attempts END,
+                    snoozes          = CASE WHEN b.outcome = 'snoozed' THEN r.snoozes + 1 ELSE r.snoozes END,
                     output           = CASE WHEN b.outcome IN ('lease_expired', 'released') THEN r.output
                                             ELSE b.output END,
-                    error            = CASE WHEN b.outcome = 'released' THEN r.error ELSE b.error END
+                    error            = CASE WHEN b.outcome IN ('released', 'snoozed') THEN r.error ELSE b.error END
                 FROM held b
                 WHERE r.id = b.id
                   AND CASE WHEN r.status = 'running' THEN coalesce(r.worker_instance, r.worker_id) = b.worker_id AND r.attempt = b.attempt
@@ -1244,10 +1246,12 @@ BEGIN
                                     THEN v_now + v_row.delay_millis * interval '1 millisecond'
                                     ELSE r.scheduled_for END,
             finished_at      = CASE WHEN v_row.next_status = 'pending' THEN NULL ELSE v_now END,
-            max_attempts     = CASE WHEN v_row.outcome = 'released' THEN r.max_attempts + 1 ELSE r.max_attempts END,
+            max_attempts     = CASE WHEN v_row.outcome IN ('released', 'snoozed') THEN r.max_attempts + 1
+                                    ELSE r.max_attempts END,
+            snoozes          = CASE WHEN v_row.outcome = 'snoozed' THEN r.snoozes + 1 ELSE r.snoozes END,
             output           = CASE WHEN v_row.outcome IN ('lease_expired', 'released') THEN r.output
                                     ELSE v_row.output END,
-            error            = CASE WHEN v_row.outcome = 'released' THEN r.error ELSE v_row.error END
+            error            = CASE WHEN v_row.outcome IN ('released', 'snoozed') THEN r.error ELSE v_row.error END
         WHERE r.id = v_row.id
           AND CASE WHEN r.status = 'running'
                    THEN coalesce(r.worker_instance, r.worker_id) = v_row.worker_id AND r.attempt = v_row.attempt
@@ -1723,7 +1727,7 @@ CREATE TABLE forgeflow.run_attempts (
     retry_after_seconds integer,
     CONSTRAINT run_attempts_attempt_positive CHECK ((attempt >= 1)),
     CONSTRAINT run_attempts_finished_has_outcome CHECK (((outcome IS NULL) = (finished_at IS NULL))),
-    CONSTRAINT run_attempts_outcome_values CHECK ((outcome = ANY (ARRAY['succeeded'::text, 'failed'::text, 'timed_out'::text, 'lease_expired'::text, 'cancelled'::text, 'released'::text]))),
+    CONSTRAINT run_attempts_outcome_values CHECK ((outcome = ANY (ARRAY['succeeded'::text, 'failed'::text, 'timed_out'::text, 'lease_expired'::text, 'cancelled'::text, 'released'::text, 'snoozed'::text, 'gave_up'::text]))),
     CONSTRAINT run_attempts_retry_after_non_negative CHECK ((retry_after_seconds >= 0))
 );
 
