@@ -24,6 +24,8 @@ import java.util.Map;
  * {@code wait}; null without parents), {@code batchId} (null when not created by a batch); {@code parents} and
  * {@code children} are sent by {@link ForgeFlowClient#getJob(String)} only and are null in lists (and from a server
  * that predates workflows).
+ * {@code sequenceKey} and {@code onDead}: the sequence its runs join ({@code block} or {@code continue}); null for none
+ * (and from a server that predates them).
  */
 public record Job(
         String id,
@@ -54,7 +56,9 @@ public record Job(
         String onParentFailure,
         String batchId,
         List<LinkedJob> parents,
-        List<LinkedJob> children) {
+        List<LinkedJob> children,
+        String sequenceKey,
+        String onDead) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -81,6 +85,18 @@ public record Job(
         dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
         parents = parents == null ? null : List.copyOf(parents);
         children = children == null ? null : List.copyOf(children);
+    }
+
+    /** A job outside any sequence (the fields before {@code sequenceKey}). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId, List<String> dependsOn, String onParentFailure,
+               String batchId, List<LinkedJob> parents, List<LinkedJob> children) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, null, null);
     }
 
     /** A job without workflow fields (the fields before workflows): no parents, not of a batch. */

@@ -37,13 +37,26 @@ public record JobRequest(
         Retry retry,
         Map<String, String> labels,
         List<String> dependsOn,
-        String onParentFailure) {
+        String onParentFailure,
+        String sequenceKey,
+        String onDead) {
 
     @JsonCreator
     public JobRequest {
         labels = labels == null || labels.isEmpty() ? null
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
         dependsOn = dependsOn == null || dependsOn.isEmpty() ? null : List.copyOf(dependsOn);
+    }
+
+    /** A request outside any sequence (the fields before {@code sequenceKey}). */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict, Retry retry,
+                      Map<String, String> labels, List<String> dependsOn, String onParentFailure) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
+                dependsOn, onParentFailure, null, null);
     }
 
     /** A request without parents (the fields before workflows). */
@@ -130,6 +143,8 @@ public record JobRequest(
         private Integer maxAttempts;
         private Integer timeoutSeconds;
         private String uniqueKey;
+        private String sequenceKey;
+        private String onDead;
         private String uniqueOnConflict;
         private String catchUp;
         private String idempotencyKey;
@@ -291,10 +306,21 @@ public record JobRequest(
             return this;
         }
 
+        /**
+         * Joins the sequence {@code key}: runs with one key start one at a time, in submission order (one-off jobs);
+         * {@code onDead}: {@code block} (the server's default when null: a dead run holds the sequence until it is
+         * requeued) or {@code continue}.
+         */
+        public Builder sequence(String key, String onDead) {
+            this.sequenceKey = key;
+            this.onDead = onDead;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
-                    uniqueOnConflict, retry, labels, dependsOn, onParentFailure);
+                    uniqueOnConflict, retry, labels, dependsOn, onParentFailure, sequenceKey, onDead);
         }
     }
 }

@@ -46,7 +46,8 @@ final class Convert {
                 s.hasUniqueKey() ? s.getUniqueKey() : null, s.hasUniqueOnConflict() ? s.getUniqueOnConflict() : null,
                 r != null && r.hasBaseSeconds() ? r.getBaseSeconds() : null,
                 r != null && r.hasMaxSeconds() ? r.getMaxSeconds() : null,
-                s.getLabelsMap().isEmpty() ? null : s.getLabelsMap());
+                s.getLabelsMap().isEmpty() ? null : s.getLabelsMap(),
+                s.hasSequenceKey() ? s.getSequenceKey() : null, s.hasOnDead() ? s.getOnDead() : null);
     }
 
     static JobSpec spec(io.forgeflow.domain.job.JobSpec s) {
@@ -72,6 +73,9 @@ final class Convert {
         }
         if (s.uniqueKey() != null) {
             b.setUniqueKey(s.uniqueKey());
+        }
+        if (s.sequenceKey() != null) {
+            b.setSequenceKey(s.sequenceKey()).setOnDead(s.sequenceOnDead());
         }
         if (s.retry() != null) {
             RetryPolicy.Builder r = RetryPolicy.newBuilder();

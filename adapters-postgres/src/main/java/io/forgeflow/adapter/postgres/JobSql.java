@@ -37,7 +37,8 @@ interface JobSql {
                          @Bind("now") Instant now, @Bind("traceparent") String traceparent,
                          @Bind("tracestate") String tracestate,
                          @Bind("retryBaseSeconds") Integer retryBaseSeconds,
-                         @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("labels") String labels);
+                         @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("labels") String labels,
+                         @Bind("sequenceKey") String sequenceKey, @Bind("sequenceOnDead") String sequenceOnDead);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -47,7 +48,7 @@ interface JobSql {
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), spec.uniqueKey(),
                 now, job.trace() == null ? null : job.trace().traceparent(),
                 job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec),
-                PayloadJson.write(spec.labels()));
+                PayloadJson.write(spec.labels()), spec.sequenceKey(), spec.sequenceOnDead());
     }
 
     static Integer retryBase(JobSpec spec) {

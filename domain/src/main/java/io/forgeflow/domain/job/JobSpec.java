@@ -20,12 +20,16 @@ import java.util.Objects;
  *                  is accepted; null for none. One-off jobs only.
  * @param retry     the job's own retry backoff, copied to its runs; null: the deciding node's defaults
  * @param labels    checked by {@link Labels}, in key order; empty when none. Copied to the job's runs.
+ * @param sequenceKey     the sequence its run joins (runs with one key start one at a time, in submission order);
+ *                        null for none. One-off jobs only. Copied to its runs
+ * @param sequenceOnDead  with a sequence key: {@code "block"} or {@code "continue"} (what a dead run of it does to the
+ *                        sequence); null without a key
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                       Overlap overlap, String uniqueKey, RetryOverride retry,
-                      Map<String, String> labels) {
+                      Map<String, String> labels, String sequenceKey, String sequenceOnDead) {
     public JobSpec {
         labels = labels == null || labels.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
         Objects.requireNonNull(name, "name");
@@ -41,6 +45,21 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         if (uniqueKey != null && cronExpr != null) {
             throw new IllegalArgumentException("a unique key belongs to a one-off job");
         }
+        if ((sequenceKey == null) != (sequenceOnDead == null)) {
+            throw new IllegalArgumentException("a sequence key goes with its on_dead, and on_dead with a key");
+        }
+        if (sequenceKey != null && cronExpr != null) {
+            throw new IllegalArgumentException("a sequence key belongs to a one-off job");
+        }
+    }
+
+    /** A spec outside any sequence (the fields before {@code sequenceKey}). */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey, RetryOverride retry, Map<String, String> labels) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels, null, null);
     }
 
     /** A spec without labels. */
@@ -112,7 +131,8 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(concurrencyKey, other.concurrencyKey)
                 && Objects.equals(maxConcurrent, other.maxConcurrent) && overlap == other.overlap
                 && Objects.equals(uniqueKey, other.uniqueKey) && Objects.equals(retry, other.retry)
-                && labels.equals(other.labels)
+                && labels.equals(other.labels) && Objects.equals(sequenceKey, other.sequenceKey)
+                && Objects.equals(sequenceOnDead, other.sequenceOnDead)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

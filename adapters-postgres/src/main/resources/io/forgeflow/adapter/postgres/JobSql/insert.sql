@@ -4,12 +4,12 @@
 INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
                   catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
                   max_concurrent, overlap, unique_key, traceparent, tracestate, retry_base_seconds,
-                  retry_max_seconds, labels)
+                  retry_max_seconds, labels, sequence_key, sequence_on_dead)
 VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timezone, :priority, :maxAttempts,
         :timeoutSeconds, :catchUp, :idempotencyKey, :status, :nextRunAt,
         coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
         coalesce(CAST(:updatedAt AS timestamptz), CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
         :queue, :concurrencyKey, :maxConcurrent, :overlap, :uniqueKey, :traceparent, :tracestate, :retryBaseSeconds,
-        :retryMaxSeconds, CAST(:labels AS jsonb))
+        :retryMaxSeconds, CAST(:labels AS jsonb), :sequenceKey, :sequenceOnDead)
 ON CONFLICT (idempotency_key) DO NOTHING
 RETURNING *
