@@ -681,6 +681,38 @@ class GrpcApiIT {
                 .containsPattern("forgeflow_attempts_total\\{executor=\"shell\",outcome=\"gave_up\"\\} [1-9]");
     }
 
+    /**
+     * Issue 44: a sequence submitted over gRPC and REST: the second run waits behind the first (a slow one), then
+     * both run, in order; the job shows its sequence on both APIs.
+     */
+    @Test
+    void runsOfOneSequenceStartOneAtATimeInSubmissionOrderOverGrpcAndRest() throws Exception {
+        Job first = submit(shell("grpc-seq-1", "sleep 0.5; date +%s%N").toBuilder().setSequenceKey("grpc-order-1")
+                .build());
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getLocalPort() + "/api/jobs")).header("Authorization", "Bearer " + ADMIN)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"rest-seq-2\", \"executor\": \"shell\", "
+                        + "\"payload\": {\"command\": \"date +%s%N\"}, \"sequence_key\": \"grpc-order-1\", "
+                        + "\"on_dead\": \"continue\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(201);
+        com.fasterxml.jackson.databind.JsonNode second = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(answer.body());
+        assertThat(second.get("sequence_key").asText()).isEqualTo("grpc-order-1");
+        assertThat(second.get("on_dead").asText()).isEqualTo("continue");
+        assertThat(first.getSpec().getSequenceKey()).isEqualTo("grpc-order-1");
+        assertThat(first.getSpec().getOnDead()).isEqualTo("block");
+        String secondId = second.get("id").asText();
+        assertThat(latestRun(secondId).getStatus()).as("behind the first").isIn("waiting");
+
+        Run one = awaitRun(first.getId(), "succeeded");
+        Run two = awaitRun(secondId, "succeeded");
+        assertThat(Long.parseLong(two.getOutput().strip())).as("the second started after the first ended")
+                .isGreaterThan(Long.parseLong(one.getOutput().strip()));
+        assertThat(failure(() -> submit(shell("grpc-seq-bad", "true").toBuilder().setSequenceKey("k")
+                .setOnDead("skip").build())).getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    }
+
     @Test
     void callsAreCountedByMethodAndCode() throws Exception {
         failure(() -> jobs(READ).getJob(GetJobRequest.newBuilder().setId("missing-for-metrics").build()));
