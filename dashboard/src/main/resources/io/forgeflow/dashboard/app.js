@@ -1028,6 +1028,7 @@
     const latest = v.runs[0] || null;
     const meta = [job.executor, schedule(job), `queue ${job.queue || 'default'}`, `priority ${job.priority}`,
       `created ${fmtTime(job.created_at)}`];
+    if (job.sequence_key) meta.push(`sequence ${job.sequence_key} (${job.on_dead === 'continue' ? 'goes on past' : 'blocked by'} a dead run)`);
     const dependsOn = job.depends_on || [];
     const notes = [];
     if (dependsOn.length) {
