@@ -10,8 +10,9 @@
 -- recoveries skips runs locked by others (SKIP LOCKED); a worker's acknowledgement waits for the row (lock_timeout) and
 -- is retried by its acknowledger: the holder's live lease row keeps the run meanwhile. Runs are locked in id order (as heartbeats and job changes lock them),
 -- then the jobs of one-off runs that ended, so concurrent multi-row writers cannot deadlock. Per row: the run moves to
--- p_next (pending: due after p_delays ms; released: due now, the attempt not charged, max_attempts + 1); its output and
--- error become the attempt's, except that lease_expired and released keep the run's output (and released its error);
+-- p_next (pending: due after p_delays ms; released: due now, the attempt not charged, max_attempts + 1; snoozed: due
+-- after its snooze, not charged either, and snoozes + 1); its output and error become the attempt's, except that
+-- lease_expired and released keep the run's output (and released and snoozed its error);
 -- the attempt's row is written here, once: the claim writes none (a row an older version's claim wrote is
 -- finished, only while it has no outcome). Returns the rows that applied.
 
@@ -77,11 +78,12 @@ BEGIN
                                             ELSE r.scheduled_for END,
                     finished_at      = CASE WHEN b.next_status = 'pending' THEN NULL
                                             ELSE coalesce(CAST($9 AS timestamptz), now()) END,
-                    max_attempts     = CASE WHEN b.outcome = 'released' THEN r.max_attempts + 1
+                    max_attempts     = CASE WHEN b.outcome IN ('released', 'snoozed') THEN r.max_attempts + 1
                                             ELSE r.max_attempts END,
+                    snoozes          = CASE WHEN b.outcome = 'snoozed' THEN r.snoozes + 1 ELSE r.snoozes END,
                     output           = CASE WHEN b.outcome IN ('lease_expired', 'released') THEN r.output
                                             ELSE b.output END,
-                    error            = CASE WHEN b.outcome = 'released' THEN r.error ELSE b.error END
+                    error            = CASE WHEN b.outcome IN ('released', 'snoozed') THEN r.error ELSE b.error END
                 FROM held b
                 WHERE r.id = b.id
                   AND CASE WHEN r.status = 'running' THEN coalesce(r.worker_instance, r.worker_id) = b.worker_id AND r.attempt = b.attempt
@@ -132,10 +134,12 @@ BEGIN
                                     THEN v_now + v_row.delay_millis * interval '1 millisecond'
                                     ELSE r.scheduled_for END,
             finished_at      = CASE WHEN v_row.next_status = 'pending' THEN NULL ELSE v_now END,
-            max_attempts     = CASE WHEN v_row.outcome = 'released' THEN r.max_attempts + 1 ELSE r.max_attempts END,
+            max_attempts     = CASE WHEN v_row.outcome IN ('released', 'snoozed') THEN r.max_attempts + 1
+                                    ELSE r.max_attempts END,
+            snoozes          = CASE WHEN v_row.outcome = 'snoozed' THEN r.snoozes + 1 ELSE r.snoozes END,
             output           = CASE WHEN v_row.outcome IN ('lease_expired', 'released') THEN r.output
                                     ELSE v_row.output END,
-            error            = CASE WHEN v_row.outcome = 'released' THEN r.error ELSE v_row.error END
+            error            = CASE WHEN v_row.outcome IN ('released', 'snoozed') THEN r.error ELSE v_row.error END
         WHERE r.id = v_row.id
           AND CASE WHEN r.status = 'running'
                    THEN coalesce(r.worker_instance, r.worker_id) = v_row.worker_id AND r.attempt = v_row.attempt

@@ -10,7 +10,9 @@
 -- then pins to pg_catalog, the schema, pg_temp: it never depends on the caller's.
 -- Arguments are only ever added, at the end, with defaults (traceparent, tracestate: the caller's W3C trace context;
 -- retry_base_seconds, retry_max_seconds: the job's retry policy, null for the node's defaults; depends_on,
--- on_parent_failure: the parent jobs it waits for and what a failed parent does to it, docs/API.md "Workflows").
+-- on_parent_failure: the parent jobs it waits for and what a failed parent does to it, docs/API.md "Workflows";
+-- sequence_key, on_dead: the sequence its run joins, docs/API.md "Flow control", forgeflow_sequences.sql). A run with a
+-- sequence_key waits for the key's lock (held by another submitter until its commit) and needs READ COMMITTED.
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
@@ -21,6 +23,8 @@ DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer
                                 integer, text, text, text, integer, integer);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text, text, text, integer, integer, uuid[], text);
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text, text, text, integer, integer, uuid[], text, text, text);
 CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', run_at timestamptz DEFAULT NULL,
                         priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300,
                         queue text DEFAULT 'default', idempotency_key text DEFAULT NULL,
@@ -28,7 +32,8 @@ CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', ru
                         max_concurrent integer DEFAULT NULL, cron_expr text DEFAULT NULL,
                         traceparent text DEFAULT NULL, tracestate text DEFAULT NULL,
                         retry_base_seconds integer DEFAULT NULL, retry_max_seconds integer DEFAULT NULL,
-                        depends_on uuid[] DEFAULT NULL, on_parent_failure text DEFAULT NULL)
+                        depends_on uuid[] DEFAULT NULL, on_parent_failure text DEFAULT NULL,
+                        sequence_key text DEFAULT NULL, on_dead text DEFAULT NULL)
     RETURNS TABLE (job_id text, run_id text, created boolean)
     LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 #variable_conflict use_column
@@ -58,7 +63,28 @@ DECLARE
     v_parents  uuid[]  := enqueue.depends_on;
     v_policy   text    := enqueue.on_parent_failure;
     v_decided  text;
+    v_seq      text    := enqueue.sequence_key;
+    v_on_dead  text    := enqueue.on_dead;
 BEGIN
+    IF v_seq IS NULL AND v_on_dead IS NOT NULL THEN
+        RAISE EXCEPTION 'on_dead needs sequence_key: give the sequence the job joins, or leave on_dead out'
+            USING ERRCODE = '22023', COLUMN = 'on_dead';
+    END IF;
+    IF v_seq IS NOT NULL THEN
+        IF btrim(v_seq) = '' OR char_length(v_seq) > 200 OR v_seq ~ '[[:cntrl:]]' THEN
+            RAISE EXCEPTION 'sequence_key must be 1 to 200 characters, not blank and without control characters, e.g. ''order-42'''
+                USING ERRCODE = '22023', COLUMN = 'sequence_key';
+        END IF;
+        v_on_dead := coalesce(v_on_dead, 'block');
+        IF v_on_dead NOT IN ('block', 'continue') THEN
+            RAISE EXCEPTION 'on_dead must be ''block'' or ''continue'', was ''%''', left(v_on_dead, 60)
+                USING ERRCODE = '22023', COLUMN = 'on_dead';
+        END IF;
+        IF enqueue.depends_on IS NOT NULL THEN
+            RAISE EXCEPTION 'sequence_key cannot be combined with depends_on: a run waits either for its parents or for its turn in a sequence'
+                USING ERRCODE = '22023', COLUMN = 'sequence_key';
+        END IF;
+    END IF;
     IF v_parents IS NULL AND v_policy IS NOT NULL THEN
         RAISE EXCEPTION 'on_parent_failure needs depends_on: give the parent job ids, or leave on_parent_failure out'
             USING ERRCODE = '22023', COLUMN = 'on_parent_failure';
@@ -219,10 +245,10 @@ BEGIN
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
-                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure)
+                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
-            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END)
+            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -236,7 +262,8 @@ BEGIN
            OR v_old.timeout_seconds <> v_timeout OR v_old.catch_up <> 'skip' OR v_old.queue <> v_queue
            OR v_old.concurrency_key IS DISTINCT FROM v_ckey OR v_old.max_concurrent IS DISTINCT FROM v_limit
            OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
-           OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels THEN
+           OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels
+           OR v_old.sequence_key IS DISTINCT FROM v_seq OR v_old.sequence_on_dead IS DISTINCT FROM v_on_dead THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
                 v_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
@@ -248,11 +275,20 @@ BEGIN
 
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin, retry_base_seconds, retry_max_seconds, labels)
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels, sequence_key, sequence_on_dead)
     VALUES (v_run, v_job, CASE WHEN v_parents IS NULL THEN 'pending' ELSE 'waiting' END, v_priority, v_due, 0,
             v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
-            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels);
+            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels, v_seq, v_on_dead)
+    RETURNING status INTO v_decided;
+
+    IF v_decided = 'waiting' AND v_parents IS NULL THEN
+        -- behind the head of its sequence (forgeflow_sequences.sql): it becomes pending, and due, in its turn
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
+                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        RETURN QUERY SELECT v_job::text, v_run::text, true;
+        RETURN;
+    END IF;
 
     IF v_parents IS NOT NULL THEN
         -- the parents decide the waiting run (at once when they have ended; that notifies as it moves the run)
@@ -272,7 +308,7 @@ BEGIN
     RETURN QUERY SELECT v_job::text, v_run::text, true;
 END
 $$;
---rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text);
+--rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text, text, text);
 
 --changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
 -- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop, and java: an embedded

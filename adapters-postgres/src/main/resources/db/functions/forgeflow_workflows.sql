@@ -203,7 +203,7 @@ BEGIN
     RETURN forgeflow_resolve_child(p_child, true);
 END
 $$;
--- The leader's sweep of children the trigger could not lock; returns how many it decided.
+-- The leader's sweep of children the trigger could not lock (and of sequences, issue 44); returns how many it decided.
 CREATE OR REPLACE FUNCTION forgeflow_recheck_children(p_limit integer) RETURNS integer
     LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -220,7 +220,8 @@ BEGIN
             v_count := v_count + 1;
         END IF;
     END LOOP;
-    RETURN v_count;
+    -- and the sequences the engine could not advance (forgeflow_sequences.sql): the same sweep, the same pass
+    RETURN v_count + forgeflow_sequence_recheck(p_limit);
 END
 $$;
 --rollback DROP FUNCTION forgeflow_recheck_children(integer); DROP FUNCTION forgeflow_link_parents(uuid, uuid[]); DROP TRIGGER IF EXISTS jobs_decide_children_on_removal ON jobs; DROP FUNCTION forgeflow_parent_removed_trigger(); DROP FUNCTION forgeflow_reopen_children(uuid); DROP TRIGGER IF EXISTS runs_decide_children ON runs; DROP FUNCTION forgeflow_run_ended_trigger(); DROP FUNCTION forgeflow_resolve_children(uuid); DROP FUNCTION forgeflow_resolve_child(uuid, boolean, uuid);

@@ -147,6 +147,9 @@ final class Details {
         if (run.traceUrl() != null) {
             d.field("trace url", run.traceUrl());
         }
+        if (run.snoozes() > 0) {
+            d.field("snoozes", run.snoozes() + " (came back later without spending an attempt)");
+        }
         if (Run.RUNNING.equals(run.status())) {
             d.field("lease until", Text.time(run.leaseExpiresAt()));
         }

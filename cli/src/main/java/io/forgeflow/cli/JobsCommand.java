@@ -71,6 +71,10 @@ final class JobsCommand extends ClientCommand {
                 .help("one-off: refused (exit 4) while a run of a job with KEY in its queue is pending or running");
         submit.addArgument("--unique-on-conflict").choices("reject", "return_existing")
                 .help("with --unique-key: reject (default) or return_existing (answer the live job)");
+        submit.addArgument("--sequence-key").metavar("KEY")
+                .help("one-off: runs with KEY start one at a time, in submission order (other keys in parallel)");
+        submit.addArgument("--on-dead").choices("block", "continue")
+                .help("with --sequence-key: a dead run blocks the sequence until requeued (default) or lets it go on");
         submit.addArgument("--retry-base").type(Integer.class).metavar("SECONDS")
                 .help("this job's retry backoff: the first retry waits a random time up to SECONDS, later ones double "
                         + "it (1-86400; default: the server's FORGEFLOW_RETRY_BASE, 5s)");
@@ -235,6 +239,7 @@ final class JobsCommand extends ClientCommand {
                 .maxRuns(ns.getInt("max_runs"))
                 .jitterSeconds(ns.getInt("jitter"))
                 .pauseAfterFailures(ns.getInt("pause_after_failures"))
+                .sequence(ns.getString("sequence_key"), ns.getString("on_dead"))
                 .build();
         SubmitResult result = client.submitJob(request);
         if (out.json()) {

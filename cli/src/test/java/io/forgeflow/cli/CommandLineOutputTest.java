@@ -200,6 +200,19 @@ class CommandLineOutputTest {
         assertThat(printed(out -> Details.job(out, job))).containsPattern("(?m)^waiting for +handler send-receipt$");
     }
 
+    @Test
+    void aRunThatSnoozedSaysHowOftenAndItsAttemptsShowTheirOutcome() {
+        Run snoozed = new Run("r", "j", "succeeded", 2, 4, 5, Instant.EPOCH, null, null, null, null, "", null,
+                java.util.List.of(new io.forgeflow.client.Attempt(1, "w1", Instant.EPOCH, Instant.EPOCH, "snoozed",
+                        "snoozed for 60s")), null, null, Map.of(), null, null, 1);
+        Run plain = new Run("r", "j", "pending", 0, 3, 5, Instant.EPOCH, null, null, null, null, "", null, null);
+
+        String shown = printed(out -> Details.run(out, snoozed, "sync"));
+        assertThat(shown).containsPattern("(?m)^snoozes +1 \\(came back later without spending an attempt\\)$");
+        assertThat(shown).containsPattern("(?m)^ +1 +snoozed +w1 .*snoozed for 60s$");
+        assertThat(printed(out -> Details.run(out, plain, "sync"))).doesNotContain("snoozes");
+    }
+
     static String printed(java.util.function.Consumer<ClientCommand.Output> print) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         java.io.PrintStream stream = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);

@@ -27,6 +27,8 @@ import java.util.Map;
  * Schedule controls (recurring jobs): {@code startAt}, {@code endAt}, {@code maxRuns} (null when none),
  * {@code jitterSeconds} (0 when none), {@code pauseAfterFailures}, {@code firedRuns} (runs fired so far); while paused,
  * {@code pausedNote} and {@code pausedBy} (the token that paused it). From a server that predates them: null and 0.
+ * {@code sequenceKey} and {@code onDead}: the sequence its runs join ({@code block} or {@code continue}); null for none
+ * (and from a server that predates them).
  */
 public record Job(
         String id,
@@ -65,7 +67,9 @@ public record Job(
         Integer pauseAfterFailures,
         int firedRuns,
         String pausedNote,
-        String pausedBy) {
+        String pausedBy,
+        String sequenceKey,
+        String onDead) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -94,7 +98,33 @@ public record Job(
         children = children == null ? null : List.copyOf(children);
     }
 
-    /** A job without schedule controls or pause note (the fields before them). */
+    /** A job outside any sequence. */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId, List<String> dependsOn, String onParentFailure,
+               String batchId, List<LinkedJob> parents, List<LinkedJob> children, Instant startAt, Instant endAt, Integer maxRuns, int jitterSeconds,
+               Integer pauseAfterFailures, int firedRuns, String pausedNote, String pausedBy) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote,
+                pausedBy, null, null);
+    }
+
+    /** A job in a sequence, without schedule controls. */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId, List<String> dependsOn, String onParentFailure,
+               String batchId, List<LinkedJob> parents, List<LinkedJob> children, String sequenceKey, String onDead) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, null, null, null, 0, null, 0, null, null, sequenceKey, onDead);
+    }
+
+    /** A job without schedule controls, pause note or sequence (the fields before them). */
     public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
                String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
@@ -104,7 +134,7 @@ public record Job(
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
                 waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, null, null,
-                null, 0, null, 0, null, null);
+                null, 0, null, 0, null, null, null, null);
     }
 
     /** A job without workflow fields (the fields before workflows): no parents, not of a batch. */

@@ -42,17 +42,31 @@ public record JobRequest(
         Instant endAt,
         Integer maxRuns,
         Integer jitterSeconds,
-        Integer pauseAfterFailures) {
+        Integer pauseAfterFailures,
+        String sequenceKey,
+        String onDead) {
 
-    /** A request without schedule controls (the fields before start_at, end_at, max_runs, jitter and pause on failure). */
+    /** A request outside any sequence. */
     public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                       String overlap, String uniqueKey, String uniqueOnConflict, Retry retry,
-                      Map<String, String> labels, List<String> dependsOn, String onParentFailure) {
+                      Map<String, String> labels, List<String> dependsOn, String onParentFailure, Instant startAt, Instant endAt, Integer maxRuns,
+                      Integer jitterSeconds, Integer pauseAfterFailures) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
-                dependsOn, onParentFailure, null, null, null, null, null);
+                dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, null, null);
+    }
+
+    /** A request in a sequence, without schedule controls. */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict, Retry retry,
+                      Map<String, String> labels, List<String> dependsOn, String onParentFailure, String sequenceKey, String onDead) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
+                dependsOn, onParentFailure, null, null, null, null, null, sequenceKey, onDead);
     }
 
     @JsonCreator
@@ -60,6 +74,17 @@ public record JobRequest(
         labels = labels == null || labels.isEmpty() ? null
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
         dependsOn = dependsOn == null || dependsOn.isEmpty() ? null : List.copyOf(dependsOn);
+    }
+
+    /** A request without schedule controls or sequence (the fields before them). */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict, Retry retry,
+                      Map<String, String> labels, List<String> dependsOn, String onParentFailure) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
+                dependsOn, onParentFailure, null, null, null, null, null, null, null);
     }
 
     /** A request without parents (the fields before workflows). */
@@ -146,6 +171,8 @@ public record JobRequest(
         private Integer maxAttempts;
         private Integer timeoutSeconds;
         private String uniqueKey;
+        private String sequenceKey;
+        private String onDead;
         private String uniqueOnConflict;
         private String catchUp;
         private String idempotencyKey;
@@ -346,11 +373,22 @@ public record JobRequest(
             return this;
         }
 
+        /**
+         * Joins the sequence {@code key}: runs with one key start one at a time, in submission order (one-off jobs);
+         * {@code onDead}: {@code block} (the server's default when null: a dead run holds the sequence until it is
+         * requeued) or {@code continue}.
+         */
+        public Builder sequence(String key, String onDead) {
+            this.sequenceKey = key;
+            this.onDead = onDead;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
                     uniqueOnConflict, retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds,
-                    pauseAfterFailures);
+                    pauseAfterFailures, sequenceKey, onDead);
         }
     }
 }

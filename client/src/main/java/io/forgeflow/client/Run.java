@@ -17,6 +17,8 @@ import java.util.Map;
  * {@code traceId}: the W3C trace the run belongs to (its job's submission's, or a trace of its own for a cron tick),
  * null when it has no trace context or the server predates it; {@code traceUrl}: a link to that trace in a trace
  * viewer, null unless the server sets {@code FORGEFLOW_TRACE_URL_TEMPLATE}.
+ * {@code snoozes}: how many of its attempts ended snoozed (the run asked to come back later without spending an
+ * attempt, README "Flow control"); 0 from a server that predates it.
  */
 public record Run(
         String id,
@@ -37,7 +39,8 @@ public record Run(
         Retry retry,
         Map<String, String> labels,
         String traceId,
-        String traceUrl) {
+        String traceUrl,
+        int snoozes) {
 
     /** Waits for the parents of its job ({@code depends_on}); becomes pending, or cancelled, when they end. */
     public static final String WAITING = "waiting";
@@ -52,12 +55,21 @@ public record Run(
         labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
     }
 
+    /** A run that never snoozed (the fields before {@code snoozes}). */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts, String waitingFor, Retry retry, Map<String, String> labels,
+               String traceId, String traceUrl) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, waitingFor, retry, labels, traceId, traceUrl, 0);
+    }
+
     /** A run without trace (the fields before {@code trace_id}). */
     public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
                Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
                String error, List<Attempt> attempts, String waitingFor, Retry retry, Map<String, String> labels) {
         this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
-                leaseExpiresAt, output, error, attempts, waitingFor, retry, labels, null, null);
+                leaseExpiresAt, output, error, attempts, waitingFor, retry, labels, null, null, 0);
     }
 
     /** A run waiting for nothing (the fields before {@code waiting_for}). */

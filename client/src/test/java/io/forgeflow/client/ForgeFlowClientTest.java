@@ -371,6 +371,21 @@ class ForgeFlowClientTest {
         }
 
         @Test
+        void aRunCarriesItsSnoozesAndZeroFromAServerThatPredatesThem() throws Exception {
+            answer(200, RUN.replace("\"cancel_requested\": false", "\"snoozes\": 4, \"attempts\": [{\"attempt\": 1, "
+                    + "\"worker_id\": \"w1\", \"started_at\": \"2026-07-01T09:30:01Z\", \"finished_at\": "
+                    + "\"2026-07-01T09:30:02Z\", \"outcome\": \"snoozed\", \"error\": \"snoozed for 60s\"}]"));
+            answer(200, RUN);
+
+            Run snoozed = client.getRun("run_9");
+            Run older = client.getRun("run_9");
+
+            assertThat(snoozed.snoozes()).isEqualTo(4);
+            assertThat(snoozed.attempts()).singleElement().extracting(Attempt::outcome).isEqualTo("snoozed");
+            assertThat(older.snoozes()).isZero();
+        }
+
+        @Test
         void runsAndJobsCarryTheirTraceIdAndARunItsTraceUrl() throws Exception {
             answer(200, RUN.replace("\"cancel_requested\": false", "\"trace_id\": "
                     + "\"4bf92f3577b34da6a3ce929d0e0e4736\", \"trace_url\": \"http://tempo/trace/4bf92f3577b34da6a3ce929d0e0e4736\""));

@@ -892,7 +892,7 @@
   }
 
   const OUTCOME_CLASS = { succeeded: 'st-succeeded', failed: 'st-dead', timed_out: 'st-dead', lease_expired: 'st-dead',
-    cancelled: 'st-cancelled', released: 'st-pending' };
+    cancelled: 'st-cancelled', released: 'st-pending', snoozed: 'st-pending', gave_up: 'st-cancelled' };
 
   function renderRunDetail() {
     const box = $('run-detail');
@@ -910,6 +910,7 @@
     if (run.started_at) meta.push(`started ${fmtTime(run.started_at)}`);
     if (run.finished_at) meta.push(`finished ${fmtTime(run.finished_at)}`);
     if (run.worker_id) meta.push(`on ${run.worker_id}`);
+    if (run.snoozes > 0) meta.push(`snoozed ${run.snoozes} time${run.snoozes === 1 ? '' : 's'} (no attempt spent)`);
     if (run.lease_expires_at && run.status === 'running') meta.push(`lease until ${fmtTime(run.lease_expires_at)}`);
 
     // the due time among the attempts, in time order: after a requeue it follows the attempts that came before
@@ -1047,6 +1048,7 @@
     const latest = v.runs[0] || null;
     const meta = [job.executor, schedule(job), ...steering(job), `queue ${job.queue || 'default'}`,
       `priority ${job.priority}`, `created ${fmtTime(job.created_at)}`];
+    if (job.sequence_key) meta.push(`sequence ${job.sequence_key} (${job.on_dead === 'continue' ? 'goes on past' : 'blocked by'} a dead run)`);
     const dependsOn = job.depends_on || [];
     const notes = [];
     if (dependsOn.length) {

@@ -197,6 +197,12 @@ final class HandlerAttempt {
         if (thrown == null) {
             return ExecutionResult.succeeded(job.outputText());
         }
+        if (thrown instanceof Snooze) {
+            return ExecutionResult.snoozed(job.outputText(), ((Snooze) thrown).duration());
+        }
+        if (thrown instanceof GiveUp) {
+            return ExecutionResult.gaveUp(job.outputText(), thrown.getMessage());
+        }
         if (thrown instanceof PermanentFailureException) {
             return ExecutionResult.failedPermanently(job.outputText(), messageOf(thrown));
         }

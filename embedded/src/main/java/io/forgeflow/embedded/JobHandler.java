@@ -10,6 +10,9 @@ package io.forgeflow.embedded;
  * <p>Returning normally is success. Throwing fails the attempt, retried with backoff while the job's
  * {@code max_attempts} allow, then dead-lettered with the exception's message as the run's error.
  * {@link PermanentFailureException} (or {@link JobContext#failPermanently}) sends the run to {@code dead} at once.
+ * {@link Snooze} ({@code throw Snooze.of(Duration.ofMinutes(5))}) sends it back to {@code pending} for that long
+ * without spending an attempt; {@link GiveUp} ({@code throw GiveUp.because("order deleted")}) cancels it with its
+ * reason, no further attempt.
  * When the attempt is cancelled or times out, the thread is interrupted: end soon after (blocking calls throw
  * {@link InterruptedException}; long loops check {@link JobContext#cancellation()}).
  */

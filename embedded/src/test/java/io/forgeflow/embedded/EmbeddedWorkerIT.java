@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.forgeflow.embedded.EmbeddedFixture.await;
 import static io.forgeflow.embedded.EmbeddedFixture.fast;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * An embedded worker in this test JVM, on a real PostgreSQL, with the application's own HikariCP pool; jobs are
@@ -191,6 +192,134 @@ class EmbeddedWorkerIT {
         assertThat(run(missing.runId())).containsEntry("attempt", 1).containsEntry("error", "order 7 does not exist");
         assertThat(run(unreadable.runId())).containsEntry("attempt", 1);
         assertThat((String) run(unreadable.runId()).get("error")).startsWith("payload.args cannot be read as Order");
+    }
+
+    @Test
+    void aHandlerSnoozesWithoutSpendingAnAttemptAndGivesUpWithItsReason() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        started(fast(app, "w-snooze")
+                .handler("wait-for-stock", ctx -> {
+                    if (calls.incrementAndGet() < 3) {
+                        ctx.output("no stock yet");
+                        throw Snooze.of(Duration.ofMillis(200));
+                    }
+                })
+                .handler("ship", ctx -> {
+                    throw GiveUp.because("order " + ctx.payload().get("order_id").asInt() + " was deleted");
+                }));
+        Enqueued snoozing = enqueue(JobRequest.handler("stock", "wait-for-stock", null).maxAttempts(1).build());
+        Enqueued hopeless = enqueue(JobRequest.handler("ship", "ship", Map.of("order_id", 9)).maxAttempts(5).build());
+
+        await("the snoozing run succeeds and the hopeless one is cancelled", Duration.ofSeconds(20),
+                () -> "succeeded".equals(status(snoozing.runId())) && "cancelled".equals(status(hopeless.runId())));
+        // one attempt allowed, two snoozes: a snooze spends none
+        assertThat(calls).hasValue(3);
+        assertThat(attempts(snoozing.runId())).extracting(a -> a.get("outcome"))
+                .containsExactly("snoozed", "snoozed", "succeeded");
+        assertThat(attempts(snoozing.runId())).extracting(a -> a.get("error"))
+                .containsExactly("snoozed for 200ms", "snoozed for 200ms", null);
+        int snoozes = pg.jdbi().withHandle(h -> h.createQuery("SELECT snoozes FROM runs WHERE id = CAST(:id AS uuid)")
+                .bind("id", snoozing.runId()).mapTo(Integer.class).one());
+        assertThat(snoozes).isEqualTo(2);
+        assertThat(run(hopeless.runId())).containsEntry("attempt", 1).containsEntry("error", "gave up: order 9 was deleted");
+        assertThat(attempts(hopeless.runId())).extracting(a -> a.get("outcome")).containsExactly("gave_up");
+        assertThatThrownBy(() -> Snooze.of(Duration.ofDays(31))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 to 30 days");
+        assertThatThrownBy(() -> Snooze.of(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Snooze.of(Duration.ofSeconds(5)).duration()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(GiveUp.because(" ").getMessage()).isEqualTo("no reason given");
+    }
+
+    /**
+     * Issue 44: 50 runs of one sequence start in submission order and never two at once, while another key's runs
+     * interleave with them on two workers; a dead run blocks its sequence (on_dead block) or lets it go on (continue).
+     */
+    @Test
+    void aSequenceStartsItsRunsOneAtATimeInOrderWhileAnotherKeyInterleaves() throws Exception {
+        List<Integer> started = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger otherDuringSequence = new AtomicInteger();
+        AtomicInteger otherDone = new AtomicInteger();
+        JobHandler step = ctx -> {
+            String key = ctx.payload().get("key").asText();
+            if (key.equals("order-1")) {
+                if (inFlight.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
+                }
+                started.add(ctx.payload().get("n").asInt());
+                Thread.sleep(5);
+                inFlight.decrementAndGet();
+            } else {
+                if (inFlight.get() > 0 || (!started.isEmpty() && started.size() < 50)) {
+                    otherDuringSequence.incrementAndGet();
+                }
+                Thread.sleep(5);
+                otherDone.incrementAndGet();
+            }
+        };
+        // one worker leads too: its sweep advances a sequence whose head ended while a submitter held the key
+        started(fast(app, "w-seq-a").scheduler(true).schedulerTick(Duration.ofMillis(100)).handler("step", step));
+        started(fast(app, "w-seq-b").handler("step", step));
+        List<String> order1 = new ArrayList<>();
+        for (int n = 0; n < 50; n++) {
+            order1.add(enqueue(JobRequest.handler("step-" + n, "step", Map.of("key", "order-1", "n", n))
+                    .sequence("order-1", null).build()).runId());
+            if (n % 5 == 0) {
+                enqueue(JobRequest.handler("other-" + n, "step", Map.of("key", "order-2", "n", n))
+                        .sequence("order-2", null).build());
+            }
+        }
+
+        await("the sequence ran", Duration.ofSeconds(60), () -> started.size() == 50 && otherDone.get() == 10);
+        assertThat(started).as("submission order").isEqualTo(java.util.stream.IntStream.range(0, 50).boxed()
+                .collect(java.util.stream.Collectors.toList()));
+        assertThat(overlaps).as("never two at once").hasValue(0);
+        assertThat(otherDuringSequence.get()).as("the other key's runs went on meanwhile").isPositive();
+        assertThat(order1).allSatisfy(id -> assertThat(status(id)).isEqualTo("succeeded"));
+    }
+
+    @Test
+    void aDeadRunBlocksItsSequenceUntilRequeuedOrLetsItGoOn() throws Exception {
+        started(fast(app, "w-seq-dead").handler("fragile", ctx -> {
+            if (ctx.payload().get("fail").asBoolean()) {
+                throw ctx.failPermanently("broken");
+            }
+        }));
+        Enqueued blocker = enqueue(JobRequest.handler("b1", "fragile", Map.of("fail", true)).sequence("blk", "block")
+                .build());
+        Enqueued blocked = enqueue(JobRequest.handler("b2", "fragile", Map.of("fail", false)).sequence("blk", null)
+                .build());
+        Enqueued dying = enqueue(JobRequest.handler("c1", "fragile", Map.of("fail", true)).sequence("cnt", "continue")
+                .build());
+        Enqueued goesOn = enqueue(JobRequest.handler("c2", "fragile", Map.of("fail", false)).sequence("cnt", null)
+                .build());
+
+        await("the dead run let its sequence go on", Duration.ofSeconds(20),
+                () -> "succeeded".equals(status(goesOn.runId())) && "dead".equals(status(blocker.runId())));
+        assertThat(status(dying.runId())).isEqualTo("dead");
+        assertThat(status(blocked.runId())).as("blocked behind a dead run").isEqualTo("waiting");
+        // the operator requeues the blocker: it runs again first (and dies again: the sequence stays blocked)
+        pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET status = 'pending', finished_at = NULL, "
+                + "max_attempts = max_attempts + 1 WHERE id = CAST(? AS uuid)", blocker.runId()));
+        await("the requeued blocker ran again", Duration.ofSeconds(20),
+                () -> attempts(blocker.runId()).size() == 2 && "dead".equals(status(blocker.runId())));
+        assertThat(status(blocked.runId())).isEqualTo("waiting");
+        // cancelling the blocked run's job is always possible; a waiting run of a sequence is cancelled like any other
+        try (Connection c = app.getConnection(); Statement st = c.createStatement()) {
+            assertThatThrownBy(() -> st.execute("SELECT * FROM forgeflow.enqueue('x', 'noop', sequence_key => ' ')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("sequence_key must be 1 to 200 characters")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
+            assertThatThrownBy(() -> st.execute("SELECT * FROM forgeflow.enqueue('x', 'noop', on_dead => 'block')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("on_dead needs sequence_key");
+            assertThatThrownBy(() -> st.execute("SELECT * FROM forgeflow.enqueue('x', 'noop', sequence_key => 'k', "
+                    + "on_dead => 'skip')")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("on_dead must be 'block' or 'continue'");
+        }
+        assertThatThrownBy(() -> JobRequest.handler("x", "fragile", null).sequence("k", "skip").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("on_dead must be");
+        assertThatThrownBy(() -> JobRequest.handler("x", "fragile", null).sequence(null, "block").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("on_dead needs a sequence key");
     }
 
     /** What a typed handler reads its args as. */

@@ -133,7 +133,7 @@ final class ForgeFlowMetrics implements WorkerListener {
     static final List<String> FENCED_WRITES = List.of("late acknowledgement", "result of an attempt whose lease was lost");
     /** The outcomes a worker's attempts end with (lease_expired is the leader's, released a drain's: not counted). */
     static final List<AttemptOutcome> WORKER_OUTCOMES = List.of(AttemptOutcome.SUCCEEDED, AttemptOutcome.FAILED,
-            AttemptOutcome.TIMED_OUT, AttemptOutcome.CANCELLED);
+            AttemptOutcome.TIMED_OUT, AttemptOutcome.CANCELLED, AttemptOutcome.SNOOZED, AttemptOutcome.GAVE_UP);
     /** The statuses an acknowledged attempt moves its run to. */
     static final List<RunStatus> NEXT_STATUSES = List.of(RunStatus.SUCCEEDED, RunStatus.PENDING, RunStatus.DEAD,
             RunStatus.CANCELLED);

@@ -742,6 +742,72 @@ class GrpcApiIT {
         assertThat(output).contains("submitted job").contains(" pending").contains(" running").contains(" succeeded");
     }
 
+    /**
+     * Issue 44 end to end on a node: a shell job snoozes (exit 75) on its first attempt and succeeds on the next, one
+     * attempt allowed; another gives up (exit 76). gRPC and REST show the snoozes and the history, metrics count them.
+     */
+    @Test
+    void aShellJobSnoozesWithoutSpendingAnAttemptAndAnotherGivesUp() throws Exception {
+        Job snoozing = submit(shell("grpc-snooze", "if [ \"$FORGEFLOW_ATTEMPT\" = 1 ]; then "
+                + "echo FORGEFLOW_SNOOZE_SECONDS=0; exit 75; fi; echo ready").toBuilder().setMaxAttempts(1).build());
+        Job hopeless = submit(shell("grpc-give-up", "echo FORGEFLOW_GIVE_UP_REASON=account closed; exit 76")
+                .toBuilder().setMaxAttempts(5).build());
+
+        Run succeeded = awaitRun(snoozing.getId(), "succeeded");
+        Run cancelled = awaitRun(hopeless.getId(), "cancelled");
+
+        assertThat(succeeded.getSnoozes()).isEqualTo(1);
+        assertThat(succeeded.getAttempt()).isEqualTo(2);
+        assertThat(cancelled.getSnoozes()).isZero();
+        assertThat(cancelled.getError()).isEqualTo("gave up: account closed");
+        assertThat(cancelled.getAttempt()).isEqualTo(1);
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getLocalPort() + "/api/runs/" + succeeded.getId())).header("Authorization", "Bearer " + READ)
+                .build(), HttpResponse.BodyHandlers.ofString());
+        com.fasterxml.jackson.databind.JsonNode run = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(answer.body());
+        assertThat(run.get("snoozes").asInt()).isEqualTo(1);
+        assertThat(run.get("attempts").get(0).get("outcome").asText()).isEqualTo("snoozed");
+        assertThat(run.get("attempts").get(0).get("error").asText()).isEqualTo("snoozed for 0s");
+        assertThat(run.get("attempts").get(1).get("outcome").asText()).isEqualTo("succeeded");
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getAdminPort() + "/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.body()).containsPattern("forgeflow_attempts_total\\{executor=\"shell\",outcome=\"snoozed\"\\} [1-9]")
+                .containsPattern("forgeflow_attempts_total\\{executor=\"shell\",outcome=\"gave_up\"\\} [1-9]");
+    }
+
+    /**
+     * Issue 44: a sequence submitted over gRPC and REST: the second run waits behind the first (a slow one), then
+     * both run, in order; the job shows its sequence on both APIs.
+     */
+    @Test
+    void runsOfOneSequenceStartOneAtATimeInSubmissionOrderOverGrpcAndRest() throws Exception {
+        Job first = submit(shell("grpc-seq-1", "sleep 0.5; date +%s%N").toBuilder().setSequenceKey("grpc-order-1")
+                .build());
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getLocalPort() + "/api/jobs")).header("Authorization", "Bearer " + ADMIN)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"rest-seq-2\", \"executor\": \"shell\", "
+                        + "\"payload\": {\"command\": \"date +%s%N\"}, \"sequence_key\": \"grpc-order-1\", "
+                        + "\"on_dead\": \"continue\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(201);
+        com.fasterxml.jackson.databind.JsonNode second = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(answer.body());
+        assertThat(second.get("sequence_key").asText()).isEqualTo("grpc-order-1");
+        assertThat(second.get("on_dead").asText()).isEqualTo("continue");
+        assertThat(first.getSpec().getSequenceKey()).isEqualTo("grpc-order-1");
+        assertThat(first.getSpec().getOnDead()).isEqualTo("block");
+        String secondId = second.get("id").asText();
+        assertThat(latestRun(secondId).getStatus()).as("behind the first").isIn("waiting");
+
+        Run one = awaitRun(first.getId(), "succeeded");
+        Run two = awaitRun(secondId, "succeeded");
+        assertThat(Long.parseLong(two.getOutput().strip())).as("the second started after the first ended")
+                .isGreaterThan(Long.parseLong(one.getOutput().strip()));
+        assertThat(failure(() -> submit(shell("grpc-seq-bad", "true").toBuilder().setSequenceKey("k")
+                .setOnDead("skip").build())).getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    }
+
     @Test
     void theNodeServesOnlyTlsWithItsCertificate() throws Exception {
         assertThat(jobs(READ).listJobs(ListJobsRequest.newBuilder().build())).as("over TLS").isNotNull();

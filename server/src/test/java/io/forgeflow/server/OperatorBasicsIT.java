@@ -64,7 +64,7 @@ class OperatorBasicsIT {
             assertThat(s.text()).contains("forgeflow_fenced_writes_total{what=\"" + what + "\"} 0.0");
         }
         for (String executor : List.of("shell", "reverse")) {
-            for (String outcome : List.of("succeeded", "failed", "timed_out", "cancelled")) {
+            for (String outcome : List.of("succeeded", "failed", "timed_out", "cancelled", "snoozed", "gave_up")) {
                 assertThat(s.text()).contains("forgeflow_attempts_total{executor=\"" + executor + "\",outcome=\""
                         + outcome + "\"}");
             }

@@ -54,7 +54,8 @@ import java.util.concurrent.TimeUnit;
  * The output is the status line ({@code HTTP 200 OK}, with the standard reason phrase whatever the server sent)
  * and the <em>head</em> of the body, read as a stream and decoded as UTF-8: reading stops after
  * {@code maxOutputBytes}, so a large response is never held in memory. A status that is not a success fails with
- * the status line as error. The attempt's timeout bounds the whole call (DNS, connect, upload, wait, download):
+ * the status line as error. Whatever the status, a response header {@code X-ForgeFlow-Snooze-Seconds: n} snoozes the
+ * run and {@code X-ForgeFlow-Give-Up: reason} gives up ({@link RunSignals}). The attempt's timeout bounds the whole call (DNS, connect, upload, wait, download):
  * when it passes the call is cancelled and the attempt TIMED_OUT. Cancellation cancels the call: CANCELLED.
  * Connection refused, unknown host, TLS errors and the optional connect/read timeouts fail the attempt with an
  * error naming the cause and the host.
@@ -212,6 +213,11 @@ public final class HttpRunExecutor implements ConfigurableRunExecutor {
             String output = output(statusLine, response, payload.method(), context.maxOutputBytes());
             log.debug("run {} attempt {}: {} {} answered {}", context.runId(), context.attempt(), payload.method(),
                     url.redact(), response.code());
+            ExecutionResult signal = RunSignals.fromHttpHeaders(response.header(RunSignals.SNOOZE_HEADER),
+                    response.header(RunSignals.GIVE_UP_HEADER), output);
+            if (signal != null) {
+                return signal;
+            }
             return payload.isSuccess(response.code())
                     ? ExecutionResult.succeeded(output)
                     : failedStatus(payload, response, output, statusLine);

@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Runs {@code {"command": "..."}} with {@code /bin/sh -c}; success is exit code 0.
+ * Runs {@code {"command": "..."}} with {@code /bin/sh -c}; success is exit code 0. Exit code 75 with a line
+ * {@code FORGEFLOW_SNOOZE_SECONDS=n} snoozes the run, 76 gives up ({@link RunSignals}).
  *
  * <h2>Process tree</h2>
  * The shell is started as {@code setsid --wait /bin/sh -c <command>} (util-linux), so it leads a new session and
@@ -347,7 +348,10 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
         }
     }
 
-    /** Exit 0 succeeds; an exit code listed in {@code payload.permanent_exit_codes} fails permanently. */
+    /**
+     * Exit 0 succeeds; an exit code listed in {@code payload.permanent_exit_codes} fails permanently; 75 (with
+     * {@code FORGEFLOW_SNOOZE_SECONDS=n} printed) snoozes and 76 gives up ({@link RunSignals}).
+     */
     private static ExecutionResult exited(int exitCode, String text, Set<Integer> permanentExitCodes) {
         if (exitCode == 0) {
             return ExecutionResult.succeeded(text);
@@ -356,7 +360,8 @@ public final class ShellRunExecutor implements ConfigurableRunExecutor {
             return ExecutionResult.failedPermanently(text, "exit code " + exitCode + " (permanent: listed in payload."
                     + PERMANENT_EXIT_CODES + ")");
         }
-        return ExecutionResult.failed(text, "exit code " + exitCode);
+        ExecutionResult signal = RunSignals.fromShellExit(exitCode, text);
+        return signal != null ? signal : ExecutionResult.failed(text, "exit code " + exitCode);
     }
 
     /** {@code payload.permanent_exit_codes}: exit codes 1 to 255 no retry can cure; none by default. */

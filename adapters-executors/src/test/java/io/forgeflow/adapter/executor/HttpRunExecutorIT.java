@@ -242,6 +242,22 @@ class HttpRunExecutorIT {
         }
 
         @Test
+        void aSnoozeHeaderSnoozesWhateverTheStatusAndAGiveUpHeaderGivesUp() {
+            server.enqueue(new MockResponse.Builder().code(202).setHeader("X-ForgeFlow-Snooze-Seconds", "45").build());
+            server.enqueue(new MockResponse.Builder().code(409).setHeader("X-ForgeFlow-Give-Up", "account closed")
+                    .build());
+
+            ExecutionResult snoozed = call(payload("url", url("/")));
+            ExecutionResult gaveUp = call(payload("url", url("/")));
+
+            assertThat(snoozed.outcome()).isEqualTo(AttemptOutcome.SNOOZED);
+            assertThat(snoozed.snooze()).isEqualTo(Duration.ofSeconds(45));
+            assertThat(snoozed.output()).isEqualTo("HTTP 202 Accepted");
+            assertThat(gaveUp.outcome()).isEqualTo(AttemptOutcome.GAVE_UP);
+            assertThat(gaveUp.error()).isEqualTo("gave up: account closed");
+        }
+
+        @Test
         void aConnectionErrorIsRetried() throws IOException {
             int port;
             try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

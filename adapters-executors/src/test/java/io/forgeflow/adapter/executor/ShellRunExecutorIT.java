@@ -59,6 +59,30 @@ class ShellRunExecutorIT {
     }
 
     @Nested
+    class SnoozeAndGiveUp {
+        @Test
+        void exit75WithThePrintedSecondsSnoozesAndExit76GivesUpWithTheReason() {
+            ExecutionResult snoozed = run("echo 'input not ready'; echo FORGEFLOW_SNOOZE_SECONDS=120; exit 75");
+            ExecutionResult gaveUp = run("echo FORGEFLOW_GIVE_UP_REASON=customer unsubscribed; exit 76");
+
+            assertThat(snoozed.outcome()).isEqualTo(AttemptOutcome.SNOOZED);
+            assertThat(snoozed.snooze()).isEqualTo(Duration.ofSeconds(120));
+            assertThat(snoozed.output()).isEqualTo("input not ready\nFORGEFLOW_SNOOZE_SECONDS=120\n");
+            assertThat(gaveUp.outcome()).isEqualTo(AttemptOutcome.GAVE_UP);
+            assertThat(gaveUp.error()).isEqualTo("gave up: customer unsubscribed");
+        }
+
+        @Test
+        void aListedPermanentExitCodeKeepsItsMeaning() {
+            ExecutionResult result = shell.execute(anAttempt().withPayload(Map.of("command",
+                    "echo FORGEFLOW_SNOOZE_SECONDS=1; exit 75", "permanent_exit_codes", List.of(75))).build());
+
+            assertThat(result.outcome()).isEqualTo(AttemptOutcome.FAILED);
+            assertThat(result.permanent()).isTrue();
+        }
+    }
+
+    @Nested
     class PermanentExitCodes {
         ExecutionResult runWith(String command, List<Integer> permanent) {
             return shell.execute(anAttempt().withPayload(Map.of("command", command, "permanent_exit_codes", permanent))

@@ -46,7 +46,8 @@ final class Convert {
                 s.hasUniqueKey() ? s.getUniqueKey() : null, s.hasUniqueOnConflict() ? s.getUniqueOnConflict() : null,
                 r != null && r.hasBaseSeconds() ? r.getBaseSeconds() : null,
                 r != null && r.hasMaxSeconds() ? r.getMaxSeconds() : null,
-                s.getLabelsMap().isEmpty() ? null : s.getLabelsMap(), controls(s));
+                s.getLabelsMap().isEmpty() ? null : s.getLabelsMap(), controls(s),
+                s.hasSequenceKey() ? s.getSequenceKey() : null, s.hasOnDead() ? s.getOnDead() : null);
     }
 
     /** The schedule controls a definition gives; null when it gives none. */
@@ -84,6 +85,9 @@ final class Convert {
         }
         if (s.uniqueKey() != null) {
             b.setUniqueKey(s.uniqueKey());
+        }
+        if (s.sequenceKey() != null) {
+            b.setSequenceKey(s.sequenceKey()).setOnDead(s.sequenceOnDead());
         }
         io.forgeflow.domain.job.ScheduleControls c = s.schedule();
         if (c.startAt() != null) {
@@ -155,7 +159,7 @@ final class Convert {
         Run.Builder b = Run.newBuilder().setId(r.id()).setJobId(r.jobId()).setStatus(r.status().wireName())
                 .setAttempt(r.attempt()).setMaxAttempts(r.maxAttempts()).setPriority(r.priority())
                 .setTimeoutSeconds(r.timeoutSeconds()).setCancelRequested(r.cancelRequested())
-                .setOutputTruncated(outputTruncated);
+                .setOutputTruncated(outputTruncated).setSnoozes(r.snoozes());
         if (r.labels() != null) {
             b.putAllLabels(r.labels());
         }

@@ -40,7 +40,8 @@ interface JobSql {
                          @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("labels") String labels,
                          @Bind("startAt") Instant startAt, @Bind("endAt") Instant endAt,
                          @Bind("maxRuns") Integer maxRuns, @Bind("jitterSeconds") int jitterSeconds,
-                         @Bind("pauseAfterFailures") Integer pauseAfterFailures);
+                         @Bind("pauseAfterFailures") Integer pauseAfterFailures,
+                         @Bind("sequenceKey") String sequenceKey, @Bind("sequenceOnDead") String sequenceOnDead);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -51,7 +52,8 @@ interface JobSql {
                 now, job.trace() == null ? null : job.trace().traceparent(),
                 job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec),
                 PayloadJson.write(spec.labels()), spec.schedule().startAt(), spec.schedule().endAt(),
-                spec.schedule().maxRuns(), spec.schedule().jitter(), spec.schedule().pauseAfterFailures());
+                spec.schedule().maxRuns(), spec.schedule().jitter(), spec.schedule().pauseAfterFailures(),
+                spec.sequenceKey(), spec.sequenceOnDead());
     }
 
     static Integer retryBase(JobSpec spec) {

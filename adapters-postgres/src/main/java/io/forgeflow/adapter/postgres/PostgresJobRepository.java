@@ -69,7 +69,8 @@ public final class PostgresJobRepository implements JobRepository {
         }
         // The holder of a taken key can vanish between the conflict and the read only if it is deleted; then the
         // key is free again and the next round stores this job.
-        if (firstRun != null && isPlainPendingRun(firstRun, job)) {
+        // a sequenced job takes its key's lock: in a transaction of its own, never inside a group commit's batch
+        if (firstRun != null && isPlainPendingRun(firstRun, job) && job.spec().sequenceKey() == null) {
             return createInOneStatement(job, firstRun);
         }
         for (int round = 0; round < CREATE_ATTEMPTS; round++) {

@@ -127,7 +127,29 @@ final class Rows {
                 rs.getInt("timeout_seconds"),
                 rs.getBoolean("cancel_requested"),
                 instant(rs, "created_at"),
-                runTrace(rs), retry(rs), labels(rs));
+                runTrace(rs), retry(rs), labels(rs), snoozes(rs));
+    }
+
+    /** The text column {@code name}; null when the statement did not select it. */
+    static String optionalText(ResultSet rs, String name) throws SQLException {
+        int column;
+        try {
+            column = rs.findColumn(name);
+        } catch (SQLException e) {
+            return null;
+        }
+        return rs.getString(column);
+    }
+
+    /** The {@code snoozes} column; 0 when the statement did not select it (worker reads). */
+    static int snoozes(ResultSet rs) throws SQLException {
+        int column;
+        try {
+            column = rs.findColumn("snoozes");
+        } catch (SQLException e) {
+            return 0;
+        }
+        return rs.getInt(column);
     }
 
     /** The run's trace context (and queue), when the query selected it and the run has one; else null. */
@@ -199,7 +221,8 @@ final class Rows {
                 (Integer) rs.getObject("max_concurrent"),
                 Overlap.fromWire(rs.getString("overlap")),
                 rs.getString("unique_key"),
-                retry(rs), labels(rs), controls(rs));
+                retry(rs), labels(rs), controls(rs), optionalText(rs, "sequence_key"),
+                optionalText(rs, "sequence_on_dead"));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
                 rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"), scheduleState(rs));

@@ -62,6 +62,68 @@ class EnqueueFunctionIT {
         return pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM " + table).mapTo(Long.class).one());
     }
 
+    static String runStatus(String runId) {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT status FROM runs WHERE id = CAST(:id AS uuid)")
+                .bind("id", runId).mapTo(String.class).one());
+    }
+
+    static String enqueueInSequence(Connection app, String name, String key) throws SQLException {
+        try (PreparedStatement st = app.prepareStatement("SELECT run_id FROM forgeflow.enqueue(name => ?, "
+                + "executor => 'noop', sequence_key => ?)")) {
+            st.setString(1, name);
+            st.setString(2, key);
+            try (java.sql.ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    /**
+     * Issue 44: the head of a sequence ends while an application's transaction holds the key (it is enqueueing the
+     * next run): the end does not wait for it; the key is left for the leader's sweep, which lets the next run go once
+     * that transaction committed. A REPEATABLE READ submitter is refused (it could not see the sequence's runs).
+     */
+    @Test
+    void aSequenceWhoseHeadEndsWhileASubmitterHoldsItsKeyIsAdvancedByTheSweep() throws Exception {
+        String head;
+        String second;
+        try (Connection app = appConnection()) {
+            head = enqueueInSequence(app, "s1", "order-7");
+            second = enqueueInSequence(app, "s2", "order-7");
+            app.commit();
+        }
+        assertThat(runStatus(head)).isEqualTo("pending");
+        assertThat(runStatus(second)).isEqualTo("waiting");
+        try (Connection app = appConnection()) {
+            String third = enqueueInSequence(app, "s3", "order-7"); // holds the key until commit
+            pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET status = 'succeeded', finished_at = now() "
+                    + "WHERE id = CAST(? AS uuid)", head)); // returns at once
+            assertThat(runStatus(second)).as("not decided while the key is held").isEqualTo("waiting");
+            assertThat(count("sequence_rechecks")).isEqualTo(1);
+            app.commit();
+            int advanced = pg.jdbi().withHandle(h -> h.createQuery("SELECT forgeflow_recheck_children(100)")
+                    .mapTo(Integer.class).one());
+            assertThat(advanced).isEqualTo(1);
+            assertThat(runStatus(second)).isEqualTo("pending");
+            assertThat(runStatus(third)).isEqualTo("waiting");
+            assertThat(count("sequence_rechecks")).isZero();
+        }
+        pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET status = 'cancelled', finished_at = now() "
+                + "WHERE id = CAST(? AS uuid)", second));
+        int pending = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM runs "
+                + "WHERE sequence_key = 'order-7' AND status = 'pending'").mapTo(Integer.class).one());
+        assertThat(pending).as("the third went on at once").isEqualTo(1);
+        try (Connection app = appConnection()) {
+            app.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            assertThatThrownBy(() -> enqueueInSequence(app, "s4", "order-7")).isInstanceOfSatisfying(PSQLException.class,
+                    e -> {
+                        assertThat(e.getSQLState()).isEqualTo("0A000");
+                        assertThat(e.getServerErrorMessage().getColumn()).isEqualTo("sequence_key");
+                    });
+        }
+    }
+
     /** Issue 39: the API's payload limit holds here too, as one number. */
     @Test
     void aPayloadOverTheApisLimitIsRefusedNamingIt() throws Exception {

@@ -20,14 +20,16 @@ import java.util.Map;
  * this true ({@link ListedJob}); false everywhere else.
  * {@code retry}: the job's own retry policy ({@link RetryResponse}), null when the nodes' defaults apply.
  * Workflows (API.md): {@code depends_on} ([] when none), {@code on_parent_failure}, {@code batch_id}; {@code parents}
- * and {@code children} only in the answer of {@code GET /api/jobs/{id}}.
+ * and {@code children} only in the answer of {@code GET /api/jobs/{id}}. {@code sequence_key} and {@code on_dead}: the
+ * sequence its runs join (README "Flow control"), null for none.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
         "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
         "trace_id", "retry", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs",
-        "paused_note", "paused_by", "depends_on", "on_parent_failure", "batch_id", "parents", "children"})
+        "paused_note", "paused_by", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "parents",
+        "children"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -59,6 +61,8 @@ public record JobResponse(
         @JsonProperty("depends_on") List<String> dependsOn,
         @JsonProperty("on_parent_failure") String onParentFailure,
         @JsonProperty("batch_id") String batchId,
+        @JsonProperty("sequence_key") String sequenceKey,
+        @JsonProperty("on_dead") String onDead,
         @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("parents") List<LinkedJobResponse> parents,
         @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("children") List<LinkedJobResponse> children,
         @JsonProperty("start_at") String startAt,
@@ -99,7 +103,7 @@ public record JobResponse(
                 s.overlap().wireName(), job.status().wireName(), Timestamps.format(job.nextDueAt()),
                 Timestamps.format(job.createdAt()), Timestamps.format(job.updatedAt()), job.submittedVia(),
                 s.uniqueKey(), null, TraceLinks.traceId(job.trace()), RetryResponse.of(s.retry()), s.labels(), List.of(),
-                null, null, null, null, Timestamps.format(s.schedule().startAt()),
+                null, null, s.sequenceKey(), s.sequenceOnDead(), null, null, Timestamps.format(s.schedule().startAt()),
                 Timestamps.format(s.schedule().endAt()), s.schedule().maxRuns(), s.schedule().jitter(),
                 s.schedule().pauseAfterFailures(), job.schedule().firedRuns(), job.schedule().pausedNote(),
                 job.schedule().pausedBy());
@@ -116,7 +120,7 @@ public record JobResponse(
         return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority,
                 maxAttempts, timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap,
                 status, nextRunAt, createdAt, updatedAt, submittedVia, uniqueKey, waitingFor, traceId, retry, labels,
-                parentIds, policy, links == null ? null : links.batchId(),
+                parentIds, policy, links == null ? null : links.batchId(), sequenceKey, onDead,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.parents()) : null,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.children()) : null, startAt, endAt,
                 maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy);
@@ -127,7 +131,7 @@ public record JobResponse(
         return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
                 createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels, dependsOn, onParentFailure,
-                batchId, parents, children, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns,
-                pausedNote, pausedBy);
+                batchId, sequenceKey, onDead, parents, children, startAt, endAt, maxRuns, jitterSeconds,
+                pauseAfterFailures, firedRuns, pausedNote, pausedBy);
     }
 }

@@ -29,7 +29,8 @@ final class JobSubmission {
     static final List<String> FIELDS = List.of("name", "executor", "payload", "cron_expr", "run_at", "timezone",
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
             "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "retry",
-            "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures");
+            "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "sequence_key",
+            "on_dead");
     /** The fields of {@code retry}. */
     static final List<String> RETRY_FIELDS = List.of("base_seconds", "max_seconds");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at",
@@ -156,7 +157,9 @@ final class JobSubmission {
                 string(body, "unique_key", "a key such as \"sync-customer-42\" that only one live job may hold"),
                 string(body, "unique_on_conflict", "\"reject\" or \"return_existing\""),
                 integer(retry, "retry.base_seconds", "base_seconds", 1, 86_400),
-                integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400), labels(body), schedule(body));
+                integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400), labels(body), schedule(body),
+                string(body, "sequence_key", "a key such as \"order-42\" whose runs start one at a time, in order"),
+                string(body, "on_dead", "\"block\" or \"continue\""));
     }
 
     /** start_at, end_at, max_runs, jitter_seconds, pause_after_failures (issue 45); ranges are the domain's. */

@@ -40,7 +40,7 @@ class RestApiTest {
             "concurrency_key", "max_concurrent", "overlap", "labels", "status", "next_run_at", "created_at",
             "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id", "retry", "start_at", "end_at",
             "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs", "paused_note", "paused_by", "depends_on",
-            "on_parent_failure", "batch_id");
+            "on_parent_failure", "batch_id", "sequence_key", "on_dead");
     /** A job read alone ({@code GET /api/jobs/{id}}) also shows its workflow's parents and children. */
     static final List<String> JOB_DETAIL_FIELDS = java.util.stream.Stream.concat(JOB_FIELDS.stream(),
             java.util.stream.Stream.of("parents", "children")).toList();
@@ -54,7 +54,7 @@ class RestApiTest {
     }
     static final List<String> RUN_FIELDS = List.of("id", "job_id", "status", "attempt", "max_attempts", "priority",
             "scheduled_for", "started_at", "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error",
-            "cancel_requested", "waiting_for", "trace_id", "trace_url", "retry", "labels");
+            "cancel_requested", "waiting_for", "trace_id", "trace_url", "retry", "labels", "snoozes");
     static final String START = "2026-03-01T12:00:00Z";
     static final String ONE_OFF = "{\"name\": \"report\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo hi\"}}";
     static final String RECURRING = "{\"name\": \"every5\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
@@ -357,6 +357,25 @@ class RestApiTest {
             Api.Reply alone = api.post("/api/jobs", ONE_OFF.replace("}}", "}, \"unique_on_conflict\": \"reject\"}"));
             assertThat(alone.status()).isEqualTo(422);
             assertThat(alone.json().get("field").asText()).isEqualTo("unique_on_conflict");
+        }
+
+        @Test
+        void aSequenceIsStoredWithBlockAsDefaultAndBadValuesAre422NamingTheField() {
+            Api.Reply ok = api.post("/api/jobs", ONE_OFF.replace("}}", "}, \"sequence_key\": \"order-42\"}"));
+            assertThat(ok.status()).isEqualTo(201);
+            assertThat(ok.json().get("sequence_key").asText()).isEqualTo("order-42");
+            assertThat(ok.json().get("on_dead").asText()).isEqualTo("block");
+            assertThat(api.post("/api/jobs", ONE_OFF).json().get("sequence_key").isNull()).isTrue();
+            for (String[] bad : new String[][] {
+                    {"\"sequence_key\": \" \"", "sequence_key"},
+                    {"\"sequence_key\": \"k\", \"on_dead\": \"skip\"", "on_dead"},
+                    {"\"on_dead\": \"block\"", "on_dead"},
+                    {"\"sequence_key\": \"k\", \"cron_expr\": \"* * * * *\"", "sequence_key"},
+                    {"\"sequence_key\": 7", "sequence_key"}}) {
+                Api.Reply r = api.post("/api/jobs", ONE_OFF.replace("}}", "}, " + bad[0] + "}"));
+                assertThat(r.status()).as(bad[0]).isEqualTo(422);
+                assertThat(r.json().get("field").asText()).as(bad[0]).isEqualTo(bad[1]);
+            }
         }
     }
 

@@ -25,7 +25,8 @@ import java.util.function.Function;
 public final class Views {
     private static final List<String> STATUS_CLASSES = List.of("status-waiting", "status-pending", "status-running",
             "status-succeeded", "status-dead", "status-cancelled", "status-active", "status-paused", "status-completed",
-            "status-failed", "status-timed_out", "status-lease_expired", "status-open", "status-deleted");
+            "status-failed", "status-timed_out", "status-lease_expired", "status-open", "status-deleted",
+            "status-snoozed", "status-gave_up");
 
     private Views() {
     }

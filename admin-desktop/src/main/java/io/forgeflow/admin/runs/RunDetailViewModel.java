@@ -125,7 +125,9 @@ public final class RunDetailViewModel {
                 + " · scheduled " + times.local(r.scheduledFor())
                 + (r.startedAt() == null ? "" : " · started " + times.local(r.startedAt()))
                 + (r.finishedAt() == null ? "" : " · finished " + times.local(r.finishedAt()))
-                + (r.workerId() == null ? "" : " · on " + r.workerId()));
+                + (r.workerId() == null ? "" : " · on " + r.workerId())
+                + (r.snoozes() == 0 ? "" : " · snoozed " + r.snoozes() + (r.snoozes() == 1 ? " time" : " times")
+                        + " (no attempt spent)"));
         output.set(r.output() == null || r.output().isEmpty() ? "(no output)" : r.output());
         error.set(r.error() == null || r.error().isEmpty() ? "(no error)" : r.error());
         attempts.setAll(r.attemptsOrEmpty());

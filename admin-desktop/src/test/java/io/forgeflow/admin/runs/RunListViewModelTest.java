@@ -91,6 +91,21 @@ class RunListViewModelTest {
     }
 
     @Test
+    void aRunThatSnoozedSaysHowOftenInItsSummary() {
+        Run r = cluster.run("run_2");
+        cluster.withRun(new Run(r.id(), r.jobId(), r.status(), r.attempt(), r.maxAttempts(), r.priority(),
+                r.scheduledFor(), r.startedAt(), r.finishedAt(), r.workerId(), r.leaseExpiresAt(), r.output(), r.error(),
+                r.attempts(), null, null, java.util.Map.of(), null, null, 2));
+        vm.refresh();
+
+        vm.open("run_2");
+
+        assertThat(detail.summaryProperty().get()).endsWith(" · snoozed 2 times (no attempt spent)");
+        vm.open("run_1");
+        assertThat(detail.summaryProperty().get()).doesNotContain("snoozed");
+    }
+
+    @Test
     void openingARunNotInTheListStillShowsIt() {
         vm.showJob("job_1");
 

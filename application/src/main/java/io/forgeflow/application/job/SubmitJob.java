@@ -142,5 +142,9 @@ public final class SubmitJob {
         if (spec.uniqueKey() != null) {
             throw new ValidationException("depends_on", "depends_on cannot be combined with unique_key: leave one out");
         }
+        if (spec.sequenceKey() != null) {
+            throw new ValidationException("depends_on", "depends_on cannot be combined with sequence_key: a run waits "
+                    + "either for its parents or for its turn in a sequence; leave one out");
+        }
     }
 }

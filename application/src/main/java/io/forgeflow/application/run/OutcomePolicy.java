@@ -15,7 +15,8 @@ import java.util.random.RandomGenerator;
 /**
  * Where a run goes after one of its attempts ended: the one place that decides, for the worker's acknowledgements and
  * the leader's lease rescuer alike. A success ends the run; a cancellation (or any end of an attempt an operator asked
- * to cancel) cancels it; a failure, a timeout or an expired lease is retried after the retry policy's jittered delay
+ * to cancel) or a give-up cancels it; a snooze sends it back to pending after the snooze it asked for, whatever
+ * attempts are left (the queue does not count the attempt); a failure, a timeout or an expired lease is retried after the retry policy's jittered delay
  * while attempts are left, and is dead at the last attempt or when the failure is permanent. The backoff is the run's
  * own (its job's {@code retry}) where it has one, else this node's.
  */
@@ -33,7 +34,7 @@ public final class OutcomePolicy {
      * The next status of a run whose attempt {@code attempt} (of {@code maxAttempts}) ended with {@code outcome}.
      *
      * @param permanent  the failure is permanent (dead at once)
-     * @param retryAfter the downstream's requested wait, or null
+     * @param retryAfter the downstream's requested wait, or null; for a snooze, the snooze (required)
      */
     public Next after(AttemptOutcome outcome, int attempt, int maxAttempts, boolean cancelRequested, boolean permanent,
                       Duration retryAfter) {
@@ -54,8 +55,11 @@ public final class OutcomePolicy {
         if (outcome == AttemptOutcome.SUCCEEDED) {
             return new Next(RunStatus.SUCCEEDED, Duration.ZERO, null);
         }
-        if (outcome == AttemptOutcome.CANCELLED || cancelRequested) {
+        if (outcome == AttemptOutcome.CANCELLED || outcome == AttemptOutcome.GAVE_UP || cancelRequested) {
             return new Next(RunStatus.CANCELLED, Duration.ZERO, null);
+        }
+        if (outcome == AttemptOutcome.SNOOZED) {
+            return new Next(RunStatus.PENDING, Objects.requireNonNull(retryAfter, "a snooze needs its duration"), null);
         }
         FailureDecision decision = RetryOverride.effective(retry, retryPolicy).decide(Math.max(1, attempt), maxAttempts, permanent, retryAfter, random);
         return new Next(decision.retries() ? RunStatus.PENDING : RunStatus.DEAD, decision.delay(), decision);

@@ -332,8 +332,8 @@ final class ExecutionSlots {
         AttemptOutcome outcome = result.outcome();
         String error = result.error();
         String reason = f.cancellation.reason();
-        if ((outcome == AttemptOutcome.FAILED || outcome == AttemptOutcome.TIMED_OUT)
-                && StopReasons.OPERATOR.equals(reason)) {
+        if ((outcome == AttemptOutcome.FAILED || outcome == AttemptOutcome.TIMED_OUT
+                || outcome == AttemptOutcome.SNOOZED) && StopReasons.OPERATOR.equals(reason)) {
             outcome = AttemptOutcome.CANCELLED;
             error = error == null ? StopReasons.OPERATOR : StopReasons.OPERATOR + "; the executor reported: " + error;
         }

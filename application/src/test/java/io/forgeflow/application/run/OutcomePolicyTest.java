@@ -41,8 +41,27 @@ class OutcomePolicyTest {
                 .isEqualTo(new OutcomePolicy.Next(RunStatus.CANCELLED, Duration.ZERO, null));
     }
 
+    @Test
+    void aGiveUpEndsTheRunCancelledWhateverAttemptsAreLeft() {
+        assertThat(policy.after(AttemptOutcome.GAVE_UP, 1, 3, false, false, null))
+                .isEqualTo(new OutcomePolicy.Next(RunStatus.CANCELLED, Duration.ZERO, null));
+        assertThat(random.bounds).isEmpty();
+    }
+
+    @Test
+    void aSnoozeGoesBackToPendingAfterItsSnoozeEvenAtTheLastAttempt() {
+        OutcomePolicy.Next next = policy.after(AttemptOutcome.SNOOZED, 3, 3, false, false, Duration.ofHours(2));
+
+        assertThat(next).isEqualTo(new OutcomePolicy.Next(RunStatus.PENDING, Duration.ofHours(2), null));
+        assertThat(next.retryAfter()).isNull();
+        assertThat(random.bounds).isEmpty();
+        assertThat(policy.after(AttemptOutcome.SNOOZED, 1, 3, false, false, Duration.ZERO).delay()).isZero();
+        assertThatThrownBy(() -> policy.after(AttemptOutcome.SNOOZED, 1, 3, false, false, null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("a snooze needs its duration");
+    }
+
     @ParameterizedTest
-    @EnumSource(value = AttemptOutcome.class, names = {"FAILED", "TIMED_OUT", "LEASE_EXPIRED"})
+    @EnumSource(value = AttemptOutcome.class, names = {"FAILED", "TIMED_OUT", "LEASE_EXPIRED", "SNOOZED"})
     void aFailureOfARunAnOperatorAskedToCancelIsACancellation(AttemptOutcome outcome) {
         assertThat(policy.after(outcome, 1, 3, true, false, null).status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(random.bounds).isEmpty();

@@ -99,7 +99,7 @@ public final class InMemoryJobRepository implements JobRepository {
                         run.workerId(), run.leaseExpiresAt(), run.output(), run.error(), run.executor(),
                         follow ? spec.payload() : run.payload(), follow ? spec.timeoutSeconds() : run.timeoutSeconds(),
                         run.cancelRequested(), run.createdAt(), run.trace(), follow ? spec.retry() : run.retry(),
-                        follow ? spec.labels() : run.labels()));
+                        follow ? spec.labels() : run.labels(), run.snoozes()));
             }
             return Optional.of(changed);
         }

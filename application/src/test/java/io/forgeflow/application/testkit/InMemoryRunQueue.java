@@ -335,6 +335,9 @@ public final class InMemoryRunQueue implements RunQueue {
             case SUCCEEDED:
                 return run.succeed(now, ack.output());
             case PENDING:
+                if (ack.outcome() == AttemptOutcome.SNOOZED) {
+                    return run.snooze(now, ack.retryDelay(), ack.output());
+                }
                 return run.fail(now, ack.output(), ack.error(), FailureDecision.retryAfter(ack.retryDelay()));
             case DEAD:
                 return run.fail(now, ack.output(), ack.error(), FailureDecision.deadLetter());
@@ -344,7 +347,7 @@ public final class InMemoryRunQueue implements RunQueue {
                         cancelled.maxAttempts(), cancelled.priority(), cancelled.scheduledFor(), cancelled.startedAt(),
                         cancelled.finishedAt(), null, null, ack.output(), cancelled.error(), cancelled.executor(),
                         cancelled.payload(), cancelled.timeoutSeconds(), false, cancelled.createdAt(),
-                        cancelled.trace(), cancelled.retry(), cancelled.labels());
+                        cancelled.trace(), cancelled.retry(), cancelled.labels(), cancelled.snoozes());
             default:
                 throw new IllegalArgumentException("a running run cannot become " + ack.next().wireName());
         }
@@ -353,6 +356,7 @@ public final class InMemoryRunQueue implements RunQueue {
     private static Run withLease(Run r, Instant leaseUntil) {
         return new Run(r.id(), r.jobId(), r.status(), r.attempt(), r.maxAttempts(), r.priority(), r.scheduledFor(),
                 r.startedAt(), r.finishedAt(), r.workerId(), leaseUntil, r.output(), r.error(), r.executor(),
-                r.payload(), r.timeoutSeconds(), r.cancelRequested(), r.createdAt(), r.trace(), r.retry(), r.labels());
+                r.payload(), r.timeoutSeconds(), r.cancelRequested(), r.createdAt(), r.trace(), r.retry(), r.labels(),
+                r.snoozes());
     }
 }

@@ -207,7 +207,7 @@ public final class InMemoryStore {
                         run.priority(), run.scheduledFor(), run.startedAt(), run.finishedAt(), a.workerId(),
                         run.leaseExpiresAt(), run.output(), run.error(), run.executor(), run.payload(),
                         run.timeoutSeconds(), run.cancelRequested(), run.createdAt(), run.trace(), run.retry(),
-                        run.labels()))
+                        run.labels(), run.snoozes()))
                 .orElse(run);
     }
 

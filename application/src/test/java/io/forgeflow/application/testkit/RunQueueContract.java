@@ -350,6 +350,36 @@ public abstract class RunQueueContract {
         }
 
         @Test
+        void aSnoozeGoesBackToPendingLaterWithoutSpendingAnAttemptAndIsCounted() {
+            pendingRun(5, clock().instant(), "shell", 1);
+            Run held = claimOne(WORKER_A);
+            Acknowledgement snooze = new Acknowledgement(fence(held), AttemptOutcome.SNOOZED, RunStatus.PENDING,
+                    Duration.ofSeconds(30), "not ready", "snoozed for 30s");
+
+            assertThat(queue().acknowledge(List.of(snooze))).containsExactly(fence(held));
+
+            Run pending = reload(held);
+            assertThat(pending.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(pending.scheduledFor()).isEqualTo(clock().instant().plusSeconds(30));
+            assertThat(pending.snoozes()).isEqualTo(1);
+            assertThat(pending.hasAttemptsLeft()).isTrue();
+            assertThat(pending.maxAttempts()).isEqualTo(2);
+            assertThat(queue().claim(WORKER_A, SHELL, 10, LEASE)).isEmpty();
+            clock().advance(Duration.ofSeconds(30));
+            Run again = claimOne(WORKER_B);
+            queue().acknowledge(List.of(new Acknowledgement(fence(again), AttemptOutcome.GAVE_UP, RunStatus.CANCELLED,
+                    Duration.ZERO, "", "gave up: order deleted")));
+            Run cancelled = reload(held);
+            assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(cancelled.error()).isEqualTo("gave up: order deleted");
+            assertThat(cancelled.snoozes()).isEqualTo(1);
+            assertThat(runs().attempts(held.id())).extracting(Attempt::outcome)
+                    .containsExactly(AttemptOutcome.SNOOZED, AttemptOutcome.GAVE_UP);
+            assertThat(runs().attempts(held.id())).extracting(Attempt::error)
+                    .containsExactly("snoozed for 30s", "gave up: order deleted");
+        }
+
+        @Test
         void aOneOffJobCompletesWhenItsRunEndsButARecurringJobGoesOn() {
             Instant now = clock().instant();
             JobSpec oneOff = new JobSpec("once", "shell", Map.of(), null, null, "UTC", 5, 1, 60, CatchUp.SKIP, null);

@@ -688,6 +688,42 @@ class WorkerTest {
         }
 
         @Test
+        void aSnoozeGoesBackToPendingAfterItsSnoozeEvenAtTheLastAttempt() {
+            Acknowledgement ack = worker.slots().decide(inFlight(3, 3),
+                    ExecutionResult.snoozed("not yet", Duration.ofSeconds(90)));
+
+            assertThat(ack.outcome()).isEqualTo(AttemptOutcome.SNOOZED);
+            assertThat(ack.next()).isEqualTo(RunStatus.PENDING);
+            assertThat(ack.retryDelay()).isEqualTo(Duration.ofSeconds(90));
+            assertThat(ack.retryAfter()).isNull();
+            assertThat(ack.error()).isEqualTo("snoozed for 90s");
+            assertThat(ack.output()).isEqualTo("not yet");
+            assertThat(listener.decisions).isEmpty();
+        }
+
+        @Test
+        void aSnoozeOfARunAnOperatorStoppedIsACancellation() {
+            InFlight f = inFlight(1, 3);
+            f.cancellation.cancel(StopReasons.OPERATOR);
+
+            Acknowledgement ack = worker.slots().decide(f, ExecutionResult.snoozed("", Duration.ofSeconds(9)));
+
+            assertThat(ack.outcome()).isEqualTo(AttemptOutcome.CANCELLED);
+            assertThat(ack.next()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(ack.error()).startsWith(StopReasons.OPERATOR).contains("snoozed for 9s");
+        }
+
+        @Test
+        void aGiveUpIsCancelledWithItsReasonWhateverAttemptsAreLeft() {
+            Acknowledgement ack = worker.slots().decide(inFlight(1, 5), ExecutionResult.gaveUp("", "order deleted"));
+
+            assertThat(ack.outcome()).isEqualTo(AttemptOutcome.GAVE_UP);
+            assertThat(ack.next()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(ack.error()).isEqualTo("gave up: order deleted");
+            assertThat(ack.retryDelay()).isZero();
+        }
+
+        @Test
         void theFenceNamesThisWorkerAndTheAttempt() {
             InFlight f = inFlight(2, 5);
 

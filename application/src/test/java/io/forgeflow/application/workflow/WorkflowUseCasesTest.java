@@ -122,6 +122,11 @@ class WorkflowUseCasesTest {
                     null, null, null, null, "key-1", null);
             assertThatThrownBy(() -> submit.submit(unique, on(parent.id()), null))
                     .isInstanceOf(ValidationException.class).hasMessageContaining("unique_key");
+            JobDraft sequenced = new JobDraft("q", "shell", Map.of(), null, null, null, null, null, null, null, null,
+                    null, null, null, null, null, null, null, null, null, "order-1", null);
+            assertThatThrownBy(() -> submit.submit(sequenced, on(parent.id()), null))
+                    .isInstanceOf(ValidationException.class).hasMessageContaining("cannot be combined with sequence_key")
+                    .extracting(e -> ((ValidationException) e).field()).isEqualTo("depends_on");
             assertThat(s.store.allJobs()).hasSize(1);
         }
 

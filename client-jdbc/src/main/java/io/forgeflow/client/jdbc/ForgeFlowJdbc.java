@@ -45,7 +45,10 @@ public final class ForgeFlowJdbc {
     /** Only sent with trace context, so requests without it also work against a schema from before issue 31. */
     private static final String TRACE_ARGS = ", traceparent => ?, tracestate => ?";
 
-    /** The call with no optional arguments, with retry, with trace, with both. */
+    /** Only sent with a sequence key, so requests without one also work against a schema from before issue 44. */
+    private static final String SEQUENCE_ARGS = ", sequence_key => ?, on_dead => ?";
+
+    /** The call with no optional arguments, with retry, with trace, with both; the same four with a sequence. */
     private final String[] calls;
 
     /** A helper for the ForgeFlow install in {@code schema}. */
@@ -55,7 +58,10 @@ public final class ForgeFlowJdbc {
                     + "a letter or '_', e.g. \"" + DEFAULT_SCHEMA + "\"");
         }
         this.calls = new String[] {String.format(CALL, schema, ""), String.format(CALL, schema, RETRY_ARGS),
-                String.format(CALL, schema, TRACE_ARGS), String.format(CALL, schema, RETRY_ARGS + TRACE_ARGS)};
+                String.format(CALL, schema, TRACE_ARGS), String.format(CALL, schema, RETRY_ARGS + TRACE_ARGS),
+                String.format(CALL, schema, SEQUENCE_ARGS), String.format(CALL, schema, RETRY_ARGS + SEQUENCE_ARGS),
+                String.format(CALL, schema, TRACE_ARGS + SEQUENCE_ARGS),
+                String.format(CALL, schema, RETRY_ARGS + TRACE_ARGS + SEQUENCE_ARGS)};
     }
 
     private static final ForgeFlowJdbc DEFAULT = new ForgeFlowJdbc(DEFAULT_SCHEMA);
@@ -71,7 +77,9 @@ public final class ForgeFlowJdbc {
         Objects.requireNonNull(request, "request");
         boolean retry = request.retryBaseSeconds() != null || request.retryMaxSeconds() != null;
         boolean traced = request.traceparent() != null;
-        try (PreparedStatement call = connection.prepareStatement(calls[(retry ? 1 : 0) + (traced ? 2 : 0)])) {
+        boolean sequenced = request.sequenceKey() != null;
+        try (PreparedStatement call = connection.prepareStatement(calls[(retry ? 1 : 0) + (traced ? 2 : 0)
+                + (sequenced ? 4 : 0)])) {
             call.setString(1, request.name());
             call.setString(2, request.executor());
             call.setString(3, request.payloadJson());
@@ -95,7 +103,11 @@ public final class ForgeFlowJdbc {
             }
             if (traced) {
                 call.setString(next++, request.traceparent());
-                call.setString(next, request.tracestate());
+                call.setString(next++, request.tracestate());
+            }
+            if (sequenced) {
+                call.setString(next++, request.sequenceKey());
+                call.setString(next, request.onDead());
             }
             try (ResultSet rs = call.executeQuery()) {
                 if (!rs.next()) {

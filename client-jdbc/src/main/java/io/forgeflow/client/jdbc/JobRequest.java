@@ -18,12 +18,16 @@ import java.util.regex.Pattern;
  * @param traceparent      the caller's W3C trace context ({@code 00-<32 hex trace id>-<16 hex span id>-<2 hex
  *                         flags>}): the job and its run join that trace; null for none
  * @param tracestate       the W3C {@code tracestate} that goes with it (at most 512 characters); null for none
+ * @param sequenceKey      the sequence the job's run joins: runs with one key start one at a time, in submission
+ *                         order (docs/API.md "Flow control"); null for none. Needs a READ COMMITTED transaction
+ * @param onDead           with a sequence key: {@code "block"} (default: a dead run holds the sequence until it is
+ *                         requeued) or {@code "continue"}; null for the default
  */
 public record JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
                          Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
                          String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
                          Integer retryMaxSeconds, Map<String, String> labels, String traceparent,
-                         String tracestate) {
+                         String tracestate, String sequenceKey, String onDead) {
 
     /** W3C Trace Context, version 00 as read by every version but ff; hex as lower case. */
     private static final Pattern TRACEPARENT = Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
@@ -45,6 +49,12 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
                         + "hex, ids not all zero), was '" + given + "'");
             }
         }
+        if (onDead != null && sequenceKey == null) {
+            throw new IllegalArgumentException("on_dead needs a sequence key: sequence(key, onDead)");
+        }
+        if (onDead != null && !onDead.equals("block") && !onDead.equals("continue")) {
+            throw new IllegalArgumentException("on_dead must be \"block\" or \"continue\", was \"" + onDead + "\"");
+        }
         tracestate = tracestate == null || tracestate.isBlank() ? null : tracestate.trim();
         if (tracestate != null && traceparent == null) {
             throw new IllegalArgumentException("tracestate needs a traceparent: W3C ignores a tracestate without one");
@@ -53,6 +63,16 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             throw new IllegalArgumentException("tracestate must be at most " + MAX_TRACESTATE + " characters (W3C: at "
                     + "most 32 list members), was " + tracestate.length());
         }
+    }
+
+    /** A request outside any sequence (the fields before {@code sequenceKey}). */
+    public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                      Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                      String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
+                      Integer retryMaxSeconds, Map<String, String> labels, String traceparent, String tracestate) {
+        this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
+                concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels, traceparent, tracestate,
+                null, null);
     }
 
     /** A request without trace context (the fields before {@code traceparent}). */
@@ -134,6 +154,8 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
         private final Map<String, String> labels = new java.util.LinkedHashMap<>();
         private String traceparent;
         private String tracestate;
+        private String sequenceKey;
+        private String onDead;
 
         private Builder(String name, String executor) {
             this.name = name;
@@ -223,10 +245,20 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             return trace(traceparent, null);
         }
 
+        /**
+         * Joins the sequence {@code key}: runs with one key start one at a time, in submission order; {@code onDead}
+         * ({@code "block"}, the default when null, or {@code "continue"}) says what a dead run does to the rest.
+         */
+        public Builder sequence(String key, String onDead) {
+            this.sequenceKey = key;
+            this.onDead = onDead;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue,
                     idempotencyKey, concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels,
-                    traceparent, tracestate);
+                    traceparent, tracestate, sequenceKey, onDead);
         }
     }
 }

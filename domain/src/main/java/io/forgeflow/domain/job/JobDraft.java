@@ -19,9 +19,36 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                        String catchUp, String idempotencyKey, String queue, String concurrencyKey,
                        Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict,
                        Integer retryBaseSeconds, Integer retryMaxSeconds, Map<String, ?> labels,
-                       ScheduleControls schedule) {
+                       ScheduleControls schedule, String sequenceKey, String onDead) {
 
-    /** A draft without schedule controls. */
+    /** {@code on_dead}: a dead run holds its sequence until it is requeued (the default). */
+    public static final String ON_DEAD_BLOCK = "block";
+    /** {@code on_dead}: a dead run lets its sequence go on. */
+    public static final String ON_DEAD_CONTINUE = "continue";
+
+    /** A draft with schedule controls, outside any sequence. */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap, String uniqueKey, String uniqueOnConflict, Integer retryBaseSeconds,
+                    Integer retryMaxSeconds, Map<String, ?> labels, ScheduleControls schedule) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retryBaseSeconds, retryMaxSeconds, labels, schedule, null, null);
+    }
+
+    /** A draft in a sequence, without schedule controls. */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap, String uniqueKey, String uniqueOnConflict, Integer retryBaseSeconds,
+                    Integer retryMaxSeconds, Map<String, ?> labels, String sequenceKey, String onDead) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retryBaseSeconds, retryMaxSeconds, labels, null, sequenceKey, onDead);
+    }
+
+    /** A draft without schedule controls, outside any sequence. */
     public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                     String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
                     String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
@@ -29,14 +56,14 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     Integer retryMaxSeconds, Map<String, ?> labels) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, null);
+                retryBaseSeconds, retryMaxSeconds, labels, null, null, null);
     }
 
     /** The same draft with these schedule controls (parts may be null: not given). */
     public JobDraft withSchedule(ScheduleControls controls) {
         return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, controls);
+                retryBaseSeconds, retryMaxSeconds, labels, controls, sequenceKey, onDead);
     }
 
     /** A draft without labels. */
@@ -187,8 +214,35 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
         String unique = uniqueKey(cron);
         Map<String, String> l = Labels.validate(labels);
         ScheduleControls controls = (schedule == null ? ScheduleControls.NONE : schedule).validate(cron != null);
+        String sequence = sequenceKey(cron);
         return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
-                concurrencyKey, limit, ov, unique, retry(), l, controls);
+                concurrencyKey, limit, ov, unique, retry(), l, controls, sequence,
+                sequence == null ? null : onDead == null ? ON_DEAD_BLOCK : onDead);
+    }
+
+    /** {@code sequence_key}: 1-200 characters, no control characters, one-off jobs only; {@code on_dead} with it. */
+    private String sequenceKey(String cron) {
+        if (onDead != null && !ON_DEAD_BLOCK.equals(onDead) && !ON_DEAD_CONTINUE.equals(onDead)) {
+            throw new ValidationException("on_dead", "on_dead must be \"block\" (a dead run holds the sequence "
+                    + "until it is requeued) or \"continue\", was '" + printable(onDead) + "'");
+        }
+        if (sequenceKey == null) {
+            if (onDead != null) {
+                throw new ValidationException("on_dead", "on_dead needs sequence_key: give the sequence the job "
+                        + "joins, or leave on_dead out");
+            }
+            return null;
+        }
+        if (sequenceKey.isBlank() || sequenceKey.length() > QueueNames.MAX_KEY_LENGTH
+                || sequenceKey.chars().anyMatch(Character::isISOControl)) {
+            throw new ValidationException("sequence_key", "sequence_key must be 1 to " + QueueNames.MAX_KEY_LENGTH
+                    + " characters, not blank and without control characters, e.g. \"order-42\"");
+        }
+        if (cron != null) {
+            throw new ValidationException("sequence_key", "sequence_key applies to one-off jobs only: a recurring "
+                    + "job's ticks already run in order (see overlap); leave cron_expr or sequence_key out");
+        }
+        return sequenceKey;
     }
 
     /** {@code retry}: each part 1-86400 s, base at most max when both are given; null when neither is given. */

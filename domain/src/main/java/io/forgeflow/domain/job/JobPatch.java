@@ -38,7 +38,8 @@ public record JobPatch(JobDraft values, Set<String> given) {
 
     /**
      * The job's definition with this patch applied, validated as a submission is. A one-off job stays one-off and a
-     * recurring one recurring; {@code executor}, {@code idempotency_key} and {@code unique_key} keep their values.
+     * recurring one recurring; {@code executor}, {@code idempotency_key}, {@code unique_key} and the sequence
+     * ({@code sequence_key}, {@code on_dead}: not fields a PATCH takes) keep their values.
      *
      * @throws ValidationException naming the first field at fault and how to fix it
      */
@@ -78,7 +79,8 @@ public record JobPatch(JobDraft values, Set<String> given) {
                 current.uniqueKey(), null,
                 gives("retry") ? values.retryBaseSeconds() : retryPart(current, true),
                 gives("retry") ? values.retryMaxSeconds() : retryPart(current, false),
-                gives("labels") ? values.labels() : current.labels(), schedule(current.schedule())).validate();
+                gives("labels") ? values.labels() : current.labels(), schedule(current.schedule()),
+                current.sequenceKey(), current.sequenceOnDead()).validate();
     }
 
     /** The schedule controls: each part given replaces the job's (null removes it), the others stay. */

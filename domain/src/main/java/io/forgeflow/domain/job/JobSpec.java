@@ -22,12 +22,17 @@ import java.util.Objects;
  * @param labels    checked by {@link Labels}, in key order; empty when none. Copied to the job's runs.
  * @param schedule  window, run limit, jitter and pause on failure of a recurring job ({@link ScheduleControls#NONE}
  *                  for a one-off job or a plain schedule)
+ * @param sequenceKey     the sequence its run joins (runs with one key start one at a time, in submission order);
+ *                        null for none. One-off jobs only. Copied to its runs
+ * @param sequenceOnDead  with a sequence key: {@code "block"} or {@code "continue"} (what a dead run of it does to the
+ *                        sequence); null without a key
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                       Overlap overlap, String uniqueKey, RetryOverride retry,
-                      Map<String, String> labels, ScheduleControls schedule) {
+                      Map<String, String> labels, ScheduleControls schedule, String sequenceKey,
+                      String sequenceOnDead) {
     public JobSpec {
         schedule = schedule == null ? ScheduleControls.NONE : schedule;
         labels = labels == null || labels.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
@@ -44,9 +49,37 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         if (uniqueKey != null && cronExpr != null) {
             throw new IllegalArgumentException("a unique key belongs to a one-off job");
         }
+        if ((sequenceKey == null) != (sequenceOnDead == null)) {
+            throw new IllegalArgumentException("a sequence key goes with its on_dead, and on_dead with a key");
+        }
+        if (sequenceKey != null && cronExpr != null) {
+            throw new IllegalArgumentException("a sequence key belongs to a one-off job");
+        }
     }
 
-    /** A spec without schedule controls (a plain cron schedule, or a one-off job). */
+    /** A spec outside any sequence. */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey, RetryOverride retry, Map<String, String> labels,
+                   ScheduleControls schedule) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels, schedule,
+                null, null);
+    }
+
+    /** A one-off spec in a sequence (no schedule controls). */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey, RetryOverride retry, Map<String, String> labels,
+                   String sequenceKey, String sequenceOnDead) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
+                ScheduleControls.NONE, sequenceKey, sequenceOnDead);
+    }
+
+    /** A spec without schedule controls (a plain cron schedule, or a one-off job) outside any sequence. */
     public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                    String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
@@ -60,7 +93,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
     public JobSpec withSchedule(ScheduleControls controls) {
         return new JobSpec(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
-                controls);
+                controls, sequenceKey, sequenceOnDead);
     }
 
     /** A spec without labels. */
@@ -133,6 +166,8 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(maxConcurrent, other.maxConcurrent) && overlap == other.overlap
                 && Objects.equals(uniqueKey, other.uniqueKey) && Objects.equals(retry, other.retry)
                 && labels.equals(other.labels) && schedule.equals(other.schedule)
+                && Objects.equals(sequenceKey, other.sequenceKey)
+                && Objects.equals(sequenceOnDead, other.sequenceOnDead)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

@@ -15,7 +15,17 @@ public enum AttemptOutcome {
     /** An operator cancelled the run (or its job) while it ran. */
     CANCELLED,
     /** A draining worker gave the run back before finishing it; not counted against the job's attempts. */
-    RELEASED;
+    RELEASED,
+    /**
+     * The run asked to come back later (an embedded handler's {@code Snooze}, a shell job's exit code 75, an http job's
+     * {@code X-ForgeFlow-Snooze-Seconds}): back to pending after the snooze, not counted against its attempts.
+     */
+    SNOOZED,
+    /**
+     * The run gave up by itself (an embedded handler's {@code GiveUp}, a shell job's exit code 76, an http job's
+     * {@code X-ForgeFlow-Give-Up}): cancelled with its reason, no further attempt.
+     */
+    GAVE_UP;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

@@ -24,12 +24,25 @@ import java.util.Objects;
  * @param retry          the job's retry policy, copied when the run was made (or by a PATCH while pending); null:
  *                       the deciding node's defaults
  * @param labels         its job's labels when the run was created (or last followed a PATCH); empty when none
+ * @param snoozes        how many of its attempts ended snoozed (the run asked to come back later; not counted
+ *                       against its attempts)
  */
 public record Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
                   Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
                   Instant leaseExpiresAt, String output, String error, String executor,
                   Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
-                  RunTrace trace, RetryOverride retry, Map<String, String> labels) {
+                  RunTrace trace, RetryOverride retry, Map<String, String> labels, int snoozes) {
+
+    /** A run that never snoozed. */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+               RunTrace trace, RetryOverride retry, Map<String, String> labels) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, trace,
+                retry, labels, 0);
+    }
 
     /** A run without trace context or retry policy of its own. */
     public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
@@ -89,7 +102,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     public Run withLabels(Map<String, String> newLabels) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                trace, retry, newLabels);
+                trace, retry, newLabels, snoozes);
     }
 
     public Run {
@@ -102,6 +115,9 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         payload = payload == null ? Map.of() : payload;
         if (attempt < 0) {
             throw new IllegalArgumentException("attempt must be >= 0, was " + attempt);
+        }
+        if (snoozes < 0) {
+            throw new IllegalArgumentException("snoozes must be >= 0, was " + snoozes);
         }
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be >= 1, was " + maxAttempts);
@@ -116,7 +132,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     public Run withRetry(RetryOverride override) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                trace, override, labels);
+                trace, override, labels, snoozes);
     }
 
     /** A fresh pending run of a job, due at {@code dueAt}. */
@@ -134,14 +150,14 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, RunStatus.WAITING, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                trace, retry, labels);
+                trace, retry, labels, snoozes);
     }
 
     /** This run with its trace context. */
     public Run withTrace(RunTrace runTrace) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
                 leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, runTrace,
-                retry, labels);
+                retry, labels, snoozes);
     }
 
     /** PENDING → RUNNING: a worker takes the run for a new attempt until {@code leaseUntil}. */
@@ -150,7 +166,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         check(RunStatus.RUNNING);
         return new Run(id, jobId, RunStatus.RUNNING, attempt + 1, maxAttempts, priority, scheduledFor, now, null,
                 worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels);
+                trace, retry, labels, snoozes);
     }
 
     /** RUNNING → SUCCEEDED. */
@@ -168,7 +184,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
             check(RunStatus.PENDING);
             return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts, priority, now.plus(decision.delay()),
                     startedAt, null, null, null, newOutput, newError, executor, payload, timeoutSeconds, false,
-                    createdAt, trace, retry, labels);
+                    createdAt, trace, retry, labels, snoozes);
         }
         check(RunStatus.DEAD);
         return finished(RunStatus.DEAD, now, newOutput, newError);
@@ -187,7 +203,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt,
-                trace, retry, labels);
+                trace, retry, labels, snoozes);
     }
 
     /**
@@ -204,7 +220,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, attempt + attemptBudget, priority, now, null, null,
                 null, null, output, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels);
+                trace, retry, labels, snoozes);
     }
 
     /**
@@ -216,7 +232,21 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now, startedAt, null, null,
                 null, output, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels);
+                trace, retry, labels, snoozes);
+    }
+
+    /**
+     * RUNNING → PENDING, due {@code snooze} after {@code now}: the run asked to come back later. The attempt does not
+     * count against the budget and the run's snoozes go up by one; its error stays.
+     */
+    public Run snooze(Instant now, Duration snooze, String newOutput) {
+        Objects.requireNonNull(snooze, "snooze");
+        if (status != RunStatus.RUNNING) {
+            throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
+        }
+        return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now.plus(snooze), startedAt,
+                null, null, null, newOutput, error, executor, payload, timeoutSeconds, false, createdAt,
+                trace, retry, labels, snoozes + 1);
     }
 
     /** Whether another attempt may start after the current one fails. */
@@ -232,7 +262,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     private Run finished(RunStatus next, Instant now, String newOutput, String newError) {
         return new Run(id, jobId, next, attempt, maxAttempts, priority, scheduledFor, startedAt, now, null, null,
                 newOutput, newError, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels);
+                trace, retry, labels, snoozes);
     }
 
     private void check(RunStatus next) {

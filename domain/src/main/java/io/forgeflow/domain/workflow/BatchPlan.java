@@ -122,6 +122,10 @@ public record BatchPlan(String name, String idempotencyKey, List<Planned> jobs, 
         if (spec.uniqueKey() != null) {
             throw new ValidationException(prefix + "unique_key", prefix + "unique_key is not allowed in a batch");
         }
+        if (spec.sequenceKey() != null) {
+            throw new ValidationException(prefix + "sequence_key", prefix + "sequence_key is not allowed in a batch: "
+                    + "submit sequenced jobs with POST /api/jobs");
+        }
         Dependencies deps = Dependencies.validate(e.dependsOn(), e.onParentFailure(), refs.keySet(), prefix);
         List<Integer> inBatch = new ArrayList<>();
         List<String> outside = new ArrayList<>();

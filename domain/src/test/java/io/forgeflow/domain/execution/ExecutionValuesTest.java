@@ -49,6 +49,42 @@ class ExecutionValuesTest {
         }
 
         @Test
+        void aSnoozeCarriesItsWaitFromZeroToThirtyDays() {
+            ExecutionResult snoozed = ExecutionResult.snoozed("out", Duration.ofSeconds(30));
+            assertThat(snoozed.outcome()).isEqualTo(AttemptOutcome.SNOOZED);
+            assertThat(snoozed.snooze()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(snoozed.retryAfter()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(snoozed.error()).isEqualTo("snoozed for 30s");
+            assertThat(snoozed.output()).isEqualTo("out");
+            assertThat(snoozed.permanent()).isFalse();
+            assertThat(ExecutionResult.snoozed("", Duration.ZERO).snooze()).isZero();
+            assertThat(ExecutionResult.snoozed("", Duration.ZERO).error()).isEqualTo("snoozed for 0s");
+            assertThat(ExecutionResult.snoozed("", Duration.ofMillis(1500)).error()).isEqualTo("snoozed for 1500ms");
+            assertThat(ExecutionResult.snoozed("", Duration.ofMillis(200)).error()).isEqualTo("snoozed for 200ms");
+            assertThat(ExecutionResult.snoozed("", ExecutionResult.MAX_SNOOZE).snooze()).isEqualTo(Duration.ofDays(30));
+            assertThatThrownBy(() -> ExecutionResult.snoozed("", ExecutionResult.MAX_SNOOZE.plusSeconds(1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 2592000 seconds");
+            assertThatThrownBy(() -> ExecutionResult.snoozed("", Duration.ofSeconds(-1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a snooze must be");
+            assertThatThrownBy(() -> new ExecutionResult(AttemptOutcome.SNOOZED, "", null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a snooze must be");
+            assertThatThrownBy(() -> ExecutionResult.snoozed("", null)).isInstanceOf(NullPointerException.class);
+            assertThat(ExecutionResult.failedRetryAfter("", "x", Duration.ofSeconds(2)).snooze()).isNull();
+        }
+
+        @Test
+        void aGiveUpNamesItsReason() {
+            ExecutionResult gaveUp = ExecutionResult.gaveUp("out", "the order was deleted");
+            assertThat(gaveUp).isEqualTo(new ExecutionResult(AttemptOutcome.GAVE_UP, "out",
+                    "gave up: the order was deleted"));
+            assertThat(ExecutionResult.gaveUp("", null).error()).isEqualTo("gave up: no reason given");
+            assertThat(ExecutionResult.gaveUp("", " ").error()).isEqualTo("gave up: no reason given");
+            assertThat(gaveUp.snooze()).isNull();
+            assertThatThrownBy(() -> new ExecutionResult(AttemptOutcome.GAVE_UP, "", "x", false, Duration.ZERO))
+                    .hasMessageContaining("retry-after");
+        }
+
+        @Test
         void missingOutputIsEmpty() {
             assertThat(ExecutionResult.succeeded(null).output()).isEmpty();
         }
@@ -62,7 +98,7 @@ class ExecutionValuesTest {
         }
 
         @ParameterizedTest
-        @EnumSource(value = AttemptOutcome.class, names = {"SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED"})
+        @EnumSource(value = AttemptOutcome.class, names = {"SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED", "GAVE_UP"})
         void outcomesAnExecutorReportsAreAccepted(AttemptOutcome outcome) {
             assertThat(new ExecutionResult(outcome, "", null).outcome()).isEqualTo(outcome);
         }

@@ -82,6 +82,66 @@ class JobDraftTest {
     }
 
     @Nested
+    class Sequences {
+        JobDraft with(String key, String onDead, String cron) {
+            return new JobDraft("n", "shell", Map.of("command", "true"), cron, null, null, null, null, null, null,
+                    null, null, null, null, null, null, null, null, null, null, key, onDead);
+        }
+
+        void refused(JobDraft d, String field, String message) {
+            assertThatThrownBy(d::validate).isInstanceOfSatisfying(ValidationException.class, e -> {
+                assertThat(e.field()).isEqualTo(field);
+                assertThat(e.getMessage()).contains(message);
+            });
+        }
+
+        @Test
+        void aKeyIsKeptAndBlockIsTheDefault() {
+            JobSpec spec = with("order-42", null, null).validate();
+            assertThat(spec.sequenceKey()).isEqualTo("order-42");
+            assertThat(spec.sequenceOnDead()).isEqualTo("block");
+            assertThat(with("order-42", "continue", null).validate().sequenceOnDead()).isEqualTo("continue");
+            assertThat(with("order-42", "block", null).validate().sequenceOnDead()).isEqualTo("block");
+            assertThat(with("x".repeat(200), null, null).validate().sequenceKey()).hasSize(200);
+            JobSpec none = with(null, null, null).validate();
+            assertThat(none.sequenceKey()).isNull();
+            assertThat(none.sequenceOnDead()).isNull();
+            assertThat(VALID.validate().sequenceKey()).isNull();
+        }
+
+        @Test
+        void badValuesAreRefusedNamingTheField() {
+            refused(with("", null, null), "sequence_key", "1 to 200 characters");
+            refused(with("  ", null, null), "sequence_key", "not blank");
+            refused(with("x".repeat(201), null, null), "sequence_key", "1 to 200");
+            refused(with("a\nb", null, null), "sequence_key", "control characters");
+            refused(with("k", "skip", null), "on_dead", "was 'skip'");
+            refused(with(null, "block", null), "on_dead", "needs sequence_key");
+            refused(with(null, "skip", null), "on_dead", "must be");
+            refused(with("k", null, "*/5 * * * *"), "sequence_key", "one-off jobs only");
+        }
+
+        @Test
+        void theSequenceIsPartOfTheRequestAndGoesWithItsOnDead() {
+            assertThat(with("k", null, null).validate().sameRequestAs(with("k", "block", null).validate())).isTrue();
+            assertThat(with("k", null, null).validate().sameRequestAs(with("k", "continue", null).validate())).isFalse();
+            assertThat(with("k", null, null).validate().sameRequestAs(with("j", null, null).validate())).isFalse();
+            assertThat(with("k", null, null).validate().sameRequestAs(with(null, null, null).validate())).isFalse();
+            JobSpec spec = with("k", null, null).validate();
+            assertThatThrownBy(() -> new JobSpec("n", "shell", Map.of(), null, null, "UTC", 5, 3, 60, CatchUp.SKIP,
+                    null, null, null, null, null, null, null, Map.of(), "k", null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("goes with its on_dead");
+            assertThatThrownBy(() -> new JobSpec("n", "shell", Map.of(), null, null, "UTC", 5, 3, 60, CatchUp.SKIP,
+                    null, null, null, null, null, null, null, Map.of(), null, "block"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("goes with its on_dead");
+            assertThatThrownBy(() -> new JobSpec("n", "shell", Map.of(), "@daily", null, "UTC", 5, 3, 60, CatchUp.SKIP,
+                    null, null, null, null, null, null, null, Map.of(), "k", "block"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one-off job");
+            assertThat(spec.sequenceKey()).isEqualTo("k");
+        }
+    }
+
+    @Nested
     class UniqueKeys {
         JobDraft with(String key, String onConflict) {
             Map<String, Object> f = fields(VALID);

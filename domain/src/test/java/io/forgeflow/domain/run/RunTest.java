@@ -33,6 +33,52 @@ class RunTest {
     }
 
     @Nested
+    class Snooze {
+        @Test
+        void aSnoozeGoesBackToPendingLaterWithoutSpendingAnAttemptAndIsCounted() {
+            Run running = pending.withRetry(new io.forgeflow.domain.backoff.RetryOverride(1, 2))
+                    .claim("w1", T0, T0.plusSeconds(30));
+            Run snoozed = running.snooze(T0.plusSeconds(5), Duration.ofSeconds(40), "not ready");
+
+            assertThat(snoozed.status()).isEqualTo(RunStatus.PENDING);
+            assertThat(snoozed.scheduledFor()).isEqualTo(T0.plusSeconds(45));
+            assertThat(snoozed.attempt()).isEqualTo(1);
+            assertThat(snoozed.maxAttempts()).isEqualTo(4);
+            assertThat(snoozed.snoozes()).isEqualTo(1);
+            assertThat(snoozed.output()).isEqualTo("not ready");
+            assertThat(snoozed.workerId()).isNull();
+            assertThat(snoozed.leaseExpiresAt()).isNull();
+            assertThat(snoozed.finishedAt()).isNull();
+            assertThat(snoozed.retry()).isEqualTo(running.retry());
+            Run twice = snoozed.claim("w2", T0.plusSeconds(45), T0.plusSeconds(75))
+                    .snooze(T0.plusSeconds(46), Duration.ZERO, null);
+            assertThat(twice.snoozes()).isEqualTo(2);
+            assertThat(twice.maxAttempts() - twice.attempt()).isEqualTo(3);
+            assertThat(twice.claim("w3", T0, T0.plusSeconds(1)).snoozes()).isEqualTo(2);
+            assertThat(twice.withLabels(Map.of("a", "b")).snoozes()).isEqualTo(2);
+        }
+
+        @Test
+        void onlyARunningRunSnoozes() {
+            assertThatThrownBy(() -> pending.snooze(T0, Duration.ofSeconds(1), null))
+                    .isInstanceOf(IllegalRunTransitionException.class).hasMessageContaining("pending");
+            Run running = pending.claim("w1", T0, T0.plusSeconds(30));
+            assertThatThrownBy(() -> running.snooze(T0, null, null)).isInstanceOf(NullPointerException.class);
+        }
+
+        @Test
+        void snoozesAreNeverNegativeAndStartAtZero() {
+            assertThat(pending.snoozes()).isZero();
+            Run running = pending.claim("w1", T0, T0.plusSeconds(30));
+            assertThatThrownBy(() -> new Run(running.id(), running.jobId(), running.status(), 1, 3, 5, T0, T0, null,
+                    "w1", T0, null, null, "shell", Map.of(), 60, false, T0, null, null, Map.of(), -1))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("snoozes must be >= 0, was -1");
+            assertThat(new Run(running.id(), running.jobId(), running.status(), 1, 3, 5, T0, T0, null,
+                    "w1", T0, null, null, "shell", Map.of(), 60, false, T0, null, null, Map.of(), 0).snoozes()).isZero();
+        }
+    }
+
+    @Nested
     class Claim {
         @Test
         void claimingStartsANewAttemptHeldByTheWorkerUntilTheLease() {

@@ -33,6 +33,16 @@ class BatchPlanTest {
     }
 
     @Test
+    void aSequencedJobIsNotAllowedInABatch() {
+        JobDraft sequenced = new JobDraft("s", "shell", Map.of("command", "true"), null, null, null, null, null, null,
+                null, null, null, null, null, null, null, null, null, null, null, "order-1", null);
+        ValidationException e = refusal(null, null, List.of(entry(null, "a"),
+                new BatchPlan.Entry(null, sequenced, null, null)), null);
+        assertThat(e.field()).isEqualTo("jobs[1].sequence_key");
+        assertThat(e.getMessage()).contains("sequence_key is not allowed in a batch");
+    }
+
+    @Test
     void parentsComeBeforeChildrenWhateverTheRequestOrder() {
         BatchPlan plan = BatchPlan.validate("nightly", "k", List.of(entry("d", "d", "b", "c"), entry("b", "b", "a"),
                 entry("c", "c", "a", OUTSIDE), entry("a", "a"), entry(null, "alone")), draft("done"));

@@ -6,7 +6,8 @@
 -- a live run of its queue holds fails on runs_live_unique_key (23505), which the caller reports as a conflict.
 INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                   timeout_seconds, created_at, queue, concurrency_key, max_concurrent, unique_key, traceparent,
-                  tracestate, trace_origin, retry_base_seconds, retry_max_seconds, labels, has_children)
+                  tracestate, trace_origin, retry_base_seconds, retry_max_seconds, labels, has_children, sequence_key,
+                  sequence_on_dead)
 SELECT CAST(:id AS uuid), j.id,
        CASE WHEN :status = 'pending' AND EXISTS (SELECT 1 FROM job_dependencies d WHERE d.job_id = j.id)
             THEN 'waiting' ELSE :status END, :priority, :scheduledFor, :attempt, :maxAttempts, :executor,
@@ -20,7 +21,9 @@ SELECT CAST(:id AS uuid), j.id,
        CASE WHEN CAST(:traceOrigin AS text) IS NULL THEN j.tracestate ELSE CAST(:traceState AS text) END,
        coalesce(CAST(:traceOrigin AS text), j.traceparent),
        j.retry_base_seconds, j.retry_max_seconds, j.labels,
-       EXISTS (SELECT 1 FROM job_dependencies d WHERE d.parent_id = j.id)
+       EXISTS (SELECT 1 FROM job_dependencies d WHERE d.parent_id = j.id),
+       -- its job's sequence: the run waits behind the sequence's head (forgeflow_sequences.sql decides at insert)
+       j.sequence_key, j.sequence_on_dead
 FROM jobs j
 WHERE j.id = CAST(:jobId AS uuid)
 RETURNING *

@@ -25,7 +25,7 @@ WITH candidate AS (
            CASE WHEN r.executor = 'java' THEN jsonb_build_object('handler', r.payload -> 'handler') ELSE '{}'::jsonb END
                AS payload,
            r.timeout_seconds, r.cancel_requested, r.created_at, r.queue, r.traceparent, r.tracestate, r.trace_origin,
-           r.retry_base_seconds, r.retry_max_seconds, r.labels
+           r.retry_base_seconds, r.retry_max_seconds, r.labels, r.snoozes
     FROM runs r
     WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
       AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))

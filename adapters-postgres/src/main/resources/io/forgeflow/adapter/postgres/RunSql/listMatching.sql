@@ -13,7 +13,7 @@ SELECT r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, r.schedu
        coalesce(r.worker_id, (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = r.id AND a.attempt = r.attempt))
            AS worker_id,
        r.lease_expires_at, r.output, r.error, r.executor, r.payload, r.timeout_seconds, r.cancel_requested, r.created_at,
-       r.queue, r.traceparent, r.tracestate, r.trace_origin, r.retry_base_seconds, r.retry_max_seconds, r.labels
+       r.queue, r.traceparent, r.tracestate, r.trace_origin, r.retry_base_seconds, r.retry_max_seconds, r.labels, r.snoozes
 FROM runs r
 WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
   AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))
