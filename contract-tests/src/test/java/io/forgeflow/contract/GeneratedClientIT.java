@@ -179,7 +179,9 @@ class GeneratedClientIT {
         // PATCH, the job controls
         Job patched = jobs.updateJob(hook.getId(), new JobPatch().name("contract-http-2").priority(2), null);
         assertThat(patched.getName()).isEqualTo("contract-http-2");
-        assertThat(jobs.pauseJob(nightly.getId()).getStatus()).isEqualTo(Job.StatusEnum.PAUSED);
+        Job paused = jobs.pauseJob(nightly.getId(), new io.forgeflow.generated.model.PauseJobRequest().note("contract"));
+        assertThat(paused.getStatus()).isEqualTo(Job.StatusEnum.PAUSED);
+        assertThat(paused.getPausedNote()).isEqualTo("contract");
         assertThat(jobs.resumeJob(nightly.getId()).getStatus()).isEqualTo(Job.StatusEnum.ACTIVE);
         Run triggered = jobs.triggerJob(nightly.getId());
         assertThat(triggered.getJobId()).isEqualTo(nightly.getId());
@@ -201,7 +203,7 @@ class GeneratedClientIT {
         assertThat(queues.getQueue("contract").getName()).isEqualTo("contract");
         assertThat(queues.pauseQueue("contract").getName()).isEqualTo("contract");
         assertThat(queues.resumeQueue("contract").getName()).isEqualTo("contract");
-        assertThat(schedules.previewSchedule("0 3 * * *", "Europe/Paris", null, 3).getItems()).hasSize(3);
+        assertThat(schedules.previewSchedule("0 3 * * *", "Europe/Paris", null, 3, null, null, null, null).getItems()).hasSize(3);
         assertThat(operations.getStats()).isNotNull();
         assertThat(operations.listNodes().getItems()).isNotEmpty();
 
