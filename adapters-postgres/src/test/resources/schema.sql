@@ -1,6 +1,6 @@
 CREATE SCHEMA forgeflow;
 
-CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text) RETURNS TABLE(job_id text, run_id text, created boolean)
+CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text, sequence_key text DEFAULT NULL::text, on_dead text DEFAULT NULL::text) RETURNS TABLE(job_id text, run_id text, created boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
     AS $_$
@@ -31,7 +31,28 @@ DECLARE
     v_parents  uuid[]  := enqueue.depends_on;
     v_policy   text    := enqueue.on_parent_failure;
     v_decided  text;
+    v_seq      text    := enqueue.sequence_key;
+    v_on_dead  text    := enqueue.on_dead;
 BEGIN
+    IF v_seq IS NULL AND v_on_dead IS NOT NULL THEN
+        RAISE EXCEPTION 'on_dead needs sequence_key: give the sequence the job joins, or leave on_dead out'
+            USING ERRCODE = '22023', COLUMN = 'on_dead';
+    END IF;
+    IF v_seq IS NOT NULL THEN
+        IF btrim(v_seq) = '' OR char_length(v_seq) > 200 OR v_seq ~ '[[:cntrl:]]' THEN
+            RAISE EXCEPTION 'sequence_key must be 1 to 200 characters, not blank and without control characters, e.g. ''order-42'''
+                USING ERRCODE = '22023', COLUMN = 'sequence_key';
+        END IF;
+        v_on_dead := coalesce(v_on_dead, 'block');
+        IF v_on_dead NOT IN ('block', 'continue') THEN
+            RAISE EXCEPTION 'on_dead must be ''block'' or ''continue'', was ''%''', left(v_on_dead, 60)
+                USING ERRCODE = '22023', COLUMN = 'on_dead';
+        END IF;
+        IF enqueue.depends_on IS NOT NULL THEN
+            RAISE EXCEPTION 'sequence_key cannot be combined with depends_on: a run waits either for its parents or for its turn in a sequence'
+                USING ERRCODE = '22023', COLUMN = 'sequence_key';
+        END IF;
+    END IF;
     IF v_parents IS NULL AND v_policy IS NOT NULL THEN
         RAISE EXCEPTION 'on_parent_failure needs depends_on: give the parent job ids, or leave on_parent_failure out'
             USING ERRCODE = '22023', COLUMN = 'on_parent_failure';
@@ -192,10 +213,10 @@ BEGIN
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
-                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure)
+                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
-            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END)
+            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -209,7 +230,8 @@ BEGIN
            OR v_old.timeout_seconds <> v_timeout OR v_old.catch_up <> 'skip' OR v_old.queue <> v_queue
            OR v_old.concurrency_key IS DISTINCT FROM v_ckey OR v_old.max_concurrent IS DISTINCT FROM v_limit
            OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
-           OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels THEN
+           OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels
+           OR v_old.sequence_key IS DISTINCT FROM v_seq OR v_old.sequence_on_dead IS DISTINCT FROM v_on_dead THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
                 v_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
@@ -221,11 +243,20 @@ BEGIN
 
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin, retry_base_seconds, retry_max_seconds, labels)
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels, sequence_key, sequence_on_dead)
     VALUES (v_run, v_job, CASE WHEN v_parents IS NULL THEN 'pending' ELSE 'waiting' END, v_priority, v_due, 0,
             v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
-            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels);
+            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels, v_seq, v_on_dead)
+    RETURNING status INTO v_decided;
+
+    IF v_decided = 'waiting' AND v_parents IS NULL THEN
+
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
+                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        RETURN QUERY SELECT v_job::text, v_run::text, true;
+        RETURN;
+    END IF;
 
     IF v_parents IS NOT NULL THEN
 
@@ -459,6 +490,10 @@ CREATE TABLE forgeflow.runs (
     has_children boolean DEFAULT false NOT NULL,
     worker_instance text,
     backfill_id uuid,
+    snoozes integer DEFAULT 0 NOT NULL,
+    sequence_key text,
+    sequence_on_dead text,
+    sequence_pos bigint,
     CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
     CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
     CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
@@ -1191,11 +1226,12 @@ BEGIN
                                             ELSE r.scheduled_for END,
                     finished_at      = CASE WHEN b.next_status = 'pending' THEN NULL
                                             ELSE coalesce(CAST($9 AS timestamptz), now()) END,
-                    max_attempts     = CASE WHEN b.outcome = 'released' THEN r.max_attempts + 1
+                    max_attempts     = CASE WHEN b.outcome IN ('released', 'snoozed') THEN r.max_attempts + 1
                                             ELSE r.max_attempts END,
+                    snoozes          = CASE WHEN b.outcome = 'snoozed' THEN r.snoozes + 1 ELSE r.snoozes END,
                     output           = CASE WHEN b.outcome IN ('lease_expired', 'released') THEN r.output
                                             ELSE b.output END,
-                    error            = CASE WHEN b.outcome = 'released' THEN r.error ELSE b.error END
+                    error            = CASE WHEN b.outcome IN ('released', 'snoozed') THEN r.error ELSE b.error END
                 FROM held b
                 WHERE r.id = b.id
                   AND CASE WHEN r.status = 'running' THEN coalesce(r.worker_instance, r.worker_id) = b.worker_id AND r.attempt = b.attempt
@@ -1245,10 +1281,12 @@ BEGIN
                                     THEN v_now + v_row.delay_millis * interval '1 millisecond'
                                     ELSE r.scheduled_for END,
             finished_at      = CASE WHEN v_row.next_status = 'pending' THEN NULL ELSE v_now END,
-            max_attempts     = CASE WHEN v_row.outcome = 'released' THEN r.max_attempts + 1 ELSE r.max_attempts END,
+            max_attempts     = CASE WHEN v_row.outcome IN ('released', 'snoozed') THEN r.max_attempts + 1
+                                    ELSE r.max_attempts END,
+            snoozes          = CASE WHEN v_row.outcome = 'snoozed' THEN r.snoozes + 1 ELSE r.snoozes END,
             output           = CASE WHEN v_row.outcome IN ('lease_expired', 'released') THEN r.output
                                     ELSE v_row.output END,
-            error            = CASE WHEN v_row.outcome = 'released' THEN r.error ELSE v_row.error END
+            error            = CASE WHEN v_row.outcome IN ('released', 'snoozed') THEN r.error ELSE v_row.error END
         WHERE r.id = v_row.id
           AND CASE WHEN r.status = 'running'
                    THEN coalesce(r.worker_instance, r.worker_id) = v_row.worker_id AND r.attempt = v_row.attempt
@@ -1422,7 +1460,8 @@ BEGIN
             v_count := v_count + 1;
         END IF;
     END LOOP;
-    RETURN v_count;
+
+    RETURN v_count + forgeflow_sequence_recheck(p_limit);
 END
 $$;
 
@@ -1547,6 +1586,120 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_sequence_admit_trigger() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
+    AS $$
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'sequence_key needs a READ COMMITTED transaction (this one is %): submit the job from one, or leave sequence_key out',
+            current_setting('transaction_isolation')
+            USING ERRCODE = '0A000', COLUMN = 'sequence_key';
+    END IF;
+    PERFORM pg_advisory_xact_lock(20419, hashtext(NEW.sequence_key));
+    NEW.sequence_pos := nextval('forgeflow_sequence_positions');
+    IF NEW.status = 'pending' AND forgeflow_sequence_busy(NEW.sequence_key, NEW.id) THEN
+        NEW.status := 'waiting';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_sequence_advance(p_key text) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_next uuid;
+    v_job  uuid;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(20419, hashtext(p_key)) THEN
+        INSERT INTO sequence_rechecks (sequence_key) VALUES (p_key) ON CONFLICT DO NOTHING;
+        RETURN false;
+    END IF;
+    IF EXISTS (SELECT 1 FROM runs r WHERE r.sequence_key = p_key AND r.status IN ('pending', 'running'))
+       OR EXISTS (SELECT 1 FROM runs r
+                  WHERE r.sequence_key = p_key AND r.status = 'dead' AND r.sequence_on_dead = 'block') THEN
+        RETURN true;
+    END IF;
+    SELECT r.id INTO v_next FROM runs r
+    WHERE r.sequence_key = p_key AND r.status = 'waiting'
+    ORDER BY r.sequence_pos
+    LIMIT 1;
+    IF v_next IS NULL THEN
+        RETURN true;
+    END IF;
+    PERFORM 1 FROM runs r WHERE r.id = v_next FOR UPDATE SKIP LOCKED;
+    IF NOT FOUND THEN
+        INSERT INTO sequence_rechecks (sequence_key) VALUES (p_key) ON CONFLICT DO NOTHING;
+        RETURN false;
+    END IF;
+
+    UPDATE runs r SET status = 'pending', scheduled_for = greatest(r.scheduled_for, now())
+    WHERE r.id = v_next AND r.status = 'waiting'
+    RETURNING r.job_id INTO v_job;
+    PERFORM pg_notify('forgeflow_runs', v_next || ',' || v_job || ',pending,0,'
+                      || floor(extract(epoch FROM now()) * 1000)::bigint || ',');
+    PERFORM pg_notify('forgeflow_due', '');
+    RETURN true;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_sequence_busy(p_key text, p_except uuid) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+SELECT EXISTS (SELECT 1 FROM runs r
+               WHERE r.sequence_key = p_key AND r.status IN ('waiting', 'pending', 'running')
+                 AND r.id IS DISTINCT FROM p_except)
+    OR EXISTS (SELECT 1 FROM runs r
+               WHERE r.sequence_key = p_key AND r.status = 'dead' AND r.sequence_on_dead = 'block'
+                 AND r.id IS DISTINCT FROM p_except)
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_sequence_moved_trigger() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
+    AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        PERFORM forgeflow_sequence_advance(OLD.sequence_key);
+    ELSE
+        PERFORM forgeflow_sequence_advance(NEW.sequence_key);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_sequence_recheck(p_limit integer) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_key   text;
+    v_count integer := 0;
+BEGIN
+    FOR v_key IN
+        DELETE FROM sequence_rechecks s
+        WHERE s.sequence_key IN (SELECT x.sequence_key FROM sequence_rechecks x ORDER BY x.sequence_key
+                                 LIMIT p_limit FOR UPDATE SKIP LOCKED)
+        RETURNING s.sequence_key
+    LOOP
+        IF forgeflow_sequence_advance(v_key) THEN
+            v_count := v_count + 1;
+        END IF;
+    END LOOP;
+    RETURN v_count;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_sequence_requeue_trigger() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
+    AS $$
+BEGIN
+    NEW.status := 'waiting';
+    RETURN NEW;
+END
+$$;
+
 CREATE FUNCTION forgeflow.forgeflow_trace_child(p_parent text, p_new_trace boolean DEFAULT false) RETURNS text
     LANGUAGE sql PARALLEL SAFE
     AS $$
@@ -1627,6 +1780,13 @@ CREATE TABLE forgeflow.executors (
     CONSTRAINT executors_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)))
 );
 
+CREATE SEQUENCE forgeflow.forgeflow_sequence_positions
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
 CREATE TABLE forgeflow.handlers (
     name text NOT NULL,
     worker_id text NOT NULL,
@@ -1680,6 +1840,8 @@ CREATE TABLE forgeflow.jobs (
     fired_runs integer DEFAULT 0 NOT NULL,
     paused_note text,
     paused_by text,
+    sequence_key text,
+    sequence_on_dead text,
     CONSTRAINT jobs_catch_up_values CHECK ((catch_up = ANY (ARRAY['skip'::text, 'once'::text]))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 200))),
     CONSTRAINT jobs_controls_recurring CHECK (((cron_expr IS NOT NULL) OR ((start_at IS NULL) AND (end_at IS NULL) AND (max_runs IS NULL) AND (jitter_seconds = 0) AND (pause_after_failures IS NULL)))),
@@ -1705,6 +1867,9 @@ CREATE TABLE forgeflow.jobs (
     CONSTRAINT jobs_retry_base_at_most_max CHECK ((retry_base_seconds <= retry_max_seconds)),
     CONSTRAINT jobs_retry_base_range CHECK (((retry_base_seconds >= 1) AND (retry_base_seconds <= 86400))),
     CONSTRAINT jobs_retry_max_range CHECK (((retry_max_seconds >= 1) AND (retry_max_seconds <= 86400))),
+    CONSTRAINT jobs_sequence_key_length CHECK (((char_length(sequence_key) >= 1) AND (char_length(sequence_key) <= 200))),
+    CONSTRAINT jobs_sequence_on_dead_values CHECK ((sequence_on_dead = ANY (ARRAY['block'::text, 'continue'::text]))),
+    CONSTRAINT jobs_sequence_one_off CHECK (((sequence_key IS NULL) OR (cron_expr IS NULL))),
     CONSTRAINT jobs_status_values CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text, 'cancelled'::text, 'completed'::text, 'deleted'::text]))),
     CONSTRAINT jobs_submitted_via_values CHECK ((submitted_via = ANY (ARRAY['rest'::text, 'sql'::text]))),
     CONSTRAINT jobs_timeout_range CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 86400))),
@@ -1756,8 +1921,13 @@ CREATE TABLE forgeflow.run_attempts (
     retry_after_seconds integer,
     CONSTRAINT run_attempts_attempt_positive CHECK ((attempt >= 1)),
     CONSTRAINT run_attempts_finished_has_outcome CHECK (((outcome IS NULL) = (finished_at IS NULL))),
-    CONSTRAINT run_attempts_outcome_values CHECK ((outcome = ANY (ARRAY['succeeded'::text, 'failed'::text, 'timed_out'::text, 'lease_expired'::text, 'cancelled'::text, 'released'::text]))),
+    CONSTRAINT run_attempts_outcome_values CHECK ((outcome = ANY (ARRAY['succeeded'::text, 'failed'::text, 'timed_out'::text, 'lease_expired'::text, 'cancelled'::text, 'released'::text, 'snoozed'::text, 'gave_up'::text]))),
     CONSTRAINT run_attempts_retry_after_non_negative CHECK ((retry_after_seconds >= 0))
+);
+
+CREATE TABLE forgeflow.sequence_rechecks (
+    sequence_key text NOT NULL,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 CREATE TABLE forgeflow.worker_leases (
@@ -1809,6 +1979,9 @@ ALTER TABLE ONLY forgeflow.run_attempts
 
 ALTER TABLE ONLY forgeflow.runs
     ADD CONSTRAINT runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY forgeflow.sequence_rechecks
+    ADD CONSTRAINT sequence_rechecks_pkey PRIMARY KEY (sequence_key);
 
 ALTER TABLE ONLY forgeflow.worker_leases
     ADD CONSTRAINT worker_leases_pkey PRIMARY KEY (instance);
@@ -1870,6 +2043,8 @@ CREATE INDEX runs_running_worker_idx ON forgeflow.runs USING btree (worker_id) W
 
 CREATE INDEX runs_scheduled_for_brin ON forgeflow.runs USING brin (scheduled_for) WITH (pages_per_range='16', autosummarize='on');
 
+CREATE INDEX runs_sequence_idx ON forgeflow.runs USING btree (sequence_key, status, sequence_pos) WHERE (sequence_key IS NOT NULL);
+
 CREATE INDEX runs_status_id_idx ON forgeflow.runs USING btree (status, id DESC);
 
 CREATE TRIGGER jobs_decide_children_on_removal BEFORE DELETE ON forgeflow.jobs FOR EACH ROW EXECUTE FUNCTION forgeflow.forgeflow_parent_removed_trigger();
@@ -1877,6 +2052,14 @@ CREATE TRIGGER jobs_decide_children_on_removal BEFORE DELETE ON forgeflow.jobs F
 CREATE TRIGGER run_attempts_final BEFORE UPDATE ON forgeflow.run_attempts FOR EACH ROW WHEN ((old.outcome IS NOT NULL)) EXECUTE FUNCTION forgeflow.run_attempts_reject_rewrite();
 
 CREATE TRIGGER runs_decide_children AFTER UPDATE OF status ON forgeflow.runs FOR EACH ROW WHEN ((new.has_children AND (new.status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text])) AND (old.status <> new.status))) EXECUTE FUNCTION forgeflow.forgeflow_run_ended_trigger();
+
+CREATE TRIGGER runs_sequence_admit BEFORE INSERT ON forgeflow.runs FOR EACH ROW WHEN ((new.sequence_key IS NOT NULL)) EXECUTE FUNCTION forgeflow.forgeflow_sequence_admit_trigger();
+
+CREATE TRIGGER runs_sequence_advance AFTER UPDATE OF status ON forgeflow.runs FOR EACH ROW WHEN (((new.sequence_key IS NOT NULL) AND (old.status IS DISTINCT FROM new.status) AND (new.status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text, 'waiting'::text])))) EXECUTE FUNCTION forgeflow.forgeflow_sequence_moved_trigger();
+
+CREATE TRIGGER runs_sequence_removed AFTER DELETE ON forgeflow.runs FOR EACH ROW WHEN (((old.sequence_key IS NOT NULL) AND (old.status = ANY (ARRAY['pending'::text, 'running'::text, 'dead'::text])))) EXECUTE FUNCTION forgeflow.forgeflow_sequence_moved_trigger();
+
+CREATE TRIGGER runs_sequence_requeue BEFORE UPDATE OF status ON forgeflow.runs FOR EACH ROW WHEN (((new.sequence_key IS NOT NULL) AND (old.status = ANY (ARRAY['dead'::text, 'cancelled'::text])) AND (new.status = 'pending'::text))) EXECUTE FUNCTION forgeflow.forgeflow_sequence_requeue_trigger();
 
 ALTER TABLE ONLY forgeflow.backfills
     ADD CONSTRAINT backfills_job_id_fkey FOREIGN KEY (job_id) REFERENCES forgeflow.jobs(id) ON DELETE CASCADE;
