@@ -92,7 +92,7 @@ class JobSubmissionTest {
                 .isInstanceOfSatisfying(ValidationException.class, e ->
                         assertThat(e.getMessage()).isEqualTo("unknown field 'colour': a job has name, executor, payload, "
                                 + "cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up, "
-                                + "idempotency_key, queue, concurrency_key, max_concurrent, overlap, unique_key, unique_on_conflict, retry, labels"));
+                                + "idempotency_key, queue, concurrency_key, max_concurrent, overlap, unique_key, unique_on_conflict, retry, labels, sequence_key, on_dead"));
     }
 
     @Test
