@@ -61,6 +61,9 @@ final class Details {
                 .field("concurrency", concurrency(job))
                 .field("overlap", job.overlap())
                 .field("labels", labelsText(job.labels()))
+                .field("sequence", job.sequenceKey() == null ? null
+                        : job.sequenceKey() + " (a dead run " + ("continue".equals(job.onDead()) ? "lets it go on)"
+                        : "blocks it)"))
                 .field("depends on", job.dependsOn().isEmpty() ? null : String.join(", ", job.dependsOn()))
                 .field("parent fails", job.onParentFailure())
                 .field("batch", job.batchId())

@@ -213,6 +213,19 @@ class CommandLineOutputTest {
         assertThat(printed(out -> Details.run(out, plain, "sync"))).doesNotContain("snoozes");
     }
 
+    @Test
+    void aJobInASequenceSaysWhichAndWhatADeadRunDoes() {
+        Job blocking = new Job("j", "paid", "shell", Map.of(), null, null, "UTC", 5, 3, 300, "skip", null, "active",
+                null, Instant.EPOCH, Instant.EPOCH, "default", null, null, "allow", null, null, Map.of(), null,
+                java.util.List.of(), null, null, null, null, "order-42", "block");
+        Job goingOn = new Job("j", "paid", "shell", Map.of(), null, null, "UTC", 5, 3, 300, "skip", null, "active",
+                null, Instant.EPOCH, Instant.EPOCH, "default", null, null, "allow", null, null, Map.of(), null,
+                java.util.List.of(), null, null, null, null, "order-42", "continue");
+
+        assertThat(printed(out -> Details.job(out, blocking))).containsPattern("(?m)^sequence +order-42 \\(a dead run blocks it\\)$");
+        assertThat(printed(out -> Details.job(out, goingOn))).containsPattern("(?m)^sequence +order-42 \\(a dead run lets it go on\\)$");
+    }
+
     static String printed(java.util.function.Consumer<ClientCommand.Output> print) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         java.io.PrintStream stream = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);

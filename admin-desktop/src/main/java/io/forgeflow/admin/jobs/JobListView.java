@@ -59,7 +59,8 @@ public final class JobListView extends VBox {
                 Views.column("Window", 200, vm::windowOf),
                 Views.sortedColumn("Priority", 70, Job::priority, p -> Integer.toString(p)),
                 Views.column("Queue", 90, Job::queue),
-                Views.column("Labels", 160, j -> io.forgeflow.admin.support.LabelText.format(j.labels()))));
+                Views.column("Labels", 160, j -> io.forgeflow.admin.support.LabelText.format(j.labels())),
+                Views.column("Sequence", 120, j -> j.sequenceKey() == null ? "" : j.sequenceKey())));
         table.setRowFactory(t -> {
             TableRow<Job> row = new TableRow<>();
             row.setOnMouseClicked(e -> {
