@@ -14,8 +14,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The ports' default methods: each is the filtered or fenced call it stands for. */
 class RepositoryDefaultsTest {
@@ -53,6 +55,38 @@ class RepositoryDefaultsTest {
         assertThat(shown.items()).containsExactly(new ListedJob(job, false));
         assertThat(shown.nextCursor()).isEqualTo("next");
         assertThat((Object[]) calls.get(1)[1]).containsExactly(JobFilter.ALL, 3, null);
+    }
+
+    @Test
+    void aPauseWithoutAStoreForNotesIsAStatusChangeCancellingPendingRunsAndBackfillsAreNotKept() {
+        Job job = job();
+        Optional<JobRepository.JobChange> change = Optional.of(new JobRepository.JobChange(job));
+        JobRepository jobs = port(JobRepository.class, change);
+
+        assertThat(jobs.pause(job.id(), JobStatus.ACTIVE, "note", "token 1")).isSameAs(change);
+        assertThat(calls.get(0)[0]).isEqualTo("changeStatus");
+        assertThat((Object[]) calls.get(0)[1]).containsExactly(job.id(), JobStatus.ACTIVE, JobStatus.PAUSED, null,
+                JobRepository.RunCancellation.PENDING, null);
+        assertThat(jobs.backfillProgress(job.id(), "b")).isEmpty();
+        assertThatThrownBy(() -> jobs.backfill(job.id(), "b",
+                io.forgeflow.domain.job.Backfill.of(NOW, NOW, null, null), List.of(NOW)))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void aBackfillIsDoneWhenNoneOfItsRunsIsPendingWaitingOrRunning() {
+        java.util.function.Function<Map<String, Long>, JobRepository.BackfillProgress> progress = runs ->
+                new JobRepository.BackfillProgress("b", "j", NOW, NOW, "allow", 3, 3, NOW, runs);
+        assertThat(progress.apply(Map.of()).done()).isTrue();
+        assertThat(progress.apply(Map.of("succeeded", 2L, "dead", 1L, "cancelled", 4L)).done()).isTrue();
+        assertThat(progress.apply(Map.of("pending", 1L)).done()).isFalse();
+        assertThat(progress.apply(Map.of("running", 1L)).done()).isFalse();
+        assertThat(progress.apply(Map.of("waiting", 1L)).done()).isFalse();
+        assertThat(progress.apply(Map.of("pending", 1L, "running", 1L)).done()).as("a sum, not a difference")
+                .isFalse();
+        assertThat(progress.apply(Map.of("running", 1L, "waiting", 1L)).done()).isFalse();
+        var outcome = new JobRepository.BackfillOutcome(progress.apply(Map.of()), new ArrayList<>());
+        assertThat(outcome.runs()).isEmpty();
     }
 
     @Test
