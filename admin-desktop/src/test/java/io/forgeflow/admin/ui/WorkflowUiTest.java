@@ -81,6 +81,8 @@ class WorkflowUiTest extends UiTestSupport {
         assertThat(onFx(() -> ((javafx.scene.control.ProgressBar) robot.lookup("#batchProgress").query())
                 .getProgress())).isEqualTo(0.5);
         until(() -> robot.lookup("#batchSegment-succeeded").tryQuery().isPresent());
+        // the segments exist before JavaFX has laid them out: their widths are 0 until the next layout pass
+        until(() -> onFx(() -> ((Region) robot.lookup("#batchSegment-succeeded").query()).getWidth()) > 0);
         double succeeded = onFx(() -> ((Region) robot.lookup("#batchSegment-succeeded").query()).getWidth());
         double waiting = onFx(() -> ((Region) robot.lookup("#batchSegment-waiting").query()).getWidth());
         assertThat(succeeded).as("half the bar").isGreaterThan(waiting * 1.5);
