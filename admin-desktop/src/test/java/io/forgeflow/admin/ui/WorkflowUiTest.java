@@ -53,9 +53,17 @@ class WorkflowUiTest extends UiTestSupport {
         assertThat(text(robot, "#jobOnParentFailure")).startsWith("wait:");
         assertThat(text(robot, "#jobBatchLink")).isEqualTo("Batch batch_1");
 
-        robot.clickOn("#wfNode-" + backup);
-
-        untilText(robot, "#jobDetailTitle", "backup-db (" + backup + ")");
+        // a click can land while the view redraws the graph (seen in CI): click again until the job opens
+        String opened = "backup-db (" + backup + ")";
+        for (int tries = 0; tries < 3 && !text(robot, "#jobDetailTitle").contains(opened); tries++) {
+            robot.lookup("#wfNode-" + backup).tryQuery().ifPresent(n -> robot.clickOn(n));
+            try {
+                untilText(robot, "#jobDetailTitle", opened);
+            } catch (AssertionError notYet) {
+                // clicked mid-redraw: the node is clicked again
+            }
+        }
+        untilText(robot, "#jobDetailTitle", opened);
         untilText(robot, "#wfNode-" + nightly, "nightly-report");
         assertThat(onFx(() -> ((TableView<?>) robot.lookup("#jobsTable").query()).getSelectionModel()
                 .getSelectedItem().toString())).contains("backup-db");
