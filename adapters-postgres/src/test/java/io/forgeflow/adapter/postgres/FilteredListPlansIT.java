@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FilteredListPlansIT {
     @RegisterExtension
-    static final PostgresExtension pg = PostgresExtension.migrated();
+    static final PostgresExtension pg = PostgresExtension.migratedAlone();
 
     /** Ten runs per job; a multiple of 100,000 keeps every filter below at least a page or a handful of rows. */
     static final int RUNS = Integer.getInteger("forgeflow.test.planRuns", 200_000);
@@ -239,7 +239,7 @@ class FilteredListPlansIT {
         }
     }
 
-    /** Rows read per table (by scans and index fetches), as PostgreSQL counted them for every connection so far. */
+    /** Rows read per table (by scans and index fetches), as PostgreSQL counted them for every connection to this class's own database so far. */
     private Map<String, Long> rowsRead() {
         try (Handle h = jdbi.open()) {
             h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();

@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PlanStabilityIT {
     @RegisterExtension
-    static final PostgresExtension pg = PostgresExtension.migrated();
+    static final PostgresExtension pg = PostgresExtension.migratedAlone();
 
     static final Duration LEASE = Duration.ofSeconds(30);
     static final Set<String> NOOP = Set.of("noop");
@@ -288,7 +288,7 @@ class PlanStabilityIT {
         }
     }
 
-    /** Rows read per table (by scans and index fetches), as PostgreSQL counted them for every connection so far. */
+    /** Rows read per table (by scans and index fetches), as PostgreSQL counted them for every connection to this class's own database so far. */
     private Map<String, Long> rowsRead() {
         try (Handle h = jdbi.open()) {
             h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();

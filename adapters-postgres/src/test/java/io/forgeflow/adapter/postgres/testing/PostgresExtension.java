@@ -43,17 +43,33 @@ import java.util.function.Supplier;
  */
 public final class PostgresExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback {
 
-    private PostgresExtension() {
+    private final boolean alone;
+    private volatile TestDatabase own;
+
+    private PostgresExtension(boolean alone) {
+        this.alone = alone;
     }
 
     /** The fixture: a migrated database, truncated after each test. */
     public static PostgresExtension migrated() {
-        return new PostgresExtension();
+        return new PostgresExtension(false);
+    }
+
+    /**
+     * A migrated database of the test class's own, truncated after each test: for tests that count what PostgreSQL
+     * records per database (rows read, blocks hit), which a node or pool another test class left running in this JVM
+     * would add to.
+     */
+    public static PostgresExtension migratedAlone() {
+        return new PostgresExtension(true);
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        TestDatabase.get();
+        TestDatabase shared = TestDatabase.get();
+        if (alone && own == null) {
+            own = shared.createMigratedDatabase();
+        }
     }
 
     @Override
@@ -103,7 +119,7 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
 
     /** Another, empty database on the same server (no schema at all), dropped at JVM exit; unpooled. */
     public DataSource createEmptyDatabase() {
-        return db().createEmptyDatabase();
+        return TestDatabase.get().createEmptyDatabase();
     }
 
     /** Empties every ForgeFlow table. Runs after each test; waits at most 10 s for locks that tests left behind. */
@@ -230,8 +246,9 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
                 .execute();
     }
 
-    private static TestDatabase db() {
-        return TestDatabase.get();
+    private TestDatabase db() {
+        TestDatabase alone = own;
+        return alone != null ? alone : TestDatabase.get();
     }
 
     @Override

@@ -51,13 +51,19 @@ final class TestDatabase {
     }
 
     private TestDatabase(Server server) {
+        this(server, "ff_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12), true);
+    }
+
+    private TestDatabase(Server server, String databaseName, boolean shared) {
         this.server = server;
         this.source = server.description();
         this.user = server.user();
         this.password = server.password() == null ? "" : server.password();
-        this.databaseName = "ff_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        this.databaseName = databaseName;
         createDatabase(databaseName);
-        Runtime.getRuntime().addShutdownHook(new Thread(this::dropAll, "ff-test-database-drop"));
+        if (shared) {
+            Runtime.getRuntime().addShutdownHook(new Thread(this::dropAll, "ff-test-database-drop"));
+        }
         this.jdbcUrl = withDatabase(server.adminJdbcUrl(), databaseName);
         this.dataSource = TestPool.create(jdbcUrl, user, password);
         PostgresMigrations.migrate(dataSource);
@@ -157,6 +163,13 @@ final class TestDatabase {
         empty.setUser(user);
         empty.setPassword(password);
         return empty;
+    }
+
+    /** Another migrated, pooled database on the same server, dropped at exit with this one. */
+    synchronized TestDatabase createMigratedDatabase() {
+        String name = databaseName + "_" + (extraDatabases.size() + 1);
+        extraDatabases.add(name);
+        return new TestDatabase(server, name, false);
     }
 
     private void createDatabase(String name) {
