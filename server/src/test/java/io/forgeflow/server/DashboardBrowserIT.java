@@ -157,6 +157,20 @@ class DashboardBrowserIT {
     }
 
     /**
+     * An attribute of the first element css selects, or null, read in one step as {@code getAttribute} reads it (the
+     * property when there is one: an input's value, a dialog's open): a re-render cannot go stale under it.
+     */
+    static String attribute(WebDriver driver, String css, String name) {
+        Object value = ((JavascriptExecutor) driver).executeScript(
+                "const e = document.querySelector(arguments[0]); if (!e) { return null; }"
+                        + " const p = e[arguments[1]];"
+                        + " if (typeof p === 'boolean') { return p ? 'true' : null; }"
+                        + " return p === undefined || p === null || typeof p === 'object' ? e.getAttribute(arguments[1]) : String(p);",
+                css, name);
+        return (String) value;
+    }
+
+    /**
      * The attempts of the run shown, each as its outcome and its rendered text, read in one step: the live view
      * re-renders the timeline as events arrive, and elements found in one command can be gone by the next (seen in CI).
      */
@@ -253,14 +267,14 @@ class DashboardBrowserIT {
             screenshot(driver, "token");
             driver.findElement(By.id("token-submit")).click();
             waitFor(driver, d -> d.findElement(By.id("token-reason")).getText().contains("The token was refused"));
-            assertThat(driver.findElement(By.id("token-dialog")).getAttribute("open")).isNotNull();
+            assertThat(attribute(driver, "#token-dialog", "open")).isNotNull();
             driver.findElement(By.id("token-input")).sendKeys(ADMIN);
             driver.findElement(By.id("token-submit")).click();
 
             waitFor(driver, d -> "live".equals(d.findElement(By.id("live")).getAttribute("data-mode")));
-            assertThat(driver.findElement(By.id("token-dialog")).getAttribute("open")).isNull();
+            assertThat(attribute(driver, "#token-dialog", "open")).isNull();
             assertThat(driver.executeScript("return sessionStorage.getItem('forgeflow.token');")).isEqualTo(ADMIN);
-            assertThat(driver.findElement(By.id("count-pending")).getText()).isEqualTo("0");
+            assertThat(text(driver, "#count-pending")).isEqualTo("0");
             assertThat(driver.findElement(By.id("forget-token")).isDisplayed()).isTrue();
         }
 
@@ -285,7 +299,7 @@ class DashboardBrowserIT {
             form.findElement(By.name("cron_expr")).sendKeys("0 0 1,L * *");
             driver.findElement(By.id("cron-preview-button")).click();
             waitFor(driver, d -> d.findElement(By.id("cron-preview-error")).isDisplayed());
-            assertThat(driver.findElement(By.id("cron-preview-error")).getText()).contains("uses L, W or # wrongly")
+            assertThat(text(driver, "#cron-preview-error")).contains("uses L, W or # wrongly")
                     .endsWith("(field cron_expr)");
             assertThat(driver.findElements(By.cssSelector("#cron-preview li"))).isEmpty();
         }
@@ -294,7 +308,7 @@ class DashboardBrowserIT {
         void aJobSubmittedFromTheFormShowsItsRunTurningSucceededWithoutAReload() throws Exception {
             seedCluster(true);
             ChromeDriver driver = open("jobs");
-            assertThat(driver.findElement(By.id("live")).getAttribute("data-mode"))
+            assertThat(attribute(driver, "#live", "data-mode"))
                     .as("the node serves /api/events: the page follows it").isEqualTo("live");
             driver.executeScript("document.body.dataset.marker = 'same-page';");
 
@@ -314,8 +328,8 @@ class DashboardBrowserIT {
             assertThat(driver.executeScript("return document.body.dataset.marker;"))
                     .as("the run changed in place, the page was not reloaded").isEqualTo("same-page");
             waitFor(driver, d -> Integer.parseInt(d.findElement(By.id("count-succeeded")).getText()) >= 4);
-            assertThat(driver.findElement(By.id("count-dead")).getText()).isEqualTo("1");
-            assertThat(driver.findElement(By.id("card-dead")).getAttribute("class")).contains("alert");
+            assertThat(text(driver, "#count-dead")).isEqualTo("1");
+            assertThat(attribute(driver, "#card-dead", "class")).contains("alert");
             waitFor(driver, d -> "backup-db".equals(text(d, "#attention tr[data-run-id] td")));
             waitFor(driver, d -> d.findElement(By.id("queue-lag")).getText().endsWith(" s"));
             waitFor(driver, d -> d.findElement(By.id("leader")).getText().equals("Scheduler leader: node-a"));
@@ -432,7 +446,7 @@ class DashboardBrowserIT {
             String cronError = "#edit-form label[data-field=cron_expr] .field-error";
             waitFor(driver, d -> d.findElement(By.cssSelector(cronError)).isDisplayed());
             assertThat(text(driver, cronError)).as("the server's own message").containsIgnoringCase("cron");
-            assertThat(driver.findElement(By.cssSelector("#edit-form label[data-field=cron_expr]")).getAttribute("class"))
+            assertThat(attribute(driver, "#edit-form label[data-field=cron_expr]", "class"))
                     .contains("invalid");
             assertThat(driver.findElement(By.cssSelector("#edit-form label[data-field=priority] .field-error")).isDisplayed())
                     .as("only the field the server named").isFalse();
@@ -566,7 +580,7 @@ class DashboardBrowserIT {
             String row = "#dead tr[data-run-id='" + runId + "']";
             waitFor(driver, d -> d.findElements(By.cssSelector(row)).isEmpty() ? null : true);
             assertThat(text(driver, row + " td.err")).contains("exit code 1");
-            assertThat(driver.findElement(By.id("dead-badge")).getText()).isEqualTo("2");
+            assertThat(text(driver, "#dead-badge")).isEqualTo("2");
             screenshot(driver, "dead-letters");
             click(driver, row + " button[data-action=requeue]");
             waitFor(driver, d -> d.findElements(By.cssSelector(row)).isEmpty());
@@ -602,7 +616,7 @@ class DashboardBrowserIT {
             ChromeDriver driver = open("runs?run=" + runId);
             waitFor(driver, d -> "succeeded".equals(text(d, "#run-status")));
             waitFor(driver, d -> d.findElement(By.cssSelector("#run-detail h2")).getText().contains("<img"));
-            assertThat(driver.findElement(By.id("run-output")).getText()).contains("<script>document.body.dataset.pwned=1</script>");
+            assertThat(text(driver, "#run-output")).contains("<script>document.body.dataset.pwned=1</script>");
             driver.findElement(By.cssSelector("#tabs a[data-tab=jobs]")).click();
             waitFor(driver, d -> name.equals(text(d, "#jobs tr[data-job-id='" + job.id() + "'] td:first-child")));
             assertThat(driver.findElements(By.cssSelector("main img, #jobs td b, #run-detail h2 b"))).isEmpty();
@@ -680,10 +694,10 @@ class DashboardBrowserIT {
             driver.get(base() + "/#runs?status=waiting");
             String waitingRun = "#runs tr[data-status=waiting]";
             waitFor(driver, d -> d.findElements(By.cssSelector(waitingRun)).isEmpty() ? null : true);
-            assertThat(driver.findElement(By.id("runs-status")).getAttribute("value")).isEqualTo("waiting");
+            assertThat(attribute(driver, "#runs-status", "value")).isEqualTo("waiting");
             assertThat(driver.findElements(By.cssSelector("#runs tbody tr[data-run-id]")))
                     .allSatisfy(row -> assertThat(row.getAttribute("data-status")).isEqualTo("waiting"));
-            assertThat(driver.findElement(By.cssSelector(waitingRun + " td.status span")).getAttribute("class"))
+            assertThat(attribute(driver, waitingRun + " td.status span", "class"))
                     .isEqualTo("st-waiting");
         }
 
