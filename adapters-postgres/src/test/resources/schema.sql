@@ -1184,6 +1184,7 @@ DECLARE
     v_status   text;
     v_started  timestamptz;
     v_ended    uuid[] := '{}';
+    v_ended_status text[] := '{}';
     v_recovery boolean;
 BEGIN
 
@@ -1245,12 +1246,40 @@ BEGIN
                 ON CONFLICT (run_id, attempt) DO UPDATE
                     SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
                     WHERE a.outcome IS NULL
+            ), ended AS (
+
+                SELECT job_id, count(*) FILTER (WHERE status = 'dead') AS dead, bool_or(status = 'succeeded') AS ok
+                FROM done
+                WHERE status IN ('succeeded', 'dead', 'cancelled')
+                GROUP BY job_id
             ), completed AS (
                 UPDATE jobs j
-                SET status = 'completed', next_run_at = NULL, updated_at = coalesce(CAST($9 AS timestamptz), now())
-                WHERE j.id IN (SELECT job_id FROM done WHERE status IN ('succeeded', 'dead', 'cancelled'))
-                  AND j.status IN ('active', 'paused')
-                  AND j.cron_expr IS NULL
+                SET status      = CASE WHEN j.cron_expr IS NULL THEN 'completed'
+                                       WHEN NOT e.ok AND j.status = 'active'
+                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN 'paused'
+                                       ELSE j.status END,
+                    next_run_at = CASE WHEN j.cron_expr IS NULL THEN NULL
+                                       WHEN NOT e.ok AND j.status = 'active'
+                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN NULL
+                                       ELSE j.next_run_at END,
+                    paused_note = CASE WHEN j.cron_expr IS NOT NULL AND NOT e.ok AND j.status = 'active'
+                                            AND j.dead_streak + e.dead >= j.pause_after_failures
+                                       THEN forgeflow_failure_pause_note(j.pause_after_failures)
+                                       ELSE j.paused_note END,
+                    paused_by   = CASE WHEN j.cron_expr IS NOT NULL AND NOT e.ok AND j.status = 'active'
+                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN 'scheduler'
+                                       ELSE j.paused_by END,
+                    dead_streak = CASE WHEN j.cron_expr IS NULL THEN j.dead_streak WHEN e.ok THEN 0
+                                       ELSE j.dead_streak + e.dead END,
+                    updated_at  = CASE WHEN j.cron_expr IS NULL
+                                            OR NOT e.ok AND j.status = 'active'
+                                               AND j.dead_streak + e.dead >= j.pause_after_failures
+                                       THEN coalesce(CAST($9 AS timestamptz), now())
+                                       ELSE j.updated_at END
+                FROM ended e
+                WHERE j.id = e.job_id
+                  AND CASE WHEN j.cron_expr IS NULL THEN j.status IN ('active', 'paused')
+                           ELSE j.pause_after_failures IS NOT NULL AND (e.dead > 0 OR e.ok AND j.dead_streak > 0) END
             )
             SELECT id, worker_id, attempt, job_id, status
             FROM done
@@ -1308,6 +1337,7 @@ BEGIN
             WHERE a.outcome IS NULL;
         IF v_status IN ('succeeded', 'dead', 'cancelled') THEN
             v_ended := v_ended || v_job;
+            v_ended_status := v_ended_status || v_status;
         END IF;
 
         id := v_row.id;
@@ -1318,10 +1348,34 @@ BEGIN
         RETURN NEXT;
     END LOOP;
 
-    FOR v_job IN SELECT DISTINCT e.id FROM unnest(v_ended) AS e (id) ORDER BY e.id LOOP
+    FOR v_job, v_status IN SELECT e.id, e.status FROM unnest(v_ended, v_ended_status) AS e (id, status)
+                           ORDER BY e.id LOOP
         UPDATE jobs j
-        SET status = 'completed', next_run_at = NULL, updated_at = v_now
-        WHERE j.id = v_job AND j.status IN ('active', 'paused') AND j.cron_expr IS NULL;
+        SET status      = CASE WHEN j.cron_expr IS NULL THEN 'completed'
+                               WHEN v_status = 'dead' AND j.status = 'active'
+                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN 'paused'
+                               ELSE j.status END,
+            next_run_at = CASE WHEN j.cron_expr IS NULL THEN NULL
+                               WHEN v_status = 'dead' AND j.status = 'active'
+                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN NULL
+                               ELSE j.next_run_at END,
+            paused_note = CASE WHEN j.cron_expr IS NOT NULL AND v_status = 'dead' AND j.status = 'active'
+                                    AND j.dead_streak + 1 >= j.pause_after_failures
+                               THEN forgeflow_failure_pause_note(j.pause_after_failures)
+                               ELSE j.paused_note END,
+            paused_by   = CASE WHEN j.cron_expr IS NOT NULL AND v_status = 'dead' AND j.status = 'active'
+                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN 'scheduler'
+                               ELSE j.paused_by END,
+            dead_streak = CASE WHEN j.cron_expr IS NULL THEN j.dead_streak WHEN v_status = 'dead' THEN j.dead_streak + 1
+                               ELSE 0 END,
+            updated_at  = CASE WHEN j.cron_expr IS NULL
+                                    OR v_status = 'dead' AND j.status = 'active'
+                                       AND j.dead_streak + 1 >= j.pause_after_failures THEN v_now
+                               ELSE j.updated_at END
+        WHERE j.id = v_job
+          AND CASE WHEN j.cron_expr IS NULL THEN j.status IN ('active', 'paused')
+                   ELSE j.pause_after_failures IS NOT NULL
+                        AND (v_status = 'dead' OR v_status = 'succeeded' AND j.dead_streak > 0) END;
     END LOOP;
 END
 $_$;
@@ -1347,6 +1401,13 @@ BEGIN
         ORDER BY r.lease_expires_at, r.id
         LIMIT p_limit;
 END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_failure_pause_note(p_after integer) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+SELECT 'paused by the scheduler after ' || p_after || CASE WHEN p_after = 1 THEN ' dead run' ELSE ' dead runs in a row' END
+       || ' (pause_after_failures: ' || p_after || '); resume the job once the cause is fixed'
 $$;
 
 CREATE FUNCTION forgeflow.forgeflow_heartbeat(p_holder text, p_ids uuid[], p_attempts integer[], p_lease_ms bigint, p_now timestamp with time zone) RETURNS TABLE(id uuid, attempt integer, cancel_requested boolean, held boolean, alive boolean)
@@ -1842,9 +1903,11 @@ CREATE TABLE forgeflow.jobs (
     paused_by text,
     sequence_key text,
     sequence_on_dead text,
+    dead_streak integer DEFAULT 0 NOT NULL,
     CONSTRAINT jobs_catch_up_values CHECK ((catch_up = ANY (ARRAY['skip'::text, 'once'::text]))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 200))),
     CONSTRAINT jobs_controls_recurring CHECK (((cron_expr IS NOT NULL) OR ((start_at IS NULL) AND (end_at IS NULL) AND (max_runs IS NULL) AND (jitter_seconds = 0) AND (pause_after_failures IS NULL)))),
+    CONSTRAINT jobs_dead_streak_positive CHECK ((dead_streak >= 0)),
     CONSTRAINT jobs_executor_length CHECK (((char_length(executor) >= 1) AND (char_length(executor) <= 100))),
     CONSTRAINT jobs_fired_runs_positive CHECK ((fired_runs >= 0)),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 200))),

@@ -9,12 +9,22 @@
 -- holder's lease row being ended (here, once it expired), so a stale or raced decision changes nothing. A batch of
 -- recoveries skips runs locked by others (SKIP LOCKED); a worker's acknowledgement waits for the row (lock_timeout) and
 -- is retried by its acknowledger: the holder's live lease row keeps the run meanwhile. Runs are locked in id order (as heartbeats and job changes lock them),
--- then the jobs of one-off runs that ended, so concurrent multi-row writers cannot deadlock. Per row: the run moves to
+-- then the jobs of runs that ended (one-off jobs complete; recurring ones with pause_after_failures count dead runs
+-- in a row in dead_streak and pause at the control), so concurrent multi-row writers cannot deadlock. Per row: the run moves to
 -- p_next (pending: due after p_delays ms; released: due now, the attempt not charged, max_attempts + 1; snoozed: due
 -- after its snooze, not charged either, and snoozes + 1); its output and error become the attempt's, except that
 -- lease_expired and released keep the run's output (and released and snoozed its error);
 -- the attempt's row is written here, once: the claim writes none (a row an older version's claim wrote is
 -- finished, only while it has no outcome). Returns the rows that applied.
+
+--changeset forgeflow:function-forgeflow_failure_pause_note runOnChange:true splitStatements:false
+-- the note of a pause by pause_after_failures (ScheduleState.failurePauseNote says the same)
+CREATE OR REPLACE FUNCTION forgeflow_failure_pause_note(p_after integer) RETURNS text
+    LANGUAGE sql IMMUTABLE
+AS $note$
+SELECT 'paused by the scheduler after ' || p_after || CASE WHEN p_after = 1 THEN ' dead run' ELSE ' dead runs in a row' END
+       || ' (pause_after_failures: ' || p_after || '); resume the job once the cause is fixed'
+$note$;
 
 --changeset forgeflow:function-forgeflow_end_attempts runOnChange:true splitStatements:false
 CREATE OR REPLACE FUNCTION forgeflow_end_attempts(p_ids uuid[], p_workers text[], p_attempts integer[], p_next text[],
@@ -32,6 +42,7 @@ DECLARE
     v_status   text;
     v_started  timestamptz;
     v_ended    uuid[] := '{}';
+    v_ended_status text[] := '{}';
     v_recovery boolean;
 BEGIN
     -- a batch of 16 or more: one statement (each lookup by primary key, so its cost grows with the batch, not the
@@ -97,12 +108,40 @@ BEGIN
                 ON CONFLICT (run_id, attempt) DO UPDATE
                     SET finished_at = excluded.finished_at, outcome = excluded.outcome, error = excluded.error
                     WHERE a.outcome IS NULL
+            ), ended AS (
+                -- per job: a success in the batch ends a streak of dead runs, else its dead runs extend it
+                SELECT job_id, count(*) FILTER (WHERE status = 'dead') AS dead, bool_or(status = 'succeeded') AS ok
+                FROM done
+                WHERE status IN ('succeeded', 'dead', 'cancelled')
+                GROUP BY job_id
             ), completed AS (
                 UPDATE jobs j
-                SET status = 'completed', next_run_at = NULL, updated_at = coalesce(CAST($9 AS timestamptz), now())
-                WHERE j.id IN (SELECT job_id FROM done WHERE status IN ('succeeded', 'dead', 'cancelled'))
-                  AND j.status IN ('active', 'paused')
-                  AND j.cron_expr IS NULL
+                SET status      = CASE WHEN j.cron_expr IS NULL THEN 'completed'
+                                       WHEN NOT e.ok AND j.status = 'active'
+                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN 'paused'
+                                       ELSE j.status END,
+                    next_run_at = CASE WHEN j.cron_expr IS NULL THEN NULL
+                                       WHEN NOT e.ok AND j.status = 'active'
+                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN NULL
+                                       ELSE j.next_run_at END,
+                    paused_note = CASE WHEN j.cron_expr IS NOT NULL AND NOT e.ok AND j.status = 'active'
+                                            AND j.dead_streak + e.dead >= j.pause_after_failures
+                                       THEN forgeflow_failure_pause_note(j.pause_after_failures)
+                                       ELSE j.paused_note END,
+                    paused_by   = CASE WHEN j.cron_expr IS NOT NULL AND NOT e.ok AND j.status = 'active'
+                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN 'scheduler'
+                                       ELSE j.paused_by END,
+                    dead_streak = CASE WHEN j.cron_expr IS NULL THEN j.dead_streak WHEN e.ok THEN 0
+                                       ELSE j.dead_streak + e.dead END,
+                    updated_at  = CASE WHEN j.cron_expr IS NULL
+                                            OR NOT e.ok AND j.status = 'active'
+                                               AND j.dead_streak + e.dead >= j.pause_after_failures
+                                       THEN coalesce(CAST($9 AS timestamptz), now())
+                                       ELSE j.updated_at END
+                FROM ended e
+                WHERE j.id = e.job_id
+                  AND CASE WHEN j.cron_expr IS NULL THEN j.status IN ('active', 'paused')
+                           ELSE j.pause_after_failures IS NOT NULL AND (e.dead > 0 OR e.ok AND j.dead_streak > 0) END
             )
             SELECT id, worker_id, attempt, job_id, status
             FROM done
@@ -161,6 +200,7 @@ BEGIN
             WHERE a.outcome IS NULL;
         IF v_status IN ('succeeded', 'dead', 'cancelled') THEN
             v_ended := v_ended || v_job;
+            v_ended_status := v_ended_status || v_status;
         END IF;
 
         id := v_row.id;
@@ -171,10 +211,37 @@ BEGIN
         RETURN NEXT;
     END LOOP;
 
-    FOR v_job IN SELECT DISTINCT e.id FROM unnest(v_ended) AS e (id) ORDER BY e.id LOOP
+    -- one-off jobs complete; a recurring job with pause_after_failures counts its dead runs in a row (a success
+    -- ends the streak) and pauses, the scheduler its author, when the streak reaches the control; no other job's
+    -- row is written
+    FOR v_job, v_status IN SELECT e.id, e.status FROM unnest(v_ended, v_ended_status) AS e (id, status)
+                           ORDER BY e.id LOOP
         UPDATE jobs j
-        SET status = 'completed', next_run_at = NULL, updated_at = v_now
-        WHERE j.id = v_job AND j.status IN ('active', 'paused') AND j.cron_expr IS NULL;
+        SET status      = CASE WHEN j.cron_expr IS NULL THEN 'completed'
+                               WHEN v_status = 'dead' AND j.status = 'active'
+                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN 'paused'
+                               ELSE j.status END,
+            next_run_at = CASE WHEN j.cron_expr IS NULL THEN NULL
+                               WHEN v_status = 'dead' AND j.status = 'active'
+                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN NULL
+                               ELSE j.next_run_at END,
+            paused_note = CASE WHEN j.cron_expr IS NOT NULL AND v_status = 'dead' AND j.status = 'active'
+                                    AND j.dead_streak + 1 >= j.pause_after_failures
+                               THEN forgeflow_failure_pause_note(j.pause_after_failures)
+                               ELSE j.paused_note END,
+            paused_by   = CASE WHEN j.cron_expr IS NOT NULL AND v_status = 'dead' AND j.status = 'active'
+                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN 'scheduler'
+                               ELSE j.paused_by END,
+            dead_streak = CASE WHEN j.cron_expr IS NULL THEN j.dead_streak WHEN v_status = 'dead' THEN j.dead_streak + 1
+                               ELSE 0 END,
+            updated_at  = CASE WHEN j.cron_expr IS NULL
+                                    OR v_status = 'dead' AND j.status = 'active'
+                                       AND j.dead_streak + 1 >= j.pause_after_failures THEN v_now
+                               ELSE j.updated_at END
+        WHERE j.id = v_job
+          AND CASE WHEN j.cron_expr IS NULL THEN j.status IN ('active', 'paused')
+                   ELSE j.pause_after_failures IS NOT NULL
+                        AND (v_status = 'dead' OR v_status = 'succeeded' AND j.dead_streak > 0) END;
     END LOOP;
 END
 $$;

@@ -328,6 +328,29 @@ class CommandLineIT {
         }
 
         @Test
+        void aScheduleWhoseRunsDieThreeTimesInARowPausesItselfAndSaysWhy() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "broken-hourly", "--command", "exit 3",
+                    "--cron", "0 * * * *", "--max-attempts", "1", "--pause-after-failures", "3"));
+            // three past ticks, due now: each run fails its one attempt and ends dead
+            Result backfill = cli("jobs", "backfill", id, "--from", "2026-01-01T00:00:00Z", "--to",
+                    "2026-01-01T02:00:00Z");
+            assertThat(backfill.code()).as(backfill.toString()).isZero();
+
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+            while (!"paused".equals(admin().getJob(id).status()) && Instant.now().isBefore(deadline)) {
+                Thread.sleep(100);
+            }
+
+            assertThat(admin().getJob(id).status()).isEqualTo("paused");
+            assertThat(admin().getJob(id).pausedBy()).isEqualTo("scheduler");
+            assertThat(admin().listRuns(id, "dead", 10, null).items()).hasSize(3);
+            assertThat(cli("jobs", "get", id).out()).contains("3 dead runs in a row (pause_after_failures: 3)",
+                    "(by scheduler)");
+            assertThat(cli("jobs", "resume", id).code()).isZero();
+            assertThat(admin().getJob(id).pausedNote()).isNull();
+        }
+
+        @Test
         void pauseResumeTriggerAndCancelPrintTheNewState() throws Exception {
             String id = submittedId(cli("jobs", "submit", "--json", "--name", "every-5", "--command", "true",
                     "--cron", "*/5 * * * *"));

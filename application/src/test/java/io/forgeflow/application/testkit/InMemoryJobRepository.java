@@ -165,6 +165,9 @@ public final class InMemoryJobRepository implements JobRepository {
             Job changed = job.withStatus(next, nextRunAt, now).withSchedule(
                     new io.forgeflow.domain.job.ScheduleState(job.schedule().firedRuns(), null, null));
             store.jobs.put(id, changed);
+            if (next == JobStatus.ACTIVE) {
+                store.deadStreaks.remove(id);
+            }
             List<Run> touched = new java.util.ArrayList<>();
             if (cancellation != RunCancellation.NONE) {
                 String reason = "cancelled because job " + id + " was " + next.wireName();

@@ -171,7 +171,7 @@ public final class InMemoryRunQueue implements RunQueue {
                 store.runs.put(next.id(), next);
                 store.finishAttempt(run.id(), run.attempt(), now, ack.outcome(), ack.error(),
                         ack.retryAfter() == null ? null : (int) ack.retryAfter().toSeconds());
-                store.completeOneOffJob(next, now);
+                store.afterRunEnded(next, now);
                 applied.add(ack.fence());
             }
             return applied;
@@ -292,7 +292,7 @@ public final class InMemoryRunQueue implements RunQueue {
                 Run next = finish(run, keepingOutput, now);
                 store.runs.put(next.id(), next);
                 store.finishAttempt(run.id(), run.attempt(), now, AttemptOutcome.LEASE_EXPIRED, decision.error());
-                store.completeOneOffJob(next, now);
+                store.afterRunEnded(next, now);
                 applied.add(decision.fence());
             }
             return applied;

@@ -79,7 +79,7 @@ public final class InMemoryRunRepository implements RunRepository {
             }
             Run cancelled = run.cancel(store.now(), reason);
             store.runs.put(id, cancelled);
-            store.completeOneOffJob(cancelled, store.now());
+            store.afterRunEnded(cancelled, store.now());
             return Optional.of(store.asRead(cancelled));
         }
     }

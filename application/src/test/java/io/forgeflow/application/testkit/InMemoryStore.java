@@ -2,6 +2,7 @@ package io.forgeflow.application.testkit;
 
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.job.ScheduleState;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.run.Attempt;
 import io.forgeflow.domain.run.AttemptOutcome;
@@ -211,17 +212,42 @@ public final class InMemoryStore {
                 .orElse(run);
     }
 
-    /** A one-off job whose run became terminal becomes completed (recurring jobs go on). */
-    void completeOneOffJob(Run run, Instant now) {
+    /**
+     * A one-off job whose run became terminal becomes completed; a recurring job with {@code pause_after_failures}
+     * counts its dead runs in a row (a success ends the streak) and is paused by the scheduler, with
+     * {@link ScheduleState#failurePauseNote}, when the streak reaches the control (as forgeflow_end_attempts does).
+     */
+    void afterRunEnded(Run run, Instant now) {
         if (!run.status().isTerminal()) {
             return;
         }
         Job job = jobs.get(run.jobId());
-        if (job != null && !job.spec().isRecurring()
-                && (job.status() == JobStatus.ACTIVE || job.status() == JobStatus.PAUSED)) {
-            jobs.put(job.id(), job.withStatus(JobStatus.COMPLETED, null, now));
+        if (job == null) {
+            return;
+        }
+        if (!job.spec().isRecurring()) {
+            if (job.status() == JobStatus.ACTIVE || job.status() == JobStatus.PAUSED) {
+                jobs.put(job.id(), job.withStatus(JobStatus.COMPLETED, null, now));
+            }
+            return;
+        }
+        if (job.spec().schedule().pauseAfterFailures() == null) {
+            return;
+        }
+        if (run.status() == io.forgeflow.domain.run.RunStatus.SUCCEEDED) {
+            deadStreaks.remove(job.id());
+        } else if (run.status() == io.forgeflow.domain.run.RunStatus.DEAD) {
+            int streak = deadStreaks.merge(job.id(), 1, Integer::sum);
+            if (job.status() == JobStatus.ACTIVE && job.spec().schedule().pausesAfter(streak)) {
+                jobs.put(job.id(), job.withStatus(JobStatus.PAUSED, null, now).withSchedule(new ScheduleState(
+                        job.schedule().firedRuns(), ScheduleState.failurePauseNote(
+                                job.spec().schedule().pauseAfterFailures()), ScheduleState.SCHEDULER)));
+            }
         }
     }
+
+    /** Dead runs in a row per recurring job with pause_after_failures (jobs.dead_streak); a resume clears it. */
+    final Map<String, Integer> deadStreaks = new HashMap<>();
 
     <T> List<T> newestFirst(Stream<T> rows, Function<T, String> id) {
         return rows.sorted(Comparator.comparingLong((T t) -> insertionOrder.get(id.apply(t))).reversed())

@@ -734,4 +734,126 @@ public abstract class RunQueueContract {
             assertThat(reload(held).status()).isEqualTo(RunStatus.RUNNING);
         }
     }
+
+    /**
+     * pause_after_failures (issue 45): a recurring job with the control counts its dead runs in a row as they end,
+     * through acknowledgements and lease recoveries, a run at a time or in a batch; a success ends the streak, a
+     * resume starts it again; at the control the job is paused by the scheduler with a note. Jobs without the control
+     * are not written when their runs end.
+     */
+    @Nested
+    class PauseAfterFailures {
+        Job controlled(int after) {
+            Instant now = clock().instant();
+            JobSpec spec = new JobSpec("flaky", "shell", Map.of("command", "false"), "*/5 * * * *", null, "UTC", 5, 1,
+                    60, CatchUp.SKIP, null).withSchedule(
+                    new io.forgeflow.domain.job.ScheduleControls(null, null, null, 0, after));
+            return jobs().create(new Job(Ids.newId(now), spec, JobStatus.ACTIVE, now.plusSeconds(300), now, now),
+                    null).job();
+        }
+
+        /** Claims and ends n runs of the job in one acknowledgement, dead or succeeded. */
+        void end(Job job, int n, boolean dead) {
+            Instant now = clock().instant();
+            for (int i = 0; i < n; i++) {
+                runs().insert(Run.pending(Ids.newId(now), job.id(), 1, 5, now, "shell", Map.of(), 60, now));
+            }
+            List<Run> held = queue().claim(WORKER_A, SHELL, n, LEASE);
+            assertThat(held).hasSize(n);
+            assertThat(queue().acknowledge(held.stream().map(r -> dead
+                    ? new Acknowledgement(fence(r), AttemptOutcome.FAILED, RunStatus.DEAD, Duration.ZERO, null, "boom")
+                    : success(fence(r))).toList())).hasSize(n);
+            clock().advance(Duration.ofSeconds(1));
+        }
+
+        Job reloaded(Job job) {
+            return jobs().find(job.id()).orElseThrow();
+        }
+
+        @Test
+        void theThirdDeadRunInARowPausesTheJobWithTheSchedulersNote() {
+            Job job = controlled(3);
+            end(job, 1, true);
+            end(job, 1, true);
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.ACTIVE);
+
+            end(job, 1, true);
+
+            Job paused = reloaded(job);
+            assertThat(paused.status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(paused.nextRunAt()).isNull();
+            assertThat(paused.schedule().pausedBy()).isEqualTo(io.forgeflow.domain.job.ScheduleState.SCHEDULER);
+            assertThat(paused.schedule().pausedNote())
+                    .isEqualTo(io.forgeflow.domain.job.ScheduleState.failurePauseNote(3))
+                    .contains("3 dead runs in a row");
+        }
+
+        @Test
+        void aSuccessEndsTheStreak() {
+            Job job = controlled(3);
+            end(job, 2, true);
+            end(job, 1, false);
+            end(job, 2, true);
+
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.ACTIVE);
+            end(job, 1, true);
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.PAUSED);
+        }
+
+        @Test
+        void deadRunsInOneLargeBatchCountEach() {
+            Job job = controlled(20);
+            end(job, 19, true);
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.ACTIVE);
+
+            end(job, 20, true);
+
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.PAUSED);
+        }
+
+        @Test
+        void aRunThatDiesWithItsLeaseCounts() {
+            Job job = controlled(1);
+            Instant now = clock().instant();
+            runs().insert(Run.pending(Ids.newId(now), job.id(), 1, 5, now, "shell", Map.of(), 60, now));
+            Run held = claimOne(WORKER_A);
+            clock().advance(LEASE.plusSeconds(1));
+
+            assertThat(queue().recover(List.of(expired(fence(held), RunStatus.DEAD, Duration.ZERO)))).hasSize(1);
+
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(reloaded(job).schedule().pausedNote()).contains("after 1 dead run (");
+        }
+
+        @Test
+        void aResumedJobCountsAgainFromNothing() {
+            Job job = controlled(2);
+            end(job, 2, true);
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(jobs().changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE,
+                    clock().instant().plusSeconds(300), JobRepository.RunCancellation.NONE, null)).isPresent();
+
+            end(job, 1, true);
+
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.ACTIVE);
+            assertThat(reloaded(job).schedule().pausedNote()).isNull();
+        }
+
+        @Test
+        void aJobWithoutTheControlIsNotWrittenWhenItsRunsEnd() {
+            Job job = recurringJob();
+            Instant before = reloaded(job).updatedAt();
+            Instant now = clock().instant();
+            for (int i = 0; i < 3; i++) {
+                runs().insert(Run.pending(Ids.newId(now), job.id(), 1, 5, now, "shell", Map.of(), 60, now));
+            }
+            List<Run> held = queue().claim(WORKER_A, SHELL, 3, LEASE);
+            clock().advance(Duration.ofSeconds(5));
+            queue().acknowledge(held.stream().map(r -> new Acknowledgement(fence(r), AttemptOutcome.FAILED,
+                    RunStatus.DEAD, Duration.ZERO, null, "boom")).toList());
+
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.ACTIVE);
+            assertThat(reloaded(job).updatedAt()).isEqualTo(before);
+        }
+    }
 }

@@ -31,6 +31,11 @@ public record ScheduleControls(Instant startAt, Instant endAt, Integer maxRuns, 
         return startAt == null && endAt == null && maxRuns == null && jitter() == 0 && pauseAfterFailures == null;
     }
 
+    /** Whether a job with these controls pauses once {@code deadInARow} of its runs have died one after another. */
+    public boolean pausesAfter(int deadInARow) {
+        return pauseAfterFailures != null && deadInARow >= pauseAfterFailures;
+    }
+
     /** The jitter in seconds, 0 when none. */
     public int jitter() {
         return jitterSeconds == null ? 0 : jitterSeconds;

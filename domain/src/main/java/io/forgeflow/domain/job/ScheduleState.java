@@ -13,6 +13,17 @@ public record ScheduleState(int firedRuns, String pausedNote, String pausedBy) {
     /** Who {@code paused_by} names when the scheduler paused the job itself ({@code pause_after_failures}). */
     public static final String SCHEDULER = "scheduler";
 
+    /**
+     * The note of a pause by {@code pause_after_failures} (SQL's {@code forgeflow_failure_pause_note} writes the same),
+     * e.g. "paused by the scheduler after 3 dead runs in a row (pause_after_failures: 3); resume the job once the cause
+     * is fixed".
+     */
+    public static String failurePauseNote(int pauseAfterFailures) {
+        return "paused by the scheduler after " + pauseAfterFailures
+                + (pauseAfterFailures == 1 ? " dead run" : " dead runs in a row") + " (pause_after_failures: "
+                + pauseAfterFailures + "); resume the job once the cause is fixed";
+    }
+
     public ScheduleState {
         if (firedRuns < 0) {
             throw new IllegalArgumentException("firedRuns must not be negative, was " + firedRuns);
