@@ -250,4 +250,84 @@ class ArchitectureTest {
             .should().callMethodWhere(JDBI_STATEMENT_CREATION)
             .because("the composition root hands Jdbi to the adapter; statements live in adapters-postgres's .sql "
                     + "files with bound parameters (BoundParametersTest checks those)");
+
+    /**
+     * A decorator of a port (a class that implements a port of the domain and holds another instance of that port)
+     * declares every method of the port: a method it left to the port's default would skip the decoration, or
+     * reach the default's fallback instead of the store it wraps (PublishedJobs once dropped pause notes through
+     * the default pause, and a 500 followed).
+     */
+    static final ArchCondition<JavaClass> DECLARE_EVERY_METHOD_OF_THE_PORTS_THEY_WRAP = new ArchCondition<>(
+            "declare every method of the port they wrap") {
+        @Override
+        public void check(JavaClass type, ConditionEvents events) {
+            for (JavaClass port : type.getAllRawInterfaces()) {
+                if (!port.getPackageName().startsWith("io.forgeflow.domain.port")) {
+                    continue;
+                }
+                boolean wraps = type.getAllFields().stream().anyMatch(f -> f.getRawType().equals(port));
+                if (!wraps) {
+                    continue;
+                }
+                for (com.tngtech.archunit.core.domain.JavaMethod method : port.getMethods()) {
+                    if (method.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.STATIC)) {
+                        continue;
+                    }
+                    List<String> parameters = method.getRawParameterTypes().stream().map(JavaClass::getName).toList();
+                    boolean declared = type.getMethods().stream().anyMatch(m -> m.getName().equals(method.getName())
+                            && m.getRawParameterTypes().stream().map(JavaClass::getName).toList().equals(parameters));
+                    if (!declared) {
+                        events.add(SimpleConditionEvent.violated(type, type.getName() + " wraps " + port.getSimpleName()
+                                + " but leaves " + method.getName() + parameters + " to the port's default"));
+                    }
+                }
+            }
+        }
+    };
+
+    @ArchTest
+    static final ArchRule decoratorsPassEveryPortMethodThrough = classes().that()
+            .resideInAPackage("io.forgeflow..").and().areNotInterfaces()
+            .should(DECLARE_EVERY_METHOD_OF_THE_PORTS_THEY_WRAP)
+            .because("a new method of a port must reach the store behind every decorator, or the build says which "
+                    + "decorator forgot it");
+
+    /**
+     * A record of a job's or a run's fields with shorter constructors beside its full one (JobSpec, JobDraft, Job,
+     * Run, the client's JobRequest) is built by the main
+     * code through the full one only: a shorter one fills what it does not name with defaults, so a caller that
+     * used it would drop a field added later without a compiler error (the flow-control merge found three fakes that
+     * lost {@code snoozes} that way). The shorter ones stay for tests and for the record's own delegation.
+     */
+    /** Where the records of a job's and a run's fields live: the domain's and the Java client's. */
+    static final Set<String> FIELD_SET_PACKAGES = Set.of("io.forgeflow.domain.job", "io.forgeflow.domain.run",
+            "io.forgeflow.client", "io.forgeflow.client.jdbc");
+
+    static final ArchCondition<JavaClass> BUILD_RECORDS_WITH_THEIR_FULL_CONSTRUCTOR = new ArchCondition<>(
+            "build ForgeFlow records with their full constructor") {
+        @Override
+        public void check(JavaClass type, ConditionEvents events) {
+            for (com.tngtech.archunit.core.domain.JavaConstructorCall call : type.getConstructorCallsFromSelf()) {
+                JavaClass record = call.getTargetOwner();
+                if (record.equals(type) || !FIELD_SET_PACKAGES.contains(record.getPackageName())
+                        || !record.getRawSuperclass().map(c -> c.getName().equals("java.lang.Record")).orElse(false)) {
+                    continue;
+                }
+                int full = record.getConstructors().stream().mapToInt(c -> c.getRawParameterTypes().size()).max()
+                        .orElse(0);
+                int used = call.getTarget().getRawParameterTypes().size();
+                if (used < full) {
+                    events.add(SimpleConditionEvent.violated(call, call.getDescription() + " uses a " + used
+                            + "-argument constructor of " + record.getSimpleName() + " (the full one takes " + full
+                            + ")"));
+                }
+            }
+        }
+    };
+
+    @ArchTest
+    static final ArchRule recordsAreBuiltWithEveryField = classes().that().resideInAPackage("io.forgeflow..")
+            .should(BUILD_RECORDS_WITH_THEIR_FULL_CONSTRUCTOR)
+            .because("a field added to a record must be given by every caller in the main code, or the build says "
+                    + "which caller forgot it");
 }

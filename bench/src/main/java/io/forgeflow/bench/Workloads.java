@@ -332,8 +332,7 @@ final class Workloads {
                         if (System.nanoTime() - stopAt > 0) {
                             return; // past the time limit: this producer submits nothing more
                         }
-                        submit.submit(new JobDraft("w2", "noop", Map.of("i", (int) i), null, null, null, null, null,
-                                null, null, null), incoming);
+                        submit.submit(JobDraft.oneOff("w2", "noop", Map.of("i", (int) i)), incoming);
                         enqueueLatency[(int) i] = System.nanoTime() - intended;
                         submitted[(int) i] = true;
                         submittedCount.incrementAndGet();

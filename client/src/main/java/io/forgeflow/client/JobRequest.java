@@ -146,6 +146,14 @@ public record JobRequest(
     }
 
     /** A job for the {@code shell} executor: {@code /bin/sh -c command}. */
+    /** The same request with other parents ({@code depends_on}, {@code on_parent_failure}); every other field kept. */
+    public JobRequest withDependsOn(List<String> parents, String onFailure) {
+        return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retry, labels, parents, onFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
+                sequenceKey, onDead);
+    }
+
     public static Builder shell(String name, String command) {
         return builder(name, "shell").payload(Map.of("command", command));
     }

@@ -45,6 +45,11 @@ final class HandlerRunQueue implements RunQueue {
     }
 
     @Override
+    public List<Run> claim(String workerId, Set<String> executors, int limit, Duration lease) {
+        return claim(workerId, executors, QueueSelection.ALL, limit, lease);
+    }
+
+    @Override
     public List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease) {
         return queue.claim(workerId, claimKeysFor(executors), queues, limit, lease);
     }

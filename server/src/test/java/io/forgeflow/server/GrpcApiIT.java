@@ -358,6 +358,15 @@ class GrpcApiIT {
         assertThat(edited.getSpec().hasMaxRuns()).as("in the mask, unset: removed").isFalse();
         assertThat(edited.getPausedNote()).as("an edit keeps the pause").isEqualTo("vendor outage");
 
+        // a payload in the mask beside a schedule control: the control is kept (the payload's copy once dropped it)
+        Job both = jobs(ADMIN).updateJob(UpdateJobRequest.newBuilder().setId(job.getId())
+                .setJob(reverse("grpc-steered", "y").toBuilder().setJitterSeconds(7).setPauseAfterFailures(4))
+                .setUpdateMask(FieldMask.newBuilder().addPaths("payload").addPaths("jitter_seconds")
+                        .addPaths("pause_after_failures")).build());
+        assertThat(both.getSpec().getPayload().getFieldsOrThrow("text").getStringValue()).isEqualTo("y");
+        assertThat(both.getSpec().getJitterSeconds()).isEqualTo(7);
+        assertThat(both.getSpec().getPauseAfterFailures()).isEqualTo(4);
+
         for (var bad : List.of(java.util.Map.entry("max_runs", reverse("b", "x").toBuilder().setCronExpr("@hourly").setMaxRuns(0)),
                 java.util.Map.entry("jitter_seconds", reverse("b", "x").toBuilder().setCronExpr("@hourly").setJitterSeconds(86_401)),
                 java.util.Map.entry("pause_after_failures", reverse("b", "x").toBuilder().setCronExpr("@hourly")

@@ -139,11 +139,8 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
             Authentication.checkSubmit(current.executor());
             JobDraft v = Convert.draft(request.getJob());
             // a payload sent back as it was read keeps its masked secrets' stored values, as over REST
-            JobDraft values = !given.contains("payload") ? v : new JobDraft(v.name(), v.executor(),
-                    PayloadRedaction.restore(v.payload(), current.payload()), v.cronExpr(), v.runAt(), v.timezone(),
-                    v.priority(), v.maxAttempts(), v.timeoutSeconds(), v.catchUp(), v.idempotencyKey(), v.queue(),
-                    v.concurrencyKey(), v.maxConcurrent(), v.overlap(), v.uniqueKey(), v.uniqueOnConflict(),
-                    v.retryBaseSeconds(), v.retryMaxSeconds(), v.labels());
+            JobDraft values = !given.contains("payload") ? v
+                    : v.withPayload(PayloadRedaction.restore(v.payload(), current.payload()));
             io.forgeflow.domain.job.Job job = uc.updateJob().update(id, new JobPatch(values, given),
                     request.getKeepPending());
             return Convert.job(job, waits().of(job));

@@ -180,10 +180,7 @@ public final class JobResource {
         if (!patch.gives("payload") || payload == v.payload()) {
             return patch;
         }
-        return new io.forgeflow.domain.job.JobPatch(new io.forgeflow.domain.job.JobDraft(v.name(), v.executor(), payload,
-                v.cronExpr(), v.runAt(), v.timezone(), v.priority(), v.maxAttempts(), v.timeoutSeconds(), v.catchUp(),
-                v.idempotencyKey(), v.queue(), v.concurrencyKey(), v.maxConcurrent(), v.overlap(), v.uniqueKey(),
-                v.uniqueOnConflict(), v.retryBaseSeconds(), v.retryMaxSeconds(), v.labels(), v.schedule()), patch.given());
+        return new io.forgeflow.domain.job.JobPatch(v.withPayload(payload), patch.given());
     }
 
     /**

@@ -83,10 +83,7 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     static JobRequest withParents(JobRequest r, Parents parents) {
-        return new JobRequest(r.name(), r.executor(), r.payload(), r.cronExpr(), r.runAt(), r.timezone(), r.priority(),
-                r.maxAttempts(), r.timeoutSeconds(), r.catchUp(), r.idempotencyKey(), r.queue(), r.concurrencyKey(),
-                r.maxConcurrent(), r.overlap(), r.uniqueKey(), r.uniqueOnConflict(), r.retry(), r.labels(),
-                parents.ids(), parents.onParentFailure(), r.sequenceKey(), r.onDead());
+        return r.withDependsOn(parents.ids(), parents.onParentFailure());
     }
 
     @Override

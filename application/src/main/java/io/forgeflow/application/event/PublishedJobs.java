@@ -110,6 +110,11 @@ public final class PublishedJobs implements JobRepository {
         return fired(jobs.fire(job, newNextRunAt, run), run);
     }
 
+    @Override
+    public boolean fireTick(String jobId, Instant expectedNextRunAt, Instant newNextRunAt, Run run) {
+        return fire(jobId, expectedNextRunAt, newNextRunAt, run) != TickOutcome.NOT_ADVANCED;
+    }
+
     private TickOutcome fired(TickOutcome outcome, Run run) {
         if (outcome == TickOutcome.FIRED && run != null) {
             changes.changed(List.of(run));

@@ -9,7 +9,6 @@ import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobDraft;
 import io.forgeflow.domain.job.JobSpec;
-import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.CronSchedules;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.JobRepository.JobCreation;
@@ -107,7 +106,7 @@ public final class SubmitJob {
                     spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
             nextRunAt = due;
         }
-        Job job = new Job(jobId, spec, JobStatus.ACTIVE, nextRunAt, now, now).withTrace(trace);
+        Job job = Job.submitted(jobId, spec, nextRunAt, now, trace);
         JobCreation creation;
         try {
             creation = dependencies.isEmpty() ? jobs.create(job, firstRun)

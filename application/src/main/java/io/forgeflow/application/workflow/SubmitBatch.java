@@ -7,7 +7,6 @@ import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
-import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.WorkSignal;
 import io.forgeflow.domain.port.Workflows;
 import io.forgeflow.domain.port.Workflows.BatchCreation;
@@ -79,7 +78,7 @@ public final class SubmitBatch {
             JobSpec spec = p.spec();
             String jobId = Ids.newId(now);
             Instant due = spec.runAt() == null ? now : spec.runAt();
-            jobs.add(new Job(jobId, spec, JobStatus.ACTIVE, due, now, now).withTrace(trace));
+            jobs.add(Job.submitted(jobId, spec, due, now, trace));
             Run run = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
                     spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
             runs.add(p.hasParents() ? run.waitingForParents() : run);
@@ -91,7 +90,7 @@ public final class SubmitBatch {
             JobSpec spec = plan.onComplete();
             String jobId = Ids.newId(now);
             Instant due = spec.runAt() == null ? now : spec.runAt();
-            then = new Job(jobId, spec, JobStatus.ACTIVE, due, now, now).withTrace(trace);
+            then = Job.submitted(jobId, spec, due, now, trace);
             thenRun = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
                     spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry()).waitingForParents();
         }

@@ -45,6 +45,11 @@ public record Job(String id, JobSpec spec, JobStatus status, Instant nextRunAt, 
         this(id, spec, status, nextRunAt, createdAt, updatedAt, VIA_REST);
     }
 
+    /** A job just submitted over the API: active, nothing fired yet, under the submission's trace (null: none). */
+    public static Job submitted(String id, JobSpec spec, Instant nextRunAt, Instant now, TraceContext trace) {
+        return new Job(id, spec, JobStatus.ACTIVE, nextRunAt, now, now, VIA_REST, trace, ScheduleState.NONE);
+    }
+
     public Job withStatus(JobStatus next, Instant nextRun, Instant now) {
         return new Job(id, spec, next, nextRun, createdAt, now, submittedVia, trace, schedule);
     }

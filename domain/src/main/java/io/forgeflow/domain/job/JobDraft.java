@@ -120,6 +120,19 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                 idempotencyKey, null, null, null, null);
     }
 
+    /** A one-off draft of an executor and payload, due now, everything else the defaults. */
+    public static JobDraft oneOff(String name, String executor, Map<String, Object> payload) {
+        return new JobDraft(name, executor, payload, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null, null, null, null);
+    }
+
+    /** The same draft with another payload (every other field kept). */
+    public JobDraft withPayload(Map<String, Object> newPayload) {
+        return new JobDraft(name, executor, newPayload, cronExpr, runAt, timezone, priority, maxAttempts,
+                timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
+                uniqueOnConflict, retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead);
+    }
+
     public static final int MAX_NAME_LENGTH = 200;
     public static final int MAX_IDEMPOTENCY_KEY_LENGTH = 200;
     public static final int DEFAULT_PRIORITY = 5;
