@@ -110,6 +110,15 @@ class PublishedRepositoriesTest {
 
         assertThat(published).extracting(RunChange::runId, RunChange::status)
                 .containsExactly(tuple(tick.id(), RunStatus.PENDING));
+
+        // the boolean form passes through the decorator too, and publishes the same
+        published.clear();
+        Job next = jobs.find(cron.id()).orElseThrow();
+        Run second = aRun(cron);
+        assertThat(jobs.fireTick(cron.id(), next.nextRunAt(), next.nextRunAt().plusSeconds(60), second)).isTrue();
+        assertThat(jobs.fireTick(cron.id(), next.nextRunAt(), next.nextRunAt().plusSeconds(60), aRun(cron))).isFalse();
+        assertThat(published).extracting(RunChange::runId, RunChange::status)
+                .containsExactly(tuple(second.id(), RunStatus.PENDING));
     }
 
     @Test

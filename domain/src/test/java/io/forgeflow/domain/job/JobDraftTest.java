@@ -503,4 +503,19 @@ class JobDraftTest {
                 (String) m.get("unique_key"), (String) m.get("unique_on_conflict"),
                 (Integer) m.get("retry.base_seconds"), (Integer) m.get("retry.max_seconds"));
     }
+
+    @Test
+    void aCopyWithAnotherPayloadKeepsEveryOtherField() {
+        JobDraft full = new JobDraft("n", "shell", Map.of("command", "a"), "0 * * * *", null, "UTC", 3, 4, 60, "once",
+                null, "q", "k", 2, "skip", null, null, 1, 9, Map.of("team", "x"),
+                new ScheduleControls(null, null, 5, 10, 3), null, null);
+
+        JobDraft copy = full.withPayload(Map.of("command", "b"));
+
+        assertThat(copy.payload()).isEqualTo(Map.of("command", "b"));
+        assertThat(copy).usingRecursiveComparison().ignoringFields("payload").isEqualTo(full);
+        assertThat(JobDraft.oneOff("w", "noop", Map.of("i", 1))).isEqualTo(new JobDraft("w", "noop", Map.of("i", 1),
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null));
+    }
 }

@@ -33,4 +33,14 @@ class JobTest {
         assertThatThrownBy(() -> new Job("id", SPEC, JobStatus.ACTIVE, T, T, T, null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("submittedVia");
     }
+
+    @Test
+    void aSubmittedJobIsActiveFromNowUnderItsTraceWithNothingFired() {
+        io.forgeflow.domain.trace.TraceContext trace = new io.forgeflow.domain.trace.TraceContext(
+                "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", null);
+        Job job = Job.submitted("id-1", SPEC, T.plusSeconds(5), T, trace);
+
+        assertThat(job).isEqualTo(new Job("id-1", SPEC, JobStatus.ACTIVE, T.plusSeconds(5), T, T, Job.VIA_REST, trace,
+                ScheduleState.NONE));
+    }
 }

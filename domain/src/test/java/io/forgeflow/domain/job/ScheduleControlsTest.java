@@ -204,4 +204,23 @@ class ScheduleControlsTest {
         assertThat(spec.withSchedule(ScheduleControls.NONE).schedule()).isEqualTo(ScheduleControls.NONE);
         assertThat(spec.withSchedule(ScheduleControls.NONE).name()).isEqualTo("n");
     }
+
+    @Test
+    void aJobPausesOnceItsDeadRunsInARowReachTheControl() {
+        ScheduleControls three = new ScheduleControls(null, null, null, 0, 3);
+        assertThat(three.pausesAfter(2)).isFalse();
+        assertThat(three.pausesAfter(3)).isTrue();
+        assertThat(three.pausesAfter(4)).isTrue();
+        assertThat(ScheduleControls.NONE.pausesAfter(1_000)).as("no control: never").isFalse();
+    }
+
+    @Test
+    void theNoteOfAPauseOnFailureSaysHowManyAndHowToGoOn() {
+        assertThat(ScheduleState.failurePauseNote(3)).isEqualTo("paused by the scheduler after 3 dead runs in a row "
+                + "(pause_after_failures: 3); resume the job once the cause is fixed");
+        assertThat(ScheduleState.failurePauseNote(1)).isEqualTo("paused by the scheduler after 1 dead run "
+                + "(pause_after_failures: 1); resume the job once the cause is fixed");
+        assertThat(ScheduleState.failurePauseNote(ScheduleControls.MAX_PAUSE_AFTER_FAILURES))
+                .hasSizeLessThanOrEqualTo(ScheduleState.MAX_NOTE_LENGTH);
+    }
 }
