@@ -115,7 +115,8 @@ final class ApiWiring {
                 new TriggerJob(jobs, runs, signal, clock, tracing), new DeleteJob(jobs, tracing),
                 new QueryRuns(runs, waits, listBudget), new CancelRun(runs, tracing),
                 new RequeueRun(runs, jobs, signal, workflows), new QueueControls(queues, signal),
-                new PreviewSchedule(cron, clock), new QueryNodes(nodes, heartbeatInterval));
+                new PreviewSchedule(cron, clock), new QueryNodes(nodes, heartbeatInterval),
+                new io.forgeflow.application.schedule.BackfillJob(jobs, cron, signal, clock));
     }
 
     void register() {

@@ -367,6 +367,39 @@ class GrpcApiIT {
         assertThat(both.getSpec().getJitterSeconds()).isEqualTo(7);
         assertThat(both.getSpec().getPauseAfterFailures()).isEqualTo(4);
 
+        // backfill: three past ticks, once; the second call adds nothing; progress readable with scope read
+        com.google.protobuf.Timestamp from = com.google.protobuf.Timestamp.newBuilder()
+                .setSeconds(java.time.Instant.parse("2026-01-01T00:00:00Z").getEpochSecond()).build();
+        com.google.protobuf.Timestamp to = com.google.protobuf.Timestamp.newBuilder()
+                .setSeconds(java.time.Instant.parse("2026-01-01T02:00:00Z").getEpochSecond()).build();
+        io.forgeflow.adapter.grpc.v1.Backfill backfill = jobs(OPERATE).backfillJob(
+                io.forgeflow.adapter.grpc.v1.BackfillJobRequest.newBuilder().setId(job.getId()).setFrom(from).setTo(to)
+                        .setOverlap("queue_one").build());
+        assertThat(backfill.getTicks()).isEqualTo(3);
+        assertThat(backfill.getCreated()).isEqualTo(3);
+        assertThat(backfill.getOverlap()).isEqualTo("queue_one");
+        io.forgeflow.adapter.grpc.v1.Backfill again = jobs(OPERATE).backfillJob(
+                io.forgeflow.adapter.grpc.v1.BackfillJobRequest.newBuilder().setId(job.getId()).setFrom(from).setTo(to)
+                        .build());
+        assertThat(again.getCreated()).isZero();
+        assertThat(again.getSkipped()).isEqualTo(3);
+        io.forgeflow.adapter.grpc.v1.Backfill read = jobs(READ).getBackfill(
+                io.forgeflow.adapter.grpc.v1.GetBackfillRequest.newBuilder().setJobId(job.getId())
+                        .setBackfillId(backfill.getId()).build());
+        assertThat(read.getId()).isEqualTo(backfill.getId());
+        assertThat(read.getRunsMap().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3);
+        StatusRuntimeException reversed = failure(() -> jobs(OPERATE).backfillJob(
+                io.forgeflow.adapter.grpc.v1.BackfillJobRequest.newBuilder().setId(job.getId()).setFrom(to).setTo(from)
+                        .build()));
+        assertThat(reversed.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(reversed)).isEqualTo("to");
+        assertThat(failure(() -> jobs(READ).backfillJob(io.forgeflow.adapter.grpc.v1.BackfillJobRequest.newBuilder()
+                .setId(job.getId()).setFrom(from).setTo(to).build())).getStatus().getCode())
+                .isEqualTo(Status.Code.PERMISSION_DENIED);
+        assertThat(failure(() -> jobs(READ).getBackfill(io.forgeflow.adapter.grpc.v1.GetBackfillRequest.newBuilder()
+                .setJobId(job.getId()).setBackfillId("nope").build())).getStatus().getCode())
+                .isEqualTo(Status.Code.NOT_FOUND);
+
         for (var bad : List.of(java.util.Map.entry("max_runs", reverse("b", "x").toBuilder().setCronExpr("@hourly").setMaxRuns(0)),
                 java.util.Map.entry("jitter_seconds", reverse("b", "x").toBuilder().setCronExpr("@hourly").setJitterSeconds(86_401)),
                 java.util.Map.entry("pause_after_failures", reverse("b", "x").toBuilder().setCronExpr("@hourly")

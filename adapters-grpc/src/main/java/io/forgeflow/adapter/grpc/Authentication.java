@@ -39,6 +39,8 @@ final class Authentication implements ServerInterceptor {
             Map.entry("forgeflow.v1.JobService/CancelJob", "operate"),
             Map.entry("forgeflow.v1.JobService/TriggerJob", "operate"),
             Map.entry("forgeflow.v1.JobService/DeleteJob", "operate"),
+            Map.entry("forgeflow.v1.JobService/BackfillJob", "operate"),
+            Map.entry("forgeflow.v1.JobService/GetBackfill", "read"),
             Map.entry("forgeflow.v1.RunService/GetRun", "read"),
             Map.entry("forgeflow.v1.RunService/ListRuns", "read"),
             Map.entry("forgeflow.v1.RunService/WatchRuns", "read"),

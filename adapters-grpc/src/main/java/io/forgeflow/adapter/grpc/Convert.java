@@ -304,6 +304,13 @@ final class Convert {
         return Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build();
     }
 
+    static io.forgeflow.adapter.grpc.v1.Backfill backfill(io.forgeflow.domain.port.JobRepository.BackfillProgress p) {
+        return io.forgeflow.adapter.grpc.v1.Backfill.newBuilder().setId(p.id()).setJobId(p.jobId())
+                .setFrom(timestamp(p.from())).setTo(timestamp(p.to())).setOverlap(p.overlap()).setTicks(p.ticks())
+                .setCreated(p.created()).setSkipped(p.ticks() - p.created()).setCreatedAt(timestamp(p.createdAt()))
+                .setDone(p.done()).putAllRuns(new java.util.TreeMap<>(p.runs())).build();
+    }
+
     static Instant instant(Timestamp t) {
         if (t.getNanos() < 0 || t.getNanos() > 999_999_999) {
             throw new ValidationException("timestamp", "a timestamp's nanos must be 0 to 999999999");

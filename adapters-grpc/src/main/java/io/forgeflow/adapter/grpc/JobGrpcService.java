@@ -1,7 +1,10 @@
 package io.forgeflow.adapter.grpc;
 
 import com.google.protobuf.FieldMask;
+import io.forgeflow.adapter.grpc.v1.Backfill;
+import io.forgeflow.adapter.grpc.v1.BackfillJobRequest;
 import io.forgeflow.adapter.grpc.v1.BatchJob;
+import io.forgeflow.adapter.grpc.v1.GetBackfillRequest;
 import io.forgeflow.adapter.grpc.v1.DeleteJobRequest;
 import io.forgeflow.adapter.grpc.v1.DeleteJobResponse;
 import io.forgeflow.adapter.grpc.v1.GetJobRequest;
@@ -202,6 +205,28 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
             uc.deleteJob().delete(wellFormed(request.getId()), request.getCancelRunning(), request.getPurge())
                     .ifPresent(job -> answer.setJob(Convert.job(job, null)));
             return answer.build();
+        });
+    }
+
+    @Override
+    public void backfillJob(BackfillJobRequest request, StreamObserver<Backfill> observer) {
+        unary.answer(observer, () -> {
+            io.forgeflow.domain.job.Backfill backfill = io.forgeflow.domain.job.Backfill.of(
+                    request.hasFrom() ? Convert.instant(request.getFrom()) : null,
+                    request.hasTo() ? Convert.instant(request.getTo()) : null,
+                    request.getOverlap().isEmpty() ? null : request.getOverlap(),
+                    request.hasOnlyMissing() ? request.getOnlyMissing() : null);
+            return Convert.backfill(uc.backfillJob().backfill(wellFormed(request.getId()), backfill).progress());
+        });
+    }
+
+    @Override
+    public void getBackfill(GetBackfillRequest request, StreamObserver<Backfill> observer) {
+        unary.answer(observer, () -> {
+            if (!io.forgeflow.domain.id.Ids.isWellFormed(request.getBackfillId())) {
+                throw new io.forgeflow.domain.error.NotFoundException("backfill", request.getBackfillId());
+            }
+            return Convert.backfill(uc.backfillJob().progress(wellFormed(request.getJobId()), request.getBackfillId()));
         });
     }
 

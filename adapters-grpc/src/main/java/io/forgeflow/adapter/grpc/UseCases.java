@@ -22,7 +22,8 @@ import java.util.Objects;
 public record UseCases(SubmitJob submitJob, SubmitBatch submitBatch, QueryJobs queryJobs, UpdateJob updateJob,
                        PauseJob pauseJob, ResumeJob resumeJob, CancelJob cancelJob, TriggerJob triggerJob,
                        DeleteJob deleteJob, QueryRuns queryRuns, CancelRun cancelRun, RequeueRun requeueRun,
-                       QueueControls queues, PreviewSchedule previewSchedule, QueryNodes queryNodes) {
+                       QueueControls queues, PreviewSchedule previewSchedule, QueryNodes queryNodes,
+                       io.forgeflow.application.schedule.BackfillJob backfillJob) {
     /** @param submitBatch null on a node without workflows: SubmitBatch answers UNIMPLEMENTED */
     public UseCases {
         Objects.requireNonNull(submitJob, "submitJob");
@@ -39,5 +40,6 @@ public record UseCases(SubmitJob submitJob, SubmitBatch submitBatch, QueryJobs q
         Objects.requireNonNull(queues, "queues");
         Objects.requireNonNull(previewSchedule, "previewSchedule");
         Objects.requireNonNull(queryNodes, "queryNodes");
+        Objects.requireNonNull(backfillJob, "backfillJob");
     }
 }
