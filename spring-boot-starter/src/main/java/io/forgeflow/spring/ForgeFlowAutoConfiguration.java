@@ -57,8 +57,8 @@ public class ForgeFlowAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ForgeFlow forgeFlow(DataSource dataSource, ForgeFlowProperties properties, ForgeFlowDatabase database,
-                        ObjectProvider<ObjectMapper> mappers) {
-        return new JdbcForgeFlow(dataSource, properties.getSchema(), mapper(mappers));
+                        ObjectProvider<ObjectMapper> mappers, ObjectProvider<EnqueueTracing> tracing) {
+        return new JdbcForgeFlow(dataSource, properties.getSchema(), mapper(mappers), tracing.getIfUnique());
     }
 
     @Bean
@@ -120,9 +120,10 @@ public class ForgeFlowAutoConfiguration {
     }
 
     /**
-     * Each handler invocation inside an Observation continuing the run's trace ({@link ObservationHandlerDecorator}),
-     * when the application has an {@code ObservationRegistry} bean (Actuator makes one; with Micrometer Tracing, its
-     * handlers make spans).
+     * Each enqueue inside an Observation whose trace context the job keeps ({@link ObservationEnqueueTracing}), and
+     * each handler invocation inside one continuing the run's ({@link ObservationHandlerDecorator}), when the
+     * application has an {@code ObservationRegistry} bean (Actuator makes one; with Micrometer Tracing, its handlers
+     * make spans).
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
@@ -132,6 +133,13 @@ public class ForgeFlowAutoConfiguration {
         @ConditionalOnMissingBean(HandlerDecorator.class)
         HandlerDecorator forgeFlowHandlerObservation(ObservationRegistry registry) {
             return new ObservationHandlerDecorator(registry);
+        }
+
+        @Bean
+        @ConditionalOnBean(type = "io.micrometer.observation.ObservationRegistry")
+        @ConditionalOnMissingBean(EnqueueTracing.class)
+        EnqueueTracing forgeFlowEnqueueObservation(ObservationRegistry registry) {
+            return new ObservationEnqueueTracing(registry);
         }
     }
 

@@ -2,12 +2,14 @@ package io.forgeflow.spring;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.client.jdbc.Enqueued;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
 import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
 import io.micrometer.tracing.otel.bridge.OtelPropagator;
 import io.micrometer.tracing.otel.bridge.OtelTracer;
@@ -40,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * With an {@code ObservationRegistry} and Micrometer Tracing over OpenTelemetry (the real bridge, spans kept in
  * memory), a handler runs inside an Observation whose span continues the run's W3C trace context: the span the
  * handler sees has the trace id the job was enqueued with and the run's span as its parent, and the tracestate goes
- * along. Run by this module on Boot 3.5 and by spring-boot-starter-boot4 on Boot 4.0.
+ * along; and a job enqueued through the {@code ForgeFlow} bean carries the caller's trace to its handler. Run by this
+ * module on Boot 3.5 and by spring-boot-starter-boot4 on Boot 4.0.
  */
 class ForgeFlowObservationIT {
     @RegisterExtension
@@ -93,6 +96,7 @@ class ForgeFlowObservationIT {
             ObservationRegistry registry = ObservationRegistry.create();
             OtelPropagator propagator = new OtelPropagator(openTelemetry.getPropagators(), openTelemetry.getTracer("it"));
             registry.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+                    new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
                     new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
                     new DefaultTracingObservationHandler(tracer)));
             return registry;
@@ -104,16 +108,47 @@ class ForgeFlowObservationIT {
         }
     }
 
-    @Test
-    void aHandlerRunsInsideAnObservationThatContinuesTheRunsTraceContext() throws Exception {
+    static ConfigurableApplicationContext start() {
         SEEN.clear();
-        try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(TracedApp.class)
-                .web(WebApplicationType.NONE)
+        return new SpringApplicationBuilder(TracedApp.class).web(WebApplicationType.NONE)
                 .properties("spring.datasource.url=" + pg.jdbcUrl(), "spring.datasource.username=" + pg.user(),
                         "spring.datasource.password=" + pg.password(), "spring.datasource.hikari.maximum-pool-size=8",
                         "forgeflow.poll-interval=200ms", "forgeflow.drain-grace=2s", "forgeflow.scheduler=false")
-                .run()) {
+                .run();
+    }
+
+    @Test
+    void aJobEnqueuedThroughTheForgeFlowBeanCarriesTheCallersTraceToItsHandler() throws Exception {
+        try (ConfigurableApplicationContext ctx = start()) {
+            Tracer tracer = ctx.getBean(Tracer.class);
+            Span request = tracer.nextSpan().name("request").start();
+            Enqueued job;
+            try (Tracer.SpanInScope in = tracer.withSpan(request)) {
+                job = ctx.getBean(ForgeFlow.class).enqueue("traced", Map.of("n", 1));
+            } finally {
+                request.end();
+            }
+
+            List<String> seen = SEEN.poll(20, TimeUnit.SECONDS);
+            assertThat(seen).as("the span current in the handler").isNotNull().hasSize(3);
+            assertThat(seen.get(0)).as("the caller's trace").isEqualTo(request.context().traceId());
+            InMemorySpanExporter spans = ctx.getBean(InMemorySpanExporter.class);
+            SpanData enqueue = spans.getFinishedSpanItems().stream().filter(s -> s.getName().equals("enqueue traced"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no enqueue span in " + spans.getFinishedSpanItems()));
+            assertThat(enqueue.getKind()).isEqualTo(SpanKind.PRODUCER);
+            assertThat(enqueue.getParentSpanId()).isEqualTo(request.context().spanId());
+            JdbcTemplate jdbc = ctx.getBean(JdbcTemplate.class);
+            assertThat(jdbc.queryForObject("SELECT traceparent FROM forgeflow.jobs WHERE id = CAST(? AS uuid)",
+                    String.class, job.jobId())).as("the job keeps the enqueue span's context")
+                    .isEqualTo("00-" + request.context().traceId() + "-" + enqueue.getSpanId() + "-01");
+        }
+    }
+
+    @Test
+    void aHandlerRunsInsideAnObservationThatContinuesTheRunsTraceContext() throws Exception {
+        try (ConfigurableApplicationContext ctx = start()) {
             assertThat(ctx.getBean(HandlerDecorator.class)).isInstanceOf(ObservationHandlerDecorator.class);
+            assertThat(ctx.getBean(EnqueueTracing.class)).isInstanceOf(ObservationEnqueueTracing.class);
             JdbcTemplate jdbc = ctx.getBean(JdbcTemplate.class);
             String runId = jdbc.queryForObject("SELECT run_id FROM forgeflow.enqueue(name => 'traced', "
                             + "executor => 'java', payload => CAST(? AS jsonb), traceparent => ?, tracestate => ?)",
