@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * migrates it, and the embedded worker runs the job there.
  */
 @SpringBootTest(classes = EmbeddedDatabaseIT.App.class,
-        properties = {"forgeflow.poll-interval=200ms", "forgeflow.drain-grace=2s"})
+        properties = {"forgeflow.poll-interval=200ms", "forgeflow.drain-grace=2s",
+                "logging.level.io.zonky.test=WARN"}) // initdb's and the server's own output
 @ForgeFlowTest(mode = ForgeFlowTest.Mode.DATABASE)
 class EmbeddedDatabaseIT {
     static final BlockingQueue<Note> RECEIVED = new LinkedBlockingQueue<>();
