@@ -24,7 +24,8 @@ import javax.sql.DataSource;
  * ({@link ForgeFlowDatabase}), a {@link ForgeFlow} bean that enqueues in the current transaction, the
  * {@link ForgeFlowHandler} and {@link Recurring} methods, and the embedded worker ({@link ForgeFlowLifecycle}).
  * With Micrometer's {@code MeterRegistry} bean present, the worker's meters; with an {@code ObservationRegistry}, an
- * Observation around each handler invocation. Every bean backs off when the application defines its own.
+ * Observation around each enqueue and each handler invocation, carrying the trace from one to the other. Every bean
+ * backs off when the application defines its own.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
