@@ -73,6 +73,16 @@ final class AttemptContext implements JobContext {
     }
 
     @Override
+    public String traceparent() {
+        return execution.traceparent();
+    }
+
+    @Override
+    public String tracestate() {
+        return execution.traceparent() == null ? null : execution.tracestate();
+    }
+
+    @Override
     public void output(String text) {
         if (text == null || text.isEmpty()) {
             return;

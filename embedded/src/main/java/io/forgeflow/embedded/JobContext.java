@@ -34,6 +34,20 @@ public interface JobContext {
     /** Fires when the attempt must stop: an operator cancelled the run, it timed out, or the worker lost its lease or stops. */
     JobCancellation cancellation();
 
+    /**
+     * The W3C {@code traceparent} of this attempt: its span's when the worker records spans
+     * ({@link ForgeFlowWorker.Builder#tracing}), else the run's own context (the trace the job was submitted in). Null
+     * when the run is not traced. A handler that starts spans of its own makes them children of this.
+     */
+    default String traceparent() {
+        return null;
+    }
+
+    /** The W3C {@code tracestate} that goes with {@link #traceparent()}; null for none. */
+    default String tracestate() {
+        return null;
+    }
+
     /** Appends {@code text} to the run's output (the tail is kept, as for shell jobs); {@code \n} is not added. */
     void output(String text);
 

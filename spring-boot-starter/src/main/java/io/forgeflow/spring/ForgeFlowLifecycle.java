@@ -28,6 +28,7 @@ public class ForgeFlowLifecycle implements SmartLifecycle {
     private final RecurringReconciler reconciler;
     private final ObjectMapper mapper;
     private final WorkerMetrics metrics;
+    private final HandlerDecorator decorator;
     private volatile ForgeFlowWorker worker;
     private volatile boolean running;
     /** Keeps the JVM of an application without a web server alive while the worker runs (its threads are daemons). */
@@ -35,12 +36,20 @@ public class ForgeFlowLifecycle implements SmartLifecycle {
 
     public ForgeFlowLifecycle(DataSource dataSource, ForgeFlowProperties properties, ForgeFlowHandlers handlers,
                               RecurringReconciler reconciler, ObjectMapper mapper, WorkerMetrics metrics) {
+        this(dataSource, properties, handlers, reconciler, mapper, metrics, null);
+    }
+
+    /** @param decorator wraps each handler before the worker gets it (null: none) */
+    public ForgeFlowLifecycle(DataSource dataSource, ForgeFlowProperties properties, ForgeFlowHandlers handlers,
+                              RecurringReconciler reconciler, ObjectMapper mapper, WorkerMetrics metrics,
+                              HandlerDecorator decorator) {
         this.dataSource = dataSource;
         this.properties = properties;
         this.handlers = handlers;
         this.reconciler = reconciler;
         this.mapper = mapper;
         this.metrics = metrics == null ? WorkerMetrics.NONE : metrics;
+        this.decorator = decorator == null ? (name, handler) -> handler : decorator;
     }
 
     @Override
@@ -65,7 +74,7 @@ public class ForgeFlowLifecycle implements SmartLifecycle {
             if (properties.getQueues() != null) {
                 b.queues(properties.getQueues());
             }
-            found.forEach(b::handler);
+            found.forEach((name, handler) -> b.handler(name, decorator.decorate(name, handler)));
             worker = b.start();
             if (properties.isKeepAlive()) {
                 keepAlive = new Thread(() -> {

@@ -23,16 +23,31 @@ public final class JdbcForgeFlow implements ForgeFlow {
     private final DataSource dataSource;
     private final ForgeFlowJdbc jdbc;
     private final ObjectMapper mapper;
+    private final EnqueueTracing tracing;
 
     public JdbcForgeFlow(DataSource dataSource, String schema, ObjectMapper mapper) {
+        this(dataSource, schema, mapper, null);
+    }
+
+    /** @param tracing gives each job the caller's trace context (null: jobs are submitted untraced) */
+    public JdbcForgeFlow(DataSource dataSource, String schema, ObjectMapper mapper, EnqueueTracing tracing) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.jdbc = new ForgeFlowJdbc(schema);
         this.mapper = Objects.requireNonNull(mapper, "mapper");
+        this.tracing = tracing;
     }
 
     @Override
     public Enqueued submit(HandlerJob job) {
-        JobRequest request = toRequest(job, mapper);
+        JobRequest.Builder request = requestBuilder(job, mapper);
+        if (tracing == null) {
+            return submit(job, request.build());
+        }
+        return tracing.trace(job, trace -> submit(job,
+                request.trace(trace.get("traceparent"), trace.get("tracestate")).build()));
+    }
+
+    private Enqueued submit(HandlerJob job, JobRequest request) {
         Connection connection = DataSourceUtils.getConnection(dataSource);
         try {
             return jdbc.submit(connection, request);
@@ -46,6 +61,10 @@ public final class JdbcForgeFlow implements ForgeFlow {
 
     /** The {@code forgeflow.enqueue()} request for {@code job}: executor {@code java}, payload {handler, args}. */
     public static JobRequest toRequest(HandlerJob job, ObjectMapper mapper) {
+        return requestBuilder(job, mapper).build();
+    }
+
+    private static JobRequest.Builder requestBuilder(HandlerJob job, ObjectMapper mapper) {
         ObjectNode payload = mapper.createObjectNode();
         payload.put("handler", job.handler());
         JsonNode args = argsOf(job, mapper);
@@ -66,7 +85,7 @@ public final class JdbcForgeFlow implements ForgeFlow {
         for (Map.Entry<String, String> label : job.labels().entrySet()) {
             b.label(label.getKey(), label.getValue());
         }
-        return b.build();
+        return b;
     }
 
     /** The job's args as a JSON object, or null when it has none. */

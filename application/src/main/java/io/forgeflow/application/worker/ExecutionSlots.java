@@ -13,6 +13,7 @@ import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.run.RunStatus;
 import io.forgeflow.domain.run.AttemptOutcome;
 import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.trace.TraceContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -229,10 +230,11 @@ final class ExecutionSlots {
                 result = ExecutionResult.failed("", "invalid payload: " + invalid);
             } else {
                 f.span = tracing.attempt(run, settings.workerId());
-                String traceparent = f.span.context() == null ? null : f.span.context().traceparent();
+                TraceContext trace = f.span.context();
                 try (Tracing.Scope inside = f.span.makeCurrent()) {
                     result = executor.execute(new ExecutionContext(run.id(), run.jobId(), run.attempt(), run.payload(),
-                            run.timeout(), f.cancellation, settings.maxOutputBytes(), traceparent));
+                            run.timeout(), f.cancellation, settings.maxOutputBytes(),
+                            trace == null ? null : trace.traceparent(), trace == null ? null : trace.tracestate()));
                 }
             }
         } catch (Throwable t) {

@@ -180,6 +180,44 @@ class WorkerTest {
         }
 
         @Test
+        void theExecutorIsGivenTheAttemptSpansTraceparentAndTracestate() {
+            s.shell.thenReturn(ExecutionResult.succeeded(""));
+            Run run = pendingRun(aDraft());
+            io.forgeflow.domain.trace.TraceContext attempt = new io.forgeflow.domain.trace.TraceContext(
+                    "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "vendor=abc");
+            io.forgeflow.application.trace.Tracing tracing = new io.forgeflow.application.trace.Tracing() {
+                @Override
+                public Span attempt(Run claimed, String workerId) {
+                    return Span.of(attempt);
+                }
+            };
+            Worker worker = new Worker(settings(), queue, s.executors, s.signal, highestDelay, listener,
+                    new BatchPacer(0, 0, 0), new BatchPacer(0, 0, 0), new TestTicker(),
+                    io.forgeflow.application.event.RunChanges.NONE, tracing);
+            started.add(worker);
+
+            worker.claimOnce();
+            finishAndAcknowledge(worker, run);
+
+            ExecutionContext ctx = executionOf(run);
+            assertThat(ctx.traceparent()).isEqualTo(attempt.traceparent());
+            assertThat(ctx.tracestate()).isEqualTo("vendor=abc");
+        }
+
+        @Test
+        void anUntracedAttemptGivesTheExecutorNoTraceContext() {
+            s.shell.thenReturn(ExecutionResult.succeeded(""));
+            Run run = pendingRun(aDraft());
+            Worker worker = worker(settings());
+
+            worker.claimOnce();
+            finishAndAcknowledge(worker, run);
+
+            assertThat(executionOf(run).traceparent()).isNull();
+            assertThat(executionOf(run).tracestate()).isNull();
+        }
+
+        @Test
         void aPayloadItsExecutorRefusesFailsTheAttemptWithTheExecutorsMessageWithoutExecutingIt() {
             // as enqueue() in SQL stores it: a plug-in executor's payload is first checked by its Java code here
             java.time.Instant now = s.clock.instant();

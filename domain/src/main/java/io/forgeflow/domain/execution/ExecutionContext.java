@@ -12,13 +12,20 @@ import java.util.Objects;
  * @param maxOutputBytes the most output to keep (the tail is kept)
  * @param traceparent    the W3C traceparent of the attempt's span, handed to the work (an http header, a shell
  *                       variable); null when the run is not traced
+ * @param tracestate     the W3C tracestate that goes with it; null for none
  */
 public record ExecutionContext(String runId, String jobId, int attempt, Map<String, Object> payload,
-                               Duration timeout, Cancellation cancellation, int maxOutputBytes, String traceparent) {
+                               Duration timeout, Cancellation cancellation, int maxOutputBytes, String traceparent,
+                               String tracestate) {
 
     public ExecutionContext(String runId, String jobId, int attempt, Map<String, Object> payload, Duration timeout,
                             Cancellation cancellation, int maxOutputBytes) {
-        this(runId, jobId, attempt, payload, timeout, cancellation, maxOutputBytes, null);
+        this(runId, jobId, attempt, payload, timeout, cancellation, maxOutputBytes, null, null);
+    }
+
+    public ExecutionContext(String runId, String jobId, int attempt, Map<String, Object> payload, Duration timeout,
+                            Cancellation cancellation, int maxOutputBytes, String traceparent) {
+        this(runId, jobId, attempt, payload, timeout, cancellation, maxOutputBytes, traceparent, null);
     }
     /** Default captured output: 64 KiB. */
     public static final int DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
