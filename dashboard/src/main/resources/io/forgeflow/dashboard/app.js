@@ -1033,9 +1033,33 @@
     graph.prepend(svg);
   }
 
+  /**
+   * The pause note's input of the job view: one element per opened job, moved into each redraw, so a note being typed
+   * keeps its text, focus and caret when a live event redraws the view around it.
+   */
+  function pauseNoteInput(v) {
+    if (!v.noteInput) {
+      v.noteInput = el('input', { id: 'job-pause-note', type: 'text', maxlength: '500', placeholder: 'why pause? (optional note)' });
+    }
+    return v.noteInput;
+  }
+
   function renderJobView() {
     const box = $('job-detail');
     const v = state.jobView;
+    const typing = v.noteInput && document.activeElement === v.noteInput
+      ? [v.noteInput.selectionStart, v.noteInput.selectionEnd] : null;
+    try {
+      drawJobView(box, v);
+    } finally {
+      if (typing && v.noteInput.isConnected) {
+        v.noteInput.focus();
+        v.noteInput.setSelectionRange(typing[0], typing[1]);
+      }
+    }
+  }
+
+  function drawJobView(box, v) {
     if (v.missing) {
       box.replaceChildren(el('p', { class: 'muted', text: `Job ${v.id} does not exist (any more).` }));
       return;
@@ -1068,7 +1092,7 @@
         el('a', { id: 'job-runs-link', href: `#runs?job=${encodeURIComponent(job.id)}`, text: 'All runs of this job' }),
         el('button', { type: 'button', text: 'Reload', on: { click: () => loadJobView() } }),
         job.status === 'active' ? [
-          el('input', { id: 'job-pause-note', type: 'text', maxlength: '500', placeholder: 'why pause? (optional note)' }),
+          pauseNoteInput(v),
           el('button', { type: 'button', id: 'job-pause', text: 'Pause', on: { click: () => pauseWithNote(job) } })] : null,
         job.status === 'paused' ? el('button', { type: 'button', id: 'job-resume', text: 'Resume',
           on: { click: () => resumeFromView(job) } }) : null),
@@ -1094,6 +1118,7 @@
     const answer = await act(`pause ${job.name}`, () => api('POST', `/api/jobs/${encodeURIComponent(job.id)}/pause`,
       note ? { note } : undefined));
     if (answer === undefined) return;
+    if (state.jobView.noteInput) state.jobView.noteInput.value = '';
     state.jobView.job = { ...state.jobView.job, ...answer };
     state.jobs.set(answer.id, answer);
     renderJobView();
@@ -1214,6 +1239,11 @@
     body.payload = payload;
     for (const name of ['cron_expr', 'timezone', 'run_at']) if (text(name)) body[name] = text(name);
     for (const name of ['priority', 'max_attempts', 'timeout_seconds']) if (text(name)) body[name] = Number(text(name));
+    // schedule controls (recurring jobs only: the server refuses them on a one-off job, naming the field)
+    for (const name of ['start_at', 'end_at']) if (text(name)) body[name] = text(name);
+    for (const name of ['max_runs', 'jitter_seconds', 'pause_after_failures']) {
+      if (text(name)) body[name] = Number(text(name));
+    }
     return body;
   }
 
@@ -1282,8 +1312,9 @@
 
   // ------------------------------------------------------------------ edit and delete a job
 
-  const EDIT_TEXT = ['name', 'queue', 'cron_expr', 'timezone', 'run_at', 'concurrency_key'];
-  const EDIT_NUMBERS = ['priority', 'max_attempts', 'timeout_seconds', 'max_concurrent'];
+  const EDIT_TEXT = ['name', 'queue', 'cron_expr', 'timezone', 'run_at', 'concurrency_key', 'start_at', 'end_at'];
+  const EDIT_NUMBERS = ['priority', 'max_attempts', 'timeout_seconds', 'max_concurrent', 'max_runs', 'jitter_seconds',
+    'pause_after_failures'];
   const EDIT_CHOICES = ['catch_up', 'overlap'];
 
   /** JSON with object keys sorted, to tell whether an edited object differs from the job's. */
@@ -1349,6 +1380,7 @@
     form.elements.cron_expr.closest('label').hidden = !job.cron_expr;
     form.elements.timezone.closest('label').hidden = !job.cron_expr;
     form.elements.run_at.closest('label').hidden = !!job.cron_expr;
+    form.querySelectorAll('label[data-recurring]').forEach((label) => { label.hidden = !job.cron_expr; });
   }
 
   async function openEdit(id) {
@@ -1374,6 +1406,7 @@
       if (value !== before) changes[name] = value === '' ? null : value;
     }
     for (const name of EDIT_NUMBERS) {
+      if (form.elements[name].closest('label').hidden) continue;
       const text = form.elements[name].value.trim();
       const before = job[name] == null ? '' : String(job[name]);
       if (text === before) continue;

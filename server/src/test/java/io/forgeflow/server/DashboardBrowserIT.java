@@ -377,6 +377,25 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void aPauseNoteBeingTypedSurvivesTheLiveViewRedrawingAroundIt() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("rotate-certs", "true").cron("0 * * * *").build()).job();
+            ChromeDriver driver = open("job?id=" + job.id());
+            waitFor(driver, d -> d.findElements(By.id("job-pause")).isEmpty() ? null : true);
+            WebElement note = driver.findElement(By.id("job-pause-note"));
+            note.sendKeys("vendor ");
+            // a run of the job: its live event redraws the view while the note is half typed
+            String runId = api().triggerJob(job.id()).id();
+            waitFor(driver, d -> d.findElements(By.cssSelector("#job-runs tr[data-run-id='" + runId + "']")).isEmpty()
+                    ? null : true);
+
+            note.sendKeys("outage");
+            assertThat(attribute(driver, "#job-pause-note", "value")).isEqualTo("vendor outage");
+            click(driver, "#job-pause");
+            waitFor(driver, d -> d.findElements(By.id("job-paused-note")).isEmpty() ? null : true);
+            assertThat(api().getJob(job.id()).pausedNote()).isEqualTo("vendor outage");
+        }
+
+        @Test
         void editsAJobsScheduleAndPriorityInTheFormAndTheListAndTheApiShowTheNewValues() throws Exception {
             Job job = api().submitJob(JobRequest.shell("rotate-keys", "./rotate.sh").cron("*/15 * * * *").build()).job();
             ChromeDriver driver = open("jobs");
@@ -462,6 +481,59 @@ class DashboardBrowserIT {
             assertThat(driver.findElement(By.cssSelector(cronError)).isDisplayed()).as("the old error is cleared").isFalse();
             screenshot(driver, "edit-error");
             assertThat(api().getJob(job.id()).priority()).isEqualTo(5);
+        }
+
+        @Test
+        void theFormsSetAScheduleControlsAndShowTheFieldTheServerRefuses() throws Exception {
+            ChromeDriver driver = open("jobs");
+            driver.findElement(By.id("new-job")).click();
+            WebElement submit = driver.findElement(By.id("submit-form"));
+            submit.findElement(By.name("name")).sendKeys("steered-report");
+            submit.findElement(By.name("command")).sendKeys("./report.sh");
+            submit.findElement(By.name("cron_expr")).sendKeys("0 2 * * *");
+            submit.findElement(By.name("max_runs")).sendKeys("12");
+            submit.findElement(By.name("pause_after_failures")).sendKeys("3");
+            submit.findElement(By.cssSelector("button[type=submit]")).click();
+            waitFor(driver, d -> d.findElement(By.id("submit-form")).isDisplayed() ? null : true);
+            Job job = api().listJobs().items().stream().filter(j -> j.name().equals("steered-report")).findFirst()
+                    .orElseThrow();
+            assertThat(job.maxRuns()).isEqualTo(12);
+            assertThat(job.pauseAfterFailures()).isEqualTo(3);
+
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            click(driver, row + " button[data-action=edit]");
+            WebElement form = waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? d.findElement(By.id("edit-form")) : null);
+            waitFor(driver, d -> "12".equals(form.findElement(By.name("max_runs")).getAttribute("value")));
+            assertThat(driver.findElement(By.cssSelector("#edit-form label[data-field=jitter_seconds]")).isDisplayed())
+                    .as("a recurring job shows its controls").isTrue();
+
+            retype(form.findElement(By.name("jitter_seconds")), "90000");
+            driver.findElement(By.id("edit-save")).click();
+            String jitterError = "#edit-form label[data-field=jitter_seconds] .field-error";
+            waitFor(driver, d -> d.findElement(By.cssSelector(jitterError)).isDisplayed());
+            assertThat(text(driver, jitterError)).contains("jitter_seconds");
+            assertThat(api().getJob(job.id()).jitterSeconds()).isZero();
+
+            retype(form.findElement(By.name("jitter_seconds")), "30");
+            retype(form.findElement(By.name("max_runs")), "");
+            retype(form.findElement(By.name("start_at")), "2030-01-01T00:00:00Z");
+            driver.findElement(By.id("edit-save")).click();
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? null : true);
+            Job edited = api().getJob(job.id());
+            assertThat(edited.jitterSeconds()).isEqualTo(30);
+            assertThat(edited.maxRuns()).as("emptied: removed").isNull();
+            assertThat(edited.startAt()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+            assertThat(edited.pauseAfterFailures()).as("untouched").isEqualTo(3);
+
+            Job oneOff = api().submitJob(JobRequest.shell("once", "true").runAt(Instant.now().plusSeconds(3600))
+                    .build()).job();
+            String oneOffRow = "#jobs tr[data-job-id='" + oneOff.id() + "']";
+            waitFor(driver, d -> text(d, oneOffRow + " td.status") != null ? true : null);
+            click(driver, oneOffRow + " button[data-action=edit]");
+            waitFor(driver, d -> ("Edit job once").equals(text(d, "#edit-title")) ? true : null);
+            assertThat(driver.findElement(By.cssSelector("#edit-form label[data-field=max_runs]")).isDisplayed())
+                    .as("a one-off job has no schedule controls").isFalse();
         }
 
         @Test
