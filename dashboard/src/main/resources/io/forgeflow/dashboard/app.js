@@ -1034,29 +1034,62 @@
   }
 
   /**
-   * The pause note's input of the job view: one element per opened job, moved into each redraw, so a note being typed
-   * keeps its text, focus and caret when a live event redraws the view around it.
+   * An input of the job view (the pause note, the backfill's fields): one element per opened job, moved into each
+   * redraw, so what is being typed keeps its text, focus and caret when a live event redraws the view around it.
    */
+  function viewInput(v, id, make) {
+    v.inputs = v.inputs || {};
+    if (!v.inputs[id]) v.inputs[id] = make();
+    return v.inputs[id];
+  }
+
   function pauseNoteInput(v) {
-    if (!v.noteInput) {
-      v.noteInput = el('input', { id: 'job-pause-note', type: 'text', maxlength: '500', placeholder: 'why pause? (optional note)' });
-    }
-    return v.noteInput;
+    return viewInput(v, 'job-pause-note', () => el('input', { id: 'job-pause-note', type: 'text', maxlength: '500',
+      placeholder: 'why pause? (optional note)' }));
   }
 
   function renderJobView() {
     const box = $('job-detail');
     const v = state.jobView;
-    const typing = v.noteInput && document.activeElement === v.noteInput
-      ? [v.noteInput.selectionStart, v.noteInput.selectionEnd] : null;
+    const active = Object.values(v.inputs || {}).find((input) => input === document.activeElement);
+    const caret = active && typeof active.selectionStart === 'number' ? [active.selectionStart, active.selectionEnd] : null;
     try {
       drawJobView(box, v);
     } finally {
-      if (typing && v.noteInput.isConnected) {
-        v.noteInput.focus();
-        v.noteInput.setSelectionRange(typing[0], typing[1]);
+      if (active && active.isConnected) {
+        active.focus();
+        if (caret) active.setSelectionRange(caret[0], caret[1]);
       }
     }
+  }
+
+  /** The backfill of a recurring job (POST /api/jobs/{id}/backfill): a range of past ticks, each a run. */
+  function backfillPanel(v, job) {
+    const from = viewInput(v, 'backfill-from', () => el('input', { id: 'backfill-from', type: 'text', spellcheck: 'false',
+      placeholder: 'from 2026-04-01T00:00:00Z' }));
+    const to = viewInput(v, 'backfill-to', () => el('input', { id: 'backfill-to', type: 'text', spellcheck: 'false',
+      placeholder: 'to 2026-04-08T00:00:00Z' }));
+    const overlap = viewInput(v, 'backfill-overlap', () => el('select', { id: 'backfill-overlap' },
+      ['allow', 'skip', 'queue_one'].map((o) => el('option', { text: o }))));
+    return el('div', { class: 'toolbar', id: 'backfill' },
+      el('span', { class: 'muted', text: 'Backfill the ticks of' }), from, to, overlap,
+      el('button', { type: 'button', id: 'backfill-run', text: 'Backfill', on: { click: () => backfill(job) } }),
+      v.backfill ? el('span', { id: 'backfill-result', class: v.backfill.error ? 'form-error' : 'muted',
+        text: v.backfill.error || v.backfill.text }) : null);
+  }
+
+  async function backfill(job) {
+    const v = state.jobView;
+    const body = { from: v.inputs['backfill-from'].value.trim(), to: v.inputs['backfill-to'].value.trim(),
+      overlap: v.inputs['backfill-overlap'].value };
+    try {
+      const b = await api('POST', `/api/jobs/${encodeURIComponent(job.id)}/backfill`, body);
+      v.backfill = { text: `${plural(b.ticks, 'tick')}, ${plural(b.created, 'run')} created, ${b.skipped} already had one` };
+      loadJobView();
+    } catch (e) {
+      v.backfill = { error: e.message };
+    }
+    renderJobView();
   }
 
   function drawJobView(box, v) {
@@ -1096,6 +1129,7 @@
           el('button', { type: 'button', id: 'job-pause', text: 'Pause', on: { click: () => pauseWithNote(job) } })] : null,
         job.status === 'paused' ? el('button', { type: 'button', id: 'job-resume', text: 'Resume',
           on: { click: () => resumeFromView(job) } }) : null),
+      job.cron_expr && (job.status === 'active' || job.status === 'paused') ? backfillPanel(v, job) : null,
       el('h3', { text: 'Workflow' }),
       workflowGraph(job, latest),
       notes.length ? el('p', { class: 'muted wf-note', id: 'workflow-note', text: notes.join(' ') }) : null,
@@ -1118,7 +1152,7 @@
     const answer = await act(`pause ${job.name}`, () => api('POST', `/api/jobs/${encodeURIComponent(job.id)}/pause`,
       note ? { note } : undefined));
     if (answer === undefined) return;
-    if (state.jobView.noteInput) state.jobView.noteInput.value = '';
+    pauseNoteInput(state.jobView).value = '';
     state.jobView.job = { ...state.jobView.job, ...answer };
     state.jobs.set(answer.id, answer);
     renderJobView();

@@ -396,6 +396,35 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void aJobsViewBackfillsARangeOfTicksOnceAndShowsARefusedRange() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("hourly-import", "true").cron("0 * * * *").build()).job();
+            ChromeDriver driver = open("job?id=" + job.id());
+            waitFor(driver, d -> d.findElements(By.id("backfill-run")).isEmpty() ? null : true);
+            driver.findElement(By.id("backfill-from")).sendKeys("2026-01-01T00:00:00Z");
+            driver.findElement(By.id("backfill-to")).sendKeys("2026-01-01T02:00:00Z");
+            new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("backfill-overlap")))
+                    .selectByVisibleText("queue_one");
+            click(driver, "#backfill-run");
+            waitFor(driver, d -> "3 ticks, 3 runs created, 0 already had one".equals(text(d, "#backfill-result"))
+                    ? true : null);
+            assertThat(api().listRuns(job.id(), null, 10, null).items()).hasSize(3);
+
+            click(driver, "#backfill-run");
+            waitFor(driver, d -> "3 ticks, 0 runs created, 3 already had one".equals(text(d, "#backfill-result"))
+                    ? true : null);
+
+            driver.findElement(By.id("backfill-to")).clear();
+            driver.findElement(By.id("backfill-to")).sendKeys("2025-01-01T00:00:00Z");
+            click(driver, "#backfill-run");
+            waitFor(driver, d -> {
+                String shown = text(d, "#backfill-result");
+                return shown != null && shown.contains("must not be before") ? true : null;
+            });
+            assertThat(attribute(driver, "#backfill-result", "class")).contains("form-error");
+            assertThat(api().listRuns(job.id(), null, 10, null).items()).hasSize(3);
+        }
+
+        @Test
         void editsAJobsScheduleAndPriorityInTheFormAndTheListAndTheApiShowTheNewValues() throws Exception {
             Job job = api().submitJob(JobRequest.shell("rotate-keys", "./rotate.sh").cron("*/15 * * * *").build()).job();
             ChromeDriver driver = open("jobs");
