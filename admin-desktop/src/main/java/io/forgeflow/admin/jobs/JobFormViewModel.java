@@ -50,12 +50,15 @@ import java.util.function.Consumer;
  * The job form, for a new job or to edit one. Its checks mirror the server's (API.md): name 1–200 characters, an
  * executor, priority 1–9, max_attempts 1–100, timeout_seconds 1–86400, idempotency key at most 200 characters, a valid
  * IANA time zone, a queue name, max_concurrent 1–10000 (required with a concurrency key), an overlap policy, labels,
- * and a cron expression checked as it is typed, with its next five fire times. A field shows its problem once it was
+ * a cron expression checked as it is typed, with its next five fire times, and for a recurring job its schedule
+ * controls (start_at, end_at, max_runs 1–1000000, jitter_seconds 0–86400, pause_after_failures 1–1000; each optional,
+ * neither checked nor sent for a one-off job). A field shows its problem once it was
  * edited or a submit was tried. The server has the last word: its 422 message is shown on the field it names.
  *
  * <p>{@link #edit(Job)} fills the form with a job as the server has it; {@link #submit()} then sends only the fields
  * that differ ({@code PATCH /api/jobs/{id}}, with {@code ?pending=keep} when {@link #keepPendingProperty()} is set).
- * The executor and idempotency key are fixed at submission and shown read-only.
+ * The executor and idempotency key are fixed at submission and shown read-only; an emptied schedule control is sent
+ * as null, which removes it.
  */
 public final class JobFormViewModel {
     /** The form's fields, each with its own error text. */
