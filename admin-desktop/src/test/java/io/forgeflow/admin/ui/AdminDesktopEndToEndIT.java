@@ -167,7 +167,7 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
                 .release(javafx.scene.input.KeyCode.A, javafx.scene.input.KeyCode.CONTROL).write("2020-01-01T00:00:00Z");
         robot.clickOn("#backfillJob");
         until(() -> !text(robot, "#backfill-error-to").isEmpty());
-        org.assertj.core.api.Assertions.assertThat(text(robot, "#backfill-error-to")).contains("10");
+        org.assertj.core.api.Assertions.assertThat(text(robot, "#backfill-error-to")).contains("holds more than 10000");
 
         robot.clickOn("#editJob");
         untilText(robot, "#formTitle", "Edit job e2e-hourly");
