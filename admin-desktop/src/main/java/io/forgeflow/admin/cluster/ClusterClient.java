@@ -1,5 +1,6 @@
 package io.forgeflow.admin.cluster;
 
+import io.forgeflow.client.Backfill;
 import io.forgeflow.client.EventSubscription;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobRequest;
@@ -80,6 +81,13 @@ public interface ClusterClient extends AutoCloseable {
      * job can no longer change); keepPending sends {@code ?pending=keep}. Answers the changed job.
      */
     Job update(String jobId, JobUpdate update, boolean keepPending);
+
+    /**
+     * One run per tick of a recurring job's schedule from {@code from} to {@code to}, both included, none for a tick
+     * that has one ({@code POST /api/jobs/{id}/backfill}); overlap allow, skip or queue_one. A 422 names
+     * {@code from}, {@code to} (also for more than 10,000 ticks) or {@code overlap}; a one-off job is a 409.
+     */
+    Backfill backfill(String jobId, java.time.Instant from, java.time.Instant to, String overlap);
 
     /** One page of runs, newest first, filtered by the server ({@code GET /api/runs} with the query's parameters). */
     Page<Run> runs(RunQuery query, String cursor, int limit);

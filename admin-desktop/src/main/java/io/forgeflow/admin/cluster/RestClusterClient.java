@@ -141,6 +141,12 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     @Override
+    public io.forgeflow.client.Backfill backfill(String jobId, java.time.Instant from, java.time.Instant to,
+                                                 String overlap) {
+        return client.backfillJob(jobId, from, to, overlap);
+    }
+
+    @Override
     public Job update(String jobId, JobUpdate update, boolean keepPending) {
         return client.updateJob(jobId, update, keepPending);
     }

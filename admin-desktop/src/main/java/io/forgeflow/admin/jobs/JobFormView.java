@@ -124,6 +124,14 @@ public final class JobFormView extends BorderPane {
         overlap.setId("jobOverlap");
         overlap.valueProperty().bindBidirectional(vm.overlapProperty());
         add("Overlap", overlap, Field.OVERLAP, cron);
+        add("Start at", field("jobStartAt", vm.startAtProperty(), "optional, RFC 3339: 2026-07-01T00:00:00Z"),
+                Field.START_AT, cron);
+        add("End at", field("jobEndAt", vm.endAtProperty(), "optional, RFC 3339: the job completes after it"),
+                Field.END_AT, cron);
+        add("Max runs", small("jobMaxRuns", vm.maxRunsProperty(), "optional: 1 – 1000000"), Field.MAX_RUNS, cron);
+        add("Jitter (s)", small("jobJitter", vm.jitterSecondsProperty(), "optional: 0 – 86400"), Field.JITTER, cron);
+        add("Pause after failures", small("jobPauseAfterFailures", vm.pauseAfterFailuresProperty(),
+                "optional: 1 – 1000 dead in a row"), Field.PAUSE_AFTER_FAILURES, cron);
         add("Labels", field("jobLabels", vm.labelsProperty(), "team:ops, env:prod"), Field.LABELS, null);
         BooleanBinding submitting = editing.not();
         add("Parents", field("jobParents", vm.parentsProperty(),

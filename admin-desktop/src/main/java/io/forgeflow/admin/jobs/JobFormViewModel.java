@@ -50,18 +50,21 @@ import java.util.function.Consumer;
  * The job form, for a new job or to edit one. Its checks mirror the server's (API.md): name 1–200 characters, an
  * executor, priority 1–9, max_attempts 1–100, timeout_seconds 1–86400, idempotency key at most 200 characters, a valid
  * IANA time zone, a queue name, max_concurrent 1–10000 (required with a concurrency key), an overlap policy, labels,
- * and a cron expression checked as it is typed, with its next five fire times. A field shows its problem once it was
+ * a cron expression checked as it is typed, with its next five fire times, and for a recurring job its schedule
+ * controls (start_at, end_at, max_runs 1–1000000, jitter_seconds 0–86400, pause_after_failures 1–1000; each optional,
+ * neither checked nor sent for a one-off job). A field shows its problem once it was
  * edited or a submit was tried. The server has the last word: its 422 message is shown on the field it names.
  *
  * <p>{@link #edit(Job)} fills the form with a job as the server has it; {@link #submit()} then sends only the fields
  * that differ ({@code PATCH /api/jobs/{id}}, with {@code ?pending=keep} when {@link #keepPendingProperty()} is set).
- * The executor and idempotency key are fixed at submission and shown read-only.
+ * The executor and idempotency key are fixed at submission and shown read-only; an emptied schedule control is sent
+ * as null, which removes it.
  */
 public final class JobFormViewModel {
     /** The form's fields, each with its own error text. */
     public enum Field { NAME, EXECUTOR, COMMAND, URL, METHOD, HEADERS, BODY, CRON, RUN_AT, TIMEZONE, PRIORITY,
         MAX_ATTEMPTS, TIMEOUT, CATCH_UP, IDEMPOTENCY_KEY, QUEUE, CONCURRENCY_KEY, MAX_CONCURRENT, OVERLAP, LABELS,
-        PARENTS, ON_PARENT_FAILURE }
+        PARENTS, ON_PARENT_FAILURE, START_AT, END_AT, MAX_RUNS, JITTER, PAUSE_AFTER_FAILURES }
 
     /** Whether the form makes a new job or changes one. */
     public enum Mode { SUBMIT, EDIT }
@@ -126,6 +129,12 @@ public final class JobFormViewModel {
     private final StringProperty labels = text("labels", "");
     private final StringProperty parents = text("parents", "");
     private final StringProperty onParentFailure = text("onParentFailure", "cancel");
+    // schedule controls: recurring jobs only (RFC 3339 times, whole numbers; empty: none)
+    private final StringProperty startAt = text("startAt", "");
+    private final StringProperty endAt = text("endAt", "");
+    private final StringProperty maxRuns = text("maxRuns", "");
+    private final StringProperty jitterSeconds = text("jitterSeconds", "");
+    private final StringProperty pauseAfterFailures = text("pauseAfterFailures", "");
     private final javafx.beans.property.BooleanProperty keepPending =
             new javafx.beans.property.SimpleBooleanProperty(this, "keepPending");
     private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(this, "mode", Mode.SUBMIT);
@@ -184,6 +193,11 @@ public final class JobFormViewModel {
         watch(labels, Field.LABELS);
         watch(parents, Field.PARENTS);
         watch(onParentFailure, Field.ON_PARENT_FAILURE);
+        watch(startAt, Field.START_AT);
+        watch(endAt, Field.END_AT);
+        watch(maxRuns, Field.MAX_RUNS);
+        watch(jitterSeconds, Field.JITTER);
+        watch(pauseAfterFailures, Field.PAUSE_AFTER_FAILURES);
         scheduleMode.addListener((o, a, b) -> validate());
         validate();
     }
@@ -252,7 +266,10 @@ public final class JobFormViewModel {
                     + "Europe/Berlin or America/New_York.");
         }
         switch (scheduleMode.get()) {
-            case CRON -> checkCron(p, zone);
+            case CRON -> {
+                checkCron(p, zone);
+                checkControls(p);
+            }
             case ONCE -> {
                 forgetPreview();
                 if (zone != null && parseRunAt(value(runAt), zone) == null) {
@@ -314,6 +331,53 @@ public final class JobFormViewModel {
             }
         }
         return p;
+    }
+
+    /** Start, end, max runs, jitter and pause after failures: each optional; checked as the server does (API.md). */
+    private void checkControls(Map<Field, String> p) {
+        Instant start = time(p, Field.START_AT, startAt);
+        Instant end = time(p, Field.END_AT, endAt);
+        if (start != null && end != null && !end.isAfter(start)) {
+            p.put(Field.END_AT, "Must be later than the start.");
+        }
+        optionalRange(p, Field.MAX_RUNS, maxRuns, 1, 1_000_000, "runs fired before the job completes");
+        optionalRange(p, Field.JITTER, jitterSeconds, 0, 86_400, "seconds each tick's run may be moved later");
+        optionalRange(p, Field.PAUSE_AFTER_FAILURES, pauseAfterFailures, 1, 1_000, "dead runs in a row that pause it");
+    }
+
+    private static Instant time(Map<Field, String> p, Field field, StringProperty text) {
+        if (value(text).isEmpty()) {
+            return null;
+        }
+        Instant at = rfc3339(value(text));
+        if (at == null) {
+            p.put(field, "Write an RFC 3339 time such as 2026-07-01T00:00:00Z or 2026-07-01T02:00:00+02:00 "
+                    + "(empty: none).");
+        }
+        return at;
+    }
+
+    /** An RFC 3339 time, or null when empty or not one. */
+    static Instant rfc3339(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(text.strip()).toInstant();
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static void optionalRange(Map<Field, String> p, Field field, StringProperty text, int min, int max,
+                                      String hint) {
+        if (!value(text).isEmpty()) {
+            range(p, field, text, min, max, hint + "; empty: none");
+        }
+    }
+
+    private static Integer number(StringProperty text) {
+        return value(text).isEmpty() ? null : Integer.valueOf(value(text));
     }
 
     private void checkParents(Map<Field, String> p) {
@@ -520,7 +584,9 @@ public final class JobFormViewModel {
                 .overlap(value(overlap).equals(Job.ALLOW) ? null : value(overlap))
                 .labels(LabelText.parse(labels.get()));
         switch (scheduleMode.get()) {
-            case CRON -> b.cron(value(cronExpr));
+            case CRON -> b.cron(value(cronExpr)).startAt(rfc3339(value(startAt))).endAt(rfc3339(value(endAt)))
+                    .maxRuns(number(maxRuns)).jitterSeconds(number(jitterSeconds))
+                    .pauseAfterFailures(number(pauseAfterFailures));
             case ONCE -> b.runAt(parseRunAt(value(runAt), zone));
             default -> { }
         }
@@ -618,6 +684,11 @@ public final class JobFormViewModel {
             case "overlap" -> Field.OVERLAP;
             case "labels" -> Field.LABELS;
             case "on_parent_failure" -> Field.ON_PARENT_FAILURE;
+            case "start_at" -> Field.START_AT;
+            case "end_at" -> Field.END_AT;
+            case "max_runs" -> Field.MAX_RUNS;
+            case "jitter_seconds" -> Field.JITTER;
+            case "pause_after_failures" -> Field.PAUSE_AFTER_FAILURES;
             default -> f.startsWith("depends_on") ? Field.PARENTS : null;
         };
     }
@@ -660,6 +731,11 @@ public final class JobFormViewModel {
             labels.set("");
             parents.set("");
             onParentFailure.set("cancel");
+            startAt.set("");
+            endAt.set("");
+            maxRuns.set("");
+            jitterSeconds.set("");
+            pauseAfterFailures.set("");
         } finally {
             resetting = false;
         }
@@ -720,6 +796,11 @@ public final class JobFormViewModel {
             maxConcurrent.set(job.maxConcurrent() == null ? "" : job.maxConcurrent().toString());
             overlap.set(job.overlap());
             labels.set(LabelText.format(job.labels()));
+            startAt.set(job.startAt() == null ? "" : job.startAt().toString());
+            endAt.set(job.endAt() == null ? "" : job.endAt().toString());
+            maxRuns.set(job.maxRuns() == null ? "" : job.maxRuns().toString());
+            jitterSeconds.set(job.jitterSeconds() == 0 ? "" : Integer.toString(job.jitterSeconds()));
+            pauseAfterFailures.set(job.pauseAfterFailures() == null ? "" : job.pauseAfterFailures().toString());
         } finally {
             resetting = false;
         }
@@ -778,6 +859,7 @@ public final class JobFormViewModel {
             if (!value(cronExpr).equals(o.cronExpr())) {
                 u.cron(value(cronExpr));
             }
+            changedControls(o, u);
         } else {
             Instant at = scheduleMode.get() == ScheduleMode.ONCE ? parseRunAt(value(runAt), zone) : null;
             if (!Objects.equals(at, o.runAt())) {
@@ -819,6 +901,28 @@ public final class JobFormViewModel {
             u.labels(l);
         }
         return u;
+    }
+
+    /** The schedule controls that differ; an emptied one is sent as null, which removes it (as PATCH does). */
+    private void changedControls(Job o, JobUpdate u) {
+        Instant start = rfc3339(value(startAt));
+        if (!Objects.equals(start, o.startAt())) {
+            u.startAt(start);
+        }
+        Instant end = rfc3339(value(endAt));
+        if (!Objects.equals(end, o.endAt())) {
+            u.endAt(end);
+        }
+        if (!Objects.equals(number(maxRuns), o.maxRuns())) {
+            u.maxRuns(number(maxRuns));
+        }
+        Integer jitter = number(jitterSeconds);
+        if ((jitter == null ? 0 : jitter) != o.jitterSeconds()) {
+            u.jitterSeconds(jitter);
+        }
+        if (!Objects.equals(number(pauseAfterFailures), o.pauseAfterFailures())) {
+            u.pauseAfterFailures(number(pauseAfterFailures));
+        }
     }
 
     private void save() {
@@ -1017,6 +1121,31 @@ public final class JobFormViewModel {
     /** One of {@link #ON_PARENT_FAILURE_CHOICES}; sent only with parents. */
     public StringProperty onParentFailureProperty() {
         return onParentFailure;
+    }
+
+    /** A recurring job's first allowed tick, RFC 3339 ({@code start_at}); empty: none. */
+    public StringProperty startAtProperty() {
+        return startAt;
+    }
+
+    /** A recurring job's last allowed tick, RFC 3339 ({@code end_at}); empty: none. */
+    public StringProperty endAtProperty() {
+        return endAt;
+    }
+
+    /** Runs fired before the recurring job completes, 1–1000000 ({@code max_runs}); empty: no limit. */
+    public StringProperty maxRunsProperty() {
+        return maxRuns;
+    }
+
+    /** 0–86400 seconds each tick's run may be moved later ({@code jitter_seconds}); empty: none. */
+    public StringProperty jitterSecondsProperty() {
+        return jitterSeconds;
+    }
+
+    /** Dead runs in a row after which the job pauses, 1–1000 ({@code pause_after_failures}); empty: never. */
+    public StringProperty pauseAfterFailuresProperty() {
+        return pauseAfterFailures;
     }
 
     /** Editing: pending runs keep their priority, queue, payload and labels ({@code ?pending=keep}). */

@@ -115,8 +115,46 @@ public final class JobListView extends VBox {
                 Views.toolbar(Views.button("jobsRefresh", "Refresh", vm::refresh), loadMore, count),
                 table,
                 Views.toolbar(new Label("Selected job:"), edit, runs, trigger, pauseNote, pause, resume, Views.spacer(), cancel, delete),
+                backfillBar(vm.backfill()),
                 Views.confirmationBar("jobConfirm", vm.confirmationProperty(), vm::confirm, vm::dismiss),
                 Views.message("jobsMessage", vm.messageProperty(), vm.failedProperty()));
+    }
+
+    /** Backfill of the selected recurring job: from, to, overlap, the button, each field's error and the answer. */
+    private static javafx.scene.Node backfillBar(BackfillViewModel bf) {
+        TextField from = new TextField();
+        from.setId("backfillFrom");
+        from.setPromptText("from: 2026-07-01T00:00:00Z");
+        from.setPrefColumnCount(16);
+        from.textProperty().bindBidirectional(bf.fromProperty());
+        TextField to = new TextField();
+        to.setId("backfillTo");
+        to.setPromptText("to (included)");
+        to.setPrefColumnCount(16);
+        to.textProperty().bindBidirectional(bf.toProperty());
+        ChoiceBox<String> overlap = new ChoiceBox<>(FXCollections.observableArrayList(
+                BackfillViewModel.OVERLAP_CHOICES));
+        overlap.setId("backfillOverlap");
+        overlap.valueProperty().bindBidirectional(bf.overlapProperty());
+        Button run = Views.button("backfillJob", "Backfill", bf::backfill);
+        run.disableProperty().bind(bf.canBackfillProperty().not());
+        javafx.scene.layout.HBox bar = Views.toolbar(new Label("Backfill the selected recurring job:"),
+                withError(from, bf, BackfillViewModel.Field.FROM), withError(to, bf, BackfillViewModel.Field.TO),
+                withError(overlap, bf, BackfillViewModel.Field.OVERLAP), run);
+        bar.setAlignment(javafx.geometry.Pos.TOP_LEFT);
+        return new VBox(4, bar, Views.message("backfillMessage", bf.messageProperty(), bf.failedProperty()));
+    }
+
+    private static VBox withError(javafx.scene.Node input, BackfillViewModel bf, BackfillViewModel.Field field) {
+        Label error = new Label();
+        error.setId("backfill-error-" + field.name().toLowerCase(java.util.Locale.ROOT));
+        error.getStyleClass().add("field-error");
+        error.setWrapText(true);
+        error.setMaxWidth(260);
+        error.textProperty().bind(bf.errorProperty(field));
+        error.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(bf.errorProperty(field)));
+        error.managedProperty().bind(error.visibleProperty());
+        return new VBox(2, input, error);
     }
 
     /** A filter text field; Enter applies the filters. */

@@ -60,6 +60,7 @@ public final class JobListViewModel {
     private final StringProperty pauseNote = new SimpleStringProperty(this, "pauseNote", "");
     private final ReadOnlyObjectWrapper<JobQuery> query = new ReadOnlyObjectWrapper<>(this, "query", JobQuery.ALL);
     private final ObjectProperty<Job> selected = new SimpleObjectProperty<>(this, "selected");
+    private final BackfillViewModel backfill;
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyBooleanWrapper acting = new ReadOnlyBooleanWrapper(this, "acting");
     private final ReadOnlyBooleanWrapper hasMore = new ReadOnlyBooleanWrapper(this, "hasMore");
@@ -89,6 +90,8 @@ public final class JobListViewModel {
         statusFilter.addListener((o, a, b) -> applyFilters());
         jobs.addListener((javafx.collections.ListChangeListener<Job>) c -> updateCount());
         hasSelection = selected.isNotNull();
+        backfill = new BackfillViewModel(cluster, async);
+        selected.addListener((o, was, job) -> backfill.setJob(job));
         canPause = whenSelected(Job.ACTIVE);
         canResume = whenSelected(Job.PAUSED);
         canCancel = whenSelected(Job.ACTIVE, Job.PAUSED);
@@ -580,6 +583,11 @@ public final class JobListViewModel {
 
     public BooleanBinding canTriggerProperty() {
         return canTrigger;
+    }
+
+    /** Backfill of the selected job (a recurring one). */
+    public BackfillViewModel backfill() {
+        return backfill;
     }
 
     public BooleanBinding hasSelectionProperty() {

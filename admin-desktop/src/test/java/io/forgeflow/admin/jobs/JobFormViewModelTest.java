@@ -267,6 +267,162 @@ class JobFormViewModelTest {
         assertThat(error(Field.NAME)).isEmpty();
     }
 
+    @Test
+    void aRecurringJobCarriesItsScheduleControls() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("@hourly");
+        vm.startAtProperty().set("2026-07-01T02:00:00+02:00");
+        vm.endAtProperty().set("2026-12-31T00:00:00Z");
+        vm.maxRunsProperty().set("100");
+        vm.jitterSecondsProperty().set("30");
+        vm.pauseAfterFailuresProperty().set("3");
+
+        assertThat(vm.validate()).isTrue();
+        JobRequest request = vm.request();
+        assertThat(request.startAt()).isEqualTo(Instant.parse("2026-07-01T00:00:00Z"));
+        assertThat(request.endAt()).isEqualTo(Instant.parse("2026-12-31T00:00:00Z"));
+        assertThat(request.maxRuns()).isEqualTo(100);
+        assertThat(request.jitterSeconds()).isEqualTo(30);
+        assertThat(request.pauseAfterFailures()).isEqualTo(3);
+    }
+
+    @Test
+    void emptyScheduleControlsAreNotSent() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("@hourly");
+
+        assertThat(vm.validate()).isTrue();
+        JobRequest request = vm.request();
+        assertThat(java.util.Arrays.asList(request.startAt(), request.endAt(), request.maxRuns(),
+                request.jitterSeconds(), request.pauseAfterFailures())).containsOnlyNulls();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "MAX_RUNS|0|Must be 1 to 1000000", "MAX_RUNS|1000001|Must be 1 to 1000000", "MAX_RUNS|x|whole number",
+            "MAX_RUNS|1000000|",
+            "JITTER|-1|Must be 0 to 86400", "JITTER|86401|Must be 0 to 86400", "JITTER|0|", "JITTER|86400|",
+            "PAUSE_AFTER_FAILURES|0|Must be 1 to 1000", "PAUSE_AFTER_FAILURES|1001|Must be 1 to 1000",
+            "PAUSE_AFTER_FAILURES|1|",
+            "START_AT|2026-07-01 09:30|Write an RFC 3339 time", "START_AT|2026-07-01T09:30:00Z|",
+            "END_AT|tomorrow|Write an RFC 3339 time", "END_AT|2026-06-30T23:59:59Z|Must be later than the start",
+            "END_AT|2026-07-01T00:00:01Z|"})
+    void scheduleControlsAreCheckedAsTheServerChecksThem(Field field, String value, String problem) {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("@hourly");
+        if (field == Field.END_AT) {
+            vm.startAtProperty().set("2026-07-01T00:00:00Z");
+        }
+        switch (field) {
+            case MAX_RUNS -> vm.maxRunsProperty().set(value);
+            case JITTER -> vm.jitterSecondsProperty().set(value);
+            case PAUSE_AFTER_FAILURES -> vm.pauseAfterFailuresProperty().set(value);
+            case START_AT -> vm.startAtProperty().set(value);
+            case END_AT -> vm.endAtProperty().set(value);
+            default -> throw new IllegalArgumentException(field.name());
+        }
+
+        if (problem == null) {
+            assertThat(error(field)).isEmpty();
+            assertThat(vm.validProperty().get()).isTrue();
+        } else {
+            assertThat(error(field)).contains(problem);
+            assertThat(vm.validProperty().get()).isFalse();
+        }
+    }
+
+    @Test
+    void aOneOffJobNeitherChecksNorSendsTheScheduleControls() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.maxRunsProperty().set("0");
+        vm.scheduleModeProperty().set(ScheduleMode.NOW);
+
+        assertThat(vm.validate()).isTrue();
+        assertThat(error(Field.MAX_RUNS)).isEmpty();
+        assertThat(vm.request().maxRuns()).isNull();
+    }
+
+    @Test
+    void theServers422OnAScheduleControlIsShownNextToIt() {
+        fillShellJob();
+        vm.scheduleModeProperty().set(ScheduleMode.CRON);
+        vm.cronExprProperty().set("0 3 * * *");
+        vm.endAtProperty().set("2026-07-01T01:00:00Z");
+        cluster.failNext("submit", new ForgeFlowApiException(422,
+                "end_at: the expression never fires between start_at and end_at", "end_at"));
+
+        vm.submit();
+
+        assertThat(error(Field.END_AT)).isEqualTo("end_at: the expression never fires between start_at and end_at");
+        assertThat(vm.failedProperty().get()).isTrue();
+    }
+
+    @org.junit.jupiter.api.Nested
+    class EditingScheduleControls {
+        final Job steered = Fixtures.steeredJob("job_1", "nightly");
+
+        {
+            cluster.withJob(steered);
+            vm.edit(steered);
+        }
+
+        @Test
+        void theFormShowsTheControlsAsTheServerHasThem() {
+            assertThat(vm.startAtProperty().get()).isEqualTo("2026-07-01T00:00:00Z");
+            assertThat(vm.endAtProperty().get()).isEqualTo("2026-12-31T00:00:00Z");
+            assertThat(vm.maxRunsProperty().get()).isEqualTo("100");
+            assertThat(vm.jitterSecondsProperty().get()).isEqualTo("30");
+            assertThat(vm.pauseAfterFailuresProperty().get()).isEqualTo("3");
+            assertThat(vm.validProperty().get()).isTrue();
+        }
+
+        @Test
+        void aChangedControlIsSentAndAnEmptiedOneIsRemoved() {
+            vm.endAtProperty().set("");
+            vm.maxRunsProperty().set("");
+            vm.jitterSecondsProperty().set("45");
+            vm.pauseAfterFailuresProperty().set("");
+
+            vm.submit();
+
+            assertThat(cluster.calls()).last().isEqualTo("update job_1 {end_at=null, max_runs=null, jitter_seconds=45, "
+                    + "pause_after_failures=null} follow");
+            Job saved = cluster.jobById("job_1");
+            assertThat(saved.endAt()).isNull();
+            assertThat(saved.maxRuns()).isNull();
+            assertThat(saved.jitterSeconds()).isEqualTo(45);
+            assertThat(saved.startAt()).as("not sent, so kept").isEqualTo(steered.startAt());
+            assertThat(vm.messageProperty().get()).startsWith("Saved nightly: changed end_at, max_runs, "
+                    + "jitter_seconds, pause_after_failures");
+        }
+
+        @Test
+        void aStartGivenInAnotherOffsetThatIsTheSameInstantIsNoChange() {
+            vm.startAtProperty().set("2026-07-01T02:00:00+02:00");
+
+            vm.submit();
+
+            assertThat(cluster.calls()).noneMatch(c -> c.startsWith("update"));
+        }
+
+        @Test
+        void theServersRefusalOfAControlIsShownOnIt() {
+            vm.maxRunsProperty().set("5");
+            cluster.failNext("update", new ForgeFlowApiException(422, "max_runs: 12 runs were fired already",
+                    "max_runs"));
+
+            vm.submit();
+
+            assertThat(error(Field.MAX_RUNS)).isEqualTo("max_runs: 12 runs were fired already");
+            vm.maxRunsProperty().set("50");
+            assertThat(error(Field.MAX_RUNS)).isEmpty();
+        }
+    }
+
     @org.junit.jupiter.api.Nested
     class Editing {
         final Job nightly = Fixtures.fullJob("job_1", "nightly");

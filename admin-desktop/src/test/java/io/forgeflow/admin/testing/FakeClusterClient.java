@@ -383,6 +383,37 @@ public final class FakeClusterClient implements ClusterClient {
         return this;
     }
 
+    /**
+     * A backfill of one tick per hour from..to (a stand-in for the job's schedule): ticks backfilled before are counted
+     * as skipped; to before from is a 422 naming {@code to}, a one-off job a 409.
+     */
+    @Override
+    public io.forgeflow.client.Backfill backfill(String jobId, Instant from, Instant to, String overlap) {
+        called("backfill", jobId, from, to, overlap);
+        Job job = jobs.get(jobId);
+        if (job == null) {
+            throw new ForgeFlowApiException(404, "no job " + jobId, null);
+        }
+        if (job.cronExpr() == null) {
+            throw new ForgeFlowApiException(409, "job " + jobId + " is not recurring", null, "conflict");
+        }
+        if (to.isBefore(from)) {
+            throw new ForgeFlowApiException(422, "to must not be before from", "to", "validation_failed");
+        }
+        int ticks = 0;
+        int created = 0;
+        for (Instant t = from; !t.isAfter(to); t = t.plusSeconds(3600)) {
+            ticks++;
+            if (backfilledTicks.add(jobId + "@" + t)) {
+                created++;
+            }
+        }
+        return new io.forgeflow.client.Backfill("bf_" + nextId++, jobId, from, to, overlap, ticks, created,
+                ticks - created, Fixtures.T0, false, Map.of("pending", (long) created));
+    }
+
+    private final java.util.Set<String> backfilledTicks = new java.util.HashSet<>();
+
     /** Applies the PATCH body's fields to the job, as the server would (without its checks). */
     @Override
     public Job update(String jobId, JobUpdate update, boolean keepPending) {

@@ -51,7 +51,33 @@ public final class Fixtures {
                 (String) f.getOrDefault("concurrency_key", j.concurrencyKey()),
                 (Integer) f.getOrDefault("max_concurrent", j.maxConcurrent()),
                 (String) f.getOrDefault("overlap", j.overlap()), j.waitingFor(), j.retry(),
-                (Map<String, String>) f.getOrDefault("labels", j.labels()));
+                (Map<String, String>) f.getOrDefault("labels", j.labels()), j.traceId(), j.dependsOn(),
+                j.onParentFailure(), j.batchId(), j.parents(), j.children(),
+                f.containsKey("start_at") ? instant(f.get("start_at")) : j.startAt(),
+                f.containsKey("end_at") ? instant(f.get("end_at")) : j.endAt(),
+                f.containsKey("max_runs") ? (Integer) f.get("max_runs") : j.maxRuns(),
+                f.containsKey("jitter_seconds") ? (f.get("jitter_seconds") == null ? 0 : (Integer) f.get("jitter_seconds"))
+                        : j.jitterSeconds(),
+                f.containsKey("pause_after_failures") ? (Integer) f.get("pause_after_failures")
+                        : j.pauseAfterFailures(), j.firedRuns(), j.pausedNote(), j.pausedBy());
+    }
+
+    private static Instant instant(Object text) {
+        return text == null ? null : Instant.parse((String) text);
+    }
+
+    /**
+     * {@link #fullJob} with every schedule control set: start 2026-07-01, end 2026-12-31, 100 runs, 30 s jitter, pause
+     * after 3 dead runs.
+     */
+    public static Job steeredJob(String id, String name) {
+        Job j = fullJob(id, name);
+        return new Job(j.id(), j.name(), j.executor(), j.payload(), j.cronExpr(), j.runAt(), j.timezone(), j.priority(),
+                j.maxAttempts(), j.timeoutSeconds(), j.catchUp(), j.idempotencyKey(), j.status(), j.nextRunAt(),
+                j.createdAt(), j.updatedAt(), j.queue(), j.concurrencyKey(), j.maxConcurrent(), j.overlap(),
+                j.waitingFor(), j.retry(), j.labels(), j.traceId(), j.dependsOn(), j.onParentFailure(), j.batchId(),
+                j.parents(), j.children(), Instant.parse("2026-07-01T00:00:00Z"), Instant.parse("2026-12-31T00:00:00Z"),
+                100, 30, 3, 0, null, null);
     }
 
     public static Run run(String id, String jobId, String status) {

@@ -387,6 +387,9 @@ public final class ScriptedServer implements AutoCloseable {
             if (get && p.length == 4) {
                 return ok(withWorkflow(job, true));
             }
+            if (post && p.length == 5 && p[4].equals("backfill")) {
+                return backfill(job, body);
+            }
             if (post && p.length == 5) {
                 return jobAction(job, p[4]);
             }
@@ -486,7 +489,8 @@ public final class ScriptedServer implements AutoCloseable {
                     in.containsKey("executor") ? "executor" : "idempotency_key"));
         }
         for (String[] range : new String[][] {{"priority", "1", "9"}, {"max_attempts", "1", "100"},
-                {"timeout_seconds", "1", "86400"}}) {
+                {"timeout_seconds", "1", "86400"}, {"max_runs", "1", "1000000"}, {"jitter_seconds", "0", "86400"},
+                {"pause_after_failures", "1", "1000"}}) {
             Object v = in.get(range[0]);
             if (v != null && (((Number) v).intValue() < Integer.parseInt(range[1])
                     || ((Number) v).intValue() > Integer.parseInt(range[2]))) {
@@ -496,6 +500,10 @@ public final class ScriptedServer implements AutoCloseable {
         Map<String, String> newLabels = in.containsKey("labels") ? (Map<String, String>) in.get("labels") : j.labels();
         if (newLabels != null && newLabels.containsKey("forbidden")) {
             return new Answer(422, error("labels: the key 'forbidden' is refused by the scripted server", "labels"));
+        }
+        Answer refused = refuseControls(in, j.cronExpr() != null);
+        if (refused != null) {
+            return refused;
         }
         Job changed = new Job(j.id(), (String) in.getOrDefault("name", j.name()), j.executor(),
                 (Map<String, Object>) in.getOrDefault("payload", j.payload()),
@@ -509,6 +517,14 @@ public final class ScriptedServer implements AutoCloseable {
                 (String) in.getOrDefault("concurrency_key", j.concurrencyKey()),
                 in.containsKey("max_concurrent") ? (Integer) in.get("max_concurrent") : j.maxConcurrent(),
                 (String) in.getOrDefault("overlap", j.overlap()), j.waitingFor(), j.retry(), newLabels);
+        changed = withControls(changed,
+                in.containsKey("start_at") ? instant(in.get("start_at")) : j.startAt(),
+                in.containsKey("end_at") ? instant(in.get("end_at")) : j.endAt(),
+                in.containsKey("max_runs") ? (Integer) in.get("max_runs") : j.maxRuns(),
+                in.containsKey("jitter_seconds") ? (in.get("jitter_seconds") == null ? 0
+                        : (Integer) in.get("jitter_seconds")) : j.jitterSeconds(),
+                in.containsKey("pause_after_failures") ? (Integer) in.get("pause_after_failures")
+                        : j.pauseAfterFailures());
         jobs.set(jobs.indexOf(j), changed);
         return ok(changed);
     }
@@ -536,7 +552,8 @@ public final class ScriptedServer implements AutoCloseable {
                     + "fields such as \"*/5 * * * *\"", "cron_expr"));
         }
         for (String[] range : new String[][] {{"priority", "1", "9"}, {"max_attempts", "1", "100"},
-                {"timeout_seconds", "1", "86400"}}) {
+                {"timeout_seconds", "1", "86400"}, {"max_runs", "1", "1000000"}, {"jitter_seconds", "0", "86400"},
+                {"pause_after_failures", "1", "1000"}}) {
             Object v = in.get(range[0]);
             if (v != null && (((Number) v).intValue() < Integer.parseInt(range[1])
                     || ((Number) v).intValue() > Integer.parseInt(range[2]))) {
@@ -552,6 +569,10 @@ public final class ScriptedServer implements AutoCloseable {
         }
         if (!parents.isEmpty() && cron != null) {
             return new Answer(422, error("depends_on: a recurring job cannot have parents", "depends_on"));
+        }
+        Answer refused = refuseControls(in, cron != null);
+        if (refused != null) {
+            return refused;
         }
         String key = (String) in.get("idempotency_key");
         if (key != null) {
@@ -570,6 +591,9 @@ public final class ScriptedServer implements AutoCloseable {
                 number(in, "timeout_seconds", 300), (String) in.getOrDefault("catch_up", "skip"), key, Job.ACTIVE,
                 cron != null ? nextFire(cron, (String) in.getOrDefault("timezone", "UTC")) : runAt != null ? runAt : now,
                 now, now);
+        job = withControls(job, instant(in.get("start_at")), instant(in.get("end_at")), (Integer) in.get("max_runs"),
+                in.get("jitter_seconds") == null ? 0 : (Integer) in.get("jitter_seconds"),
+                (Integer) in.get("pause_after_failures"));
         jobs.add(job);
         if (!parents.isEmpty()) {
             link(job.id(), (String) in.get("on_parent_failure"), parents.toArray(String[]::new));
@@ -578,6 +602,92 @@ public final class ScriptedServer implements AutoCloseable {
             addRun(job.id(), Run.PENDING, null, null, List.of(), now);
         }
         return new Answer(201, write(withWorkflow(job, false)));
+    }
+
+    private static final List<String> CONTROLS = List.of("start_at", "end_at", "max_runs", "jitter_seconds",
+            "pause_after_failures");
+
+    /** Schedule controls: recurring jobs only; the scripted rule refuses an end_at in the past. */
+    private Answer refuseControls(Map<String, Object> in, boolean recurring) {
+        for (String control : CONTROLS) {
+            if (in.get(control) != null && !recurring) {
+                return new Answer(422, error(control + " applies to recurring jobs only", control));
+            }
+        }
+        Instant end = instant(in.get("end_at"));
+        if (end != null && end.isBefore(now)) {
+            return new Answer(422, error("end_at " + end + " is in the past (the scripted server's rule)", "end_at"));
+        }
+        return null;
+    }
+
+    private static Instant instant(Object text) {
+        return text == null ? null : Instant.parse((String) text);
+    }
+
+    private static Job withControls(Job j, Instant startAt, Instant endAt, Integer maxRuns, int jitterSeconds,
+                                    Integer pauseAfterFailures) {
+        return new Job(j.id(), j.name(), j.executor(), j.payload(), j.cronExpr(), j.runAt(), j.timezone(), j.priority(),
+                j.maxAttempts(), j.timeoutSeconds(), j.catchUp(), j.idempotencyKey(), j.status(), j.nextRunAt(),
+                j.createdAt(), j.updatedAt(), j.queue(), j.concurrencyKey(), j.maxConcurrent(), j.overlap(),
+                j.waitingFor(), j.retry(), j.labels(), j.traceId(), j.dependsOn(), j.onParentFailure(), j.batchId(),
+                j.parents(), j.children(), startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, j.firedRuns(),
+                j.pausedNote(), j.pausedBy());
+    }
+
+    /** Backfilled ticks, {@code jobId@tick}: a tick gets at most one run. */
+    private final java.util.Set<String> backfilled = new java.util.HashSet<>();
+
+    /**
+     * POST /api/jobs/{id}/backfill, scripted: one tick per hour from..to (the real schedule is the server's business);
+     * a missing or reversed range or more than 10,000 ticks is a 422 naming the field; a one-off job a 409.
+     */
+    private Answer backfill(Job job, byte[] body) {
+        Map<String, Object> in;
+        try {
+            in = JSON.readValue(body, new TypeReference<>() { });
+        } catch (IOException e) {
+            return new Answer(400, error("malformed JSON: " + e.getMessage(), null));
+        }
+        if (job.cronExpr() == null) {
+            return new Answer(409, error("job " + job.id() + " is not recurring", null));
+        }
+        if (in.get("from") == null) {
+            return new Answer(422, error("from is required", "from"));
+        }
+        if (in.get("to") == null) {
+            return new Answer(422, error("to is required", "to"));
+        }
+        Instant from = instant(in.get("from"));
+        Instant to = instant(in.get("to"));
+        if (to.isBefore(from)) {
+            return new Answer(422, error("to must not be before from", "to"));
+        }
+        long ticks = java.time.Duration.between(from, to).toHours() + 1;
+        if (ticks > 10_000) {
+            return new Answer(422, error("to: more than 10000 ticks between from and to; the 10001st is "
+                    + from.plusSeconds(3600L * 10_000), "to"));
+        }
+        int created = 0;
+        for (Instant t = from; !t.isAfter(to); t = t.plusSeconds(3600)) {
+            if (backfilled.add(job.id() + "@" + t)) {
+                addRun(job.id(), Run.PENDING, null, null, List.of(), t);
+                created++;
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", "bf_" + backfilled.size());
+        out.put("job_id", job.id());
+        out.put("from", from.toString());
+        out.put("to", to.toString());
+        out.put("overlap", in.getOrDefault("overlap", "allow"));
+        out.put("ticks", ticks);
+        out.put("created", created);
+        out.put("skipped", ticks - created);
+        out.put("created_at", now.toString());
+        out.put("done", created == 0);
+        out.put("runs", Map.of("pending", created));
+        return new Answer(201, write(out));
     }
 
     /** Scripted, not evaluated: a cron job's next tick is five minutes from now (the real server's is tested there). */

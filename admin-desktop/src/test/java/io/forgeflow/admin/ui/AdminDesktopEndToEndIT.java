@@ -141,6 +141,58 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
     }
 
     /**
+     * The node's own answers to a backfill (the count of ticks and runs, nothing added the second time, its 422 on
+     * {@code to} beside the field) and to the edit form's schedule controls (set, then emptied: removed).
+     */
+    @Test
+    void backfillAndScheduleControlsOnTheRealNode(FxRobot robot) throws Exception {
+        String hourly;
+        try (ForgeFlowClient client = ForgeFlowClient.create(nodeUrl)) {
+            hourly = client.submitJob(JobRequest.shell("e2e-hourly", "echo tick").cron("0 * * * *").build()).job().id();
+        }
+        openApp(nodeUrl);
+        connect(robot);
+        robot.clickOn("#tab-jobs");
+        robot.clickOn("#jobNamePrefix").write("e2e-hourly").type(javafx.scene.input.KeyCode.ENTER);
+        untilText(robot, "#jobsCount", "1 job matching name_prefix=e2e-hourly");
+        robot.clickOn(cell(robot, "jobsTable", "e2e-hourly"));
+
+        robot.clickOn("#backfillFrom").write("2026-01-01T00:00:00Z");
+        robot.clickOn("#backfillTo").write("2026-01-01T05:00:00Z");
+        robot.clickOn("#backfillJob");
+        untilText(robot, "#backfillMessage", "Backfill of e2e-hourly: 6 ticks, 6 runs created, 0 already had one.");
+        robot.clickOn("#backfillJob");
+        untilText(robot, "#backfillMessage", "6 ticks, 0 runs created, 6 already had one.");
+        robot.clickOn("#backfillFrom").press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.A)
+                .release(javafx.scene.input.KeyCode.A, javafx.scene.input.KeyCode.CONTROL).write("2020-01-01T00:00:00Z");
+        robot.clickOn("#backfillJob");
+        until(() -> !text(robot, "#backfill-error-to").isEmpty());
+        org.assertj.core.api.Assertions.assertThat(text(robot, "#backfill-error-to")).contains("holds more than 10000");
+
+        robot.clickOn("#editJob");
+        untilText(robot, "#formTitle", "Edit job e2e-hourly");
+        clickInForm(robot, "#jobMaxRuns").write("5");
+        clickInForm(robot, "#jobJitter").write("30");
+        robot.clickOn("#submitJob");
+        untilText(robot, "#jobsMessage", "Saved e2e-hourly.");
+        try (ForgeFlowClient client = ForgeFlowClient.create(nodeUrl)) {
+            org.assertj.core.api.Assertions.assertThat(client.getJob(hourly).maxRuns()).isEqualTo(5);
+            org.assertj.core.api.Assertions.assertThat(client.getJob(hourly).jitterSeconds()).isEqualTo(30);
+        }
+        robot.clickOn(cell(robot, "jobsTable", "e2e-hourly"));
+        robot.clickOn("#editJob");
+        untilText(robot, "#jobMaxRuns", "5");
+        clickInForm(robot, "#jobMaxRuns").press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.A)
+                .release(javafx.scene.input.KeyCode.A, javafx.scene.input.KeyCode.CONTROL)
+                .press(javafx.scene.input.KeyCode.BACK_SPACE).release(javafx.scene.input.KeyCode.BACK_SPACE);
+        robot.clickOn("#submitJob");
+        try (ForgeFlowClient client = ForgeFlowClient.create(nodeUrl)) {
+            until(() -> client.getJob(hourly).maxRuns() == null);
+            org.assertj.core.api.Assertions.assertThat(client.getJob(hourly).jitterSeconds()).isEqualTo(30);
+        }
+    }
+
+    /**
      * The node's own answers to the desktop's edit, filters and trace link: a PATCH with pending=keep, a 422 naming
      * its field, label and name filters as query parameters, and a run's trace_url from FORGEFLOW_TRACE_URL_TEMPLATE.
      */

@@ -292,6 +292,109 @@ class ConsoleUiTest {
     }
 
     @Nested
+    class ScheduleControls extends UiTestSupport {
+        @Test
+        void aRecurringJobIsSubmittedWithItsControlsWhichAOneOffJobDoesNotShow(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-submit");
+            robot.clickOn("#jobName").write("steered");
+            robot.clickOn("#jobCommand").write("true");
+            assertThat(shown(robot, "#jobMaxRuns")).as("one-off: hidden").isFalse();
+            robot.clickOn("#jobScheduleMode");
+            robot.clickOn("Repeat on a cron schedule");
+            robot.clickOn("#jobCron").write("*/5 * * * *");
+            assertThat(shown(robot, "#jobMaxRuns")).as("recurring: shown").isTrue();
+            clickInForm(robot, "#jobMaxRuns").write("0");
+            untilText(robot, "#error-max-runs", "Must be 1 to 1000000");
+            robot.press(KeyCode.BACK_SPACE).release(KeyCode.BACK_SPACE).write("10");
+            until(() -> !robot.lookup("#error-max-runs").query().isVisible());
+            clickInForm(robot, "#jobStartAt").write("2026-07-01T00:00:00Z");
+            clickInForm(robot, "#jobJitter").write("30");
+            clickInForm(robot, "#jobPauseAfterFailures").write("3");
+
+            robot.clickOn("#submitJob");
+
+            untilText(robot, "#formMessage", "Created job steered");
+            Job created = server.jobNamed("steered");
+            assertThat(created.maxRuns()).isEqualTo(10);
+            assertThat(created.startAt()).isEqualTo(java.time.Instant.parse("2026-07-01T00:00:00Z"));
+            assertThat(created.jitterSeconds()).isEqualTo(30);
+            assertThat(created.pauseAfterFailures()).isEqualTo(3);
+            assertThat(created.endAt()).isNull();
+        }
+
+        @Test
+        void editingShowsTheServers422OnEndAtAndAnEmptiedControlIsRemoved(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-jobs");
+            robot.clickOn(cell(robot, "jobsTable", "nightly-report"));
+            String id = server.jobNamed("nightly-report").id();
+            robot.clickOn("#editJob");
+            untilText(robot, "#formTitle", "Edit job nightly-report (" + id + ")");
+
+            clickInForm(robot, "#jobEndAt").write("2020-01-01T00:00:00Z");
+            robot.clickOn("#submitJob");
+            untilText(robot, "#error-end-at", "is in the past (the scripted server's rule)");
+            assertThat(server.job(id).endAt()).isNull();
+
+            clickInForm(robot, "#jobEndAt").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                    .press(KeyCode.BACK_SPACE).release(KeyCode.BACK_SPACE);
+            clickInForm(robot, "#jobMaxRuns").write("3");
+            robot.clickOn("#submitJob");
+            untilText(robot, "#jobsMessage", "Saved nightly-report.");
+            assertThat(server.job(id).maxRuns()).isEqualTo(3);
+            assertThat(server.job(id).endAt()).isNull();
+
+            robot.clickOn(cell(robot, "jobsTable", "nightly-report"));
+            robot.clickOn("#editJob");
+            untilText(robot, "#jobMaxRuns", "3");
+            clickInForm(robot, "#jobMaxRuns").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                    .press(KeyCode.BACK_SPACE).release(KeyCode.BACK_SPACE);
+            robot.clickOn("#submitJob");
+            until(() -> server.job(id).maxRuns() == null);
+            assertThat(server.requests()).filteredOn(r -> r.startsWith("PATCH /api/jobs/" + id)).hasSize(3);
+        }
+
+        /** Whether the control and every parent of it is visible. */
+        private boolean shown(FxRobot robot, String query) {
+            return onFx(() -> {
+                for (Node n = robot.lookup(query).query(); n != null; n = n.getParent()) {
+                    if (!n.isVisible()) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+        }
+
+        @Test
+        void backfillShowsTheAnswerAndTheServers422BesideTo(FxRobot robot) {
+            open(s -> { });
+            connect(robot);
+            robot.clickOn("#tab-jobs");
+            robot.clickOn(cell(robot, "jobsTable", "nightly-report"));
+            String id = server.jobNamed("nightly-report").id();
+
+            robot.clickOn("#backfillFrom").write("2026-07-01T00:00:00Z");
+            robot.clickOn("#backfillTo").write("2026-07-01T05:00:00Z");
+            robot.clickOn("#backfillJob");
+
+            untilText(robot, "#backfillMessage", "Backfill of nightly-report: 6 ticks, 6 runs created, 0 already had one.");
+            assertThat(server.requests()).contains("POST /api/jobs/" + id + "/backfill");
+            robot.clickOn("#backfillJob");
+            untilText(robot, "#backfillMessage", "6 ticks, 0 runs created, 6 already had one.");
+
+            robot.clickOn("#backfillFrom").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                    .write("2020-01-01T00:00:00Z");
+            robot.clickOn("#backfillJob");
+            untilText(robot, "#backfill-error-to", "more than 10000 ticks");
+            assertThat(onFx(() -> robot.lookup("#backfill-error-from").query().isVisible())).isFalse();
+        }
+    }
+
+    @Nested
     class SubmitForm extends UiTestSupport {
         @Test
         void submittingACronJobThroughTheForm(FxRobot robot) {
