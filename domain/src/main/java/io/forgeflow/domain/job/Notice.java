@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -99,14 +98,10 @@ public record Notice(long id, String event, String jobId, String jobName, String
             inner[i] = (byte) (k ^ 0x36);
             outer[i] = (byte) (k ^ 0x5c);
         }
-        sha.reset();
         sha.update(inner);
         byte[] innerHash = sha.digest(message);
         sha.update(outer);
-        byte[] mac = sha.digest(innerHash);
-        Arrays.fill(inner, (byte) 0);
-        Arrays.fill(outer, (byte) 0);
-        return mac;
+        return sha.digest(innerHash);
     }
 
     private static StringBuilder quote(StringBuilder out, String text) {
@@ -120,7 +115,7 @@ public record Notice(long id, String event, String jobId, String jobName, String
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+                    if (c < 0x20) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);

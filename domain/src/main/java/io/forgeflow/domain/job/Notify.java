@@ -89,14 +89,14 @@ public record Notify(String url, List<String> on) {
                     + "): give an absolute http or https URL, e.g. https://hooks.example.com/forgeflow");
         }
         String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (scheme == null || !uri.isAbsolute()) {
+        if (scheme == null) {
             throw new ValidationException("notify.url", "notify.url must be an absolute URL starting with http:// "
                     + "or https://, e.g. https://hooks.example.com/forgeflow");
         }
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new ValidationException("notify.url", "notify.url must use http or https, not " + shown(scheme));
         }
-        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+        if (uri.getHost() == null) {
             throw new ValidationException("notify.url", "notify.url has no host: give an absolute http or https URL, "
                     + "e.g. https://hooks.example.com/forgeflow");
         }
@@ -111,16 +111,16 @@ public record Notify(String url, List<String> on) {
             throw new ValidationException("notify.on", "notify.on must name at least one event of "
                     + String.join(", ", EVENTS) + " (leave it out for all three; remove notify to send none)");
         }
+        for (String event : on) {
+            if (event == null || !EVENTS.contains(event)) {
+                throw new ValidationException("notify.on", "notify.on has an unknown event '" + shown(event)
+                        + "': use " + String.join(", ", EVENTS));
+            }
+        }
         List<String> out = new ArrayList<>();
         for (String event : EVENTS) {
             if (on.contains(event)) {
                 out.add(event);
-            }
-        }
-        for (String event : on) {
-            if (!EVENTS.contains(event)) {
-                throw new ValidationException("notify.on", "notify.on has an unknown event '" + shown(event)
-                        + "': use " + String.join(", ", EVENTS));
             }
         }
         return out;

@@ -149,4 +149,49 @@ class NotifyTest {
         assertThatThrownBy(() -> new Notice(1, "failed", "j", "n", "https://h/", null, null, null, null,
                 Instant.EPOCH)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theSchemeIsReadInAnyCaseAndTheUrlKeptAsGiven() {
+        assertThat(new Notify("HTTPS://H.Example.COM/Hook", null).validate().url()).isEqualTo("HTTPS://H.Example.COM/Hook");
+    }
+
+    @Test
+    void aNotifyWithoutEventsSendsNothingUntilValidated() {
+        assertThat(new Notify("https://h.example.com/", null).sends("dead")).isFalse();
+    }
+
+    @Test
+    void anUnknownEventIsShownCutAfter40CharactersWithControlCharactersReplaced() {
+        String forty = "x".repeat(40);
+        refused(new Notify("https://h.example.com/", List.of(forty)), "notify.on", "'" + forty + "'");
+        refused(new Notify("https://h.example.com/", List.of(forty + "y")), "notify.on", "'" + forty + "…'");
+        refused(new Notify("https://h.example.com/", List.of("a\u0007b")), "notify.on", "'a?b'");
+        refused(new Notify("https://h.example.com/", java.util.Arrays.asList("dead", null)), "notify.on",
+                "unknown event 'null'");
+    }
+
+    @Test
+    void blankEventsInTheConfigurationMeanAllThree() {
+        assertThat(Notify.parse("https://h.example.com/", "  ").on()).isEqualTo(Notify.EVENTS);
+    }
+
+    @Test
+    void aNoticeNeedsItsEventJobUrlAndTime() {
+        Instant at = Instant.EPOCH;
+        assertThatThrownBy(() -> new Notice(1, null, "j", "n", "https://h/", null, null, null, null, at))
+                .isInstanceOf(NullPointerException.class).hasMessage("event");
+        assertThatThrownBy(() -> new Notice(1, "dead", null, "n", "https://h/", null, null, null, null, at))
+                .isInstanceOf(NullPointerException.class).hasMessage("jobId");
+        assertThatThrownBy(() -> new Notice(1, "dead", "j", "n", null, null, null, null, null, at))
+                .isInstanceOf(NullPointerException.class).hasMessage("url");
+        assertThatThrownBy(() -> new Notice(1, "dead", "j", "n", "https://h/", null, null, null, null, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("at");
+    }
+
+    @Test
+    void aCarriageReturnInTheBodyIsEscaped() {
+        Notice notice = new Notice(2, "paused", "j", "a\rb", "https://h/", null, null, null, "why", Instant.EPOCH);
+        assertThat(notice.body()).contains("\"job_name\":\"a\\rb\"", "\"note\":\"why\"", "\"run_id\":null",
+                "\"attempt\":null");
+    }
 }
