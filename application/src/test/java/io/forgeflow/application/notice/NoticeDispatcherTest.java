@@ -164,4 +164,43 @@ class NoticeDispatcherTest {
                 .isInstanceOf(ValidationException.class)
                 .satisfies(e -> assertThat(((ValidationException) e).field()).isEqualTo("notify.url"));
     }
+
+    @Test
+    void morePendingNoticesThanABatchAreAllDispatchedInOnePass() {
+        for (int i = 0; i < NoticeDispatcher.BATCH + 1; i++) {
+            Job job = s.submit(aDraft().named("job-" + i).withNotify(new Notify("https://hooks.example.com/ff", null)));
+            assertThat(s.store.jobs().pause(job.id(), job.status(), null, null)).isPresent();
+        }
+
+        assertThat(dispatcher.runOnce()).isEqualTo(NoticeDispatcher.BATCH + 1);
+
+        assertThat(s.store.notices().pending(1000)).isEmpty();
+        assertThat(noticeJobs()).hasSize(NoticeDispatcher.BATCH + 1);
+    }
+
+    @Test
+    void aLongJobNameIsCutToTheLongestNameAJobMayHave() {
+        Job job = s.submit(aDraft().named("n".repeat(200)).withNotify(new Notify("https://hooks.example.com/ff", null)));
+        assertThat(s.store.jobs().pause(job.id(), job.status(), null, null)).isPresent();
+
+        dispatcher.runOnce();
+
+        assertThat(noticeJobs().get(0).spec().name()).hasSize(200).startsWith("notice paused: nnn").endsWith("n…");
+        Job fits = s.submit(aDraft().named("m".repeat(185)).withNotify(new Notify("https://hooks.example.com/ff",
+                null)));
+        assertThat(s.store.jobs().pause(fits.id(), fits.status(), null, null)).isPresent();
+        dispatcher.runOnce();
+        assertThat(noticeJobs()).anySatisfy(j -> assertThat(j.spec().name()).isEqualTo("notice paused: "
+                + "m".repeat(185)));
+    }
+
+    @Test
+    void anEmptySecretSignsNothing() {
+        watched();
+        new NoticeDispatcher(s.store.notices(), s.submitJob(), election, new byte[0]).runOnce();
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> headers = (Map<String, Object>) noticeJobs().get(0).spec().payload().get("headers");
+        assertThat(headers).doesNotContainKey(Notice.SIGNATURE_HEADER).containsEntry("X-ForgeFlow-Event", "paused");
+    }
 }
