@@ -1185,6 +1185,17 @@ DECLARE
     v_started  timestamptz;
     v_ended    uuid[] := '{}';
     v_ended_status text[] := '{}';
+    v_ended_run uuid[] := '{}';
+    v_ended_attempt integer[] := '{}';
+    v_ended_error text[] := '{}';
+    v_run      uuid;
+    v_attempt  integer;
+    v_error    text;
+    v_was_awaiting boolean;
+    v_paused   boolean;
+    v_notify   jsonb;
+    v_name     text;
+    v_note     text;
     v_recovery boolean;
 BEGIN
 
@@ -1252,34 +1263,69 @@ BEGIN
                 FROM done
                 WHERE status IN ('succeeded', 'dead', 'cancelled')
                 GROUP BY job_id
+            ), prior AS (
+
+                SELECT o.id, o.status, o.awaiting_recovery, e.dead, e.ok,
+                       o.cron_expr IS NULL AND o.status IN ('active', 'paused') AS completes,
+                       coalesce(o.cron_expr IS NOT NULL AND NOT e.ok AND o.status = 'active'
+                                AND o.dead_streak + e.dead >= o.pause_after_failures, false) AS pauses,
+                       o.cron_expr IS NOT NULL AND o.pause_after_failures IS NOT NULL AS counts,
+                       coalesce(o.notify -> 'on' @> '["recovered"]', false) AS tracks
+                FROM jobs o
+                JOIN ended e ON e.job_id = o.id
+                WHERE o.cron_expr IS NULL AND o.status IN ('active', 'paused')
+                   OR o.cron_expr IS NOT NULL AND o.pause_after_failures IS NOT NULL
+                      AND (e.dead > 0 OR e.ok AND o.dead_streak > 0)
+                   OR coalesce(o.notify -> 'on' @> '["recovered"]', false) AND (e.dead > 0 OR e.ok AND o.awaiting_recovery)
+                   OR e.dead > 0 AND coalesce(o.notify -> 'on' @> '["dead"]', false)
+                ORDER BY o.id
+                FOR UPDATE OF o
             ), completed AS (
                 UPDATE jobs j
-                SET status      = CASE WHEN j.cron_expr IS NULL THEN 'completed'
-                                       WHEN NOT e.ok AND j.status = 'active'
-                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN 'paused'
-                                       ELSE j.status END,
-                    next_run_at = CASE WHEN j.cron_expr IS NULL THEN NULL
-                                       WHEN NOT e.ok AND j.status = 'active'
-                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN NULL
-                                       ELSE j.next_run_at END,
-                    paused_note = CASE WHEN j.cron_expr IS NOT NULL AND NOT e.ok AND j.status = 'active'
-                                            AND j.dead_streak + e.dead >= j.pause_after_failures
-                                       THEN forgeflow_failure_pause_note(j.pause_after_failures)
-                                       ELSE j.paused_note END,
-                    paused_by   = CASE WHEN j.cron_expr IS NOT NULL AND NOT e.ok AND j.status = 'active'
-                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN 'scheduler'
-                                       ELSE j.paused_by END,
-                    dead_streak = CASE WHEN j.cron_expr IS NULL THEN j.dead_streak WHEN e.ok THEN 0
-                                       ELSE j.dead_streak + e.dead END,
-                    updated_at  = CASE WHEN j.cron_expr IS NULL
-                                            OR NOT e.ok AND j.status = 'active'
-                                               AND j.dead_streak + e.dead >= j.pause_after_failures
-                                       THEN coalesce(CAST($9 AS timestamptz), now())
-                                       ELSE j.updated_at END
-                FROM ended e
-                WHERE j.id = e.job_id
-                  AND CASE WHEN j.cron_expr IS NULL THEN j.status IN ('active', 'paused')
-                           ELSE j.pause_after_failures IS NOT NULL AND (e.dead > 0 OR e.ok AND j.dead_streak > 0) END
+                SET status            = CASE WHEN o.completes THEN 'completed' WHEN o.pauses THEN 'paused'
+                                             ELSE j.status END,
+                    next_run_at       = CASE WHEN o.completes OR o.pauses THEN NULL ELSE j.next_run_at END,
+                    paused_note       = CASE WHEN o.pauses THEN forgeflow_failure_pause_note(j.pause_after_failures)
+                                             ELSE j.paused_note END,
+                    paused_by         = CASE WHEN o.pauses THEN 'scheduler' ELSE j.paused_by END,
+                    dead_streak       = CASE WHEN NOT o.counts THEN j.dead_streak WHEN o.ok THEN 0
+                                             ELSE j.dead_streak + o.dead END,
+                    awaiting_recovery = CASE WHEN NOT o.tracks THEN j.awaiting_recovery WHEN o.ok THEN false
+                                             WHEN o.dead > 0 THEN true ELSE j.awaiting_recovery END,
+                    updated_at        = CASE WHEN o.completes OR o.pauses
+                                             THEN coalesce(CAST($9 AS timestamptz), now()) ELSE j.updated_at END
+                FROM prior o
+                WHERE j.id = o.id
+                RETURNING j.id, j.name, j.notify, j.paused_note, o.pauses, o.ok,
+                          o.awaiting_recovery AS was_awaiting
+            ), noticed AS (
+                INSERT INTO notices (job_id, job_name, event, url, run_id, attempt, error, note, created_at)
+                SELECT n.job_id, n.job_name, n.event, n.url, n.run_id, n.attempt, n.error, n.note,
+                       coalesce(CAST($9 AS timestamptz), now())
+                FROM (
+                    SELECT c.id AS job_id, c.name AS job_name, 'dead' AS event, c.notify ->> 'url' AS url,
+                           d.id AS run_id, d.attempt, left(d.error, 2000) AS error, CAST(NULL AS text) AS note,
+                           1 AS step, d.id AS run_order
+                    FROM completed c
+                    JOIN done d ON d.job_id = c.id AND d.status = 'dead'
+                    WHERE c.notify -> 'on' @> '["dead"]'
+                    UNION ALL
+                    SELECT c.id, c.name, 'paused', c.notify ->> 'url', l.id, l.attempt, left(l.error, 2000),
+                           c.paused_note, 2, NULL
+                    FROM completed c
+                    CROSS JOIN LATERAL (SELECT d.id, d.attempt, d.error FROM done d
+                                        WHERE d.job_id = c.id AND d.status = 'dead'
+                                        ORDER BY d.id DESC LIMIT 1) l
+                    WHERE c.pauses AND c.notify -> 'on' @> '["paused"]'
+                    UNION ALL
+                    SELECT c.id, c.name, 'recovered', c.notify ->> 'url', f.id, f.attempt, NULL, NULL, 3, NULL
+                    FROM completed c
+                    CROSS JOIN LATERAL (SELECT d.id, d.attempt FROM done d
+                                        WHERE d.job_id = c.id AND d.status = 'succeeded'
+                                        ORDER BY d.id LIMIT 1) f
+                    WHERE c.ok AND c.was_awaiting AND c.notify -> 'on' @> '["recovered"]'
+                ) n
+                ORDER BY n.job_id, n.step, n.run_order
             )
             SELECT id, worker_id, attempt, job_id, status
             FROM done
@@ -1338,6 +1384,9 @@ BEGIN
         IF v_status IN ('succeeded', 'dead', 'cancelled') THEN
             v_ended := v_ended || v_job;
             v_ended_status := v_ended_status || v_status;
+            v_ended_run := v_ended_run || v_row.id;
+            v_ended_attempt := v_ended_attempt || v_row.attempt;
+            v_ended_error := v_ended_error || v_row.error;
         END IF;
 
         id := v_row.id;
@@ -1348,34 +1397,53 @@ BEGIN
         RETURN NEXT;
     END LOOP;
 
-    FOR v_job, v_status IN SELECT e.id, e.status FROM unnest(v_ended, v_ended_status) AS e (id, status)
-                           ORDER BY e.id LOOP
+    FOR v_job, v_status, v_run, v_attempt, v_error IN
+        SELECT e.job, e.status, e.run, e.attempt, e.error
+        FROM unnest(v_ended, v_ended_status, v_ended_run, v_ended_attempt, v_ended_error)
+             AS e (job, status, run, attempt, error)
+        ORDER BY e.job, e.run LOOP
+        WITH prior AS (
+            SELECT o.id, o.awaiting_recovery,
+                   o.cron_expr IS NULL AND o.status IN ('active', 'paused') AS completes,
+                   coalesce(o.cron_expr IS NOT NULL AND v_status = 'dead' AND o.status = 'active'
+                            AND o.dead_streak + 1 >= o.pause_after_failures, false) AS pauses,
+                   o.cron_expr IS NOT NULL AND o.pause_after_failures IS NOT NULL AS counts,
+                   coalesce(o.notify -> 'on' @> '["recovered"]', false) AS tracks
+            FROM jobs o
+            WHERE o.id = v_job
+              AND (o.cron_expr IS NULL AND o.status IN ('active', 'paused')
+                   OR o.cron_expr IS NOT NULL AND o.pause_after_failures IS NOT NULL
+                      AND (v_status = 'dead' OR v_status = 'succeeded' AND o.dead_streak > 0)
+                   OR coalesce(o.notify -> 'on' @> '["recovered"]', false)
+                      AND (v_status = 'dead' OR v_status = 'succeeded' AND o.awaiting_recovery)
+                   OR v_status = 'dead' AND coalesce(o.notify -> 'on' @> '["dead"]', false))
+            FOR UPDATE
+        )
         UPDATE jobs j
-        SET status      = CASE WHEN j.cron_expr IS NULL THEN 'completed'
-                               WHEN v_status = 'dead' AND j.status = 'active'
-                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN 'paused'
-                               ELSE j.status END,
-            next_run_at = CASE WHEN j.cron_expr IS NULL THEN NULL
-                               WHEN v_status = 'dead' AND j.status = 'active'
-                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN NULL
-                               ELSE j.next_run_at END,
-            paused_note = CASE WHEN j.cron_expr IS NOT NULL AND v_status = 'dead' AND j.status = 'active'
-                                    AND j.dead_streak + 1 >= j.pause_after_failures
-                               THEN forgeflow_failure_pause_note(j.pause_after_failures)
-                               ELSE j.paused_note END,
-            paused_by   = CASE WHEN j.cron_expr IS NOT NULL AND v_status = 'dead' AND j.status = 'active'
-                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN 'scheduler'
-                               ELSE j.paused_by END,
-            dead_streak = CASE WHEN j.cron_expr IS NULL THEN j.dead_streak WHEN v_status = 'dead' THEN j.dead_streak + 1
-                               ELSE 0 END,
-            updated_at  = CASE WHEN j.cron_expr IS NULL
-                                    OR v_status = 'dead' AND j.status = 'active'
-                                       AND j.dead_streak + 1 >= j.pause_after_failures THEN v_now
-                               ELSE j.updated_at END
-        WHERE j.id = v_job
-          AND CASE WHEN j.cron_expr IS NULL THEN j.status IN ('active', 'paused')
-                   ELSE j.pause_after_failures IS NOT NULL
-                        AND (v_status = 'dead' OR v_status = 'succeeded' AND j.dead_streak > 0) END;
+        SET status            = CASE WHEN o.completes THEN 'completed' WHEN o.pauses THEN 'paused' ELSE j.status END,
+            next_run_at       = CASE WHEN o.completes OR o.pauses THEN NULL ELSE j.next_run_at END,
+            paused_note       = CASE WHEN o.pauses THEN forgeflow_failure_pause_note(j.pause_after_failures)
+                                     ELSE j.paused_note END,
+            paused_by         = CASE WHEN o.pauses THEN 'scheduler' ELSE j.paused_by END,
+            dead_streak       = CASE WHEN NOT o.counts THEN j.dead_streak WHEN v_status = 'dead' THEN j.dead_streak + 1
+                                     WHEN v_status = 'succeeded' THEN 0 ELSE j.dead_streak END,
+            awaiting_recovery = CASE WHEN NOT o.tracks THEN j.awaiting_recovery WHEN v_status = 'dead' THEN true
+                                     WHEN v_status = 'succeeded' THEN false ELSE j.awaiting_recovery END,
+            updated_at        = CASE WHEN o.completes OR o.pauses THEN v_now ELSE j.updated_at END
+        FROM prior o
+        WHERE j.id = o.id
+        RETURNING o.awaiting_recovery, o.pauses, j.notify, j.name, j.paused_note
+        INTO v_was_awaiting, v_paused, v_notify, v_name, v_note;
+        IF FOUND AND v_notify IS NOT NULL THEN
+            INSERT INTO notices (job_id, job_name, event, url, run_id, attempt, error, note, created_at)
+            SELECT v_job, v_name, ev.event, v_notify ->> 'url', v_run, v_attempt,
+                   CASE WHEN v_status = 'dead' THEN left(v_error, 2000) END,
+                   CASE WHEN ev.event = 'paused' THEN v_note END, v_now
+            FROM (VALUES (1, 'dead', v_status = 'dead'), (2, 'paused', v_paused),
+                         (3, 'recovered', v_status = 'succeeded' AND v_was_awaiting)) AS ev (step, event, happened)
+            WHERE ev.happened AND v_notify -> 'on' @> jsonb_build_array(ev.event)
+            ORDER BY ev.step;
+        END IF;
     END LOOP;
 END
 $_$;
@@ -1904,6 +1972,8 @@ CREATE TABLE forgeflow.jobs (
     sequence_key text,
     sequence_on_dead text,
     dead_streak integer DEFAULT 0 NOT NULL,
+    notify jsonb,
+    awaiting_recovery boolean DEFAULT false NOT NULL,
     CONSTRAINT jobs_catch_up_values CHECK ((catch_up = ANY (ARRAY['skip'::text, 'once'::text]))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 200))),
     CONSTRAINT jobs_controls_recurring CHECK (((cron_expr IS NOT NULL) OR ((start_at IS NULL) AND (end_at IS NULL) AND (max_runs IS NULL) AND (jitter_seconds = 0) AND (pause_after_failures IS NULL)))),
@@ -1918,6 +1988,7 @@ CREATE TABLE forgeflow.jobs (
     CONSTRAINT jobs_max_concurrent_range CHECK (((max_concurrent >= 1) AND (max_concurrent <= 10000))),
     CONSTRAINT jobs_max_runs_range CHECK (((max_runs >= 1) AND (max_runs <= 1000000))),
     CONSTRAINT jobs_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
+    CONSTRAINT jobs_notify_shape CHECK (((jsonb_typeof((notify -> 'url'::text)) = 'string'::text) AND (jsonb_typeof((notify -> 'on'::text)) = 'array'::text) AND (jsonb_array_length((notify -> 'on'::text)) > 0))),
     CONSTRAINT jobs_on_parent_failure_values CHECK ((on_parent_failure = ANY (ARRAY['cancel'::text, 'run'::text, 'wait'::text]))),
     CONSTRAINT jobs_one_schedule CHECK (((cron_expr IS NULL) OR (run_at IS NULL))),
     CONSTRAINT jobs_overlap_values CHECK ((overlap = ANY (ARRAY['allow'::text, 'skip'::text, 'queue_one'::text, 'cancel_running'::text]))),
@@ -1952,6 +2023,29 @@ CREATE TABLE forgeflow.nodes (
     job_user text,
     grpc_address text,
     database_pooling text
+);
+
+CREATE TABLE forgeflow.notices (
+    id bigint NOT NULL,
+    job_id uuid NOT NULL,
+    job_name text,
+    event text NOT NULL,
+    url text NOT NULL,
+    run_id uuid,
+    attempt integer,
+    error text,
+    note text,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT notices_event CHECK ((event = ANY (ARRAY['dead'::text, 'paused'::text, 'recovered'::text])))
+);
+
+ALTER TABLE forgeflow.notices ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME forgeflow.notices_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 CREATE TABLE forgeflow.queue_starts (
@@ -2033,6 +2127,9 @@ ALTER TABLE ONLY forgeflow.jobs
 
 ALTER TABLE ONLY forgeflow.nodes
     ADD CONSTRAINT nodes_pkey PRIMARY KEY (worker_id);
+
+ALTER TABLE ONLY forgeflow.notices
+    ADD CONSTRAINT notices_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY forgeflow.queues
     ADD CONSTRAINT queues_pkey PRIMARY KEY (name);

@@ -10,12 +10,17 @@
 -- recoveries skips runs locked by others (SKIP LOCKED); a worker's acknowledgement waits for the row (lock_timeout) and
 -- is retried by its acknowledger: the holder's live lease row keeps the run meanwhile. Runs are locked in id order (as heartbeats and job changes lock them),
 -- then the jobs of runs that ended (one-off jobs complete; recurring ones with pause_after_failures count dead runs
--- in a row in dead_streak and pause at the control), so concurrent multi-row writers cannot deadlock. Per row: the run moves to
+-- in a row in dead_streak and pause at the control; jobs with notify write their notices, below), so concurrent
+-- multi-row writers cannot deadlock. Per row: the run moves to
 -- p_next (pending: due after p_delays ms; released: due now, the attempt not charged, max_attempts + 1; snoozed: due
 -- after its snooze, not charged either, and snoozes + 1); its output and error become the attempt's, except that
 -- lease_expired and released keep the run's output (and released and snoozed its error);
 -- the attempt's row is written here, once: the claim writes none (a row an older version's claim wrote is
 -- finished, only while it has no outcome). Returns the rows that applied.
+-- Notices (issue 45, 0023): a job whose notify asks for the event gets a row in the notices outbox, in this
+-- transaction: dead (a run of it ended dead), paused (pause_after_failures paused it), recovered (a run succeeded
+-- while awaiting_recovery, set by its dead runs). A job row is read FOR UPDATE (its values before this change decide
+-- the events) and written only when one of these applies to it; other jobs' rows are neither locked nor written.
 
 --changeset forgeflow:function-forgeflow_failure_pause_note runOnChange:true splitStatements:false
 -- the note of a pause by pause_after_failures (ScheduleState.failurePauseNote says the same)
@@ -43,6 +48,17 @@ DECLARE
     v_started  timestamptz;
     v_ended    uuid[] := '{}';
     v_ended_status text[] := '{}';
+    v_ended_run uuid[] := '{}';
+    v_ended_attempt integer[] := '{}';
+    v_ended_error text[] := '{}';
+    v_run      uuid;
+    v_attempt  integer;
+    v_error    text;
+    v_was_awaiting boolean;
+    v_paused   boolean;
+    v_notify   jsonb;
+    v_name     text;
+    v_note     text;
     v_recovery boolean;
 BEGIN
     -- a batch of 16 or more: one statement (each lookup by primary key, so its cost grows with the batch, not the
@@ -114,34 +130,69 @@ BEGIN
                 FROM done
                 WHERE status IN ('succeeded', 'dead', 'cancelled')
                 GROUP BY job_id
+            ), prior AS (
+                -- the jobs this batch changes, locked in id order, with what decides their change and notices
+                SELECT o.id, o.status, o.awaiting_recovery, e.dead, e.ok,
+                       o.cron_expr IS NULL AND o.status IN ('active', 'paused') AS completes,
+                       coalesce(o.cron_expr IS NOT NULL AND NOT e.ok AND o.status = 'active'
+                                AND o.dead_streak + e.dead >= o.pause_after_failures, false) AS pauses,
+                       o.cron_expr IS NOT NULL AND o.pause_after_failures IS NOT NULL AS counts,
+                       coalesce(o.notify -> 'on' @> '["recovered"]', false) AS tracks
+                FROM jobs o
+                JOIN ended e ON e.job_id = o.id
+                WHERE o.cron_expr IS NULL AND o.status IN ('active', 'paused')
+                   OR o.cron_expr IS NOT NULL AND o.pause_after_failures IS NOT NULL
+                      AND (e.dead > 0 OR e.ok AND o.dead_streak > 0)
+                   OR coalesce(o.notify -> 'on' @> '["recovered"]', false) AND (e.dead > 0 OR e.ok AND o.awaiting_recovery)
+                   OR e.dead > 0 AND coalesce(o.notify -> 'on' @> '["dead"]', false)
+                ORDER BY o.id
+                FOR UPDATE OF o
             ), completed AS (
                 UPDATE jobs j
-                SET status      = CASE WHEN j.cron_expr IS NULL THEN 'completed'
-                                       WHEN NOT e.ok AND j.status = 'active'
-                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN 'paused'
-                                       ELSE j.status END,
-                    next_run_at = CASE WHEN j.cron_expr IS NULL THEN NULL
-                                       WHEN NOT e.ok AND j.status = 'active'
-                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN NULL
-                                       ELSE j.next_run_at END,
-                    paused_note = CASE WHEN j.cron_expr IS NOT NULL AND NOT e.ok AND j.status = 'active'
-                                            AND j.dead_streak + e.dead >= j.pause_after_failures
-                                       THEN forgeflow_failure_pause_note(j.pause_after_failures)
-                                       ELSE j.paused_note END,
-                    paused_by   = CASE WHEN j.cron_expr IS NOT NULL AND NOT e.ok AND j.status = 'active'
-                                            AND j.dead_streak + e.dead >= j.pause_after_failures THEN 'scheduler'
-                                       ELSE j.paused_by END,
-                    dead_streak = CASE WHEN j.cron_expr IS NULL THEN j.dead_streak WHEN e.ok THEN 0
-                                       ELSE j.dead_streak + e.dead END,
-                    updated_at  = CASE WHEN j.cron_expr IS NULL
-                                            OR NOT e.ok AND j.status = 'active'
-                                               AND j.dead_streak + e.dead >= j.pause_after_failures
-                                       THEN coalesce(CAST($9 AS timestamptz), now())
-                                       ELSE j.updated_at END
-                FROM ended e
-                WHERE j.id = e.job_id
-                  AND CASE WHEN j.cron_expr IS NULL THEN j.status IN ('active', 'paused')
-                           ELSE j.pause_after_failures IS NOT NULL AND (e.dead > 0 OR e.ok AND j.dead_streak > 0) END
+                SET status            = CASE WHEN o.completes THEN 'completed' WHEN o.pauses THEN 'paused'
+                                             ELSE j.status END,
+                    next_run_at       = CASE WHEN o.completes OR o.pauses THEN NULL ELSE j.next_run_at END,
+                    paused_note       = CASE WHEN o.pauses THEN forgeflow_failure_pause_note(j.pause_after_failures)
+                                             ELSE j.paused_note END,
+                    paused_by         = CASE WHEN o.pauses THEN 'scheduler' ELSE j.paused_by END,
+                    dead_streak       = CASE WHEN NOT o.counts THEN j.dead_streak WHEN o.ok THEN 0
+                                             ELSE j.dead_streak + o.dead END,
+                    awaiting_recovery = CASE WHEN NOT o.tracks THEN j.awaiting_recovery WHEN o.ok THEN false
+                                             WHEN o.dead > 0 THEN true ELSE j.awaiting_recovery END,
+                    updated_at        = CASE WHEN o.completes OR o.pauses
+                                             THEN coalesce(CAST($9 AS timestamptz), now()) ELSE j.updated_at END
+                FROM prior o
+                WHERE j.id = o.id
+                RETURNING j.id, j.name, j.notify, j.paused_note, o.pauses, o.ok,
+                          o.awaiting_recovery AS was_awaiting
+            ), noticed AS (
+                INSERT INTO notices (job_id, job_name, event, url, run_id, attempt, error, note, created_at)
+                SELECT n.job_id, n.job_name, n.event, n.url, n.run_id, n.attempt, n.error, n.note,
+                       coalesce(CAST($9 AS timestamptz), now())
+                FROM (
+                    SELECT c.id AS job_id, c.name AS job_name, 'dead' AS event, c.notify ->> 'url' AS url,
+                           d.id AS run_id, d.attempt, left(d.error, 2000) AS error, CAST(NULL AS text) AS note,
+                           1 AS step, d.id AS run_order
+                    FROM completed c
+                    JOIN done d ON d.job_id = c.id AND d.status = 'dead'
+                    WHERE c.notify -> 'on' @> '["dead"]'
+                    UNION ALL
+                    SELECT c.id, c.name, 'paused', c.notify ->> 'url', l.id, l.attempt, left(l.error, 2000),
+                           c.paused_note, 2, NULL
+                    FROM completed c
+                    CROSS JOIN LATERAL (SELECT d.id, d.attempt, d.error FROM done d
+                                        WHERE d.job_id = c.id AND d.status = 'dead'
+                                        ORDER BY d.id DESC LIMIT 1) l
+                    WHERE c.pauses AND c.notify -> 'on' @> '["paused"]'
+                    UNION ALL
+                    SELECT c.id, c.name, 'recovered', c.notify ->> 'url', f.id, f.attempt, NULL, NULL, 3, NULL
+                    FROM completed c
+                    CROSS JOIN LATERAL (SELECT d.id, d.attempt FROM done d
+                                        WHERE d.job_id = c.id AND d.status = 'succeeded'
+                                        ORDER BY d.id LIMIT 1) f
+                    WHERE c.ok AND c.was_awaiting AND c.notify -> 'on' @> '["recovered"]'
+                ) n
+                ORDER BY n.job_id, n.step, n.run_order
             )
             SELECT id, worker_id, attempt, job_id, status
             FROM done
@@ -201,6 +252,9 @@ BEGIN
         IF v_status IN ('succeeded', 'dead', 'cancelled') THEN
             v_ended := v_ended || v_job;
             v_ended_status := v_ended_status || v_status;
+            v_ended_run := v_ended_run || v_row.id;
+            v_ended_attempt := v_ended_attempt || v_row.attempt;
+            v_ended_error := v_ended_error || v_row.error;
         END IF;
 
         id := v_row.id;
@@ -212,36 +266,55 @@ BEGIN
     END LOOP;
 
     -- one-off jobs complete; a recurring job with pause_after_failures counts its dead runs in a row (a success
-    -- ends the streak) and pauses, the scheduler its author, when the streak reaches the control; no other job's
-    -- row is written
-    FOR v_job, v_status IN SELECT e.id, e.status FROM unnest(v_ended, v_ended_status) AS e (id, status)
-                           ORDER BY e.id LOOP
+    -- ends the streak) and pauses, the scheduler its author, when the streak reaches the control; a job with notify
+    -- writes the notices it asks for; no other job's row is locked or written
+    FOR v_job, v_status, v_run, v_attempt, v_error IN
+        SELECT e.job, e.status, e.run, e.attempt, e.error
+        FROM unnest(v_ended, v_ended_status, v_ended_run, v_ended_attempt, v_ended_error)
+             AS e (job, status, run, attempt, error)
+        ORDER BY e.job, e.run LOOP
+        WITH prior AS (
+            SELECT o.id, o.awaiting_recovery,
+                   o.cron_expr IS NULL AND o.status IN ('active', 'paused') AS completes,
+                   coalesce(o.cron_expr IS NOT NULL AND v_status = 'dead' AND o.status = 'active'
+                            AND o.dead_streak + 1 >= o.pause_after_failures, false) AS pauses,
+                   o.cron_expr IS NOT NULL AND o.pause_after_failures IS NOT NULL AS counts,
+                   coalesce(o.notify -> 'on' @> '["recovered"]', false) AS tracks
+            FROM jobs o
+            WHERE o.id = v_job
+              AND (o.cron_expr IS NULL AND o.status IN ('active', 'paused')
+                   OR o.cron_expr IS NOT NULL AND o.pause_after_failures IS NOT NULL
+                      AND (v_status = 'dead' OR v_status = 'succeeded' AND o.dead_streak > 0)
+                   OR coalesce(o.notify -> 'on' @> '["recovered"]', false)
+                      AND (v_status = 'dead' OR v_status = 'succeeded' AND o.awaiting_recovery)
+                   OR v_status = 'dead' AND coalesce(o.notify -> 'on' @> '["dead"]', false))
+            FOR UPDATE
+        )
         UPDATE jobs j
-        SET status      = CASE WHEN j.cron_expr IS NULL THEN 'completed'
-                               WHEN v_status = 'dead' AND j.status = 'active'
-                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN 'paused'
-                               ELSE j.status END,
-            next_run_at = CASE WHEN j.cron_expr IS NULL THEN NULL
-                               WHEN v_status = 'dead' AND j.status = 'active'
-                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN NULL
-                               ELSE j.next_run_at END,
-            paused_note = CASE WHEN j.cron_expr IS NOT NULL AND v_status = 'dead' AND j.status = 'active'
-                                    AND j.dead_streak + 1 >= j.pause_after_failures
-                               THEN forgeflow_failure_pause_note(j.pause_after_failures)
-                               ELSE j.paused_note END,
-            paused_by   = CASE WHEN j.cron_expr IS NOT NULL AND v_status = 'dead' AND j.status = 'active'
-                                    AND j.dead_streak + 1 >= j.pause_after_failures THEN 'scheduler'
-                               ELSE j.paused_by END,
-            dead_streak = CASE WHEN j.cron_expr IS NULL THEN j.dead_streak WHEN v_status = 'dead' THEN j.dead_streak + 1
-                               ELSE 0 END,
-            updated_at  = CASE WHEN j.cron_expr IS NULL
-                                    OR v_status = 'dead' AND j.status = 'active'
-                                       AND j.dead_streak + 1 >= j.pause_after_failures THEN v_now
-                               ELSE j.updated_at END
-        WHERE j.id = v_job
-          AND CASE WHEN j.cron_expr IS NULL THEN j.status IN ('active', 'paused')
-                   ELSE j.pause_after_failures IS NOT NULL
-                        AND (v_status = 'dead' OR v_status = 'succeeded' AND j.dead_streak > 0) END;
+        SET status            = CASE WHEN o.completes THEN 'completed' WHEN o.pauses THEN 'paused' ELSE j.status END,
+            next_run_at       = CASE WHEN o.completes OR o.pauses THEN NULL ELSE j.next_run_at END,
+            paused_note       = CASE WHEN o.pauses THEN forgeflow_failure_pause_note(j.pause_after_failures)
+                                     ELSE j.paused_note END,
+            paused_by         = CASE WHEN o.pauses THEN 'scheduler' ELSE j.paused_by END,
+            dead_streak       = CASE WHEN NOT o.counts THEN j.dead_streak WHEN v_status = 'dead' THEN j.dead_streak + 1
+                                     WHEN v_status = 'succeeded' THEN 0 ELSE j.dead_streak END,
+            awaiting_recovery = CASE WHEN NOT o.tracks THEN j.awaiting_recovery WHEN v_status = 'dead' THEN true
+                                     WHEN v_status = 'succeeded' THEN false ELSE j.awaiting_recovery END,
+            updated_at        = CASE WHEN o.completes OR o.pauses THEN v_now ELSE j.updated_at END
+        FROM prior o
+        WHERE j.id = o.id
+        RETURNING o.awaiting_recovery, o.pauses, j.notify, j.name, j.paused_note
+        INTO v_was_awaiting, v_paused, v_notify, v_name, v_note;
+        IF FOUND AND v_notify IS NOT NULL THEN
+            INSERT INTO notices (job_id, job_name, event, url, run_id, attempt, error, note, created_at)
+            SELECT v_job, v_name, ev.event, v_notify ->> 'url', v_run, v_attempt,
+                   CASE WHEN v_status = 'dead' THEN left(v_error, 2000) END,
+                   CASE WHEN ev.event = 'paused' THEN v_note END, v_now
+            FROM (VALUES (1, 'dead', v_status = 'dead'), (2, 'paused', v_paused),
+                         (3, 'recovered', v_status = 'succeeded' AND v_was_awaiting)) AS ev (step, event, happened)
+            WHERE ev.happened AND v_notify -> 'on' @> jsonb_build_array(ev.event)
+            ORDER BY ev.step;
+        END IF;
     END LOOP;
 END
 $$;

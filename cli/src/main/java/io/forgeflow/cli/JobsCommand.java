@@ -99,6 +99,10 @@ final class JobsCommand extends ClientCommand {
                 .help("recurring: each tick's run is due 0-SECONDS later (0-86400), the same on every scheduler node");
         submit.addArgument("--pause-after-failures").type(Integer.class).metavar("N")
                 .help("recurring: pause after N dead runs in a row (1-1000)");
+        submit.addArgument("--notify-url").metavar("URL")
+                .help("POST the job's notices (dead, paused, recovered runs) to URL, once per event (README \"Notices\")");
+        submit.addArgument("--notify-on").metavar("EVENTS")
+                .help("with --notify-url: the events, comma-separated, of dead, paused, recovered (default: all three)");
         submit.addArgument("-q", "--quiet").action(Arguments.storeTrue()).help("print only the job's id");
 
         Subparser list = action(actions, "list", "list jobs, newest first (GET /api/jobs)");
@@ -146,6 +150,10 @@ final class JobsCommand extends ClientCommand {
         update.addArgument("--jitter").metavar("SECONDS").help("recurring: spread of each tick's run, 0-86400 ('none': 0)");
         update.addArgument("--pause-after-failures").metavar("N")
                 .help("recurring: pause after N dead runs in a row, 1-1000 ('none' removes it)");
+        update.addArgument("--notify-url").metavar("URL")
+                .help("where the job's notices go, replacing its notify ('none' removes it: no more notices)");
+        update.addArgument("--notify-on").metavar("EVENTS")
+                .help("with --notify-url: the events, comma-separated, of dead, paused, recovered (default: all three)");
         update.addArgument("--keep-pending").action(Arguments.storeTrue())
                 .help("pending runs keep their priority, queue, payload, retry policy and labels (?pending=keep)");
         Subparser delete = action(actions, "delete", "delete jobs (DELETE /api/jobs/{id}): pending runs cancelled, the "
@@ -240,7 +248,7 @@ final class JobsCommand extends ClientCommand {
                 .jitterSeconds(ns.getInt("jitter"))
                 .pauseAfterFailures(ns.getInt("pause_after_failures"))
                 .sequence(ns.getString("sequence_key"), ns.getString("on_dead"))
-                .build();
+                .build().withNotify(notices(ns));
         SubmitResult result = client.submitJob(request);
         if (out.json()) {
             out.json(result.job());
@@ -254,6 +262,20 @@ final class JobsCommand extends ClientCommand {
                     : "job " + result.job().id() + " already exists with this idempotency key and body: nothing submitted");
             Details.job(out, result.job());
         }
+    }
+
+    /** --notify-url and --notify-on as a job's notify (the server checks them); null without --notify-url. */
+    private static io.forgeflow.client.Notify notices(Namespace ns) {
+        String url = ns.getString("notify_url");
+        String on = ns.getString("notify_on");
+        if (url == null) {
+            if (on != null) {
+                throw new UsageException("--notify-on needs --notify-url: where the notices go");
+            }
+            return null;
+        }
+        java.util.List<String> events = on == null ? null : java.util.Arrays.stream(on.split(",")).map(String::strip).toList();
+        return new io.forgeflow.client.Notify(url, events);
     }
 
     private void update(Namespace ns, ForgeFlowClient client, Output out) {
@@ -335,6 +357,11 @@ final class JobsCommand extends ClientCommand {
         }
         if (ns.getString("pause_after_failures") != null) {
             update.pauseAfterFailures(numberOrNone("--pause-after-failures", ns.getString("pause_after_failures")));
+        }
+        if (ns.getString("notify_url") != null) {
+            update.notices(noneOr(ns.getString("notify_url")) == null ? null : notices(ns));
+        } else if (ns.getString("notify_on") != null) {
+            throw new UsageException("--notify-on needs --notify-url: a job's notify is replaced as a whole");
         }
         if (update.isEmpty()) {
             throw new UsageException("jobs update changes nothing without an option: give --cron, --priority, --name, "

@@ -28,7 +28,8 @@ import java.util.Map;
  * {@code jitterSeconds} (0 when none), {@code pauseAfterFailures}, {@code firedRuns} (runs fired so far); while paused,
  * {@code pausedNote} and {@code pausedBy} (the token that paused it). From a server that predates them: null and 0.
  * {@code sequenceKey} and {@code onDead}: the sequence its runs join ({@code block} or {@code continue}); null for none
- * (and from a server that predates them).
+ * (and from a server that predates them). {@code notices}: where the job's notices go ({@code notify} in the API) (README "Notices"); null for
+ * none.
  */
 public record Job(
         String id,
@@ -69,7 +70,8 @@ public record Job(
         String pausedNote,
         String pausedBy,
         String sequenceKey,
-        String onDead) {
+        String onDead,
+        @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -109,7 +111,7 @@ public record Job(
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
                 waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote,
-                pausedBy, null, null);
+                pausedBy, null, null, null);
     }
 
     /** A job in a sequence, without schedule controls. */
@@ -121,7 +123,7 @@ public record Job(
                String batchId, List<LinkedJob> parents, List<LinkedJob> children, String sequenceKey, String onDead) {
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
-                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, null, null, null, 0, null, 0, null, null, sequenceKey, onDead);
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, null, null, null, 0, null, 0, null, null, sequenceKey, onDead, null);
     }
 
     /** A job without schedule controls, pause note or sequence (the fields before them). */
@@ -134,7 +136,7 @@ public record Job(
         this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
                 waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, null, null,
-                null, 0, null, 0, null, null, null, null);
+                null, 0, null, 0, null, null, null, null, null);
     }
 
     /** A job without workflow fields (the fields before workflows): no parents, not of a batch. */

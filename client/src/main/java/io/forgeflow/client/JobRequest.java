@@ -44,7 +44,8 @@ public record JobRequest(
         Integer jitterSeconds,
         Integer pauseAfterFailures,
         String sequenceKey,
-        String onDead) {
+        String onDead,
+        @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices) {
 
     /** A request outside any sequence. */
     public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
@@ -55,7 +56,7 @@ public record JobRequest(
                       Integer jitterSeconds, Integer pauseAfterFailures) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
-                dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, null, null);
+                dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, null, null, null);
     }
 
     /** A request in a sequence, without schedule controls. */
@@ -66,7 +67,7 @@ public record JobRequest(
                       Map<String, String> labels, List<String> dependsOn, String onParentFailure, String sequenceKey, String onDead) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
-                dependsOn, onParentFailure, null, null, null, null, null, sequenceKey, onDead);
+                dependsOn, onParentFailure, null, null, null, null, null, sequenceKey, onDead, null);
     }
 
     @JsonCreator
@@ -84,7 +85,7 @@ public record JobRequest(
                       Map<String, String> labels, List<String> dependsOn, String onParentFailure) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
-                dependsOn, onParentFailure, null, null, null, null, null, null, null);
+                dependsOn, onParentFailure, null, null, null, null, null, null, null, null);
     }
 
     /** A request without parents (the fields before workflows). */
@@ -145,13 +146,21 @@ public record JobRequest(
                 idempotencyKey, null, null, null, null);
     }
 
+    /** The same request with other notices ({@code notify}, null for none); every other field kept. */
+    public JobRequest withNotify(Notify newNotify) {
+        return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
+                sequenceKey, onDead, newNotify);
+    }
+
     /** A job for the {@code shell} executor: {@code /bin/sh -c command}. */
     /** The same request with other parents ({@code depends_on}, {@code on_parent_failure}); every other field kept. */
     public JobRequest withDependsOn(List<String> parents, String onFailure) {
         return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
                 retry, labels, parents, onFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
-                sequenceKey, onDead);
+                sequenceKey, onDead, notices);
     }
 
     public static Builder shell(String name, String command) {
@@ -392,11 +401,22 @@ public record JobRequest(
             return this;
         }
 
+        private Notify notices;
+
+        /**
+         * Sends the job's notices to {@code url}: each of {@code on} ({@link Notify#DEAD}, {@link Notify#PAUSED},
+         * {@link Notify#RECOVERED}; none given: all three) is POSTed once (README "Notices").
+         */
+        public Builder notices(String url, String... on) {
+            this.notices = Notify.of(url, on);
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
                     uniqueOnConflict, retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds,
-                    pauseAfterFailures, sequenceKey, onDead);
+                    pauseAfterFailures, sequenceKey, onDead, notices);
         }
     }
 }

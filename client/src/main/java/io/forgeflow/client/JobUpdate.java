@@ -101,6 +101,19 @@ public final class JobUpdate {
         return set("pause_after_failures", pauseAfterFailures);
     }
 
+    /** The job's notices, replaced as a whole ({@code notify}); null: no more notices. */
+    public JobUpdate notices(Notify notices) {
+        if (notices == null) {
+            return set("notify", null);
+        }
+        Map<String, Object> notify = new LinkedHashMap<>();
+        notify.put("url", notices.url());
+        if (notices.on() != null && !notices.on().isEmpty()) {
+            notify.put("on", notices.on());
+        }
+        return set("notify", notify);
+    }
+
     /**
      * The job's own retry backoff, replaced as a whole (a null part is the server's default; both null: no policy of
      * its own). Its pending runs follow unless the update keeps them.

@@ -798,6 +798,12 @@
     return `paused${job.paused_note ? `: ${job.paused_note}` : ''}${job.paused_by ? ` (by ${job.paused_by})` : ''}`;
   }
 
+  // Where the job's notices go (README "Notices"), or '' when it sends none. Display only: edit it over the API.
+  function noticesText(job) {
+    if (!job.notify) return '';
+    return `notices (${(job.notify.on || []).join(', ')}) to ${job.notify.url}`;
+  }
+
   function renderJobs() {
     const p = state.jobsPage;
     const body = $('jobs').tBodies[0];
@@ -1121,6 +1127,7 @@
       el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `job ${job.id}` }),
         job.batch_id ? [' · ', el('a', { class: 'nowrap', id: 'job-batch', href: batchHash(job.batch_id), text: `batch ${job.batch_id}` })] : null),
       pausedText(job) ? el('p', { class: 'muted', id: 'job-paused-note', text: pausedText(job) }) : null,
+      noticesText(job) ? el('p', { class: 'muted mono', id: 'job-notify', text: noticesText(job) }) : null,
       el('div', { class: 'toolbar' },
         el('a', { id: 'job-runs-link', href: `#runs?job=${encodeURIComponent(job.id)}`, text: 'All runs of this job' }),
         el('button', { type: 'button', text: 'Reload', on: { click: () => loadJobView() } }),

@@ -100,6 +100,19 @@ final class ApiWiring {
         return this;
     }
 
+    /** The notify of jobs submitted alone without one (FORGEFLOW_NOTIFY_URL, issue 45); null: none. */
+    ApiWiring notifyDefault(io.forgeflow.domain.job.Notify fallback) {
+        this.notifyDefault = fallback;
+        return this;
+    }
+
+    private io.forgeflow.domain.job.Notify notifyDefault;
+
+    /** The submission use case of both APIs. */
+    private SubmitJob submitJob() {
+        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows).withNotifyDefault(notifyDefault);
+    }
+
     /** Spans of submissions and triggers, and of runs an operator ends (issue 31). */
     ApiWiring tracing(Tracing newTracing) {
         this.tracing = newTracing;
@@ -108,7 +121,7 @@ final class ApiWiring {
 
     /** The use cases the gRPC API calls (issue 41): the same kinds, over the same ports, as REST's. */
     io.forgeflow.adapter.grpc.UseCases grpcUseCases() {
-        return new io.forgeflow.adapter.grpc.UseCases(new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows),
+        return new io.forgeflow.adapter.grpc.UseCases(submitJob(),
                 workflows == null ? null : new SubmitBatch(workflows, executors, signal, clock, batchCreated),
                 new QueryJobs(jobs, waits, listBudget), new UpdateJob(jobs, executors, cron, signal, clock),
                 new PauseJob(jobs, tracing), new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs, tracing),
@@ -132,7 +145,7 @@ final class ApiWiring {
             }
         };
         if (apiRole) {
-            RestModule.resources(new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs, tracing),
+            RestModule.resources(submitJob(), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs, tracing),
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs, tracing), new TriggerJob(jobs, runs, signal, clock, tracing),
                     new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs, tracing),
                     new QueryRuns(runs, waits, listBudget), new CancelRun(runs, tracing), new RequeueRun(runs, jobs, signal, workflows),

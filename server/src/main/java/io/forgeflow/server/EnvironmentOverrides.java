@@ -50,7 +50,9 @@ public final class EnvironmentOverrides {
             Map.entry("retentionStatementTimeout", "FORGEFLOW_RETENTION_STATEMENT_TIMEOUT"),
             Map.entry("leaderSessionTimeout", "FORGEFLOW_LEADER_SESSION_TIMEOUT"),
             Map.entry("jobUser", "FORGEFLOW_JOB_USER"), Map.entry("grpcListenAddr", "FORGEFLOW_GRPC_LISTEN_ADDR"),
-            Map.entry("grpcTlsCert", "FORGEFLOW_GRPC_TLS_CERT"), Map.entry("grpcTlsKey", "FORGEFLOW_GRPC_TLS_KEY"));
+            Map.entry("grpcTlsCert", "FORGEFLOW_GRPC_TLS_CERT"), Map.entry("grpcTlsKey", "FORGEFLOW_GRPC_TLS_KEY"),
+            Map.entry("notifyUrl", "FORGEFLOW_NOTIFY_URL"), Map.entry("notifyOn", "FORGEFLOW_NOTIFY_ON"),
+            Map.entry("notifySecret", "FORGEFLOW_NOTIFY_SECRET"));
 
     /** Variables of settings outside {@code forgeflow:}: the listen addresses and the pool size. */
     static final List<String> OTHER_VARIABLES = List.of("FORGEFLOW_LISTEN_ADDR", "FORGEFLOW_ADMIN_LISTEN_ADDR",
@@ -123,6 +125,21 @@ public final class EnvironmentOverrides {
         }
         if ((v = env.get("FORGEFLOW_JOB_USER")) != null) {
             s.jobUser = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_NOTIFY_URL")) != null) {
+            s.notifyUrl = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_NOTIFY_ON")) != null) {
+            s.notifyOn = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_NOTIFY_SECRET")) != null) {
+            s.notifySecret = v;
+        }
+        try {
+            io.forgeflow.domain.job.Notify.parse(s.notifyUrl, s.notifyOn);
+        } catch (io.forgeflow.domain.error.ValidationException e) {
+            throw new IllegalArgumentException((e.field().equals("notify.on") ? "FORGEFLOW_NOTIFY_ON" : "FORGEFLOW_NOTIFY_URL")
+                    + " is not valid: " + e.getMessage().replace("notify.url", "the URL").replace("notify.on", "the events"));
         }
         if ((v = env.get("FORGEFLOW_INSECURE")) != null) {
             s.insecure = bool("FORGEFLOW_INSECURE", v);

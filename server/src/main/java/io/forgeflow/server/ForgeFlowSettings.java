@@ -304,4 +304,22 @@ public class ForgeFlowSettings {
      */
     @JsonProperty
     public String jobUser = "";
+
+    /**
+     * The cluster's default notices ({@code FORGEFLOW_NOTIFY_URL}, issue 45): the notify URL of a job submitted alone
+     * without {@code notify}. Empty: none.
+     */
+    @JsonProperty
+    public String notifyUrl = "";
+
+    /** The events of the default notices ({@code FORGEFLOW_NOTIFY_ON}, comma-separated); empty: all three. */
+    @JsonProperty
+    public String notifyOn = "";
+
+    /**
+     * The key the leader signs notices with ({@code FORGEFLOW_NOTIFY_SECRET}, or {@code _FILE}): each notice's request
+     * carries {@code X-ForgeFlow-Signature: sha256=<hex HMAC-SHA256 of the body>}. Never stored. Empty: unsigned.
+     */
+    @JsonProperty
+    public String notifySecret = "";
 }

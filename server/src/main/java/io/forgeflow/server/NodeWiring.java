@@ -2,6 +2,9 @@ package io.forgeflow.server;
 
 import io.forgeflow.adapter.postgres.PostgresWorkflows;
 import io.forgeflow.application.workflow.WorkflowSweeper;
+import io.forgeflow.adapter.postgres.PostgresNoticeOutbox;
+import io.forgeflow.application.job.SubmitJob;
+import io.forgeflow.application.notice.NoticeDispatcher;
 
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.ManagedDataSource;
@@ -169,6 +172,17 @@ final class NodeWiring {
                 "readiness probe", DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1), settings.databaseSchema);
         environment.lifecycle().manage(managed(() -> { }, health::close));
         NodeHealthChecks.registerDatabase(environment.healthChecks(), health);
+        // notices (issue 45): the default notify of jobs submitted alone, checked as the http executor checks URLs
+        io.forgeflow.domain.job.Notify notifyDefault = io.forgeflow.domain.job.Notify.parse(settings.notifyUrl,
+                settings.notifyOn);
+        if (notifyDefault != null) {
+            try {
+                executors.validate("http", java.util.Map.of("url", notifyDefault.url()));
+            } catch (io.forgeflow.domain.error.ValidationException e) {
+                throw new IllegalStateException("FORGEFLOW_NOTIFY_URL cannot be used: " + e.getMessage()
+                        .replace("payload.url", "the URL"), e);
+            }
+        }
         // submission, resume and trigger compute due times on the database's clock, as every later decision does
         ApiWiring api = new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
@@ -177,7 +191,7 @@ final class NodeWiring {
                 new ListBudget(settings.listByteBudget)).tracing(tracing)
                 .slowClients(new io.forgeflow.adapter.rest.SlowClientLimits(settings.maxConnectionsPerAddress,
                         settings.minRequestDataRate, settings.requestBodyGrace.toJavaDuration()))
-                .workflows(workflows, metrics::batchCreated);
+                .workflows(workflows, metrics::batchCreated).notifyDefault(notifyDefault);
         api.register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         // the gRPC API (issue 41), when FORGEFLOW_GRPC_LISTEN_ADDR is set; /api/nodes shows its address
@@ -198,8 +212,19 @@ final class NodeWiring {
             NodeHealthChecks.SchedulerPulse pulse = new NodeHealthChecks.SchedulerPulse(System::nanoTime,
                     max(tick.multipliedBy(3), settings.leaderSessionTimeout.toJavaDuration()), election::isLeader);
             environment.healthChecks().register("leader-election", pulse);
-            SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, tick, pulse::beat,
-                    new WorkflowSweeper(workflows, election, metrics::batchesCompleted));
+            WorkflowSweeper sweeper = new WorkflowSweeper(workflows, election, metrics::batchesCompleted);
+            // the notices' http jobs go through the one submission use case (never given the default notify)
+            NoticeDispatcher notices = new NoticeDispatcher(new PostgresNoticeOutbox(jdbi),
+                    new SubmitJob(jobs, executors, cron, signal, new PostgresClock(jdbi, clock), tracing, workflows),
+                    election, settings.notifySecret == null || settings.notifySecret.isEmpty() ? null
+                    : settings.notifySecret.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, tick, pulse::beat, () -> {
+                try {
+                    sweeper.run();
+                } finally {
+                    notices.run();
+                }
+            });
             environment.lifecycle().manage(managed(scheduler::start, () -> {
                 scheduler.stop();
                 election.close();

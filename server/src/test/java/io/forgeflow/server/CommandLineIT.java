@@ -328,6 +328,29 @@ class CommandLineIT {
         }
 
         @Test
+        void notifyIsSetShownChangedAndRemovedAndABadOneIsRefusedNamingTheField() throws Exception {
+            String id = submittedId(cli("jobs", "submit", "--json", "--name", "watched", "--command", "true",
+                    "--cron", "0 * * * *", "--notify-url", "https://hooks.example.com/cli", "--notify-on",
+                    "recovered, dead"));
+            assertThat(admin().getJob(id).notices().on()).containsExactly("dead", "recovered");
+            assertThat(cli("jobs", "get", id).out()).contains("https://hooks.example.com/cli on dead, recovered");
+
+            Result changed = cli("jobs", "update", id, "--notify-url", "https://hooks.example.com/ops");
+            assertThat(changed.code()).as(changed.toString()).isZero();
+            assertThat(admin().getJob(id).notices().on()).containsExactly("dead", "paused", "recovered");
+            assertThat(cli("jobs", "update", id, "--notify-url", "none").code()).isZero();
+            assertThat(admin().getJob(id).notices()).isNull();
+
+            Result refused = cli("jobs", "submit", "--name", "bad", "--command", "true", "--notify-url",
+                    "https://hooks.example.com/cli", "--notify-on", "dead,exploded");
+            assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
+            assertThat(refused.err()).contains("notify.on");
+            Result alone = cli("jobs", "submit", "--name", "bad", "--command", "true", "--notify-on", "dead");
+            assertThat(alone.code()).as(alone.toString()).isNotZero();
+            assertThat(alone.err()).contains("--notify-on needs --notify-url");
+        }
+
+        @Test
         void aScheduleWhoseRunsDieThreeTimesInARowPausesItselfAndSaysWhy() throws Exception {
             String id = submittedId(cli("jobs", "submit", "--json", "--name", "broken-hourly", "--command", "exit 3",
                     "--cron", "0 * * * *", "--max-attempts", "1", "--pause-after-failures", "3"));

@@ -425,6 +425,17 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void theJobViewShowsWhereItsNoticesGo() throws Exception {
+            seedCluster(false);
+            Job job = api().submitJob(JobRequest.shell("watched-backup", "true").cron("0 * * * *")
+                    .notices("https://hooks.example.com/forgeflow", "dead", "recovered").build()).job();
+            ChromeDriver driver = open("job?id=" + job.id());
+            waitFor(driver, d -> d.findElements(By.id("job-notify")).isEmpty() ? null : true);
+            assertThat(text(driver, "#job-notify"))
+                    .isEqualTo("notices (dead, recovered) to https://hooks.example.com/forgeflow");
+        }
+
+        @Test
         void editsAJobsScheduleAndPriorityInTheFormAndTheListAndTheApiShowTheNewValues() throws Exception {
             Job job = api().submitJob(JobRequest.shell("rotate-keys", "./rotate.sh").cron("*/15 * * * *").build()).job();
             ChromeDriver driver = open("jobs");

@@ -204,4 +204,38 @@ class EnvironmentOverridesTest {
             assertThat(source).as("read by apply()").contains("env.get(\"" + variable + "\")");
         }
     }
+
+    @Test
+    void theDefaultNoticesAndTheirSecretAreSettingsCheckedAtStart() {
+        ForgeFlowSettings s = apply(Map.of("FORGEFLOW_NOTIFY_URL", " https://hooks.example.com/ff ",
+                "FORGEFLOW_NOTIFY_ON", "dead,paused", "FORGEFLOW_NOTIFY_SECRET", "k")).forgeflow();
+        assertThat(s.notifyUrl).isEqualTo("https://hooks.example.com/ff");
+        assertThat(s.notifyOn).isEqualTo("dead,paused");
+        assertThat(s.notifySecret).isEqualTo("k");
+        assertThat(apply(Map.of()).forgeflow().notifyUrl).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> apply(Map.of("FORGEFLOW_NOTIFY_URL",
+                "ftp://hooks.example.com/"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("FORGEFLOW_NOTIFY_URL").hasMessageContaining("http or https");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> apply(Map.of("FORGEFLOW_NOTIFY_URL",
+                "https://hooks.example.com/", "FORGEFLOW_NOTIFY_ON", "dead,exploded")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FORGEFLOW_NOTIFY_ON")
+                .hasMessageContaining("exploded");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> apply(Map.of("FORGEFLOW_NOTIFY_ON", "dead")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FORGEFLOW_NOTIFY_URL");
+    }
+
+    @Test
+    void theNoticeSecretIsReadFromItsFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("notify-secret");
+        java.nio.file.Files.writeString(file, "from-a-file\n");
+
+        assertThat(apply(Map.of("FORGEFLOW_NOTIFY_SECRET_FILE", file.toString())).forgeflow().notifySecret)
+                .isEqualTo("from-a-file");
+    }
+
+    static ForgeFlowConfiguration apply(Map<String, String> env) {
+        ForgeFlowConfiguration config = new ForgeFlowConfiguration();
+        EnvironmentOverrides.apply(config, env);
+        return config;
+    }
 }

@@ -412,6 +412,36 @@ class GrpcApiIT {
         }
     }
 
+    /** Issue 45: a job's notify over gRPC, submitted, read, changed through the mask, removed; bad ones refused. */
+    @Test
+    void aJobsNotifyGoesInComesBackAndIsCheckedNamingTheField() throws Exception {
+        io.forgeflow.adapter.grpc.v1.Notify notify = io.forgeflow.adapter.grpc.v1.Notify.newBuilder()
+                .setUrl("https://hooks.example.com/grpc").addOn("recovered").addOn("dead").build();
+        Job job = submit(reverse("grpc-notify", "x").toBuilder().setNotify(notify).build());
+        assertThat(job.getSpec().getNotify().getUrl()).isEqualTo("https://hooks.example.com/grpc");
+        assertThat(job.getSpec().getNotify().getOnList()).containsExactly("dead", "recovered");
+        Job all = submit(reverse("grpc-notify-all", "x").toBuilder().setNotify(
+                io.forgeflow.adapter.grpc.v1.Notify.newBuilder().setUrl("https://hooks.example.com/grpc")).build());
+        assertThat(all.getSpec().getNotify().getOnList()).containsExactly("dead", "paused", "recovered");
+
+        Job changed = jobs(ADMIN).updateJob(UpdateJobRequest.newBuilder().setId(job.getId())
+                .setJob(JobSpec.newBuilder().setNotify(notify.toBuilder().clearOn().addOn("paused")))
+                .setUpdateMask(FieldMask.newBuilder().addPaths("notify")).build());
+        assertThat(changed.getSpec().getNotify().getOnList()).containsExactly("paused");
+        Job removed = jobs(ADMIN).updateJob(UpdateJobRequest.newBuilder().setId(job.getId())
+                .setJob(JobSpec.newBuilder()).setUpdateMask(FieldMask.newBuilder().addPaths("notify")).build());
+        assertThat(removed.getSpec().hasNotify()).isFalse();
+
+        for (var bad : List.of(java.util.Map.entry("notify.url", notify.toBuilder().setUrl("ftp://hooks.example.com/")),
+                java.util.Map.entry("notify.url", notify.toBuilder().clearUrl()),
+                java.util.Map.entry("notify.on", notify.toBuilder().addOn("exploded")))) {
+            StatusRuntimeException e = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                    .setJob(reverse("b", "x").toBuilder().setNotify(bad.getValue())).build()));
+            assertThat(e.getStatus().getCode()).as(bad.getKey()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(badRequestField(e)).isEqualTo(bad.getKey());
+        }
+    }
+
     @Test
     void badInputIsInvalidArgumentNamingTheField() throws Exception {
         StatusRuntimeException noExecutor = failure(() -> jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()

@@ -47,7 +47,9 @@ final class Convert {
                 r != null && r.hasBaseSeconds() ? r.getBaseSeconds() : null,
                 r != null && r.hasMaxSeconds() ? r.getMaxSeconds() : null,
                 s.getLabelsMap().isEmpty() ? null : s.getLabelsMap(), controls(s),
-                s.hasSequenceKey() ? s.getSequenceKey() : null, s.hasOnDead() ? s.getOnDead() : null);
+                s.hasSequenceKey() ? s.getSequenceKey() : null, s.hasOnDead() ? s.getOnDead() : null,
+                s.hasNotify() ? new io.forgeflow.domain.job.Notify(s.getNotify().getUrl(),
+                        s.getNotify().getOnCount() == 0 ? null : s.getNotify().getOnList()) : null);
     }
 
     /** The schedule controls a definition gives; null when it gives none. */
@@ -104,6 +106,10 @@ final class Convert {
         }
         if (c.pauseAfterFailures() != null) {
             b.setPauseAfterFailures(c.pauseAfterFailures());
+        }
+        if (s.notices() != null) {
+            b.setNotify(io.forgeflow.adapter.grpc.v1.Notify.newBuilder().setUrl(s.notices().url())
+                    .addAllOn(s.notices().on()));
         }
         if (s.retry() != null) {
             RetryPolicy.Builder r = RetryPolicy.newBuilder();

@@ -41,7 +41,8 @@ interface JobSql {
                          @Bind("startAt") Instant startAt, @Bind("endAt") Instant endAt,
                          @Bind("maxRuns") Integer maxRuns, @Bind("jitterSeconds") int jitterSeconds,
                          @Bind("pauseAfterFailures") Integer pauseAfterFailures,
-                         @Bind("sequenceKey") String sequenceKey, @Bind("sequenceOnDead") String sequenceOnDead);
+                         @Bind("sequenceKey") String sequenceKey, @Bind("sequenceOnDead") String sequenceOnDead,
+                         @Bind("notify") String notify);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -53,7 +54,18 @@ interface JobSql {
                 job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec),
                 PayloadJson.write(spec.labels()), spec.schedule().startAt(), spec.schedule().endAt(),
                 spec.schedule().maxRuns(), spec.schedule().jitter(), spec.schedule().pauseAfterFailures(),
-                spec.sequenceKey(), spec.sequenceOnDead());
+                spec.sequenceKey(), spec.sequenceOnDead(), notifyJson(spec));
+    }
+
+    /** The {@code notify} column: {@code {"url": ..., "on": [...]}} as JSON text, null for none. */
+    static String notifyJson(JobSpec spec) {
+        if (spec.notices() == null) {
+            return null;
+        }
+        Map<String, Object> notify = new java.util.LinkedHashMap<>();
+        notify.put("url", spec.notices().url());
+        notify.put("on", spec.notices().on());
+        return PayloadJson.write(notify);
     }
 
     static Integer retryBase(JobSpec spec) {
@@ -110,7 +122,8 @@ interface JobSql {
                          @Bind("retryMaxSeconds") Integer retryMaxSeconds, @Bind("nextRunAt") Instant nextRunAt,
                          @Bind("labels") String labels, @Bind("startAt") Instant startAt, @Bind("endAt") Instant endAt,
                          @Bind("maxRuns") Integer maxRuns, @Bind("jitterSeconds") int jitterSeconds,
-                         @Bind("pauseAfterFailures") Integer pauseAfterFailures, @Bind("now") Instant now);
+                         @Bind("pauseAfterFailures") Integer pauseAfterFailures, @Bind("notify") String notify,
+                         @Bind("now") Instant now);
 
     default Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt, Instant now) {
         return update(id, expectedUpdatedAt, spec.name(), spec.payload(), spec.cronExpr(), spec.runAt(),
@@ -118,7 +131,7 @@ interface JobSql {
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), retryBase(spec),
                 retryMax(spec), nextRunAt, PayloadJson.write(spec.labels()), spec.schedule().startAt(),
                 spec.schedule().endAt(), spec.schedule().maxRuns(), spec.schedule().jitter(),
-                spec.schedule().pauseAfterFailures(), now);
+                spec.schedule().pauseAfterFailures(), notifyJson(spec), now);
     }
 
     /** The pending runs a definition change reached (call after update, in its transaction). */

@@ -69,8 +69,10 @@ public final class PostgresJobRepository implements JobRepository {
         }
         // The holder of a taken key can vanish between the conflict and the read only if it is deleted; then the
         // key is free again and the next round stores this job.
-        // a sequenced job takes its key's lock: in a transaction of its own, never inside a group commit's batch
-        if (firstRun != null && isPlainPendingRun(firstRun, job) && job.spec().sequenceKey() == null) {
+        // a sequenced job takes its key's lock: in a transaction of its own, never inside a group commit's batch;
+        // a job with notify (its column is not among the one statement's) is stored the same way
+        if (firstRun != null && isPlainPendingRun(firstRun, job) && job.spec().sequenceKey() == null
+                && job.spec().notices() == null) {
             return createInOneStatement(job, firstRun);
         }
         for (int round = 0; round < CREATE_ATTEMPTS; round++) {

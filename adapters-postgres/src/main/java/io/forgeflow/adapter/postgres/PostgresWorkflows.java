@@ -210,7 +210,7 @@ public final class PostgresWorkflows implements Workflows {
                 nextRunAts = new String[n], queues = new String[n], concurrencyKeys = new String[n],
                 traceparents = new String[n], tracestates = new String[n], labels = new String[n],
                 policyNames = new String[n], runIds = new String[n], runStatuses = new String[n],
-                children = new String[n];
+                children = new String[n], notifies = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
                 maxConcurrents = new Integer[n], retryBases = new Integer[n], retryMaxes = new Integer[n];
         for (int i = 0; i < n; i++) {
@@ -240,6 +240,7 @@ public final class PostgresWorkflows implements Workflows {
             runIds[i] = run.id();
             runStatuses[i] = run.status().wireName();
             children[i] = Boolean.toString(hasChildren[i]);
+            notifies[i] = JobSql.notifyJson(spec);
         }
         try (PreparedStatement ps = c.prepareStatement(INSERT_JOBS_SQL)) {
             INSERT_JOBS.bind(ps).textArray("ids", ids).textArray("names", names).textArray("executors", executors)
@@ -252,6 +253,7 @@ public final class PostgresWorkflows implements Workflows {
                     .integerArray("retryBases", retryBases).integerArray("retryMaxes", retryMaxes)
                     .textArray("labels", labels).textArray("policies", policyNames).textArray("runIds", runIds)
                     .textArray("runStatuses", runStatuses).textArray("hasChildren", children)
+                    .textArray("notifies", notifies)
                     .text("batchId", batchId).timestamp("now", now).done();
             ps.executeUpdate();
         }

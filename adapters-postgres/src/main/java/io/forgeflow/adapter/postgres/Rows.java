@@ -90,6 +90,10 @@ final class Rows {
             return new QueueRow(depth, rs.getDouble("lag_seconds"));
         });
         jdbi.registerRowMapper(QueueInfo.class, (rs, ctx) -> queue(rs));
+        jdbi.registerRowMapper(io.forgeflow.domain.job.Notice.class, (rs, ctx) -> new io.forgeflow.domain.job.Notice(
+                rs.getLong("id"), rs.getString("event"), rs.getString("job_id"), rs.getString("job_name"),
+                rs.getString("url"), rs.getString("run_id"), rs.getObject("attempt", Integer.class),
+                rs.getString("error"), rs.getString("note"), instant(rs, "created_at")));
     }
 
     static FenceRow fenceRow(ResultSet rs) throws SQLException {
@@ -222,10 +226,22 @@ final class Rows {
                 Overlap.fromWire(rs.getString("overlap")),
                 rs.getString("unique_key"),
                 retry(rs), labels(rs), controls(rs), optionalText(rs, "sequence_key"),
-                optionalText(rs, "sequence_on_dead"));
+                optionalText(rs, "sequence_on_dead"), notices(rs));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
                 rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"), scheduleState(rs));
+    }
+
+    /** A job's notices (issue 45): the {@code notify} column, as stored (checked); null when none or not read. */
+    @SuppressWarnings("unchecked")
+    static io.forgeflow.domain.job.Notify notices(ResultSet rs) throws SQLException {
+        String json = optionalText(rs, "notify");
+        if (json == null) {
+            return null;
+        }
+        Map<String, Object> notify = PayloadJson.read(json);
+        return new io.forgeflow.domain.job.Notify((String) notify.get("url"),
+                (java.util.List<String>) notify.get("on"));
     }
 
     /** A job's schedule controls (issue 45); none when the statement does not read them. */

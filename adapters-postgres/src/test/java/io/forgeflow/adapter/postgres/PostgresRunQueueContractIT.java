@@ -17,6 +17,7 @@ class PostgresRunQueueContractIT extends RunQueueContract {
     final PostgresJobRepository jobs = new PostgresJobRepository(pg.jdbi(), clock);
     final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), clock);
     final PostgresRunQueue queue = new PostgresRunQueue(pg.jdbi(), clock);
+    final PostgresNoticeOutbox notices = new PostgresNoticeOutbox(pg.jdbi());
 
     @Override
     protected MutableClock clock() {
@@ -36,5 +37,10 @@ class PostgresRunQueueContractIT extends RunQueueContract {
     @Override
     protected RunQueue queue() {
         return queue;
+    }
+
+    @Override
+    protected io.forgeflow.domain.port.NoticeOutbox notices() {
+        return notices;
     }
 }

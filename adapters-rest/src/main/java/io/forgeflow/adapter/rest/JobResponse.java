@@ -21,14 +21,15 @@ import java.util.Map;
  * {@code retry}: the job's own retry policy ({@link RetryResponse}), null when the nodes' defaults apply.
  * Workflows (API.md): {@code depends_on} ([] when none), {@code on_parent_failure}, {@code batch_id}; {@code parents}
  * and {@code children} only in the answer of {@code GET /api/jobs/{id}}. {@code sequence_key} and {@code on_dead}: the
- * sequence its runs join (README "Flow control"), null for none.
+ * sequence its runs join (README "Flow control"), null for none. {@code notify}: where the job's notices go
+ * ({@code {"url": ..., "on": [...]}}), null for none.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
         "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
         "trace_id", "retry", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs",
-        "paused_note", "paused_by", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "parents",
+        "paused_note", "paused_by", "notify", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "parents",
         "children"})
 public record JobResponse(
         @JsonProperty("id") String id,
@@ -72,7 +73,17 @@ public record JobResponse(
         @JsonProperty("pause_after_failures") Integer pauseAfterFailures,
         @JsonProperty("fired_runs") int firedRuns,
         @JsonProperty("paused_note") String pausedNote,
-        @JsonProperty("paused_by") String pausedBy) {
+        @JsonProperty("paused_by") String pausedBy,
+        @JsonProperty("notify") NotifyResponse notices) {
+
+    /** A job's {@code notify}: the URL its notices go to and the events they are sent for. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    @JsonPropertyOrder({"url", "on"})
+    public record NotifyResponse(@JsonProperty("url") String url, @JsonProperty("on") List<String> on) {
+        static NotifyResponse of(io.forgeflow.domain.job.Notify notify) {
+            return notify == null ? null : new NotifyResponse(notify.url(), notify.on());
+        }
+    }
 
     /** A job linked to another in a workflow: {@code parents} and {@code children} of {@code GET /api/jobs/{id}}. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -106,7 +117,7 @@ public record JobResponse(
                 null, null, s.sequenceKey(), s.sequenceOnDead(), null, null, Timestamps.format(s.schedule().startAt()),
                 Timestamps.format(s.schedule().endAt()), s.schedule().maxRuns(), s.schedule().jitter(),
                 s.schedule().pauseAfterFailures(), job.schedule().firedRuns(), job.schedule().pausedNote(),
-                job.schedule().pausedBy());
+                job.schedule().pausedBy(), NotifyResponse.of(s.notices()));
     }
 
     /**
@@ -123,7 +134,7 @@ public record JobResponse(
                 parentIds, policy, links == null ? null : links.batchId(), sequenceKey, onDead,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.parents()) : null,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.children()) : null, startAt, endAt,
-                maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy);
+                maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices);
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
@@ -132,6 +143,6 @@ public record JobResponse(
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
                 createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels, dependsOn, onParentFailure,
                 batchId, sequenceKey, onDead, parents, children, startAt, endAt, maxRuns, jitterSeconds,
-                pauseAfterFailures, firedRuns, pausedNote, pausedBy);
+                pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices);
     }
 }

@@ -30,7 +30,9 @@ final class JobSubmission {
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
             "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "retry",
             "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "sequence_key",
-            "on_dead");
+            "on_dead", "notify");
+    /** The fields of {@code notify}. */
+    static final List<String> NOTIFY_FIELDS = List.of("url", "on");
     /** The fields of {@code retry}. */
     static final List<String> RETRY_FIELDS = List.of("base_seconds", "max_seconds");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at",
@@ -60,7 +62,8 @@ final class JobSubmission {
             Map.entry("unique", "unique_key"), Map.entry("uniqueness", "unique_key"),
             Map.entry("onconflict", "unique_on_conflict"), Map.entry("backoff", "retry"),
             Map.entry("retrypolicy", "retry"), Map.entry("label", "labels"), Map.entry("tags", "labels"),
-            Map.entry("tag", "labels"));
+            Map.entry("tag", "labels"), Map.entry("notifications", "notify"), Map.entry("webhook", "notify"),
+            Map.entry("notices", "notify"), Map.entry("alerts", "notify"));
 
     private JobSubmission() {
     }
@@ -159,7 +162,56 @@ final class JobSubmission {
                 integer(retry, "retry.base_seconds", "base_seconds", 1, 86_400),
                 integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400), labels(body), schedule(body),
                 string(body, "sequence_key", "a key such as \"order-42\" whose runs start one at a time, in order"),
-                string(body, "on_dead", "\"block\" or \"continue\""));
+                string(body, "on_dead", "\"block\" or \"continue\""), notices(body));
+    }
+
+    static final String NOTIFY_EXAMPLE = "{\"url\": \"https://hooks.example.com/forgeflow\", \"on\": [\"dead\", "
+            + "\"paused\", \"recovered\"]}";
+
+    /**
+     * {@code notify}: an object with {@code url} (a string) and {@code on} (an array of strings), nothing else; null or
+     * absent: none. The values are checked by the domain (Notify).
+     */
+    @SuppressWarnings("unchecked")
+    private static io.forgeflow.domain.job.Notify notices(Map<String, Object> body) {
+        Object v = body.get("notify");
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof Map)) {
+            throw new ValidationException("notify", "notify must be a JSON object such as " + NOTIFY_EXAMPLE + ", not "
+                    + kind(v));
+        }
+        Map<String, Object> notify = (Map<String, Object>) v;
+        for (String key : notify.keySet()) {
+            if (!NOTIFY_FIELDS.contains(key)) {
+                throw new ValidationException("notify." + JsonBody.shorten(key), "unknown field 'notify."
+                        + JsonBody.shorten(key) + "': notify has url (where the notices are POSTed) and on (the "
+                        + "events: dead, paused, recovered)");
+            }
+        }
+        Object url = notify.get("url");
+        if (url != null && !(url instanceof String)) {
+            throw new ValidationException("notify.url", "notify.url must be a string such as "
+                    + "\"https://hooks.example.com/forgeflow\", not " + kind(url));
+        }
+        Object on = notify.get("on");
+        if (on != null && !(on instanceof List)) {
+            throw new ValidationException("notify.on", "notify.on must be an array of events such as [\"dead\", "
+                    + "\"paused\"], not " + kind(on));
+        }
+        List<String> events = null;
+        if (on != null) {
+            events = new java.util.ArrayList<>();
+            for (Object event : (List<Object>) on) {
+                if (!(event instanceof String)) {
+                    throw new ValidationException("notify.on", "notify.on must list events as strings (dead, paused, "
+                            + "recovered), not " + kind(event));
+                }
+                events.add((String) event);
+            }
+        }
+        return new io.forgeflow.domain.job.Notify((String) url, events);
     }
 
     /** start_at, end_at, max_runs, jitter_seconds, pause_after_failures (issue 45); ranges are the domain's. */

@@ -93,7 +93,7 @@ class JobSubmissionTest {
                         assertThat(e.getMessage()).isEqualTo("unknown field 'colour': a job has name, executor, payload, "
                                 + "cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up, "
                                 + "idempotency_key, queue, concurrency_key, max_concurrent, overlap, unique_key, unique_on_conflict, retry, labels, "
-                                + "start_at, end_at, max_runs, jitter_seconds, pause_after_failures, sequence_key, on_dead"));
+                                + "start_at, end_at, max_runs, jitter_seconds, pause_after_failures, sequence_key, on_dead, notify"));
     }
 
     @Test
@@ -139,5 +139,28 @@ class JobSubmissionTest {
         assertThatThrownBy(() -> read("{\"" + field + "\": " + json + "}"))
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo(field))
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void notifyIsReadAsAUrlAndAListOfEventsLeftToTheDomainToCheck() {
+        JobDraft d = read("{\"name\": \"n\", \"executor\": \"shell\", \"notify\": {\"url\": \"https://h.example.com/\", "
+                + "\"on\": [\"recovered\", \"dead\"]}}");
+        assertThat(d.notices()).isEqualTo(new io.forgeflow.domain.job.Notify("https://h.example.com/",
+                java.util.List.of("recovered", "dead")));
+        assertThat(read("{\"name\": \"n\", \"executor\": \"shell\", \"notify\": null}").notices()).isNull();
+        assertThat(read("{\"name\": \"n\", \"executor\": \"shell\", \"notify\": {\"url\": \"x\"}}").notices().on())
+                .isNull();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "\"notify\": \"https://h.example.com/\"                     | notify",
+            "\"notify\": {\"url\": 7}                                   | notify.url",
+            "\"notify\": {\"url\": \"https://h.example.com/\", \"on\": \"dead\"} | notify.on",
+            "\"notify\": {\"url\": \"https://h.example.com/\", \"on\": [1]}    | notify.on",
+            "\"notify\": {\"url\": \"https://h.example.com/\", \"events\": []} | notify.events"})
+    void aNotifyOfTheWrongShapeIsRefusedNamingTheField(String field, String named) {
+        assertThatThrownBy(() -> read("{\"name\": \"n\", \"executor\": \"shell\", " + field + "}"))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo(named));
     }
 }

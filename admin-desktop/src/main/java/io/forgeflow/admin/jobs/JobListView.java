@@ -57,6 +57,7 @@ public final class JobListView extends VBox {
                 Views.statusColumn("Status", 90, Job::status),
                 Views.column("Schedule state", 220, vm::statusOf),
                 Views.column("Window", 200, vm::windowOf),
+                Views.column("Notices", 220, vm::noticesOf),
                 Views.sortedColumn("Priority", 70, Job::priority, p -> Integer.toString(p)),
                 Views.column("Queue", 90, Job::queue),
                 Views.column("Labels", 160, j -> io.forgeflow.admin.support.LabelText.format(j.labels())),

@@ -267,6 +267,18 @@ public final class JobListViewModel {
         return text.toString();
     }
 
+    /**
+     * Where the job's notices go and for which events ("dead, recovered → https://hooks.example.com/ff"); empty when
+     * it sends none. Shown only: notify is set over the API, the CLI or the client.
+     */
+    public String noticesOf(Job job) {
+        if (job.notices() == null) {
+            return "";
+        }
+        List<String> on = job.notices().on() == null ? List.of() : job.notices().on();
+        return String.join(", ", on) + " \u2192 " + job.notices().url();
+    }
+
     public void resumeSelected() {
         act("resume", cluster::resume, job -> "Resumed " + job.name() + "; next run "
                 + times.local(job.nextRunAt()) + ".");

@@ -257,6 +257,22 @@ class JobListViewModelTest {
     }
 
     @Test
+    void theNoticesColumnShowsTheEventsAndWhereTheyGo() {
+        Job plain = io.forgeflow.admin.testing.Fixtures.fullJob("job_9", "watched");
+        Job watched = new Job(plain.id(), plain.name(), plain.executor(), plain.payload(), plain.cronExpr(),
+                plain.runAt(), plain.timezone(), plain.priority(), plain.maxAttempts(), plain.timeoutSeconds(),
+                plain.catchUp(), plain.idempotencyKey(), plain.status(), plain.nextRunAt(), plain.createdAt(),
+                plain.updatedAt(), plain.queue(), plain.concurrencyKey(), plain.maxConcurrent(), plain.overlap(),
+                plain.waitingFor(), plain.retry(), plain.labels(), plain.traceId(), plain.dependsOn(),
+                plain.onParentFailure(), plain.batchId(), plain.parents(), plain.children(), null, null, null, 0,
+                null, 0, null, null, null, null,
+                io.forgeflow.client.Notify.of("https://hooks.example.com/ff", "dead", "recovered"));
+
+        assertThat(vm.noticesOf(watched)).isEqualTo("dead, recovered \u2192 https://hooks.example.com/ff");
+        assertThat(vm.noticesOf(plain)).isEmpty();
+    }
+
+    @Test
     void pauseAndResumeFollowTheSelectedJobsStatus() {
         select("job_1");
         assertThat(vm.canPauseProperty().get()).isTrue();

@@ -174,6 +174,20 @@ public final class ScriptedServer implements AutoCloseable {
         return changed;
     }
 
+    /** The job's notices go there (issue 45); null: none. */
+    public synchronized Job notices(String jobId, io.forgeflow.client.Notify notices) {
+        Job j = job(jobId);
+        Job changed = new Job(j.id(), j.name(), j.executor(), j.payload(), j.cronExpr(), j.runAt(), j.timezone(),
+                j.priority(), j.maxAttempts(), j.timeoutSeconds(), j.catchUp(), j.idempotencyKey(), j.status(),
+                j.nextRunAt(), j.createdAt(), j.updatedAt(), j.queue(), j.concurrencyKey(), j.maxConcurrent(),
+                j.overlap(), j.waitingFor(), j.retry(), j.labels(), j.traceId(), j.dependsOn(), j.onParentFailure(),
+                j.batchId(), j.parents(), j.children(), j.startAt(), j.endAt(), j.maxRuns(), j.jitterSeconds(),
+                j.pauseAfterFailures(), j.firedRuns(), j.pausedNote(), j.pausedBy(), j.sequenceKey(), j.onDead(),
+                notices);
+        jobs.set(jobs.indexOf(j), changed);
+        return changed;
+    }
+
     /** The child waits for the parents (policy null: the default, cancel). */
     public synchronized void link(String childId, String policy, String... parentIds) {
         dependsOn.put(childId, List.of(parentIds));

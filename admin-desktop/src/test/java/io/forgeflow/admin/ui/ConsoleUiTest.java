@@ -172,6 +172,16 @@ class ConsoleUiTest {
         }
 
         @Test
+        void theJobsTableShowsWhereAJobsNoticesGo(FxRobot robot) {
+            open(s -> s.notices(s.jobNamed("nightly-report").id(),
+                    io.forgeflow.client.Notify.of("https://hooks.example.com/ff", "dead", "recovered")));
+            connect(robot);
+            robot.clickOn("#tab-jobs");
+
+            assertThat(cell(robot, "jobsTable", "dead, recovered \u2192 https://hooks.example.com/ff")).isNotNull();
+        }
+
+        @Test
         void pauseResumeAndAConfirmedCancel(FxRobot robot) {
             open(s -> { });
             connect(robot);

@@ -9,6 +9,7 @@ import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobDraft;
 import io.forgeflow.domain.job.JobSpec;
+import io.forgeflow.domain.job.Notify;
 import io.forgeflow.domain.port.CronSchedules;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.JobRepository.JobCreation;
@@ -35,6 +36,7 @@ public final class SubmitJob {
     private final Clock clock;
     private final Tracing tracing;
     private final Workflows workflows;
+    private final Notify notifyDefault;
 
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock) {
         this(jobs, executors, cron, signal, clock, Tracing.NONE);
@@ -48,6 +50,12 @@ public final class SubmitJob {
     /** @param workflows where jobs with parents are stored; null: {@code depends_on} is refused (no such store) */
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
                      Tracing tracing, Workflows workflows) {
+        this(jobs, executors, cron, signal, clock, tracing, workflows, null);
+    }
+
+    private SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
+                      Tracing tracing, Workflows workflows, Notify notifyDefault) {
+        this.notifyDefault = notifyDefault;
         this.workflows = workflows;
         this.tracing = tracing == null ? Tracing.NONE : tracing;
         this.jobs = jobs;
@@ -55,6 +63,33 @@ public final class SubmitJob {
         this.cron = cron;
         this.signal = signal;
         this.clock = clock;
+    }
+
+    /**
+     * The same use case giving a job submitted without {@code notify} the cluster's default ({@code
+     * FORGEFLOW_NOTIFY_URL}, {@code FORGEFLOW_NOTIFY_ON}; checked; null: none), except the notices' own jobs.
+     */
+    public SubmitJob withNotifyDefault(Notify checked) {
+        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows, checked);
+    }
+
+    /**
+     * A job's notify URL as the http executor would take it ({@code notify.url}): its guard refuses a literal private
+     * or loopback address the same way (422 on {@code notify.url}). Nothing for a spec without notify.
+     */
+    public static void checkNotifyTarget(ExecutorRegistry executors, JobSpec spec) {
+        if (spec.notices() == null) {
+            return;
+        }
+        if (!executors.knownNames().contains("http")) {
+            throw new ValidationException("notify.url", "notify needs the http executor, which this node does not "
+                    + "have: notices are sent as http jobs");
+        }
+        try {
+            executors.validate("http", java.util.Map.of("url", spec.notices().url()));
+        } catch (ValidationException e) {
+            throw new ValidationException("notify.url", e.getMessage().replace("payload.url", "notify.url"));
+        }
     }
 
     /** The stored job and whether this call created it (false: an idempotent replay). */
@@ -89,7 +124,11 @@ public final class SubmitJob {
 
     private JobCreation store(JobDraft draft, Dependencies dependencies, TraceContext trace) {
         JobSpec spec = draft.validate();
+        if (spec.notices() == null && notifyDefault != null && !Notify.QUEUE.equals(spec.queue())) {
+            spec = spec.withNotify(notifyDefault);
+        }
         executors.validate(spec.executor(), spec.payload());
+        checkNotifyTarget(executors, spec);
         if (!dependencies.isEmpty()) {
             checkParentsAllowed(spec);
         }

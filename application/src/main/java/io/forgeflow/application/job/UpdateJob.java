@@ -52,6 +52,9 @@ public final class UpdateJob {
             if (patch.gives("payload")) {
                 executors.validate(spec.executor(), spec.payload());
             }
+            if (patch.gives("notify")) {
+                SubmitJob.checkNotifyTarget(executors, spec);
+            }
             Instant now = clock.instant();
             boolean moved = JobPatch.movesSchedule(job.spec(), spec) || patch.movesWindow();
             Instant next = job.nextRunAt();

@@ -55,6 +55,7 @@ public final class SubmitBatch {
         for (BatchPlan.Planned p : plan.jobs()) {
             try {
                 executors.validate(p.spec().executor(), p.spec().payload());
+                io.forgeflow.application.job.SubmitJob.checkNotifyTarget(executors, p.spec());
             } catch (ValidationException e) {
                 String prefix = "jobs[" + p.index() + "].";
                 throw new ValidationException(e.field() == null ? "jobs[" + p.index() + "]" : prefix + e.field(),
@@ -64,6 +65,7 @@ public final class SubmitBatch {
         if (plan.onComplete() != null) {
             try {
                 executors.validate(plan.onComplete().executor(), plan.onComplete().payload());
+                io.forgeflow.application.job.SubmitJob.checkNotifyTarget(executors, plan.onComplete());
             } catch (ValidationException e) {
                 throw new ValidationException(e.field() == null ? "on_complete" : "on_complete." + e.field(),
                         "on_complete." + e.getMessage());

@@ -88,6 +88,9 @@ public final class InMemoryJobRepository implements JobRepository {
             Job changed = new Job(id, spec, job.status(), nextRunAt, job.createdAt(), updated, job.submittedVia(),
                     job.trace(), job.schedule());
             store.jobs.put(id, changed);
+            if (!Objects.equals(job.spec().notices(), spec.notices())) {
+                store.awaitingRecovery.remove(id); // as update.sql: a new notify owes no recovery
+            }
             for (Run run : List.copyOf(store.runs.values())) {
                 if (!run.jobId().equals(id) || run.status() != RunStatus.PENDING && run.status() != RunStatus.WAITING) {
                     continue;
@@ -156,15 +159,25 @@ public final class InMemoryJobRepository implements JobRepository {
     @Override
     public Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
                                       RunCancellation cancellation, Run insert) {
+        return changeStatus(id, expected, next, nextRunAt, cancellation, insert, null, null);
+    }
+
+    /** As changeStatus.sql: a pause keeps its note and author, and writes its notice when the job's notify asks. */
+    private Optional<JobChange> changeStatus(String id, JobStatus expected, JobStatus next, Instant nextRunAt,
+                                             RunCancellation cancellation, Run insert, String note, String by) {
         synchronized (store) {
             Job job = store.jobs.get(id);
             if (job == null || job.status() != expected) {
                 return Optional.empty();
             }
             Instant now = store.now();
-            Job changed = job.withStatus(next, nextRunAt, now).withSchedule(
-                    new io.forgeflow.domain.job.ScheduleState(job.schedule().firedRuns(), null, null));
+            boolean paused = next == JobStatus.PAUSED;
+            Job changed = job.withStatus(next, nextRunAt, now).withSchedule(new io.forgeflow.domain.job.ScheduleState(
+                    job.schedule().firedRuns(), paused ? note : null, paused ? by : null));
             store.jobs.put(id, changed);
+            if (paused && expected != JobStatus.PAUSED) {
+                store.notice(changed, io.forgeflow.domain.job.Notify.PAUSED, null, now);
+            }
             if (next == JobStatus.ACTIVE) {
                 store.deadStreaks.remove(id);
             }
@@ -269,10 +282,7 @@ public final class InMemoryJobRepository implements JobRepository {
     @Override
     public Optional<JobChange> pause(String id, JobStatus expected, String note, String by) {
         synchronized (store) {
-            Optional<JobChange> change = changeStatus(id, expected, JobStatus.PAUSED, null, RunCancellation.PENDING, null);
-            change.ifPresent(c -> store.jobs.put(id, c.job().withSchedule(new io.forgeflow.domain.job.ScheduleState(
-                    c.job().schedule().firedRuns(), note, by))));
-            return change.map(c -> new JobChange(store.jobs.get(id), c.runs()));
+            return changeStatus(id, expected, JobStatus.PAUSED, null, RunCancellation.PENDING, null, note, by);
         }
     }
 

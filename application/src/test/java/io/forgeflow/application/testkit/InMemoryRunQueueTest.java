@@ -27,4 +27,9 @@ class InMemoryRunQueueTest extends RunQueueContract {
     protected RunQueue queue() {
         return store.queue();
     }
+
+    @Override
+    protected io.forgeflow.domain.port.NoticeOutbox notices() {
+        return store.notices();
+    }
 }

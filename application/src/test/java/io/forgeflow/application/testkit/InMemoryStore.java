@@ -2,6 +2,8 @@ package io.forgeflow.application.testkit;
 
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.job.Notice;
+import io.forgeflow.domain.job.Notify;
 import io.forgeflow.domain.job.ScheduleState;
 import io.forgeflow.domain.port.Page;
 import io.forgeflow.domain.run.Attempt;
@@ -147,6 +149,9 @@ public final class InMemoryStore {
         queues.clear();
         queueStarts.clear();
         insertionOrder.clear();
+        notices.clear();
+        awaitingRecovery.clear();
+        deadStreaks.clear();
     }
 
     // ---- shared by the fakes; callers hold the monitor ----
@@ -215,7 +220,9 @@ public final class InMemoryStore {
     /**
      * A one-off job whose run became terminal becomes completed; a recurring job with {@code pause_after_failures}
      * counts its dead runs in a row (a success ends the streak) and is paused by the scheduler, with
-     * {@link ScheduleState#failurePauseNote}, when the streak reaches the control (as forgeflow_end_attempts does).
+     * {@link ScheduleState#failurePauseNote}, when the streak reaches the control; a job with notify writes the
+     * notices it asks for: dead, paused (by the control), recovered (a success while awaiting recovery), in that
+     * order (as forgeflow_end_attempts does).
      */
     void afterRunEnded(Run run, Instant now) {
         if (!run.status().isTerminal()) {
@@ -225,29 +232,76 @@ public final class InMemoryStore {
         if (job == null) {
             return;
         }
+        boolean dead = run.status() == io.forgeflow.domain.run.RunStatus.DEAD;
+        boolean succeeded = run.status() == io.forgeflow.domain.run.RunStatus.SUCCEEDED;
+        Notify notify = job.spec().notices();
+        boolean wasAwaiting = awaitingRecovery.contains(job.id());
+        if (notify != null && notify.sends(Notify.RECOVERED)) {
+            if (dead) {
+                awaitingRecovery.add(job.id());
+            } else if (succeeded) {
+                awaitingRecovery.remove(job.id());
+            }
+        }
+        boolean paused = false;
         if (!job.spec().isRecurring()) {
             if (job.status() == JobStatus.ACTIVE || job.status() == JobStatus.PAUSED) {
                 jobs.put(job.id(), job.withStatus(JobStatus.COMPLETED, null, now));
             }
-            return;
-        }
-        if (job.spec().schedule().pauseAfterFailures() == null) {
-            return;
-        }
-        if (run.status() == io.forgeflow.domain.run.RunStatus.SUCCEEDED) {
-            deadStreaks.remove(job.id());
-        } else if (run.status() == io.forgeflow.domain.run.RunStatus.DEAD) {
-            int streak = deadStreaks.merge(job.id(), 1, Integer::sum);
-            if (job.status() == JobStatus.ACTIVE && job.spec().schedule().pausesAfter(streak)) {
-                jobs.put(job.id(), job.withStatus(JobStatus.PAUSED, null, now).withSchedule(new ScheduleState(
-                        job.schedule().firedRuns(), ScheduleState.failurePauseNote(
-                                job.spec().schedule().pauseAfterFailures()), ScheduleState.SCHEDULER)));
+        } else if (job.spec().schedule().pauseAfterFailures() != null) {
+            if (succeeded) {
+                deadStreaks.remove(job.id());
+            } else if (dead) {
+                int streak = deadStreaks.merge(job.id(), 1, Integer::sum);
+                if (job.status() == JobStatus.ACTIVE && job.spec().schedule().pausesAfter(streak)) {
+                    jobs.put(job.id(), job.withStatus(JobStatus.PAUSED, null, now).withSchedule(new ScheduleState(
+                            job.schedule().firedRuns(), ScheduleState.failurePauseNote(
+                                    job.spec().schedule().pauseAfterFailures()), ScheduleState.SCHEDULER)));
+                    paused = true;
+                }
             }
         }
+        if (notify == null) {
+            return;
+        }
+        Job after = jobs.get(job.id());
+        if (dead) {
+            notice(after, Notify.DEAD, run, now);
+        }
+        if (paused) {
+            notice(after, Notify.PAUSED, run, now);
+        }
+        if (succeeded && wasAwaiting) {
+            notice(after, Notify.RECOVERED, run, now);
+        }
+    }
+
+    /** Writes a notice of {@code job} (as it is after the event) when its notify asks for {@code event}. */
+    void notice(Job job, String event, Run run, Instant at) {
+        Notify notify = job.spec().notices();
+        if (notify == null || !notify.sends(event)) {
+            return;
+        }
+        boolean dead = run != null && run.status() == io.forgeflow.domain.run.RunStatus.DEAD;
+        String error = dead && run.error() != null && run.error().length() > Notice.MAX_ERROR_LENGTH
+                ? run.error().substring(0, Notice.MAX_ERROR_LENGTH) : dead ? run.error() : null;
+        notices.add(new Notice(++noticeSequence, event, job.id(), job.spec().name(), notify.url(),
+                run == null ? null : run.id(), run == null ? null : run.attempt(), error,
+                Notify.PAUSED.equals(event) ? job.schedule().pausedNote() : null, at));
     }
 
     /** Dead runs in a row per recurring job with pause_after_failures (jobs.dead_streak); a resume clears it. */
     final Map<String, Integer> deadStreaks = new HashMap<>();
+    /** Jobs whose notify has "recovered" and whose last ended run died (jobs.awaiting_recovery). */
+    final Set<String> awaitingRecovery = new HashSet<>();
+    /** The notices outbox, oldest first. */
+    final List<Notice> notices = new ArrayList<>();
+    private long noticeSequence;
+    private final InMemoryNoticeOutbox noticeOutbox = new InMemoryNoticeOutbox(this);
+
+    public InMemoryNoticeOutbox notices() {
+        return noticeOutbox;
+    }
 
     <T> List<T> newestFirst(Stream<T> rows, Function<T, String> id) {
         return rows.sorted(Comparator.comparingLong((T t) -> insertionOrder.get(id.apply(t))).reversed())

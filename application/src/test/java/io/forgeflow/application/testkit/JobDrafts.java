@@ -126,8 +126,17 @@ public final class JobDrafts {
 
     private io.forgeflow.domain.job.ScheduleControls schedule;
 
+    /** Notices (notify.url, notify.on); null: none given. */
+    public JobDrafts withNotify(io.forgeflow.domain.job.Notify value) {
+        notify = value;
+        return this;
+    }
+
+    private io.forgeflow.domain.job.Notify notify;
+
     public JobDraft build() {
         return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
-                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap).withSchedule(schedule);
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap).withSchedule(schedule)
+                .withNotify(notify);
     }
 }

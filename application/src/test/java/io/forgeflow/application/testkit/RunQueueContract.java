@@ -54,6 +54,9 @@ public abstract class RunQueueContract {
 
     protected abstract RunQueue queue();
 
+    /** The notices outbox of the same store. */
+    protected abstract io.forgeflow.domain.port.NoticeOutbox notices();
+
     private Job recurringJob;
 
     /** A recurring job (it never completes) to hang runs on. */
@@ -854,6 +857,173 @@ public abstract class RunQueueContract {
 
             assertThat(reloaded(job).status()).isEqualTo(JobStatus.ACTIVE);
             assertThat(reloaded(job).updatedAt()).isEqualTo(before);
+        }
+    }
+
+    /**
+     * Notices (issue 45): where a run ends, in its transaction, a job whose notify asks for the event gets a notice
+     * in the outbox: dead, paused (by pause_after_failures, after the dead run that paused it), recovered (the first
+     * success after dead runs, a resume between them or not); an operator's pause writes paused with its note. A run at
+     * a time or 16 and more in one batch; jobs without notify write nothing.
+     */
+    @Nested
+    class Notices {
+        Job withNotify(String cron, Integer pauseAfter, String... on) {
+            Instant now = clock().instant();
+            JobSpec spec = new JobSpec("watched", "shell", Map.of("command", "false"), cron, null, "UTC", 5, 1,
+                    60, CatchUp.SKIP, null);
+            if (pauseAfter != null) {
+                spec = spec.withSchedule(new io.forgeflow.domain.job.ScheduleControls(null, null, null, 0, pauseAfter));
+            }
+            spec = spec.withNotify(new io.forgeflow.domain.job.Notify("https://hooks.example.com/ff",
+                    on.length == 0 ? null : List.of(on)).validate());
+            return jobs().create(new Job(Ids.newId(now), spec, JobStatus.ACTIVE,
+                    cron == null ? now : now.plusSeconds(300), now, now), null).job();
+        }
+
+        /** Claims and ends n runs of the job in one acknowledgement, dead or succeeded; returns them. */
+        List<Run> end(Job job, int n, boolean dead) {
+            Instant now = clock().instant();
+            for (int i = 0; i < n; i++) {
+                runs().insert(Run.pending(Ids.newId(now), job.id(), 1, 5, now, "shell", Map.of(), 60, now));
+            }
+            List<Run> held = queue().claim(WORKER_A, SHELL, n, LEASE);
+            assertThat(held).hasSize(n);
+            assertThat(queue().acknowledge(held.stream().map(r -> dead
+                    ? new Acknowledgement(fence(r), AttemptOutcome.FAILED, RunStatus.DEAD, Duration.ZERO, null,
+                    "boom " + r.id())
+                    : success(fence(r))).toList())).hasSize(n);
+            clock().advance(Duration.ofSeconds(1));
+            return held;
+        }
+
+        List<String> events() {
+            return notices().pending(1000).stream().map(io.forgeflow.domain.job.Notice::event).toList();
+        }
+
+        @Test
+        void aDeadRunWritesOneDeadNoticeWithItsRunAndError() {
+            Job job = withNotify("*/5 * * * *", null, "dead");
+
+            Run died = end(job, 1, true).get(0);
+
+            assertThat(notices().pending(10)).singleElement().satisfies(n -> {
+                assertThat(n.event()).isEqualTo("dead");
+                assertThat(n.jobId()).isEqualToIgnoringCase(job.id());
+                assertThat(n.jobName()).isEqualTo("watched");
+                assertThat(n.url()).isEqualTo("https://hooks.example.com/ff");
+                assertThat(n.runId()).isEqualToIgnoringCase(died.id());
+                assertThat(n.attempt()).isEqualTo(1);
+                assertThat(n.error()).isEqualTo("boom " + died.id());
+                assertThat(n.note()).isNull();
+            });
+        }
+
+        @Test
+        void eventsTheNotifyDoesNotAskForAndJobsWithoutNotifyWriteNothing() {
+            Job pausesOnly = withNotify("*/5 * * * *", null, "paused");
+            end(pausesOnly, 2, true);
+            end(pausesOnly, 1, false);
+            Job oneOff = withNotify(null, null, "recovered");
+            end(oneOff, 1, false);
+            end(recurringJob(), 3, true);
+
+            assertThat(notices().pending(10)).isEmpty();
+        }
+
+        @Test
+        void theThirdDeadRunInARowWritesDeadThreeTimesThenPausedWithTheSchedulersNote() {
+            Job job = withNotify("*/5 * * * *", 3);
+            end(job, 1, true);
+            end(job, 1, true);
+            Run last = end(job, 1, true).get(0);
+
+            assertThat(events()).containsExactly("dead", "dead", "dead", "paused");
+            io.forgeflow.domain.job.Notice paused = notices().pending(10).get(3);
+            assertThat(paused.note()).isEqualTo(io.forgeflow.domain.job.ScheduleState.failurePauseNote(3));
+            assertThat(paused.runId()).isEqualToIgnoringCase(last.id());
+        }
+
+        @Test
+        void aBatchOfSixteenOrMoreWritesADeadNoticePerRunThenOnePaused() {
+            Job job = withNotify("*/5 * * * *", 20);
+
+            List<Run> died = end(job, 20, true);
+
+            assertThat(events()).hasSize(21).endsWith("paused").containsOnly("dead", "paused");
+            assertThat(notices().pending(30).subList(0, 20)).extracting(n -> n.runId().toLowerCase())
+                    .containsExactlyInAnyOrderElementsOf(died.stream().map(r -> r.id().toLowerCase()).toList());
+        }
+
+        @Test
+        void theFirstSuccessAfterDeadRunsWritesRecoveredOnceEvenAfterAResume() {
+            Job job = withNotify("*/5 * * * *", 2);
+            end(job, 2, true);
+            assertThat(jobs().find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(jobs().changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE,
+                    clock().instant().plusSeconds(300), JobRepository.RunCancellation.NONE, null)).isPresent();
+
+            Run succeeded = end(job, 1, false).get(0);
+            end(job, 1, false);
+
+            assertThat(events()).containsExactly("dead", "dead", "paused", "recovered");
+            assertThat(notices().pending(10).get(3).runId()).isEqualToIgnoringCase(succeeded.id());
+        }
+
+        @Test
+        void aBatchWithASuccessAfterDeadRunsWritesRecovered() {
+            Job job = withNotify("*/5 * * * *", null, "recovered");
+            end(job, 1, true);
+
+            end(job, 16, false);
+
+            assertThat(events()).containsExactly("recovered");
+        }
+
+        @Test
+        void aOneOffJobWhoseRunDiesWithItsLeaseWritesDead() {
+            Job job = withNotify(null, null);
+            Instant now = clock().instant();
+            runs().insert(Run.pending(Ids.newId(now), job.id(), 1, 5, now, "shell", Map.of(), 60, now));
+            Run held = claimOne(WORKER_A);
+            clock().advance(LEASE.plusSeconds(1));
+
+            assertThat(queue().recover(List.of(expired(fence(held), RunStatus.DEAD, Duration.ZERO)))).hasSize(1);
+
+            assertThat(events()).containsExactly("dead");
+            assertThat(jobs().find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+        }
+
+        @Test
+        void anOperatorsPauseWritesPausedWithItsNoteAndANewNoteWritesNoSecond() {
+            Job job = withNotify("*/5 * * * *", null);
+
+            assertThat(jobs().pause(job.id(), JobStatus.ACTIVE, "vendor down", "alice")).isPresent();
+            assertThat(jobs().pause(job.id(), JobStatus.PAUSED, "vendor still down", "alice")).isPresent();
+
+            assertThat(notices().pending(10)).singleElement().satisfies(n -> {
+                assertThat(n.event()).isEqualTo("paused");
+                assertThat(n.note()).isEqualTo("vendor down");
+                assertThat(n.runId()).isNull();
+                assertThat(n.attempt()).isNull();
+            });
+        }
+
+        @Test
+        void drainRemovesWhatWasSentAndNothingWhenASendFails() {
+            Job job = withNotify("*/5 * * * *", null, "dead");
+            end(job, 3, true);
+            List<io.forgeflow.domain.job.Notice> all = notices().pending(10);
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> notices().drain(10, n -> {
+                throw new IllegalStateException("database down");
+            })).isInstanceOf(IllegalStateException.class);
+            assertThat(notices().pending(10)).hasSize(3);
+
+            assertThat(notices().drain(2, n -> !n.equals(all.get(0)))).isEqualTo(1);
+            assertThat(notices().pending(10)).containsExactly(all.get(0), all.get(2));
+            assertThat(notices().drain(10, n -> true)).isEqualTo(2);
+            assertThat(notices().pending(10)).isEmpty();
         }
     }
 }

@@ -19,7 +19,7 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                        String catchUp, String idempotencyKey, String queue, String concurrencyKey,
                        Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict,
                        Integer retryBaseSeconds, Integer retryMaxSeconds, Map<String, ?> labels,
-                       ScheduleControls schedule, String sequenceKey, String onDead) {
+                       ScheduleControls schedule, String sequenceKey, String onDead, Notify notices) {
 
     /** {@code on_dead}: a dead run holds its sequence until it is requeued (the default). */
     public static final String ON_DEAD_BLOCK = "block";
@@ -34,7 +34,7 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     Integer retryMaxSeconds, Map<String, ?> labels, ScheduleControls schedule) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, schedule, null, null);
+                retryBaseSeconds, retryMaxSeconds, labels, schedule, null, null, null);
     }
 
     /** A draft in a sequence, without schedule controls. */
@@ -45,7 +45,7 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     Integer retryMaxSeconds, Map<String, ?> labels, String sequenceKey, String onDead) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, null, sequenceKey, onDead);
+                retryBaseSeconds, retryMaxSeconds, labels, null, sequenceKey, onDead, null);
     }
 
     /** A draft without schedule controls, outside any sequence. */
@@ -56,14 +56,21 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     Integer retryMaxSeconds, Map<String, ?> labels) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, null, null, null);
+                retryBaseSeconds, retryMaxSeconds, labels, null, null, null, null);
     }
 
     /** The same draft with these schedule controls (parts may be null: not given). */
     public JobDraft withSchedule(ScheduleControls controls) {
         return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, controls, sequenceKey, onDead);
+                retryBaseSeconds, retryMaxSeconds, labels, controls, sequenceKey, onDead, notices);
+    }
+
+    /** The same draft with these notices (null: none given). */
+    public JobDraft withNotify(Notify newNotify) {
+        return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead, newNotify);
     }
 
     /** A draft without labels. */
@@ -123,14 +130,14 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
     /** A one-off draft of an executor and payload, due now, everything else the defaults. */
     public static JobDraft oneOff(String name, String executor, Map<String, Object> payload) {
         return new JobDraft(name, executor, payload, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The same draft with another payload (every other field kept). */
     public JobDraft withPayload(Map<String, Object> newPayload) {
         return new JobDraft(name, executor, newPayload, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
-                uniqueOnConflict, retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead);
+                uniqueOnConflict, retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead, notices);
     }
 
     public static final int MAX_NAME_LENGTH = 200;
@@ -230,7 +237,8 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
         String sequence = sequenceKey(cron);
         return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
                 concurrencyKey, limit, ov, unique, retry(), l, controls, sequence,
-                sequence == null ? null : onDead == null ? ON_DEAD_BLOCK : onDead);
+                sequence == null ? null : onDead == null ? ON_DEAD_BLOCK : onDead,
+                notices == null ? null : notices.validate());
     }
 
     /** {@code sequence_key}: 1-200 characters, no control characters, one-off jobs only; {@code on_dead} with it. */

@@ -10,14 +10,15 @@ import java.util.Set;
  * A change to a job ({@code PATCH /api/jobs/{id}}): {@code values} holds the new values of the fields named in
  * {@code given} (API names, {@code cron_expr}); every other field keeps the job's value. A field given as null takes
  * its default, as at submission ({@code timezone} UTC, {@code priority} 5...), or none ({@code concurrency_key}).
- * {@code retry} is replaced as a whole (a part left out of the new object is the node's default).
+ * {@code retry} and {@code notify} are replaced as a whole (a part left out of the new object is its default;
+ * {@code notify: null} sends no more notices).
  * {@link #applyTo} checks the result with the submission's rules.
  */
 public record JobPatch(JobDraft values, Set<String> given) {
     /** The fields a PATCH may change, in API.md's order. */
     public static final List<String> MUTABLE = List.of("name", "payload", "cron_expr", "run_at", "timezone", "priority",
             "max_attempts", "timeout_seconds", "catch_up", "queue", "concurrency_key", "max_concurrent", "overlap",
-            "retry", "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures");
+            "retry", "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "notify");
     /** Fields fixed at submission: a different value is refused (submit a new job instead). */
     public static final List<String> FIXED = List.of("executor", "idempotency_key", "unique_key");
 
@@ -80,7 +81,8 @@ public record JobPatch(JobDraft values, Set<String> given) {
                 gives("retry") ? values.retryBaseSeconds() : retryPart(current, true),
                 gives("retry") ? values.retryMaxSeconds() : retryPart(current, false),
                 gives("labels") ? values.labels() : current.labels(), schedule(current.schedule()),
-                current.sequenceKey(), current.sequenceOnDead()).validate();
+                current.sequenceKey(), current.sequenceOnDead(),
+                gives("notify") ? values.notices() : current.notices()).validate();
     }
 
     /** The schedule controls: each part given replaces the job's (null removes it), the others stay. */

@@ -26,13 +26,15 @@ import java.util.Objects;
  *                        null for none. One-off jobs only. Copied to its runs
  * @param sequenceOnDead  with a sequence key: {@code "block"} or {@code "continue"} (what a dead run of it does to the
  *                        sequence); null without a key
+ * @param notices         where the job's notices go and for which events ({@code notify} in the API; {@link Notify},
+ *                        checked); null for none
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                       Overlap overlap, String uniqueKey, RetryOverride retry,
                       Map<String, String> labels, ScheduleControls schedule, String sequenceKey,
-                      String sequenceOnDead) {
+                      String sequenceOnDead, Notify notices) {
     public JobSpec {
         schedule = schedule == null ? ScheduleControls.NONE : schedule;
         labels = labels == null || labels.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
@@ -65,7 +67,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                    ScheduleControls schedule) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels, schedule,
-                null, null);
+                null, null, null);
     }
 
     /** A one-off spec in a sequence (no schedule controls). */
@@ -76,7 +78,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                    String sequenceKey, String sequenceOnDead) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
-                ScheduleControls.NONE, sequenceKey, sequenceOnDead);
+                ScheduleControls.NONE, sequenceKey, sequenceOnDead, null);
     }
 
     /** A spec without schedule controls (a plain cron schedule, or a one-off job) outside any sequence. */
@@ -93,7 +95,14 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
     public JobSpec withSchedule(ScheduleControls controls) {
         return new JobSpec(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
-                controls, sequenceKey, sequenceOnDead);
+                controls, sequenceKey, sequenceOnDead, notices);
+    }
+
+    /** The same spec with other notices ({@code notify}, null for none). */
+    public JobSpec withNotify(Notify newNotify) {
+        return new JobSpec(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
+                schedule, sequenceKey, sequenceOnDead, newNotify);
     }
 
     /** A spec without labels. */
@@ -167,7 +176,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && Objects.equals(uniqueKey, other.uniqueKey) && Objects.equals(retry, other.retry)
                 && labels.equals(other.labels) && schedule.equals(other.schedule)
                 && Objects.equals(sequenceKey, other.sequenceKey)
-                && Objects.equals(sequenceOnDead, other.sequenceOnDead)
+                && Objects.equals(sequenceOnDead, other.sequenceOnDead) && Objects.equals(notices, other.notices)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

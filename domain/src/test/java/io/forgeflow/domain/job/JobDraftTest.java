@@ -508,7 +508,7 @@ class JobDraftTest {
     void aCopyWithAnotherPayloadKeepsEveryOtherField() {
         JobDraft full = new JobDraft("n", "shell", Map.of("command", "a"), "0 * * * *", null, "UTC", 3, 4, 60, "once",
                 null, "q", "k", 2, "skip", null, null, 1, 9, Map.of("team", "x"),
-                new ScheduleControls(null, null, 5, 10, 3), null, null);
+                new ScheduleControls(null, null, 5, 10, 3), null, null, new Notify("https://h.example.com/", null));
 
         JobDraft copy = full.withPayload(Map.of("command", "b"));
 
@@ -516,6 +516,6 @@ class JobDraftTest {
         assertThat(copy).usingRecursiveComparison().ignoringFields("payload").isEqualTo(full);
         assertThat(JobDraft.oneOff("w", "noop", Map.of("i", 1))).isEqualTo(new JobDraft("w", "noop", Map.of("i", 1),
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null));
+                null, null, null, null));
     }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
 public final class SecretFiles {
     /** Every variable of the node that holds a secret (the command-line client reads its FORGEFLOW_TOKEN_FILE itself). */
     public static final List<String> SECRET_VARIABLES = List.of("FORGEFLOW_DATABASE_URL", "FORGEFLOW_DATABASE_SESSION_URL",
-            "FORGEFLOW_API_TOKENS", "FORGEFLOW_METRICS_TOKEN");
+            "FORGEFLOW_API_TOKENS", "FORGEFLOW_METRICS_TOKEN", "FORGEFLOW_NOTIFY_SECRET");
     public static final String SUFFIX = "_FILE";
 
     private SecretFiles() {

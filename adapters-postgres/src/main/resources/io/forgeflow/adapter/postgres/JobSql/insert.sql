@@ -5,13 +5,13 @@ INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, prio
                   catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
                   max_concurrent, overlap, unique_key, traceparent, tracestate, retry_base_seconds,
                   retry_max_seconds, labels, start_at, end_at, max_runs, jitter_seconds, pause_after_failures,
-                  sequence_key, sequence_on_dead)
+                  sequence_key, sequence_on_dead, notify)
 VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timezone, :priority, :maxAttempts,
         :timeoutSeconds, :catchUp, :idempotencyKey, :status, :nextRunAt,
         coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
         coalesce(CAST(:updatedAt AS timestamptz), CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
         :queue, :concurrencyKey, :maxConcurrent, :overlap, :uniqueKey, :traceparent, :tracestate, :retryBaseSeconds,
         :retryMaxSeconds, CAST(:labels AS jsonb), CAST(:startAt AS timestamptz), CAST(:endAt AS timestamptz),
-        :maxRuns, :jitterSeconds, :pauseAfterFailures, :sequenceKey, :sequenceOnDead)
+        :maxRuns, :jitterSeconds, :pauseAfterFailures, :sequenceKey, :sequenceOnDead, CAST(:notify AS jsonb))
 ON CONFLICT (idempotency_key) DO NOTHING
 RETURNING *

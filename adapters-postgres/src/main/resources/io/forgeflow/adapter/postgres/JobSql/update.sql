@@ -24,6 +24,9 @@ SET name            = :name,
     max_runs        = :maxRuns,
     jitter_seconds  = :jitterSeconds,
     pause_after_failures = :pauseAfterFailures,
+    notify          = CAST(:notify AS jsonb),
+    -- a new notify starts from nothing: no recovery is owed to a target that saw no failure
+    awaiting_recovery = CASE WHEN notify IS DISTINCT FROM CAST(:notify AS jsonb) THEN false ELSE awaiting_recovery END,
     next_run_at     = CAST(:nextRunAt AS timestamptz),
     updated_at      = greatest(coalesce(CAST(:now AS timestamptz), now()), updated_at + interval '1 microsecond')
 WHERE id = CAST(:id AS uuid)

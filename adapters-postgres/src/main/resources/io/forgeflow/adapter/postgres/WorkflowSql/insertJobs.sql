@@ -10,19 +10,19 @@ WITH input AS (
                 CAST(:maxConcurrents AS integer[]), CAST(:traceparents AS text[]), CAST(:tracestates AS text[]),
                 CAST(:retryBases AS integer[]), CAST(:retryMaxes AS integer[]), CAST(:labels AS jsonb[]),
                 CAST(:policies AS text[]), CAST(:runIds AS uuid[]), CAST(:runStatuses AS text[]),
-                CAST(:hasChildren AS boolean[]))
+                CAST(:hasChildren AS boolean[]), CAST(:notifies AS jsonb[]))
         AS i (id, name, executor, payload, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up,
               next_run_at, queue, concurrency_key, max_concurrent, traceparent, tracestate, retry_base_seconds,
-              retry_max_seconds, labels, on_parent_failure, run_id, run_status, has_children)
+              retry_max_seconds, labels, on_parent_failure, run_id, run_status, has_children, notify)
 ), job AS (
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
                       catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
                       max_concurrent, overlap, traceparent, tracestate, retry_base_seconds, retry_max_seconds, labels,
-                      on_parent_failure, batch_id)
+                      on_parent_failure, batch_id, notify)
     SELECT id, name, executor, payload, NULL, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up, NULL,
            'active', next_run_at, coalesce(CAST(:now AS timestamptz), now()), coalesce(CAST(:now AS timestamptz), now()),
            queue, concurrency_key, max_concurrent, 'allow', traceparent, tracestate, retry_base_seconds,
-           retry_max_seconds, coalesce(labels, '{}'::jsonb), on_parent_failure, CAST(:batchId AS uuid)
+           retry_max_seconds, coalesce(labels, '{}'::jsonb), on_parent_failure, CAST(:batchId AS uuid), notify
     FROM input
     RETURNING id
 )
