@@ -237,9 +237,18 @@ class NoticesIT {
         }
     }
 
-    /** Long enough for a notice sent twice to arrive: many scheduler passes (200 ms) and worker polls. */
+    /**
+     * Until nothing more can be sent: the outbox is empty and no notice job's run is waiting, pending or running (a
+     * notice sent twice would come from one of those), so counting what arrived is final.
+     */
     static void settle() throws InterruptedException {
-        Thread.sleep(2_000);
+        settle(pg);
+    }
+
+    static void settle(PostgresExtension db) throws InterruptedException {
+        await(() -> db.jdbi().withHandle(h -> h.select("SELECT (SELECT count(*) FROM notices) + (SELECT count(*) "
+                + "FROM runs WHERE queue = 'forgeflow-notices' AND status IN ('waiting', 'pending', 'running'))")
+                .mapTo(Long.class).one()) == 0, "the notices outbox and queue to drain");
     }
 
     String submit(String body) throws Exception {
