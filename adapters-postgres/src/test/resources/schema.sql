@@ -1,6 +1,6 @@
 CREATE SCHEMA forgeflow;
 
-CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text, sequence_key text DEFAULT NULL::text, on_dead text DEFAULT NULL::text) RETURNS TABLE(job_id text, run_id text, created boolean)
+CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text, sequence_key text DEFAULT NULL::text, on_dead text DEFAULT NULL::text, debounce jsonb DEFAULT NULL::jsonb, throttle jsonb DEFAULT NULL::jsonb) RETURNS TABLE(job_id text, run_id text, created boolean, debounced boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
     AS $_$
@@ -33,7 +33,17 @@ DECLARE
     v_decided  text;
     v_seq      text    := enqueue.sequence_key;
     v_on_dead  text    := enqueue.on_dead;
+    v_debounce jsonb   := forgeflow_debounce_checked(enqueue.debounce);
+    v_throttle jsonb   := forgeflow_throttle_checked(enqueue.throttle);
+    v_into_job uuid;
+    v_into_run uuid;
 BEGIN
+    IF v_debounce IS NOT NULL THEN
+        IF enqueue.run_at IS NOT NULL OR v_seq IS NOT NULL OR enqueue.depends_on IS NOT NULL THEN
+            RAISE EXCEPTION 'debounce applies to one-off jobs due now and does not go with run_at, sequence_key or depends_on: leave one of them out'
+                USING ERRCODE = '22023', COLUMN = 'debounce';
+        END IF;
+    END IF;
     IF v_seq IS NULL AND v_on_dead IS NOT NULL THEN
         RAISE EXCEPTION 'on_dead needs sequence_key: give the sequence the job joins, or leave on_dead out'
             USING ERRCODE = '22023', COLUMN = 'on_dead';
@@ -209,14 +219,25 @@ BEGIN
             USING ERRCODE = '22023', COLUMN = 'executor';
     END IF;
     PERFORM forgeflow_check_payload(v_executor, v_payload);
+    IF v_debounce IS NOT NULL THEN
+
+        SELECT a.job_id, a.run_id INTO v_into_job, v_into_run
+        FROM forgeflow_debounce_absorb(v_debounce, v_executor, v_payload) AS a;
+        IF v_into_run IS NOT NULL THEN
+            RETURN QUERY SELECT v_into_job::text, v_into_run::text, false, true;
+            RETURN;
+        END IF;
+    END IF;
 
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
-                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead)
+                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead,
+                      debounce, throttle)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
-            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead)
+            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead,
+            v_debounce, v_throttle)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -231,30 +252,37 @@ BEGIN
            OR v_old.concurrency_key IS DISTINCT FROM v_ckey OR v_old.max_concurrent IS DISTINCT FROM v_limit
            OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
            OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels
-           OR v_old.sequence_key IS DISTINCT FROM v_seq OR v_old.sequence_on_dead IS DISTINCT FROM v_on_dead THEN
+           OR v_old.sequence_key IS DISTINCT FROM v_seq OR v_old.sequence_on_dead IS DISTINCT FROM v_on_dead
+           OR v_old.debounce IS DISTINCT FROM v_debounce OR v_old.throttle IS DISTINCT FROM v_throttle THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
                 v_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
         END IF;
         RETURN QUERY SELECT v_old.id::text, (SELECT r.id::text FROM runs r WHERE r.job_id = v_old.id ORDER BY r.id LIMIT 1),
-                            false;
+                            false, false;
         RETURN;
     END IF;
 
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin, retry_base_seconds, retry_max_seconds, labels, sequence_key, sequence_on_dead)
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels, sequence_key, sequence_on_dead,
+                      throttle_key, throttle_count, throttle_per_seconds)
     VALUES (v_run, v_job, CASE WHEN v_parents IS NULL THEN 'pending' ELSE 'waiting' END, v_priority, v_due, 0,
             v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
-            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels, v_seq, v_on_dead)
+            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels, v_seq, v_on_dead,
+            v_throttle ->> 'key', (v_throttle ->> 'count')::integer, (v_throttle ->> 'per_seconds')::integer)
     RETURNING status INTO v_decided;
+    IF v_debounce IS NOT NULL THEN
+        PERFORM forgeflow_debounce_start(v_run);
+        SELECT r.scheduled_for INTO v_due FROM runs r WHERE r.id = v_run;
+    END IF;
 
     IF v_decided = 'waiting' AND v_parents IS NULL THEN
 
         PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
                           || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
-        RETURN QUERY SELECT v_job::text, v_run::text, true;
+        RETURN QUERY SELECT v_job::text, v_run::text, true, false;
         RETURN;
     END IF;
 
@@ -263,7 +291,7 @@ BEGIN
         PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
                           || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
         v_decided := forgeflow_link_parents(v_job, v_parents);
-        RETURN QUERY SELECT v_job::text, v_run::text, true;
+        RETURN QUERY SELECT v_job::text, v_run::text, true, false;
         RETURN;
     END IF;
 
@@ -272,7 +300,7 @@ BEGIN
     IF v_due <= v_now THEN
         PERFORM pg_notify('forgeflow_due', '');
     END IF;
-    RETURN QUERY SELECT v_job::text, v_run::text, true;
+    RETURN QUERY SELECT v_job::text, v_run::text, true, false;
 END
 $_$;
 
@@ -494,6 +522,12 @@ CREATE TABLE forgeflow.runs (
     sequence_key text,
     sequence_on_dead text,
     sequence_pos bigint,
+    throttle_key text,
+    throttle_count integer,
+    throttle_per_seconds integer,
+    debounce_key text,
+    debounce_until timestamp with time zone,
+    debounced integer DEFAULT 0 NOT NULL,
     CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
     CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
     CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
@@ -824,6 +858,14 @@ DECLARE
     v_lo_q      text;
     v_label     text := forgeflow_worker_label(p_worker);
     v_ended     boolean;
+    v_c_tkeys   text[];
+    v_t_names   text[] := '{}';
+    v_t_used    integer[] := '{}';
+    v_t_free    timestamptz[] := '{}';
+    v_t_late    integer[] := '{}';
+    v_ti        integer;
+    v_defer     uuid[] := '{}';
+    v_defer_at  timestamptz[] := '{}';
 BEGIN
     IF p_limit < 1 THEN
         RETURN;
@@ -848,6 +890,13 @@ BEGIN
                                                       WHERE status = 'pending' AND concurrency_key IS NOT NULL
                                                         AND priority = p.p AND scheduled_for <= v_now
                                                       ORDER BY scheduled_for, id LIMIT 1) k))
+
+        OR (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND throttle_key IS NOT NULL)
+            AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
+                        CROSS JOIN LATERAL (SELECT 1 FROM runs
+                                            WHERE status = 'pending' AND throttle_key IS NOT NULL
+                                              AND priority = p.p AND scheduled_for <= v_now
+                                            ORDER BY scheduled_for, id LIMIT 1) t))
         OR (cardinality(v_guarded) > cardinality(v_paused)
             AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
                         CROSS JOIN generate_series(1, 9) AS p (p)
@@ -914,6 +963,7 @@ BEGIN
                             WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
                               AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
+                              AND throttle_key IS NULL
                               AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
                               AND (p_include IS NULL OR queue = ANY (p_include))
                             ORDER BY scheduled_for, id
@@ -939,6 +989,7 @@ BEGIN
                             WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
                               AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
+                              AND throttle_key IS NULL
                               AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
                               AND (p_include IS NULL OR queue = ANY (p_include))
                               AND id <> ALL (v_open)
@@ -981,16 +1032,17 @@ BEGIN
 
     SELECT array_agg(c.id ORDER BY c.priority, c.scheduled_for, c.id),
            array_agg(DISTINCT c.queue) FILTER (WHERE c.queue = ANY (v_guarded)),
-           array_agg(DISTINCT c.concurrency_key) FILTER (WHERE c.concurrency_key IS NOT NULL)
-    INTO v_cand, v_c_queues, v_c_keys
+           array_agg(DISTINCT c.concurrency_key) FILTER (WHERE c.concurrency_key IS NOT NULL),
+           array_agg(DISTINCT c.throttle_key) FILTER (WHERE c.throttle_key IS NOT NULL)
+    INTO v_cand, v_c_queues, v_c_keys, v_c_tkeys
     FROM (
-        SELECT u.id, u.priority, u.scheduled_for, u.queue, u.concurrency_key
+        SELECT u.id, u.priority, u.scheduled_for, u.queue, u.concurrency_key, u.throttle_key
         FROM (
-            SELECT g.id, g.priority, g.scheduled_for, g.queue, g.concurrency_key
+            SELECT g.id, g.priority, g.scheduled_for, g.queue, g.concurrency_key, g.throttle_key
             FROM unnest(v_guarded) AS gq(name)
             CROSS JOIN generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
-                SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
+                SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
                 WHERE status = 'pending' AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
@@ -1000,10 +1052,10 @@ BEGIN
             WHERE gq.name <> ALL (v_full_q) AND gq.name <> ALL (p_exclude)
               AND (p_include IS NULL OR gq.name = ANY (p_include))
             UNION ALL
-            SELECT k.id, k.priority, k.scheduled_for, k.queue, k.concurrency_key
+            SELECT k.id, k.priority, k.scheduled_for, k.queue, k.concurrency_key, k.throttle_key
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
-                SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
+                SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
                 WHERE status = 'pending' AND concurrency_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
@@ -1012,6 +1064,20 @@ BEGIN
                 ORDER BY scheduled_for, id
                 LIMIT v_left * 2 + 8
             ) k
+            UNION ALL
+
+            SELECT t.id, t.priority, t.scheduled_for, t.queue, t.concurrency_key, t.throttle_key
+            FROM generate_series(1, 9) AS p (p)
+            CROSS JOIN LATERAL (
+                SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
+                WHERE status = 'pending' AND throttle_key IS NOT NULL AND priority = p.p
+                  AND scheduled_for <= v_now AND concurrency_key IS NULL
+                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
+                  AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                  AND (p_include IS NULL OR queue = ANY (p_include))
+                ORDER BY scheduled_for, id
+                LIMIT v_left * 2 + 8
+            ) t
         ) u
         ORDER BY u.priority, u.scheduled_for, u.id
         LIMIT v_left * 2 + 8
@@ -1024,6 +1090,11 @@ BEGIN
         IF v_c_keys IS NOT NULL THEN
             FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_keys) AS x) LOOP
                 PERFORM pg_advisory_xact_lock(20417, hashtext(v_key));
+            END LOOP;
+        END IF;
+        IF v_c_tkeys IS NOT NULL THEN
+            FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_tkeys) AS x) LOOP
+                PERFORM pg_advisory_xact_lock(20421, hashtext(v_key));
             END LOOP;
         END IF;
 
@@ -1062,8 +1133,18 @@ BEGIN
             ) k;
         END IF;
 
+        IF v_c_tkeys IS NOT NULL THEN
+
+            DELETE FROM throttle_starts s WHERE s.throttle_key = ANY (v_c_tkeys) AND s.expires_at <= v_now;
+            SELECT array_agg(x), array_agg(t.n), array_agg(t.first_free), array_agg(0)
+            INTO v_t_names, v_t_used, v_t_free, v_t_late
+            FROM unnest(v_c_tkeys) AS x
+            CROSS JOIN LATERAL (SELECT count(*)::integer AS n, min(s.expires_at) AS first_free
+                                FROM throttle_starts s WHERE s.throttle_key = x) t;
+        END IF;
+
         FOR v_row IN EXECUTE $admit$
-            SELECT id, status, queue, concurrency_key FROM runs
+            SELECT id, status, queue, concurrency_key, throttle_key, throttle_count, throttle_per_seconds FROM runs
             WHERE id = ANY ($1)
             ORDER BY priority, scheduled_for, id
             FOR UPDATE SKIP LOCKED$admit$
@@ -1076,6 +1157,21 @@ BEGIN
             CONTINUE WHEN v_row.concurrency_key IS NOT NULL AND v_ki IS NULL;
             CONTINUE WHEN v_qi IS NOT NULL AND v_q_cap[v_qi] <= 0;
             CONTINUE WHEN v_ki IS NOT NULL AND v_k_cap[v_ki] <= 0;
+            v_ti := CASE WHEN v_row.throttle_key IS NULL THEN NULL ELSE array_position(v_t_names, v_row.throttle_key) END;
+            CONTINUE WHEN v_row.throttle_key IS NOT NULL AND v_ti IS NULL;
+            IF v_ti IS NOT NULL AND v_t_used[v_ti] >= v_row.throttle_count THEN
+
+                v_defer := v_defer || v_row.id;
+                v_defer_at := v_defer_at || (coalesce(v_t_free[v_ti], v_now)
+                    + (v_t_late[v_ti] / v_row.throttle_count) * v_row.throttle_per_seconds * interval '1 second');
+                v_t_late[v_ti] := v_t_late[v_ti] + 1;
+                CONTINUE;
+            END IF;
+            IF v_ti IS NOT NULL THEN
+                v_t_used[v_ti] := v_t_used[v_ti] + 1;
+                v_t_free[v_ti] := least(coalesce(v_t_free[v_ti], 'infinity'),
+                                        v_now + v_row.throttle_per_seconds * interval '1 second');
+            END IF;
             IF v_qi IS NOT NULL THEN
                 v_q_cap[v_qi] := v_q_cap[v_qi] - 1;
             END IF;
@@ -1085,6 +1181,13 @@ BEGIN
             v_ids := v_ids || v_row.id;
             EXIT WHEN cardinality(v_ids) >= v_left;
         END LOOP;
+        IF cardinality(v_defer) > 0 THEN
+            EXECUTE $defer$
+                UPDATE runs r SET scheduled_for = d.at
+                FROM unnest($1, $2) AS d (id, at)
+                WHERE r.id = d.id AND r.status = 'pending'$defer$
+                USING v_defer, v_defer_at;
+        END IF;
     END IF;
 
     EXECUTE $chosen$
@@ -1108,6 +1211,10 @@ BEGIN
             INSERT INTO queue_starts (queue, started_at)
             SELECT c.queue, $3 FROM claimed c
             WHERE c.queue = ANY ($5) AND ($6)[array_position($5, c.queue)]
+        ), throttled AS (
+            INSERT INTO throttle_starts (throttle_key, expires_at)
+            SELECT c.throttle_key, $3 + c.throttle_per_seconds * interval '1 second' FROM claimed c
+            WHERE c.throttle_key IS NOT NULL
         )
         SELECT * FROM claimed$claim$
         USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated, v_label;
@@ -1169,6 +1276,114 @@ BEGIN
         END IF;
         RETURN NEXT v_batch;
     END LOOP;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_debounce_absorb(p_debounce jsonb, p_executor text, p_payload jsonb) RETURNS TABLE(job_id uuid, run_id uuid)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_key    text := p_debounce ->> 'key';
+    v_period interval := (p_debounce ->> 'period_seconds')::integer * interval '1 second';
+    v_now    timestamptz := now();
+    v_run    uuid;
+    v_job    uuid;
+    v_until  timestamptz;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'debounce needs a READ COMMITTED transaction (this one is %): submit the job from one, or leave debounce out',
+            current_setting('transaction_isolation')
+            USING ERRCODE = '0A000', COLUMN = 'debounce';
+    END IF;
+    PERFORM pg_advisory_xact_lock(20423, hashtext(v_key));
+    IF p_debounce ->> 'edge' = 'leading' THEN
+        SELECT r.id, r.job_id INTO v_run, v_job FROM runs r
+        WHERE r.debounce_key = v_key AND r.executor = p_executor AND r.debounce_until > v_now
+        ORDER BY r.id DESC
+        LIMIT 1;
+        IF v_run IS NOT NULL THEN
+            RETURN QUERY SELECT v_job, v_run;
+        END IF;
+        RETURN;
+    END IF;
+    SELECT r.id, r.job_id, r.debounce_until INTO v_run, v_job, v_until FROM runs r
+    WHERE r.debounce_key = v_key AND r.executor = p_executor AND r.status = 'pending' AND r.attempt = 0
+    ORDER BY r.id DESC
+    LIMIT 1
+    FOR UPDATE;
+    IF v_run IS NULL OR v_until <= v_now THEN
+        RETURN;
+    END IF;
+    UPDATE runs r SET payload = p_payload, scheduled_for = least(v_now + v_period, v_until),
+                      debounced = r.debounced + 1
+    WHERE r.id = v_run;
+    UPDATE jobs j SET payload = p_payload, next_run_at = least(v_now + v_period, v_until), updated_at = v_now
+    WHERE j.id = v_job;
+    RETURN QUERY SELECT v_job, v_run;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_debounce_checked(p jsonb) RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+DECLARE
+    v_key    text;
+    v_period integer;
+    v_wait   integer;
+    v_edge   text;
+    v_part   text;
+BEGIN
+    IF p IS NULL OR jsonb_typeof(p) = 'null' THEN
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(p) <> 'object' THEN
+        RAISE EXCEPTION 'debounce must be a JSON object such as ''{"key": "user-42", "period_seconds": 30}'', was %', jsonb_typeof(p)
+            USING ERRCODE = '22023', COLUMN = 'debounce';
+    END IF;
+    FOR v_part IN SELECT k FROM jsonb_object_keys(p) AS k ORDER BY k LOOP
+        IF v_part NOT IN ('key', 'period_seconds', 'max_wait_seconds', 'edge') THEN
+            RAISE EXCEPTION 'unknown field ''debounce.%'': debounce has key, period_seconds, max_wait_seconds and edge', left(v_part, 60)
+                USING ERRCODE = '22023', COLUMN = 'debounce.' || left(v_part, 60);
+        END IF;
+    END LOOP;
+    v_key := forgeflow_flow_key(p, 'debounce', '''user-42''');
+    v_period := forgeflow_flow_int(p, 'debounce', 'period_seconds', 1, 86400, true);
+    v_edge := coalesce(p ->> 'edge', 'trailing');
+    IF jsonb_typeof(p -> 'edge') NOT IN ('string', 'null') OR v_edge NOT IN ('trailing', 'leading') THEN
+        RAISE EXCEPTION 'debounce.edge must be ''trailing'' (one run with the last payload after the burst) or ''leading'' (the first runs at once, the rest within the period join it), was %', left((p -> 'edge')::text, 60)
+            USING ERRCODE = '22023', COLUMN = 'debounce.edge';
+    END IF;
+    IF v_edge = 'leading' THEN
+        IF p ? 'max_wait_seconds' AND jsonb_typeof(p -> 'max_wait_seconds') <> 'null' THEN
+            RAISE EXCEPTION 'debounce.max_wait_seconds applies to the trailing edge only (a leading run starts at once): leave it out'
+                USING ERRCODE = '22023', COLUMN = 'debounce.max_wait_seconds';
+        END IF;
+        RETURN jsonb_build_object('key', v_key, 'period_seconds', v_period, 'edge', v_edge);
+    END IF;
+    v_wait := coalesce(forgeflow_flow_int(p, 'debounce', 'max_wait_seconds', v_period, 604800, false),
+                       least(v_period * 10, 604800));
+    RETURN jsonb_build_object('key', v_key, 'period_seconds', v_period, 'max_wait_seconds', v_wait, 'edge', v_edge);
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_debounce_start(p_run uuid) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_now timestamptz := now();
+BEGIN
+    UPDATE runs r
+    SET debounce_key = j.debounce ->> 'key',
+        debounce_until = v_now + CASE WHEN j.debounce ->> 'edge' = 'leading'
+                                      THEN (j.debounce ->> 'period_seconds')::integer
+                                      ELSE (j.debounce ->> 'max_wait_seconds')::integer END * interval '1 second',
+        scheduled_for = CASE WHEN j.debounce ->> 'edge' = 'leading' THEN r.scheduled_for
+                             ELSE v_now + (j.debounce ->> 'period_seconds')::integer * interval '1 second' END
+    FROM jobs j
+    WHERE r.id = p_run AND j.id = r.job_id AND j.debounce IS NOT NULL;
+    UPDATE jobs j SET next_run_at = r.scheduled_for
+    FROM runs r
+    WHERE r.id = p_run AND j.id = r.job_id AND j.debounce ->> 'edge' = 'trailing';
 END
 $$;
 
@@ -1491,6 +1706,45 @@ SELECT 'paused by the scheduler after ' || p_after || CASE WHEN p_after = 1 THEN
        || ' (pause_after_failures: ' || p_after || '); resume the job once the cause is fixed'
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_flow_int(p jsonb, p_field text, p_part text, p_min integer, p_max integer, p_required boolean) RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+DECLARE
+    v numeric;
+BEGIN
+    IF NOT p ? p_part OR jsonb_typeof(p -> p_part) = 'null' THEN
+        IF p_required THEN
+            RAISE EXCEPTION '%.% is required: a whole number from % to %', p_field, p_part, p_min, p_max
+                USING ERRCODE = '22023', COLUMN = p_field || '.' || p_part;
+        END IF;
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(p -> p_part) <> 'number' THEN
+        RAISE EXCEPTION '%.% must be a whole number from % to %, not %', p_field, p_part, p_min, p_max, jsonb_typeof(p -> p_part)
+            USING ERRCODE = '22023', COLUMN = p_field || '.' || p_part;
+    END IF;
+    v := (p ->> p_part)::numeric;
+    IF v <> trunc(v) OR v < p_min OR v > p_max THEN
+        RAISE EXCEPTION '%.% must be between % and %, was %', p_field, p_part, p_min, p_max, left(p ->> p_part, 30)
+            USING ERRCODE = '22023', COLUMN = p_field || '.' || p_part;
+    END IF;
+    RETURN v::integer;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_flow_key(p jsonb, p_field text, p_example text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+BEGIN
+    IF jsonb_typeof(p -> 'key') IS DISTINCT FROM 'string' OR btrim(p ->> 'key') = ''
+       OR char_length(p ->> 'key') > 200 OR (p ->> 'key') ~ '[[:cntrl:]]' THEN
+        RAISE EXCEPTION '%.key is required: 1 to 200 characters, not blank and without control characters, e.g. %', p_field, p_example
+            USING ERRCODE = '22023', COLUMN = p_field || '.key';
+    END IF;
+    RETURN p ->> 'key';
+END
+$$;
+
 CREATE FUNCTION forgeflow.forgeflow_heartbeat(p_holder text, p_ids uuid[], p_attempts integer[], p_lease_ms bigint, p_now timestamp with time zone) RETURNS TABLE(id uuid, attempt integer, cancel_requested boolean, held boolean, alive boolean)
     LANGUAGE plpgsql
     AS $$
@@ -1602,6 +1856,8 @@ BEGIN
             v_count := v_count + 1;
         END IF;
     END LOOP;
+
+    PERFORM forgeflow_throttle_sweep(p_limit * 10);
 
     RETURN v_count + forgeflow_sequence_recheck(p_limit);
 END
@@ -1842,6 +2098,45 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_throttle_checked(p jsonb) RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+DECLARE
+    v_part text;
+BEGIN
+    IF p IS NULL OR jsonb_typeof(p) = 'null' THEN
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(p) <> 'object' THEN
+        RAISE EXCEPTION 'throttle must be a JSON object such as ''{"key": "partner-api:account-7", "count": 5, "per_seconds": 2}'', was %', jsonb_typeof(p)
+            USING ERRCODE = '22023', COLUMN = 'throttle';
+    END IF;
+    FOR v_part IN SELECT k FROM jsonb_object_keys(p) AS k ORDER BY k LOOP
+        IF v_part NOT IN ('key', 'count', 'per_seconds') THEN
+            RAISE EXCEPTION 'unknown field ''throttle.%'': throttle has key, count and per_seconds', left(v_part, 60)
+                USING ERRCODE = '22023', COLUMN = 'throttle.' || left(v_part, 60);
+        END IF;
+    END LOOP;
+    RETURN jsonb_build_object('key', forgeflow_flow_key(p, 'throttle', '''partner-api:account-7'''),
+                              'count', forgeflow_flow_int(p, 'throttle', 'count', 1, 100000, true),
+                              'per_seconds', forgeflow_flow_int(p, 'throttle', 'per_seconds', 1, 86400, true));
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_throttle_sweep(p_limit integer) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_n integer;
+BEGIN
+    DELETE FROM throttle_starts s
+    WHERE s.ctid = ANY (ARRAY(SELECT x.ctid FROM throttle_starts x WHERE x.expires_at <= now()
+                              ORDER BY x.expires_at LIMIT p_limit));
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+    RETURN v_n;
+END
+$$;
+
 CREATE FUNCTION forgeflow.forgeflow_trace_child(p_parent text, p_new_trace boolean DEFAULT false) RETURNS text
     LANGUAGE sql PARALLEL SAFE
     AS $$
@@ -1987,10 +2282,14 @@ CREATE TABLE forgeflow.jobs (
     dead_streak integer DEFAULT 0 NOT NULL,
     notify jsonb,
     awaiting_recovery boolean DEFAULT false NOT NULL,
+    debounce jsonb,
+    throttle jsonb,
     CONSTRAINT jobs_catch_up_values CHECK ((catch_up = ANY (ARRAY['skip'::text, 'once'::text]))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 200))),
     CONSTRAINT jobs_controls_recurring CHECK (((cron_expr IS NOT NULL) OR ((start_at IS NULL) AND (end_at IS NULL) AND (max_runs IS NULL) AND (jitter_seconds = 0) AND (pause_after_failures IS NULL)))),
     CONSTRAINT jobs_dead_streak_positive CHECK ((dead_streak >= 0)),
+    CONSTRAINT jobs_debounce_one_off CHECK (((debounce IS NULL) OR (cron_expr IS NULL))),
+    CONSTRAINT jobs_debounce_shape CHECK (((jsonb_typeof((debounce -> 'key'::text)) = 'string'::text) AND (jsonb_typeof((debounce -> 'period_seconds'::text)) = 'number'::text) AND ((debounce ->> 'edge'::text) = ANY (ARRAY['trailing'::text, 'leading'::text])))),
     CONSTRAINT jobs_executor_length CHECK (((char_length(executor) >= 1) AND (char_length(executor) <= 100))),
     CONSTRAINT jobs_fired_runs_positive CHECK ((fired_runs >= 0)),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 200))),
@@ -2019,6 +2318,7 @@ CREATE TABLE forgeflow.jobs (
     CONSTRAINT jobs_sequence_one_off CHECK (((sequence_key IS NULL) OR (cron_expr IS NULL))),
     CONSTRAINT jobs_status_values CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text, 'cancelled'::text, 'completed'::text, 'deleted'::text]))),
     CONSTRAINT jobs_submitted_via_values CHECK ((submitted_via = ANY (ARRAY['rest'::text, 'sql'::text]))),
+    CONSTRAINT jobs_throttle_shape CHECK (((jsonb_typeof((throttle -> 'key'::text)) = 'string'::text) AND ((((throttle ->> 'count'::text))::integer >= 1) AND (((throttle ->> 'count'::text))::integer <= 100000)) AND ((((throttle ->> 'per_seconds'::text))::integer >= 1) AND (((throttle ->> 'per_seconds'::text))::integer <= 86400)))),
     CONSTRAINT jobs_timeout_range CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 86400))),
     CONSTRAINT jobs_unique_key_length CHECK (((char_length(unique_key) >= 1) AND (char_length(unique_key) <= 200))),
     CONSTRAINT jobs_unique_key_one_off CHECK (((unique_key IS NULL) OR (cron_expr IS NULL))),
@@ -2098,6 +2398,11 @@ CREATE TABLE forgeflow.run_attempts (
 CREATE TABLE forgeflow.sequence_rechecks (
     sequence_key text NOT NULL,
     queued_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE forgeflow.throttle_starts (
+    throttle_key text NOT NULL,
+    expires_at timestamp with time zone NOT NULL
 );
 
 CREATE TABLE forgeflow.worker_leases (
@@ -2188,6 +2493,8 @@ CREATE INDEX queue_starts_queue_time_idx ON forgeflow.queue_starts USING btree (
 
 CREATE INDEX runs_backfill_idx ON forgeflow.runs USING btree (backfill_id, status) WHERE (backfill_id IS NOT NULL);
 
+CREATE INDEX runs_debounce_idx ON forgeflow.runs USING btree (debounce_key, id DESC) WHERE (debounce_key IS NOT NULL);
+
 CREATE INDEX runs_finished_idx ON forgeflow.runs USING btree (finished_at) WHERE (status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text]));
 
 CREATE INDEX runs_job_id_idx ON forgeflow.runs USING btree (job_id, id DESC);
@@ -2206,6 +2513,8 @@ CREATE INDEX runs_pending_keyed_idx ON forgeflow.runs USING btree (priority, sch
 
 CREATE INDEX runs_pending_queue_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE (status = 'pending'::text);
 
+CREATE INDEX runs_pending_throttled_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE ((status = 'pending'::text) AND (throttle_key IS NOT NULL));
+
 CREATE INDEX runs_queue_id_idx ON forgeflow.runs USING btree (queue, id DESC) WHERE (queue <> 'default'::text);
 
 CREATE INDEX runs_running_lease_idx ON forgeflow.runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
@@ -2219,6 +2528,10 @@ CREATE INDEX runs_scheduled_for_brin ON forgeflow.runs USING brin (scheduled_for
 CREATE INDEX runs_sequence_idx ON forgeflow.runs USING btree (sequence_key, status, sequence_pos) WHERE (sequence_key IS NOT NULL);
 
 CREATE INDEX runs_status_id_idx ON forgeflow.runs USING btree (status, id DESC);
+
+CREATE INDEX throttle_starts_expiry_idx ON forgeflow.throttle_starts USING btree (expires_at);
+
+CREATE INDEX throttle_starts_key_idx ON forgeflow.throttle_starts USING btree (throttle_key, expires_at);
 
 CREATE TRIGGER jobs_decide_children_on_removal BEFORE DELETE ON forgeflow.jobs FOR EACH ROW EXECUTE FUNCTION forgeflow.forgeflow_parent_removed_trigger();
 

@@ -3,7 +3,9 @@
 -- forgeflow_claim: claims due runs for one worker holder (pending -> running, attempt + 1, leased, worker_instance the
 -- holder and worker_id its label; a holder whose lease row the leader ended claims nothing), optionally past a hint
 -- (the last run it claimed). SKIP LOCKED on the candidates; a limited queue's row (in name order) and a concurrency
--- key's advisory lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit. A run is
+-- key's advisory lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit; so is
+-- a throttle key's (20421, after the concurrency keys'), and a throttled run over its key's limit is deferred (its
+-- scheduled_for moved to when the window has room) rather than left due. A run is
 -- matched by its claim key (forgeflow_claim_key.sql: the executor, or java:<handler>). Called by
 -- RunSql/claim.sql. The attempt's row is written once, when it ends (forgeflow_end_attempts); until then the running
 -- run is its attempt (RunSql/attempts.sql shows it). Edited in place (runOnChange); its history before this file is in
@@ -50,6 +52,14 @@ DECLARE
     v_lo_q      text;
     v_label     text := forgeflow_worker_label(p_worker);
     v_ended     boolean;
+    v_c_tkeys   text[];
+    v_t_names   text[] := '{}';
+    v_t_used    integer[] := '{}';
+    v_t_free    timestamptz[] := '{}';
+    v_t_late    integer[] := '{}';
+    v_ti        integer;
+    v_defer     uuid[] := '{}';
+    v_defer_at  timestamptz[] := '{}';
 BEGIN
     IF p_limit < 1 THEN
         RETURN;
@@ -77,6 +87,13 @@ BEGIN
                                                       WHERE status = 'pending' AND concurrency_key IS NOT NULL
                                                         AND priority = p.p AND scheduled_for <= v_now
                                                       ORDER BY scheduled_for, id LIMIT 1) k))
+        -- throttled runs (issue 44): the same two probes on their own partial index
+        OR (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND throttle_key IS NOT NULL)
+            AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
+                        CROSS JOIN LATERAL (SELECT 1 FROM runs
+                                            WHERE status = 'pending' AND throttle_key IS NOT NULL
+                                              AND priority = p.p AND scheduled_for <= v_now
+                                            ORDER BY scheduled_for, id LIMIT 1) t))
         OR (cardinality(v_guarded) > cardinality(v_paused)
             AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
                         CROSS JOIN generate_series(1, 9) AS p (p)
@@ -155,6 +172,7 @@ BEGIN
                             WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
                               AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
+                              AND throttle_key IS NULL
                               AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
                               AND (p_include IS NULL OR queue = ANY (p_include))
                             ORDER BY scheduled_for, id
@@ -180,6 +198,7 @@ BEGIN
                             WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
                               AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
+                              AND throttle_key IS NULL
                               AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
                               AND (p_include IS NULL OR queue = ANY (p_include))
                               AND id <> ALL (v_open) -- rows this call locked already are not skipped
@@ -225,16 +244,17 @@ BEGIN
     -- queue and priority, so never a run scheduled for later
     SELECT array_agg(c.id ORDER BY c.priority, c.scheduled_for, c.id),
            array_agg(DISTINCT c.queue) FILTER (WHERE c.queue = ANY (v_guarded)),
-           array_agg(DISTINCT c.concurrency_key) FILTER (WHERE c.concurrency_key IS NOT NULL)
-    INTO v_cand, v_c_queues, v_c_keys
+           array_agg(DISTINCT c.concurrency_key) FILTER (WHERE c.concurrency_key IS NOT NULL),
+           array_agg(DISTINCT c.throttle_key) FILTER (WHERE c.throttle_key IS NOT NULL)
+    INTO v_cand, v_c_queues, v_c_keys, v_c_tkeys
     FROM (
-        SELECT u.id, u.priority, u.scheduled_for, u.queue, u.concurrency_key
+        SELECT u.id, u.priority, u.scheduled_for, u.queue, u.concurrency_key, u.throttle_key
         FROM (
-            SELECT g.id, g.priority, g.scheduled_for, g.queue, g.concurrency_key
+            SELECT g.id, g.priority, g.scheduled_for, g.queue, g.concurrency_key, g.throttle_key
             FROM unnest(v_guarded) AS gq(name)
             CROSS JOIN generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
-                SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
+                SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
                 WHERE status = 'pending' AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
@@ -244,10 +264,10 @@ BEGIN
             WHERE gq.name <> ALL (v_full_q) AND gq.name <> ALL (p_exclude)
               AND (p_include IS NULL OR gq.name = ANY (p_include))
             UNION ALL
-            SELECT k.id, k.priority, k.scheduled_for, k.queue, k.concurrency_key
+            SELECT k.id, k.priority, k.scheduled_for, k.queue, k.concurrency_key, k.throttle_key
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
-                SELECT id, priority, scheduled_for, queue, concurrency_key FROM runs
+                SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
                 WHERE status = 'pending' AND concurrency_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
@@ -256,6 +276,20 @@ BEGIN
                 ORDER BY scheduled_for, id
                 LIMIT v_left * 2 + 8
             ) k
+            UNION ALL
+            -- throttled runs outside limited queues and concurrency keys (those come with the branches above)
+            SELECT t.id, t.priority, t.scheduled_for, t.queue, t.concurrency_key, t.throttle_key
+            FROM generate_series(1, 9) AS p (p)
+            CROSS JOIN LATERAL (
+                SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
+                WHERE status = 'pending' AND throttle_key IS NOT NULL AND priority = p.p
+                  AND scheduled_for <= v_now AND concurrency_key IS NULL
+                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
+                  AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
+                  AND (p_include IS NULL OR queue = ANY (p_include))
+                ORDER BY scheduled_for, id
+                LIMIT v_left * 2 + 8
+            ) t
         ) u
         ORDER BY u.priority, u.scheduled_for, u.id
         LIMIT v_left * 2 + 8
@@ -269,6 +303,11 @@ BEGIN
         IF v_c_keys IS NOT NULL THEN
             FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_keys) AS x) LOOP
                 PERFORM pg_advisory_xact_lock(20417, hashtext(v_key));
+            END LOOP;
+        END IF;
+        IF v_c_tkeys IS NOT NULL THEN
+            FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_tkeys) AS x) LOOP
+                PERFORM pg_advisory_xact_lock(20421, hashtext(v_key));
             END LOOP;
         END IF;
 
@@ -308,6 +347,16 @@ BEGIN
             ) k;
         END IF;
 
+        IF v_c_tkeys IS NOT NULL THEN
+            -- a throttle key's starts in its window (every run sharing the key is held to its own count)
+            DELETE FROM throttle_starts s WHERE s.throttle_key = ANY (v_c_tkeys) AND s.expires_at <= v_now;
+            SELECT array_agg(x), array_agg(t.n), array_agg(t.first_free), array_agg(0)
+            INTO v_t_names, v_t_used, v_t_free, v_t_late
+            FROM unnest(v_c_tkeys) AS x
+            CROSS JOIN LATERAL (SELECT count(*)::integer AS n, min(s.expires_at) AS first_free
+                                FROM throttle_starts s WHERE s.throttle_key = x) t;
+        END IF;
+
         -- From here the statements that look runs up by a list of ids run through EXECUTE, planned on every call
         -- for the actual ids: a cached generic plan made while the table was small reads all of it instead of a few
         -- primary-key entries (PlanStabilityIT). Only guarded claims pay the planning.
@@ -315,7 +364,7 @@ BEGIN
         -- admit candidates in claim order while their queue and key have room (the row a lock returns is its
         -- latest version, so its status is checked after the lock)
         FOR v_row IN EXECUTE $admit$
-            SELECT id, status, queue, concurrency_key FROM runs
+            SELECT id, status, queue, concurrency_key, throttle_key, throttle_count, throttle_per_seconds FROM runs
             WHERE id = ANY ($1)
             ORDER BY priority, scheduled_for, id
             FOR UPDATE SKIP LOCKED$admit$
@@ -328,6 +377,21 @@ BEGIN
             CONTINUE WHEN v_row.concurrency_key IS NOT NULL AND v_ki IS NULL;
             CONTINUE WHEN v_qi IS NOT NULL AND v_q_cap[v_qi] <= 0;
             CONTINUE WHEN v_ki IS NOT NULL AND v_k_cap[v_ki] <= 0;
+            v_ti := CASE WHEN v_row.throttle_key IS NULL THEN NULL ELSE array_position(v_t_names, v_row.throttle_key) END;
+            CONTINUE WHEN v_row.throttle_key IS NOT NULL AND v_ti IS NULL;
+            IF v_ti IS NOT NULL AND v_t_used[v_ti] >= v_row.throttle_count THEN
+                -- over its key's limit: due when the window has room, the runs deferred after it a window later each
+                v_defer := v_defer || v_row.id;
+                v_defer_at := v_defer_at || (coalesce(v_t_free[v_ti], v_now)
+                    + (v_t_late[v_ti] / v_row.throttle_count) * v_row.throttle_per_seconds * interval '1 second');
+                v_t_late[v_ti] := v_t_late[v_ti] + 1;
+                CONTINUE;
+            END IF;
+            IF v_ti IS NOT NULL THEN
+                v_t_used[v_ti] := v_t_used[v_ti] + 1;
+                v_t_free[v_ti] := least(coalesce(v_t_free[v_ti], 'infinity'),
+                                        v_now + v_row.throttle_per_seconds * interval '1 second');
+            END IF;
             IF v_qi IS NOT NULL THEN
                 v_q_cap[v_qi] := v_q_cap[v_qi] - 1;
             END IF;
@@ -337,6 +401,13 @@ BEGIN
             v_ids := v_ids || v_row.id;
             EXIT WHEN cardinality(v_ids) >= v_left;
         END LOOP;
+        IF cardinality(v_defer) > 0 THEN
+            EXECUTE $defer$
+                UPDATE runs r SET scheduled_for = d.at
+                FROM unnest($1, $2) AS d (id, at)
+                WHERE r.id = d.id AND r.status = 'pending'$defer$
+                USING v_defer, v_defer_at;
+        END IF;
     END IF; -- v_cand IS NOT NULL
 
     -- the first p_limit of the locked open runs and the admitted guarded runs, in claim order
@@ -362,6 +433,10 @@ BEGIN
             INSERT INTO queue_starts (queue, started_at)
             SELECT c.queue, $3 FROM claimed c
             WHERE c.queue = ANY ($5) AND ($6)[array_position($5, c.queue)]
+        ), throttled AS (
+            INSERT INTO throttle_starts (throttle_key, expires_at)
+            SELECT c.throttle_key, $3 + c.throttle_per_seconds * interval '1 second' FROM claimed c
+            WHERE c.throttle_key IS NOT NULL
         )
         SELECT * FROM claimed$claim$
         USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated, v_label;

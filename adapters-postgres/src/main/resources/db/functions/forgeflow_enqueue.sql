@@ -11,8 +11,10 @@
 -- Arguments are only ever added, at the end, with defaults (traceparent, tracestate: the caller's W3C trace context;
 -- retry_base_seconds, retry_max_seconds: the job's retry policy, null for the node's defaults; depends_on,
 -- on_parent_failure: the parent jobs it waits for and what a failed parent does to it, docs/API.md "Workflows";
--- sequence_key, on_dead: the sequence its run joins, docs/API.md "Flow control", forgeflow_sequences.sql). A run with a
--- sequence_key waits for the key's lock (held by another submitter until its commit) and needs READ COMMITTED.
+-- sequence_key, on_dead: the sequence its run joins, docs/API.md "Flow control", forgeflow_sequences.sql; debounce,
+-- throttle: docs/API.md "Flow control", forgeflow_flow.sql). A run with a sequence_key or a debounce waits for the
+-- key's lock (held by another submitter until its commit) and needs READ COMMITTED. debounced: the submission joined
+-- the run it names (created false); nothing was stored.
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
@@ -25,6 +27,8 @@ DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer
                                 integer, text, text, text, integer, integer, uuid[], text);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text, text, text, integer, integer, uuid[], text, text, text);
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text, text, text, integer, integer, uuid[], text, text, text);
 CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', run_at timestamptz DEFAULT NULL,
                         priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300,
                         queue text DEFAULT 'default', idempotency_key text DEFAULT NULL,
@@ -33,8 +37,9 @@ CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', ru
                         traceparent text DEFAULT NULL, tracestate text DEFAULT NULL,
                         retry_base_seconds integer DEFAULT NULL, retry_max_seconds integer DEFAULT NULL,
                         depends_on uuid[] DEFAULT NULL, on_parent_failure text DEFAULT NULL,
-                        sequence_key text DEFAULT NULL, on_dead text DEFAULT NULL)
-    RETURNS TABLE (job_id text, run_id text, created boolean)
+                        sequence_key text DEFAULT NULL, on_dead text DEFAULT NULL,
+                        debounce jsonb DEFAULT NULL, throttle jsonb DEFAULT NULL)
+    RETURNS TABLE (job_id text, run_id text, created boolean, debounced boolean)
     LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 #variable_conflict use_column
 DECLARE
@@ -65,7 +70,17 @@ DECLARE
     v_decided  text;
     v_seq      text    := enqueue.sequence_key;
     v_on_dead  text    := enqueue.on_dead;
+    v_debounce jsonb   := forgeflow_debounce_checked(enqueue.debounce);
+    v_throttle jsonb   := forgeflow_throttle_checked(enqueue.throttle);
+    v_into_job uuid;
+    v_into_run uuid;
 BEGIN
+    IF v_debounce IS NOT NULL THEN
+        IF enqueue.run_at IS NOT NULL OR v_seq IS NOT NULL OR enqueue.depends_on IS NOT NULL THEN
+            RAISE EXCEPTION 'debounce applies to one-off jobs due now and does not go with run_at, sequence_key or depends_on: leave one of them out'
+                USING ERRCODE = '22023', COLUMN = 'debounce';
+        END IF;
+    END IF;
     IF v_seq IS NULL AND v_on_dead IS NOT NULL THEN
         RAISE EXCEPTION 'on_dead needs sequence_key: give the sequence the job joins, or leave on_dead out'
             USING ERRCODE = '22023', COLUMN = 'on_dead';
@@ -241,14 +256,25 @@ BEGIN
             USING ERRCODE = '22023', COLUMN = 'executor';
     END IF;
     PERFORM forgeflow_check_payload(v_executor, v_payload);
+    IF v_debounce IS NOT NULL THEN
+        -- a run of the key may absorb this submission (forgeflow_flow.sql); the key's lock is held until commit
+        SELECT a.job_id, a.run_id INTO v_into_job, v_into_run
+        FROM forgeflow_debounce_absorb(v_debounce, v_executor, v_payload) AS a;
+        IF v_into_run IS NOT NULL THEN
+            RETURN QUERY SELECT v_into_job::text, v_into_run::text, false, true;
+            RETURN;
+        END IF;
+    END IF;
 
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts,
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
-                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead)
+                      retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead,
+                      debounce, throttle)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
-            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead)
+            v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead,
+            v_debounce, v_throttle)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -263,30 +289,37 @@ BEGIN
            OR v_old.concurrency_key IS DISTINCT FROM v_ckey OR v_old.max_concurrent IS DISTINCT FROM v_limit
            OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
            OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels
-           OR v_old.sequence_key IS DISTINCT FROM v_seq OR v_old.sequence_on_dead IS DISTINCT FROM v_on_dead THEN
+           OR v_old.sequence_key IS DISTINCT FROM v_seq OR v_old.sequence_on_dead IS DISTINCT FROM v_on_dead
+           OR v_old.debounce IS DISTINCT FROM v_debounce OR v_old.throttle IS DISTINCT FROM v_throttle THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
                 v_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
         END IF;
         RETURN QUERY SELECT v_old.id::text, (SELECT r.id::text FROM runs r WHERE r.job_id = v_old.id ORDER BY r.id LIMIT 1),
-                            false;
+                            false, false;
         RETURN;
     END IF;
 
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin, retry_base_seconds, retry_max_seconds, labels, sequence_key, sequence_on_dead)
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels, sequence_key, sequence_on_dead,
+                      throttle_key, throttle_count, throttle_per_seconds)
     VALUES (v_run, v_job, CASE WHEN v_parents IS NULL THEN 'pending' ELSE 'waiting' END, v_priority, v_due, 0,
             v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
-            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels, v_seq, v_on_dead)
+            forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels, v_seq, v_on_dead,
+            v_throttle ->> 'key', (v_throttle ->> 'count')::integer, (v_throttle ->> 'per_seconds')::integer)
     RETURNING status INTO v_decided;
+    IF v_debounce IS NOT NULL THEN
+        PERFORM forgeflow_debounce_start(v_run);
+        SELECT r.scheduled_for INTO v_due FROM runs r WHERE r.id = v_run;
+    END IF;
 
     IF v_decided = 'waiting' AND v_parents IS NULL THEN
         -- behind the head of its sequence (forgeflow_sequences.sql): it becomes pending, and due, in its turn
         PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
                           || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
-        RETURN QUERY SELECT v_job::text, v_run::text, true;
+        RETURN QUERY SELECT v_job::text, v_run::text, true, false;
         RETURN;
     END IF;
 
@@ -295,7 +328,7 @@ BEGIN
         PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
                           || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
         v_decided := forgeflow_link_parents(v_job, v_parents);
-        RETURN QUERY SELECT v_job::text, v_run::text, true;
+        RETURN QUERY SELECT v_job::text, v_run::text, true, false;
         RETURN;
     END IF;
 
@@ -305,10 +338,10 @@ BEGIN
     IF v_due <= v_now THEN
         PERFORM pg_notify('forgeflow_due', '');
     END IF;
-    RETURN QUERY SELECT v_job::text, v_run::text, true;
+    RETURN QUERY SELECT v_job::text, v_run::text, true, false;
 END
 $$;
---rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text, text, text);
+--rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text, text, text, jsonb, jsonb);
 
 --changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
 -- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop, and java: an embedded

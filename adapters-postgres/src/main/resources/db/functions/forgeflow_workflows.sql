@@ -220,6 +220,8 @@ BEGIN
             v_count := v_count + 1;
         END IF;
     END LOOP;
+    -- throttle windows that ended (forgeflow_flow.sql), so idle keys keep nothing
+    PERFORM forgeflow_throttle_sweep(p_limit * 10);
     -- and the sequences the engine could not advance (forgeflow_sequences.sql): the same sweep, the same pass
     RETURN v_count + forgeflow_sequence_recheck(p_limit);
 END

@@ -49,7 +49,14 @@ final class Convert {
                 s.getLabelsMap().isEmpty() ? null : s.getLabelsMap(), controls(s),
                 s.hasSequenceKey() ? s.getSequenceKey() : null, s.hasOnDead() ? s.getOnDead() : null,
                 s.hasNotify() ? new io.forgeflow.domain.job.Notify(s.getNotify().getUrl(),
-                        s.getNotify().getOnCount() == 0 ? null : s.getNotify().getOnList()) : null);
+                        s.getNotify().getOnCount() == 0 ? null : s.getNotify().getOnList()) : null,
+                s.hasDebounce() ? new io.forgeflow.domain.job.Debounce(s.getDebounce().getKey(),
+                        s.getDebounce().hasPeriodSeconds() ? s.getDebounce().getPeriodSeconds() : null,
+                        s.getDebounce().hasMaxWaitSeconds() ? s.getDebounce().getMaxWaitSeconds() : null,
+                        s.getDebounce().hasEdge() ? s.getDebounce().getEdge() : null) : null,
+                s.hasThrottle() ? new io.forgeflow.domain.job.Throttle(s.getThrottle().getKey(),
+                        s.getThrottle().hasCount() ? s.getThrottle().getCount() : null,
+                        s.getThrottle().hasPerSeconds() ? s.getThrottle().getPerSeconds() : null) : null);
     }
 
     /** The schedule controls a definition gives; null when it gives none. */
@@ -110,6 +117,19 @@ final class Convert {
         if (s.notices() != null) {
             b.setNotify(io.forgeflow.adapter.grpc.v1.Notify.newBuilder().setUrl(s.notices().url())
                     .addAllOn(s.notices().on()));
+        }
+        if (s.debounce() != null) {
+            io.forgeflow.adapter.grpc.v1.Debounce.Builder d = io.forgeflow.adapter.grpc.v1.Debounce.newBuilder()
+                    .setKey(s.debounce().key()).setPeriodSeconds(s.debounce().periodSeconds())
+                    .setEdge(s.debounce().edge());
+            if (s.debounce().maxWaitSeconds() != null) {
+                d.setMaxWaitSeconds(s.debounce().maxWaitSeconds());
+            }
+            b.setDebounce(d);
+        }
+        if (s.throttle() != null) {
+            b.setThrottle(io.forgeflow.adapter.grpc.v1.Throttle.newBuilder().setKey(s.throttle().key())
+                    .setCount(s.throttle().count()).setPerSeconds(s.throttle().perSeconds()));
         }
         if (s.retry() != null) {
             RetryPolicy.Builder r = RetryPolicy.newBuilder();

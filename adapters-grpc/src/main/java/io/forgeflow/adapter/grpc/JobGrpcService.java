@@ -65,8 +65,12 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
                     request.getDependsOnCount() == 0 ? null : request.getDependsOnList(),
                     request.getOnParentFailure().isEmpty() ? null : request.getOnParentFailure(), Set.of(), "");
             JobCreation creation = uc.submitJob().submit(draft, dependencies, trace());
-            return SubmitJobResponse.newBuilder().setJob(Convert.job(creation.job(), waits().of(creation.job())))
-                    .setCreated(creation.created()).build();
+            SubmitJobResponse.Builder answer = SubmitJobResponse.newBuilder()
+                    .setJob(Convert.job(creation.job(), waits().of(creation.job()))).setCreated(creation.created());
+            if (creation.debouncedInto() != null) {
+                answer.setDebouncedInto(creation.debouncedInto());
+            }
+            return answer.build();
         });
     }
 

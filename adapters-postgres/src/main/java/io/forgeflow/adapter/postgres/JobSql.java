@@ -42,7 +42,8 @@ interface JobSql {
                          @Bind("maxRuns") Integer maxRuns, @Bind("jitterSeconds") int jitterSeconds,
                          @Bind("pauseAfterFailures") Integer pauseAfterFailures,
                          @Bind("sequenceKey") String sequenceKey, @Bind("sequenceOnDead") String sequenceOnDead,
-                         @Bind("notify") String notify);
+                         @Bind("notify") String notify, @Bind("debounce") String debounce,
+                         @Bind("throttle") String throttle);
 
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
@@ -54,7 +55,34 @@ interface JobSql {
                 job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec),
                 PayloadJson.write(spec.labels()), spec.schedule().startAt(), spec.schedule().endAt(),
                 spec.schedule().maxRuns(), spec.schedule().jitter(), spec.schedule().pauseAfterFailures(),
-                spec.sequenceKey(), spec.sequenceOnDead(), notifyJson(spec));
+                spec.sequenceKey(), spec.sequenceOnDead(), notifyJson(spec), debounceJson(spec), throttleJson(spec));
+    }
+
+    /** The {@code debounce} column: {@code {"key", "period_seconds", "max_wait_seconds", "edge"}}, null for none. */
+    static String debounceJson(JobSpec spec) {
+        if (spec.debounce() == null) {
+            return null;
+        }
+        Map<String, Object> d = new java.util.LinkedHashMap<>();
+        d.put("key", spec.debounce().key());
+        d.put("period_seconds", spec.debounce().periodSeconds());
+        if (spec.debounce().maxWaitSeconds() != null) {
+            d.put("max_wait_seconds", spec.debounce().maxWaitSeconds());
+        }
+        d.put("edge", spec.debounce().edge());
+        return PayloadJson.write(d);
+    }
+
+    /** The {@code throttle} column: {@code {"key", "count", "per_seconds"}}, null for none. */
+    static String throttleJson(JobSpec spec) {
+        if (spec.throttle() == null) {
+            return null;
+        }
+        Map<String, Object> t = new java.util.LinkedHashMap<>();
+        t.put("key", spec.throttle().key());
+        t.put("count", spec.throttle().count());
+        t.put("per_seconds", spec.throttle().perSeconds());
+        return PayloadJson.write(t);
     }
 
     /** The {@code notify} column: {@code {"url": ..., "on": [...]}} as JSON text, null for none. */
@@ -123,7 +151,7 @@ interface JobSql {
                          @Bind("labels") String labels, @Bind("startAt") Instant startAt, @Bind("endAt") Instant endAt,
                          @Bind("maxRuns") Integer maxRuns, @Bind("jitterSeconds") int jitterSeconds,
                          @Bind("pauseAfterFailures") Integer pauseAfterFailures, @Bind("notify") String notify,
-                         @Bind("now") Instant now);
+                         @Bind("throttle") String throttle, @Bind("now") Instant now);
 
     default Optional<Job> update(String id, Instant expectedUpdatedAt, JobSpec spec, Instant nextRunAt, Instant now) {
         return update(id, expectedUpdatedAt, spec.name(), spec.payload(), spec.cronExpr(), spec.runAt(),
@@ -131,7 +159,7 @@ interface JobSql {
                 spec.queue(), spec.concurrencyKey(), spec.maxConcurrent(), spec.overlap().wireName(), retryBase(spec),
                 retryMax(spec), nextRunAt, PayloadJson.write(spec.labels()), spec.schedule().startAt(),
                 spec.schedule().endAt(), spec.schedule().maxRuns(), spec.schedule().jitter(),
-                spec.schedule().pauseAfterFailures(), notifyJson(spec), now);
+                spec.schedule().pauseAfterFailures(), notifyJson(spec), throttleJson(spec), now);
     }
 
     /** The pending runs a definition change reached (call after update, in its transaction). */

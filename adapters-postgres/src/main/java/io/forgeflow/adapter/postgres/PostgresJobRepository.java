@@ -71,8 +71,10 @@ public final class PostgresJobRepository implements JobRepository {
         // key is free again and the next round stores this job.
         // a sequenced job takes its key's lock: in a transaction of its own, never inside a group commit's batch;
         // a job with notify (its column is not among the one statement's) is stored the same way
+        // so is a debounced or throttled job (debounce decides in the transaction; throttle is among the run's columns
+        // the one statement does not copy)
         if (firstRun != null && isPlainPendingRun(firstRun, job) && job.spec().sequenceKey() == null
-                && job.spec().notices() == null) {
+                && job.spec().notices() == null && job.spec().debounce() == null && job.spec().throttle() == null) {
             return createInOneStatement(job, firstRun);
         }
         for (int round = 0; round < CREATE_ATTEMPTS; round++) {
@@ -81,10 +83,24 @@ public final class PostgresJobRepository implements JobRepository {
                 inserted.clear();
                 JobSql jobs = handle.attach(JobSql.class);
                 Instant now = clock.now();
+                boolean debounced = job.spec().debounce() != null && firstRun != null;
+                if (debounced) {
+                    Optional<JobCreation> absorbed = absorb(handle, job);
+                    if (absorbed.isPresent()) {
+                        return absorbed;
+                    }
+                }
                 Optional<Job> stored = jobs.insert(job, now);
                 if (stored.isPresent()) {
                     if (firstRun != null) {
-                        inserted.add(handle.attach(RunSql.class).insert(firstRun, now));
+                        Run run = handle.attach(RunSql.class).insert(firstRun, now);
+                        if (debounced) {
+                            handle.createQuery("SELECT forgeflow_debounce_start(CAST(:id AS uuid))::text")
+                                    .bind("id", run.id()).mapTo(String.class).one();
+                            run = handle.attach(RunSql.class).find(run.id()).orElse(run);
+                            stored = jobs.find(job.id());
+                        }
+                        inserted.add(run);
                     }
                     return Optional.of(new JobCreation(stored.get(), true));
                 }
@@ -161,6 +177,26 @@ public final class PostgresJobRepository implements JobRepository {
         }
         throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
                 + " kept conflicting with a job that could not be read");
+    }
+
+    /**
+     * The run of the job's debounce key that absorbs this submission (forgeflow_debounce_absorb: takes the key's lock
+     * until the transaction ends, so the insert that follows an empty answer is ordered with the key's other
+     * submitters); empty when there is none.
+     */
+    private static Optional<JobCreation> absorb(org.jdbi.v3.core.Handle handle, Job job) {
+        Optional<String[]> into = handle.createQuery("SELECT CAST(job_id AS text) AS job_id, CAST(run_id AS text) "
+                        + "AS run_id FROM forgeflow_debounce_absorb(CAST(:debounce AS jsonb), :executor, "
+                        + "CAST(:payload AS jsonb))")
+                .bind("debounce", JobSql.debounceJson(job.spec())).bind("executor", job.spec().executor())
+                .bind("payload", PayloadJson.write(job.spec().payload()))
+                .map((rs, ctx) -> new String[] {rs.getString("job_id"), rs.getString("run_id")}).findOne();
+        if (into.isEmpty()) {
+            return Optional.empty();
+        }
+        Job holder = handle.attach(JobSql.class).find(into.get()[0]).orElseThrow(() -> new IllegalStateException(
+                "debounce key " + job.spec().debounce().key() + " named job " + into.get()[0] + ", which is gone"));
+        return Optional.of(JobCreation.debounced(holder, into.get()[1]));
     }
 
     /** The job and its first run in one statement; empty when the idempotency key is taken (nothing was stored). */

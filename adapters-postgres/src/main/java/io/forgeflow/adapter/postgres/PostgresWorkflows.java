@@ -210,7 +210,7 @@ public final class PostgresWorkflows implements Workflows {
                 nextRunAts = new String[n], queues = new String[n], concurrencyKeys = new String[n],
                 traceparents = new String[n], tracestates = new String[n], labels = new String[n],
                 policyNames = new String[n], runIds = new String[n], runStatuses = new String[n],
-                children = new String[n], notifies = new String[n];
+                children = new String[n], notifies = new String[n], throttles = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
                 maxConcurrents = new Integer[n], retryBases = new Integer[n], retryMaxes = new Integer[n];
         for (int i = 0; i < n; i++) {
@@ -241,6 +241,7 @@ public final class PostgresWorkflows implements Workflows {
             runStatuses[i] = run.status().wireName();
             children[i] = Boolean.toString(hasChildren[i]);
             notifies[i] = JobSql.notifyJson(spec);
+            throttles[i] = JobSql.throttleJson(spec);
         }
         try (PreparedStatement ps = c.prepareStatement(INSERT_JOBS_SQL)) {
             INSERT_JOBS.bind(ps).textArray("ids", ids).textArray("names", names).textArray("executors", executors)
@@ -253,7 +254,7 @@ public final class PostgresWorkflows implements Workflows {
                     .integerArray("retryBases", retryBases).integerArray("retryMaxes", retryMaxes)
                     .textArray("labels", labels).textArray("policies", policyNames).textArray("runIds", runIds)
                     .textArray("runStatuses", runStatuses).textArray("hasChildren", children)
-                    .textArray("notifies", notifies)
+                    .textArray("notifies", notifies).textArray("throttles", throttles)
                     .text("batchId", batchId).timestamp("now", now).done();
             ps.executeUpdate();
         }

@@ -226,10 +226,36 @@ final class Rows {
                 Overlap.fromWire(rs.getString("overlap")),
                 rs.getString("unique_key"),
                 retry(rs), labels(rs), controls(rs), optionalText(rs, "sequence_key"),
-                optionalText(rs, "sequence_on_dead"), notices(rs));
+                optionalText(rs, "sequence_on_dead"), notices(rs), debounce(rs), throttle(rs));
         return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
                 rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"), scheduleState(rs));
+    }
+
+    /** A job's debounce (issue 44): the {@code debounce} column as stored (checked); null when none or not read. */
+    static io.forgeflow.domain.job.Debounce debounce(ResultSet rs) throws SQLException {
+        String json = optionalText(rs, "debounce");
+        if (json == null) {
+            return null;
+        }
+        Map<String, Object> d = PayloadJson.read(json);
+        return new io.forgeflow.domain.job.Debounce((String) d.get("key"), intOrNull(d.get("period_seconds")),
+                intOrNull(d.get("max_wait_seconds")), (String) d.get("edge"));
+    }
+
+    /** A job's throttle (issue 44): the {@code throttle} column as stored (checked); null when none or not read. */
+    static io.forgeflow.domain.job.Throttle throttle(ResultSet rs) throws SQLException {
+        String json = optionalText(rs, "throttle");
+        if (json == null) {
+            return null;
+        }
+        Map<String, Object> t = PayloadJson.read(json);
+        return new io.forgeflow.domain.job.Throttle((String) t.get("key"), intOrNull(t.get("count")),
+                intOrNull(t.get("per_seconds")));
+    }
+
+    private static Integer intOrNull(Object v) {
+        return v == null ? null : ((Number) v).intValue();
     }
 
     /** A job's notices (issue 45): the {@code notify} column, as stored (checked); null when none or not read. */

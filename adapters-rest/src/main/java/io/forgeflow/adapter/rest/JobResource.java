@@ -88,8 +88,8 @@ public final class JobResource {
                 TraceContext.parse(traceparent, tracestate));
         JobResponse answer = JobResponse.of(creation.job()).withWaitingFor(waitingFor(creation.job()));
         // a job just created without parents has no workflow (no parents, no batch, no children yet): no query
-        JobResponse job = creation.created() && submission.dependencies().isEmpty()
-                ? answer.withWorkflow(null, false) : withWorkflow(answer);
+        JobResponse job = (creation.created() && submission.dependencies().isEmpty()
+                ? answer.withWorkflow(null, false) : withWorkflow(answer)).withDebouncedInto(creation.debouncedInto());
         if (!creation.created()) {
             return Response.ok(job).build();
         }

@@ -30,7 +30,7 @@ import java.util.Map;
         "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
         "trace_id", "retry", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs",
         "paused_note", "paused_by", "notify", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "parents",
-        "children"})
+        "children", "debounce", "throttle", "debounced_into"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -74,7 +74,31 @@ public record JobResponse(
         @JsonProperty("fired_runs") int firedRuns,
         @JsonProperty("paused_note") String pausedNote,
         @JsonProperty("paused_by") String pausedBy,
-        @JsonProperty("notify") NotifyResponse notices) {
+        @JsonProperty("notify") NotifyResponse notices,
+        @JsonProperty("debounce") DebounceResponse debounce,
+        @JsonProperty("throttle") ThrottleResponse throttle,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("debounced_into") String debouncedInto) {
+
+    /** A job's {@code debounce} as stored (defaults applied). */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    @JsonPropertyOrder({"key", "period_seconds", "max_wait_seconds", "edge"})
+    public record DebounceResponse(@JsonProperty("key") String key, @JsonProperty("period_seconds") int periodSeconds,
+                                   @JsonProperty("max_wait_seconds") Integer maxWaitSeconds,
+                                   @JsonProperty("edge") String edge) {
+        static DebounceResponse of(io.forgeflow.domain.job.Debounce d) {
+            return d == null ? null : new DebounceResponse(d.key(), d.periodSeconds(), d.maxWaitSeconds(), d.edge());
+        }
+    }
+
+    /** A job's {@code throttle}. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    @JsonPropertyOrder({"key", "count", "per_seconds"})
+    public record ThrottleResponse(@JsonProperty("key") String key, @JsonProperty("count") int count,
+                                   @JsonProperty("per_seconds") int perSeconds) {
+        static ThrottleResponse of(io.forgeflow.domain.job.Throttle t) {
+            return t == null ? null : new ThrottleResponse(t.key(), t.count(), t.perSeconds());
+        }
+    }
 
     /** A job's {@code notify}: the URL its notices go to and the events they are sent for. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -117,7 +141,8 @@ public record JobResponse(
                 null, null, s.sequenceKey(), s.sequenceOnDead(), null, null, Timestamps.format(s.schedule().startAt()),
                 Timestamps.format(s.schedule().endAt()), s.schedule().maxRuns(), s.schedule().jitter(),
                 s.schedule().pauseAfterFailures(), job.schedule().firedRuns(), job.schedule().pausedNote(),
-                job.schedule().pausedBy(), NotifyResponse.of(s.notices()));
+                job.schedule().pausedBy(), NotifyResponse.of(s.notices()), DebounceResponse.of(s.debounce()),
+                ThrottleResponse.of(s.throttle()), null);
     }
 
     /**
@@ -134,7 +159,8 @@ public record JobResponse(
                 parentIds, policy, links == null ? null : links.batchId(), sequenceKey, onDead,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.parents()) : null,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.children()) : null, startAt, endAt,
-                maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices);
+                maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices, debounce, throttle,
+                debouncedInto);
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
@@ -143,6 +169,15 @@ public record JobResponse(
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
                 createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels, dependsOn, onParentFailure,
                 batchId, sequenceKey, onDead, parents, children, startAt, endAt, maxRuns, jitterSeconds,
-                pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices);
+                pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices, debounce, throttle, debouncedInto);
+    }
+
+    /** The answer to a submission a debounce joined to run {@code runId} (null: none). */
+    JobResponse withDebouncedInto(String runId) {
+        return new JobResponse(id, name, executor, payload, payloadTruncated, cronExpr, runAt, timezone, priority, maxAttempts,
+                timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
+                createdAt, updatedAt, submittedVia, uniqueKey, waitingFor, traceId, retry, labels, dependsOn,
+                onParentFailure, batchId, sequenceKey, onDead, parents, children, startAt, endAt, maxRuns,
+                jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices, debounce, throttle, runId);
     }
 }

@@ -30,7 +30,11 @@ final class JobSubmission {
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
             "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "retry",
             "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "sequence_key",
-            "on_dead", "notify");
+            "on_dead", "notify", "debounce", "throttle");
+    /** The fields of {@code debounce}. */
+    static final List<String> DEBOUNCE_FIELDS = List.of("key", "period_seconds", "max_wait_seconds", "edge");
+    /** The fields of {@code throttle}. */
+    static final List<String> THROTTLE_FIELDS = List.of("key", "count", "per_seconds");
     /** The fields of {@code notify}. */
     static final List<String> NOTIFY_FIELDS = List.of("url", "on");
     /** The fields of {@code retry}. */
@@ -162,7 +166,61 @@ final class JobSubmission {
                 integer(retry, "retry.base_seconds", "base_seconds", 1, 86_400),
                 integer(retry, "retry.max_seconds", "max_seconds", 1, 86_400), labels(body), schedule(body),
                 string(body, "sequence_key", "a key such as \"order-42\" whose runs start one at a time, in order"),
-                string(body, "on_dead", "\"block\" or \"continue\""), notices(body));
+                string(body, "on_dead", "\"block\" or \"continue\""), notices(body), debounce(body),
+                throttle(body));
+    }
+
+    static final String DEBOUNCE_EXAMPLE = "{\"key\": \"user-42\", \"period_seconds\": 30, \"edge\": \"trailing\"}";
+    static final String THROTTLE_EXAMPLE = "{\"key\": \"partner-api:account-7\", \"count\": 5, \"per_seconds\": 2}";
+
+    /** {@code debounce}: an object of {@link #DEBOUNCE_FIELDS}; null or absent: none. Values checked by the domain. */
+    static io.forgeflow.domain.job.Debounce debounce(Map<String, Object> body) {
+        Map<String, Object> d = object(body, "debounce", DEBOUNCE_FIELDS, DEBOUNCE_EXAMPLE,
+                "key, period_seconds, max_wait_seconds and edge");
+        if (d == null) {
+            return null;
+        }
+        return new io.forgeflow.domain.job.Debounce(
+                string(d, "debounce.key", "key", "a key such as \"user-42\" the submissions to collapse share"),
+                integer(d, "debounce.period_seconds", "period_seconds", 1, io.forgeflow.domain.job.Debounce.MAX_PERIOD_SECONDS),
+                integer(d, "debounce.max_wait_seconds", "max_wait_seconds", 1,
+                        io.forgeflow.domain.job.Debounce.MAX_WAIT_SECONDS),
+                string(d, "debounce.edge", "edge", "\"trailing\" or \"leading\""));
+    }
+
+    /** {@code throttle}: an object of {@link #THROTTLE_FIELDS}; null or absent: none. Values checked by the domain. */
+    static io.forgeflow.domain.job.Throttle throttle(Map<String, Object> body) {
+        Map<String, Object> t = object(body, "throttle", THROTTLE_FIELDS, THROTTLE_EXAMPLE,
+                "key, count and per_seconds");
+        if (t == null) {
+            return null;
+        }
+        return new io.forgeflow.domain.job.Throttle(
+                string(t, "throttle.key", "key", "a key such as \"partner-api:account-7\" whose runs share the limit"),
+                integer(t, "throttle.count", "count", 1, io.forgeflow.domain.job.Throttle.MAX_COUNT),
+                integer(t, "throttle.per_seconds", "per_seconds", 1, io.forgeflow.domain.job.Throttle.MAX_PER_SECONDS));
+    }
+
+    /** A nested object of known fields: null when absent, 422 naming the field when not an object or unknown. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(Map<String, Object> body, String field, List<String> fields,
+                                              String example, String has) {
+        Object v = body.get(field);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof Map)) {
+            throw new ValidationException(field, field + " must be a JSON object such as " + example + ", not "
+                    + kind(v));
+        }
+        Map<String, Object> m = (Map<String, Object>) v;
+        for (String key : m.keySet()) {
+            if (!fields.contains(key)) {
+                throw new ValidationException(field + "." + JsonBody.shorten(key), "unknown field '" + field + "."
+                        + JsonBody.shorten(key) + "': " + field + " has " + has + ", e.g. " + example);
+            }
+        }
+        return m;
     }
 
     static final String NOTIFY_EXAMPLE = "{\"url\": \"https://hooks.example.com/forgeflow\", \"on\": [\"dead\", "
@@ -310,7 +368,12 @@ final class JobSubmission {
     }
 
     private static String string(Map<String, Object> body, String field, String example) {
-        Object v = body.get(field);
+        return string(body, field, field, example);
+    }
+
+    /** As {@link #string(Map, String, String)}, for the value at {@code key} reported as {@code field}. */
+    private static String string(Map<String, Object> body, String field, String key, String example) {
+        Object v = body.get(key);
         if (v == null || v instanceof String) {
             return (String) v;
         }

@@ -157,6 +157,9 @@ public final class SubmitJob {
             // the holder may be gone by now (retention); then the conflict stands as it was reported
             return jobs.find(e.jobId()).map(holder -> new JobCreation(holder, false)).orElseThrow(() -> e);
         }
+        if (creation.debouncedInto() != null) {
+            return creation; // joined to a run of its debounce key: nothing was stored
+        }
         if (!creation.created()) {
             if (!creation.job().spec().sameRequestAs(spec)) {
                 throw ConflictException.idempotencyKeyUsed(spec.idempotencyKey(), creation.job().id());
@@ -183,6 +186,10 @@ public final class SubmitJob {
         if (spec.sequenceKey() != null) {
             throw new ValidationException("depends_on", "depends_on cannot be combined with sequence_key: a run waits "
                     + "either for its parents or for its turn in a sequence; leave one out");
+        }
+        if (spec.debounce() != null) {
+            throw new ValidationException("depends_on", "depends_on cannot be combined with debounce: a debounced "
+                    + "submission may join another's run; leave one out");
         }
     }
 }

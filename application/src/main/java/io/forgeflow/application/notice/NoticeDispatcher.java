@@ -112,6 +112,6 @@ public final class NoticeDispatcher implements Runnable {
         return new JobDraft(name, "http", payload, null, null, null, null, MAX_ATTEMPTS, TIMEOUT_SECONDS, null,
                 notice.idempotencyKey(), Notify.QUEUE, null, null, null, null, null, RETRY_BASE_SECONDS,
                 RETRY_MAX_SECONDS, Map.of("notice.event", notice.event(), "notice.job", notice.jobId()), null, null,
-                null, null);
+                null, null, null, null);
     }
 }

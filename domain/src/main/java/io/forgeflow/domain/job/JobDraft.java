@@ -19,12 +19,25 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                        String catchUp, String idempotencyKey, String queue, String concurrencyKey,
                        Integer maxConcurrent, String overlap, String uniqueKey, String uniqueOnConflict,
                        Integer retryBaseSeconds, Integer retryMaxSeconds, Map<String, ?> labels,
-                       ScheduleControls schedule, String sequenceKey, String onDead, Notify notices) {
+                       ScheduleControls schedule, String sequenceKey, String onDead, Notify notices,
+                       Debounce debounce, Throttle throttle) {
 
     /** {@code on_dead}: a dead run holds its sequence until it is requeued (the default). */
     public static final String ON_DEAD_BLOCK = "block";
     /** {@code on_dead}: a dead run lets its sequence go on. */
     public static final String ON_DEAD_CONTINUE = "continue";
+
+    /** A draft without flow control (debounce, throttle). */
+    public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                    String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                    String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                    String overlap, String uniqueKey, String uniqueOnConflict, Integer retryBaseSeconds,
+                    Integer retryMaxSeconds, Map<String, ?> labels, ScheduleControls schedule, String sequenceKey,
+                    String onDead, Notify notices) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead, notices, null, null);
+    }
 
     /** A draft with schedule controls, outside any sequence. */
     public JobDraft(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
@@ -34,7 +47,7 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     Integer retryMaxSeconds, Map<String, ?> labels, ScheduleControls schedule) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, schedule, null, null, null);
+                retryBaseSeconds, retryMaxSeconds, labels, schedule, null, null, null, null, null);
     }
 
     /** A draft in a sequence, without schedule controls. */
@@ -45,7 +58,7 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     Integer retryMaxSeconds, Map<String, ?> labels, String sequenceKey, String onDead) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, null, sequenceKey, onDead, null);
+                retryBaseSeconds, retryMaxSeconds, labels, null, sequenceKey, onDead, null, null, null);
     }
 
     /** A draft without schedule controls, outside any sequence. */
@@ -56,21 +69,29 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
                     Integer retryMaxSeconds, Map<String, ?> labels) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, null, null, null, null);
+                retryBaseSeconds, retryMaxSeconds, labels, null, null, null, null, null, null);
     }
 
     /** The same draft with these schedule controls (parts may be null: not given). */
     public JobDraft withSchedule(ScheduleControls controls) {
         return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, controls, sequenceKey, onDead, notices);
+                retryBaseSeconds, retryMaxSeconds, labels, controls, sequenceKey, onDead, notices, debounce, throttle);
+    }
+
+    /** The same draft with this flow control (null: none given). */
+    public JobDraft withFlow(Debounce newDebounce, Throttle newThrottle) {
+        return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead, notices, newDebounce,
+                newThrottle);
     }
 
     /** The same draft with these notices (null: none given). */
     public JobDraft withNotify(Notify newNotify) {
         return new JobDraft(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
-                retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead, newNotify);
+                retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead, newNotify, debounce, throttle);
     }
 
     /** A draft without labels. */
@@ -130,14 +151,15 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
     /** A one-off draft of an executor and payload, due now, everything else the defaults. */
     public static JobDraft oneOff(String name, String executor, Map<String, Object> payload) {
         return new JobDraft(name, executor, payload, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The same draft with another payload (every other field kept). */
     public JobDraft withPayload(Map<String, Object> newPayload) {
         return new JobDraft(name, executor, newPayload, cronExpr, runAt, timezone, priority, maxAttempts,
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
-                uniqueOnConflict, retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead, notices);
+                uniqueOnConflict, retryBaseSeconds, retryMaxSeconds, labels, schedule, sequenceKey, onDead, notices, debounce,
+                throttle);
     }
 
     public static final int MAX_NAME_LENGTH = 200;
@@ -238,7 +260,25 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
         return new JobSpec(n, ex, p, cron, runAt, zone.getId(), prio, attempts, timeout, cu, idempotencyKey, q,
                 concurrencyKey, limit, ov, unique, retry(), l, controls, sequence,
                 sequence == null ? null : onDead == null ? ON_DEAD_BLOCK : onDead,
-                notices == null ? null : notices.validate());
+                notices == null ? null : notices.validate(), debounce(cron, unique, sequence),
+                throttle == null ? null : throttle.validate());
+    }
+
+    /** {@code debounce}: one-off jobs due now only, outside unique keys and sequences. */
+    private Debounce debounce(String cron, String unique, String sequence) {
+        if (debounce == null) {
+            return null;
+        }
+        Debounce checked = debounce.validate();
+        String clash = cron != null ? "cron_expr (a recurring job's ticks are its own)"
+                : runAt != null ? "run_at (a debounced run is due when its burst ends)"
+                : unique != null ? "unique_key (a debounce key already joins submissions)"
+                : sequence != null ? "sequence_key" : null;
+        if (clash != null) {
+            throw new ValidationException("debounce", "debounce applies to one-off jobs due now and does not go with "
+                    + clash + ": leave one of them out");
+        }
+        return checked;
     }
 
     /** {@code sequence_key}: 1-200 characters, no control characters, one-off jobs only; {@code on_dead} with it. */

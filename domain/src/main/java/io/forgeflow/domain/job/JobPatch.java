@@ -60,6 +60,10 @@ public record JobPatch(JobDraft values, Set<String> given) {
             throw new ValidationException("run_at", "run_at applies to one-off jobs: change cron_expr to move a "
                     + "recurring job's schedule");
         }
+        if (gives("debounce")) {
+            throw new ValidationException("debounce", "debounce cannot be changed: it decided how this job's "
+                    + "submissions joined; submit a new job with the debounce you want");
+        }
         boolean keyGiven = gives("concurrency_key");
         return new JobDraft(
                 pick("name", values.name(), current.name()),
@@ -82,7 +86,8 @@ public record JobPatch(JobDraft values, Set<String> given) {
                 gives("retry") ? values.retryMaxSeconds() : retryPart(current, false),
                 gives("labels") ? values.labels() : current.labels(), schedule(current.schedule()),
                 current.sequenceKey(), current.sequenceOnDead(),
-                gives("notify") ? values.notices() : current.notices()).validate();
+                gives("notify") ? values.notices() : current.notices(), current.debounce(),
+                gives("throttle") ? values.throttle() : current.throttle()).validate();
     }
 
     /** The schedule controls: each part given replaces the job's (null removes it), the others stay. */

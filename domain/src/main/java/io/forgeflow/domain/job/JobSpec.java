@@ -28,13 +28,15 @@ import java.util.Objects;
  *                        sequence); null without a key
  * @param notices         where the job's notices go and for which events ({@code notify} in the API; {@link Notify},
  *                        checked); null for none
+ * @param debounce        the debounce its submissions share ({@link Debounce}, checked); null for none. One-off jobs
+ * @param throttle        the start limit its runs share ({@link Throttle}, checked); null for none. Copied to its runs
  */
 public record JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                       String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
                       String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
                       Overlap overlap, String uniqueKey, RetryOverride retry,
                       Map<String, String> labels, ScheduleControls schedule, String sequenceKey,
-                      String sequenceOnDead, Notify notices) {
+                      String sequenceOnDead, Notify notices, Debounce debounce, Throttle throttle) {
     public JobSpec {
         schedule = schedule == null ? ScheduleControls.NONE : schedule;
         labels = labels == null || labels.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
@@ -57,6 +59,20 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
         if (sequenceKey != null && cronExpr != null) {
             throw new IllegalArgumentException("a sequence key belongs to a one-off job");
         }
+        if (debounce != null && cronExpr != null) {
+            throw new IllegalArgumentException("a debounce belongs to a one-off job");
+        }
+    }
+
+    /** A spec without flow control (debounce, throttle). */
+    public JobSpec(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                   String timezone, int priority, int maxAttempts, int timeoutSeconds, CatchUp catchUp,
+                   String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                   Overlap overlap, String uniqueKey, RetryOverride retry, Map<String, String> labels,
+                   ScheduleControls schedule, String sequenceKey, String sequenceOnDead, Notify notices) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels, schedule,
+                sequenceKey, sequenceOnDead, notices, null, null);
     }
 
     /** A spec outside any sequence. */
@@ -67,7 +83,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                    ScheduleControls schedule) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels, schedule,
-                null, null, null);
+                null, null, null, null, null);
     }
 
     /** A one-off spec in a sequence (no schedule controls). */
@@ -78,7 +94,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                    String sequenceKey, String sequenceOnDead) {
         this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
                 idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
-                ScheduleControls.NONE, sequenceKey, sequenceOnDead, null);
+                ScheduleControls.NONE, sequenceKey, sequenceOnDead, null, null, null);
     }
 
     /** A spec without schedule controls (a plain cron schedule, or a one-off job) outside any sequence. */
@@ -95,14 +111,14 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
     public JobSpec withSchedule(ScheduleControls controls) {
         return new JobSpec(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
-                controls, sequenceKey, sequenceOnDead, notices);
+                controls, sequenceKey, sequenceOnDead, notices, debounce, throttle);
     }
 
     /** The same spec with other notices ({@code notify}, null for none). */
     public JobSpec withNotify(Notify newNotify) {
         return new JobSpec(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, retry, labels,
-                schedule, sequenceKey, sequenceOnDead, newNotify);
+                schedule, sequenceKey, sequenceOnDead, newNotify, debounce, throttle);
     }
 
     /** A spec without labels. */
@@ -177,6 +193,7 @@ public record JobSpec(String name, String executor, Map<String, Object> payload,
                 && labels.equals(other.labels) && schedule.equals(other.schedule)
                 && Objects.equals(sequenceKey, other.sequenceKey)
                 && Objects.equals(sequenceOnDead, other.sequenceOnDead) && Objects.equals(notices, other.notices)
+                && Objects.equals(debounce, other.debounce) && Objects.equals(throttle, other.throttle)
                 && canonical(payload).equals(canonical(other.payload));
     }
 

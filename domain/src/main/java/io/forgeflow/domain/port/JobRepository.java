@@ -218,11 +218,21 @@ public interface JobRepository {
 
     /**
      * The outcome of {@link #create}: the stored job, whether this call created it, and the first run it stored (null
-     * when it stored none).
+     * when it stored none); {@code debouncedInto}: the id of the run a debounce joined the submission to (then {@code
+     * job} is that run's job and nothing was stored), else null.
      */
-    record JobCreation(Job job, boolean created, Run run) {
+    record JobCreation(Job job, boolean created, Run run, String debouncedInto) {
         public JobCreation(Job job, boolean created) {
-            this(job, created, null);
+            this(job, created, null, null);
+        }
+
+        public JobCreation(Job job, boolean created, Run run) {
+            this(job, created, run, null);
+        }
+
+        /** A submission a debounce joined to run {@code runId} of {@code job}. */
+        public static JobCreation debounced(Job job, String runId) {
+            return new JobCreation(job, false, null, runId);
         }
     }
 

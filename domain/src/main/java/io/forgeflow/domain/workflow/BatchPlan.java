@@ -126,6 +126,10 @@ public record BatchPlan(String name, String idempotencyKey, List<Planned> jobs, 
             throw new ValidationException(prefix + "sequence_key", prefix + "sequence_key is not allowed in a batch: "
                     + "submit sequenced jobs with POST /api/jobs");
         }
+        if (spec.debounce() != null) {
+            throw new ValidationException(prefix + "debounce", prefix + "debounce is not allowed in a batch: a "
+                    + "batch's jobs run together by design; submit debounced jobs with POST /api/jobs");
+        }
         Dependencies deps = Dependencies.validate(e.dependsOn(), e.onParentFailure(), refs.keySet(), prefix);
         List<Integer> inBatch = new ArrayList<>();
         List<String> outside = new ArrayList<>();

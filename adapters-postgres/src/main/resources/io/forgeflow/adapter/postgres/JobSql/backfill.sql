@@ -17,7 +17,8 @@ WITH job AS MATERIALIZED (
 ), inserted AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, fired_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
-                      trace_origin, retry_base_seconds, retry_max_seconds, labels, backfill_id)
+                      trace_origin, retry_base_seconds, retry_max_seconds, labels, backfill_id, throttle_key,
+                      throttle_count, throttle_per_seconds)
     SELECT t.run_id, j.id, 'pending', j.priority, t.at, t.at, 0, j.max_attempts, j.executor, j.payload,
            j.timeout_seconds, coalesce(CAST(:now AS timestamptz), now()), j.queue,
            CASE WHEN :oneAtATime THEN 'backfill:' || CAST(:backfillId AS text)
@@ -25,7 +26,8 @@ WITH job AS MATERIALIZED (
                 ELSE coalesce(j.concurrency_key, 'job:' || j.id) END,
            CASE WHEN :oneAtATime THEN 1 ELSE j.max_concurrent END,
            forgeflow_trace_child(j.traceparent, true), j.tracestate, j.traceparent, j.retry_base_seconds,
-           j.retry_max_seconds, j.labels, CAST(:backfillId AS uuid)
+           j.retry_max_seconds, j.labels, CAST(:backfillId AS uuid), j.throttle ->> 'key',
+           (j.throttle ->> 'count')::integer, (j.throttle ->> 'per_seconds')::integer
     FROM job j, tick t
     ORDER BY t.at
     ON CONFLICT (job_id, fired_for) WHERE fired_for IS NOT NULL DO NOTHING

@@ -27,7 +27,8 @@ WITH candidate AS MATERIALIZED (
                + octet_length(j.timezone) + coalesce(octet_length(j.idempotency_key), 0) + octet_length(j.queue)
                + coalesce(octet_length(j.concurrency_key), 0) + octet_length(j.submitted_via)
                + coalesce(octet_length(j.unique_key), 0) + octet_length(j.labels::text)
-               + coalesce(octet_length(j.notify::text), 0))
+               + coalesce(octet_length(j.notify::text), 0) + coalesce(octet_length(j.debounce::text), 0)
+               + coalesce(octet_length(j.throttle::text), 0))
                OVER newest_first AS running_bytes,
            row_number() OVER newest_first AS n,
            count(*) OVER () AS candidates
@@ -43,7 +44,7 @@ SELECT j.id, j.name, j.executor,
        j.catch_up, j.idempotency_key, j.queue, j.concurrency_key, j.max_concurrent, j.overlap, j.status, j.next_run_at,
        j.created_at, j.updated_at, j.submitted_via, j.unique_key, j.traceparent, j.tracestate, j.retry_base_seconds,
        j.retry_max_seconds, j.labels, j.start_at, j.end_at, j.max_runs, j.jitter_seconds, j.pause_after_failures,
-       j.fired_runs, j.paused_note, j.paused_by, j.notify, s.candidates
+       j.fired_runs, j.paused_note, j.paused_by, j.notify, j.debounce, j.throttle, s.candidates
 FROM sized s
 JOIN jobs j ON j.id = s.id
 WHERE s.n = 1 OR s.running_bytes <= :budget

@@ -25,6 +25,7 @@ SET name            = :name,
     jitter_seconds  = :jitterSeconds,
     pause_after_failures = :pauseAfterFailures,
     notify          = CAST(:notify AS jsonb),
+    throttle        = CAST(:throttle AS jsonb),
     -- a new notify starts from nothing: no recovery is owed to a target that saw no failure
     awaiting_recovery = CASE WHEN notify IS DISTINCT FROM CAST(:notify AS jsonb) THEN false ELSE awaiting_recovery END,
     next_run_at     = CAST(:nextRunAt AS timestamptz),

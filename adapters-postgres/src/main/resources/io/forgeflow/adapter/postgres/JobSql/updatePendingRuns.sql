@@ -12,6 +12,10 @@ SET priority        = CASE WHEN :follow THEN j.priority ELSE r.priority END,
     retry_base_seconds = CASE WHEN :follow THEN j.retry_base_seconds ELSE r.retry_base_seconds END,
     retry_max_seconds  = CASE WHEN :follow THEN j.retry_max_seconds ELSE r.retry_max_seconds END,
     labels          = CASE WHEN :follow THEN j.labels ELSE r.labels END,
+    throttle_key    = CASE WHEN :follow THEN j.throttle ->> 'key' ELSE r.throttle_key END,
+    throttle_count  = CASE WHEN :follow THEN (j.throttle ->> 'count')::integer ELSE r.throttle_count END,
+    throttle_per_seconds = CASE WHEN :follow THEN (j.throttle ->> 'per_seconds')::integer
+                                ELSE r.throttle_per_seconds END,
     scheduled_for   = CASE WHEN CAST(:rescheduleTo AS timestamptz) IS NOT NULL AND r.attempt = 0
                            THEN CAST(:rescheduleTo AS timestamptz) ELSE r.scheduled_for END
 FROM jobs j
