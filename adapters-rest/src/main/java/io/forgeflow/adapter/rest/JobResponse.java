@@ -29,8 +29,8 @@ import java.util.Map;
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
         "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
         "trace_id", "retry", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs",
-        "paused_note", "paused_by", "notify", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "parents",
-        "children", "debounce", "throttle", "debounced_into"})
+        "paused_note", "paused_by", "notify", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "debounce",
+        "throttle", "parents", "children", "debounced_into"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,

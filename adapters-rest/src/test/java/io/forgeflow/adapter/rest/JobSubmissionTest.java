@@ -93,7 +93,7 @@ class JobSubmissionTest {
                         assertThat(e.getMessage()).isEqualTo("unknown field 'colour': a job has name, executor, payload, "
                                 + "cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up, "
                                 + "idempotency_key, queue, concurrency_key, max_concurrent, overlap, unique_key, unique_on_conflict, retry, labels, "
-                                + "start_at, end_at, max_runs, jitter_seconds, pause_after_failures, sequence_key, on_dead, notify"));
+                                + "start_at, end_at, max_runs, jitter_seconds, pause_after_failures, sequence_key, on_dead, notify, debounce, throttle"));
     }
 
     @Test
@@ -162,5 +162,24 @@ class JobSubmissionTest {
     void aNotifyOfTheWrongShapeIsRefusedNamingTheField(String field, String named) {
         assertThatThrownBy(() -> read("{\"name\": \"n\", \"executor\": \"shell\", " + field + "}"))
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo(named));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "\"debounce\": 5 | debounce",
+            "\"debounce\": {\"key\": \"k\", \"period_seconds\": 5, \"delay\": 1} | debounce.delay",
+            "\"debounce\": {\"key\": 7, \"period_seconds\": 5} | debounce.key",
+            "\"debounce\": {\"key\": \"k\", \"period_seconds\": \"5\"} | debounce.period_seconds",
+            "\"debounce\": {\"key\": \"k\", \"period_seconds\": 5, \"edge\": \"middle\"} | debounce.edge",
+            "\"throttle\": [] | throttle",
+            "\"throttle\": {\"key\": \"k\", \"count\": 5} | throttle.per_seconds",
+            "\"throttle\": {\"key\": \"k\", \"count\": 99999999999, \"per_seconds\": 2} | throttle.count",
+            "\"throttle\": {\"key\": \"k\", \"count\": 5, \"per\": 2} | throttle.per"})
+    void aBadDebounceOrThrottleIsRefusedNamingThePart(String fragment, String field) {
+        String body = "{\"name\": \"n\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, " + fragment + "}";
+        assertThatThrownBy(() -> JobSubmission.read(new java.io.ByteArrayInputStream(
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8))).validate())
+                .isInstanceOf(io.forgeflow.domain.error.ValidationException.class)
+                .extracting(e -> ((io.forgeflow.domain.error.ValidationException) e).field()).isEqualTo(field);
     }
 }

@@ -18,9 +18,10 @@ public record JobPatch(JobDraft values, Set<String> given) {
     /** The fields a PATCH may change, in API.md's order. */
     public static final List<String> MUTABLE = List.of("name", "payload", "cron_expr", "run_at", "timezone", "priority",
             "max_attempts", "timeout_seconds", "catch_up", "queue", "concurrency_key", "max_concurrent", "overlap",
-            "retry", "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "notify");
+            "retry", "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "notify",
+            "throttle");
     /** Fields fixed at submission: a different value is refused (submit a new job instead). */
-    public static final List<String> FIXED = List.of("executor", "idempotency_key", "unique_key");
+    public static final List<String> FIXED = List.of("executor", "idempotency_key", "unique_key", "debounce");
 
     public JobPatch {
         Objects.requireNonNull(values, "values");
@@ -60,7 +61,8 @@ public record JobPatch(JobDraft values, Set<String> given) {
             throw new ValidationException("run_at", "run_at applies to one-off jobs: change cron_expr to move a "
                     + "recurring job's schedule");
         }
-        if (gives("debounce")) {
+        if (gives("debounce") && !Objects.equals(values.debounce() == null ? null : values.debounce().validate(),
+                current.debounce())) {
             throw new ValidationException("debounce", "debounce cannot be changed: it decided how this job's "
                     + "submissions joined; submit a new job with the debounce you want");
         }

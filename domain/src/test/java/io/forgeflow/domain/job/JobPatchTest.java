@@ -92,7 +92,7 @@ class JobPatchTest {
     @Test
     void fixedFieldsRefuseAnotherValueAndAcceptTheirOwn() {
         JobDraft other = new JobDraft(null, "http", null, null, null, null, null, null, null, null, "key-2", null, null,
-                null, null, "u-2", null);
+                null, null, "u-2", null).withFlow(new Debounce("d-2", 5, null, null), null);
         for (String field : JobPatch.FIXED) {
             assertThatThrownBy(() -> patch(other, field).applyTo(RECURRING.isRecurring() && field.equals("unique_key")
                     ? ONE_OFF : RECURRING))
