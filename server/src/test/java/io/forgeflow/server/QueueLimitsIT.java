@@ -183,6 +183,50 @@ class QueueLimitsIT {
     }
 
     @Test
+    void aThrottleOfFivePerTwoSecondsHoldsPerKeyAcrossTwoWorkersWhileAnUnthrottledKeyRunsFreely() throws Exception {
+        PostgresJobRepository jobs = new PostgresJobRepository(pg.jdbi(), null);
+        for (int i = 0; i < 15; i++) {
+            for (String key : List.of("a", "b", "c")) {
+                submit(jobs, key, new io.forgeflow.domain.job.Throttle(key, 5, 2));
+            }
+        }
+        for (int i = 0; i < 30; i++) {
+            submit(jobs, "free", null);
+        }
+        ConcurrencyProbe probe = new ConcurrencyProbe(run -> "any");
+        for (int i = 0; i < 2; i++) {
+            start(worker("w" + i, 8, Duration.ofSeconds(30), probe.executor("work", 0)));
+        }
+
+        await(Duration.ofSeconds(60), () -> count(RunStatus.SUCCEEDED) == 75);
+
+        // no two-second window holds more than five starts of one key, on both workers together
+        Map<String, Object> worst = pg.jdbi().withHandle(h -> h.createQuery(
+                "SELECT coalesce(r.throttle_key, 'free') AS k, max((SELECT count(*) FROM run_attempts b "
+                        + "JOIN runs rb ON rb.id = b.run_id WHERE rb.throttle_key IS NOT DISTINCT FROM r.throttle_key "
+                        + "AND b.started_at >= a.started_at AND b.started_at < a.started_at + interval '2 seconds')) AS n "
+                        + "FROM run_attempts a JOIN runs r ON r.id = a.run_id GROUP BY 1")
+                .reduceRows(new java.util.TreeMap<String, Object>(), (m, row) -> {
+                    m.put(row.getColumn("k", String.class), row.getColumn("n", Long.class));
+                    return m;
+                }));
+        assertThat(worst).containsEntry("a", 5L).containsEntry("b", 5L).containsEntry("c", 5L);
+        assertThat((Long) worst.get("free")).as("the unthrottled key is not held back").isGreaterThan(5L);
+        long retried = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM runs WHERE attempt > 1")
+                .mapTo(Long.class).one());
+        assertThat(retried).as("runs held back by a throttle use no attempt").isZero();
+    }
+
+    static void submit(PostgresJobRepository jobs, String key, io.forgeflow.domain.job.Throttle throttle) {
+        io.forgeflow.domain.job.JobSpec spec = io.forgeflow.domain.job.JobDraft.oneOff("t-" + key, "work",
+                Map.of("key", key)).withFlow(null, throttle).validate();
+        Instant now = Instant.now();
+        String jobId = Ids.newId(now);
+        jobs.create(Job.submitted(jobId, spec, now, now, null), Run.pending(Ids.newId(now), jobId, spec.maxAttempts(),
+                spec.priority(), now, "work", spec.payload(), spec.timeoutSeconds(), now));
+    }
+
+    @Test
     void overlapSkipNeverRunsTwoAtOnceAndCountsTheSkippedTicks() throws Exception {
         Instant firstTick = Instant.now().plusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         Job job = pg.insert(TestJobs.aJob().withExecutor("slow").recurring("* * * * * *", firstTick)
