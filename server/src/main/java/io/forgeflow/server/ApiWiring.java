@@ -107,10 +107,18 @@ final class ApiWiring {
     }
 
     private io.forgeflow.domain.job.Notify notifyDefault;
+    private java.util.function.Consumer<String> debounced = edge -> { };
+
+    /** Counts the submissions a debounce joined to a run, by edge (issue 44). */
+    ApiWiring debounced(java.util.function.Consumer<String> counter) {
+        this.debounced = counter;
+        return this;
+    }
 
     /** The submission use case of both APIs. */
     private SubmitJob submitJob() {
-        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows).withNotifyDefault(notifyDefault);
+        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows).withNotifyDefault(notifyDefault)
+                .withDebounceCounter(debounced);
     }
 
     /** Spans of submissions and triggers, and of runs an operator ends (issue 31). */

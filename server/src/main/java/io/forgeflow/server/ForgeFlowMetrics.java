@@ -42,6 +42,7 @@ final class ForgeFlowMetrics implements WorkerListener {
     private final Counter runs;
     private final Counter attempts;
     private final Counter claims;
+    private final Counter debounced;
     private final Counter fenced;
     private final Counter retries;
     private final Counter permanentFailures;
@@ -68,6 +69,11 @@ final class ForgeFlowMetrics implements WorkerListener {
         attempts = Counter.builder().name("forgeflow_attempts_total")
                 .help("Attempts finished by this node's worker, by outcome").labelNames("outcome", "executor").register(registry);
         claims = Counter.builder().name("forgeflow_claims_total").help("Runs claimed by this node's worker").register(registry);
+        debounced = Counter.builder().name("forgeflow_debounced_submissions_total")
+                .help("Submissions to this node a debounce joined to an existing run, by edge").labelNames("edge")
+                .register(registry);
+        debounced.labelValues("trailing");
+        debounced.labelValues("leading");
         fenced = Counter.builder().name("forgeflow_fenced_writes_total")
                 .help("Worker writes discarded because the lease had been lost").labelNames("what").register(registry);
         retries = Counter.builder().name("forgeflow_retries_total")
@@ -182,6 +188,10 @@ final class ForgeFlowMetrics implements WorkerListener {
                     .help("Open GET /api/events streams on this node")
                     .callback(cb -> cb.call(openStreams.getAsInt())).register(registry);
         }
+    }
+
+    void debounced(String edge) {
+        debounced.labelValues(edge).inc();
     }
 
     void recovered(int n) {

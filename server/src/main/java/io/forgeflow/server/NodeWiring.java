@@ -191,7 +191,8 @@ final class NodeWiring {
                 new ListBudget(settings.listByteBudget)).tracing(tracing)
                 .slowClients(new io.forgeflow.adapter.rest.SlowClientLimits(settings.maxConnectionsPerAddress,
                         settings.minRequestDataRate, settings.requestBodyGrace.toJavaDuration()))
-                .workflows(workflows, metrics::batchCreated).notifyDefault(notifyDefault);
+                .workflows(workflows, metrics::batchCreated).notifyDefault(notifyDefault)
+                .debounced(metrics::debounced);
         api.register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
         // the gRPC API (issue 41), when FORGEFLOW_GRPC_LISTEN_ADDR is set; /api/nodes shows its address

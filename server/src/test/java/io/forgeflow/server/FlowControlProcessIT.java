@@ -120,5 +120,15 @@ class FlowControlProcessIT {
         assertThat(jobs).hasSize(1);
         assertThat(jobs.get(0).path("debounce").path("key").asText()).isEqualTo("profile-9");
         assertThat(get("/api/runs?limit=50").get("items")).hasSize(1);
+        double joined = 0;
+        for (NodeProcess node : nodes) {
+            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port + "/metrics"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher m = java.util.regex.Pattern
+                    .compile("(?m)^forgeflow_debounced_submissions_total\\{edge=\"trailing\"} (\\S+)$").matcher(metrics);
+            assertThat(m.find()).as("node %s exports the counter", node.workerId).isTrue();
+            joined += Double.parseDouble(m.group(1));
+        }
+        assertThat(joined).as("submissions joined, counted by the nodes that took them").isEqualTo(1_000.0);
     }
 }

@@ -37,6 +37,7 @@ public final class SubmitJob {
     private final Tracing tracing;
     private final Workflows workflows;
     private final Notify notifyDefault;
+    private final java.util.function.Consumer<String> joined;
 
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock) {
         this(jobs, executors, cron, signal, clock, Tracing.NONE);
@@ -50,12 +51,14 @@ public final class SubmitJob {
     /** @param workflows where jobs with parents are stored; null: {@code depends_on} is refused (no such store) */
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
                      Tracing tracing, Workflows workflows) {
-        this(jobs, executors, cron, signal, clock, tracing, workflows, null);
+        this(jobs, executors, cron, signal, clock, tracing, workflows, null, edge -> { });
     }
 
     private SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
-                      Tracing tracing, Workflows workflows, Notify notifyDefault) {
+                      Tracing tracing, Workflows workflows, Notify notifyDefault,
+                      java.util.function.Consumer<String> joined) {
         this.notifyDefault = notifyDefault;
+        this.joined = joined;
         this.workflows = workflows;
         this.tracing = tracing == null ? Tracing.NONE : tracing;
         this.jobs = jobs;
@@ -70,7 +73,12 @@ public final class SubmitJob {
      * FORGEFLOW_NOTIFY_URL}, {@code FORGEFLOW_NOTIFY_ON}; checked; null: none), except the notices' own jobs.
      */
     public SubmitJob withNotifyDefault(Notify checked) {
-        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows, checked);
+        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows, checked, joined);
+    }
+
+    /** The same use case telling {@code counter} the debounce edge of each submission it joined to a run. */
+    public SubmitJob withDebounceCounter(java.util.function.Consumer<String> counter) {
+        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows, notifyDefault, counter);
     }
 
     /**
@@ -158,6 +166,7 @@ public final class SubmitJob {
             return jobs.find(e.jobId()).map(holder -> new JobCreation(holder, false)).orElseThrow(() -> e);
         }
         if (creation.debouncedInto() != null) {
+            joined.accept(spec.debounce().edge());
             return creation; // joined to a run of its debounce key: nothing was stored
         }
         if (!creation.created()) {
