@@ -880,6 +880,50 @@ class GrpcApiIT {
                 .setOnDead("skip").build())).getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     }
 
+    /**
+     * Issue 44: a debounce over gRPC and REST joins the same run (the answer names it); a throttle is stored and shown;
+     * a bad part is INVALID_ARGUMENT naming it.
+     */
+    @Test
+    void aDebounceJoinsSubmissionsOverGrpcAndRestAndAThrottleIsShown() throws Exception {
+        io.forgeflow.adapter.grpc.v1.Debounce debounce = io.forgeflow.adapter.grpc.v1.Debounce.newBuilder()
+                .setKey("grpc-profile").setPeriodSeconds(60).build();
+        SubmitJobResponse first = jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(shell("grpc-debounce", "echo one").toBuilder().setDebounce(debounce)).build());
+        assertThat(first.getCreated()).isTrue();
+        assertThat(first.hasDebouncedInto()).isFalse();
+        assertThat(first.getJob().getSpec().getDebounce().getEdge()).isEqualTo("trailing");
+        assertThat(first.getJob().getSpec().getDebounce().getMaxWaitSeconds()).isEqualTo(600);
+        String runId = latestRun(first.getJob().getId()).getId();
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + APP.getLocalPort() + "/api/jobs")).header("Authorization", "Bearer " + ADMIN)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"rest-debounce\", \"executor\": \"shell\", "
+                        + "\"payload\": {\"command\": \"echo two\"}, \"debounce\": {\"key\": \"grpc-profile\", "
+                        + "\"period_seconds\": 60}}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        com.fasterxml.jackson.databind.JsonNode joined = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(answer.body());
+        assertThat(joined.get("debounced_into").asText()).isEqualTo(runId);
+        assertThat(joined.get("id").asText()).isEqualTo(first.getJob().getId());
+        assertThat(joined.get("payload").get("command").asText()).isEqualTo("echo two");
+        SubmitJobResponse third = jobs(ADMIN).submitJob(SubmitJobRequest.newBuilder()
+                .setJob(shell("grpc-debounce", "echo three").toBuilder().setDebounce(debounce)).build());
+        assertThat(third.getCreated()).isFalse();
+        assertThat(third.getDebouncedInto()).isEqualTo(runId);
+
+        Job throttled = submit(shell("grpc-throttle", "true").toBuilder().setThrottle(io.forgeflow.adapter.grpc.v1
+                .Throttle.newBuilder().setKey("partner:7").setCount(5).setPerSeconds(2)).build());
+        assertThat(throttled.getSpec().getThrottle().getKey()).isEqualTo("partner:7");
+        assertThat(throttled.getSpec().getThrottle().getCount()).isEqualTo(5);
+        awaitRun(throttled.getId(), "succeeded");
+        StatusRuntimeException bad = failure(() -> submit(shell("grpc-throttle-bad", "true").toBuilder()
+                .setThrottle(io.forgeflow.adapter.grpc.v1.Throttle.newBuilder().setKey("k").setCount(0)
+                        .setPerSeconds(2)).build()));
+        assertThat(bad.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(bad.getStatus().getDescription()).contains("throttle.count");
+    }
+
     @Test
     void theNodeServesOnlyTlsWithItsCertificate() throws Exception {
         assertThat(jobs(READ).listJobs(ListJobsRequest.newBuilder().build())).as("over TLS").isNotNull();
