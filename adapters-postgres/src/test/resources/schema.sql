@@ -1,6 +1,6 @@
 CREATE SCHEMA forgeflow;
 
-CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text, sequence_key text DEFAULT NULL::text, on_dead text DEFAULT NULL::text, debounce jsonb DEFAULT NULL::jsonb, throttle jsonb DEFAULT NULL::jsonb) RETURNS TABLE(job_id text, run_id text, created boolean, debounced boolean)
+CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text, sequence_key text DEFAULT NULL::text, on_dead text DEFAULT NULL::text, debounce jsonb DEFAULT NULL::jsonb, throttle jsonb DEFAULT NULL::jsonb, notify jsonb DEFAULT NULL::jsonb) RETURNS TABLE(job_id text, run_id text, created boolean, debounced boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
     AS $_$
@@ -35,6 +35,7 @@ DECLARE
     v_on_dead  text    := enqueue.on_dead;
     v_debounce jsonb   := forgeflow_debounce_checked(enqueue.debounce);
     v_throttle jsonb   := forgeflow_throttle_checked(enqueue.throttle);
+    v_notify   jsonb   := forgeflow_notify_checked(enqueue.notify);
     v_into_job uuid;
     v_into_run uuid;
 BEGIN
@@ -174,6 +175,10 @@ BEGIN
         RAISE EXCEPTION 'idempotency_key must be 1 to 200 characters, was %', char_length(v_key)
             USING ERRCODE = '22023', COLUMN = 'idempotency_key';
     END IF;
+    IF v_key LIKE 'notice:%' THEN
+        RAISE EXCEPTION 'idempotency_key must not start with ''notice:'': that prefix is reserved for the notices ForgeFlow sends'
+            USING ERRCODE = '22023', COLUMN = 'idempotency_key';
+    END IF;
     IF v_queue !~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' THEN
         RAISE EXCEPTION 'queue must be 1 to 100 characters: letters, digits, ''.'', ''_'' and ''-'', starting with a letter or digit, e.g. ''billing'''
             USING ERRCODE = '22023', COLUMN = 'queue';
@@ -233,11 +238,11 @@ BEGIN
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
                       retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead,
-                      debounce, throttle)
+                      debounce, throttle, notify)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
             v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead,
-            v_debounce, v_throttle)
+            v_debounce, v_throttle, v_notify)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -253,7 +258,8 @@ BEGIN
            OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
            OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels
            OR v_old.sequence_key IS DISTINCT FROM v_seq OR v_old.sequence_on_dead IS DISTINCT FROM v_on_dead
-           OR v_old.debounce IS DISTINCT FROM v_debounce OR v_old.throttle IS DISTINCT FROM v_throttle THEN
+           OR v_old.debounce IS DISTINCT FROM v_debounce OR v_old.throttle IS DISTINCT FROM v_throttle
+           OR v_old.notify IS DISTINCT FROM v_notify THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
                 v_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
@@ -1822,6 +1828,63 @@ BEGIN
     SELECT p_child, p.id, p.n FROM unnest(p_parents) WITH ORDINALITY AS p (id, n)
     ON CONFLICT DO NOTHING;
     RETURN forgeflow_resolve_child(p_child, true);
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_notify_checked(p jsonb) RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+DECLARE
+    v_url  text;
+    v_on   jsonb;
+    v_part text;
+BEGIN
+    IF p IS NULL OR jsonb_typeof(p) = 'null' THEN
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(p) <> 'object' THEN
+        RAISE EXCEPTION 'notify must be a JSON object such as ''{"url": "https://hooks.example.com/forgeflow", "on": ["dead"]}'', was %', jsonb_typeof(p)
+            USING ERRCODE = '22023', COLUMN = 'notify';
+    END IF;
+    FOR v_part IN SELECT k FROM jsonb_object_keys(p) AS k ORDER BY k LOOP
+        IF v_part NOT IN ('url', 'on') THEN
+            RAISE EXCEPTION 'unknown field ''notify.%'': notify has url (where the notices are POSTed) and on (the events: dead, paused, recovered)', left(v_part, 60)
+                USING ERRCODE = '22023', COLUMN = 'notify.' || left(v_part, 60);
+        END IF;
+    END LOOP;
+    v_url := p ->> 'url';
+    IF jsonb_typeof(p -> 'url') IS DISTINCT FROM 'string' OR btrim(v_url) = '' THEN
+        RAISE EXCEPTION 'notify.url is required: the http or https URL the notices are POSTed to, e.g. https://hooks.example.com/forgeflow'
+            USING ERRCODE = '22023', COLUMN = 'notify.url';
+    END IF;
+    IF char_length(v_url) > 2000 THEN
+        RAISE EXCEPTION 'notify.url must be at most 2000 characters, was %', char_length(v_url)
+            USING ERRCODE = '22023', COLUMN = 'notify.url';
+    END IF;
+    IF v_url ~ '[[:space:][:cntrl:]]' THEN
+        RAISE EXCEPTION 'notify.url must not contain spaces or control characters: escape them (%%20)'
+            USING ERRCODE = '22023', COLUMN = 'notify.url';
+    END IF;
+    IF v_url !~* '^https?://[^/?#@:]+' AND v_url !~* '^https?://[^/?#]*@[^/?#:]+' AND v_url !~* '^https?://\[' THEN
+        RAISE EXCEPTION 'notify.url must be an absolute http or https URL with a host, e.g. https://hooks.example.com/forgeflow'
+            USING ERRCODE = '22023', COLUMN = 'notify.url';
+    END IF;
+    v_on := coalesce(p -> 'on', '["dead", "paused", "recovered"]'::jsonb);
+    IF jsonb_typeof(v_on) = 'null' THEN
+        v_on := '["dead", "paused", "recovered"]'::jsonb;
+    END IF;
+    IF jsonb_typeof(v_on) <> 'array' OR jsonb_array_length(v_on) = 0 THEN
+        RAISE EXCEPTION 'notify.on must name at least one event of dead, paused, recovered (leave it out for all three)'
+            USING ERRCODE = '22023', COLUMN = 'notify.on';
+    END IF;
+    IF EXISTS (SELECT 1 FROM jsonb_array_elements(v_on) AS e
+               WHERE jsonb_typeof(e) <> 'string' OR e #>> '{}' NOT IN ('dead', 'paused', 'recovered')) THEN
+        RAISE EXCEPTION 'notify.on has an unknown event: use dead, paused, recovered'
+            USING ERRCODE = '22023', COLUMN = 'notify.on';
+    END IF;
+    RETURN jsonb_build_object('url', v_url, 'on',
+        (SELECT jsonb_agg(x ORDER BY array_position(ARRAY['dead', 'paused', 'recovered'], x))
+         FROM (SELECT DISTINCT e #>> '{}' AS x FROM jsonb_array_elements(v_on) AS e) d));
 END
 $$;
 

@@ -12,7 +12,8 @@
 -- retry_base_seconds, retry_max_seconds: the job's retry policy, null for the node's defaults; depends_on,
 -- on_parent_failure: the parent jobs it waits for and what a failed parent does to it, docs/API.md "Workflows";
 -- sequence_key, on_dead: the sequence its run joins, docs/API.md "Flow control", forgeflow_sequences.sql; debounce,
--- throttle: docs/API.md "Flow control", forgeflow_flow.sql). A run with a sequence_key or a debounce waits for the
+-- throttle: docs/API.md "Flow control", forgeflow_flow.sql; notify: README "Notices", checked by
+-- forgeflow_notify_checked). A run with a sequence_key or a debounce waits for the
 -- key's lock (held by another submitter until its commit) and needs READ COMMITTED. debounced: the submission joined
 -- the run it names (created false); nothing was stored.
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
@@ -29,6 +30,8 @@ DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer
                                 integer, text, text, text, integer, integer, uuid[], text, text, text);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text, text, text, integer, integer, uuid[], text, text, text);
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text, text, text, integer, integer, uuid[], text, text, text, jsonb, jsonb);
 CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', run_at timestamptz DEFAULT NULL,
                         priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300,
                         queue text DEFAULT 'default', idempotency_key text DEFAULT NULL,
@@ -38,7 +41,7 @@ CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', ru
                         retry_base_seconds integer DEFAULT NULL, retry_max_seconds integer DEFAULT NULL,
                         depends_on uuid[] DEFAULT NULL, on_parent_failure text DEFAULT NULL,
                         sequence_key text DEFAULT NULL, on_dead text DEFAULT NULL,
-                        debounce jsonb DEFAULT NULL, throttle jsonb DEFAULT NULL)
+                        debounce jsonb DEFAULT NULL, throttle jsonb DEFAULT NULL, notify jsonb DEFAULT NULL)
     RETURNS TABLE (job_id text, run_id text, created boolean, debounced boolean)
     LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 #variable_conflict use_column
@@ -72,6 +75,7 @@ DECLARE
     v_on_dead  text    := enqueue.on_dead;
     v_debounce jsonb   := forgeflow_debounce_checked(enqueue.debounce);
     v_throttle jsonb   := forgeflow_throttle_checked(enqueue.throttle);
+    v_notify   jsonb   := forgeflow_notify_checked(enqueue.notify);
     v_into_job uuid;
     v_into_run uuid;
 BEGIN
@@ -211,6 +215,10 @@ BEGIN
         RAISE EXCEPTION 'idempotency_key must be 1 to 200 characters, was %', char_length(v_key)
             USING ERRCODE = '22023', COLUMN = 'idempotency_key';
     END IF;
+    IF v_key LIKE 'notice:%' THEN
+        RAISE EXCEPTION 'idempotency_key must not start with ''notice:'': that prefix is reserved for the notices ForgeFlow sends'
+            USING ERRCODE = '22023', COLUMN = 'idempotency_key';
+    END IF;
     IF v_queue !~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' THEN
         RAISE EXCEPTION 'queue must be 1 to 100 characters: letters, digits, ''.'', ''_'' and ''-'', starting with a letter or digit, e.g. ''billing'''
             USING ERRCODE = '22023', COLUMN = 'queue';
@@ -270,11 +278,11 @@ BEGIN
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
                       retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead,
-                      debounce, throttle)
+                      debounce, throttle, notify)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
             v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead,
-            v_debounce, v_throttle)
+            v_debounce, v_throttle, v_notify)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -290,7 +298,8 @@ BEGIN
            OR v_old.overlap <> 'allow' OR v_old.retry_base_seconds IS DISTINCT FROM v_rbase
            OR v_old.retry_max_seconds IS DISTINCT FROM v_rmax OR v_old.labels <> v_labels
            OR v_old.sequence_key IS DISTINCT FROM v_seq OR v_old.sequence_on_dead IS DISTINCT FROM v_on_dead
-           OR v_old.debounce IS DISTINCT FROM v_debounce OR v_old.throttle IS DISTINCT FROM v_throttle THEN
+           OR v_old.debounce IS DISTINCT FROM v_debounce OR v_old.throttle IS DISTINCT FROM v_throttle
+           OR v_old.notify IS DISTINCT FROM v_notify THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
                 v_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
@@ -341,7 +350,7 @@ BEGIN
     RETURN QUERY SELECT v_job::text, v_run::text, true, false;
 END
 $$;
---rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text, text, text, jsonb, jsonb);
+--rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text, text, text, jsonb, jsonb, jsonb);
 
 --changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
 -- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop, and java: an embedded

@@ -199,4 +199,63 @@ BEGIN
     RETURN v::integer;
 END
 $$;
---rollback DROP FUNCTION forgeflow_flow_int(jsonb, text, text, integer, integer, boolean); DROP FUNCTION forgeflow_flow_key(jsonb, text, text); DROP FUNCTION forgeflow_throttle_checked(jsonb); DROP FUNCTION forgeflow_debounce_checked(jsonb); DROP FUNCTION forgeflow_throttle_sweep(integer); DROP FUNCTION forgeflow_debounce_start(uuid); DROP FUNCTION forgeflow_debounce_absorb(jsonb, text, jsonb);
+-- enqueue()'s notify argument checked as the API checks it (Notify.validate: an absolute http(s) URL of at most
+-- 2,000 characters with a host, events of dead, paused, recovered; SQLSTATE 22023 naming notify.url or notify.on):
+-- the stored form, events in the API's order, or null. The http executor's guard judges the address when a notice is
+-- sent (a literal private address, refused by the API at submission, ends that notice's run dead here).
+CREATE OR REPLACE FUNCTION forgeflow_notify_checked(p jsonb) RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    v_url  text;
+    v_on   jsonb;
+    v_part text;
+BEGIN
+    IF p IS NULL OR jsonb_typeof(p) = 'null' THEN
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(p) <> 'object' THEN
+        RAISE EXCEPTION 'notify must be a JSON object such as ''{"url": "https://hooks.example.com/forgeflow", "on": ["dead"]}'', was %', jsonb_typeof(p)
+            USING ERRCODE = '22023', COLUMN = 'notify';
+    END IF;
+    FOR v_part IN SELECT k FROM jsonb_object_keys(p) AS k ORDER BY k LOOP
+        IF v_part NOT IN ('url', 'on') THEN
+            RAISE EXCEPTION 'unknown field ''notify.%'': notify has url (where the notices are POSTed) and on (the events: dead, paused, recovered)', left(v_part, 60)
+                USING ERRCODE = '22023', COLUMN = 'notify.' || left(v_part, 60);
+        END IF;
+    END LOOP;
+    v_url := p ->> 'url';
+    IF jsonb_typeof(p -> 'url') IS DISTINCT FROM 'string' OR btrim(v_url) = '' THEN
+        RAISE EXCEPTION 'notify.url is required: the http or https URL the notices are POSTed to, e.g. https://hooks.example.com/forgeflow'
+            USING ERRCODE = '22023', COLUMN = 'notify.url';
+    END IF;
+    IF char_length(v_url) > 2000 THEN
+        RAISE EXCEPTION 'notify.url must be at most 2000 characters, was %', char_length(v_url)
+            USING ERRCODE = '22023', COLUMN = 'notify.url';
+    END IF;
+    IF v_url ~ '[[:space:][:cntrl:]]' THEN
+        RAISE EXCEPTION 'notify.url must not contain spaces or control characters: escape them (%%20)'
+            USING ERRCODE = '22023', COLUMN = 'notify.url';
+    END IF;
+    IF v_url !~* '^https?://[^/?#@:]+' AND v_url !~* '^https?://[^/?#]*@[^/?#:]+' AND v_url !~* '^https?://\[' THEN
+        RAISE EXCEPTION 'notify.url must be an absolute http or https URL with a host, e.g. https://hooks.example.com/forgeflow'
+            USING ERRCODE = '22023', COLUMN = 'notify.url';
+    END IF;
+    v_on := coalesce(p -> 'on', '["dead", "paused", "recovered"]'::jsonb);
+    IF jsonb_typeof(v_on) = 'null' THEN
+        v_on := '["dead", "paused", "recovered"]'::jsonb;
+    END IF;
+    IF jsonb_typeof(v_on) <> 'array' OR jsonb_array_length(v_on) = 0 THEN
+        RAISE EXCEPTION 'notify.on must name at least one event of dead, paused, recovered (leave it out for all three)'
+            USING ERRCODE = '22023', COLUMN = 'notify.on';
+    END IF;
+    IF EXISTS (SELECT 1 FROM jsonb_array_elements(v_on) AS e
+               WHERE jsonb_typeof(e) <> 'string' OR e #>> '{}' NOT IN ('dead', 'paused', 'recovered')) THEN
+        RAISE EXCEPTION 'notify.on has an unknown event: use dead, paused, recovered'
+            USING ERRCODE = '22023', COLUMN = 'notify.on';
+    END IF;
+    RETURN jsonb_build_object('url', v_url, 'on',
+        (SELECT jsonb_agg(x ORDER BY array_position(ARRAY['dead', 'paused', 'recovered'], x))
+         FROM (SELECT DISTINCT e #>> '{}' AS x FROM jsonb_array_elements(v_on) AS e) d));
+END
+$$;
+--rollback DROP FUNCTION forgeflow_notify_checked(jsonb); DROP FUNCTION forgeflow_flow_int(jsonb, text, text, integer, integer, boolean); DROP FUNCTION forgeflow_flow_key(jsonb, text, text); DROP FUNCTION forgeflow_throttle_checked(jsonb); DROP FUNCTION forgeflow_debounce_checked(jsonb); DROP FUNCTION forgeflow_throttle_sweep(integer); DROP FUNCTION forgeflow_debounce_start(uuid); DROP FUNCTION forgeflow_debounce_absorb(jsonb, text, jsonb);

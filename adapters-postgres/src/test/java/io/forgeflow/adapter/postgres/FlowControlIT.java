@@ -219,4 +219,46 @@ class FlowControlIT {
                     .isEqualTo(1);
         }
     }
+
+    /** enqueue() takes notify and flow control as the API does, and refuses a bad part naming it (SQLSTATE 22023). */
+    @Nested
+    class Enqueue {
+        String refusedColumn(String args) {
+            try {
+                pg.jdbi().useHandle(h -> h.createQuery("SELECT * FROM enqueue('e', 'noop', '{}', " + args + ")")
+                        .mapToMap().one());
+            } catch (org.jdbi.v3.core.statement.UnableToExecuteStatementException e) {
+                org.postgresql.util.PSQLException cause = (org.postgresql.util.PSQLException) e.getCause();
+                assertThat(cause.getSQLState()).isEqualTo("22023");
+                return cause.getServerErrorMessage().getColumn();
+            }
+            throw new AssertionError("not refused: " + args);
+        }
+
+        @Test
+        void notifyIsStoredInItsCheckedFormAndABadOneIsNamed() {
+            pg.jdbi().useHandle(h -> h.execute("INSERT INTO executors (name, last_seen_by) VALUES ('noop', 'test') "
+                    + "ON CONFLICT DO NOTHING"));
+            String job = pg.jdbi().withHandle(h -> h.createQuery("SELECT job_id FROM enqueue('e', 'noop', '{}', "
+                    + "notify => '{\"url\": \"https://hooks.example.com/x\", \"on\": [\"recovered\", \"dead\"]}')")
+                    .mapTo(String.class).one());
+            String stored = pg.jdbi().withHandle(h -> h.createQuery("SELECT notify::text FROM jobs WHERE id = "
+                    + "CAST(:id AS uuid)").bind("id", job).mapTo(String.class).one());
+            assertThat(stored).isEqualTo("{\"on\": [\"dead\", \"recovered\"], \"url\": \"https://hooks.example.com/x\"}");
+            assertThat(refusedColumn("notify => '{\"url\": \"ftp://x/\"}'")).isEqualTo("notify.url");
+            assertThat(refusedColumn("notify => '{\"url\": \"https://x/\", \"on\": [\"late\"]}'")).isEqualTo("notify.on");
+            assertThat(refusedColumn("notify => '{\"url\": \"https://x/\", \"to\": 1}'")).isEqualTo("notify.to");
+            assertThat(refusedColumn("idempotency_key => 'notice:7'")).isEqualTo("idempotency_key");
+            assertThat(refusedColumn("debounce => '{\"key\": \"k\"}'")).isEqualTo("debounce.period_seconds");
+            assertThat(refusedColumn("debounce => '{\"key\": \"k\", \"period_seconds\": 5, \"edge\": \"leading\", "
+                    + "\"max_wait_seconds\": 9}'")).isEqualTo("debounce.max_wait_seconds");
+            assertThat(refusedColumn("debounce => '{\"key\": \"k\", \"period_seconds\": 5}', run_at => now()"))
+                    .isEqualTo("debounce");
+            assertThat(refusedColumn("throttle => '{\"key\": \"k\", \"count\": 0, \"per_seconds\": 1}'"))
+                    .isEqualTo("throttle.count");
+            assertThat(refusedColumn("throttle => '{\"key\": \"\", \"count\": 1, \"per_seconds\": 1}'"))
+                    .isEqualTo("throttle.key");
+            assertThat(refusedColumn("throttle => '[1]'")).isEqualTo("throttle");
+        }
+    }
 }
