@@ -124,6 +124,15 @@ final class ForgeFlowMetrics implements WorkerListener {
                             }
                         }
                     }).register(registry);
+            GaugeWithCallback.builder().name("forgeflow_throttled_runs")
+                    .help("Pending runs with a throttle that are not due yet, most waiting for their key's window "
+                            + "(cluster-wide)")
+                    .callback(cb -> {
+                        QueueStats.Snapshot snapshot = queueSnapshot();
+                        if (snapshot != null) {
+                            cb.call(snapshot.throttled());
+                        }
+                    }).register(registry);
             GaugeWithCallback.builder().name("forgeflow_queue_lag_seconds")
                     .help("How long the oldest due pending run has waited (cluster-wide; 0 when none is due)")
                     .callback(cb -> {

@@ -50,7 +50,7 @@ final class Rows {
     }
 
     /** The queue's counts per status and the age in seconds of its oldest due pending run. */
-    record QueueRow(Map<RunStatus, Long> depth, double lagSeconds) {
+    record QueueRow(Map<RunStatus, Long> depth, double lagSeconds, long throttled) {
     }
 
     /** A run list item of a budgeted page. */
@@ -87,7 +87,7 @@ final class Rows {
             for (RunStatus status : RunStatus.values()) {
                 depth.put(status, rs.getLong(status.wireName()));
             }
-            return new QueueRow(depth, rs.getDouble("lag_seconds"));
+            return new QueueRow(depth, rs.getDouble("lag_seconds"), rs.getLong("throttled"));
         });
         jdbi.registerRowMapper(QueueInfo.class, (rs, ctx) -> queue(rs));
         jdbi.registerRowMapper(io.forgeflow.domain.job.Notice.class, (rs, ctx) -> new io.forgeflow.domain.job.Notice(

@@ -116,6 +116,8 @@ class FlowControlIT {
             assertThat(count("SELECT count(*) FROM throttle_starts WHERE throttle_key = 'shared'")).isEqualTo(5);
             assertThat(count("SELECT count(*) FROM runs WHERE status = 'pending' AND scheduled_for > "
                     + "'2030-01-01T00:00:00Z'")).as("the rest wait for the window, not due").isEqualTo(35);
+            assertThat(new PostgresQueueStats(pg.jdbi(), clock).snapshot().throttled()).as("the gauge's reading")
+                    .isEqualTo(35);
         }
 
         private Map<String, Long> byKey(List<Run> runs) {

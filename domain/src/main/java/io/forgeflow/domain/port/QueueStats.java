@@ -20,8 +20,13 @@ public interface QueueStats {
      * @param depth runs per status (every status present, zero when none)
      * @param lag   how long the oldest pending run has been due (now minus its {@code scheduled_for}); zero when no
      *              pending run is due
+     * @param throttled pending runs with a throttle that are not due yet: most wait for their key's window (issue 44)
      */
-    record Snapshot(Map<RunStatus, Long> depth, Duration lag) {
+    record Snapshot(Map<RunStatus, Long> depth, Duration lag, long throttled) {
+        public Snapshot(Map<RunStatus, Long> depth, Duration lag) {
+            this(depth, lag, 0);
+        }
+
         public Snapshot {
             Objects.requireNonNull(lag, "lag");
             Map<RunStatus, Long> all = new EnumMap<>(RunStatus.class);

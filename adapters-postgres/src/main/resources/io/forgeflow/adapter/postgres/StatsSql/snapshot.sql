@@ -13,4 +13,8 @@ SELECT (SELECT count(*) FROM runs WHERE status = 'waiting')   AS waiting,
                             FROM runs r
                             WHERE r.status = 'pending' AND r.priority = p.priority
                             ORDER BY r.scheduled_for
-                            LIMIT 1) AS first) AS lag_seconds
+                            LIMIT 1) AS first) AS lag_seconds,
+       -- throttled runs not due yet (their partial index): most wait for their key's window (forgeflow_claim.sql)
+       (SELECT count(*) FROM runs
+        WHERE status = 'pending' AND throttle_key IS NOT NULL
+          AND scheduled_for > coalesce(CAST(:now AS timestamptz), now())) AS throttled
