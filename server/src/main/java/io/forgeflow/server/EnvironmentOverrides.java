@@ -56,7 +56,7 @@ public final class EnvironmentOverrides {
             Map.entry("notifyUrl", "FORGEFLOW_NOTIFY_URL"), Map.entry("notifyOn", "FORGEFLOW_NOTIFY_ON"),
             Map.entry("notifySecret", "FORGEFLOW_NOTIFY_SECRET"));
 
-    /** Variables of settings outside {@code forgeflow:}: the listen addresses and the pool size. */
+    /** Variables of settings outside {@code forgeflow:}: the listen addresses. */
     static final List<String> OTHER_VARIABLES = List.of("FORGEFLOW_LISTEN_ADDR", "FORGEFLOW_ADMIN_LISTEN_ADDR");
 
     private EnvironmentOverrides() {

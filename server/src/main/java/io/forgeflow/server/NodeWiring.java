@@ -110,9 +110,6 @@ final class NodeWiring {
                     ? DedicatedConnections.dataSource(DatabaseSettings.dedicated(sessions, "forgeflow migrations"))
                     : dataSource, settings.databaseSchema);
         }
-        if (sessions.pooled()) {
-            PoolerSessionCheck.check(dataSource, settings);
-        }
         if (polling) {
             // no session to hold the migrations' advisory lock: they run once, from a direct connection, beforehand
             java.util.List<String> pending = PostgresMigrations.pendingChangeSets(dataSource, settings.databaseSchema);
@@ -122,6 +119,9 @@ final class NodeWiring {
                         + "cannot migrate through the transaction pooler: run `java -jar forgeflow.jar db migrate` once "
                         + "with FORGEFLOW_DATABASE_URL pointing at PostgreSQL itself (README \"Without a session URL\")");
             }
+        }
+        if (sessions.pooled()) {
+            PoolerSessionCheck.check(dataSource, settings);
         }
         SessionCount sessionCount = new SessionCount();
         Set<String> roles = new HashSet<>(settings.roles);

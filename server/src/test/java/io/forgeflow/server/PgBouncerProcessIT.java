@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
@@ -66,6 +67,7 @@ class PgBouncerProcessIT {
         Files.writeString(dir.resolve("pgbouncer.ini"), String.join("\n",
                 "[databases]",
                 database + " = host=" + uri.getHost() + " port=" + uri.getPort() + " dbname=" + database,
+                "* = host=" + uri.getHost() + " port=" + uri.getPort(),
                 "[pgbouncer]",
                 "listen_addr = 127.0.0.1",
                 "listen_port = " + bouncerPort,
@@ -137,8 +139,11 @@ class PgBouncerProcessIT {
     static NodeProcess start(String id, String roles, Map<String, String> env) throws Exception {
         URI uri = URI.create(pg.jdbcUrl().substring("jdbc:".length()));
         String credentials = "user=" + pg.user() + (pg.password().isEmpty() ? "" : "&password=" + pg.password());
-        NodeProcess node = NodeProcess.start(id, roles, "jdbc:postgresql://127.0.0.1:" + bouncerPort + uri.getPath()
-                + "?" + credentials, env);
+        return start(id, roles, "jdbc:postgresql://127.0.0.1:" + bouncerPort + uri.getPath() + "?" + credentials, env);
+    }
+
+    static NodeProcess start(String id, String roles, String url, Map<String, String> env) throws Exception {
+        NodeProcess node = NodeProcess.start(id, roles, url, env);
         nodes.add(node);
         return node;
     }
@@ -288,6 +293,31 @@ class PgBouncerProcessIT {
         assertThat(leads(rest, "lease-d")).isTrue();
         assertThat(third.isAlive() && second.isAlive()).isTrue();
         assertNoSessionConnections();
+    }
+
+    @Test
+    void withoutASessionUrlNothingMigratesThroughThePoolerAndTheWayOutIsNamed() throws Exception {
+        String empty = ((org.postgresql.ds.PGSimpleDataSource) pg.createEmptyDatabase()).getDatabaseName();
+        String credentials = "user=" + pg.user() + (pg.password().isEmpty() ? "" : "&password=" + pg.password());
+        String throughPooler = "jdbc:postgresql://127.0.0.1:" + bouncerPort + "/" + empty + "?" + credentials;
+        Map<String, String> env = new HashMap<>(FAST);
+        env.put("FORGEFLOW_DATABASE_POOLING", "transaction");
+
+        assertThatThrownBy(() -> start("unmigrated", "api,scheduler,worker", throughPooler, env))
+                .hasMessageContaining("the database is not migrated")
+                .hasMessageContaining("java -jar forgeflow.jar db migrate");
+
+        ProcessBuilder migrate = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-jar",
+                NodeProcess.JAR.toString(), "db", "migrate").redirectErrorStream(true);
+        migrate.environment().keySet().removeIf(k -> k.startsWith("FORGEFLOW_"));
+        migrate.environment().put("FORGEFLOW_DATABASE_URL", throughPooler);
+        migrate.environment().put("FORGEFLOW_DATABASE_POOLING", "transaction");
+        Process p = migrate.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isNotZero();
+        assertThat(out).contains("the db commands need a direct connection");
+        assertThat(out).doesNotContain("Liquibase: Update has been successful");
     }
 
     /** The scheduler's lease row: holder:term. */
