@@ -149,6 +149,9 @@ final class NodeWiring {
         PostgresRunQueue queue = new PostgresRunQueue(jdbi, null);
         PostgresWorkflows workflows = new PostgresWorkflows(jdbi, null);
         PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
+        if (roles.contains("scheduler")) {
+            refuseMixedLeadership(nodes, mode.leadership, workerId);
+        }
         CronUtilsSchedules cron = new CronUtilsSchedules();
         RetryPolicy retryPolicy = new RetryPolicy(settings.retryBase.toJavaDuration(),
                 max(Duration.ofMinutes(15), settings.retryBase.toJavaDuration()));
@@ -286,6 +289,26 @@ final class NodeWiring {
                 settings.heartbeatInterval.toJavaDuration());
         environment.lifecycle().manage(managed(presence::start, presence::stop));
         LOG.info("node {} (ForgeFlow {}) roles {}", workerId, VERSION, roles);
+    }
+
+    /**
+     * A lease and an advisory lock do not exclude each other: a scheduler node refuses to start while a live scheduler
+     * node of the cluster campaigns the other way (one that does not say campaigns by advisory lock: it predates the
+     * lease). Checked at start only: switch every scheduler node at once.
+     */
+    private void refuseMixedLeadership(PostgresNodeRegistry nodes, String leadership, String workerId) {
+        long live = Math.max(1, settings.heartbeatInterval.toJavaDuration().multipliedBy(3).toSeconds());
+        for (NodeRegistry.NodeStatus other : nodes.list(live)) {
+            NodeRegistry.NodeInfo info = other.info();
+            String theirs = info.leadership() != null ? info.leadership() : "advisory_lock";
+            if (!info.workerId().equals(workerId) && info.roles().contains("scheduler")
+                    && !info.roles().contains("embedded") && !theirs.equals(leadership)) {
+                throw new IllegalStateException("scheduler node " + info.workerId() + " campaigns by " + theirs
+                        + " and this one would by " + leadership + ": both could lead at once. Give every scheduler "
+                        + "node of the cluster the same FORGEFLOW_DATABASE_SESSION_URL / FORGEFLOW_DATABASE_POOLING "
+                        + "choice (README \"Without a session URL\")");
+            }
+        }
     }
 
     /** The pool's size and borrowed connections now, and the open session connections (GET /api/nodes). */

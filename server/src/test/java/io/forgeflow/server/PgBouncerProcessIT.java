@@ -211,6 +211,10 @@ class PgBouncerProcessIT {
         }
         assertThat(leads(rest, "bouncer-c")).as("the second scheduler leads").isTrue();
         assertThat(second.isAlive()).isTrue();
+
+        // a scheduler without a session URL would lead by the lease beside the advisory lock: it refuses to start
+        assertThatThrownBy(() -> startWithoutSessions("bouncer-mixed", "scheduler"))
+                .hasMessageContaining("scheduler node bouncer-c campaigns by advisory_lock and this one would by lease");
     }
 
     @Test
@@ -231,6 +235,7 @@ class PgBouncerProcessIT {
         assertThat(leaderNode.get("connections").get("pool_max").asInt()).as("scheduler 4 + worker 4 + 16 / 2")
                 .isEqualTo(16);
         assertThat(leaderNode.get("connections").get("sessions").asInt()).isZero();
+        assertThat(leaderNode.get("connections").get("pool_in_use").asInt()).isBetween(0, 16);
         assertNoSessionConnections();
 
         // REST round trip, a workflow, cancel: the worker is woken by polling only
