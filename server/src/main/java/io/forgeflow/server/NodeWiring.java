@@ -293,16 +293,15 @@ final class NodeWiring {
 
     /**
      * A lease and an advisory lock do not exclude each other: a scheduler node refuses to start while a live scheduler
-     * node of the cluster campaigns the other way (one that does not say campaigns by advisory lock: it predates the
-     * lease). Checked at start only: switch every scheduler node at once.
+     * node of the cluster campaigns the other way (one that does not say, an embedded worker's scheduler or an older
+     * node, campaigns by advisory lock). Checked at start only: switch every scheduler node at once.
      */
     private void refuseMixedLeadership(PostgresNodeRegistry nodes, String leadership, String workerId) {
         long live = Math.max(1, settings.heartbeatInterval.toJavaDuration().multipliedBy(3).toSeconds());
         for (NodeRegistry.NodeStatus other : nodes.list(live)) {
             NodeRegistry.NodeInfo info = other.info();
             String theirs = info.leadership() != null ? info.leadership() : "advisory_lock";
-            if (!info.workerId().equals(workerId) && info.roles().contains("scheduler")
-                    && !info.roles().contains("embedded") && !theirs.equals(leadership)) {
+            if (!info.workerId().equals(workerId) && info.roles().contains("scheduler") && !theirs.equals(leadership)) {
                 throw new IllegalStateException("scheduler node " + info.workerId() + " campaigns by " + theirs
                         + " and this one would by " + leadership + ": both could lead at once. Give every scheduler "
                         + "node of the cluster the same FORGEFLOW_DATABASE_SESSION_URL / FORGEFLOW_DATABASE_POOLING "
