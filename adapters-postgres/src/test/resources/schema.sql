@@ -2388,6 +2388,14 @@ CREATE TABLE forgeflow.jobs (
     CONSTRAINT jobs_window_order CHECK ((end_at > start_at))
 );
 
+CREATE TABLE forgeflow.leader_lease (
+    name text NOT NULL,
+    holder text NOT NULL,
+    term bigint NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT leader_lease_term CHECK ((term > 0))
+);
+
 CREATE TABLE forgeflow.nodes (
     worker_id text NOT NULL,
     roles text[] NOT NULL,
@@ -2398,7 +2406,13 @@ CREATE TABLE forgeflow.nodes (
     containment text,
     job_user text,
     grpc_address text,
-    database_pooling text
+    database_pooling text,
+    wake_ups text,
+    leadership text,
+    leader_term bigint,
+    pool_max integer,
+    pool_in_use integer,
+    session_connections integer
 );
 
 CREATE TABLE forgeflow.notices (
@@ -2505,6 +2519,9 @@ ALTER TABLE ONLY forgeflow.jobs
 
 ALTER TABLE ONLY forgeflow.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY forgeflow.leader_lease
+    ADD CONSTRAINT leader_lease_pkey PRIMARY KEY (name);
 
 ALTER TABLE ONLY forgeflow.nodes
     ADD CONSTRAINT nodes_pkey PRIMARY KEY (worker_id);

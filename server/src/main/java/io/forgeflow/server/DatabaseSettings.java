@@ -28,10 +28,45 @@ final class DatabaseSettings {
         }
     }
 
+    /** How a node reaches PostgreSQL, chosen at start from its settings. */
+    enum Mode {
+        /** The pool reaches PostgreSQL directly (or through a session pooler): every session feature on it. */
+        DIRECT("direct", "notify", "advisory_lock"),
+        /** The pool is a transaction pooler; LISTEN and the leader's lock on direct session connections. */
+        SESSIONS("transaction", "notify", "advisory_lock"),
+        /** The pool is a transaction pooler and there is no session URL: polling, the lease row, no migrations. */
+        POLLING("transaction", "polling", "lease");
+
+        final String pooling;
+        final String wakeUps;
+        final String leadership;
+
+        Mode(String pooling, String wakeUps, String leadership) {
+            this.pooling = pooling;
+            this.wakeUps = wakeUps;
+            this.leadership = leadership;
+        }
+    }
+
+    /**
+     * {@code FORGEFLOW_DATABASE_POOLING} ({@code direct} or {@code transaction}); when unset, {@code transaction} if a
+     * session URL is set. Transaction pooling with a session URL: {@link Mode#SESSIONS}; without: {@link Mode#POLLING}.
+     */
+    static Mode mode(ForgeFlowSettings s) {
+        boolean session = s.databaseSessionUrl != null && !s.databaseSessionUrl.isBlank();
+        boolean transaction = "transaction".equals(s.databasePooling) || (session && !"direct".equals(s.databasePooling));
+        if (!transaction) {
+            return Mode.DIRECT;
+        }
+        return session ? Mode.SESSIONS : Mode.POLLING;
+    }
+
     /** The session database of a node whose pool is {@code dsf} (its URL, user and password already applied). */
     static Sessions sessions(DataSourceFactory dsf, ForgeFlowSettings s) {
         if (s.databaseSessionUrl == null || s.databaseSessionUrl.isBlank()) {
-            return new Sessions(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), s.databaseSchema, false);
+            // without a session URL: nothing holds session state (POLLING), or the pool's database does (DIRECT)
+            return new Sessions(dsf.getUrl(), dsf.getUser(), dsf.getPassword(), s.databaseSchema,
+                    mode(s) == Mode.POLLING);
         }
         PostgresUrls.Parsed parsed = PostgresUrls.parse(s.databaseSessionUrl);
         return new Sessions(parsed.jdbcUrl(), parsed.user() != null ? parsed.user() : dsf.getUser(),

@@ -25,6 +25,8 @@ public final class EnvironmentOverrides {
     static final Map<String, String> SETTINGS_VARIABLES = Map.ofEntries(
             Map.entry("databaseUrl", "FORGEFLOW_DATABASE_URL"), Map.entry("databaseSchema", "FORGEFLOW_DATABASE_SCHEMA"),
             Map.entry("databaseSessionUrl", "FORGEFLOW_DATABASE_SESSION_URL"),
+            Map.entry("databasePooling", "FORGEFLOW_DATABASE_POOLING"),
+            Map.entry("databasePoolSize", "FORGEFLOW_DATABASE_POOL_SIZE"),
             Map.entry("dataDirectory", "FORGEFLOW_DATA_DIR"), Map.entry("roles", "FORGEFLOW_ROLES"),
             Map.entry("workerId", "FORGEFLOW_WORKER_ID"), Map.entry("concurrency", "FORGEFLOW_CONCURRENCY"),
             Map.entry("queues", "FORGEFLOW_QUEUES"), Map.entry("pollInterval", "FORGEFLOW_POLL_INTERVAL"),
@@ -54,9 +56,8 @@ public final class EnvironmentOverrides {
             Map.entry("notifyUrl", "FORGEFLOW_NOTIFY_URL"), Map.entry("notifyOn", "FORGEFLOW_NOTIFY_ON"),
             Map.entry("notifySecret", "FORGEFLOW_NOTIFY_SECRET"));
 
-    /** Variables of settings outside {@code forgeflow:}: the listen addresses and the pool size. */
-    static final List<String> OTHER_VARIABLES = List.of("FORGEFLOW_LISTEN_ADDR", "FORGEFLOW_ADMIN_LISTEN_ADDR",
-            "FORGEFLOW_DATABASE_POOL_SIZE");
+    /** Variables of settings outside {@code forgeflow:}: the listen addresses. */
+    static final List<String> OTHER_VARIABLES = List.of("FORGEFLOW_LISTEN_ADDR", "FORGEFLOW_ADMIN_LISTEN_ADDR");
 
     private EnvironmentOverrides() {
     }
@@ -74,6 +75,18 @@ public final class EnvironmentOverrides {
         }
         if ((v = env.get("FORGEFLOW_DATABASE_SESSION_URL")) != null) {
             s.databaseSessionUrl = v.trim();
+        }
+        if ((v = env.get("FORGEFLOW_DATABASE_POOLING")) != null) {
+            s.databasePooling = v.trim();
+        }
+        s.databasePooling = s.databasePooling == null ? "" : s.databasePooling;
+        if (!List.of("", "direct", "transaction").contains(s.databasePooling)) {
+            throw new IllegalArgumentException("FORGEFLOW_DATABASE_POOLING must be direct or transaction, not '"
+                    + s.databasePooling + "'");
+        }
+        if (s.databasePooling.equals("direct") && !s.databaseSessionUrl.isBlank()) {
+            throw new IllegalArgumentException("FORGEFLOW_DATABASE_POOLING is direct but FORGEFLOW_DATABASE_SESSION_URL "
+                    + "is set: a session URL is for a FORGEFLOW_DATABASE_URL that is a transaction pooler");
         }
         if ((v = env.get("FORGEFLOW_DATABASE_SCHEMA")) != null && !v.isBlank()) {
             s.databaseSchema = v.trim();
@@ -218,6 +231,7 @@ public final class EnvironmentOverrides {
         }
         if ((v = env.get("FORGEFLOW_DATABASE_POOL_SIZE")) != null) {
             int size = integer("FORGEFLOW_DATABASE_POOL_SIZE", v, 2, 1000);
+            s.databasePoolSize = size;
             config.database().setMaxSize(size);
             config.database().setMinSize(Math.min(config.database().getMinSize(), size));
             config.database().setInitialSize(Math.min(config.database().getInitialSize(), size));

@@ -64,6 +64,12 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
                             + "(postgresql://user:pass@host:5432/db); the development database migrates itself at start");
                 }
                 ForgeFlowSettings s = configuration.forgeflow();
+                if (DatabaseSettings.mode(s) == DatabaseSettings.Mode.POLLING) {
+                    throw new IllegalStateException("the db commands need a direct connection (the migrations hold an "
+                            + "advisory lock): FORGEFLOW_DATABASE_POOLING=transaction without FORGEFLOW_DATABASE_SESSION_URL "
+                            + "goes through the pooler; set FORGEFLOW_DATABASE_SESSION_URL, or FORGEFLOW_DATABASE_URL to "
+                            + "PostgreSQL itself, for this command");
+                }
                 String schema = io.forgeflow.adapter.postgres.PostgresSchema.require(s.databaseSchema);
                 // migrations hold session state (Liquibase's connection, locks): the direct URL when there is one
                 DataSourceFactory dsf = DatabaseSettings.useSchema(DatabaseSettings.apply(configuration.database(),
@@ -108,15 +114,27 @@ public class ForgeFlowApplication extends Application<ForgeFlowConfiguration> {
         DatabaseSettings.limit(dsf, DatabaseSettings.limitsOf(settings));
         DatabaseSettings.useSchema(dsf, settings.databaseSchema);
         DatabaseSettings.withNetworkTimeouts(dsf);
-        if (!settings.databaseSessionUrl.isBlank()) {
+        DatabaseSettings.Mode mode = DatabaseSettings.mode(settings);
+        if (mode != DatabaseSettings.Mode.DIRECT) {
             if (settings.databaseUrl.isBlank()) {
-                throw new IllegalStateException("FORGEFLOW_DATABASE_SESSION_URL is set but FORGEFLOW_DATABASE_URL is not: "
-                        + "the session URL is the direct way to the database a pooler at FORGEFLOW_DATABASE_URL serves");
+                throw new IllegalStateException("FORGEFLOW_DATABASE_SESSION_URL or FORGEFLOW_DATABASE_POOLING=transaction "
+                        + "is set but FORGEFLOW_DATABASE_URL is not: they describe the transaction pooler there");
             }
             DatabaseSettings.forTransactionPooler(dsf);
-            LOG.info("database: pooled in transaction mode; session connections to {}",
-                    DatabaseSettings.sessions(dsf, settings));
+            if (mode == DatabaseSettings.Mode.SESSIONS) {
+                LOG.info("database: pooled in transaction mode; session connections to {}",
+                        DatabaseSettings.sessions(dsf, settings));
+            } else {
+                LOG.info("database: pooled in transaction mode without session connections: wake-ups by polling every "
+                        + "{}, leadership by the lease row", settings.pollInterval);
+            }
         }
+        int poolSize = ConnectionBudget.poolSize(settings, dsf.getMaxSize());
+        dsf.setMaxSize(poolSize);
+        dsf.setMinSize(Math.min(dsf.getMinSize(), poolSize));
+        dsf.setInitialSize(Math.min(dsf.getInitialSize(), poolSize));
+        LOG.info("database pool: at most {} connections (roles {}, {} slots; FORGEFLOW_DATABASE_POOL_SIZE overrides)",
+                poolSize, settings.roles, ConnectionBudget.slots(settings));
         ManagedDataSource dataSource = dsf.build(environment.metrics(), "postgresql");
         environment.lifecycle().manage(dataSource);
         new NodeWiring(config, environment, dataSource, security).wire();

@@ -32,6 +32,22 @@ public class ForgeFlowSettings {
     public String databaseSessionUrl = "";
 
     /**
+     * How {@code databaseUrl} reaches PostgreSQL (FORGEFLOW_DATABASE_POOLING): {@code direct}, or {@code transaction}
+     * through PgBouncer in transaction mode. Empty (the default): {@code transaction} when {@code databaseSessionUrl}
+     * is set, {@code direct} otherwise. {@code transaction} without a session URL: wake-ups by polling, leadership by
+     * the lease row, migrations not at start (README "Without a session URL").
+     */
+    @JsonProperty
+    public String databasePooling = "";
+
+    /**
+     * The most pooled connections of the node (FORGEFLOW_DATABASE_POOL_SIZE); 0 (the default): derived from its roles
+     * and concurrency ({@link ConnectionBudget}).
+     */
+    @JsonProperty
+    public int databasePoolSize = 0;
+
+    /**
      * The PostgreSQL schema of ForgeFlow's tables and functions (FORGEFLOW_DATABASE_SCHEMA), created by the
      * migrations; an install of an earlier release in {@code public} is moved into it. Default {@code forgeflow}.
      */

@@ -10,6 +10,9 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.lifecycle.Managed;
 import io.forgeflow.adapter.postgres.AdvisoryLockLeaderElection;
+import io.forgeflow.adapter.postgres.LeaseLeaderElection;
+import io.forgeflow.domain.port.LeaderElection;
+import io.forgeflow.domain.port.NodeRegistry;
 import io.forgeflow.adapter.postgres.DedicatedConnections;
 import io.forgeflow.adapter.postgres.PostgresHealth;
 import io.forgeflow.adapter.postgres.PostgresClock;
@@ -99,22 +102,39 @@ final class NodeWiring {
     void wire() {
         LogFormat.quietRequestLogStatus(environment, config);
         DatabaseSettings.Sessions sessions = DatabaseSettings.sessions(config.database(), settings);
-        if (settings.migrateOnStart) {
+        DatabaseSettings.Mode mode = DatabaseSettings.mode(settings);
+        boolean polling = mode == DatabaseSettings.Mode.POLLING;
+        if (settings.migrateOnStart && !polling) {
             // the migrations' lock is a session's: behind a transaction pooler they run on the direct connection
             PostgresMigrations.migrate(sessions.pooled()
                     ? DedicatedConnections.dataSource(DatabaseSettings.dedicated(sessions, "forgeflow migrations"))
                     : dataSource, settings.databaseSchema);
         }
+        if (polling) {
+            // no session to hold the migrations' advisory lock: they run once, from a direct connection, beforehand
+            java.util.List<String> pending = PostgresMigrations.pendingChangeSets(dataSource, settings.databaseSchema);
+            if (!pending.isEmpty()) {
+                throw new IllegalStateException("the database is not migrated (" + pending.size() + " changesets "
+                        + "pending, first " + pending.get(0) + ") and a node without FORGEFLOW_DATABASE_SESSION_URL "
+                        + "cannot migrate through the transaction pooler: run `java -jar forgeflow.jar db migrate` once "
+                        + "with FORGEFLOW_DATABASE_URL pointing at PostgreSQL itself (README \"Without a session URL\")");
+            }
+        }
         if (sessions.pooled()) {
             PoolerSessionCheck.check(dataSource, settings);
         }
+        SessionCount sessionCount = new SessionCount();
         Set<String> roles = new HashSet<>(settings.roles);
         String workerId = settings.workerId.isBlank() ? defaultWorkerId() : settings.workerId;
         Clock clock = Clock.systemUTC();
         Jdbi jdbi = PostgresJdbi.create(dataSource);
         // one LISTEN/NOTIFY for the node (wake-ups and run events); closed last (registered first)
         // LISTEN is a session's: at most this connection and the leader's go to the session URL behind a pooler
-        PostgresNotifier notifier = new PostgresNotifier(DatabaseSettings.dedicated(sessions, "notifications"),
+        // without a session connection nothing listens: wake-ups come by polling, events are this node's own
+        PostgresNotifier notifier = polling
+                ? PostgresNotifier.sendingOnly(DatabaseSettings.stateless(config.database(), sessions,
+                        "notifications (sending)", null))
+                : new PostgresNotifier(sessionCount.counted(DatabaseSettings.dedicated(sessions, "notifications")),
                 sessions.pooled() ? DatabaseSettings.stateless(config.database(), sessions, "notifications (sending)", null)
                         : DatabaseSettings.dedicated(sessions, "notifications"), sessions.pooled());
         environment.lifecycle().manage(managed(() -> { }, notifier::close));
@@ -129,6 +149,9 @@ final class NodeWiring {
         PostgresRunQueue queue = new PostgresRunQueue(jdbi, null);
         PostgresWorkflows workflows = new PostgresWorkflows(jdbi, null);
         PostgresNodeRegistry nodes = new PostgresNodeRegistry(jdbi, null);
+        if (roles.contains("scheduler")) {
+            refuseMixedLeadership(nodes, mode.leadership, workerId);
+        }
         CronUtilsSchedules cron = new CronUtilsSchedules();
         RetryPolicy retryPolicy = new RetryPolicy(settings.retryBase.toJavaDuration(),
                 max(Duration.ofMinutes(15), settings.retryBase.toJavaDuration()));
@@ -154,9 +177,12 @@ final class NodeWiring {
 
         PostgresWorkSignal signal = new PostgresWorkSignal(notifier);
         environment.lifecycle().manage(managed(() -> { }, signal::close));
-        AdvisoryLockLeaderElection election = roles.contains("scheduler")
-                ? new AdvisoryLockLeaderElection(DatabaseSettings.leaderSession(sessions, settings))
+        // the lease lasts FORGEFLOW_LEADER_SESSION_TIMEOUT, as long as a silent leader's session would
+        LeaseLeaderElection lease = roles.contains("scheduler") && polling
+                ? new LeaseLeaderElection(dataSource, workerId, settings.leaderSessionTimeout.toJavaDuration())
                 : null;
+        LeaderElection election = !roles.contains("scheduler") ? null : lease != null ? lease
+                : new AdvisoryLockLeaderElection(sessionCount.counted(DatabaseSettings.leaderSession(sessions, settings)));
 
         PrometheusRegistry registry = new PrometheusRegistry();
         DropwizardMetricsBridge.register(environment.metrics(), registry); // snake_case names, the JVM once
@@ -228,7 +254,13 @@ final class NodeWiring {
             });
             environment.lifecycle().manage(managed(scheduler::start, () -> {
                 scheduler.stop();
-                election.close();
+                if (election instanceof java.io.Closeable closeable) {
+                    try {
+                        closeable.close();
+                    } catch (java.io.IOException e) {
+                        LOG.debug("closing the election: {}", e.getMessage());
+                    }
+                }
             }));
             ObservabilityWiring.retention(environment, new PostgresRetention(jdbi, null,
                     settings.retentionStatementTimeout.toJavaDuration()), nodes, election, settings,
@@ -252,10 +284,39 @@ final class NodeWiring {
         NodePresence presence = new NodePresence(nodes,
                 () -> new NodeInfo(workerId, roles, VERSION, startedAt, election != null && election.isLeader(),
                         shell == null ? null : shell.containment().label(), shell == null ? null : shell.jobUser(),
-                        GrpcWiring.advertised(grpc, settings), sessions.pooled() ? "transaction" : "direct"),
+                        GrpcWiring.advertised(grpc, settings), mode.pooling, mode.wakeUps,
+                        election == null ? null : mode.leadership, lease == null || !lease.isLeader() ? null : lease.term(),
+                        connections(sessionCount)),
                 settings.heartbeatInterval.toJavaDuration());
         environment.lifecycle().manage(managed(presence::start, presence::stop));
         LOG.info("node {} (ForgeFlow {}) roles {}", workerId, VERSION, roles);
+    }
+
+    /**
+     * A lease and an advisory lock do not exclude each other: a scheduler node refuses to start while a live scheduler
+     * node of the cluster campaigns the other way (one that does not say, an embedded worker's scheduler or an older
+     * node, campaigns by advisory lock). Checked at start only: switch every scheduler node at once.
+     */
+    private void refuseMixedLeadership(PostgresNodeRegistry nodes, String leadership, String workerId) {
+        long live = Math.max(1, settings.heartbeatInterval.toJavaDuration().multipliedBy(3).toSeconds());
+        for (NodeRegistry.NodeStatus other : nodes.list(live)) {
+            NodeRegistry.NodeInfo info = other.info();
+            String theirs = info.leadership() != null ? info.leadership() : "advisory_lock";
+            if (!info.workerId().equals(workerId) && info.roles().contains("scheduler") && !theirs.equals(leadership)) {
+                throw new IllegalStateException("scheduler node " + info.workerId() + " campaigns by " + theirs
+                        + " and this one would by " + leadership + ": both could lead at once. Give every scheduler "
+                        + "node of the cluster the same FORGEFLOW_DATABASE_SESSION_URL / FORGEFLOW_DATABASE_POOLING "
+                        + "choice (README \"Without a session URL\")");
+            }
+        }
+    }
+
+    /** The pool's size and borrowed connections now, and the open session connections (GET /api/nodes). */
+    private NodeRegistry.Connections connections(SessionCount sessions) {
+        if (dataSource instanceof org.apache.tomcat.jdbc.pool.DataSourceProxy pool) {
+            return new NodeRegistry.Connections(pool.getMaxActive(), pool.getNumActive(), sessions.open());
+        }
+        return new NodeRegistry.Connections(config.database().getMaxSize(), 0, sessions.open());
     }
 
     private static Duration max(Duration a, Duration b) {

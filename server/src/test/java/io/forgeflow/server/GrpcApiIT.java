@@ -629,6 +629,9 @@ class GrpcApiIT {
                     assertThat(n.getWorkerId()).isEqualTo("grpc-worker");
                     assertThat(n.getRolesList()).contains("api", "worker", "scheduler");
                     assertThat(n.getGrpcAddress()).isEqualTo("127.0.0.1:" + PORT);
+                    assertThat(n.getWakeUps()).isEqualTo("notify");
+                    assertThat(n.getLeadership()).isEqualTo("advisory_lock");
+                    assertThat(n.getConnections().getPoolMax()).isPositive();
                 });
     }
 
@@ -650,6 +653,10 @@ class GrpcApiIT {
         assertThat(nodes.size()).as("nodes listed").isEqualTo(1);
         assertThat(nodes.get(0).get("grpc").asText()).isEqualTo("127.0.0.1:" + PORT);
         assertThat(nodes.get(0).get("database_pooling").asText()).as("no session URL: direct").isEqualTo("direct");
+        assertThat(nodes.get(0).get("wake_ups").asText()).isEqualTo("notify");
+        assertThat(nodes.get(0).get("leadership").asText()).isEqualTo("advisory_lock");
+        assertThat(nodes.get(0).get("connections").get("sessions").asInt()).as("LISTEN, and the lock once it leads")
+                .isBetween(1, 2);
     }
 
     /** Collects a WatchRuns stream's events on a queue. */

@@ -8,6 +8,7 @@ import com.google.protobuf.Value;
 import io.forgeflow.adapter.grpc.v1.Job;
 import io.forgeflow.adapter.grpc.v1.JobSpec;
 import io.forgeflow.adapter.grpc.v1.Node;
+import io.forgeflow.adapter.grpc.v1.NodeConnections;
 import io.forgeflow.adapter.grpc.v1.Queue;
 import io.forgeflow.adapter.grpc.v1.RateLimit;
 import io.forgeflow.adapter.grpc.v1.RetryPolicy;
@@ -262,6 +263,19 @@ final class Convert {
         }
         if (n.info().pooling() != null) {
             b.setDatabasePooling(n.info().pooling());
+        }
+        if (n.info().wakeUps() != null) {
+            b.setWakeUps(n.info().wakeUps());
+        }
+        if (n.info().leadership() != null) {
+            b.setLeadership(n.info().leadership());
+        }
+        if (n.live() && n.info().leader() && n.info().leaderTerm() != null) {
+            b.setLeaderTerm(n.info().leaderTerm());
+        }
+        if (n.info().connections() != null) {
+            b.setConnections(NodeConnections.newBuilder().setPoolMax(n.info().connections().poolMax())
+                    .setPoolInUse(n.info().connections().poolInUse()).setSessions(n.info().connections().sessions()));
         }
         if (n.info().grpcAddress() != null) {
             b.setGrpcAddress(n.info().grpcAddress());

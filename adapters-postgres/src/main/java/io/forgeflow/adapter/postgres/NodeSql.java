@@ -17,7 +17,10 @@ interface NodeSql {
     void heartbeat(@Bind("workerId") String workerId, @Bind("roles") String[] roles, @Bind("version") String version,
                    @Bind("startedAt") Instant startedAt, @Bind("leader") boolean leader,
                    @Bind("containment") String containment, @Bind("jobUser") String jobUser, @Bind("grpcAddress") String grpcAddress,
-                   @Bind("pooling") String pooling,
+                   @Bind("pooling") String pooling, @Bind("wakeUps") String wakeUps,
+                   @Bind("leadership") String leadership, @Bind("leaderTerm") Long leaderTerm,
+                   @Bind("poolMax") Integer poolMax, @Bind("poolInUse") Integer poolInUse,
+                   @Bind("sessionConnections") Integer sessionConnections,
                    @Bind("now") Instant now);
 
     @SqlUpdate

@@ -28,8 +28,11 @@ public final class PostgresNodeRegistry implements NodeRegistry {
     public void heartbeat(NodeInfo node) {
         Objects.requireNonNull(node, "node");
         String[] roles = node.roles().stream().sorted().toArray(String[]::new);
+        Connections c = node.connections();
         jdbi.useExtension(NodeSql.class, sql -> sql.heartbeat(node.workerId(), roles, node.version(), node.startedAt(),
-                node.leader(), node.containment(), node.jobUser(), node.grpcAddress(), node.pooling(), clock.now()));
+                node.leader(), node.containment(), node.jobUser(), node.grpcAddress(), node.pooling(), node.wakeUps(),
+                node.leadership(), node.leaderTerm(), c == null ? null : c.poolMax(), c == null ? null : c.poolInUse(),
+                c == null ? null : c.sessions(), clock.now()));
     }
 
     @Override

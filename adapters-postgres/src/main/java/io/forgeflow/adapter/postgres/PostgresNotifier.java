@@ -59,6 +59,8 @@ public final class PostgresNotifier implements Closeable {
     private final Supplier<Connection> senders;
     /** The sending connections go through a transaction pooler: no session setting may be made on them. */
     private final boolean pooledSender;
+    /** Never listens: see {@link #sendingOnly}. */
+    private final boolean sendOnly;
     private final List<Channel> channels = new CopyOnWriteArrayList<>();
     private final Thread sender;
     private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
@@ -82,6 +84,23 @@ public final class PostgresNotifier implements Closeable {
      *                     session is left as it is, and echoes are not told apart (the backend changes)
      */
     public PostgresNotifier(Supplier<Connection> listening, Supplier<Connection> sending, boolean pooledSender) {
+        this(listening, sending, pooledSender, false);
+    }
+
+    /**
+     * A notifier that never listens (a node with no session connection, behind a transaction pooler: its wake-ups
+     * come by polling): it sends on {@code sending} for the nodes that do listen, and hands what it sent to its own
+     * listeners that {@linkplain Listener#hearsOwnSends hear their own sends} (this node's changes only).
+     */
+    public static PostgresNotifier sendingOnly(Supplier<Connection> sending) {
+        return new PostgresNotifier(() -> {
+            throw new IllegalStateException("a sending-only notifier does not listen");
+        }, sending, true, true);
+    }
+
+    private PostgresNotifier(Supplier<Connection> listening, Supplier<Connection> sending, boolean pooledSender,
+                             boolean sendOnly) {
+        this.sendOnly = sendOnly;
         this.connections = Objects.requireNonNull(listening, "listening");
         this.senders = Objects.requireNonNull(sending, "sending");
         this.pooledSender = pooledSender;
@@ -170,6 +189,9 @@ public final class PostgresNotifier implements Closeable {
                     + " can be listened to, not " + name);
         }
         listeners.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>()).add(Objects.requireNonNull(listener));
+        if (sendOnly) {
+            return false;
+        }
         Registration registration = new Registration(name, new CountDownLatch(1));
         synchronized (this) {
             if (closed) {
@@ -308,6 +330,9 @@ public final class PostgresNotifier implements Closeable {
                     sending.commit();
                 }
                 batch.forEach((c, payloads) -> c.sent.addAndGet(payloads.size()));
+                if (sendOnly) {
+                    batch.forEach(this::deliverOwn);
+                }
                 return;
             } catch (SQLException | RuntimeException e) {
                 sendingPid = 0;
@@ -438,6 +463,20 @@ public final class PostgresNotifier implements Closeable {
                 }
             }
         });
+    }
+
+    /** A sending-only notifier's own sends, to its listeners that hear them. */
+    private void deliverOwn(Channel channel, List<String> payloads) {
+        for (Listener listener : listeners.getOrDefault(channel.name, List.of())) {
+            if (!listener.hearsOwnSends()) {
+                continue;
+            }
+            try {
+                listener.notified(payloads);
+            } catch (RuntimeException e) {
+                LOG.warn("a listener of {} failed: {}", channel.name, e.toString());
+            }
+        }
     }
 
     private static void reconnected(Listener listener) {

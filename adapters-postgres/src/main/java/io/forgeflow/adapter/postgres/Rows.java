@@ -1,5 +1,7 @@
 package io.forgeflow.adapter.postgres;
 
+import io.forgeflow.domain.port.NodeRegistry;
+
 import io.forgeflow.domain.backoff.RetryOverride;
 import io.forgeflow.domain.job.CatchUp;
 import io.forgeflow.domain.job.Job;
@@ -318,7 +320,10 @@ final class Rows {
         Array roles = rs.getArray("roles");
         NodeInfo info = new NodeInfo(rs.getString("worker_id"), Set.copyOf(Arrays.asList((String[]) roles.getArray())),
                 rs.getString("version"), instant(rs, "started_at"), rs.getBoolean("leader"), rs.getString("containment"),
-                rs.getString("job_user"), rs.getString("grpc_address"), rs.getString("database_pooling"));
+                rs.getString("job_user"), rs.getString("grpc_address"), rs.getString("database_pooling"),
+                rs.getString("wake_ups"), rs.getString("leadership"), rs.getObject("leader_term", Long.class),
+                rs.getObject("pool_max") == null ? null : new NodeRegistry.Connections(rs.getInt("pool_max"),
+                        rs.getInt("pool_in_use"), rs.getInt("session_connections")));
         return new NodeStatus(info, instant(rs, "last_seen_at"), rs.getLong("running"), rs.getBoolean("live"));
     }
 

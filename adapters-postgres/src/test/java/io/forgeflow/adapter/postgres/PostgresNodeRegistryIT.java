@@ -34,6 +34,20 @@ class PostgresNodeRegistryIT {
     }
 
     @Test
+    void aHeartbeatCarriesHowTheNodeIsWokenAndElectedAndItsConnections() {
+        NodeInfo info = new NodeInfo("node-a", Set.of("scheduler", "worker"), "0.1.0", started, true, null, null, null,
+                "transaction", "polling", "lease", 7L, new io.forgeflow.domain.port.NodeRegistry.Connections(16, 3, 0));
+
+        nodes.heartbeat(info);
+        assertThat(nodes.list(30)).containsExactly(new NodeStatus(info, started, 0));
+
+        NodeInfo standby = new NodeInfo("node-a", Set.of("scheduler", "worker"), "0.1.0", started, false, null, null,
+                null, "transaction", "polling", "lease", null, new io.forgeflow.domain.port.NodeRegistry.Connections(16, 0, 0));
+        nodes.heartbeat(standby);
+        assertThat(nodes.list(30)).containsExactly(new NodeStatus(standby, started, 0));
+    }
+
+    @Test
     void aLaterHeartbeatRefreshesTheRow() {
         nodes.heartbeat(new NodeInfo("node-a", Set.of("worker"), "0.1.0", started, false));
         clock.advance(Duration.ofSeconds(10));

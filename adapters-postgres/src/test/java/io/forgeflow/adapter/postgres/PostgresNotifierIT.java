@@ -103,6 +103,36 @@ class PostgresNotifierIT {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("forgeflow_due");
     }
 
+    @Test
+    void aSendingOnlyNotifierNeverListensSendsForOthersAndHandsItsOwnChangesToItsListeners() throws Exception {
+        RecordingConnections sending = new RecordingConnections(pg);
+        PostgresNotifier polling = PostgresNotifier.sendingOnly(sending);
+        PostgresWorkSignal pollingSignal = new PostgresWorkSignal(polling);
+        PostgresRunEvents pollingEvents = new PostgresRunEvents(polling);
+        try {
+            PostgresRunEventsIT.Recorder heard = new PostgresRunEventsIT.Recorder();
+            pollingEvents.subscribe(heard);
+            drain(otherNode);
+
+            pollingSignal.runsBecameDue();
+            assertThat(pollingSignal.await(WITHIN)).as("its own waiters, at once").isTrue();
+            assertThat(otherNode.await(WITHIN)).as("a listening node hears its NOTIFY").isTrue();
+            RunChange change = new RunChange(UUID.randomUUID().toString(), UUID.randomUUID().toString(),
+                    RunStatus.SUCCEEDED, 1, "w1", Instant.now().truncatedTo(ChronoUnit.MILLIS));
+            pollingEvents.publish(List.of(change));
+            Conditions.awaitTrue(() -> heard.changes.contains(change), WITHIN, "its own change, without LISTEN");
+
+            signal.runsBecameDue(); // another node's wake-up does not reach it: it polls
+            assertThat(pollingSignal.await(Duration.ofMillis(500))).isFalse();
+            assertThat(polling.listensAtAll()).isFalse();
+            assertThat(sending.handedOut).as("one connection, to send").hasSize(1);
+        } finally {
+            pollingEvents.close();
+            pollingSignal.close();
+            polling.close();
+        }
+    }
+
     private static void drain(PostgresWorkSignal signal) throws InterruptedException {
         while (signal.await(Duration.ofMillis(50))) {
             // keep draining

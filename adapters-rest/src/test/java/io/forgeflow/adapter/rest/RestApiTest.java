@@ -582,7 +582,9 @@ class RestApiTest {
             JsonNode node = r.json().get("items").get(0);
             assertThat(Api.JSON.convertValue(node, java.util.Map.class).keySet())
                     .containsExactly("worker_id", "roles", "version", "started_at", "last_seen_at", "running", "leader",
-                            "status", "containment", "job_user", "grpc", "database_pooling");
+                            "status", "containment", "job_user", "grpc", "database_pooling", "wake_ups", "leadership",
+                            "leader_term", "connections");
+            assertThat(node.get("connections").isNull()).as("a node that does not say").isTrue();
             assertThat(node.get("worker_id").asText()).isEqualTo("node-1");
             assertThat(node.get("roles")).extracting(JsonNode::asText).containsExactly("api", "worker");
             assertThat(node.get("version").asText()).isEqualTo("0.1.0");

@@ -40,11 +40,24 @@ public interface NodeRegistry {
      * @param jobUser     the OS user its shell jobs run as, or null: the node's own
      * @param pooling     how its pool reaches PostgreSQL: {@code direct}, or {@code transaction} behind a transaction
      *                    pooler (PgBouncer); null when it does not say
+     * @param wakeUps     how it learns runs became due: {@code notify} (LISTEN) or {@code polling}; null: not said
+     * @param leadership  how its scheduler campaigns: {@code advisory_lock} or {@code lease}; null: not said or no
+     *                    scheduler role
+     * @param leaderTerm  the lease term it leads in ({@code lease} leadership), null otherwise
+     * @param connections its database connections at its last heartbeat; null: not said
      */
     record NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader,
-                    String containment, String jobUser, String grpcAddress, String pooling) {
+                    String containment, String jobUser, String grpcAddress, String pooling, String wakeUps,
+                    String leadership, Long leaderTerm, Connections connections) {
         public NodeInfo {
             roles = Set.copyOf(roles);
+        }
+
+        /** A node that does not say how it is woken and elected, nor its connections. */
+        public NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader,
+                        String containment, String jobUser, String grpcAddress, String pooling) {
+            this(workerId, roles, version, startedAt, leader, containment, jobUser, grpcAddress, pooling, null, null,
+                    null, null);
         }
 
         /** A node that does not say how it reaches the database. */
@@ -63,6 +76,17 @@ public interface NodeRegistry {
         public NodeInfo(String workerId, Set<String> roles, String version, Instant startedAt, boolean leader) {
             this(workerId, roles, version, startedAt, leader, null, null, null, null);
         }
+    }
+
+    /**
+     * A node's database connections.
+     *
+     * @param poolMax   the most its pool opens
+     * @param poolInUse pool connections borrowed at that moment
+     * @param sessions  connections of its own that hold session state, directly to PostgreSQL (LISTEN, the leader's
+     *                  advisory lock), open at that moment
+     */
+    record Connections(int poolMax, int poolInUse, int sessions) {
     }
 
     /**

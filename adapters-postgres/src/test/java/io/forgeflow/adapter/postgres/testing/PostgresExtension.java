@@ -131,7 +131,7 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
                 jdbi().useTransaction(handle -> {
                     handle.execute("SET LOCAL lock_timeout = '10s'");
                     handle.execute("TRUNCATE run_attempts, runs, backfills, job_dependencies, workflow_rechecks, batches, jobs, nodes, "
-                            + "queues, queue_starts, handlers, worker_leases, notices");
+                            + "queues, queue_starts, handlers, worker_leases, notices, leader_lease");
                 });
                 return;
             } catch (RuntimeException e) {
