@@ -255,7 +255,9 @@ final class JobsCommand extends ClientCommand {
                 .sequence(ns.getString("sequence_key"), ns.getString("on_dead"))
                 .build().withNotify(notices(ns)).withFlow(debounce(ns), throttle(ns));
         SubmitResult result = client.submitJob(request);
-        if (out.json()) {
+        if (out.json() && result.debounced()) {
+            out.json(result.job(), "debounced_into", result.debouncedInto());
+        } else if (out.json()) {
             out.json(result.job());
         } else if (Boolean.TRUE.equals(ns.getBoolean("quiet"))) {
             out.println(result.job().id());
