@@ -93,6 +93,15 @@ class FlowControlTest {
     }
 
     @Test
+    void aBatchSendsAJobsThrottle() {
+        BatchRequest batch = BatchRequest.builder().job("a", JobRequest.shell("call", "true")
+                .throttle("partner:7", 5, 2).build()).build();
+
+        assertThat(batch.body().get("jobs").get(0).get("throttle").toString())
+                .isEqualTo("{\"key\":\"partner:7\",\"count\":5,\"per_seconds\":2}");
+    }
+
+    @Test
     void copiesKeepTheFlowControlAndAJobFromAnOlderServerHasNone() {
         JobRequest request = JobRequest.shell("sync", "true").debounce("k", 5).throttle("t", 1, 1).build();
         assertThat(request.withNotify(Notify.of("https://hooks.example/x")).debounce()).isEqualTo(request.debounce());

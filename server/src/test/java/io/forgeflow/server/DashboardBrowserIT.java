@@ -493,6 +493,7 @@ class DashboardBrowserIT {
             assertThat(api().getJob(job.id()).throttle()).isEqualTo(new io.forgeflow.client.Throttle("ui-partner-7", 9, 60));
 
             click(driver, row + " button[data-action=edit]");
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? true : null);
             waitFor(driver, d -> "9".equals(form.findElement(By.name("throttle_count")).getAttribute("value")));
             retype(form.findElement(By.name("throttle_key")), "");
             driver.findElement(By.id("edit-save")).click();
