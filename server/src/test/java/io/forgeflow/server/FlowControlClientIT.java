@@ -117,6 +117,22 @@ class FlowControlClientIT {
         assertThat(client.getJob(job.id()).throttle()).isNull();
     }
 
+    /** JobPatch refuses a debounce with its own message; REST must let it reach it instead of "unknown field". */
+    @Test
+    void aPatchOfTheDebounceIsRefusedSayingItCannotChange() throws Exception {
+        Job job = client.submitJob(JobRequest.shell("sync", "true").debounce("patch-1", 60).build()).job();
+        java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + APP.getLocalPort()
+                                + "/api/jobs/" + job.id()))
+                        .header("Authorization", "Bearer " + ADMIN).header("Content-Type", "application/json")
+                        .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "{\"debounce\": {\"key\": \"other\", \"period_seconds\": 5}}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+
+        assertThat(answer.statusCode()).isEqualTo(422);
+        assertThat(answer.body()).contains("\"field\":\"debounce\"").contains("debounce cannot be changed");
+    }
+
     @Test
     void aBadDebounceOrThrottleIs422NamingThePart() {
         assertThatThrownBy(() -> client.submitJob(JobRequest.shell("bad", "true").debounce("k", 0).build()))
