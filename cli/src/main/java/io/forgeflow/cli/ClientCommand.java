@@ -213,6 +213,13 @@ public abstract class ClientCommand {
             terminal.out().println(write(value));
         }
 
+        /** {@code value} as JSON with one more field at its end (e.g. a job and {@code debounced_into}). */
+        void json(Object value, String field, Object extra) {
+            com.fasterxml.jackson.databind.node.ObjectNode tree = JSON.valueToTree(value);
+            tree.set(field, JSON.valueToTree(extra));
+            json(tree);
+        }
+
         void println(String line) {
             terminal.out().println(line);
         }

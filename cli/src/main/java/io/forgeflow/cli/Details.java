@@ -26,6 +26,18 @@ final class Details {
         }
     }
 
+    /** {@code user-42: trailing, 30s after the last submission, at most 300s after the first}. */
+    static String debounceText(io.forgeflow.client.Debounce d) {
+        if (d == null) {
+            return null;
+        }
+        if (io.forgeflow.client.Debounce.LEADING.equals(d.edge())) {
+            return d.key() + ": leading, the first runs at once, others within " + d.periodSeconds() + "s join it";
+        }
+        return d.key() + ": trailing, " + d.periodSeconds() + "s after the last submission"
+                + (d.maxWaitSeconds() == null ? "" : ", at most " + d.maxWaitSeconds() + "s after the first");
+    }
+
     static String schedule(Job job) {
         if (job.cronExpr() != null) {
             return job.cronExpr() + " (" + (job.timezone() == null ? "UTC" : job.timezone()) + ")";
@@ -66,6 +78,9 @@ final class Details {
                 .field("sequence", job.sequenceKey() == null ? null
                         : job.sequenceKey() + " (a dead run " + ("continue".equals(job.onDead()) ? "lets it go on)"
                         : "blocks it)"))
+                .field("debounce", debounceText(job.debounce()))
+                .field("throttle", job.throttle() == null ? null : job.throttle().key() + ": at most "
+                        + job.throttle().count() + " start(s) per " + job.throttle().perSeconds() + "s")
                 .field("depends on", job.dependsOn().isEmpty() ? null : String.join(", ", job.dependsOn()))
                 .field("parent fails", job.onParentFailure())
                 .field("batch", job.batchId())

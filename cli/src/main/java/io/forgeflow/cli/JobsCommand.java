@@ -75,6 +75,7 @@ final class JobsCommand extends ClientCommand {
                 .help("one-off: runs with KEY start one at a time, in submission order (other keys in parallel)");
         submit.addArgument("--on-dead").choices("block", "continue")
                 .help("with --sequence-key: a dead run blocks the sequence until requeued (default) or lets it go on");
+        flowOptions(submit);
         submit.addArgument("--retry-base").type(Integer.class).metavar("SECONDS")
                 .help("this job's retry backoff: the first retry waits a random time up to SECONDS, later ones double "
                         + "it (1-86400; default: the server's FORGEFLOW_RETRY_BASE, 5s)");
@@ -154,6 +155,10 @@ final class JobsCommand extends ClientCommand {
                 .help("where the job's notices go, replacing its notify ('none' removes it: no more notices)");
         update.addArgument("--notify-on").metavar("EVENTS")
                 .help("with --notify-url: the events, comma-separated, of dead, paused, recovered (default: all three)");
+        update.addArgument("--throttle-key").metavar("KEY")
+                .help("replaces the job's throttle, with --throttle-count and --throttle-per ('none' removes it)");
+        update.addArgument("--throttle-count").type(Integer.class).metavar("N").help("with --throttle-key: N starts per window");
+        update.addArgument("--throttle-per").type(Integer.class).metavar("SECONDS").help("with --throttle-key: the window");
         update.addArgument("--keep-pending").action(Arguments.storeTrue())
                 .help("pending runs keep their priority, queue, payload, retry policy and labels (?pending=keep)");
         Subparser delete = action(actions, "delete", "delete jobs (DELETE /api/jobs/{id}): pending runs cancelled, the "
@@ -248,12 +253,18 @@ final class JobsCommand extends ClientCommand {
                 .jitterSeconds(ns.getInt("jitter"))
                 .pauseAfterFailures(ns.getInt("pause_after_failures"))
                 .sequence(ns.getString("sequence_key"), ns.getString("on_dead"))
-                .build().withNotify(notices(ns));
+                .build().withNotify(notices(ns)).withFlow(debounce(ns), throttle(ns));
         SubmitResult result = client.submitJob(request);
-        if (out.json()) {
+        if (out.json() && result.debounced()) {
+            out.json(result.job(), "debounced_into", result.debouncedInto());
+        } else if (out.json()) {
             out.json(result.job());
         } else if (Boolean.TRUE.equals(ns.getBoolean("quiet"))) {
             out.println(result.job().id());
+        } else if (result.debounced()) {
+            out.println("debounced into run " + result.debouncedInto() + " of job " + result.job().id()
+                    + ": nothing new submitted");
+            Details.job(out, result.job());
         } else {
             out.println(result.created() ? "submitted job " + result.job().id()
                     : request.uniqueKey() != null && request.idempotencyKey() == null
@@ -262,6 +273,56 @@ final class JobsCommand extends ClientCommand {
                     : "job " + result.job().id() + " already exists with this idempotency key and body: nothing submitted");
             Details.job(out, result.job());
         }
+    }
+
+    /** Debounce and throttle of jobs submit (README "Flow control"). */
+    private static void flowOptions(Subparser submit) {
+        submit.addArgument("--debounce-key").metavar("KEY")
+                .help("one-off, due now: submissions with KEY within --debounce-period collapse into one run "
+                        + "(the answer names the run a submission joined)");
+        submit.addArgument("--debounce-period").type(Integer.class).metavar("SECONDS")
+                .help("with --debounce-key: 1-86400; trailing: the run waits this long after the last submission");
+        submit.addArgument("--debounce-max-wait").type(Integer.class).metavar("SECONDS")
+                .help("with --debounce-key, trailing: the run waits at most this long after the first (default 10 "
+                        + "periods)");
+        submit.addArgument("--debounce-edge").choices("trailing", "leading")
+                .help("trailing (default: one run with the last payload after the burst) or leading (the first runs at "
+                        + "once, the rest within the period join it)");
+        submit.addArgument("--throttle-key").metavar("KEY")
+                .help("at most --throttle-count runs sharing KEY start per --throttle-per seconds, cluster-wide");
+        submit.addArgument("--throttle-count").type(Integer.class).metavar("N").help("with --throttle-key: 1-100000");
+        submit.addArgument("--throttle-per").type(Integer.class).metavar("SECONDS").help("with --throttle-key: 1-86400");
+    }
+
+    /** The --debounce-* options as a debounce (the server checks them); null when none is given. */
+    static io.forgeflow.client.Debounce debounce(Namespace ns) {
+        String key = ns.getString("debounce_key");
+        Integer period = ns.getInt("debounce_period");
+        Integer maxWait = ns.getInt("debounce_max_wait");
+        String edge = ns.getString("debounce_edge");
+        if (key == null) {
+            if (period != null || maxWait != null || edge != null) {
+                throw new UsageException("--debounce-period, --debounce-max-wait and --debounce-edge need "
+                        + "--debounce-key: the key the submissions share");
+            }
+            return null;
+        }
+        return new io.forgeflow.client.Debounce(key, period, maxWait, edge);
+    }
+
+    /** The --throttle-* options as a throttle (the server checks them); null when none is given. */
+    static io.forgeflow.client.Throttle throttle(Namespace ns) {
+        String key = ns.getString("throttle_key");
+        Integer count = ns.getInt("throttle_count");
+        Integer per = ns.getInt("throttle_per");
+        if (key == null) {
+            if (count != null || per != null) {
+                throw new UsageException("--throttle-count and --throttle-per need --throttle-key: the key the runs "
+                        + "share");
+            }
+            return null;
+        }
+        return new io.forgeflow.client.Throttle(key, count, per);
     }
 
     /** --notify-url and --notify-on as a job's notify (the server checks them); null without --notify-url. */
@@ -362,6 +423,18 @@ final class JobsCommand extends ClientCommand {
             update.notices(noneOr(ns.getString("notify_url")) == null ? null : notices(ns));
         } else if (ns.getString("notify_on") != null) {
             throw new UsageException("--notify-on needs --notify-url: a job's notify is replaced as a whole");
+        }
+        if (ns.getString("throttle_key") != null && noneOr(ns.getString("throttle_key")) == null) {
+            if (ns.getInt("throttle_count") != null || ns.getInt("throttle_per") != null) {
+                throw new UsageException("--throttle-key none removes the throttle: leave out --throttle-count and "
+                        + "--throttle-per");
+            }
+            update.noThrottle();
+        } else {
+            io.forgeflow.client.Throttle t = throttle(ns);
+            if (t != null) {
+                update.throttle(t.key(), t.count(), t.perSeconds());
+            }
         }
         if (update.isEmpty()) {
             throw new UsageException("jobs update changes nothing without an option: give --cron, --priority, --name, "

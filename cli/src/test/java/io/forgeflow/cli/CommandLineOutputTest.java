@@ -226,6 +226,27 @@ class CommandLineOutputTest {
         assertThat(printed(out -> Details.job(out, goingOn))).containsPattern("(?m)^sequence +order-42 \\(a dead run lets it go on\\)$");
     }
 
+    @Test
+    void aJobsDebounceAndThrottleAreDescribed() {
+        Job trailing = flowJob(new io.forgeflow.client.Debounce("user-42", 30, 300, "trailing"),
+                new io.forgeflow.client.Throttle("partner:7", 5, 2));
+        Job leading = flowJob(new io.forgeflow.client.Debounce("user-43", 10, null, "leading"), null);
+
+        String shown = printed(out -> Details.job(out, trailing));
+        assertThat(shown).containsPattern("(?m)^debounce +user-42: trailing, 30s after the last submission, at most "
+                + "300s after the first$");
+        assertThat(shown).containsPattern("(?m)^throttle +partner:7: at most 5 start\\(s\\) per 2s$");
+        assertThat(printed(out -> Details.job(out, leading))).containsPattern("(?m)^debounce +user-43: leading, the "
+                + "first runs at once, others within 10s join it$").containsPattern("(?m)^throttle +-$");
+    }
+
+    static Job flowJob(io.forgeflow.client.Debounce debounce, io.forgeflow.client.Throttle throttle) {
+        return new Job("j", "sync", "shell", Map.of(), null, null, "UTC", 5, 3, 300, "skip", null, "active",
+                null, Instant.EPOCH, Instant.EPOCH, "default", null, null, "allow", null, null, Map.of(), null,
+                java.util.List.of(), null, null, null, null, null, null, null, 0, null, 0, null, null, null, null, null,
+                debounce, throttle);
+    }
+
     static String printed(java.util.function.Consumer<ClientCommand.Output> print) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         java.io.PrintStream stream = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);

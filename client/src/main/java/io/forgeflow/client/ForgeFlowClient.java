@@ -101,14 +101,17 @@ public final class ForgeFlowClient implements AutoCloseable {
 
     /**
      * {@code POST /api/jobs}. With an idempotency key already used for the same body the server answers 200 with
-     * the existing job ({@link SubmitResult#created()} false); with a different body it answers 409.
+     * the existing job ({@link SubmitResult#created()} false); with a different body it answers 409. A debounce that
+     * joined the submission to an existing run answers 200 with that run's job and {@link SubmitResult#debouncedInto()}.
      */
     public SubmitResult submitJob(JobRequest request) {
         Objects.requireNonNull(request, "request");
         boolean replayable = request.idempotencyKey() != null && !request.idempotencyKey().isBlank();
         Exchange answer = send(new Request.Builder().url(url("api/jobs")).post(jsonBody(request)), replayable);
-        Job job = read(answer, json.constructType(Job.class));
-        return new SubmitResult(job, answer.code == 201);
+        JsonNode tree = read(answer, json.constructType(JsonNode.class));
+        Job job = json.convertValue(tree, Job.class);
+        JsonNode into = tree.get("debounced_into");
+        return new SubmitResult(job, answer.code == 201, into == null || into.isNull() ? null : into.asText());
     }
 
     /** {@code GET /api/jobs?status=&limit=&cursor=}, newest first; null arguments are left out of the query. */

@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * The body of {@code POST /api/jobs}. Fields left null are not sent, so the server's defaults apply (timezone UTC,
  * priority 5, max_attempts 3, timeout_seconds 300, catch_up skip, queue {@code default}, no concurrency limit,
- * overlap allow, no parents). Build one with {@link #shell(String, String)}, {@link #http(String, String)} or
+ * overlap allow, no parents, no debounce or throttle). Build one with {@link #shell(String, String)}, {@link #http(String, String)} or
  * {@link #builder(String, String)}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,7 +45,23 @@ public record JobRequest(
         Integer pauseAfterFailures,
         String sequenceKey,
         String onDead,
-        @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices) {
+        @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices,
+        Debounce debounce,
+        Throttle throttle) {
+
+    /** A request without flow control (the fields before {@code debounce} and {@code throttle}). */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict, Retry retry,
+                      Map<String, String> labels, List<String> dependsOn, String onParentFailure, Instant startAt,
+                      Instant endAt, Integer maxRuns, Integer jitterSeconds, Integer pauseAfterFailures,
+                      String sequenceKey, String onDead, Notify notices) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
+                dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, sequenceKey,
+                onDead, notices, null, null);
+    }
 
     /** A request outside any sequence. */
     public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
@@ -151,18 +167,26 @@ public record JobRequest(
         return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
                 retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
-                sequenceKey, onDead, newNotify);
+                sequenceKey, onDead, newNotify, debounce, throttle);
     }
 
-    /** A job for the {@code shell} executor: {@code /bin/sh -c command}. */
+    /** The same request with other flow control ({@code debounce}, {@code throttle}; null for none); the rest kept. */
+    public JobRequest withFlow(Debounce newDebounce, Throttle newThrottle) {
+        return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
+                sequenceKey, onDead, notices, newDebounce, newThrottle);
+    }
+
     /** The same request with other parents ({@code depends_on}, {@code on_parent_failure}); every other field kept. */
     public JobRequest withDependsOn(List<String> parents, String onFailure) {
         return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
                 retry, labels, parents, onFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
-                sequenceKey, onDead, notices);
+                sequenceKey, onDead, notices, debounce, throttle);
     }
 
+    /** A job for the {@code shell} executor: {@code /bin/sh -c command}. */
     public static Builder shell(String name, String command) {
         return builder(name, "shell").payload(Map.of("command", command));
     }
@@ -412,11 +436,39 @@ public record JobRequest(
             return this;
         }
 
+        private Debounce debounce;
+        private Throttle throttle;
+
+        /**
+         * Debounces the job's submissions by {@code key} (one-off jobs due now): submissions with the key within
+         * {@code periodSeconds} (1-86,400) collapse into one run with the last payload, trailing edge, waiting at most
+         * 10 periods. {@link SubmitResult#debouncedInto()} names the run a submission joined.
+         */
+        public Builder debounce(String key, Integer periodSeconds) {
+            return debounce(key, periodSeconds, null, null);
+        }
+
+        /**
+         * As {@link #debounce(String, Integer)} with the longest wait ({@code maxWaitSeconds}, trailing only, null: 10
+         * periods) and the {@code edge}: {@link Debounce#TRAILING} (null) or {@link Debounce#LEADING} (the first runs
+         * at once, later ones within the period join it).
+         */
+        public Builder debounce(String key, Integer periodSeconds, Integer maxWaitSeconds, String edge) {
+            this.debounce = new Debounce(key, periodSeconds, maxWaitSeconds, edge);
+            return this;
+        }
+
+        /** At most {@code count} runs sharing {@code key} start per {@code perSeconds} across the cluster. */
+        public Builder throttle(String key, Integer count, Integer perSeconds) {
+            this.throttle = new Throttle(key, count, perSeconds);
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
                     uniqueOnConflict, retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds,
-                    pauseAfterFailures, sequenceKey, onDead, notices);
+                    pauseAfterFailures, sequenceKey, onDead, notices, debounce, throttle);
         }
     }
 }

@@ -115,6 +115,23 @@ public final class JobUpdate {
     }
 
     /**
+     * The job's throttle, replaced as a whole: at most {@code count} runs sharing {@code key} start per
+     * {@code perSeconds}; its pending runs follow unless the update keeps them. A job's debounce cannot change.
+     */
+    public JobUpdate throttle(String key, Integer count, Integer perSeconds) {
+        Map<String, Object> throttle = new LinkedHashMap<>();
+        throttle.put("key", key);
+        throttle.put("count", count);
+        throttle.put("per_seconds", perSeconds);
+        return set("throttle", throttle);
+    }
+
+    /** Removes the job's throttle. */
+    public JobUpdate noThrottle() {
+        return set("throttle", null);
+    }
+
+    /**
      * The job's own retry backoff, replaced as a whole (a null part is the server's default; both null: no policy of
      * its own). Its pending runs follow unless the update keeps them.
      */

@@ -804,6 +804,20 @@
     return `notices (${(job.notify.on || []).join(', ')}) to ${job.notify.url}`;
   }
 
+  // Flow control (README "Flow control"): a job's debounce and throttle, as one line; '' when neither.
+  function flowText(job) {
+    const parts = [];
+    const d = job.debounce;
+    if (d) {
+      parts.push(d.edge === 'leading'
+        ? `debounce ${d.key}: leading, the first runs at once, others within ${d.period_seconds}s join it`
+        : `debounce ${d.key}: trailing, ${d.period_seconds}s after the last submission, at most ${d.max_wait_seconds}s after the first`);
+    }
+    const t = job.throttle;
+    if (t) parts.push(`throttle ${t.key}: at most ${t.count} start(s) per ${t.per_seconds}s`);
+    return parts.join(' · ');
+  }
+
   function renderJobs() {
     const p = state.jobsPage;
     const body = $('jobs').tBodies[0];
@@ -1128,6 +1142,7 @@
         job.batch_id ? [' · ', el('a', { class: 'nowrap', id: 'job-batch', href: batchHash(job.batch_id), text: `batch ${job.batch_id}` })] : null),
       pausedText(job) ? el('p', { class: 'muted', id: 'job-paused-note', text: pausedText(job) }) : null,
       noticesText(job) ? el('p', { class: 'muted mono', id: 'job-notify', text: noticesText(job) }) : null,
+      flowText(job) ? el('p', { class: 'muted mono', id: 'job-flow', text: flowText(job) }) : null,
       el('div', { class: 'toolbar' },
         el('a', { id: 'job-runs-link', href: `#runs?job=${encodeURIComponent(job.id)}`, text: 'All runs of this job' }),
         el('button', { type: 'button', text: 'Reload', on: { click: () => loadJobView() } }),
@@ -1285,6 +1300,22 @@
     for (const name of ['max_runs', 'jitter_seconds', 'pause_after_failures']) {
       if (text(name)) body[name] = Number(text(name));
     }
+    Object.assign(body, flowControlBody(text));
+    return body;
+  }
+
+  // The form's debounce and throttle (each only when its key is given; the server checks the parts, naming them).
+  function flowControlBody(text) {
+    const body = {};
+    const number = (name) => (text(name) ? Number(text(name)) : undefined);
+    if (text('debounce_key')) {
+      body.debounce = { key: text('debounce_key'), period_seconds: number('debounce_period_seconds') };
+      if (text('debounce_max_wait_seconds')) body.debounce.max_wait_seconds = number('debounce_max_wait_seconds');
+      if (text('debounce_edge')) body.debounce.edge = text('debounce_edge');
+    }
+    if (text('throttle_key')) {
+      body.throttle = { key: text('throttle_key'), count: number('throttle_count'), per_seconds: number('throttle_per_seconds') };
+    }
     return body;
   }
 
@@ -1340,7 +1371,7 @@
     try {
       const job = await api('POST', '/api/jobs', readForm(form));
       state.jobs.set(job.id, job);
-      toast(`Submitted ${job.name}`);
+      toast(job.debounced_into ? `Debounced into run ${job.debounced_into} of ${job.name}` : `Submitted ${job.name}`);
       form.reset();
       showExecutorFields();
       form.hidden = true;
@@ -1416,6 +1447,7 @@
     form.elements.overlap.value = job.overlap || 'allow';
     form.elements.payload.value = job.payload == null ? '' : JSON.stringify(job.payload, null, 2);
     form.elements.labels.value = labelsText(job.labels);
+    fillThrottle(form, job);
     form.elements.pending_keep.checked = false;
     // a one-off job has no cron, a recurring one no run_at: the server refuses the change, the form says so up front
     form.elements.cron_expr.closest('label').hidden = !job.cron_expr;
@@ -1478,7 +1510,28 @@
       labels[line.slice(0, at).trim()] = line.slice(at + 1).trim();
     });
     if (canonical(labels) !== canonical(job.labels || {})) changes.labels = labels;
+    throttleChange(form, job, changes);
     return changes;
+  }
+
+  // The edit form's throttle (a debounce cannot change): the job's, or empty.
+  function fillThrottle(form, job) {
+    const t = job.throttle || {};
+    form.elements.throttle_key.value = t.key == null ? '' : t.key;
+    form.elements.throttle_count.value = t.count == null ? '' : String(t.count);
+    form.elements.throttle_per_seconds.value = t.per_seconds == null ? '' : String(t.per_seconds);
+  }
+
+  // Adds throttle to the PATCH when it differs from the job's: replaced whole, null (an emptied key) removes it.
+  function throttleChange(form, job, changes) {
+    const key = form.elements.throttle_key.value.trim();
+    const number = (name) => {
+      const text = form.elements[name].value.trim();
+      if (text !== '' && !/^-?\d+$/.test(text)) throw new ApiError(422, `throttle.${name.replace('throttle_', '')} must be a whole number`, 'throttle');
+      return text === '' ? null : Number(text);
+    };
+    const throttle = key ? { key, count: number('throttle_count'), per_seconds: number('throttle_per_seconds') } : null;
+    if (canonical(throttle) !== canonical(job.throttle || null)) changes.throttle = throttle;
   }
 
   async function saveEdit(event) {

@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -348,6 +349,61 @@ class CommandLineIT {
             Result alone = cli("jobs", "submit", "--name", "bad", "--command", "true", "--notify-on", "dead");
             assertThat(alone.code()).as(alone.toString()).isNotZero();
             assertThat(alone.err()).contains("--notify-on needs --notify-url");
+        }
+
+        @Test
+        void debounceAndThrottleAreSubmittedShownAndAJoinedSubmissionNamesItsRun() throws Exception {
+            String[] submit = {"jobs", "submit", "--name", "cli-sync-user-7", "--command", "true",
+                    "--debounce-key", "cli-user-7", "--debounce-period", "60", "--debounce-max-wait", "120",
+                    "--throttle-key", "cli-partner", "--throttle-count", "5", "--throttle-per", "2"};
+            Result first = cli(submit);
+            assertThat(first.code()).as(first.toString()).isZero();
+            assertThat(first.out()).contains("submitted job ")
+                    .containsPattern("(?m)^debounce +cli-user-7: trailing, 60s after the last submission, at most "
+                            + "120s after the first$")
+                    .containsPattern("(?m)^throttle +cli-partner: at most 5 start\\(s\\) per 2s$");
+            String jobId = first.out().lines().findFirst().orElseThrow().replace("submitted job ", "").strip();
+            String runId = admin().listRuns(jobId, null, 1, null).items().get(0).id();
+
+            Result joined = cli(submit);
+            assertThat(joined.code()).as(joined.toString()).isZero();
+            assertThat(joined.out()).startsWith("debounced into run " + runId + " of job " + jobId);
+            JsonNode asJson = json.readTree(cli(java.util.stream.Stream.concat(Stream.of(submit), Stream.of("--json"))
+                    .toArray(String[]::new)).out());
+            assertThat(asJson.get("debounced_into").asText()).isEqualTo(runId);
+            assertThat(asJson.get("id").asText()).isEqualTo(jobId);
+            assertThat(admin().listRuns(jobId, null, 10, null).items()).hasSize(1);
+            assertThat(cli("jobs", "get", jobId).out()).contains("cli-user-7: trailing").contains("cli-partner: at most 5");
+
+            Result leading = cli("jobs", "submit", "--json", "--name", "cli-leading", "--command", "true",
+                    "--debounce-key", "cli-user-8", "--debounce-period", "30", "--debounce-edge", "leading");
+            assertThat(json.readTree(leading.out()).get("debounce").get("edge").asText()).isEqualTo("leading");
+
+            Result refused = cli("jobs", "submit", "--name", "bad", "--command", "true", "--throttle-key", "k",
+                    "--throttle-count", "0", "--throttle-per", "2");
+            assertThat(refused.code()).as(refused.toString()).isEqualTo(1);
+            assertThat(refused.err()).contains("throttle.count");
+            Result alone = cli("jobs", "submit", "--name", "bad", "--command", "true", "--debounce-period", "5");
+            assertThat(alone.code()).as(alone.toString()).isEqualTo(2);
+            assertThat(alone.err()).contains("need --debounce-key");
+        }
+
+        @Test
+        void jobsUpdateChangesAndRemovesTheThrottle() throws Exception {
+            String jobId = submittedId(cli("jobs", "submit", "--json", "--name", "cli-partner-call", "--command",
+                    "true", "--cron", "0 3 * * *", "--throttle-key", "cli-partner", "--throttle-count", "5",
+                    "--throttle-per", "2"));
+
+            Result changed = cli("jobs", "update", jobId, "--throttle-key", "cli-partner", "--throttle-count", "9",
+                    "--throttle-per", "60");
+            assertThat(changed.code()).as(changed.toString()).isZero();
+            assertThat(changed.out()).containsPattern("(?m)^throttle +cli-partner: at most 9 start\\(s\\) per 60s$");
+            assertThat(admin().getJob(jobId).throttle()).isEqualTo(new io.forgeflow.client.Throttle("cli-partner", 9, 60));
+            Result removed = cli("jobs", "update", jobId, "--throttle-key", "none");
+            assertThat(removed.code()).as(removed.toString()).isZero();
+            assertThat(admin().getJob(jobId).throttle()).isNull();
+            assertThat(cli("jobs", "update", jobId, "--throttle-key", "none", "--throttle-count", "3").code())
+                    .as("none takes no count").isEqualTo(2);
         }
 
         @Test

@@ -436,6 +436,72 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void theNewJobFormSetsDebounceAndThrottleAJoinedSubmissionSaysSoAndTheJobViewShowsThem() throws Exception {
+            ChromeDriver driver = open("jobs");
+            for (int i = 1; i <= 2; i++) {
+                driver.findElement(By.id("new-job")).click();
+                WebElement submit = driver.findElement(By.id("submit-form"));
+                submit.findElement(By.name("name")).sendKeys("sync-profile");
+                submit.findElement(By.name("command")).sendKeys("./sync.sh " + i);
+                submit.findElement(By.name("debounce_key")).sendKeys("ui-user-42");
+                submit.findElement(By.name("debounce_period_seconds")).sendKeys("60");
+                submit.findElement(By.name("debounce_max_wait_seconds")).sendKeys("120");
+                submit.findElement(By.name("throttle_key")).sendKeys("ui-partner");
+                submit.findElement(By.name("throttle_count")).sendKeys("5");
+                submit.findElement(By.name("throttle_per_seconds")).sendKeys("2");
+                submit.findElement(By.cssSelector("button[type=submit]")).click();
+                waitFor(driver, d -> d.findElement(By.id("submit-form")).isDisplayed() ? null : true);
+            }
+            assertThat(text(driver, "#toast")).startsWith("Debounced into run ").endsWith(" of sync-profile");
+            List<Job> jobs = api().listJobs().items().stream().filter(j -> j.name().equals("sync-profile")).toList();
+            assertThat(jobs).as("the second submission joined the first's run").hasSize(1);
+            Job job = jobs.get(0);
+            assertThat(job.debounce()).isEqualTo(new io.forgeflow.client.Debounce("ui-user-42", 60, 120, "trailing"));
+            assertThat(job.throttle()).isEqualTo(new io.forgeflow.client.Throttle("ui-partner", 5, 2));
+            assertThat(job.payload()).containsEntry("command", "./sync.sh 2");
+            assertThat(api().listRuns(job.id(), null, 10, null).items()).hasSize(1);
+
+            driver.get(base() + "/#job?id=" + job.id());
+            waitFor(driver, d -> d.findElements(By.id("job-flow")).isEmpty() ? null : true);
+            assertThat(text(driver, "#job-flow")).isEqualTo("debounce ui-user-42: trailing, 60s after the last "
+                    + "submission, at most 120s after the first · throttle ui-partner: at most 5 start(s) per 2s");
+        }
+
+        @Test
+        void theEditFormChangesAndRemovesAJobsThrottle() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("call-partner", "./call.sh").cron("0 * * * *")
+                    .throttle("ui-partner-7", 5, 2).build()).job();
+            ChromeDriver driver = open("jobs");
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            click(driver, row + " button[data-action=edit]");
+            WebElement form = waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? d.findElement(By.id("edit-form")) : null);
+            waitFor(driver, d -> "ui-partner-7".equals(form.findElement(By.name("throttle_key")).getAttribute("value")));
+            assertThat(form.findElement(By.name("throttle_count")).getAttribute("value")).isEqualTo("5");
+
+            retype(form.findElement(By.name("throttle_count")), "0");
+            driver.findElement(By.id("edit-save")).click();
+            String throttleError = "#edit-form label[data-field=throttle] .field-error";
+            waitFor(driver, d -> d.findElement(By.cssSelector(throttleError)).isDisplayed());
+            assertThat(text(driver, throttleError)).contains("throttle.count");
+            assertThat(api().getJob(job.id()).throttle().count()).isEqualTo(5);
+
+            retype(form.findElement(By.name("throttle_count")), "9");
+            retype(form.findElement(By.name("throttle_per_seconds")), "60");
+            driver.findElement(By.id("edit-save")).click();
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? null : true);
+            assertThat(api().getJob(job.id()).throttle()).isEqualTo(new io.forgeflow.client.Throttle("ui-partner-7", 9, 60));
+
+            click(driver, row + " button[data-action=edit]");
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? true : null);
+            waitFor(driver, d -> "9".equals(form.findElement(By.name("throttle_count")).getAttribute("value")));
+            retype(form.findElement(By.name("throttle_key")), "");
+            driver.findElement(By.id("edit-save")).click();
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? null : true);
+            assertThat(api().getJob(job.id()).throttle()).as("an emptied key removes it").isNull();
+        }
+
+        @Test
         void editsAJobsScheduleAndPriorityInTheFormAndTheListAndTheApiShowTheNewValues() throws Exception {
             Job job = api().submitJob(JobRequest.shell("rotate-keys", "./rotate.sh").cron("*/15 * * * *").build()).job();
             ChromeDriver driver = open("jobs");

@@ -133,6 +133,7 @@ public final class JobFormView extends BorderPane {
         add("Pause after failures", small("jobPauseAfterFailures", vm.pauseAfterFailuresProperty(),
                 "optional: 1 – 1000 dead in a row"), Field.PAUSE_AFTER_FAILURES, cron);
         add("Labels", field("jobLabels", vm.labelsProperty(), "team:ops, env:prod"), Field.LABELS, null);
+        addFlowControl(vm.flowControl(), editing);
         BooleanBinding submitting = editing.not();
         add("Parents", field("jobParents", vm.parentsProperty(),
                 "optional: job ids it waits for, e.g. 0190f3c2-…, 0190f3c3-…"), Field.PARENTS, submitting);
@@ -178,6 +179,22 @@ public final class JobFormView extends BorderPane {
         actions.getStyleClass().add("form-actions");
         setCenter(scroll);
         setBottom(actions);
+    }
+
+    /** Debounce (a new job only: it cannot change) and throttle (README "Flow control"). */
+    private void addFlowControl(FlowControlForm flow, BooleanBinding editing) {
+        ChoiceBox<String> edge = new ChoiceBox<>(FXCollections.observableArrayList(FlowControlForm.EDGES));
+        edge.setId("jobDebounceEdge");
+        edge.valueProperty().bindBidirectional(flow.debounceEdgeProperty());
+        add("Debounce", new VBox(4,
+                field("jobDebounceKey", flow.debounceKeyProperty(), "optional: key, e.g. user-42 (runs once, now)"),
+                new javafx.scene.layout.HBox(8, small("jobDebouncePeriod", flow.debouncePeriodProperty(),
+                        "period (s)"), small("jobDebounceMaxWait", flow.debounceMaxWaitProperty(),
+                        "max wait (s)"), edge)), Field.DEBOUNCE, editing.not());
+        add("Throttle", new javafx.scene.layout.HBox(8,
+                field("jobThrottleKey", flow.throttleKeyProperty(), "optional: key, e.g. partner-api:account-7"),
+                small("jobThrottleCount", flow.throttleCountProperty(), "starts"),
+                small("jobThrottlePer", flow.throttlePerProperty(), "per (s)")), Field.THROTTLE, null);
     }
 
     private void add(String caption, Node input, Field field, BooleanBinding shownWhen) {

@@ -64,7 +64,8 @@ public final class JobFormViewModel {
     /** The form's fields, each with its own error text. */
     public enum Field { NAME, EXECUTOR, COMMAND, URL, METHOD, HEADERS, BODY, CRON, RUN_AT, TIMEZONE, PRIORITY,
         MAX_ATTEMPTS, TIMEOUT, CATCH_UP, IDEMPOTENCY_KEY, QUEUE, CONCURRENCY_KEY, MAX_CONCURRENT, OVERLAP, LABELS,
-        PARENTS, ON_PARENT_FAILURE, START_AT, END_AT, MAX_RUNS, JITTER, PAUSE_AFTER_FAILURES }
+        PARENTS, ON_PARENT_FAILURE, START_AT, END_AT, MAX_RUNS, JITTER, PAUSE_AFTER_FAILURES,
+        /* flow control ({@link FlowControlForm}) */ DEBOUNCE, THROTTLE }
 
     /** Whether the form makes a new job or changes one. */
     public enum Mode { SUBMIT, EDIT }
@@ -135,6 +136,7 @@ public final class JobFormViewModel {
     private final StringProperty maxRuns = text("maxRuns", "");
     private final StringProperty jitterSeconds = text("jitterSeconds", "");
     private final StringProperty pauseAfterFailures = text("pauseAfterFailures", "");
+    private final FlowControlForm flow = new FlowControlForm(this);
     private final javafx.beans.property.BooleanProperty keepPending =
             new javafx.beans.property.SimpleBooleanProperty(this, "keepPending");
     private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(this, "mode", Mode.SUBMIT);
@@ -198,6 +200,7 @@ public final class JobFormViewModel {
         watch(maxRuns, Field.MAX_RUNS);
         watch(jitterSeconds, Field.JITTER);
         watch(pauseAfterFailures, Field.PAUSE_AFTER_FAILURES);
+        flow.watched().forEach(this::watch);
         scheduleMode.addListener((o, a, b) -> validate());
         validate();
     }
@@ -320,6 +323,7 @@ public final class JobFormViewModel {
         if (mode.get() == Mode.SUBMIT) {
             checkParents(p);
         }
+        flow.check(p, mode.get() == Mode.SUBMIT, scheduleMode.get());
         Job original = editing.get();
         if (original != null) {
             boolean recurring = original.cronExpr() != null;
@@ -590,7 +594,7 @@ public final class JobFormViewModel {
             case ONCE -> b.runAt(parseRunAt(value(runAt), zone));
             default -> { }
         }
-        return b.build();
+        return b.build().withFlow(flow.debounce(), flow.throttle());
     }
 
     private java.util.Optional<Object> readJson(String text) {
@@ -632,7 +636,8 @@ public final class JobFormViewModel {
             Job job = result.job();
             submitted.set(job);
             failed.set(false);
-            message.set(result.created()
+            message.set(result.debounced() ? "Debounced: joined run " + result.debouncedInto() + " of job "
+                    + job.name() + " (" + job.id() + "); no new job was created." : result.created()
                     ? "Created job " + job.name() + " (" + job.id() + ")" + (withParents.none()
                             ? ", next run " + times.local(job.nextRunAt()) + "."
                             : "; it waits for " + withParents.ids().size() + (withParents.ids().size() == 1
@@ -689,7 +694,7 @@ public final class JobFormViewModel {
             case "max_runs" -> Field.MAX_RUNS;
             case "jitter_seconds" -> Field.JITTER;
             case "pause_after_failures" -> Field.PAUSE_AFTER_FAILURES;
-            default -> f.startsWith("depends_on") ? Field.PARENTS : null;
+            default -> f.startsWith("depends_on") ? Field.PARENTS : FlowControlForm.fieldOf(f);
         };
     }
 
@@ -736,6 +741,7 @@ public final class JobFormViewModel {
             maxRuns.set("");
             jitterSeconds.set("");
             pauseAfterFailures.set("");
+            flow.reset();
         } finally {
             resetting = false;
         }
@@ -801,6 +807,7 @@ public final class JobFormViewModel {
             maxRuns.set(job.maxRuns() == null ? "" : job.maxRuns().toString());
             jitterSeconds.set(job.jitterSeconds() == 0 ? "" : Integer.toString(job.jitterSeconds()));
             pauseAfterFailures.set(job.pauseAfterFailures() == null ? "" : job.pauseAfterFailures().toString());
+            flow.fill(job);
         } finally {
             resetting = false;
         }
@@ -900,6 +907,7 @@ public final class JobFormViewModel {
         if (!l.equals(o.labels())) {
             u.labels(l);
         }
+        flow.changes(o, u);
         return u;
     }
 
@@ -1146,6 +1154,11 @@ public final class JobFormViewModel {
     /** Dead runs in a row after which the job pauses, 1–1000 ({@code pause_after_failures}); empty: never. */
     public StringProperty pauseAfterFailuresProperty() {
         return pauseAfterFailures;
+    }
+
+    /** The debounce and throttle fields. */
+    public FlowControlForm flowControl() {
+        return flow;
     }
 
     /** Editing: pending runs keep their priority, queue, payload and labels ({@code ?pending=keep}). */

@@ -68,6 +68,8 @@ public final class JobDetailView extends VBox {
         batch.visibleProperty().bind(noBatch.visibleProperty().not());
         batch.managedProperty().bind(batch.visibleProperty());
         facts.addRow(2, new Label("Batch"), new HBox(batch, noBatch));
+        facts.addRow(3, new Label("Debounce"), bound("jobDebounce", vm.debounceProperty()));
+        facts.addRow(4, new Label("Throttle"), bound("jobThrottle", vm.throttleProperty()));
         facts.visibleProperty().bind(vm.selfProperty().isNotNull());
         facts.managedProperty().bind(facts.visibleProperty());
 

@@ -26,7 +26,7 @@ import java.util.Objects;
 /**
  * The job detail under the Jobs list: the job's workflow as a small graph (its parents, the job, its children, each
  * with its job status and latest run status), its {@code depends_on} and {@code on_parent_failure}, and a link to its
- * batch. Opening a node shows that job here.
+ * batch, and its flow control (debounce, throttle). Opening a node shows that job here.
  */
 public final class JobDetailViewModel {
     private final ClusterClient cluster;
@@ -42,6 +42,8 @@ public final class JobDetailViewModel {
     private final ReadOnlyStringWrapper dependsOn = new ReadOnlyStringWrapper(this, "dependsOn", "");
     private final ReadOnlyStringWrapper onParentFailure = new ReadOnlyStringWrapper(this, "onParentFailure", "");
     private final ReadOnlyStringWrapper batchId = new ReadOnlyStringWrapper(this, "batchId", "");
+    private final ReadOnlyStringWrapper debounce = new ReadOnlyStringWrapper(this, "debounce", "");
+    private final ReadOnlyStringWrapper throttle = new ReadOnlyStringWrapper(this, "throttle", "");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
     private final ReadOnlyBooleanWrapper failed = new ReadOnlyBooleanWrapper(this, "failed");
@@ -125,6 +127,25 @@ public final class JobDetailViewModel {
         dependsOn.set(w.dependsOn().isEmpty() ? "none" : String.join(", ", w.dependsOn()));
         onParentFailure.set(w.dependsOn().isEmpty() ? "—" : describePolicy(w.onParentFailure()));
         batchId.set(w.batchId() == null ? "" : w.batchId());
+        debounce.set(describeDebounce(job.debounce()));
+        throttle.set(describeThrottle(job.throttle()));
+    }
+
+    /** {@code user-42: trailing, 30s after the last submission, at most 300s after the first}; "none" without one. */
+    static String describeDebounce(io.forgeflow.client.Debounce d) {
+        if (d == null) {
+            return "none";
+        }
+        if (io.forgeflow.client.Debounce.LEADING.equals(d.edge())) {
+            return d.key() + ": leading, the first runs at once, others within " + d.periodSeconds() + "s join it";
+        }
+        return d.key() + ": trailing, " + d.periodSeconds() + "s after the last submission"
+                + (d.maxWaitSeconds() == null ? "" : ", at most " + d.maxWaitSeconds() + "s after the first");
+    }
+
+    /** {@code partner:7: at most 5 start(s) per 2s}; "none" without one. */
+    static String describeThrottle(io.forgeflow.client.Throttle t) {
+        return t == null ? "none" : t.key() + ": at most " + t.count() + " start(s) per " + t.perSeconds() + "s";
     }
 
     /** {@code cancel: a dead or cancelled parent cancels this job}, and so on. */
@@ -153,6 +174,8 @@ public final class JobDetailViewModel {
         dependsOn.set("");
         onParentFailure.set("");
         batchId.set("");
+        debounce.set("");
+        throttle.set("");
         message.set("");
         failed.set(false);
     }
@@ -218,6 +241,16 @@ public final class JobDetailViewModel {
     /** The batch id, empty when the job was not made by a batch. */
     public ReadOnlyStringProperty batchIdProperty() {
         return batchId.getReadOnlyProperty();
+    }
+
+    /** The job's debounce (README "Flow control"), "none" without one. */
+    public ReadOnlyStringProperty debounceProperty() {
+        return debounce.getReadOnlyProperty();
+    }
+
+    /** The job's throttle, "none" without one. */
+    public ReadOnlyStringProperty throttleProperty() {
+        return throttle.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty loadingProperty() {

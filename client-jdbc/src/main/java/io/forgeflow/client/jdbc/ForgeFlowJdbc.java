@@ -33,7 +33,7 @@ public final class ForgeFlowJdbc {
 
     private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     /** Null arguments take the function's defaults. */
-    private static final String CALL = "SELECT job_id, run_id, created FROM %s.enqueue(name => ?, executor => ?, "
+    private static final String CALL = "SELECT job_id, run_id, created%s FROM %s.enqueue(name => ?, executor => ?, "
             + "payload => CAST(? AS jsonb), run_at => CAST(? AS timestamptz), priority => CAST(? AS integer), "
             + "max_attempts => CAST(? AS integer), timeout_seconds => CAST(? AS integer), queue => ?, "
             + "idempotency_key => ?, concurrency_key => ?, max_concurrent => CAST(? AS integer), "
@@ -48,8 +48,14 @@ public final class ForgeFlowJdbc {
     /** Only sent with a sequence key, so requests without one also work against a schema from before issue 44. */
     private static final String SEQUENCE_ARGS = ", sequence_key => ?, on_dead => ?";
 
-    /** The call with no optional arguments, with retry, with trace, with both; the same four with a sequence. */
-    private final String[] calls;
+    /**
+     * Only sent with a debounce or a throttle, so requests without them also work against a schema from before
+     * them; the answer's {@code debounced} column is read only then.
+     */
+    private static final String FLOW_ARGS = ", debounce => CAST(? AS jsonb), throttle => CAST(? AS jsonb)";
+
+    /** The call for each mix of optional arguments: bit 1 retry, 2 trace, 4 sequence, 8 flow control. */
+    private final String[] calls = new String[16];
 
     /** A helper for the ForgeFlow install in {@code schema}. */
     public ForgeFlowJdbc(String schema) {
@@ -57,11 +63,11 @@ public final class ForgeFlowJdbc {
             throw new IllegalArgumentException("schema must be 1 to 63 lower-case letters, digits or '_', starting with "
                     + "a letter or '_', e.g. \"" + DEFAULT_SCHEMA + "\"");
         }
-        this.calls = new String[] {String.format(CALL, schema, ""), String.format(CALL, schema, RETRY_ARGS),
-                String.format(CALL, schema, TRACE_ARGS), String.format(CALL, schema, RETRY_ARGS + TRACE_ARGS),
-                String.format(CALL, schema, SEQUENCE_ARGS), String.format(CALL, schema, RETRY_ARGS + SEQUENCE_ARGS),
-                String.format(CALL, schema, TRACE_ARGS + SEQUENCE_ARGS),
-                String.format(CALL, schema, RETRY_ARGS + TRACE_ARGS + SEQUENCE_ARGS)};
+        for (int mix = 0; mix < calls.length; mix++) {
+            calls[mix] = String.format(CALL, (mix & 8) == 0 ? "" : ", debounced", schema,
+                    ((mix & 1) == 0 ? "" : RETRY_ARGS) + ((mix & 2) == 0 ? "" : TRACE_ARGS)
+                            + ((mix & 4) == 0 ? "" : SEQUENCE_ARGS) + ((mix & 8) == 0 ? "" : FLOW_ARGS));
+        }
     }
 
     private static final ForgeFlowJdbc DEFAULT = new ForgeFlowJdbc(DEFAULT_SCHEMA);
@@ -78,8 +84,9 @@ public final class ForgeFlowJdbc {
         boolean retry = request.retryBaseSeconds() != null || request.retryMaxSeconds() != null;
         boolean traced = request.traceparent() != null;
         boolean sequenced = request.sequenceKey() != null;
+        boolean flow = request.debounce() != null || request.throttle() != null;
         try (PreparedStatement call = connection.prepareStatement(calls[(retry ? 1 : 0) + (traced ? 2 : 0)
-                + (sequenced ? 4 : 0)])) {
+                + (sequenced ? 4 : 0) + (flow ? 8 : 0)])) {
             call.setString(1, request.name());
             call.setString(2, request.executor());
             call.setString(3, request.payloadJson());
@@ -107,13 +114,17 @@ public final class ForgeFlowJdbc {
             }
             if (sequenced) {
                 call.setString(next++, request.sequenceKey());
-                call.setString(next, request.onDead());
+                call.setString(next++, request.onDead());
+            }
+            if (flow) {
+                call.setString(next++, request.debounce() == null ? null : request.debounce().json());
+                call.setString(next, request.throttle() == null ? null : request.throttle().json());
             }
             try (ResultSet rs = call.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("forgeflow.enqueue() returned no row");
                 }
-                return new Enqueued(rs.getString(1), rs.getString(2), rs.getBoolean(3));
+                return new Enqueued(rs.getString(1), rs.getString(2), rs.getBoolean(3), flow && rs.getBoolean(4));
             }
         }
     }

@@ -22,12 +22,17 @@ import java.util.regex.Pattern;
  *                         order (docs/API.md "Flow control"); null for none. Needs a READ COMMITTED transaction
  * @param onDead           with a sequence key: {@code "block"} (default: a dead run holds the sequence until it is
  *                         requeued) or {@code "continue"}; null for the default
+ * @param debounce         submissions with its key collapse into one run (one-off jobs due now; docs/API.md "Flow
+ *                         control"); {@link Enqueued#debounced()} says the call joined an existing run. Needs a READ
+ *                         COMMITTED transaction; null for none
+ * @param throttle         at most {@code count} runs sharing its key start per {@code perSeconds}; null for none
  */
 public record JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
                          Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
                          String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
                          Integer retryMaxSeconds, Map<String, String> labels, String traceparent,
-                         String tracestate, String sequenceKey, String onDead) {
+                         String tracestate, String sequenceKey, String onDead, Debounce debounce,
+                         Throttle throttle) {
 
     /** W3C Trace Context, version 00 as read by every version but ff; hex as lower case. */
     private static final Pattern TRACEPARENT = Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
@@ -63,6 +68,17 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             throw new IllegalArgumentException("tracestate must be at most " + MAX_TRACESTATE + " characters (W3C: at "
                     + "most 32 list members), was " + tracestate.length());
         }
+    }
+
+    /** A request without flow control (the fields before {@code debounce}). */
+    public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                      Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                      String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
+                      Integer retryMaxSeconds, Map<String, String> labels, String traceparent, String tracestate,
+                      String sequenceKey, String onDead) {
+        this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
+                concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels, traceparent, tracestate,
+                sequenceKey, onDead, null, null);
     }
 
     /** A request outside any sequence (the fields before {@code sequenceKey}). */
@@ -255,10 +271,34 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             return this;
         }
 
+        private Debounce debounce;
+        private Throttle throttle;
+
+        /**
+         * Debounces by {@code key}: enqueues with the key within {@code periodSeconds} collapse into one run with the
+         * last payload (trailing edge, waiting at most 10 periods); {@link Enqueued#debounced()} says this call
+         * joined an existing run.
+         */
+        public Builder debounce(String key, Integer periodSeconds) {
+            return debounce(key, periodSeconds, null, null);
+        }
+
+        /** As {@link #debounce(String, Integer)} with the longest wait (trailing) and the edge (null: trailing). */
+        public Builder debounce(String key, Integer periodSeconds, Integer maxWaitSeconds, String edge) {
+            this.debounce = new Debounce(key, periodSeconds, maxWaitSeconds, edge);
+            return this;
+        }
+
+        /** At most {@code count} runs sharing {@code key} start per {@code perSeconds} across the cluster. */
+        public Builder throttle(String key, Integer count, Integer perSeconds) {
+            this.throttle = new Throttle(key, count, perSeconds);
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue,
                     idempotencyKey, concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels,
-                    traceparent, tracestate, sequenceKey, onDead);
+                    traceparent, tracestate, sequenceKey, onDead, debounce, throttle);
         }
     }
 }

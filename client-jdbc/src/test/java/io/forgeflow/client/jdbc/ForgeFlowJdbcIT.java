@@ -185,6 +185,75 @@ class ForgeFlowJdbcIT {
     }
 
     @Test
+    void debouncedEnqueuesJoinTheFirstRunWhichTakesTheLastPayload() throws Exception {
+        Enqueued first;
+        Enqueued second;
+        Enqueued third;
+        try (Connection app = appConnection()) {
+            first = ForgeFlowJdbc.enqueue(app, JobRequest.http("sync-user-42", "https://example.com/sync?n=1")
+                    .debounce("user-42", 60).build());
+            app.commit();
+            second = ForgeFlowJdbc.enqueue(app, JobRequest.http("sync-user-42", "https://example.com/sync?n=2")
+                    .debounce("user-42", 60).build());
+            app.commit();
+            third = ForgeFlowJdbc.enqueue(app, JobRequest.http("sync-user-42", "https://example.com/sync?n=3")
+                    .debounce("user-42", 60, 120, "trailing").build());
+            app.commit();
+        }
+        assertThat(first.created()).isTrue();
+        assertThat(first.debounced()).isFalse();
+        assertThat(second).isEqualTo(new Enqueued(first.jobId(), first.runId(), false, true));
+        assertThat(third).isEqualTo(new Enqueued(first.jobId(), first.runId(), false, true));
+        assertThat(count("SELECT count(*) FROM runs")).isEqualTo(1);
+        Map<String, Object> row = pg.jdbi().withHandle(h -> h.createQuery("SELECT r.payload ->> 'url' AS url, j.payload ->> 'url' AS job_url, "
+                + "r.debounced, r.debounce_key, j.debounce ->> 'max_wait_seconds' AS max_wait, "
+                + "j.debounce ->> 'edge' AS edge, j.submitted_via FROM runs r JOIN jobs j ON j.id = r.job_id")
+                .mapToMap().one());
+        assertThat(row).containsEntry("url", "https://example.com/sync?n=3")
+                .containsEntry("job_url", "https://example.com/sync?n=3").containsEntry("debounced", 2).containsEntry("debounce_key", "user-42")
+                .containsEntry("max_wait", "600").containsEntry("edge", "trailing").containsEntry("submitted_via", "sql");
+    }
+
+    @Test
+    void aThrottleReachesTheJobAndItsRun() throws Exception {
+        Enqueued e;
+        try (Connection app = appConnection()) {
+            e = ForgeFlowJdbc.enqueue(app, JobRequest.builder("call-partner", "noop").throttle("partner:7", 5, 2)
+                    .sequence("order-1", null).build());
+            app.commit();
+        }
+        assertThat(e.created()).isTrue();
+        assertThat(e.debounced()).isFalse();
+        Map<String, Object> row = pg.jdbi().withHandle(h -> h.createQuery("SELECT j.throttle::text AS throttle, "
+                + "r.throttle_key, r.throttle_count, r.throttle_per_seconds, j.sequence_key FROM runs r "
+                + "JOIN jobs j ON j.id = r.job_id WHERE r.id = CAST(:run AS uuid)").bind("run", e.runId()).mapToMap().one());
+        assertThat(row).containsEntry("throttle", "{\"key\": \"partner:7\", \"count\": 5, \"per_seconds\": 2}")
+                .containsEntry("throttle_key", "partner:7").containsEntry("throttle_count", 5)
+                .containsEntry("throttle_per_seconds", 2).containsEntry("sequence_key", "order-1");
+    }
+
+    @Test
+    void aBadDebounceOrThrottleIsTheDatabasesErrorNamingThePart() throws Exception {
+        try (Connection app = appConnection()) {
+            assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.shell("j", "echo")
+                    .debounce("user-1", 0).build()))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("22023");
+                        assertThat(e.getMessage()).contains("debounce.period_seconds");
+                    });
+            app.rollback();
+            assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.shell("j", "echo")
+                    .throttle("partner:7", null, 2).build()))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("22023");
+                        assertThat(e.getMessage()).contains("throttle.count");
+                    });
+            app.rollback();
+        }
+        assertThat(count("SELECT count(*) FROM jobs")).isZero();
+    }
+
+    @Test
     void badInputIsTheDatabasesErrorNamingTheField() throws Exception {
         try (Connection app = appConnection()) {
             assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.shell("j", "echo").priority(0).build()))
