@@ -29,7 +29,8 @@ import java.util.Map;
  * {@code pausedNote} and {@code pausedBy} (the token that paused it). From a server that predates them: null and 0.
  * {@code sequenceKey} and {@code onDead}: the sequence its runs join ({@code block} or {@code continue}); null for none
  * (and from a server that predates them). {@code notices}: where the job's notices go ({@code notify} in the API) (README "Notices"); null for
- * none.
+ * none. {@code deadStreak}: a recurring job with {@code pauseAfterFailures}: its runs in a row that ended dead so far
+ * (0 otherwise, and from a server that predates it).
  */
 public record Job(
         String id,
@@ -71,7 +72,8 @@ public record Job(
         String pausedBy,
         String sequenceKey,
         String onDead,
-        @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices) {
+        @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices,
+        int deadStreak) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -98,6 +100,22 @@ public record Job(
         dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
         parents = parents == null ? null : List.copyOf(parents);
         children = children == null ? null : List.copyOf(children);
+    }
+
+    /** A job without a dead streak (the fields before {@code dead_streak}). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId, List<String> dependsOn, String onParentFailure,
+               String batchId, List<LinkedJob> parents, List<LinkedJob> children, Instant startAt, Instant endAt,
+               Integer maxRuns, int jitterSeconds, Integer pauseAfterFailures, int firedRuns, String pausedNote,
+               String pausedBy, String sequenceKey, String onDead, Notify notices) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, startAt,
+                endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, sequenceKey, onDead,
+                notices, 0);
     }
 
     /** A job outside any sequence. */

@@ -788,7 +788,7 @@
     }
     if (job.max_runs) parts.push(`${job.fired_runs || 0} of ${job.max_runs} runs`);
     if (job.jitter_seconds) parts.push(`jitter 0-${job.jitter_seconds}s`);
-    if (job.pause_after_failures) parts.push(`pauses after ${job.pause_after_failures} dead in a row`);
+    if (job.pause_after_failures) parts.push(`${job.dead_streak || 0} of ${job.pause_after_failures} dead in a row (pauses at ${job.pause_after_failures})`);
     return parts;
   }
 

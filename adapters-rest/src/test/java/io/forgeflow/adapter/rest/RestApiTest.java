@@ -39,7 +39,7 @@ class RestApiTest {
             "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue",
             "concurrency_key", "max_concurrent", "overlap", "labels", "status", "next_run_at", "created_at",
             "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id", "retry", "start_at", "end_at",
-            "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs", "paused_note", "paused_by", "notify",
+            "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs", "dead_streak", "paused_note", "paused_by", "notify",
             "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead");
     /** A job read alone ({@code GET /api/jobs/{id}}) also shows its workflow's parents and children. */
     static final List<String> JOB_DETAIL_FIELDS = java.util.stream.Stream.concat(JOB_FIELDS.stream(),

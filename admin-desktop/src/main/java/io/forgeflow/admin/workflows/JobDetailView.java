@@ -68,6 +68,13 @@ public final class JobDetailView extends VBox {
         batch.visibleProperty().bind(noBatch.visibleProperty().not());
         batch.managedProperty().bind(batch.visibleProperty());
         facts.addRow(2, new Label("Batch"), new HBox(batch, noBatch));
+        Label streakName = new Label("Dead in a row");
+        Label streak = bound("jobDeadStreak", vm.deadStreakProperty());
+        streakName.visibleProperty().bind(Bindings.isNotEmpty(vm.deadStreakProperty()));
+        streakName.managedProperty().bind(streakName.visibleProperty());
+        streak.visibleProperty().bind(streakName.visibleProperty());
+        streak.managedProperty().bind(streakName.visibleProperty());
+        facts.addRow(3, streakName, streak);
         facts.visibleProperty().bind(vm.selfProperty().isNotNull());
         facts.managedProperty().bind(facts.visibleProperty());
 

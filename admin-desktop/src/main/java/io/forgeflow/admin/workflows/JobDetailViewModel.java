@@ -42,6 +42,7 @@ public final class JobDetailViewModel {
     private final ReadOnlyStringWrapper dependsOn = new ReadOnlyStringWrapper(this, "dependsOn", "");
     private final ReadOnlyStringWrapper onParentFailure = new ReadOnlyStringWrapper(this, "onParentFailure", "");
     private final ReadOnlyStringWrapper batchId = new ReadOnlyStringWrapper(this, "batchId", "");
+    private final ReadOnlyStringWrapper deadStreak = new ReadOnlyStringWrapper(this, "deadStreak", "");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
     private final ReadOnlyBooleanWrapper failed = new ReadOnlyBooleanWrapper(this, "failed");
@@ -125,6 +126,19 @@ public final class JobDetailViewModel {
         dependsOn.set(w.dependsOn().isEmpty() ? "none" : String.join(", ", w.dependsOn()));
         onParentFailure.set(w.dependsOn().isEmpty() ? "—" : describePolicy(w.onParentFailure()));
         batchId.set(w.batchId() == null ? "" : w.batchId());
+        deadStreak.set(deadStreakOf(job));
+    }
+
+    /**
+     * A job with pause_after_failures: its dead runs in a row so far against the control ("2 of 3 dead in a row,
+     * pauses at 3"); empty for other jobs.
+     */
+    public static String deadStreakOf(Job job) {
+        Integer limit = job.pauseAfterFailures();
+        if (limit == null) {
+            return "";
+        }
+        return job.deadStreak() + " of " + limit + " dead in a row, pauses at " + limit;
     }
 
     /** {@code cancel: a dead or cancelled parent cancels this job}, and so on. */
@@ -218,6 +232,11 @@ public final class JobDetailViewModel {
     /** The batch id, empty when the job was not made by a batch. */
     public ReadOnlyStringProperty batchIdProperty() {
         return batchId.getReadOnlyProperty();
+    }
+
+    /** {@link #deadStreakOf} of the shown job; empty without pause_after_failures. */
+    public ReadOnlyStringProperty deadStreakProperty() {
+        return deadStreak.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty loadingProperty() {

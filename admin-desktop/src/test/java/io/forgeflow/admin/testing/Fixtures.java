@@ -80,6 +80,18 @@ public final class Fixtures {
                 100, 30, 3, 0, null, null);
     }
 
+    /** {@link #steeredJob} (pause after 3 dead runs) with {@code streak} of its runs in a row dead so far. */
+    public static Job streakJob(String id, String name, int streak) {
+        Job j = steeredJob(id, name);
+        return new Job(j.id(), j.name(), j.executor(), j.payload(), j.cronExpr(), j.runAt(), j.timezone(), j.priority(),
+                j.maxAttempts(), j.timeoutSeconds(), j.catchUp(), j.idempotencyKey(), j.status(), j.nextRunAt(),
+                j.createdAt(), j.updatedAt(), j.queue(), j.concurrencyKey(), j.maxConcurrent(), j.overlap(),
+                j.waitingFor(), j.retry(), j.labels(), j.traceId(), j.dependsOn(), j.onParentFailure(), j.batchId(),
+                j.parents(), j.children(), j.startAt(), j.endAt(), j.maxRuns(), j.jitterSeconds(),
+                j.pauseAfterFailures(), j.firedRuns(), j.pausedNote(), j.pausedBy(), j.sequenceKey(), j.onDead(),
+                j.notices(), streak);
+    }
+
     public static Run run(String id, String jobId, String status) {
         boolean finished = status.equals(Run.SUCCEEDED) || status.equals(Run.DEAD) || status.equals(Run.CANCELLED);
         return new Run(id, jobId, status, 1, 3, 5, T0, T0.plusSeconds(1), finished ? T0.plusSeconds(5) : null,
