@@ -431,6 +431,24 @@ class RestApiTest {
             assertThat(store.allRuns()).hasSize(1);
         }
 
+        /** notice:... keys are the notices' own jobs' (issue 45): a user's, a job's or a batch's, is a 422. */
+        @Test
+        void anIdempotencyKeyStartingWithNoticeIsRefusedNamingIt() {
+            Api.Reply alone = api.post("/api/jobs", "{\"name\": \"n\", \"executor\": \"shell\", "
+                    + "\"idempotency_key\": \"notice:1\"}");
+            Api.Reply batchKey = api.post("/api/batches", "{\"idempotency_key\": \"notice:2\", \"jobs\": "
+                    + "[{\"name\": \"n\", \"executor\": \"shell\"}]}");
+            Api.Reply batchJob = api.post("/api/batches", "{\"jobs\": [{\"name\": \"n\", \"executor\": \"shell\", "
+                    + "\"idempotency_key\": \"notice:3\"}]}");
+
+            assertThat(alone.status()).as(alone.body()).isEqualTo(422);
+            assertThat(alone.json().get("field").asText()).isEqualTo("idempotency_key");
+            assertThat(alone.json().get("error").asText()).contains("notice:");
+            assertThat(batchKey.status()).as(batchKey.body()).isEqualTo(422);
+            assertThat(batchKey.json().get("field").asText()).isEqualTo("idempotency_key");
+            assertThat(store.allJobs()).isEmpty();
+        }
+
         @Test
         void anotherBodyWithATakenIdempotencyKeyIs409NamingTheKey() {
             String id = create("{\"name\": \"once\", \"executor\": \"shell\", \"idempotency_key\": \"k-2\"}");

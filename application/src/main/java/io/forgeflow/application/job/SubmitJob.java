@@ -30,13 +30,12 @@ import java.time.Instant;
  */
 public final class SubmitJob {
     private final JobRepository jobs;
-    private final ExecutorRegistry executors;
+    private final JobAdmission admission;
     private final CronSchedules cron;
     private final WorkSignal signal;
     private final Clock clock;
     private final Tracing tracing;
     private final Workflows workflows;
-    private final Notify notifyDefault;
 
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock) {
         this(jobs, executors, cron, signal, clock, Tracing.NONE);
@@ -50,16 +49,19 @@ public final class SubmitJob {
     /** @param workflows where jobs with parents are stored; null: {@code depends_on} is refused (no such store) */
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
                      Tracing tracing, Workflows workflows) {
-        this(jobs, executors, cron, signal, clock, tracing, workflows, null);
+        this(jobs, JobAdmission.of(executors), cron, signal, clock, tracing, workflows);
     }
 
-    private SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
-                      Tracing tracing, Workflows workflows, Notify notifyDefault) {
-        this.notifyDefault = notifyDefault;
+    /**
+     * @param admission what each job passes before it is stored (the cluster's default notify, reserved keys, the
+     *                  executor payload); the same one as the node's {@link io.forgeflow.application.workflow.SubmitBatch}
+     */
+    public SubmitJob(JobRepository jobs, JobAdmission admission, CronSchedules cron, WorkSignal signal, Clock clock,
+                     Tracing tracing, Workflows workflows) {
+        this.admission = java.util.Objects.requireNonNull(admission, "admission");
         this.workflows = workflows;
         this.tracing = tracing == null ? Tracing.NONE : tracing;
         this.jobs = jobs;
-        this.executors = executors;
         this.cron = cron;
         this.signal = signal;
         this.clock = clock;
@@ -70,7 +72,12 @@ public final class SubmitJob {
      * FORGEFLOW_NOTIFY_URL}, {@code FORGEFLOW_NOTIFY_ON}; checked; null: none), except the notices' own jobs.
      */
     public SubmitJob withNotifyDefault(Notify checked) {
-        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows, checked);
+        return new SubmitJob(jobs, admission.withNotifyDefault(checked), cron, signal, clock, tracing, workflows);
+    }
+
+    /** The same use case for the system's own jobs (the notices'): reserved idempotency keys, no default notify. */
+    public SubmitJob forTheSystem() {
+        return new SubmitJob(jobs, admission.forTheSystem(), cron, signal, clock, tracing, workflows);
     }
 
     /**
@@ -123,12 +130,7 @@ public final class SubmitJob {
     }
 
     private JobCreation store(JobDraft draft, Dependencies dependencies, TraceContext trace) {
-        JobSpec spec = draft.validate();
-        if (spec.notices() == null && notifyDefault != null && !Notify.QUEUE.equals(spec.queue())) {
-            spec = spec.withNotify(notifyDefault);
-        }
-        executors.validate(spec.executor(), spec.payload());
-        checkNotifyTarget(executors, spec);
+        JobSpec spec = admission.admit(draft.validate());
         if (!dependencies.isEmpty()) {
             checkParentsAllowed(spec);
         }
