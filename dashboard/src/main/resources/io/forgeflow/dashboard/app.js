@@ -798,7 +798,7 @@
     return `paused${job.paused_note ? `: ${job.paused_note}` : ''}${job.paused_by ? ` (by ${job.paused_by})` : ''}`;
   }
 
-  // Where the job's notices go (README "Notices"), or '' when it sends none. Display only: edit it over the API.
+  // Where the job's notices go (README "Notices"), or '' when it sends none (set it in the job forms).
   function noticesText(job) {
     if (!job.notify) return '';
     return `notices (${(job.notify.on || []).join(', ')}) to ${job.notify.url}`;
@@ -1285,7 +1285,29 @@
     for (const name of ['max_runs', 'jitter_seconds', 'pause_after_failures']) {
       if (text(name)) body[name] = Number(text(name));
     }
+    const notify = formNotify(form);
+    if (notify) body.notify = notify; // none given: the cluster's default, if any
     return body;
+  }
+
+  // A form's notify (README "Notices"): {url, on} from its URL and event boxes; null when the URL is empty.
+  function formNotify(form) {
+    const url = form.elements.notify_url.value.trim();
+    if (!url) return null;
+    const on = [...form.querySelectorAll('input[name=notify_on]')].filter((box) => box.checked).map((box) => box.value);
+    return { url, on }; // no box ticked: the server's 422 on notify.on says why
+  }
+
+  // Fills a form's notify fields from a job's notify (none: an empty URL, every event ticked).
+  function fillNotify(form, notify) {
+    form.elements.notify_url.value = notify ? notify.url : '';
+    const on = notify ? (notify.on || []) : ['dead', 'paused', 'recovered'];
+    form.querySelectorAll('input[name=notify_on]').forEach((box) => { box.checked = on.includes(box.value); });
+  }
+
+  // A notify as compared for a change: its events in a fixed order.
+  function notifyKey(notify) {
+    return notify ? canonical({ url: notify.url, on: [...(notify.on || [])].sort() }) : 'null';
   }
 
   function showExecutorFields() {
@@ -1337,6 +1359,7 @@
     const form = $('submit-form');
     const error = $('submit-error');
     error.hidden = true;
+    clearFieldErrors(form);
     try {
       const job = await api('POST', '/api/jobs', readForm(form));
       state.jobs.set(job.id, job);
@@ -1346,6 +1369,7 @@
       form.hidden = true;
       loadJobs(false);
     } catch (e) {
+      if (e.status === 422 && showFieldError(e.field, e.message, form)) return;
       error.textContent = e.field ? `${e.message} (field ${e.field})` : e.message;
       error.hidden = false;
     }
@@ -1371,23 +1395,30 @@
     return Object.entries(labels || {}).map(([k, v]) => `${k}=${v}`).join('\n');
   }
 
-  function clearEditErrors() {
-    const form = $('edit-form');
-    form.querySelectorAll('label[data-field]').forEach((label) => {
+  function clearFieldErrors(form) {
+    form.querySelectorAll('[data-field]').forEach((label) => {
       label.classList.remove('invalid');
       const err = label.querySelector('.field-error');
+      if (!err) return;
       err.textContent = '';
       err.hidden = true;
     });
+  }
+
+  function clearEditErrors() {
+    clearFieldErrors($('edit-form'));
     $('edit-error').hidden = true;
     $('edit-conflict').hidden = true;
   }
 
-  /** Puts a message next to the field the server named (payload.url goes to payload); false if no such field. */
-  function showFieldError(field, message) {
+  /**
+   * Puts a message next to the field the server named (payload.url goes to payload, notify.on to notify) in the form
+   * (the edit form unless given); false if it has no such field.
+   */
+  function showFieldError(field, message, form = $('edit-form')) {
     if (!field) return false;
     const name = String(field).split(/[.[]/)[0];
-    const label = $('edit-form').querySelector(`label[data-field="${CSS.escape(name)}"]`);
+    const label = form.querySelector(`[data-field="${CSS.escape(name)}"]`);
     if (!label) return false;
     label.classList.add('invalid');
     const err = label.querySelector('.field-error');
@@ -1416,6 +1447,7 @@
     form.elements.overlap.value = job.overlap || 'allow';
     form.elements.payload.value = job.payload == null ? '' : JSON.stringify(job.payload, null, 2);
     form.elements.labels.value = labelsText(job.labels);
+    fillNotify(form, job.notify);
     form.elements.pending_keep.checked = false;
     // a one-off job has no cron, a recurring one no run_at: the server refuses the change, the form says so up front
     form.elements.cron_expr.closest('label').hidden = !job.cron_expr;
@@ -1478,6 +1510,8 @@
       labels[line.slice(0, at).trim()] = line.slice(at + 1).trim();
     });
     if (canonical(labels) !== canonical(job.labels || {})) changes.labels = labels;
+    const notify = formNotify(form); // an emptied URL removes the job's notify (null)
+    if (notifyKey(notify) !== notifyKey(job.notify)) changes.notify = notify;
     return changes;
   }
 
