@@ -186,10 +186,12 @@ public final class JobListViewModel {
     }
 
     /**
-     * Called every poll interval while the Jobs screen shows: reloads the first page (statuses and next runs change)
-     * unless the operator paged further, is acting, or has a confirmation open.
+     * Called every poll interval while the Jobs screen shows: follows the last backfill until it is done, and reloads the
+     * first page (statuses and next runs change) unless the operator paged further, is acting, or has a confirmation
+     * open.
      */
     public void poll() {
+        backfill.poll(); // a backfill's later progress, until it is done
         if (loading.get() || acting.get() || polling || pages != 1 || confirmation.get() != null) {
             return;
         }
