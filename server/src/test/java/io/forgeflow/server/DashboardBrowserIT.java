@@ -424,6 +424,21 @@ class DashboardBrowserIT {
             assertThat(api().listRuns(job.id(), null, 10, null).items()).hasSize(3);
         }
 
+        /** Issue 45: "2 of 3 dead in a row" before a pause_after_failures pause (dead_streak). */
+        @Test
+        void theJobViewShowsItsDeadRunsInARowAgainstPauseAfterFailures() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("flaky-sync", "false").cron("0 * * * *").pauseAfterFailures(3)
+                    .build()).job();
+            pg.jdbi().useHandle(h -> h.createUpdate("UPDATE forgeflow.jobs SET dead_streak = 2 WHERE id::text = :id")
+                    .bind("id", job.id()).execute());
+            ChromeDriver driver = open("job?id=" + job.id());
+            String meta = waitFor(driver, d -> {
+                String shown = text(d, "#job-detail .meta");
+                return shown != null && shown.contains("dead in a row") ? shown : null;
+            });
+            assertThat(meta).contains("2 of 3 dead in a row (pauses at 3)");
+        }
+
         @Test
         void theJobViewShowsWhereItsNoticesGo() throws Exception {
             seedCluster(false);
