@@ -43,11 +43,6 @@ public final class JobAdmission {
         return new JobAdmission(executors, null, true);
     }
 
-    /** The executors a job's payload is checked against. */
-    public ExecutorRegistry executors() {
-        return executors;
-    }
-
     /**
      * The spec as it is stored: with the default notify when it gave none; refused with a {@link ValidationException}
      * naming the field ({@code idempotency_key}, {@code payload...}, {@code notify.url}).
