@@ -61,7 +61,8 @@ final class Details {
                 .field("runs", runs(job))
                 .field("jitter", job.jitterSeconds() == 0 ? null : "0-" + job.jitterSeconds() + "s after each tick")
                 .field("pause after", job.pauseAfterFailures() == null ? null
-                        : job.pauseAfterFailures() + " dead run(s) in a row")
+                        : job.pauseAfterFailures() + " dead run(s) in a row (now " + job.deadStreak() + " of "
+                        + job.pauseAfterFailures() + " dead in a row)")
                 .field("notify", job.notices() == null ? null : job.notices().url() + " on "
                         + String.join(", ", job.notices().on() == null ? List.of() : job.notices().on()))
                 .field("next run", Text.time(job.nextRunAt()))

@@ -200,6 +200,18 @@ class CommandLineOutputTest {
         assertThat(printed(out -> Details.job(out, job))).containsPattern("(?m)^waiting for +handler send-receipt$");
     }
 
+    /** jobs show: how many dead runs in a row a job with pause_after_failures has so far (dead_streak). */
+    @Test
+    void aJobThatPausesAfterFailuresShowsItsDeadRunsInARowSoFar() {
+        Job job = new Job("j", "flaky", "shell", Map.of(), "*/5 * * * *", null, "UTC", 5, 3, 300, "skip", null,
+                "active", null, Instant.EPOCH, Instant.EPOCH, "default", null, null, "allow", null, null, Map.of(),
+                null, java.util.List.of(), null, null, null, null, null, null, null, 0, 3, 0, null, null, null, null,
+                null, 2);
+
+        assertThat(printed(out -> Details.job(out, job)))
+                .containsPattern("(?m)^pause after +3 dead run\\(s\\) in a row \\(now 2 of 3 dead in a row\\)$");
+    }
+
     @Test
     void aRunThatSnoozedSaysHowOftenAndItsAttemptsShowTheirOutcome() {
         Run snoozed = new Run("r", "j", "succeeded", 2, 4, 5, Instant.EPOCH, null, null, null, null, "", null,

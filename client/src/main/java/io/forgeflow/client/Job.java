@@ -31,7 +31,9 @@ import java.util.Map;
  * (and from a server that predates them). {@code notices}: where the job's notices go ({@code notify} in the API) (README "Notices"); null for
  * none.
  * {@code debounce} and {@code throttle}: its flow control (README "Flow control"; the debounce as stored, defaults
- * applied); null for none (and from a server that predates them).
+ * applied); null for none (and from a server that predates them). {@code deadStreak}: a recurring job with
+ * {@code pauseAfterFailures}: its runs in a row that ended dead so far (0 otherwise, and from a server that predates
+ * it).
  */
 public record Job(
         String id,
@@ -75,7 +77,8 @@ public record Job(
         String onDead,
         @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices,
         Debounce debounce,
-        Throttle throttle) {
+        Throttle throttle,
+        int deadStreak) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -104,7 +107,7 @@ public record Job(
         children = children == null ? null : List.copyOf(children);
     }
 
-    /** A job without flow control (the fields before {@code debounce} and {@code throttle}). */
+    /** A job without flow control and dead streak (the fields before {@code debounce}). */
     public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
                String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
                String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
@@ -117,7 +120,40 @@ public record Job(
                 idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
                 waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, startAt,
                 endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, sequenceKey, onDead,
-                notices, null, null);
+                notices, null, null, 0);
+    }
+
+    /** A job without flow control (the fields before {@code debounce}, then the dead streak). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId, List<String> dependsOn, String onParentFailure,
+               String batchId, List<LinkedJob> parents, List<LinkedJob> children, Instant startAt, Instant endAt,
+               Integer maxRuns, int jitterSeconds, Integer pauseAfterFailures, int firedRuns, String pausedNote,
+               String pausedBy, String sequenceKey, String onDead, Notify notices, int deadStreak) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, startAt,
+                endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, sequenceKey, onDead,
+                notices, null, null, deadStreak);
+    }
+
+    /** A job without a dead streak (the fields before it). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId, List<String> dependsOn, String onParentFailure,
+               String batchId, List<LinkedJob> parents, List<LinkedJob> children, Instant startAt, Instant endAt,
+               Integer maxRuns, int jitterSeconds, Integer pauseAfterFailures, int firedRuns, String pausedNote,
+               String pausedBy, String sequenceKey, String onDead, Notify notices, Debounce debounce,
+               Throttle throttle) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, startAt,
+                endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, sequenceKey, onDead,
+                notices, debounce, throttle, 0);
     }
 
     /** A job outside any sequence. */

@@ -432,7 +432,7 @@ class ForgeFlowClientTest {
         void scheduleControlsAreSentAndReadBack() throws Exception {
             answer(201, JOB.replace("\"status\"", "\"start_at\": \"2026-03-01T15:00:00Z\", \"end_at\": null, "
                     + "\"max_runs\": 3, \"jitter_seconds\": 30, \"pause_after_failures\": 2, \"fired_runs\": 1, "
-                    + "\"paused_note\": \"vendor outage\", \"paused_by\": \"token 3\", \"status\""));
+                    + "\"dead_streak\": 1, \"paused_note\": \"vendor outage\", \"paused_by\": \"token 3\", \"status\""));
 
             Job job = client.submitJob(JobRequest.builder("hourly", "shell").cron("@hourly")
                     .startAt(Instant.parse("2026-03-01T15:00:00Z")).maxRuns(3).jitterSeconds(30).pauseAfterFailures(2)
@@ -447,6 +447,7 @@ class ForgeFlowClientTest {
             assertThat(job.jitterSeconds()).isEqualTo(30);
             assertThat(job.pauseAfterFailures()).isEqualTo(2);
             assertThat(job.firedRuns()).isEqualTo(1);
+            assertThat(job.deadStreak()).isEqualTo(1);
             assertThat(job.pausedNote()).isEqualTo("vendor outage");
             assertThat(job.pausedBy()).isEqualTo("token 3");
         }

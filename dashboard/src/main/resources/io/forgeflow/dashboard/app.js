@@ -788,7 +788,7 @@
     }
     if (job.max_runs) parts.push(`${job.fired_runs || 0} of ${job.max_runs} runs`);
     if (job.jitter_seconds) parts.push(`jitter 0-${job.jitter_seconds}s`);
-    if (job.pause_after_failures) parts.push(`pauses after ${job.pause_after_failures} dead in a row`);
+    if (job.pause_after_failures) parts.push(`${job.dead_streak || 0} of ${job.pause_after_failures} dead in a row (pauses at ${job.pause_after_failures})`);
     return parts;
   }
 
@@ -798,7 +798,7 @@
     return `paused${job.paused_note ? `: ${job.paused_note}` : ''}${job.paused_by ? ` (by ${job.paused_by})` : ''}`;
   }
 
-  // Where the job's notices go (README "Notices"), or '' when it sends none. Display only: edit it over the API.
+  // Where the job's notices go (README "Notices"), or '' when it sends none (set it in the job forms).
   function noticesText(job) {
     if (!job.notify) return '';
     return `notices (${(job.notify.on || []).join(', ')}) to ${job.notify.url}`;
@@ -1300,6 +1300,8 @@
     for (const name of ['max_runs', 'jitter_seconds', 'pause_after_failures']) {
       if (text(name)) body[name] = Number(text(name));
     }
+    const notify = formNotify(form);
+    if (notify) body.notify = notify; // none given: the cluster's default, if any
     Object.assign(body, flowControlBody(text));
     return body;
   }
@@ -1317,6 +1319,26 @@
       body.throttle = { key: text('throttle_key'), count: number('throttle_count'), per_seconds: number('throttle_per_seconds') };
     }
     return body;
+  }
+
+  // A form's notify (README "Notices"): {url, on} from its URL and event boxes; null when the URL is empty.
+  function formNotify(form) {
+    const url = form.elements.notify_url.value.trim();
+    if (!url) return null;
+    const on = [...form.querySelectorAll('input[name=notify_on]')].filter((box) => box.checked).map((box) => box.value);
+    return { url, on }; // no box ticked: the server's 422 on notify.on says why
+  }
+
+  // Fills a form's notify fields from a job's notify (none: an empty URL, every event ticked).
+  function fillNotify(form, notify) {
+    form.elements.notify_url.value = notify ? notify.url : '';
+    const on = notify ? (notify.on || []) : ['dead', 'paused', 'recovered'];
+    form.querySelectorAll('input[name=notify_on]').forEach((box) => { box.checked = on.includes(box.value); });
+  }
+
+  // A notify as compared for a change: its events in a fixed order.
+  function notifyKey(notify) {
+    return notify ? canonical({ url: notify.url, on: [...(notify.on || [])].sort() }) : 'null';
   }
 
   function showExecutorFields() {
@@ -1368,6 +1390,7 @@
     const form = $('submit-form');
     const error = $('submit-error');
     error.hidden = true;
+    clearFieldErrors(form);
     try {
       const job = await api('POST', '/api/jobs', readForm(form));
       state.jobs.set(job.id, job);
@@ -1377,6 +1400,7 @@
       form.hidden = true;
       loadJobs(false);
     } catch (e) {
+      if (e.status === 422 && showFieldError(e.field, e.message, form)) return;
       error.textContent = e.field ? `${e.message} (field ${e.field})` : e.message;
       error.hidden = false;
     }
@@ -1402,23 +1426,30 @@
     return Object.entries(labels || {}).map(([k, v]) => `${k}=${v}`).join('\n');
   }
 
-  function clearEditErrors() {
-    const form = $('edit-form');
-    form.querySelectorAll('label[data-field]').forEach((label) => {
+  function clearFieldErrors(form) {
+    form.querySelectorAll('[data-field]').forEach((label) => {
       label.classList.remove('invalid');
       const err = label.querySelector('.field-error');
+      if (!err) return;
       err.textContent = '';
       err.hidden = true;
     });
+  }
+
+  function clearEditErrors() {
+    clearFieldErrors($('edit-form'));
     $('edit-error').hidden = true;
     $('edit-conflict').hidden = true;
   }
 
-  /** Puts a message next to the field the server named (payload.url goes to payload); false if no such field. */
-  function showFieldError(field, message) {
+  /**
+   * Puts a message next to the field the server named (payload.url goes to payload, notify.on to notify) in the form
+   * (the edit form unless given); false if it has no such field.
+   */
+  function showFieldError(field, message, form = $('edit-form')) {
     if (!field) return false;
     const name = String(field).split(/[.[]/)[0];
-    const label = $('edit-form').querySelector(`label[data-field="${CSS.escape(name)}"]`);
+    const label = form.querySelector(`[data-field="${CSS.escape(name)}"]`);
     if (!label) return false;
     label.classList.add('invalid');
     const err = label.querySelector('.field-error');
@@ -1448,6 +1479,7 @@
     form.elements.payload.value = job.payload == null ? '' : JSON.stringify(job.payload, null, 2);
     form.elements.labels.value = labelsText(job.labels);
     fillThrottle(form, job);
+    fillNotify(form, job.notify);
     form.elements.pending_keep.checked = false;
     // a one-off job has no cron, a recurring one no run_at: the server refuses the change, the form says so up front
     form.elements.cron_expr.closest('label').hidden = !job.cron_expr;
@@ -1511,6 +1543,8 @@
     });
     if (canonical(labels) !== canonical(job.labels || {})) changes.labels = labels;
     throttleChange(form, job, changes);
+    const notify = formNotify(form); // an emptied URL removes the job's notify (null)
+    if (notifyKey(notify) !== notifyKey(job.notify)) changes.notify = notify;
     return changes;
   }
 

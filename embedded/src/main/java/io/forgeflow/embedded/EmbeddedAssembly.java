@@ -131,9 +131,27 @@ final class EmbeddedAssembly {
                         new RunChanges(events, Clock.systemUTC()), bridge::leasesRecovered,
                         new io.forgeflow.adapter.postgres.PostgresRunRepository(jdbi, null), b.tracing)
                         .holdingOffAfterBreaks(b.lease);
-                SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, b.schedulerTick, () -> { },
+                io.forgeflow.application.workflow.WorkflowSweeper sweeper =
                         new io.forgeflow.application.workflow.WorkflowSweeper(
-                                new io.forgeflow.adapter.postgres.PostgresWorkflows(jdbi, null), election, n -> { }));
+                                new io.forgeflow.adapter.postgres.PostgresWorkflows(jdbi, null), election, n -> { });
+                // the leader's duties include the notices (issue 45), handed on as http jobs for the cluster's nodes
+                io.forgeflow.application.notice.NoticeDispatcher notices =
+                        new io.forgeflow.application.notice.NoticeDispatcher(
+                                new io.forgeflow.adapter.postgres.PostgresNoticeOutbox(jdbi),
+                                new io.forgeflow.application.job.SubmitJob(new PostgresJobRepository(jdbi, null),
+                                        new ExecutorRegistry(List.of(new NoticeHttpTarget()), Set.of()),
+                                        new CronUtilsSchedules(), signal,
+                                        new io.forgeflow.adapter.postgres.PostgresClock(jdbi, Clock.systemUTC()),
+                                        b.tracing, null),
+                                election, b.notifySecret);
+                SchedulerRole scheduler = new SchedulerRole(ticker, rescuer, election, b.schedulerTick, () -> { },
+                        () -> {
+                            try {
+                                sweeper.run();
+                            } finally {
+                                notices.run();
+                            }
+                        });
                 RetentionRole retention = new RetentionRole(new RetentionSweeper(new PostgresRetention(jdbi, null,
                         RETENTION_STATEMENT_TIMEOUT), nodes, election, b.retention,
                         Duration.ofSeconds(QueryNodes.keepWindowSeconds(heartbeat)), RETENTION_PAUSE, (table, n) -> { }),

@@ -105,6 +105,7 @@ public final class ForgeFlowWorker implements AutoCloseable {
         Duration retryBase = Duration.ofSeconds(5);
         Duration schedulerTick = Duration.ofSeconds(1);
         Duration retention = Duration.ofDays(14);
+        byte[] notifySecret;
         int maxOutputBytes = 64 * 1024;
         ObjectMapper objectMapper;
         WorkerMetrics metrics = WorkerMetrics.NONE;
@@ -187,7 +188,10 @@ public final class ForgeFlowWorker implements AutoCloseable {
             return this;
         }
 
-        /** Also run the scheduler role (leader election, cron ticks, lease recovery, retention); default false. */
+        /**
+         * Also run the scheduler role (leader election, cron ticks, lease recovery, retention, the workflows' sweep and
+         * the notices' dispatch); default false.
+         */
         public Builder scheduler(boolean scheduler) {
             this.scheduler = scheduler;
             return this;
@@ -244,6 +248,16 @@ public final class ForgeFlowWorker implements AutoCloseable {
         /** The scheduler role's tick (default 1 s). */
         public Builder schedulerTick(Duration schedulerTick) {
             this.schedulerTick = schedulerTick;
+            return this;
+        }
+
+        /**
+         * With the scheduler role: the cluster's {@code FORGEFLOW_NOTIFY_SECRET}, so the notices this worker hands on
+         * while it leads are signed as the nodes sign theirs (null or empty: unsigned, the default).
+         */
+        public Builder notifySecret(String secret) {
+            this.notifySecret = secret == null || secret.isEmpty() ? null
+                    : secret.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             return this;
         }
 

@@ -480,6 +480,34 @@ class EmbeddedWorkerIT {
         assertThat(attempts(endless.runId())).extracting(a -> a.get("outcome")).containsExactly("released");
     }
 
+    /**
+     * Issue 45: a leading embedded worker dispatches the notices too (a cluster of embedded workers has no other
+     * leader): the outbox row becomes an http job of forgeflow-notices keyed notice:<id>, signed with its secret.
+     */
+    @Test
+    void aLeadingWorkerHandsTheNoticesOnAsSignedHttpJobs() throws Exception {
+        io.forgeflow.domain.job.Job job = pg.insert(io.forgeflow.adapter.postgres.testing.TestJobs.aJob()
+                .withExecutor("java").withPayload(Map.of("handler", "tick")));
+        long id = pg.jdbi().withHandle(h -> h.createQuery("INSERT INTO notices (job_id, job_name, event, url, error, "
+                + "created_at) VALUES (CAST(:job AS uuid), 'nightly', 'dead', 'https://hooks.example.com/ff', 'boom', "
+                + "now()) RETURNING id").bind("job", job.id()).mapTo(Long.class).one());
+        ForgeFlowWorker worker = started(fast(app, "w-notices").scheduler(true).schedulerTick(Duration.ofMillis(100))
+                .notifySecret("s3cret").handler("tick", ctx -> { }));
+
+        await("this worker leads", Duration.ofSeconds(10), worker::isLeader);
+        await("the notice is handed on", Duration.ofSeconds(30), () -> pg.jdbi().withHandle(h -> h.createQuery(
+                "SELECT count(*) FROM notices").mapTo(Integer.class).one()) == 0);
+
+        Map<String, Object> sent = pg.jdbi().withHandle(h -> h.createQuery("SELECT executor, queue, notify::text AS "
+                + "notify, payload -> 'headers' ->> 'X-ForgeFlow-Signature' AS signature, payload ->> 'url' AS url "
+                + "FROM jobs WHERE idempotency_key = :key").bind("key", "notice:" + id).mapToMap().one());
+        assertThat(sent.get("executor")).isEqualTo("http");
+        assertThat(sent.get("queue")).isEqualTo("forgeflow-notices");
+        assertThat(sent.get("url")).isEqualTo("https://hooks.example.com/ff");
+        assertThat(sent.get("notify")).as("the notices' own jobs send none").isNull();
+        assertThat((String) sent.get("signature")).startsWith("sha256=");
+    }
+
     @Test
     void theSchedulerRoleRecoversADeadWorkersRunAndFiresCronTicks() throws Exception {
         Set<String> ran = ConcurrentHashMap.newKeySet();

@@ -100,7 +100,7 @@ final class ApiWiring {
         return this;
     }
 
-    /** The notify of jobs submitted alone without one (FORGEFLOW_NOTIFY_URL, issue 45); null: none. */
+    /** The notify of jobs submitted without one, alone or in a batch (FORGEFLOW_NOTIFY_URL, issue 45); null: none. */
     ApiWiring notifyDefault(io.forgeflow.domain.job.Notify fallback) {
         this.notifyDefault = fallback;
         return this;
@@ -115,10 +115,17 @@ final class ApiWiring {
         return this;
     }
 
+    /**
+     * What every job submitted over either API passes, alone or in a batch (the one place for the default notify and
+     * the reserved idempotency keys).
+     */
+    private io.forgeflow.application.job.JobAdmission admission() {
+        return io.forgeflow.application.job.JobAdmission.of(executors).withNotifyDefault(notifyDefault);
+    }
+
     /** The submission use case of both APIs. */
     private SubmitJob submitJob() {
-        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows).withNotifyDefault(notifyDefault)
-                .withDebounceCounter(debounced);
+        return new SubmitJob(jobs, admission(), cron, signal, clock, tracing, workflows).withDebounceCounter(debounced);
     }
 
     /** Spans of submissions and triggers, and of runs an operator ends (issue 31). */
@@ -130,7 +137,7 @@ final class ApiWiring {
     /** The use cases the gRPC API calls (issue 41): the same kinds, over the same ports, as REST's. */
     io.forgeflow.adapter.grpc.UseCases grpcUseCases() {
         return new io.forgeflow.adapter.grpc.UseCases(submitJob(),
-                workflows == null ? null : new SubmitBatch(workflows, executors, signal, clock, batchCreated),
+                workflows == null ? null : new SubmitBatch(workflows, admission(), signal, clock, batchCreated),
                 new QueryJobs(jobs, waits, listBudget), new UpdateJob(jobs, executors, cron, signal, clock),
                 new PauseJob(jobs, tracing), new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs, tracing),
                 new TriggerJob(jobs, runs, signal, clock, tracing), new DeleteJob(jobs, tracing),
@@ -160,7 +167,7 @@ final class ApiWiring {
                     new QueryNodes(nodes, heartbeatInterval), readiness,
                     workflows == null ? null : new QueryWorkflows(workflows)).forEach(environment.jersey()::register);
             if (workflows != null) {
-                environment.jersey().register(RestModule.batches(new SubmitBatch(workflows, executors, signal, clock,
+                environment.jersey().register(RestModule.batches(new SubmitBatch(workflows, admission(), signal, clock,
                         batchCreated)));
             }
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));

@@ -322,7 +322,7 @@ public class ForgeFlowSettings {
     public String jobUser = "";
 
     /**
-     * The cluster's default notices ({@code FORGEFLOW_NOTIFY_URL}, issue 45): the notify URL of a job submitted alone
+     * The cluster's default notices ({@code FORGEFLOW_NOTIFY_URL}, issue 45): the notify URL of a job submitted, alone or in a batch,
      * without {@code notify}. Empty: none.
      */
     @JsonProperty

@@ -198,7 +198,7 @@ final class NodeWiring {
                 "readiness probe", DatabaseSettings.limitsOf(settings)), Duration.ofSeconds(1), settings.databaseSchema);
         environment.lifecycle().manage(managed(() -> { }, health::close));
         NodeHealthChecks.registerDatabase(environment.healthChecks(), health);
-        // notices (issue 45): the default notify of jobs submitted alone, checked as the http executor checks URLs
+        // notices (issue 45): the default notify of jobs submitted alone or in a batch, checked as the http executor checks URLs
         io.forgeflow.domain.job.Notify notifyDefault = io.forgeflow.domain.job.Notify.parse(settings.notifyUrl,
                 settings.notifyOn);
         if (notifyDefault != null) {

@@ -424,9 +424,12 @@ class CommandLineIT {
             assertThat(admin().getJob(id).pausedBy()).isEqualTo("scheduler");
             assertThat(admin().listRuns(id, "dead", 10, null).items()).hasSize(3);
             assertThat(cli("jobs", "get", id).out()).contains("3 dead runs in a row (pause_after_failures: 3)",
-                    "(by scheduler)");
+                    "(by scheduler)", "(now 3 of 3 dead in a row)");
+            assertThat(json.readTree(cli("jobs", "get", id, "--json").out()).get("dead_streak").asInt()).isEqualTo(3);
+            assertThat(admin().getJob(id).deadStreak()).isEqualTo(3);
             assertThat(cli("jobs", "resume", id).code()).isZero();
             assertThat(admin().getJob(id).pausedNote()).isNull();
+            assertThat(admin().getJob(id).deadStreak()).as("a resume starts the count again").isZero();
         }
 
         @Test

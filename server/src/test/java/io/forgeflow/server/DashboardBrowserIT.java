@@ -424,6 +424,21 @@ class DashboardBrowserIT {
             assertThat(api().listRuns(job.id(), null, 10, null).items()).hasSize(3);
         }
 
+        /** Issue 45: "2 of 3 dead in a row" before a pause_after_failures pause (dead_streak). */
+        @Test
+        void theJobViewShowsItsDeadRunsInARowAgainstPauseAfterFailures() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("flaky-sync", "false").cron("0 * * * *").pauseAfterFailures(3)
+                    .build()).job();
+            pg.jdbi().useHandle(h -> h.createUpdate("UPDATE forgeflow.jobs SET dead_streak = 2 WHERE id::text = :id")
+                    .bind("id", job.id()).execute());
+            ChromeDriver driver = open("job?id=" + job.id());
+            String meta = waitFor(driver, d -> {
+                String shown = text(d, "#job-detail .meta");
+                return shown != null && shown.contains("dead in a row") ? shown : null;
+            });
+            assertThat(meta).contains("2 of 3 dead in a row (pauses at 3)");
+        }
+
         @Test
         void theJobViewShowsWhereItsNoticesGo() throws Exception {
             seedCluster(false);
@@ -640,6 +655,69 @@ class DashboardBrowserIT {
             waitFor(driver, d -> ("Edit job once").equals(text(d, "#edit-title")) ? true : null);
             assertThat(driver.findElement(By.cssSelector("#edit-form label[data-field=max_runs]")).isDisplayed())
                     .as("a one-off job has no schedule controls").isFalse();
+        }
+
+        /** Issue 45: notify set in the new-job form, changed and cleared in the edit form; a refusal beside it. */
+        @Test
+        void theFormsSetChangeAndClearANotifyAndShowTheServersRefusalBesideIt() throws Exception {
+            ChromeDriver driver = open("jobs");
+            driver.findElement(By.id("new-job")).click();
+            WebElement submit = driver.findElement(By.id("submit-form"));
+            submit.findElement(By.name("name")).sendKeys("noticed-export");
+            submit.findElement(By.name("command")).sendKeys("./export.sh");
+            submit.findElement(By.name("cron_expr")).sendKeys("0 3 * * *");
+            submit.findElement(By.name("notify_url")).sendKeys("https://hooks.example.com/forgeflow");
+            for (String event : List.of("dead", "paused", "recovered")) {
+                submit.findElement(By.cssSelector("input[name=notify_on][value=" + event + "]")).click();
+            }
+            submit.findElement(By.cssSelector("button[type=submit]")).click();
+            String submitNotifyError = "#submit-form [data-field=notify] .field-error";
+            waitFor(driver, d -> d.findElement(By.cssSelector(submitNotifyError)).isDisplayed());
+            assertThat(text(driver, submitNotifyError)).as("the server's 422, beside the field").contains("notify.on");
+            assertThat(driver.findElement(By.id("submit-form")).isDisplayed()).isTrue();
+            assertThat(api().listJobs().items()).noneMatch(j -> j.name().equals("noticed-export"));
+
+            submit.findElement(By.cssSelector("input[name=notify_on][value=dead]")).click();
+            submit.findElement(By.cssSelector("input[name=notify_on][value=recovered]")).click();
+            submit.findElement(By.cssSelector("button[type=submit]")).click();
+            waitFor(driver, d -> d.findElement(By.id("submit-form")).isDisplayed() ? null : true);
+            Job job = api().listJobs().items().stream().filter(j -> j.name().equals("noticed-export")).findFirst()
+                    .orElseThrow();
+            assertThat(job.notices().url()).isEqualTo("https://hooks.example.com/forgeflow");
+            assertThat(job.notices().on()).containsExactlyInAnyOrder("dead", "recovered");
+
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            click(driver, row + " button[data-action=edit]");
+            WebElement form = waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? d.findElement(By.id("edit-form")) : null);
+            waitFor(driver, d -> "https://hooks.example.com/forgeflow".equals(
+                    form.findElement(By.name("notify_url")).getAttribute("value")));
+            assertThat(form.findElement(By.cssSelector("input[name=notify_on][value=paused]")).isSelected()).isFalse();
+            assertThat(form.findElement(By.cssSelector("input[name=notify_on][value=dead]")).isSelected()).isTrue();
+
+            retype(form.findElement(By.name("notify_url")), "ftp://hooks.example.com/x");
+            driver.findElement(By.id("edit-save")).click();
+            String editNotifyError = "#edit-form [data-field=notify] .field-error";
+            waitFor(driver, d -> d.findElement(By.cssSelector(editNotifyError)).isDisplayed());
+            assertThat(text(driver, editNotifyError)).contains("notify.url");
+            assertThat(api().getJob(job.id()).notices().url()).isEqualTo("https://hooks.example.com/forgeflow");
+
+            retype(form.findElement(By.name("notify_url")), "https://hooks.example.com/other");
+            form.findElement(By.cssSelector("input[name=notify_on][value=paused]")).click();
+            driver.findElement(By.id("edit-save")).click();
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? null : true);
+            Job changed = api().getJob(job.id());
+            assertThat(changed.notices().url()).isEqualTo("https://hooks.example.com/other");
+            assertThat(changed.notices().on()).containsExactlyInAnyOrder("dead", "paused", "recovered");
+
+            click(driver, row + " button[data-action=edit]");
+            WebElement again = waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? d.findElement(By.id("edit-form")) : null);
+            waitFor(driver, d -> "https://hooks.example.com/other".equals(
+                    again.findElement(By.name("notify_url")).getAttribute("value")));
+            retype(again.findElement(By.name("notify_url")), "");
+            driver.findElement(By.id("edit-save")).click();
+            waitFor(driver, d -> d.findElement(By.id("edit-form")).isDisplayed() ? null : true);
+            assertThat(api().getJob(job.id()).notices()).as("an emptied URL removes notify").isNull();
         }
 
         @Test

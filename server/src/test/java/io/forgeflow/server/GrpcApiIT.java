@@ -350,6 +350,11 @@ class GrpcApiIT {
                 .build());
         assertThat(paused.getPausedNote()).isEqualTo("vendor outage");
         assertThat(paused.getPausedBy()).isEqualTo("token 3");
+        assertThat(paused.getDeadStreak()).isZero();
+        pg.jdbi().useHandle(h -> h.createUpdate("UPDATE forgeflow.jobs SET dead_streak = 2 WHERE id::text = :id")
+                .bind("id", job.getId()).execute());
+        assertThat(jobs(READ).getJob(GetJobRequest.newBuilder().setId(job.getId()).build()).getDeadStreak())
+                .as("dead runs in a row so far (issue 45)").isEqualTo(2);
 
         Job edited = jobs(ADMIN).updateJob(UpdateJobRequest.newBuilder().setId(job.getId())
                 .setJob(JobSpec.newBuilder().setJitterSeconds(5))

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The cluster's default notices (FORGEFLOW_NOTIFY_URL, FORGEFLOW_NOTIFY_ON) on a real node: a job submitted without
  * notify gets the default and its dead run is noticed (unsigned: no secret); a job's own notify wins; a batch's jobs
- * and the notices' own jobs get none.
+ * get the default as a job alone does; the notices' own jobs get none; a user's key notice:... is refused.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class NoticeDefaultsIT {
@@ -98,6 +98,10 @@ class NoticeDefaultsIT {
                 + "\"https://hooks.example.com/batch\", \"on\": []}}]}");
         assertThat(badBatch.statusCode()).as(badBatch.body()).isEqualTo(422);
         assertThat(json.readTree(badBatch.body()).get("field").asText()).isEqualTo("jobs[0].notify.on");
+        HttpResponse<String> reserved = post("/api/jobs", "{\"name\": \"r\", \"executor\": \"shell\", "
+                + "\"payload\": {\"command\": \"true\"}, \"idempotency_key\": \"notice:1\"}");
+        assertThat(reserved.statusCode()).as(reserved.body()).isEqualTo(422);
+        assertThat(json.readTree(reserved.body()).get("field").asText()).isEqualTo("idempotency_key");
 
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
         while (BODIES.isEmpty() && Instant.now().isBefore(deadline)) {
@@ -115,7 +119,10 @@ class NoticeDefaultsIT {
         JsonNode notices = json.readTree(get("/api/jobs?queue=forgeflow-notices").body()).get("items");
         assertThat(notices).singleElement().satisfies(n -> assertThat(n.get("notify").isNull()).isTrue());
         JsonNode batched = json.readTree(get("/api/jobs?name_prefix=in-a-batch").body()).get("items");
-        assertThat(batched).singleElement().satisfies(n -> assertThat(n.get("notify").isNull()).isTrue());
+        assertThat(batched).as("a batch's job gets the default as a job alone does").singleElement().satisfies(n -> {
+            assertThat(n.get("notify").get("url").asText()).isEqualTo(hook());
+            assertThat(n.get("notify").get("on")).extracting(JsonNode::asText).containsExactly("dead");
+        });
         JsonNode batchedOwn = json.readTree(get("/api/jobs?name_prefix=batched-own").body()).get("items");
         assertThat(batchedOwn).singleElement().satisfies(n -> {
             assertThat(n.get("notify").get("url").asText()).isEqualTo("https://hooks.example.com/batch");

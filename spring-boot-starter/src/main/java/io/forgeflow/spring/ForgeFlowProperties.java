@@ -38,6 +38,11 @@ public class ForgeFlowProperties {
     /** With the scheduler role: finished runs older than this are deleted. */
     private Duration retention = Duration.ofDays(14);
     /**
+     * With the scheduler role: the cluster's FORGEFLOW_NOTIFY_SECRET, so the notices this application hands on while
+     * it leads are signed as the nodes sign theirs; empty: unsigned.
+     */
+    private String notifySecret = "";
+    /**
      * Whether a running worker keeps the JVM alive (its own threads are daemons): an application without a web server
      * then runs until it is stopped, as a worker should.
      */
@@ -171,6 +176,14 @@ public class ForgeFlowProperties {
 
     public void setKeepAlive(boolean keepAlive) {
         this.keepAlive = keepAlive;
+    }
+
+    public String getNotifySecret() {
+        return notifySecret;
+    }
+
+    public void setNotifySecret(String notifySecret) {
+        this.notifySecret = notifySecret;
     }
 
     public Duration getRetryBase() {

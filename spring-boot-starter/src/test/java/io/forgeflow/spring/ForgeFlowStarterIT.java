@@ -236,6 +236,28 @@ class ForgeFlowStarterIT {
         }
     }
 
+    /** Issue 45: a leading application hands the notices on, signed with forgeflow.notify-secret. */
+    @Test
+    void aLeadingApplicationHandsTheNoticesOnSignedWithItsSecret() throws Exception {
+        JdbcTemplate jdbc = new JdbcTemplate(pg.dataSource());
+        Long id = jdbc.queryForObject("INSERT INTO forgeflow.notices (job_id, job_name, event, url, created_at) "
+                + "VALUES (gen_random_uuid(), 'nightly', 'paused', 'https://hooks.example.com/spring', now()) "
+                + "RETURNING id", Long.class);
+        try (ConfigurableApplicationContext ctx = start(NoScheduleApp.class, "forgeflow.migrations=false",
+                "forgeflow.scheduler=true", "forgeflow.notify-secret=s3cret")) {
+            assertThat(ctx.getBean(ForgeFlowProperties.class).getNotifySecret()).isEqualTo("s3cret");
+            awaitTrue("the notice's http job", () -> jdbc.queryForObject("SELECT count(*) FROM forgeflow.jobs "
+                    + "WHERE idempotency_key = ?", Integer.class, "notice:" + id) == 1);
+            assertThat(jdbc.queryForObject("SELECT payload -> 'headers' ->> 'X-ForgeFlow-Signature' FROM forgeflow.jobs "
+                    + "WHERE idempotency_key = ?", String.class, "notice:" + id)).startsWith("sha256=");
+        } finally {
+            // the other tests count this database's jobs
+            jdbc.update("DELETE FROM forgeflow.runs WHERE job_id IN (SELECT id FROM forgeflow.jobs WHERE queue = "
+                    + "'forgeflow-notices')");
+            jdbc.update("DELETE FROM forgeflow.jobs WHERE queue = 'forgeflow-notices'");
+        }
+    }
+
     /** The status code of the health indicator's {@code health()}: the same call on Boot 3's and Boot 4's types. */
     static String status(Object indicator) throws ReflectiveOperationException {
         Object health = indicator.getClass().getMethod("health").invoke(indicator);

@@ -156,7 +156,7 @@ final class Convert {
         }
         Job.Builder b = Job.newBuilder().setId(j.id()).setSpec(spec).setStatus(j.status().wireName())
                 .setSubmittedVia(j.submittedVia()).setPayloadTruncated(payloadTruncated)
-                .setFiredRuns(j.schedule().firedRuns());
+                .setFiredRuns(j.schedule().firedRuns()).setDeadStreak(j.schedule().deadStreak());
         if (j.nextDueAt() != null) {
             b.setNextRunAt(timestamp(j.nextDueAt()));
         }

@@ -282,12 +282,13 @@ final class Rows {
                 rs.getObject("pause_after_failures", Integer.class));
     }
 
-    /** Runs fired and the pause note; none when the statement does not read them. */
+    /** Runs fired, the pause note and the dead streak; none when the statement does not read them. */
     static ScheduleState scheduleState(ResultSet rs) throws SQLException {
         if (!hasColumn(rs, "fired_runs")) {
             return ScheduleState.NONE;
         }
-        return new ScheduleState(rs.getInt("fired_runs"), rs.getString("paused_note"), rs.getString("paused_by"));
+        return new ScheduleState(rs.getInt("fired_runs"), rs.getString("paused_note"), rs.getString("paused_by"),
+                hasColumn(rs, "dead_streak") ? rs.getInt("dead_streak") : 0);
     }
 
     private static boolean hasColumn(ResultSet rs, String column) {

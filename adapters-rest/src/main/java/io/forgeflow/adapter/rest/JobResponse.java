@@ -22,14 +22,15 @@ import java.util.Map;
  * Workflows (API.md): {@code depends_on} ([] when none), {@code on_parent_failure}, {@code batch_id}; {@code parents}
  * and {@code children} only in the answer of {@code GET /api/jobs/{id}}. {@code sequence_key} and {@code on_dead}: the
  * sequence its runs join (README "Flow control"), null for none. {@code notify}: where the job's notices go
- * ({@code {"url": ..., "on": [...]}}), null for none.
+ * ({@code {"url": ..., "on": [...]}}), null for none. {@code dead_streak}: a recurring job with
+ * {@code pause_after_failures}: its runs in a row that ended dead so far (0 for other jobs).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "executor", "payload", "payload_truncated", "cron_expr", "run_at", "timezone", "priority", "max_attempts",
         "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key", "max_concurrent", "overlap",
         "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
         "trace_id", "retry", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs",
-        "paused_note", "paused_by", "notify", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "debounce",
+        "dead_streak", "paused_note", "paused_by", "notify", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "debounce",
         "throttle", "parents", "children", "debounced_into"})
 public record JobResponse(
         @JsonProperty("id") String id,
@@ -72,6 +73,7 @@ public record JobResponse(
         @JsonProperty("jitter_seconds") int jitterSeconds,
         @JsonProperty("pause_after_failures") Integer pauseAfterFailures,
         @JsonProperty("fired_runs") int firedRuns,
+        @JsonProperty("dead_streak") int deadStreak,
         @JsonProperty("paused_note") String pausedNote,
         @JsonProperty("paused_by") String pausedBy,
         @JsonProperty("notify") NotifyResponse notices,
@@ -140,7 +142,8 @@ public record JobResponse(
                 s.uniqueKey(), null, TraceLinks.traceId(job.trace()), RetryResponse.of(s.retry()), s.labels(), List.of(),
                 null, null, s.sequenceKey(), s.sequenceOnDead(), null, null, Timestamps.format(s.schedule().startAt()),
                 Timestamps.format(s.schedule().endAt()), s.schedule().maxRuns(), s.schedule().jitter(),
-                s.schedule().pauseAfterFailures(), job.schedule().firedRuns(), job.schedule().pausedNote(),
+                s.schedule().pauseAfterFailures(), job.schedule().firedRuns(), job.schedule().deadStreak(),
+                job.schedule().pausedNote(),
                 job.schedule().pausedBy(), NotifyResponse.of(s.notices()), DebounceResponse.of(s.debounce()),
                 ThrottleResponse.of(s.throttle()), null);
     }
@@ -159,8 +162,8 @@ public record JobResponse(
                 parentIds, policy, links == null ? null : links.batchId(), sequenceKey, onDead,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.parents()) : null,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.children()) : null, startAt, endAt,
-                maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices, debounce, throttle,
-                debouncedInto);
+                maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, deadStreak, pausedNote, pausedBy, notices, debounce,
+                throttle, debouncedInto);
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
@@ -169,7 +172,7 @@ public record JobResponse(
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
                 createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels, dependsOn, onParentFailure,
                 batchId, sequenceKey, onDead, parents, children, startAt, endAt, maxRuns, jitterSeconds,
-                pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices, debounce, throttle, debouncedInto);
+                pauseAfterFailures, firedRuns, deadStreak, pausedNote, pausedBy, notices, debounce, throttle, debouncedInto);
     }
 
     /** The answer to a submission a debounce joined to run {@code runId} (null: none). */
@@ -178,6 +181,7 @@ public record JobResponse(
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
                 createdAt, updatedAt, submittedVia, uniqueKey, waitingFor, traceId, retry, labels, dependsOn,
                 onParentFailure, batchId, sequenceKey, onDead, parents, children, startAt, endAt, maxRuns,
-                jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, notices, debounce, throttle, runId);
+                jitterSeconds, pauseAfterFailures, firedRuns, deadStreak, pausedNote, pausedBy, notices, debounce,
+                throttle, runId);
     }
 }

@@ -40,7 +40,8 @@ final class JobSubmission {
     /** The fields of {@code retry}. */
     static final List<String> RETRY_FIELDS = List.of("base_seconds", "max_seconds");
     private static final Set<String> READ_ONLY = Set.of("id", "status", "next_run_at", "created_at", "updated_at",
-            "parents", "children", "batch_id", "fired_runs", "paused_note", "paused_by");
+            "parents", "children", "batch_id", "fired_runs", "dead_streak", "paused_note",
+            "paused_by");
     private static final String RUN_AT_FORMAT = "an RFC 3339 timestamp with a UTC offset, such as \"2026-07-01T09:30:00Z\"";
 
     /** Where a wrong name most likely came from. Keys are normalized (lower case, letters and digits only). */

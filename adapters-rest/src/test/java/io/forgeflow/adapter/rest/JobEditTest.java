@@ -139,6 +139,7 @@ class JobEditTest {
                     {"\"start_at\": \"2026-03-02T00:00:00Z\", \"end_at\": \"2026-03-01T00:00:00Z\"", "end_at"},
                     {"\"end_at\": \"2026-03-01T12:30:00Z\"", "end_at"},
                     {"\"fired_runs\": 1", "fired_runs"},
+                    {"\"dead_streak\": 1", "dead_streak"},
                     {"\"paused_by\": \"me\"", "paused_by"}};
             for (String[] c : cases) {
                 Api.Reply r = api.post("/api/jobs", HOURLY + ", " + c[0] + "}");

@@ -39,7 +39,7 @@ class RestApiTest {
             "timezone", "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue",
             "concurrency_key", "max_concurrent", "overlap", "labels", "status", "next_run_at", "created_at",
             "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id", "retry", "start_at", "end_at",
-            "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs", "paused_note", "paused_by", "notify",
+            "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs", "dead_streak", "paused_note", "paused_by", "notify",
             "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "debounce", "throttle");
     /** A job read alone ({@code GET /api/jobs/{id}}) also shows its workflow's parents and children. */
     static final List<String> JOB_DETAIL_FIELDS = java.util.stream.Stream.concat(JOB_FIELDS.stream(),
@@ -429,6 +429,24 @@ class RestApiTest {
             assertThat(sameWithDefaultsSpelledOut.status()).isEqualTo(200);
             assertThat(store.allJobs()).hasSize(1);
             assertThat(store.allRuns()).hasSize(1);
+        }
+
+        /** notice:... keys are the notices' own jobs' (issue 45): a user's, a job's or a batch's, is a 422. */
+        @Test
+        void anIdempotencyKeyStartingWithNoticeIsRefusedNamingIt() {
+            Api.Reply alone = api.post("/api/jobs", "{\"name\": \"n\", \"executor\": \"shell\", "
+                    + "\"idempotency_key\": \"notice:1\"}");
+            Api.Reply batchKey = api.post("/api/batches", "{\"idempotency_key\": \"notice:2\", \"jobs\": "
+                    + "[{\"name\": \"n\", \"executor\": \"shell\"}]}");
+            Api.Reply batchJob = api.post("/api/batches", "{\"jobs\": [{\"name\": \"n\", \"executor\": \"shell\", "
+                    + "\"idempotency_key\": \"notice:3\"}]}");
+
+            assertThat(alone.status()).as(alone.body()).isEqualTo(422);
+            assertThat(alone.json().get("field").asText()).isEqualTo("idempotency_key");
+            assertThat(alone.json().get("error").asText()).contains("notice:");
+            assertThat(batchKey.status()).as(batchKey.body()).isEqualTo(422);
+            assertThat(batchKey.json().get("field").asText()).isEqualTo("idempotency_key");
+            assertThat(store.allJobs()).isEmpty();
         }
 
         @Test

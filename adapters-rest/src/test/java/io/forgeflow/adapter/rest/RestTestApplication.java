@@ -97,7 +97,7 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
                     }
                 }, new io.forgeflow.application.workflow.QueryWorkflows(workflows)).forEach(environment.jersey()::register);
         environment.jersey().register(RestModule.batches(new io.forgeflow.application.workflow.SubmitBatch(workflows,
-                executors, signal, clock, n -> { })));
+                io.forgeflow.application.job.JobAdmission.of(executors), signal, clock, n -> { })));
         environment.jersey().register(RestModule.queues(new QueueControls(store.queues(), signal)));
         environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock),
                 new QueryJobs(store.jobs())));

@@ -89,6 +89,12 @@ public interface ClusterClient extends AutoCloseable {
      */
     Backfill backfill(String jobId, java.time.Instant from, java.time.Instant to, String overlap);
 
+    /**
+     * A backfill as it stands now ({@code GET /api/jobs/{id}/backfill/{backfill_id}}): its runs counted by status,
+     * {@code done} once none is pending, waiting or running. A 404 once retention removed it.
+     */
+    Backfill backfillProgress(String jobId, String backfillId);
+
     /** One page of runs, newest first, filtered by the server ({@code GET /api/runs} with the query's parameters). */
     Page<Run> runs(RunQuery query, String cursor, int limit);
 

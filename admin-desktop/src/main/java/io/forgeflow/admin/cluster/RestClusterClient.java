@@ -147,6 +147,11 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     @Override
+    public io.forgeflow.client.Backfill backfillProgress(String jobId, String backfillId) {
+        return client.getBackfill(jobId, backfillId);
+    }
+
+    @Override
     public Job update(String jobId, JobUpdate update, boolean keepPending) {
         return client.updateJob(jobId, update, keepPending);
     }

@@ -28,7 +28,9 @@ import java.util.Objects;
 /**
  * Backfill of the selected recurring job ({@code POST /api/jobs/{id}/backfill}): one run per tick from {@code from} to
  * {@code to}, both included, none for a tick that has one. Times are RFC 3339 or {@code 2026-07-01 09:30} in the job's
- * time zone. The answer is shown as "6 ticks, 6 runs created, 0 already had one"; a 422 on its field.
+ * time zone. The answer is shown as "6 ticks, 6 runs created, 0 already had one"; a 422 on its field. Afterwards
+ * {@link #poll()} (the Jobs screen's poll) reads the backfill again ({@code GET /api/jobs/{id}/backfill/{bid}}) until
+ * it is done, showing its runs by status ("2 succeeded, 1 running, 3 pending"; "done: 5 succeeded, 1 dead").
  */
 public final class BackfillViewModel {
     /** The backfill's fields, each with its own error text. */
@@ -48,6 +50,9 @@ public final class BackfillViewModel {
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
     private final ReadOnlyBooleanWrapper failed = new ReadOnlyBooleanWrapper(this, "failed");
     private final ReadOnlyObjectWrapper<Backfill> result = new ReadOnlyObjectWrapper<>(this, "result");
+    private final javafx.beans.property.ReadOnlyDoubleWrapper progress =
+            new javafx.beans.property.ReadOnlyDoubleWrapper(this, "progress", 0);
+    private boolean following;
     private final BooleanBinding canBackfill;
 
     public BackfillViewModel(ClusterClient cluster, Async async) {
@@ -71,6 +76,7 @@ public final class BackfillViewModel {
         if (selected == null || was == null || !was.id().equals(selected.id())) {
             errors.values().forEach(e -> e.set(""));
             result.set(null);
+            progress.set(0);
             message.set("");
             failed.set(false);
         }
@@ -108,6 +114,7 @@ public final class BackfillViewModel {
         async.run(() -> cluster.backfill(target.id(), a, b, p), (Backfill done) -> {
             running.set(false);
             result.set(done);
+            progress.set(finishedShare(done));
             failed.set(false);
             message.set("Backfill of " + target.name() + ": " + summary(done) + ".");
         }, failure -> {
@@ -121,6 +128,60 @@ public final class BackfillViewModel {
                 report(Problems.describe("backfill " + target.name(), failure));
             }
         });
+    }
+
+    /**
+     * Reads the last backfill again, unless it is done, another read is out or a backfill is being asked for; the
+     * answer replaces it and the message says how its runs stand. A failed read is tried at the next poll; a backfill
+     * retention removed (404) is no longer followed.
+     */
+    public void poll() {
+        Backfill last = result.get();
+        Job target = job.get();
+        if (last == null || last.done() || following || running.get() || target == null) {
+            return;
+        }
+        following = true;
+        async.run(() -> cluster.backfillProgress(last.jobId(), last.id()), (Backfill now) -> {
+            following = false;
+            if (result.get() == null || !result.get().id().equals(now.id())) {
+                return; // another job or backfill since
+            }
+            result.set(now);
+            progress.set(finishedShare(now));
+            message.set("Backfill of " + target.name() + ": " + summary(now) + "; " + runsText(now) + ".");
+        }, failure -> {
+            following = false;
+            if (failure instanceof ForgeFlowApiException api && api.isNotFound() && result.get() == last) {
+                result.set(new Backfill(last.id(), last.jobId(), last.from(), last.to(), last.overlap(), last.ticks(),
+                        last.created(), last.skipped(), last.createdAt(), true, last.runs()));
+                message.set(message.get() + " Its progress is no longer kept (retention).");
+            }
+        });
+    }
+
+    /** Runs by status, those still to come first: {@code 2 succeeded, 1 running, 3 pending}; {@code done: ...}. */
+    static String runsText(Backfill b) {
+        List<String> parts = new java.util.ArrayList<>();
+        for (String status : List.of("pending", "waiting", "running", "succeeded", "dead", "cancelled")) {
+            long n = b.runs().getOrDefault(status, 0L);
+            if (n > 0) {
+                parts.add(n + " " + status);
+            }
+        }
+        String runs = parts.isEmpty() ? "no runs left" : String.join(", ", parts);
+        return b.done() ? "done: " + runs : runs;
+    }
+
+    /** The share of its runs that have ended (1 once done). */
+    static double finishedShare(Backfill b) {
+        if (b.done()) {
+            return 1;
+        }
+        long all = b.runs().values().stream().mapToLong(Long::longValue).sum();
+        long ended = List.of("succeeded", "dead", "cancelled").stream().mapToLong(s -> b.runs().getOrDefault(s, 0L))
+                .sum();
+        return all == 0 ? 0 : (double) ended / all;
     }
 
     /** {@code 6 ticks, 6 runs created, 0 already had one}. */
@@ -204,6 +265,11 @@ public final class BackfillViewModel {
 
     public ReadOnlyBooleanProperty failedProperty() {
         return failed.getReadOnlyProperty();
+    }
+
+    /** The share of the last backfill's runs that have ended, 0 to 1 (1 once done). */
+    public javafx.beans.property.ReadOnlyDoubleProperty progressProperty() {
+        return progress.getReadOnlyProperty();
     }
 
     /** The server's last answer; null before one, or after another job was selected. */

@@ -23,6 +23,7 @@ import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 
 import java.time.ZoneId;
@@ -133,6 +134,20 @@ public final class JobFormView extends BorderPane {
         add("Pause after failures", small("jobPauseAfterFailures", vm.pauseAfterFailuresProperty(),
                 "optional: 1 – 1000 dead in a row"), Field.PAUSE_AFTER_FAILURES, cron);
         add("Labels", field("jobLabels", vm.labelsProperty(), "team:ops, env:prod"), Field.LABELS, null);
+        add("Notify URL", field("jobNotifyUrl", vm.notifyUrlProperty(),
+                "optional: a webhook told when the job needs a person (empty: none)"), Field.NOTIFY_URL, null);
+        CheckBox dead = new CheckBox("dead");
+        dead.setId("jobNotifyDead");
+        dead.selectedProperty().bindBidirectional(vm.notifyDeadProperty());
+        CheckBox paused = new CheckBox("paused");
+        paused.setId("jobNotifyPaused");
+        paused.selectedProperty().bindBidirectional(vm.notifyPausedProperty());
+        CheckBox recovered = new CheckBox("recovered");
+        recovered.setId("jobNotifyRecovered");
+        recovered.selectedProperty().bindBidirectional(vm.notifyRecoveredProperty());
+        HBox events = new HBox(12, dead, paused, recovered);
+        events.disableProperty().bind(Bindings.isEmpty(vm.notifyUrlProperty()));
+        add("Notify on", events, Field.NOTIFY_ON, null);
         addFlowControl(vm.flowControl(), editing);
         BooleanBinding submitting = editing.not();
         add("Parents", field("jobParents", vm.parentsProperty(),

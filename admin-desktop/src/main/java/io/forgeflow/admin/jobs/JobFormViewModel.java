@@ -58,13 +58,14 @@ import java.util.function.Consumer;
  * <p>{@link #edit(Job)} fills the form with a job as the server has it; {@link #submit()} then sends only the fields
  * that differ ({@code PATCH /api/jobs/{id}}, with {@code ?pending=keep} when {@link #keepPendingProperty()} is set).
  * The executor and idempotency key are fixed at submission and shown read-only; an emptied schedule control is sent
- * as null, which removes it.
+ * as null, which removes it. {@code notify} (README "Notices"): a URL and the dead/paused/recovered boxes; an empty
+ * URL sends none on submission (the cluster's default applies) and removes the job's on an edit.
  */
 public final class JobFormViewModel {
     /** The form's fields, each with its own error text. */
     public enum Field { NAME, EXECUTOR, COMMAND, URL, METHOD, HEADERS, BODY, CRON, RUN_AT, TIMEZONE, PRIORITY,
         MAX_ATTEMPTS, TIMEOUT, CATCH_UP, IDEMPOTENCY_KEY, QUEUE, CONCURRENCY_KEY, MAX_CONCURRENT, OVERLAP, LABELS,
-        PARENTS, ON_PARENT_FAILURE, START_AT, END_AT, MAX_RUNS, JITTER, PAUSE_AFTER_FAILURES,
+        PARENTS, ON_PARENT_FAILURE, START_AT, END_AT, MAX_RUNS, JITTER, PAUSE_AFTER_FAILURES, NOTIFY_URL, NOTIFY_ON,
         /* flow control ({@link FlowControlForm}) */ DEBOUNCE, THROTTLE }
 
     /** Whether the form makes a new job or changes one. */
@@ -137,6 +138,11 @@ public final class JobFormViewModel {
     private final StringProperty jitterSeconds = text("jitterSeconds", "");
     private final StringProperty pauseAfterFailures = text("pauseAfterFailures", "");
     private final FlowControlForm flow = new FlowControlForm(this);
+    // notices (README "Notices"): an empty URL sends none (a new job then gets the cluster's default, if any)
+    private final StringProperty notifyUrl = text("notifyUrl", "");
+    private final javafx.beans.property.BooleanProperty notifyDead = event("notifyDead");
+    private final javafx.beans.property.BooleanProperty notifyPaused = event("notifyPaused");
+    private final javafx.beans.property.BooleanProperty notifyRecovered = event("notifyRecovered");
     private final javafx.beans.property.BooleanProperty keepPending =
             new javafx.beans.property.SimpleBooleanProperty(this, "keepPending");
     private final ReadOnlyObjectWrapper<Mode> mode = new ReadOnlyObjectWrapper<>(this, "mode", Mode.SUBMIT);
@@ -201,12 +207,26 @@ public final class JobFormViewModel {
         watch(jitterSeconds, Field.JITTER);
         watch(pauseAfterFailures, Field.PAUSE_AFTER_FAILURES);
         flow.watched().forEach(this::watch);
+        watch(notifyUrl, Field.NOTIFY_URL);
+        for (javafx.beans.property.BooleanProperty box : List.of(notifyDead, notifyPaused, notifyRecovered)) {
+            box.addListener((o, a, b) -> {
+                if (!resetting) {
+                    touched.add(Field.NOTIFY_ON);
+                    serverErrors.remove(Field.NOTIFY_ON);
+                }
+                validate();
+            });
+        }
         scheduleMode.addListener((o, a, b) -> validate());
         validate();
     }
 
     private StringProperty text(String property, String initial) {
         return new SimpleStringProperty(this, property, initial);
+    }
+
+    private javafx.beans.property.BooleanProperty event(String property) {
+        return new javafx.beans.property.SimpleBooleanProperty(this, property, true);
     }
 
     private void watch(ObservableValue<String> property, Field field) {
@@ -334,7 +354,45 @@ public final class JobFormViewModel {
                 p.put(Field.CRON, "A one-off job cannot become recurring: submit a new job with a cron expression.");
             }
         }
+        checkNotify(p);
         return p;
+    }
+
+    /** Notify: optional; an absolute http(s) URL of at most 2000 characters and at least one event, as the server checks. */
+    private void checkNotify(Map<Field, String> p) {
+        String u = value(notifyUrl);
+        if (u.isEmpty()) {
+            return;
+        }
+        String lower = u.toLowerCase(java.util.Locale.ROOT);
+        if (!lower.startsWith("http://") && !lower.startsWith("https://") || u.length() < 9) {
+            p.put(Field.NOTIFY_URL, "An absolute http or https URL, e.g. https://hooks.example.com/forgeflow.");
+        } else if (u.length() > 2000) {
+            p.put(Field.NOTIFY_URL, "At most 2000 characters (this has " + u.length() + ").");
+        }
+        if (notifyEvents().isEmpty()) {
+            p.put(Field.NOTIFY_ON, "Tick at least one event (dead, paused, recovered), or empty the URL for no notices.");
+        }
+    }
+
+    /** The ticked events, in the API's order. */
+    private List<String> notifyEvents() {
+        List<String> on = new java.util.ArrayList<>();
+        if (notifyDead.get()) {
+            on.add(io.forgeflow.client.Notify.DEAD);
+        }
+        if (notifyPaused.get()) {
+            on.add(io.forgeflow.client.Notify.PAUSED);
+        }
+        if (notifyRecovered.get()) {
+            on.add(io.forgeflow.client.Notify.RECOVERED);
+        }
+        return on;
+    }
+
+    /** The form's notify; null when the URL is empty. */
+    private io.forgeflow.client.Notify formNotify() {
+        return value(notifyUrl).isEmpty() ? null : new io.forgeflow.client.Notify(value(notifyUrl), notifyEvents());
     }
 
     /** Start, end, max runs, jitter and pause after failures: each optional; checked as the server does (API.md). */
@@ -587,6 +645,9 @@ public final class JobFormViewModel {
                 .maxConcurrent(value(maxConcurrent).isEmpty() ? null : Integer.valueOf(value(maxConcurrent)))
                 .overlap(value(overlap).equals(Job.ALLOW) ? null : value(overlap))
                 .labels(LabelText.parse(labels.get()));
+        if (formNotify() != null) {
+            b.notices(value(notifyUrl), notifyEvents().toArray(String[]::new));
+        }
         switch (scheduleMode.get()) {
             case CRON -> b.cron(value(cronExpr)).startAt(rfc3339(value(startAt))).endAt(rfc3339(value(endAt)))
                     .maxRuns(number(maxRuns)).jitterSeconds(number(jitterSeconds))
@@ -694,6 +755,8 @@ public final class JobFormViewModel {
             case "max_runs" -> Field.MAX_RUNS;
             case "jitter_seconds" -> Field.JITTER;
             case "pause_after_failures" -> Field.PAUSE_AFTER_FAILURES;
+            case "notify", "notify.url" -> Field.NOTIFY_URL;
+            case "notify.on" -> Field.NOTIFY_ON;
             default -> f.startsWith("depends_on") ? Field.PARENTS : FlowControlForm.fieldOf(f);
         };
     }
@@ -742,6 +805,7 @@ public final class JobFormViewModel {
             jitterSeconds.set("");
             pauseAfterFailures.set("");
             flow.reset();
+            fillNotify(null);
         } finally {
             resetting = false;
         }
@@ -808,9 +872,30 @@ public final class JobFormViewModel {
             jitterSeconds.set(job.jitterSeconds() == 0 ? "" : Integer.toString(job.jitterSeconds()));
             pauseAfterFailures.set(job.pauseAfterFailures() == null ? "" : job.pauseAfterFailures().toString());
             flow.fill(job);
+            fillNotify(job.notices());
         } finally {
             resetting = false;
         }
+    }
+
+    /** The notify fields from a job's notify; none: an empty URL and every event ticked. */
+    private void fillNotify(io.forgeflow.client.Notify notify) {
+        List<String> on = notify == null || notify.on() == null || notify.on().isEmpty()
+                ? List.of(io.forgeflow.client.Notify.DEAD, io.forgeflow.client.Notify.PAUSED,
+                io.forgeflow.client.Notify.RECOVERED) : notify.on();
+        notifyUrl.set(notify == null ? "" : notify.url());
+        notifyDead.set(on.contains(io.forgeflow.client.Notify.DEAD));
+        notifyPaused.set(on.contains(io.forgeflow.client.Notify.PAUSED));
+        notifyRecovered.set(on.contains(io.forgeflow.client.Notify.RECOVERED));
+    }
+
+    /** Whether two notifies send the same events to the same URL (the order of events aside). */
+    private static boolean sameNotify(io.forgeflow.client.Notify a, io.forgeflow.client.Notify b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return a.url().equals(b.url()) && new java.util.TreeSet<>(a.on() == null ? List.of() : a.on())
+                .equals(new java.util.TreeSet<>(b.on() == null ? List.of() : b.on()));
     }
 
     private static ZoneId zoneOrUtc(String zone) {
@@ -908,6 +993,10 @@ public final class JobFormViewModel {
             u.labels(l);
         }
         flow.changes(o, u);
+        io.forgeflow.client.Notify notify = formNotify();
+        if (!sameNotify(notify, o.notices())) {
+            u.notices(notify); // an emptied URL: null, no more notices
+        }
         return u;
     }
 
@@ -1159,6 +1248,26 @@ public final class JobFormViewModel {
     /** The debounce and throttle fields. */
     public FlowControlForm flowControl() {
         return flow;
+    }
+
+    /** Where the job's notices go ({@code notify.url}); empty: none. */
+    public StringProperty notifyUrlProperty() {
+        return notifyUrl;
+    }
+
+    /** Whether a dead run sends a notice ({@code notify.on} holds {@code dead}); ticked by default. */
+    public javafx.beans.property.BooleanProperty notifyDeadProperty() {
+        return notifyDead;
+    }
+
+    /** Whether a pause sends a notice ({@code paused}). */
+    public javafx.beans.property.BooleanProperty notifyPausedProperty() {
+        return notifyPaused;
+    }
+
+    /** Whether a success after dead runs sends a notice ({@code recovered}). */
+    public javafx.beans.property.BooleanProperty notifyRecoveredProperty() {
+        return notifyRecovered;
     }
 
     /** Editing: pending runs keep their priority, queue, payload and labels ({@code ?pending=keep}). */

@@ -121,7 +121,10 @@ public final class JobListView extends VBox {
                 Views.message("jobsMessage", vm.messageProperty(), vm.failedProperty()));
     }
 
-    /** Backfill of the selected recurring job: from, to, overlap, the button, each field's error and the answer. */
+    /**
+     * Backfill of the selected recurring job: from, to, overlap, the button, each field's error, the answer and, as the
+     * screen polls, how far its runs have got.
+     */
     private static javafx.scene.Node backfillBar(BackfillViewModel bf) {
         TextField from = new TextField();
         from.setId("backfillFrom");
@@ -143,7 +146,13 @@ public final class JobListView extends VBox {
                 withError(from, bf, BackfillViewModel.Field.FROM), withError(to, bf, BackfillViewModel.Field.TO),
                 withError(overlap, bf, BackfillViewModel.Field.OVERLAP), run);
         bar.setAlignment(javafx.geometry.Pos.TOP_LEFT);
-        return new VBox(4, bar, Views.message("backfillMessage", bf.messageProperty(), bf.failedProperty()));
+        javafx.scene.control.ProgressBar progress = new javafx.scene.control.ProgressBar();
+        progress.setId("backfillProgress");
+        progress.setPrefWidth(260);
+        progress.progressProperty().bind(bf.progressProperty());
+        progress.visibleProperty().bind(bf.resultProperty().isNotNull());
+        progress.managedProperty().bind(progress.visibleProperty());
+        return new VBox(4, bar, progress, Views.message("backfillMessage", bf.messageProperty(), bf.failedProperty()));
     }
 
     private static VBox withError(javafx.scene.Node input, BackfillViewModel bf, BackfillViewModel.Field field) {

@@ -186,10 +186,12 @@ public final class JobListViewModel {
     }
 
     /**
-     * Called every poll interval while the Jobs screen shows: reloads the first page (statuses and next runs change)
-     * unless the operator paged further, is acting, or has a confirmation open.
+     * Called every poll interval while the Jobs screen shows: follows the last backfill until it is done, and reloads the
+     * first page (statuses and next runs change) unless the operator paged further, is acting, or has a confirmation
+     * open.
      */
     public void poll() {
+        backfill.poll(); // a backfill's later progress, until it is done
         if (loading.get() || acting.get() || polling || pages != 1 || confirmation.get() != null) {
             return;
         }
@@ -236,12 +238,17 @@ public final class JobListViewModel {
 
     /**
      * The job's status as the operator should read it: a paused job's note and who paused it, a recurring job's runs
-     * fired of its max_runs ("paused: vendor outage (by token 2)", "active, 2 of 5 runs").
+     * fired of its max_runs and its dead runs in a row against pause_after_failures ("paused: vendor outage (by token
+     * 2)", "active, 2 of 5 runs, 2 of 3 dead in a row").
      */
     public String statusOf(Job job) {
         StringBuilder text = new StringBuilder(job.status());
         if (job.maxRuns() != null) {
             text.append(", ").append(job.firedRuns()).append(" of ").append(job.maxRuns()).append(" runs");
+        }
+        if (job.pauseAfterFailures() != null && job.deadStreak() > 0) {
+            text.append(", ").append(job.deadStreak()).append(" of ").append(job.pauseAfterFailures())
+                    .append(" dead in a row");
         }
         if (job.pausedNote() != null) {
             text.append(": ").append(job.pausedNote().replace('\n', ' '));

@@ -68,8 +68,15 @@ public final class JobDetailView extends VBox {
         batch.visibleProperty().bind(noBatch.visibleProperty().not());
         batch.managedProperty().bind(batch.visibleProperty());
         facts.addRow(2, new Label("Batch"), new HBox(batch, noBatch));
-        facts.addRow(3, new Label("Debounce"), bound("jobDebounce", vm.debounceProperty()));
-        facts.addRow(4, new Label("Throttle"), bound("jobThrottle", vm.throttleProperty()));
+        Label streakName = new Label("Dead in a row");
+        Label streak = bound("jobDeadStreak", vm.deadStreakProperty());
+        streakName.visibleProperty().bind(Bindings.isNotEmpty(vm.deadStreakProperty()));
+        streakName.managedProperty().bind(streakName.visibleProperty());
+        streak.visibleProperty().bind(streakName.visibleProperty());
+        streak.managedProperty().bind(streakName.visibleProperty());
+        facts.addRow(3, streakName, streak);
+        facts.addRow(4, new Label("Debounce"), bound("jobDebounce", vm.debounceProperty()));
+        facts.addRow(5, new Label("Throttle"), bound("jobThrottle", vm.throttleProperty()));
         facts.visibleProperty().bind(vm.selfProperty().isNotNull());
         facts.managedProperty().bind(facts.visibleProperty());
 

@@ -44,6 +44,7 @@ public final class JobDetailViewModel {
     private final ReadOnlyStringWrapper batchId = new ReadOnlyStringWrapper(this, "batchId", "");
     private final ReadOnlyStringWrapper debounce = new ReadOnlyStringWrapper(this, "debounce", "");
     private final ReadOnlyStringWrapper throttle = new ReadOnlyStringWrapper(this, "throttle", "");
+    private final ReadOnlyStringWrapper deadStreak = new ReadOnlyStringWrapper(this, "deadStreak", "");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
     private final ReadOnlyBooleanWrapper failed = new ReadOnlyBooleanWrapper(this, "failed");
@@ -129,6 +130,7 @@ public final class JobDetailViewModel {
         batchId.set(w.batchId() == null ? "" : w.batchId());
         debounce.set(describeDebounce(job.debounce()));
         throttle.set(describeThrottle(job.throttle()));
+        deadStreak.set(deadStreakOf(job));
     }
 
     /** {@code user-42: trailing, 30s after the last submission, at most 300s after the first}; "none" without one. */
@@ -146,6 +148,18 @@ public final class JobDetailViewModel {
     /** {@code partner:7: at most 5 start(s) per 2s}; "none" without one. */
     static String describeThrottle(io.forgeflow.client.Throttle t) {
         return t == null ? "none" : t.key() + ": at most " + t.count() + " start(s) per " + t.perSeconds() + "s";
+    }
+
+    /**
+     * A job with pause_after_failures: its dead runs in a row so far against the control ("2 of 3 dead in a row,
+     * pauses at 3"); empty for other jobs.
+     */
+    public static String deadStreakOf(Job job) {
+        Integer limit = job.pauseAfterFailures();
+        if (limit == null) {
+            return "";
+        }
+        return job.deadStreak() + " of " + limit + " dead in a row, pauses at " + limit;
     }
 
     /** {@code cancel: a dead or cancelled parent cancels this job}, and so on. */
@@ -251,6 +265,11 @@ public final class JobDetailViewModel {
     /** The job's throttle, "none" without one. */
     public ReadOnlyStringProperty throttleProperty() {
         return throttle.getReadOnlyProperty();
+    }
+
+    /** {@link #deadStreakOf} of the shown job; empty without pause_after_failures. */
+    public ReadOnlyStringProperty deadStreakProperty() {
+        return deadStreak.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty loadingProperty() {

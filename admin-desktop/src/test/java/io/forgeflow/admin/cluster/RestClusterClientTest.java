@@ -133,6 +133,21 @@ class RestClusterClientTest {
     }
 
     @Test
+    void aBackfillsProgressIsReadFromItsOwnRouteAndAnUnknownOneIsA404() {
+        String nightly = server.jobNamed("nightly-report").id();
+        io.forgeflow.client.Backfill made = cluster.backfill(nightly, server.now().minusSeconds(7200),
+                server.now().minusSeconds(3600), "allow");
+
+        io.forgeflow.client.Backfill read = cluster.backfillProgress(nightly, made.id());
+
+        assertThat(read).isEqualTo(made);
+        assertThat(sent("GET /api/jobs/" + nightly + "/backfill/" + made.id())).as(server.requests().toString())
+                .isTrue();
+        assertThatThrownBy(() -> cluster.backfillProgress(nightly, "bf_x")).isInstanceOfSatisfying(
+                ForgeFlowApiException.class, e -> assertThat(e.isNotFound()).isTrue());
+    }
+
+    @Test
     void aBatchsProgressIsReadAndAnUnknownOneIsA404() {
         server.addBatch("batch_1", "import", new long[] {2, 1, 1, 4, 1, 1}, "job_9", "open");
 

@@ -45,6 +45,63 @@ class BackfillViewModelTest {
                 "Backfill of nightly: 6 ticks, 0 runs created, 6 already had one.");
     }
 
+    /** Issue 45: the bar follows the backfill's runs (GET .../backfill/{bid}) until it is done, then stops asking. */
+    @Test
+    void theBackfillsLaterProgressIsShownUntilItIsDone() {
+        vm.setJob(nightly);
+        vm.fromProperty().set("2026-07-01T00:00:00Z");
+        vm.toProperty().set("2026-07-01T05:00:00Z");
+        vm.backfill();
+        io.forgeflow.client.Backfill first = vm.resultProperty().get();
+        assertThat(first.done()).isFalse();
+        cluster.withBackfillProgress(first.id(),
+                progressed(first, false, Map.of("pending", 3L, "running", 1L, "succeeded", 2L)),
+                progressed(first, true, Map.of("succeeded", 5L, "dead", 1L)));
+
+        vm.poll();
+
+        assertThat(cluster.calls()).last().isEqualTo("backfillProgress job_1 " + first.id());
+        assertThat(vm.messageProperty().get()).isEqualTo("Backfill of nightly: 6 ticks, 6 runs created, 0 already "
+                + "had one; 3 pending, 1 running, 2 succeeded.");
+        assertThat(vm.progressProperty().get()).isEqualTo(2.0 / 6);
+
+        vm.poll();
+
+        assertThat(vm.messageProperty().get()).endsWith("; done: 5 succeeded, 1 dead.");
+        assertThat(vm.resultProperty().get().done()).isTrue();
+        assertThat(vm.progressProperty().get()).isEqualTo(1.0);
+        int calls = cluster.calls().size();
+        vm.poll();
+        assertThat(cluster.calls()).as("done: no more reads").hasSize(calls);
+    }
+
+    @Test
+    void progressOfABackfillOfAnotherJobIsNotShownAndAGoneOneIsNoLongerFollowed() {
+        vm.setJob(nightly);
+        vm.fromProperty().set("2026-07-01T00:00:00Z");
+        vm.toProperty().set("2026-07-01T01:00:00Z");
+        vm.backfill();
+        String id = vm.resultProperty().get().id();
+
+        vm.poll(); // no progress kept for it: a 404
+
+        assertThat(vm.resultProperty().get().done()).isTrue();
+        assertThat(vm.messageProperty().get()).endsWith("Its progress is no longer kept (retention).");
+        int calls = cluster.calls().size();
+        vm.poll();
+        assertThat(cluster.calls()).hasSize(calls);
+        assertThat(cluster.calls()).contains("backfillProgress job_1 " + id);
+
+        vm.setJob(oneOff);
+        vm.poll();
+        assertThat(cluster.calls()).hasSize(calls);
+    }
+
+    static io.forgeflow.client.Backfill progressed(io.forgeflow.client.Backfill b, boolean done, Map<String, Long> runs) {
+        return new io.forgeflow.client.Backfill(b.id(), b.jobId(), b.from(), b.to(), b.overlap(), b.ticks(),
+                b.created(), b.skipped(), b.createdAt(), done, runs);
+    }
+
     @Test
     void timesWithoutAnOffsetAreReadInTheJobsZone() {
         vm.setJob(nightly);

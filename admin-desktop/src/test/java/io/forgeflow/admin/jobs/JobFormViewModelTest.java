@@ -361,6 +361,94 @@ class JobFormViewModelTest {
         assertThat(vm.failedProperty().get()).isTrue();
     }
 
+    /** Issue 45: the form sets a new job's notify; the server's 422 on notify.* is shown beside it. */
+    @Test
+    void aNewJobCarriesItsNotifyAndTheServersRefusalIsShownBesideIt() {
+        fillShellJob();
+        assertThat(vm.request().notices()).as("an empty URL: none (the cluster's default applies)").isNull();
+        vm.notifyUrlProperty().set("https://hooks.example.com/ff");
+        vm.notifyPausedProperty().set(false);
+
+        assertThat(vm.request().notices()).isEqualTo(new io.forgeflow.client.Notify("https://hooks.example.com/ff",
+                List.of("dead", "recovered")));
+
+        vm.notifyDeadProperty().set(false);
+        vm.notifyRecoveredProperty().set(false);
+        assertThat(error(Field.NOTIFY_ON)).contains("at least one event");
+        assertThat(vm.validProperty().get()).isFalse();
+        vm.notifyDeadProperty().set(true);
+        vm.notifyUrlProperty().set("ftp://hooks.example.com/ff");
+        assertThat(error(Field.NOTIFY_URL)).contains("http or https");
+        vm.notifyUrlProperty().set("http://10.0.0.5/hook");
+        cluster.failNext("submit", new ForgeFlowApiException(422,
+                "notify.url targets a private address (10.0.0.5)", "notify.url"));
+
+        vm.submit();
+
+        assertThat(error(Field.NOTIFY_URL)).isEqualTo("notify.url targets a private address (10.0.0.5)");
+        assertThat(vm.failedProperty().get()).isTrue();
+        assertThat(vm.fieldOf("notify.on")).isEqualTo(Field.NOTIFY_ON);
+        vm.reset();
+        assertThat(vm.notifyUrlProperty().get()).isEmpty();
+        assertThat(vm.notifyPausedProperty().get()).as("reset: every event ticked again").isTrue();
+    }
+
+    @org.junit.jupiter.api.Nested
+    class EditingNotify {
+        final Job noticed = Fixtures.noticedJob("job_1", "nightly", "https://hooks.example.com/a", "dead");
+
+        {
+            cluster.withJob(noticed);
+            vm.edit(noticed);
+        }
+
+        @Test
+        void theFormShowsTheJobsNotify() {
+            assertThat(vm.notifyUrlProperty().get()).isEqualTo("https://hooks.example.com/a");
+            assertThat(vm.notifyDeadProperty().get()).isTrue();
+            assertThat(vm.notifyPausedProperty().get()).isFalse();
+            assertThat(vm.notifyRecoveredProperty().get()).isFalse();
+            vm.submit();
+            assertThat(cluster.calls()).as("unchanged: nothing sent").noneMatch(c -> c.startsWith("update"));
+        }
+
+        @Test
+        void aChangedNotifyIsSentWhole() {
+            vm.notifyUrlProperty().set("https://hooks.example.com/b");
+            vm.notifyRecoveredProperty().set(true);
+
+            vm.submit();
+
+            assertThat(cluster.calls()).last().isEqualTo("update job_1 {notify={url=https://hooks.example.com/b, "
+                    + "on=[dead, recovered]}} follow");
+            assertThat(cluster.jobById("job_1").notices()).isEqualTo(new io.forgeflow.client.Notify(
+                    "https://hooks.example.com/b", List.of("dead", "recovered")));
+        }
+
+        @Test
+        void anEmptiedUrlRemovesTheNotify() {
+            vm.notifyUrlProperty().set("");
+
+            vm.submit();
+
+            assertThat(cluster.calls()).last().isEqualTo("update job_1 {notify=null} follow");
+            assertThat(cluster.jobById("job_1").notices()).isNull();
+        }
+
+        @Test
+        void theServersRefusalOfTheEventsIsShownBesideThem() {
+            vm.notifyPausedProperty().set(true);
+            cluster.failNext("update", new ForgeFlowApiException(422, "notify.on: paused is not sent here",
+                    "notify.on"));
+
+            vm.submit();
+
+            assertThat(error(Field.NOTIFY_ON)).isEqualTo("notify.on: paused is not sent here");
+            vm.notifyPausedProperty().set(false);
+            assertThat(error(Field.NOTIFY_ON)).isEmpty();
+        }
+    }
+
     @org.junit.jupiter.api.Nested
     class EditingScheduleControls {
         final Job steered = Fixtures.steeredJob("job_1", "nightly");

@@ -257,6 +257,14 @@ class JobListViewModelTest {
     }
 
     @Test
+    void theStatusShowsDeadRunsInARowAgainstPauseAfterFailures() {
+        assertThat(vm.statusOf(io.forgeflow.admin.testing.Fixtures.streakJob("job_9", "flaky", 2)))
+                .isEqualTo("active, 0 of 100 runs, 2 of 3 dead in a row");
+        assertThat(vm.statusOf(io.forgeflow.admin.testing.Fixtures.streakJob("job_9", "flaky", 0)))
+                .as("no streak: nothing to say").isEqualTo("active, 0 of 100 runs");
+    }
+
+    @Test
     void theNoticesColumnShowsTheEventsAndWhereTheyGo() {
         Job plain = io.forgeflow.admin.testing.Fixtures.fullJob("job_9", "watched");
         Job watched = new Job(plain.id(), plain.name(), plain.executor(), plain.payload(), plain.cronExpr(),

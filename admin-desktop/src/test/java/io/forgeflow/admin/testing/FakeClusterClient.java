@@ -413,6 +413,23 @@ public final class FakeClusterClient implements ClusterClient {
     }
 
     private final java.util.Set<String> backfilledTicks = new java.util.HashSet<>();
+    private final Map<String, java.util.Deque<io.forgeflow.client.Backfill>> backfillProgress = new HashMap<>();
+
+    /** What the next reads of a backfill's progress answer, in turn (the last one again after them). */
+    public FakeClusterClient withBackfillProgress(String backfillId, io.forgeflow.client.Backfill... answers) {
+        backfillProgress.put(backfillId, new java.util.ArrayDeque<>(List.of(answers)));
+        return this;
+    }
+
+    @Override
+    public io.forgeflow.client.Backfill backfillProgress(String jobId, String backfillId) {
+        called("backfillProgress", jobId, backfillId);
+        java.util.Deque<io.forgeflow.client.Backfill> answers = backfillProgress.get(backfillId);
+        if (answers == null || answers.isEmpty()) {
+            throw new ForgeFlowApiException(404, "no backfill " + backfillId, null, "not_found");
+        }
+        return answers.size() == 1 ? answers.peek() : answers.remove();
+    }
 
     /** Applies the PATCH body's fields to the job, as the server would (without its checks). */
     @Override

@@ -59,7 +59,25 @@ public final class Fixtures {
                 f.containsKey("jitter_seconds") ? (f.get("jitter_seconds") == null ? 0 : (Integer) f.get("jitter_seconds"))
                         : j.jitterSeconds(),
                 f.containsKey("pause_after_failures") ? (Integer) f.get("pause_after_failures")
-                        : j.pauseAfterFailures(), j.firedRuns(), j.pausedNote(), j.pausedBy());
+                        : j.pauseAfterFailures(), j.firedRuns(), j.pausedNote(), j.pausedBy(), j.sequenceKey(),
+                j.onDead(), f.containsKey("notify") ? notify(f.get("notify")) : j.notices(), j.deadStreak());
+    }
+
+    /** A PATCH body's notify as the server stores it: null removes it; no "on": all three events. */
+    @SuppressWarnings("unchecked")
+    private static io.forgeflow.client.Notify notify(Object body) {
+        if (body == null) {
+            return null;
+        }
+        Map<String, Object> n = (Map<String, Object>) body;
+        List<String> on = (List<String>) n.get("on");
+        return new io.forgeflow.client.Notify((String) n.get("url"), on == null || on.isEmpty()
+                ? List.of("dead", "paused", "recovered") : on);
+    }
+
+    /** {@link #fullJob} whose notices go to {@code url} on {@code on}. */
+    public static Job noticedJob(String id, String name, String url, String... on) {
+        return patched(fullJob(id, name), Map.of("notify", Map.of("url", url, "on", List.of(on))));
     }
 
     private static Instant instant(Object text) {
@@ -78,6 +96,18 @@ public final class Fixtures {
                 j.waitingFor(), j.retry(), j.labels(), j.traceId(), j.dependsOn(), j.onParentFailure(), j.batchId(),
                 j.parents(), j.children(), Instant.parse("2026-07-01T00:00:00Z"), Instant.parse("2026-12-31T00:00:00Z"),
                 100, 30, 3, 0, null, null);
+    }
+
+    /** {@link #steeredJob} (pause after 3 dead runs) with {@code streak} of its runs in a row dead so far. */
+    public static Job streakJob(String id, String name, int streak) {
+        Job j = steeredJob(id, name);
+        return new Job(j.id(), j.name(), j.executor(), j.payload(), j.cronExpr(), j.runAt(), j.timezone(), j.priority(),
+                j.maxAttempts(), j.timeoutSeconds(), j.catchUp(), j.idempotencyKey(), j.status(), j.nextRunAt(),
+                j.createdAt(), j.updatedAt(), j.queue(), j.concurrencyKey(), j.maxConcurrent(), j.overlap(),
+                j.waitingFor(), j.retry(), j.labels(), j.traceId(), j.dependsOn(), j.onParentFailure(), j.batchId(),
+                j.parents(), j.children(), j.startAt(), j.endAt(), j.maxRuns(), j.jitterSeconds(),
+                j.pauseAfterFailures(), j.firedRuns(), j.pausedNote(), j.pausedBy(), j.sequenceKey(), j.onDead(),
+                j.notices(), streak);
     }
 
     public static Run run(String id, String jobId, String status) {

@@ -404,6 +404,11 @@ public final class ScriptedServer implements AutoCloseable {
             if (post && p.length == 5 && p[4].equals("backfill")) {
                 return backfill(job, body);
             }
+            if (get && p.length == 6 && p[4].equals("backfill")) {
+                Map<String, Object> bf = backfills.get(p[5]);
+                return bf == null || !job.id().equals(bf.get("job_id"))
+                        ? new Answer(404, error("no backfill with id " + p[5], null)) : new Answer(200, write(bf));
+            }
             if (post && p.length == 5) {
                 return jobAction(job, p[4]);
             }
@@ -651,6 +656,8 @@ public final class ScriptedServer implements AutoCloseable {
 
     /** Backfilled ticks, {@code jobId@tick}: a tick gets at most one run. */
     private final java.util.Set<String> backfilled = new java.util.HashSet<>();
+    /** The backfills made, by id, as GET /api/jobs/{id}/backfill/{bid} answers them. */
+    private final Map<String, Map<String, Object>> backfills = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * POST /api/jobs/{id}/backfill, scripted: one tick per hour from..to (the real schedule is the server's business);
@@ -701,6 +708,7 @@ public final class ScriptedServer implements AutoCloseable {
         out.put("created_at", now.toString());
         out.put("done", created == 0);
         out.put("runs", Map.of("pending", created));
+        backfills.put((String) out.get("id"), out);
         return new Answer(201, write(out));
     }
 

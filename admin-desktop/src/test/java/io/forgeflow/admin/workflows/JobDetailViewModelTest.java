@@ -72,6 +72,17 @@ class JobDetailViewModelTest {
     }
 
     @Test
+    void aJobThatPausesAfterFailuresShowsItsDeadRunsInARowSoFar() {
+        cluster.withJob(Fixtures.streakJob("job_e", "flaky", 2));
+
+        vm.open("job_e");
+        assertThat(vm.deadStreakProperty().get()).isEqualTo("2 of 3 dead in a row, pauses at 3");
+
+        vm.open("job_d");
+        assertThat(vm.deadStreakProperty().get()).as("no pause_after_failures: nothing shown").isEmpty();
+    }
+
+    @Test
     void clickingANodeOpensThatJobAndTheBatchLinkOpensTheBatch() {
         vm.open("job_b");
 

@@ -30,13 +30,12 @@ import java.time.Instant;
  */
 public final class SubmitJob {
     private final JobRepository jobs;
-    private final ExecutorRegistry executors;
+    private final JobAdmission admission;
     private final CronSchedules cron;
     private final WorkSignal signal;
     private final Clock clock;
     private final Tracing tracing;
     private final Workflows workflows;
-    private final Notify notifyDefault;
     private final java.util.function.Consumer<String> joined;
 
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock) {
@@ -51,18 +50,25 @@ public final class SubmitJob {
     /** @param workflows where jobs with parents are stored; null: {@code depends_on} is refused (no such store) */
     public SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
                      Tracing tracing, Workflows workflows) {
-        this(jobs, executors, cron, signal, clock, tracing, workflows, null, edge -> { });
+        this(jobs, JobAdmission.of(executors), cron, signal, clock, tracing, workflows);
     }
 
-    private SubmitJob(JobRepository jobs, ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock,
-                      Tracing tracing, Workflows workflows, Notify notifyDefault,
-                      java.util.function.Consumer<String> joined) {
-        this.notifyDefault = notifyDefault;
+    /**
+     * @param admission what each job passes before it is stored (the cluster's default notify, reserved keys, the
+     *                  executor payload); the same one as the node's {@link io.forgeflow.application.workflow.SubmitBatch}
+     */
+    public SubmitJob(JobRepository jobs, JobAdmission admission, CronSchedules cron, WorkSignal signal, Clock clock,
+                     Tracing tracing, Workflows workflows) {
+        this(jobs, admission, cron, signal, clock, tracing, workflows, edge -> { });
+    }
+
+    private SubmitJob(JobRepository jobs, JobAdmission admission, CronSchedules cron, WorkSignal signal, Clock clock,
+                      Tracing tracing, Workflows workflows, java.util.function.Consumer<String> joined) {
+        this.admission = java.util.Objects.requireNonNull(admission, "admission");
         this.joined = joined;
         this.workflows = workflows;
         this.tracing = tracing == null ? Tracing.NONE : tracing;
         this.jobs = jobs;
-        this.executors = executors;
         this.cron = cron;
         this.signal = signal;
         this.clock = clock;
@@ -73,12 +79,17 @@ public final class SubmitJob {
      * FORGEFLOW_NOTIFY_URL}, {@code FORGEFLOW_NOTIFY_ON}; checked; null: none), except the notices' own jobs.
      */
     public SubmitJob withNotifyDefault(Notify checked) {
-        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows, checked, joined);
+        return new SubmitJob(jobs, admission.withNotifyDefault(checked), cron, signal, clock, tracing, workflows, joined);
+    }
+
+    /** The same use case for the system's own jobs (the notices'): reserved idempotency keys, no default notify. */
+    public SubmitJob forTheSystem() {
+        return new SubmitJob(jobs, admission.forTheSystem(), cron, signal, clock, tracing, workflows, joined);
     }
 
     /** The same use case telling {@code counter} the debounce edge of each submission it joined to a run. */
     public SubmitJob withDebounceCounter(java.util.function.Consumer<String> counter) {
-        return new SubmitJob(jobs, executors, cron, signal, clock, tracing, workflows, notifyDefault, counter);
+        return new SubmitJob(jobs, admission, cron, signal, clock, tracing, workflows, counter);
     }
 
     /**
@@ -131,12 +142,7 @@ public final class SubmitJob {
     }
 
     private JobCreation store(JobDraft draft, Dependencies dependencies, TraceContext trace) {
-        JobSpec spec = draft.validate();
-        if (spec.notices() == null && notifyDefault != null && !Notify.QUEUE.equals(spec.queue())) {
-            spec = spec.withNotify(notifyDefault);
-        }
-        executors.validate(spec.executor(), spec.payload());
-        checkNotifyTarget(executors, spec);
+        JobSpec spec = admission.admit(draft.validate());
         if (!dependencies.isEmpty()) {
             checkParentsAllowed(spec);
         }

@@ -48,7 +48,7 @@ public final class NoticeDispatcher implements Runnable {
     /** @param secret the signing key ({@code FORGEFLOW_NOTIFY_SECRET}'s UTF-8 bytes); null or empty: unsigned */
     public NoticeDispatcher(NoticeOutbox outbox, SubmitJob submit, LeaderElection election, byte[] secret) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
-        this.submit = Objects.requireNonNull(submit, "submit");
+        this.submit = Objects.requireNonNull(submit, "submit").forTheSystem(); // notice:<id> keys are its own
         this.election = Objects.requireNonNull(election, "election");
         this.secret = secret == null || secret.length == 0 ? null : secret.clone();
     }

@@ -1,6 +1,5 @@
 package io.forgeflow.application.workflow;
 
-import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.domain.error.ConflictException;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.error.ValidationException;
@@ -30,16 +29,20 @@ import java.util.function.IntConsumer;
  */
 public final class SubmitBatch {
     private final Workflows workflows;
-    private final ExecutorRegistry executors;
+    private final io.forgeflow.application.job.JobAdmission admission;
     private final WorkSignal signal;
     private final Clock clock;
     private final IntConsumer created;
 
-    /** @param created told the number of jobs of each batch created (a counter) */
-    public SubmitBatch(Workflows workflows, ExecutorRegistry executors, WorkSignal signal, Clock clock,
-                       IntConsumer created) {
+    /**
+     * @param admission what each job passes before it is stored, the same as the node's single submissions (the
+     *                  cluster's default notify, reserved keys, executor payloads)
+     * @param created   told the number of jobs of each batch created (a counter)
+     */
+    public SubmitBatch(Workflows workflows, io.forgeflow.application.job.JobAdmission admission, WorkSignal signal,
+                       Clock clock, IntConsumer created) {
         this.workflows = Objects.requireNonNull(workflows, "workflows");
-        this.executors = Objects.requireNonNull(executors, "executors");
+        this.admission = Objects.requireNonNull(admission, "admission");
         this.signal = Objects.requireNonNull(signal, "signal");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.created = Objects.requireNonNull(created, "created");
@@ -52,20 +55,21 @@ public final class SubmitBatch {
      */
     public BatchCreation submit(BatchPlan plan, String requestHash, TraceContext trace) {
         Objects.requireNonNull(plan, "plan");
+        admission.checkKey("idempotency_key", plan.idempotencyKey());
+        List<JobSpec> specs = new ArrayList<>(plan.jobs().size());
         for (BatchPlan.Planned p : plan.jobs()) {
             try {
-                executors.validate(p.spec().executor(), p.spec().payload());
-                io.forgeflow.application.job.SubmitJob.checkNotifyTarget(executors, p.spec());
+                specs.add(admission.admit(p.spec()));
             } catch (ValidationException e) {
                 String prefix = "jobs[" + p.index() + "].";
                 throw new ValidationException(e.field() == null ? "jobs[" + p.index() + "]" : prefix + e.field(),
                         prefix + e.getMessage());
             }
         }
+        JobSpec onComplete = null;
         if (plan.onComplete() != null) {
             try {
-                executors.validate(plan.onComplete().executor(), plan.onComplete().payload());
-                io.forgeflow.application.job.SubmitJob.checkNotifyTarget(executors, plan.onComplete());
+                onComplete = admission.admit(plan.onComplete());
             } catch (ValidationException e) {
                 throw new ValidationException(e.field() == null ? "on_complete" : "on_complete." + e.field(),
                         "on_complete." + e.getMessage());
@@ -77,7 +81,7 @@ public final class SubmitBatch {
         List<Run> runs = new ArrayList<>(plan.jobs().size());
         boolean dueNow = false;
         for (BatchPlan.Planned p : plan.jobs()) {
-            JobSpec spec = p.spec();
+            JobSpec spec = specs.get(jobs.size());
             String jobId = Ids.newId(now);
             Instant due = spec.runAt() == null ? now : spec.runAt();
             jobs.add(Job.submitted(jobId, spec, due, now, trace));
@@ -88,8 +92,8 @@ public final class SubmitBatch {
         }
         Job then = null;
         Run thenRun = null;
-        if (plan.onComplete() != null) {
-            JobSpec spec = plan.onComplete();
+        if (onComplete != null) {
+            JobSpec spec = onComplete;
             String jobId = Ids.newId(now);
             Instant due = spec.runAt() == null ? now : spec.runAt();
             then = Job.submitted(jobId, spec, due, now, trace);

@@ -75,7 +75,7 @@ class NoticeDispatcherTest {
         watched();
         Notice notice = s.store.notices().pending(10).get(0);
         // a dispatcher that submitted, then died before its removal committed
-        s.submitJob().submit(NoticeDispatcher.draft(notice, SECRET));
+        s.submitJob().forTheSystem().submit(NoticeDispatcher.draft(notice, SECRET));
 
         assertThat(dispatcher.runOnce()).isEqualTo(1);
 
@@ -87,7 +87,7 @@ class NoticeDispatcherTest {
     void aNoticeSignedWithAnOldSecretCountsAsSent() {
         watched();
         Notice notice = s.store.notices().pending(10).get(0);
-        s.submitJob().submit(NoticeDispatcher.draft(notice, "old".getBytes(StandardCharsets.UTF_8)));
+        s.submitJob().forTheSystem().submit(NoticeDispatcher.draft(notice, "old".getBytes(StandardCharsets.UTF_8)));
 
         assertThat(dispatcher.runOnce()).isEqualTo(1);
 

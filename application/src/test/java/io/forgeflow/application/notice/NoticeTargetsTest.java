@@ -84,7 +84,8 @@ class NoticeTargetsTest {
 
     @Test
     void aBatchIsRefusedOnItsJobsNotifyUrlAndItsOnCompletes() {
-        SubmitBatch batches = new SubmitBatch(new InMemoryWorkflows(s.store), executors, s.signal, s.clock, n -> { });
+        SubmitBatch batches = new SubmitBatch(new InMemoryWorkflows(s.store),
+                io.forgeflow.application.job.JobAdmission.of(executors), s.signal, s.clock, n -> { });
         JobDraft good = aDraft().build();
         JobDraft bad = aDraft().withNotify(loopback).build();
 

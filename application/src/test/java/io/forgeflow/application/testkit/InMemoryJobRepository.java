@@ -173,7 +173,8 @@ public final class InMemoryJobRepository implements JobRepository {
             Instant now = store.now();
             boolean paused = next == JobStatus.PAUSED;
             Job changed = job.withStatus(next, nextRunAt, now).withSchedule(new io.forgeflow.domain.job.ScheduleState(
-                    job.schedule().firedRuns(), paused ? note : null, paused ? by : null));
+                    job.schedule().firedRuns(), paused ? note : null, paused ? by : null,
+                    next == JobStatus.ACTIVE ? 0 : job.schedule().deadStreak()));
             store.jobs.put(id, changed);
             if (paused && expected != JobStatus.PAUSED) {
                 store.notice(changed, io.forgeflow.domain.job.Notify.PAUSED, null, now);
@@ -276,7 +277,7 @@ public final class InMemoryJobRepository implements JobRepository {
         boolean done = newNextRunAt == null || job.spec().schedule().exhausted(count);
         store.jobs.put(job.id(), new Job(job.id(), job.spec(), done ? JobStatus.COMPLETED : job.status(),
                 done ? null : newNextRunAt, job.createdAt(), job.updatedAt(), job.submittedVia(), job.trace(),
-                new io.forgeflow.domain.job.ScheduleState(count, null, null)));
+                new io.forgeflow.domain.job.ScheduleState(count, null, null, job.schedule().deadStreak())));
     }
 
     @Override

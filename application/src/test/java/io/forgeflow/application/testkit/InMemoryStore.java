@@ -249,15 +249,21 @@ public final class InMemoryStore {
                 jobs.put(job.id(), job.withStatus(JobStatus.COMPLETED, null, now));
             }
         } else if (job.spec().schedule().pauseAfterFailures() != null) {
+            ScheduleState state = job.schedule();
             if (succeeded) {
                 deadStreaks.remove(job.id());
+                jobs.put(job.id(), job.withSchedule(new ScheduleState(state.firedRuns(), state.pausedNote(),
+                        state.pausedBy(), 0)));
             } else if (dead) {
                 int streak = deadStreaks.merge(job.id(), 1, Integer::sum);
                 if (job.status() == JobStatus.ACTIVE && job.spec().schedule().pausesAfter(streak)) {
                     jobs.put(job.id(), job.withStatus(JobStatus.PAUSED, null, now).withSchedule(new ScheduleState(
-                            job.schedule().firedRuns(), ScheduleState.failurePauseNote(
-                                    job.spec().schedule().pauseAfterFailures()), ScheduleState.SCHEDULER)));
+                            state.firedRuns(), ScheduleState.failurePauseNote(
+                                    job.spec().schedule().pauseAfterFailures()), ScheduleState.SCHEDULER, streak)));
                     paused = true;
+                } else {
+                    jobs.put(job.id(), job.withSchedule(new ScheduleState(state.firedRuns(), state.pausedNote(),
+                            state.pausedBy(), streak)));
                 }
             }
         }

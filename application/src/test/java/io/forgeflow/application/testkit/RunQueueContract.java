@@ -842,6 +842,27 @@ public abstract class RunQueueContract {
             assertThat(reloaded(job).schedule().pausedNote()).isNull();
         }
 
+        /** The job shows its streak so far (dead_streak in the API): "2 of 3 dead in a row" before the pause. */
+        @Test
+        void theJobShowsItsDeadRunsInARowSoFar() {
+            Job job = controlled(3);
+            assertThat(reloaded(job).schedule().deadStreak()).isZero();
+            end(job, 2, true);
+            assertThat(reloaded(job).schedule().deadStreak()).isEqualTo(2);
+            assertThat(jobs().listForDisplayMatching(io.forgeflow.domain.port.JobFilter.ALL, 100, null,
+                    io.forgeflow.domain.port.ListBudget.DEFAULT).items().stream().map(l -> l.job())
+                    .filter(j -> j.id().equals(job.id())).findFirst().orElseThrow().schedule().deadStreak())
+                    .as("in lists too").isEqualTo(2);
+            end(job, 1, false);
+            assertThat(reloaded(job).schedule().deadStreak()).as("a success ends the streak").isZero();
+            end(job, 17, true);
+            assertThat(reloaded(job).schedule().deadStreak()).as("a large batch counts each").isEqualTo(17);
+            assertThat(reloaded(job).status()).isEqualTo(JobStatus.PAUSED);
+            assertThat(jobs().changeStatus(job.id(), JobStatus.PAUSED, JobStatus.ACTIVE,
+                    clock().instant().plusSeconds(300), JobRepository.RunCancellation.NONE, null)).isPresent();
+            assertThat(reloaded(job).schedule().deadStreak()).as("a resume starts again").isZero();
+        }
+
         @Test
         void aJobWithoutTheControlIsNotWrittenWhenItsRunsEnd() {
             Job job = recurringJob();

@@ -40,7 +40,8 @@ class WorkflowUseCasesTest {
     final SubmitJob submit = new SubmitJob(s.store.jobs(), s.executors, s.cron, s.signal, s.clock, Tracing.NONE,
             workflows);
     final AtomicInteger created = new AtomicInteger();
-    final SubmitBatch batches = new SubmitBatch(workflows, s.executors, s.signal, s.clock, created::addAndGet);
+    final SubmitBatch batches = new SubmitBatch(workflows, io.forgeflow.application.job.JobAdmission.of(s.executors), s.signal,
+            s.clock, created::addAndGet);
 
     static Dependencies on(String... parents) {
         return new Dependencies(List.of(parents), ParentFailure.CANCEL);

@@ -3,11 +3,13 @@ package io.forgeflow.domain.job;
 /**
  * Where a job's schedule stands beyond its next run: how many runs the scheduler has fired for it (counted against
  * {@code max_runs}) and, while it is paused, the operator's note and who paused it (the API token's name; null
- * without tokens, or the scheduler when it paused the job itself).
+ * without tokens, or the scheduler when it paused the job itself). {@code deadStreak}: a recurring job with
+ * {@code pause_after_failures}: its runs in a row that ended dead so far (a success or a resume sets it to 0); 0
+ * for other jobs.
  */
-public record ScheduleState(int firedRuns, String pausedNote, String pausedBy) {
+public record ScheduleState(int firedRuns, String pausedNote, String pausedBy, int deadStreak) {
     /** Nothing fired, not paused. */
-    public static final ScheduleState NONE = new ScheduleState(0, null, null);
+    public static final ScheduleState NONE = new ScheduleState(0, null, null, 0);
     /** The longest pause note. */
     public static final int MAX_NOTE_LENGTH = 500;
     /** Who {@code paused_by} names when the scheduler paused the job itself ({@code pause_after_failures}). */
@@ -28,6 +30,14 @@ public record ScheduleState(int firedRuns, String pausedNote, String pausedBy) {
         if (firedRuns < 0) {
             throw new IllegalArgumentException("firedRuns must not be negative, was " + firedRuns);
         }
+        if (deadStreak < 0) {
+            throw new IllegalArgumentException("deadStreak must not be negative, was " + deadStreak);
+        }
+    }
+
+    /** No dead runs in a row. */
+    public ScheduleState(int firedRuns, String pausedNote, String pausedBy) {
+        this(firedRuns, pausedNote, pausedBy, 0);
     }
 
     /**

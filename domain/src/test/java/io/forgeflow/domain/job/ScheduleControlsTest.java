@@ -173,6 +173,10 @@ class ScheduleControlsTest {
         assertThatThrownBy(() -> ScheduleState.checkNote("a\tb")).isInstanceOfSatisfying(ValidationException.class,
                 e -> assertThat(e.field()).isEqualTo("note"));
         assertThatThrownBy(() -> new ScheduleState(-1, null, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ScheduleState(0, null, null, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("deadStreak");
+        assertThat(new ScheduleState(0, null, null, 0)).isEqualTo(new ScheduleState(0, null, null));
+        assertThat(new ScheduleState(3, "n", "b", 2).deadStreak()).isEqualTo(2);
         assertThat(new ScheduleState(0, null, null)).isEqualTo(ScheduleState.NONE);
     }
 
