@@ -52,14 +52,15 @@ DECLARE
     v_lo_q      text;
     v_label     text := forgeflow_worker_label(p_worker);
     v_ended     boolean;
+    -- throttle keys (issue 44): null until a candidate has one, so a claim without them initialises nothing
     v_c_tkeys   text[];
-    v_t_names   text[] := '{}';
-    v_t_used    integer[] := '{}';
-    v_t_free    timestamptz[] := '{}';
-    v_t_late    integer[] := '{}';
+    v_t_names   text[];
+    v_t_used    integer[];
+    v_t_free    timestamptz[];
+    v_t_late    integer[];
     v_ti        integer;
-    v_defer     uuid[] := '{}';
-    v_defer_at  timestamptz[] := '{}';
+    v_defer     uuid[];
+    v_defer_at  timestamptz[];
 BEGIN
     IF p_limit < 1 THEN
         RETURN;
@@ -381,8 +382,8 @@ BEGIN
             CONTINUE WHEN v_row.throttle_key IS NOT NULL AND v_ti IS NULL;
             IF v_ti IS NOT NULL AND v_t_used[v_ti] >= v_row.throttle_count THEN
                 -- over its key's limit: due when the window has room, the runs deferred after it a window later each
-                v_defer := v_defer || v_row.id;
-                v_defer_at := v_defer_at || (coalesce(v_t_free[v_ti], v_now)
+                v_defer := coalesce(v_defer, '{}') || v_row.id;
+                v_defer_at := coalesce(v_defer_at, '{}') || (coalesce(v_t_free[v_ti], v_now)
                     + (v_t_late[v_ti] / v_row.throttle_count) * v_row.throttle_per_seconds * interval '1 second');
                 v_t_late[v_ti] := v_t_late[v_ti] + 1;
                 CONTINUE;
@@ -401,7 +402,7 @@ BEGIN
             v_ids := v_ids || v_row.id;
             EXIT WHEN cardinality(v_ids) >= v_left;
         END LOOP;
-        IF cardinality(v_defer) > 0 THEN
+        IF v_defer IS NOT NULL THEN
             EXECUTE $defer$
                 UPDATE runs r SET scheduled_for = d.at
                 FROM unnest($1, $2) AS d (id, at)
