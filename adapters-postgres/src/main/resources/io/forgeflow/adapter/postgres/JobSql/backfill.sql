@@ -1,5 +1,7 @@
 -- backfill: one statement. The job row is locked FOR SHARE (a concurrent PATCH or status change waits, and this
--- backfill sees one definition); each tick's run copies the job's definition as a fired tick does, with fired_for and
+-- backfill sees one definition). A tick that has a run already is left out before the insert: the insert's unique
+-- check would otherwise wait for an attempt of that run that is ending, and the end of an attempt updates its run,
+-- then its job, which this lock holds (a deadlock GrpcApiIT met in CI). Each tick's run copies the job's definition as a fired tick does, with fired_for and
 -- scheduled_for the tick, and ON CONFLICT on the unique (job_id, fired_for) index drops a tick that already has a run,
 -- so a second backfill of the same range inserts nothing. With :oneAtATime the runs share a concurrency key of their
 -- own with a limit of 1 (one at a time, oldest tick first by claim order). The backfill row records what was asked
@@ -29,6 +31,7 @@ WITH job AS MATERIALIZED (
            j.retry_max_seconds, j.labels, CAST(:backfillId AS uuid), j.throttle ->> 'key',
            (j.throttle ->> 'count')::integer, (j.throttle ->> 'per_seconds')::integer
     FROM job j, tick t
+    WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.job_id = j.id AND r.fired_for = t.at)
     ORDER BY t.at
     ON CONFLICT (job_id, fired_for) WHERE fired_for IS NOT NULL DO NOTHING
     RETURNING id
