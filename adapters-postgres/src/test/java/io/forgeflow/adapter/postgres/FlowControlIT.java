@@ -186,7 +186,7 @@ class FlowControlIT {
             for (int i = 1; Instant.now().isBefore(first.plusMillis(3_000)); i++) {
                 JobCreation c = submit(i % 2 == 0 ? nodeA : nodeB, Map.of("n", i), d, null);
                 runs.add(c.debouncedInto() != null ? c.debouncedInto() : c.run().id());
-                Thread.sleep(100);
+                Thread.sleep(100); // the stream's pace: a submission every 100 ms, not a wait for a result
             }
             Instant due = pg.jdbi().withHandle(h -> h.createQuery("SELECT scheduled_for FROM runs WHERE id = "
                     + "CAST(:id AS uuid)").bind("id", head.run().id()).mapTo(Instant.class).one());
@@ -205,7 +205,11 @@ class FlowControlIT {
             assertThat(count("SELECT count(*) FROM runs WHERE debounce_key = 'lead' AND scheduled_for <= now()"))
                     .as("due at once").isEqualTo(1);
             assertThat(second.job().spec().payload()).as("a leading run keeps its payload").containsEntry("n", 1);
-            Thread.sleep(1_100);
+            long deadline = System.nanoTime() + 10_000_000_000L; // until the leading run's period has passed
+            while (count("SELECT count(*) FROM runs WHERE debounce_key = 'lead' AND debounce_until > now()") > 0) {
+                assertThat(System.nanoTime()).as("the period ended").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
             assertThat(submit(nodeA, Map.of("n", 3), d, null).created()).isTrue();
         }
 

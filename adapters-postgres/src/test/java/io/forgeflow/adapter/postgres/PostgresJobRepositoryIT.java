@@ -730,7 +730,12 @@ class PostgresJobRepositoryIT {
                     var again = other.submit(() -> jobs.backfill(job.id(), Ids.newId(now),
                             io.forgeflow.domain.job.Backfill.of(t1, now, null, null), List.of(t1, t2)).orElseThrow());
                     // a non-HOT update (an indexed column moves): a new entry in the tick index, in progress
-                    java.util.concurrent.TimeUnit.MILLISECONDS.sleep(500); // lets it reach the wait; not a result
+                    // the backfill has ended, or waits on a lock (the old code: on the run's in-progress entry)
+                    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+                    while (!again.isDone() && count("SELECT count(*) FROM pg_locks WHERE NOT granted") == 0) {
+                        assertThat(System.nanoTime()).as("the backfill ended or waited").isLessThan(deadline);
+                        Thread.onSpinWait();
+                    }
                     try (java.sql.Statement st = ending.createStatement()) {
                         st.executeUpdate("UPDATE jobs SET dead_streak = 0 WHERE id = '" + job.id() + "'");
                     }
