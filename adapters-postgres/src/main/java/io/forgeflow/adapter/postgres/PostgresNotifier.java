@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import java.io.Closeable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -43,6 +44,14 @@ import java.util.function.Supplier;
  * hands each channel's payloads, in the order the database delivered them, to its listeners. After its connection
  * drops it reconnects (backing off up to a second) and tells every listener, since notifications may have been
  * missed meanwhile.
+ *
+ * <p><b>No wake-up nobody else hears.</b> A connection listening on {@code forgeflow_due} holds a shared advisory
+ * lock ({@link #LISTENER_LOCK_CLASS}) from before its {@code LISTEN}, and then announces itself on
+ * {@code forgeflow_listeners}. The sender sends a {@code forgeflow_due} wake-up without payload only while a session
+ * other than this notifier's own listener holds that lock (checked in {@code pg_locks}, the answer kept for a short
+ * while; a failed check sends): a node alone wakes its own waiters in process and sends nothing. A node that starts
+ * while another keeps "alone" is heard at once: its announcement makes every other node's sender trust "others
+ * listen" again and send one wake-up, which reaches it since it already listens.
  */
 public final class PostgresNotifier implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresNotifier.class);
@@ -54,6 +63,21 @@ public final class PostgresNotifier implements Closeable {
     private static final String LISTEN_RUNS = "LISTEN " + PostgresRunEvents.CHANNEL;
     private static final String NOTIFY_DUE = "NOTIFY " + PostgresWorkSignal.CHANNEL;
     private static final String NOTIFY = "SELECT pg_notify(?, ?)";
+    /** Where a connection that starts listening on {@code forgeflow_due} announces itself. */
+    static final String LISTENERS_CHANNEL = "forgeflow_listeners";
+    private static final String LISTEN_LISTENERS = "LISTEN " + LISTENERS_CHANNEL;
+    private static final String NOTIFY_LISTENERS = "NOTIFY " + LISTENERS_CHANNEL;
+    /** The shared advisory lock (classid, objid) every connection listening on {@code forgeflow_due} holds. */
+    static final int LISTENER_LOCK_CLASS = 0x4646_4475; // "FFDu"
+    static final int LISTENER_LOCK_ID = 1;
+    private static final String TAKE_LISTENER_LOCK = "SELECT pg_advisory_lock_shared(" + LISTENER_LOCK_CLASS + ", "
+            + LISTENER_LOCK_ID + ")";
+    private static final String OTHERS_LISTEN = "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
+            + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            + "AND classid = CAST(" + LISTENER_LOCK_CLASS + " AS oid) AND objid = CAST(" + LISTENER_LOCK_ID
+            + " AS oid) AND objsubid = 2 AND granted AND pid <> ?)";
+    /** How long an answer of {@link #othersListen} is kept by default. */
+    static final Duration DEFAULT_RECHECK = Duration.ofMillis(500);
 
     private final Supplier<Connection> connections;
     private final Supplier<Connection> senders;
@@ -71,6 +95,18 @@ public final class PostgresNotifier implements Closeable {
     private Connection sending;
     /** The backend process of the sending connection, 0 while there is none (its echoes are told apart by it). */
     private volatile int sendingPid;
+    /** The backend process of the listening connection, 0 while there is none. */
+    private volatile int listeningPid;
+    /** How long an answer of {@link #othersListen} is kept. */
+    private final long recheckNanos;
+    /** Another node announced that it started listening (set by the listening thread, taken by the sender). */
+    private final AtomicBoolean othersJoined = new AtomicBoolean();
+    /** A wake-up was not sent since the last announcement (set by the sender, taken by the listening thread). */
+    private final AtomicBoolean skippedAlone = new AtomicBoolean();
+    // the last answer of othersListen() and when it was found (sender thread only)
+    private boolean othersListen = true;
+    private boolean othersChecked;
+    private long othersCheckedNanos;
 
     /** @param connections opens the dedicated connections: one to send on, one to listen on */
     public PostgresNotifier(Supplier<Connection> connections) {
@@ -100,6 +136,17 @@ public final class PostgresNotifier implements Closeable {
 
     private PostgresNotifier(Supplier<Connection> listening, Supplier<Connection> sending, boolean pooledSender,
                              boolean sendOnly) {
+        this(listening, sending, pooledSender, sendOnly, DEFAULT_RECHECK);
+    }
+
+    /** Tests: how long the sender keeps its answer to "does another node listen". */
+    static PostgresNotifier withRecheck(Supplier<Connection> connections, Duration recheck) {
+        return new PostgresNotifier(connections, connections, false, false, recheck);
+    }
+
+    private PostgresNotifier(Supplier<Connection> listening, Supplier<Connection> sending, boolean pooledSender,
+                             boolean sendOnly, Duration recheck) {
+        this.recheckNanos = Math.max(0, recheck.toNanos());
         this.sendOnly = sendOnly;
         this.connections = Objects.requireNonNull(listening, "listening");
         this.senders = Objects.requireNonNull(sending, "sending");
@@ -144,6 +191,7 @@ public final class PostgresNotifier implements Closeable {
         private final Outbox outbox;
         private final AtomicBoolean requested = new AtomicBoolean();
         private final AtomicLong sent = new AtomicLong();
+        private final AtomicLong skipped = new AtomicLong();
         private long nextAllowedNanos;
 
         private Channel(String name, long windowNanos, Outbox outbox) {
@@ -167,6 +215,11 @@ public final class PostgresNotifier implements Closeable {
         /** How many notifications this channel has sent. */
         public long notificationsSent() {
             return sent.get();
+        }
+
+        /** How many wake-ups were not sent because no other node listened. */
+        public long notificationsSkipped() {
+            return skipped.get();
         }
     }
 
@@ -320,6 +373,14 @@ public final class PostgresNotifier implements Closeable {
                         sendingPid = backendPid(sending);
                     }
                 }
+                if (onlyWakeUps(batch) && !othersListen()) {
+                    skippedAlone.set(true);
+                    // an announcement after the check and before the flag was seen by nobody: send after all
+                    if (!othersJoined.get()) {
+                        batch.forEach((c, payloads) -> c.skipped.addAndGet(payloads.size()));
+                        return;
+                    }
+                }
                 sending.setAutoCommit(statements == 1);
                 for (Map.Entry<Channel, List<String>> entry : batch.entrySet()) {
                     for (String payload : entry.getValue()) {
@@ -347,6 +408,50 @@ public final class PostgresNotifier implements Closeable {
         }
     }
 
+    /** Whether the batch holds only {@code forgeflow_due} wake-ups (no payload: they are for workers only). */
+    private static boolean onlyWakeUps(Map<Channel, List<String>> batch) {
+        for (Map.Entry<Channel, List<String>> entry : batch.entrySet()) {
+            if (!entry.getKey().name.equals(PostgresWorkSignal.CHANNEL)
+                    || entry.getValue().stream().anyMatch(p -> !p.isEmpty())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether a session other than this notifier's listening one holds the listeners' lock (sender thread only). An
+     * announcement of a new listener makes it yes at once; a failed check says yes (one NOTIFY too many is harmless).
+     */
+    private boolean othersListen() {
+        long now = System.nanoTime();
+        if (othersJoined.getAndSet(false)) {
+            othersListen = true;
+            othersChecked = true;
+            othersCheckedNanos = now;
+            return true;
+        }
+        if (othersChecked && now - othersCheckedNanos < recheckNanos) {
+            return othersListen;
+        }
+        boolean answer = true;
+        try {
+            sending.setAutoCommit(true);
+            try (PreparedStatement others = sending.prepareStatement(OTHERS_LISTEN)) {
+                others.setInt(1, listeningPid);
+                try (ResultSet r = others.executeQuery()) {
+                    answer = !r.next() || r.getBoolean(1);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("could not tell whether another node listens ({}): sending", e.getMessage());
+        }
+        othersListen = answer;
+        othersChecked = true;
+        othersCheckedNanos = now;
+        return answer;
+    }
+
     private void notify(String channel, String payload) throws SQLException {
         if (payload.isEmpty() && channel.equals(PostgresWorkSignal.CHANNEL)) {
             try (Statement statement = sending.createStatement()) {
@@ -372,6 +477,7 @@ public final class PostgresNotifier implements Closeable {
                 try {
                     connection = connections.get();
                     connection.setAutoCommit(true);
+                    listeningPid = backendPid(connection);
                     listened.clear();
                     for (String channel : listeners.keySet()) {
                         listen(connection, channel);
@@ -426,7 +532,11 @@ public final class PostgresNotifier implements Closeable {
     private void listen(Connection connection, String channel) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             if (channel.equals(PostgresWorkSignal.CHANNEL)) {
+                // the lock before the LISTEN (a sender that sees it early sends one too many), the announcement after
+                statement.execute(TAKE_LISTENER_LOCK);
                 statement.execute(LISTEN_DUE);
+                statement.execute(LISTEN_LISTENERS);
+                statement.execute(NOTIFY_LISTENERS);
             } else {
                 statement.execute(LISTEN_RUNS);
             }
@@ -445,6 +555,12 @@ public final class PostgresNotifier implements Closeable {
         int own = sendingPid;
         Map<String, List<PGNotification>> byChannel = new LinkedHashMap<>();
         for (PGNotification notification : batch) {
+            if (notification.getName().equals(LISTENERS_CHANNEL)) {
+                if (notification.getPID() != listeningPid) {
+                    anotherListens();
+                }
+                continue;
+            }
             byChannel.computeIfAbsent(notification.getName(), k -> new ArrayList<>()).add(notification);
         }
         byChannel.forEach((channel, notifications) -> {
@@ -463,6 +579,19 @@ public final class PostgresNotifier implements Closeable {
                 }
             }
         });
+    }
+
+    /** Another node started listening: it gets a wake-up now if one was not sent while this node was alone. */
+    private void anotherListens() {
+        othersJoined.set(true);
+        if (!skippedAlone.getAndSet(false)) {
+            return;
+        }
+        for (Channel c : channels) {
+            if (c.name.equals(PostgresWorkSignal.CHANNEL)) {
+                c.request();
+            }
+        }
     }
 
     /** A sending-only notifier's own sends, to its listeners that hear them. */

@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * <p><b>Sending is coalesced.</b> {@link #runsBecameDue()} only raises a flag; the notifier's sender sends one
  * {@code NOTIFY} and then waits out a window (2 ms by default) before it sends again, so any number of calls in a
  * window cost one notification, never inside a caller's transaction. This node's own waiters are woken at once,
- * without the notification's round trip.
+ * without the notification's round trip. A node alone sends none (see {@link PostgresNotifier}: listeners hold a
+ * shared advisory lock and announce themselves when they start).
  *
  * <p><b>Receiving</b>: it listens from construction on (if the database answers; otherwise as soon as it does).
  * Notifications that arrive while nobody waits wake the next {@link #await}. After the listening connection was
@@ -48,6 +49,11 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
     /** With a notifier of its own and this coalescing window. */
     public PostgresWorkSignal(Supplier<Connection> connections, Duration window) {
         this(new PostgresNotifier(connections), window, true);
+    }
+
+    /** Tests: with a notifier of its own that keeps its answer to "does another node listen" this long. */
+    static PostgresWorkSignal withRecheck(Supplier<Connection> connections, Duration recheck) {
+        return new PostgresWorkSignal(PostgresNotifier.withRecheck(connections, recheck), DEFAULT_WINDOW, true);
     }
 
     /** On the node's shared notifier (which its owner closes). */
@@ -109,6 +115,11 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
     /** How many NOTIFYs were sent (a metric; far fewer than calls of {@link #runsBecameDue()}). */
     public long notificationsSent() {
         return channel.notificationsSent();
+    }
+
+    /** How many NOTIFYs were not sent because no other node listened (this node's waiters were woken in process). */
+    public long notificationsSkipped() {
+        return channel.notificationsSkipped();
     }
 
     /** Stops waking waiters; closes the notifier if it is this signal's own. */

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -78,6 +79,43 @@ class PostgresWorkSignalIT {
     }
 
     @Test
+    void aNodeAloneSendsNoNotifyAndWakesItsOwnWaitersInProcess() throws Exception {
+        Supplier<Connection> database = ownDatabase(); // no other test's signal listens there
+        try (PostgresWorkSignal alone = new PostgresWorkSignal(database);
+             Connection bystander = database.get()) {
+            listen(bystander); // LISTENs by hand, as no ForgeFlow node does: it is not another node
+            drain(alone);
+            alone.runsBecameDue();
+
+            assertThat(alone.await(Duration.ofSeconds(5))).as("the node's own waiter, woken in process").isTrue();
+            Conditions.awaitTrue(() -> alone.notificationsSkipped() >= 1, Duration.ofSeconds(10),
+                    "the sender saw that nobody else listens");
+            assertThat(alone.notificationsSent()).as("NOTIFYs of a node alone").isZero();
+            assertThat(poll(bystander)).isZero();
+        }
+    }
+
+    @Test
+    void aNodeThatStartsListeningWhileAnotherKeepsAloneIsWokenByItsNextSignal() throws Exception {
+        Supplier<Connection> database = ownDatabase();
+        // the first node keeps its "nobody else listens" for an hour: only the newcomer's announcement can change it
+        try (PostgresWorkSignal first = PostgresWorkSignal.withRecheck(database, Duration.ofHours(1))) {
+            drain(first);
+            first.runsBecameDue();
+            Conditions.awaitTrue(() -> first.notificationsSkipped() >= 1, Duration.ofSeconds(10), "first is alone");
+
+            try (PostgresWorkSignal newcomer = new PostgresWorkSignal(database)) {
+                drain(newcomer);
+                first.runsBecameDue();
+
+                assertThat(newcomer.await(Duration.ofSeconds(10))).as("the newcomer, woken by the first's signal")
+                        .isTrue();
+                assertThat(first.notificationsSent()).isPositive();
+            }
+        }
+    }
+
+    @Test
     void aSignalSentWhileNobodyWaitsWakesTheNextAwait() throws Exception {
         drain(receiver);
         sender.runsBecameDue();
@@ -125,8 +163,8 @@ class PostgresWorkSignalIT {
     void awaitReconnectsWhenTheListenConnectionDrops() throws Exception {
         drain(receiver);
         int terminated = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(pg_terminate_backend(pid)) "
-                + "FROM pg_stat_activity WHERE datname = current_database() AND query = :listen "
-                + "AND pid <> pg_backend_pid()").bind("listen", "LISTEN " + PostgresWorkSignal.CHANNEL)
+                + "FROM pg_stat_activity WHERE datname = current_database() AND query = :announce "
+                + "AND pid <> pg_backend_pid()").bind("announce", "NOTIFY " + PostgresNotifier.LISTENERS_CHANNEL)
                 .mapTo(Integer.class).one());
         assertThat(terminated).isEqualTo(2);
 
@@ -200,6 +238,17 @@ class PostgresWorkSignalIT {
     }
 
     /** Consumes signals left over from construction or earlier calls, so each test starts quiet. */
+    private static Supplier<Connection> ownDatabase() {
+        javax.sql.DataSource database = pg.createEmptyDatabase();
+        return () -> {
+            try {
+                return database.getConnection();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+
     private static void drain(PostgresWorkSignal signal) throws InterruptedException {
         while (signal.await(Duration.ofMillis(50))) {
             // keep draining
