@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.forgeflow.adapter.postgres.PostgresHandlerRegistry;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.RunLifecycleGuard;
 import io.forgeflow.application.executor.HandlerWaits;
 import io.forgeflow.application.run.CancelRun;
 import io.forgeflow.client.jdbc.Enqueued;
@@ -300,8 +301,8 @@ class EmbeddedWorkerIT {
         assertThat(status(dying.runId())).isEqualTo("dead");
         assertThat(status(blocked.runId())).as("blocked behind a dead run").isEqualTo("waiting");
         // the operator requeues the blocker: it runs again first (and dies again: the sequence stays blocked)
-        pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET status = 'pending', finished_at = NULL, "
-                + "max_attempts = max_attempts + 1 WHERE id = CAST(? AS uuid)", blocker.runId()));
+        RunLifecycleGuard.shortcut(pg.jdbi(), "UPDATE runs SET status = 'pending', finished_at = NULL, "
+                + "max_attempts = max_attempts + 1 WHERE id = CAST(? AS uuid)", blocker.runId());
         await("the requeued blocker ran again", Duration.ofSeconds(20),
                 () -> attempts(blocker.runId()).size() == 2 && "dead".equals(status(blocker.runId())));
         assertThat(status(blocked.runId())).isEqualTo("waiting");

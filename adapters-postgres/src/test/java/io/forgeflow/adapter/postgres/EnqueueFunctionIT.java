@@ -1,6 +1,7 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.RunLifecycleGuard;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -97,8 +98,8 @@ class EnqueueFunctionIT {
         assertThat(runStatus(second)).isEqualTo("waiting");
         try (Connection app = appConnection()) {
             String third = enqueueInSequence(app, "s3", "order-7"); // holds the key until commit
-            pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET status = 'succeeded', finished_at = now() "
-                    + "WHERE id = CAST(? AS uuid)", head)); // returns at once
+            RunLifecycleGuard.shortcut(pg.jdbi(), "UPDATE runs SET status = 'succeeded', finished_at = now() "
+                    + "WHERE id = CAST(? AS uuid)", head); // returns at once
             assertThat(runStatus(second)).as("not decided while the key is held").isEqualTo("waiting");
             assertThat(count("sequence_rechecks")).isEqualTo(1);
             app.commit();
@@ -109,8 +110,8 @@ class EnqueueFunctionIT {
             assertThat(runStatus(third)).isEqualTo("waiting");
             assertThat(count("sequence_rechecks")).isZero();
         }
-        pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET status = 'cancelled', finished_at = now() "
-                + "WHERE id = CAST(? AS uuid)", second));
+        RunLifecycleGuard.shortcut(pg.jdbi(), "UPDATE runs SET status = 'cancelled', finished_at = now() "
+                + "WHERE id = CAST(? AS uuid)", second);
         int pending = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM runs "
                 + "WHERE sequence_key = 'order-7' AND status = 'pending'").mapTo(Integer.class).one());
         assertThat(pending).as("the third went on at once").isEqualTo(1);
@@ -257,8 +258,8 @@ class EnqueueFunctionIT {
             String policy = pg.jdbi().withHandle(h -> h.createQuery("SELECT on_parent_failure FROM jobs WHERE id = "
                     + "CAST(:id AS uuid)").bind("id", child).mapTo(String.class).one());
             assertThat(policy).isEqualTo("wait");
-            pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET status = 'succeeded', finished_at = now() "
-                    + "WHERE job_id = CAST(? AS uuid)", parent));
+            RunLifecycleGuard.shortcut(pg.jdbi(), "UPDATE runs SET status = 'succeeded', finished_at = now() "
+                    + "WHERE job_id = CAST(? AS uuid)", parent);
             assertThat(runStatus(child)).isEqualTo("pending");
             String late = enqueue(", depends_on => ARRAY['" + parent + "']::uuid[]");
             assertThat(runStatus(late)).as("decided at once: its parent has succeeded").isEqualTo("pending");

@@ -1,6 +1,7 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.RunLifecycleGuard;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.run.AttemptOutcome;
@@ -149,7 +150,7 @@ class PlanStabilityIT {
         // a drain half done: 50,000 of 60,000 due runs claimed and finished, their entries still in the pending index
         dueNow(60_000);
         try (Handle h = pg.jdbi().open()) {
-            h.execute("UPDATE runs SET status = 'succeeded', finished_at = now() WHERE id IN (SELECT id FROM runs "
+            RunLifecycleGuard.shortcut(h, "UPDATE runs SET status = 'succeeded', finished_at = now() WHERE id IN (SELECT id FROM runs "
                     + "WHERE status = 'pending' ORDER BY priority, scheduled_for, id LIMIT 50000)");
         }
         long first = pagesRead(() -> assertThat(queue.claim("w1", NOOP, 4, LEASE)).hasSize(4));

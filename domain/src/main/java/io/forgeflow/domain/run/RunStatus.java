@@ -22,7 +22,11 @@ public enum RunStatus {
     SUCCEEDED,
     /** Terminal dead letter: attempts exhausted. Left only by RequeueRun (PENDING). */
     DEAD,
-    /** Terminal: cancelled by an operator or by its job's pause/cancel. Left only by RequeueRun (PENDING). */
+    /**
+     * Terminal: cancelled by an operator, by its job's pause/cancel, or by a parent's failure. Left only by a requeue:
+     * its own (RequeueRun: PENDING), or its dead parent's, which reopens the children that parent's death cancelled
+     * (WAITING until the parent decides again).
+     */
     CANCELLED;
 
     private static final Map<RunStatus, Set<RunStatus>> NEXT = new EnumMap<>(Map.of(
@@ -31,7 +35,7 @@ public enum RunStatus {
             RUNNING, EnumSet.of(SUCCEEDED, PENDING, DEAD, CANCELLED),
             SUCCEEDED, EnumSet.noneOf(RunStatus.class),
             DEAD, EnumSet.of(PENDING),
-            CANCELLED, EnumSet.of(PENDING)));
+            CANCELLED, EnumSet.of(PENDING, WAITING)));
 
     /** Whether the lifecycle allows a run in this status to move to {@code next}. */
     public boolean canMoveTo(RunStatus next) {

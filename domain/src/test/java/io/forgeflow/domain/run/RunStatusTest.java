@@ -17,7 +17,8 @@ class RunStatusTest {
             "DEAD, PENDING, true", "DEAD, RUNNING, false", "DEAD, SUCCEEDED, false", "DEAD, DEAD, false", "DEAD, CANCELLED, false",
             "CANCELLED, PENDING, true", "CANCELLED, RUNNING, false", "CANCELLED, SUCCEEDED, false", "CANCELLED, DEAD, false", "CANCELLED, CANCELLED, false",
             "WAITING, PENDING, true", "WAITING, CANCELLED, true", "WAITING, RUNNING, false", "WAITING, SUCCEEDED, false",
-            "WAITING, DEAD, false", "WAITING, WAITING, false", "PENDING, WAITING, false", "DEAD, WAITING, false"})
+            "WAITING, DEAD, false", "WAITING, WAITING, false", "PENDING, WAITING, false", "DEAD, WAITING, false",
+            "CANCELLED, WAITING, true", "RUNNING, WAITING, false", "SUCCEEDED, WAITING, false"})
     void theTransitionTableAllowsExactlyTheArrowsOfTheLifecycle(RunStatus from, RunStatus to, boolean allowed) {
         assertThat(from.canMoveTo(to)).isEqualTo(allowed);
     }

@@ -68,6 +68,7 @@ final class TestDatabase {
         this.dataSource = TestPool.create(jdbcUrl, user, password);
         PostgresMigrations.migrate(dataSource);
         this.jdbi = PostgresJdbi.create(dataSource);
+        RunLifecycleGuard.install(jdbi);
     }
 
     static synchronized TestDatabase get() {
