@@ -1,6 +1,7 @@
 package io.forgeflow.application.event;
 
 import io.forgeflow.application.testkit.MutableClock;
+import io.forgeflow.application.testkit.RunTransitions;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunFence;
@@ -42,7 +43,8 @@ class RunChangesTest {
     @Test
     void claimedRunsAreRunningUnderTheClaimer() {
         Instant now = clock.instant();
-        Run run = Run.pending("r1", "j1", 3, 5, now, "shell", Map.of(), 60, now).claim("w1", now, now.plusSeconds(30));
+        Run run = RunTransitions.claim(Run.pending("r1", "j1", 3, 5, now, "shell", Map.of(), 60, now), "w1", now,
+                now.plusSeconds(30));
 
         changes.claimed("w1", List.of(run));
 

@@ -1,6 +1,7 @@
 package io.forgeflow.application.executor;
 
 import io.forgeflow.application.Scenario;
+import io.forgeflow.application.testkit.RunTransitions;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
@@ -90,7 +91,7 @@ class HandlerWaitsTest {
     @Test
     void aRunThatIsNotPendingWaitsForNothing() {
         HandlerWaits.Snapshot waits = new HandlerWaits(new Registry()).snapshot();
-        Run running = pending("java", Map.of("handler", "h")).claim("w1", NOW, NOW.plusSeconds(30));
+        Run running = RunTransitions.claim(pending("java", Map.of("handler", "h")), "w1", NOW, NOW.plusSeconds(30));
 
         assertThat(running.status()).isEqualTo(RunStatus.RUNNING);
         assertThat(waits.of(running)).isNull();

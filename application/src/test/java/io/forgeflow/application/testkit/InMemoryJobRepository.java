@@ -190,12 +190,12 @@ public final class InMemoryJobRepository implements JobRepository {
                         continue;
                     }
                     if (run.status() == RunStatus.PENDING || run.status() == RunStatus.WAITING) {
-                        Run cancelled = run.cancel(now, reason);
+                        Run cancelled = RunTransitions.cancel(run, now, reason);
                         store.runs.put(run.id(), cancelled);
                         touched.add(cancelled);
                     } else if (run.status() == RunStatus.RUNNING && !run.cancelRequested()
                             && cancellation == RunCancellation.PENDING_AND_RUNNING) {
-                        store.runs.put(run.id(), run.requestCancel());
+                        store.runs.put(run.id(), RunTransitions.requestCancel(run));
                     }
                 }
             }
@@ -256,8 +256,9 @@ public final class InMemoryJobRepository implements JobRepository {
             if (overlap == Overlap.CANCEL_RUNNING) {
                 for (Run r : live) {
                     store.runs.put(r.id(), r.status() == RunStatus.PENDING
-                            ? r.cancel(store.now(), "cancelled: a newer tick replaced it (overlap cancel_running)")
-                            : r.cancelRequested() ? r : r.requestCancel());
+                            ? RunTransitions.cancel(r, store.now(),
+                                    "cancelled: a newer tick replaced it (overlap cancel_running)")
+                            : r.cancelRequested() ? r : RunTransitions.requestCancel(r));
                 }
             }
             boolean taken = store.tickRuns.stream().map(store.runs::get)

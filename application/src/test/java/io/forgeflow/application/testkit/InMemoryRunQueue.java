@@ -83,7 +83,7 @@ public final class InMemoryRunQueue implements RunQueue {
                 if (key != null) {
                     keyRoom.put(key, kRoom - 1);
                 }
-                Run held = run.claim(workerId, now, now.plus(lease));
+                Run held = RunTransitions.claim(run, workerId, now, now.plus(lease));
                 store.runs.put(held.id(), held);
                 store.startAttempt(held, now);
                 InMemoryStore.QueueRow row = store.queues.get(queue);
@@ -242,7 +242,7 @@ public final class InMemoryRunQueue implements RunQueue {
                 if (run == null) {
                     continue;
                 }
-                store.runs.put(run.id(), run.release(now));
+                store.runs.put(run.id(), RunTransitions.release(run, now));
                 store.finishAttempt(run.id(), run.attempt(), now, AttemptOutcome.RELEASED, "released by worker "
                         + fence.workerId() + " before it started or finished (not counted)");
                 applied.add(fence);
@@ -333,16 +333,17 @@ public final class InMemoryRunQueue implements RunQueue {
     private static Run finish(Run run, Acknowledgement ack, Instant now) {
         switch (ack.next()) {
             case SUCCEEDED:
-                return run.succeed(now, ack.output());
+                return RunTransitions.succeed(run, now, ack.output());
             case PENDING:
                 if (ack.outcome() == AttemptOutcome.SNOOZED) {
-                    return run.snooze(now, ack.retryDelay(), ack.output());
+                    return RunTransitions.snooze(run, now, ack.retryDelay(), ack.output());
                 }
-                return run.fail(now, ack.output(), ack.error(), FailureDecision.retryAfter(ack.retryDelay()));
+                return RunTransitions.fail(run, now, ack.output(), ack.error(),
+                        FailureDecision.retryAfter(ack.retryDelay()));
             case DEAD:
-                return run.fail(now, ack.output(), ack.error(), FailureDecision.deadLetter());
+                return RunTransitions.fail(run, now, ack.output(), ack.error(), FailureDecision.deadLetter());
             case CANCELLED:
-                Run cancelled = run.cancel(now, ack.error());
+                Run cancelled = RunTransitions.cancel(run, now, ack.error());
                 return new Run(cancelled.id(), cancelled.jobId(), cancelled.status(), cancelled.attempt(),
                         cancelled.maxAttempts(), cancelled.priority(), cancelled.scheduledFor(), cancelled.startedAt(),
                         cancelled.finishedAt(), null, null, ack.output(), cancelled.error(), cancelled.executor(),

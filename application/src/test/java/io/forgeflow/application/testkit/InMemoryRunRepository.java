@@ -77,7 +77,7 @@ public final class InMemoryRunRepository implements RunRepository {
             if (run == null || run.status() != RunStatus.PENDING && run.status() != RunStatus.WAITING) {
                 return Optional.empty();
             }
-            Run cancelled = run.cancel(store.now(), reason);
+            Run cancelled = RunTransitions.cancel(run, store.now(), reason);
             store.runs.put(id, cancelled);
             store.afterRunEnded(cancelled, store.now());
             return Optional.of(store.asRead(cancelled));
@@ -91,7 +91,7 @@ public final class InMemoryRunRepository implements RunRepository {
             if (run == null || run.status() != RunStatus.RUNNING) {
                 return Optional.empty();
             }
-            Run asked = run.requestCancel();
+            Run asked = RunTransitions.requestCancel(run);
             store.runs.put(id, asked);
             return Optional.of(asked);
         }
@@ -104,7 +104,7 @@ public final class InMemoryRunRepository implements RunRepository {
             if (run == null || (run.status() != RunStatus.DEAD && run.status() != RunStatus.CANCELLED)) {
                 return Optional.empty();
             }
-            Run requeued = run.requeue(store.now(), attemptBudget);
+            Run requeued = RunTransitions.requeue(run, store.now(), attemptBudget);
             if (run.trace() != null && run.trace().context() != null) {
                 // as in SQL: the next life is a new span, under the one that ended
                 requeued = requeued.withTrace(new io.forgeflow.domain.trace.RunTrace(run.trace().context().child(),

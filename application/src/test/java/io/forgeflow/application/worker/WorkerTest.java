@@ -5,6 +5,7 @@ import io.forgeflow.application.executor.ExecutorRegistry;
 import io.forgeflow.application.testkit.Await;
 import io.forgeflow.application.testkit.FakeExecutor;
 import io.forgeflow.application.testkit.JobDrafts;
+import io.forgeflow.application.testkit.RunTransitions;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.execution.ExecutionContext;
 import io.forgeflow.domain.execution.ExecutionResult;
@@ -658,9 +659,9 @@ class WorkerTest {
             Run run = Run.pending("00000000-0000-7000-8000-000000000001", "00000000-0000-7000-8000-000000000002",
                     maxAttempts, 5, now, "shell", Map.of(), 300, now);
             for (int i = 0; i < attempt; i++) {
-                run = run.claim("w1", now, now.plusSeconds(30));
+                run = RunTransitions.claim(run, "w1", now, now.plusSeconds(30));
                 if (i < attempt - 1) {
-                    run = run.release(now);
+                    run = RunTransitions.release(run, now);
                 }
             }
             return new InFlight(run, new RunFence(run.id(), "w1", run.attempt()), 0);

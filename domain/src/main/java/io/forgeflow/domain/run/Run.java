@@ -1,6 +1,5 @@
 package io.forgeflow.domain.run;
 
-import io.forgeflow.domain.backoff.FailureDecision;
 import io.forgeflow.domain.trace.RunTrace;
 import io.forgeflow.domain.backoff.RetryOverride;
 
@@ -10,9 +9,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One execution of a job, possibly over several attempts. Immutable: each lifecycle method checks the
- * transition table of {@link RunStatus} and returns a new {@code Run}, or throws
- * {@link IllegalRunTransitionException}.
+ * One execution of a job, possibly over several attempts. Immutable. It has no lifecycle methods: every transition
+ * is SQL in adapters-postgres, checked against {@link RunStatus}'s table (docs/architecture.md, "Transitions and the
+ * SQL that performs them"); the application's in-memory fakes move runs with their testkit's RunTransitions, by the
+ * same table (issue 40). The one move made here, {@link #waitingForParents()}, builds a new run before it is stored.
  *
  * <p>Invariant (also a CHECK constraint in the database): a run is RUNNING exactly when it has a worker and a
  * lease. {@code attempt} counts attempts started and never decreases, so (id, attempt) names one attempt
@@ -160,95 +160,6 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
                 retry, labels, snoozes);
     }
 
-    /** PENDING → RUNNING: a worker takes the run for a new attempt until {@code leaseUntil}. */
-    public Run claim(String worker, Instant now, Instant leaseUntil) {
-        Objects.requireNonNull(worker, "worker");
-        check(RunStatus.RUNNING);
-        return new Run(id, jobId, RunStatus.RUNNING, attempt + 1, maxAttempts, priority, scheduledFor, now, null,
-                worker, leaseUntil, null, null, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels, snoozes);
-    }
-
-    /** RUNNING → SUCCEEDED. */
-    public Run succeed(Instant now, String newOutput) {
-        check(RunStatus.SUCCEEDED);
-        return finished(RunStatus.SUCCEEDED, now, newOutput, null);
-    }
-
-    /**
-     * RUNNING → PENDING (a retry due after the decision's delay) or DEAD, as {@code decision} says. Used for
-     * executor failures, timeouts and expired leases alike.
-     */
-    public Run fail(Instant now, String newOutput, String newError, FailureDecision decision) {
-        if (decision.retries()) {
-            check(RunStatus.PENDING);
-            return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts, priority, now.plus(decision.delay()),
-                    startedAt, null, null, null, newOutput, newError, executor, payload, timeoutSeconds, false,
-                    createdAt, trace, retry, labels, snoozes);
-        }
-        check(RunStatus.DEAD);
-        return finished(RunStatus.DEAD, now, newOutput, newError);
-    }
-
-    /** PENDING or RUNNING → CANCELLED. */
-    public Run cancel(Instant now, String reason) {
-        check(RunStatus.CANCELLED);
-        return finished(RunStatus.CANCELLED, now, output, reason);
-    }
-
-    /** RUNNING: ask the worker to stop; the run stays RUNNING until the worker acknowledges. */
-    public Run requestCancel() {
-        if (status != RunStatus.RUNNING) {
-            throw new IllegalRunTransitionException(id, status, RunStatus.CANCELLED);
-        }
-        return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
-                workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, true, createdAt,
-                trace, retry, labels, snoozes);
-    }
-
-    /**
-     * DEAD or CANCELLED → PENDING with a fresh budget of {@code attemptBudget} attempts, due now. The attempt
-     * counter keeps counting (so attempt numbers stay unique), and the history is kept.
-     */
-    public Run requeue(Instant now, int attemptBudget) {
-        if (attemptBudget < 1) {
-            throw new IllegalArgumentException("attemptBudget must be >= 1, was " + attemptBudget);
-        }
-        check(RunStatus.PENDING);
-        if (status == RunStatus.RUNNING) {
-            throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
-        }
-        return new Run(id, jobId, RunStatus.PENDING, attempt, attempt + attemptBudget, priority, now, null, null,
-                null, null, output, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels, snoozes);
-    }
-
-    /**
-     * RUNNING → PENDING, due now, by a draining worker: the attempt does not count against the budget.
-     */
-    public Run release(Instant now) {
-        if (status != RunStatus.RUNNING) {
-            throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
-        }
-        return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now, startedAt, null, null,
-                null, output, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels, snoozes);
-    }
-
-    /**
-     * RUNNING → PENDING, due {@code snooze} after {@code now}: the run asked to come back later. The attempt does not
-     * count against the budget and the run's snoozes go up by one; its error stays.
-     */
-    public Run snooze(Instant now, Duration snooze, String newOutput) {
-        Objects.requireNonNull(snooze, "snooze");
-        if (status != RunStatus.RUNNING) {
-            throw new IllegalRunTransitionException(id, status, RunStatus.PENDING);
-        }
-        return new Run(id, jobId, RunStatus.PENDING, attempt, maxAttempts + 1, priority, now.plus(snooze), startedAt,
-                null, null, null, newOutput, error, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels, snoozes + 1);
-    }
-
     /** Whether another attempt may start after the current one fails. */
     public boolean hasAttemptsLeft() {
         return attempt < maxAttempts;
@@ -257,17 +168,5 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     /** The timeout of one attempt. */
     public Duration timeout() {
         return Duration.ofSeconds(timeoutSeconds);
-    }
-
-    private Run finished(RunStatus next, Instant now, String newOutput, String newError) {
-        return new Run(id, jobId, next, attempt, maxAttempts, priority, scheduledFor, startedAt, now, null, null,
-                newOutput, newError, executor, payload, timeoutSeconds, false, createdAt,
-                trace, retry, labels, snoozes);
-    }
-
-    private void check(RunStatus next) {
-        if (!status.canMoveTo(next)) {
-            throw new IllegalRunTransitionException(id, status, next);
-        }
     }
 }

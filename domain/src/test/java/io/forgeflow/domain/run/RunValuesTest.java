@@ -29,7 +29,8 @@ class RunValuesTest {
 
     @Test
     void aChangeReportsTheRunAsItIsNow() {
-        Run running = Run.pending("r1", "j1", 3, 5, T0, "shell", Map.of(), 60, T0).claim("w1", T0, T0.plusSeconds(30));
+        Run running = new Run("r1", "j1", RunStatus.RUNNING, 1, 3, 5, T0, T0, null, "w1", T0.plusSeconds(30), null,
+                null, "shell", Map.of(), 60, false, T0);
         assertThat(RunChange.of(running, "w1", T0.plusSeconds(1)))
                 .isEqualTo(new RunChange("r1", "j1", RunStatus.RUNNING, 1, "w1", T0.plusSeconds(1)));
     }

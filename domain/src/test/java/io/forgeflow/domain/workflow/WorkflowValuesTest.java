@@ -26,7 +26,8 @@ class WorkflowValuesTest {
         assertThat(waiting.priority()).isEqualTo(2);
         assertThat(waiting.payload()).isEqualTo(Map.of("command", "true"));
         assertThatThrownBy(waiting::waitingForParents).isInstanceOf(IllegalRunTransitionException.class);
-        Run claimed = pending.claim("w", NOW, NOW.plusSeconds(30));
+        Run claimed = new Run("r1", "j1", RunStatus.RUNNING, 1, 3, 2, NOW, NOW, null, "w", NOW.plusSeconds(30), null,
+                null, "shell", Map.of("command", "true"), 60, false, NOW);
         assertThatThrownBy(claimed::waitingForParents).isInstanceOf(IllegalRunTransitionException.class);
         Run retried = new Run("r2", "j1", RunStatus.PENDING, 1, 3, 5, NOW, null, null, null, null, null, null, "shell",
                 Map.of(), 60, false, NOW);
