@@ -4,6 +4,7 @@ import io.forgeflow.application.executor.HandlerPayload;
 import io.forgeflow.domain.port.Acknowledgement;
 import io.forgeflow.domain.port.ExpiredLease;
 import io.forgeflow.domain.port.RunFence;
+import io.forgeflow.domain.port.ClaimHint;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.run.Run;
@@ -52,6 +53,12 @@ final class HandlerRunQueue implements RunQueue {
     @Override
     public List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease) {
         return queue.claim(workerId, claimKeysFor(executors), queues, limit, lease);
+    }
+
+    @Override
+    public List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease,
+                           ClaimHint after) {
+        return queue.claim(workerId, claimKeysFor(executors), queues, limit, lease, after);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.forgeflow.adapter.postgres.Rows.AppliedFence;
 import io.forgeflow.adapter.postgres.Rows.FenceRow;
 import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.ClaimHint;
 import io.forgeflow.domain.port.ExpiredLease;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue;
@@ -29,17 +30,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongSupplier;
 
 /**
  * The claim engine on PostgreSQL ({@link RunQueue}).
  *
  * <ul>
  *   <li>{@link #claim}: one round trip (the {@code forgeflow_claim} function); {@code FOR UPDATE SKIP LOCKED} over
- *       the pending queue index, limits counted under their locks, the pending → running update, and the started
- *       attempt rows. After a claim that took all it asked for, the worker's next claim starts past its last claimed
- *       run for up to {@link #HINT_NANOS} (see there).</li>
+ *       the pending queue index, limits counted under their locks, and the pending → running update (the attempt
+ *       row is written when the attempt ends). A claim given a {@link ClaimHint} starts past it: the caller (the
+ *       worker's claimer) owns its hints, on its own clock; this class keeps no state between claims.</li>
  *   <li>{@link #acknowledge}, {@link #release}, {@link #recover}: one call per batch into
  *       {@code forgeflow_end_attempts}, every row fenced by {@code (id, status = 'running', holder, attempt)}, the
  *       holder being the worker process's own identity ({@link io.forgeflow.domain.port.WorkerHolder}), not its label
@@ -79,26 +78,6 @@ public final class PostgresRunQueue implements RunQueue {
     private static final SqlFile NEXT_DUE = SqlFile.load("RunSql/nextDue.sql");
     private static final String NEXT_DUE_SQL = NEXT_DUE.jdbc();
 
-    /**
-     * How long a worker's claims may start past the last run it claimed
-     * ({@code db/changelog/0007-claim-past-a-hint.sql}): a drain's claims would otherwise read again, each time, the
-     * index entries of every run claimed before (they stay until VACUUM). A run of that priority placed before the
-     * hint after it was given (due earlier than the claimed ones, inserted later) waits at most this long, or until a
-     * claim takes less than it asked for.
-     */
-    static final long HINT_NANOS = 1_000_000_000L;
-
-    /** Where a worker's next claim (for one executor set and queue selection) starts: past its last claimed run. */
-    private final Map<HintKey, Hint> hints = new ConcurrentHashMap<>();
-
-    private record HintKey(String workerId, Set<String> executors, QueueSelection queues) {
-    }
-
-    /** The claim order's key of a claimed run, and since when (the ticker's nanoseconds) claims start past a hint. */
-    private record Hint(int priority, Instant scheduledFor, String runId, long sinceNanos) {
-    }
-
-    private final LongSupplier ticker;
     private final JdbcStatements statements;
     private final DbClock clock;
 
@@ -107,18 +86,19 @@ public final class PostgresRunQueue implements RunQueue {
      * @param testClock null in production (the database clock decides); a fixed clock in tests
      */
     public PostgresRunQueue(Jdbi jdbi, Clock testClock) {
-        this(jdbi, testClock, System::nanoTime);
-    }
-
-    /** @param ticker what a hint's age is read from ({@link System#nanoTime()}; a test's own in tests) */
-    PostgresRunQueue(Jdbi jdbi, Clock testClock, LongSupplier ticker) {
-        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.statements = JdbcStatements.of(jdbi);
         this.clock = new DbClock(testClock);
     }
 
     @Override
     public List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease) {
+        return claim(workerId, executors, queues, limit, lease, null);
+    }
+
+    /** {@inheritDoc} ({@code db/changelog/0007-claim-past-a-hint.sql}: the hint's priority is read from past it.) */
+    @Override
+    public List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease,
+                           ClaimHint after) {
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(queues, "queues");
         if (limit < 1 || executors.isEmpty()) {
@@ -129,11 +109,6 @@ public final class PostgresRunQueue implements RunQueue {
         String[] include = queues.include() == null ? null : queues.include().toArray(String[]::new);
         String[] exclude = queues.exclude().toArray(String[]::new);
         Instant now = clock.now();
-        HintKey key = new HintKey(workerId, Set.copyOf(executors), queues);
-        long startedNanos = ticker.getAsLong();
-        Hint stored = hints.get(key);
-        // after a second of hinted claims, one reads from the start, for runs placed before the hint
-        Hint after = stored != null && startedNanos - stored.sinceNanos() <= HINT_NANOS ? stored : null;
         List<Run> claimed = statements.list(CLAIM, c -> c.prepareStatement(CLAIM_SQL), ps -> CLAIM.bind(ps)
                 .text("worker", workerId).textArray("executors", names).textArray("include", include)
                 .textArray("exclude", exclude).integer("limit", limit).bigint("leaseMillis", leaseMillis)
@@ -141,13 +116,6 @@ public final class PostgresRunQueue implements RunQueue {
                 .timestamp("afterScheduled", after == null ? null : after.scheduledFor())
                 .text("afterId", after == null ? null : after.runId()).done(), Rows::run);
         claimed.sort(CLAIM_ORDER);
-        if (claimed.size() >= limit) {
-            Run last = claimed.get(claimed.size() - 1);
-            hints.put(key, new Hint(last.priority(), last.scheduledFor(), last.id(),
-                    after == null ? startedNanos : after.sinceNanos()));
-        } else {
-            hints.remove(key); // it took every due run it could see: the next claim reads from the start
-        }
         return claimed;
     }
 

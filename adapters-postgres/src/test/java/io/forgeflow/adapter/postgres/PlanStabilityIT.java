@@ -1,5 +1,9 @@
 package io.forgeflow.adapter.postgres;
 
+import io.forgeflow.domain.queue.QueueSelection;
+
+import io.forgeflow.domain.port.ClaimHint;
+
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import io.forgeflow.adapter.postgres.testing.RunLifecycleGuard;
 import io.forgeflow.domain.port.Acknowledgement;
@@ -153,11 +157,16 @@ class PlanStabilityIT {
             RunLifecycleGuard.shortcut(h, "UPDATE runs SET status = 'succeeded', finished_at = now() WHERE id IN (SELECT id FROM runs "
                     + "WHERE status = 'pending' ORDER BY priority, scheduled_for, id LIMIT 50000)");
         }
-        long first = pagesRead(() -> assertThat(queue.claim("w1", NOOP, 4, LEASE)).hasSize(4));
-        long next = pagesRead(() -> assertThat(queue.claim("w1", NOOP, 4, LEASE)).hasSize(4));
+        java.util.concurrent.atomic.AtomicReference<List<Run>> firstClaim = new java.util.concurrent.atomic.AtomicReference<>();
+        long first = pagesRead(() -> {
+            firstClaim.set(queue.claim("w1", NOOP, QueueSelection.ALL, 4, LEASE, null));
+            assertThat(firstClaim.get()).hasSize(4);
+        });
+        ClaimHint hint = ClaimHint.after(firstClaim.get()); // as the claimer gives it after a claim that took all 4
+        long next = pagesRead(() -> assertThat(queue.claim("w1", NOOP, QueueSelection.ALL, 4, LEASE, hint)).hasSize(4));
 
         // the first claim reads past the entries of the 50,000 (and their heap rows, the first time: 50,000 pages); the
-        // next one starts past the first one's last run: what any claim of 4 reads and writes
+        // next one starts past the first one's last run (its hint): what any claim of 4 reads and writes
         assertThat(first).as("pages read by a claim from the start of the index").isGreaterThan(1_000);
         assertThat(next).as("pages read by the claim after it").isLessThan(250);
     }

@@ -7,6 +7,8 @@ import io.forgeflow.domain.id.Ids;
 import io.forgeflow.domain.job.Job;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.ClaimHint;
+import io.forgeflow.domain.queue.QueueSelection;
 import io.forgeflow.domain.port.RunEvents;
 import io.forgeflow.domain.port.RunFence;
 import io.forgeflow.domain.port.RunQueue.Heartbeat;
@@ -64,46 +66,27 @@ class PostgresRunQueueIT {
         }
 
         @Test
-        void afterAClaimThatTookAllItAskedForTheNextStartsPastItsLastRunUntilOneComesUpShort() {
+        void aClaimGivenAHintStartsPastItWithinItsPriorityAndReadsHigherPrioritiesFromTheirStart() {
             List<Run> backlog = IntStream.range(0, 6)
                     .mapToObj(i -> pg.insert(aRun().withPriority(5).dueAt(now.minusSeconds(60 - i)))).toList();
             Run urgent = pg.insert(aRun().withPriority(1).dueAt(now.minusSeconds(1)));
-            assertThat(queue.claim("w1", NOOP, 3, LEASE)).extracting(Run::id)
+            List<Run> first = queue.claim("w1", NOOP, QueueSelection.ALL, 3, LEASE, null);
+            assertThat(first).extracting(Run::id).as("in claim order")
                     .containsExactly(urgent.id(), backlog.get(0).id(), backlog.get(1).id());
+            ClaimHint hint = ClaimHint.after(first);
 
-            // placed before the last claimed run after that claim: a hinted claim does not see it ...
+            // placed before the hint after it was given: a hinted claim does not see it ...
             Run behind = pg.insert(aRun().withPriority(5).dueAt(now.minusSeconds(120)));
             Run urgentToo = pg.insert(aRun().withPriority(1).dueAt(now.minusSeconds(1)));
-            assertThat(queue.claim("w1", NOOP, 2, LEASE)).extracting(Run::id)
-                    .as("priorities before the hint's are read from their start")
+            List<Run> second = queue.claim("w1", NOOP, QueueSelection.ALL, 2, LEASE, hint);
+            assertThat(second).extracting(Run::id).as("priorities before the hint's are read from their start")
                     .containsExactly(urgentToo.id(), backlog.get(2).id());
-            assertThat(queue.claim("w1", NOOP, 10, LEASE)).extracting(Run::id)
-                    .as("past the hint: the rest of the backlog, and the claim comes up short")
+            assertThat(queue.claim("w1", NOOP, QueueSelection.ALL, 10, LEASE, ClaimHint.after(second)))
+                    .extracting(Run::id).as("past the hint: the rest of the backlog")
                     .containsExactly(backlog.get(3).id(), backlog.get(4).id(), backlog.get(5).id());
-            // ... and the claim after one that came up short reads from the start
-            assertThat(queue.claim("w1", NOOP, 10, LEASE)).extracting(Run::id).containsExactly(behind.id());
-        }
-
-        @Test
-        void aHintIsDroppedOnceItIsOlderThanASecondSoARunPlacedBeforeItWaitsNoLonger() {
-            java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(42);
-            PostgresRunQueue ticking = new PostgresRunQueue(pg.jdbi(), clock, nanos::get);
-            List<Run> backlog = IntStream.range(0, 4)
-                    .mapToObj(i -> pg.insert(aRun().dueAt(now.minusSeconds(60 - i)))).toList();
-            assertThat(ticking.claim("w1", NOOP, 2, LEASE)).hasSize(2);
-            Run behind = pg.insert(aRun().dueAt(now.minusSeconds(120)));
-            assertThat(ticking.claim("w2", NOOP, 1, LEASE)).extracting(Run::id)
-                    .as("another worker has no hint").containsExactly(behind.id());
-            Run behindToo = pg.insert(aRun().dueAt(now.minusSeconds(120)));
-
-            nanos.addAndGet(PostgresRunQueue.HINT_NANOS);
-            assertThat(ticking.claim("w1", NOOP, 1, LEASE)).extracting(Run::id)
-                    .as("a second after the first hinted claim: still past the hint")
-                    .containsExactly(backlog.get(2).id());
-            nanos.incrementAndGet();
-            assertThat(ticking.claim("w1", NOOP, 1, LEASE)).extracting(Run::id)
-                    .as("a nanosecond more: from the start").containsExactly(behindToo.id());
-            assertThat(ticking.claim("w1", NOOP, 5, LEASE)).extracting(Run::id).containsExactly(backlog.get(3).id());
+            // ... and a claim without a hint reads from the start (the claimer drops it after a claim came up short)
+            assertThat(queue.claim("w1", NOOP, QueueSelection.ALL, 10, LEASE, null)).extracting(Run::id)
+                    .containsExactly(behind.id());
         }
 
         @Test

@@ -2,6 +2,7 @@ package io.forgeflow.application.worker;
 
 import io.forgeflow.application.event.RunChanges;
 import io.forgeflow.application.executor.ExecutorRegistry;
+import io.forgeflow.domain.port.ClaimHint;
 import io.forgeflow.domain.port.RunQueue;
 import io.forgeflow.domain.run.Run;
 import org.slf4j.Logger;
@@ -9,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Claims due runs into the free slots of each queue lane. Owns the room (free slots plus the runs held ready, see
@@ -35,6 +37,12 @@ final class Claimer {
     static final int PREFETCH_BELOW_MILLIS = 50;
     /** Attempts shorter than this on average let the worker hold three more batches of runs ready. */
     static final int DEEP_PREFETCH_BELOW_MILLIS = 1;
+    /**
+     * How long claims may start past the last run a lane claimed ({@link ClaimHint}): a run of that priority placed
+     * before the hint after it was given (due earlier than the claimed ones, inserted later) waits at most this long,
+     * or until a claim takes less than it asked for. Counted on the claimer's ticker.
+     */
+    static final long HINT_NANOS = 1_000_000_000L;
     /** How often a pause for company looks whether the drain began. */
     private static final long PAUSE_CHECK_NANOS = 1_000_000L;
 
@@ -55,7 +63,13 @@ final class Claimer {
     private volatile boolean accepting = true;
     /** Whether the last round took every due run it saw (then the next one is paced); claimer thread only. */
     private boolean lastExhausted;
+    /** Per lane: where its next claim starts, what it was given for, and since when claims start past hints. */
+    private final LaneHint[] hints;
     private Thread thread;
+
+    /** A lane's hint: valid for this holder and executor set, from {@code sinceNanos} on (claimer thread only). */
+    private record LaneHint(ClaimHint after, String holder, Set<String> executors, long sinceNanos) {
+    }
 
     Claimer(WorkerSettings settings, Incarnation incarnation, RunQueue queue, ExecutorRegistry executors, BatchPacer pacer, Ticker ticker,
             WakeUp wakeUp, DueTimer dueTimer, ExecutionSlots slots, Acknowledger acknowledger, LeaseKeeper leases,
@@ -74,6 +88,7 @@ final class Claimer {
         this.listener = listener;
         this.changes = changes;
         this.lanes = settings.lanes();
+        this.hints = new LaneHint[lanes.size()];
     }
 
     /**
@@ -109,10 +124,16 @@ final class Claimer {
             }
             long askedNanos = leases.claimBegins();
             String holder = incarnation.holder();
+            Set<String> names = executors.enabledNames();
+            long startedNanos = ticker.nanos();
+            LaneHint hint = hintFor(lane, holder, names, startedNanos);
             List<Run> claimed;
             try {
-                claimed = queue.claim(holder, executors.enabledNames(), lanes.get(lane).queues(), room,
-                        settings.lease());
+                claimed = queue.claim(holder, names, lanes.get(lane).queues(), room, settings.lease(),
+                        hint == null ? null : hint.after());
+                // a claim that took all it asked for: the next starts past its last run; else from the start
+                hints[lane] = claimed.size() < room ? null : new LaneHint(ClaimHint.after(claimed), holder, names,
+                        hint == null ? startedNanos : hint.sinceNanos());
                 listener.claimed(claimed);
                 changes.claimed(settings.workerId(), claimed);
                 for (Run run : claimed) {
@@ -126,6 +147,17 @@ final class Claimer {
         }
         wakeUp.wantRoom(limited || filled);
         return new Round(total, filled, limited);
+    }
+
+    /** The lane's hint if it is for this holder and executor set and younger than {@link #HINT_NANOS}; else none. */
+    private LaneHint hintFor(int lane, String holder, Set<String> names, long nowNanos) {
+        LaneHint hint = hints[lane];
+        if (hint == null || !hint.holder().equals(holder) || !hint.executors().equals(names)
+                || nowNanos - hint.sinceNanos() > HINT_NANOS) {
+            hints[lane] = null;
+            return null;
+        }
+        return hint;
     }
 
     /**

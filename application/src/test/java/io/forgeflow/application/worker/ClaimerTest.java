@@ -3,6 +3,7 @@ package io.forgeflow.application.worker;
 import io.forgeflow.application.Scenario;
 import io.forgeflow.application.testkit.Await;
 import io.forgeflow.domain.execution.ExecutionResult;
+import io.forgeflow.domain.port.ClaimHint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +74,52 @@ class ClaimerTest {
         claimer.runOnce();
 
         assertThat(ticker.parkedSinceLast()).isEqualTo(Duration.ofMillis(5));
+    }
+
+    /** Runs claimer rounds until the queue has been asked for {@code claims} claims (runs free their slots meanwhile). */
+    void claimUntil(Claimer claimer, int claims) {
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (queue.hintsGiven.size() < claims) {
+            assertThat(System.nanoTime() - until).as("claim %s never asked for", claims).isNegative();
+            claimer.runOnce();
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aClaimThatTookAllItAskedForGivesItsLastRunAsTheNextClaimsHintForASecondOnTheTicker() {
+        Claimer claimer = claimer(new BatchPacer(0, 0, 0));
+        for (int i = 0; i < 200; i++) {
+            s.submit(aDraft());
+        }
+
+        claimUntil(claimer, 2);
+        assertThat(queue.hintsGiven.get(0)).as("the first claim reads from the start").isEmpty();
+        assertThat(queue.answers.get(0)).as("it took all it asked for").isNotEmpty();
+        assertThat(queue.hintsGiven.get(1)).as("the next starts past its last run")
+                .contains(ClaimHint.after(queue.answers.get(0)));
+
+        ticker.advance(Duration.ofNanos(Claimer.HINT_NANOS).minus(CLAIM_TAKES.multipliedBy(2)));
+        claimUntil(claimer, 3);
+        assertThat(queue.hintsGiven.get(2)).as("a second after the first hinted claim: still past the hint")
+                .contains(ClaimHint.after(queue.answers.get(1)));
+
+        ticker.advance(Duration.ofNanos(1));
+        claimUntil(claimer, 4);
+        assertThat(queue.hintsGiven.get(3)).as("more than a second on the ticker: from the start again").isEmpty();
+    }
+
+    @Test
+    void aClaimThatCameUpShortLeavesTheNextOneToReadFromTheStart() {
+        Claimer claimer = claimer(new BatchPacer(0, 0, 0));
+        s.submit(aDraft());
+        claimUntil(claimer, 1);
+        assertThat(queue.answers.get(0)).hasSize(1);
+
+        s.submit(aDraft());
+        claimUntil(claimer, 2);
+
+        assertThat(queue.hintsGiven.get(1)).isEmpty();
     }
 
     @Test

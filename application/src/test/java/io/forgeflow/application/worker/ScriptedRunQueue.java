@@ -65,6 +65,10 @@ final class ScriptedRunQueue implements RunQueue {
     /** Every release asked for. */
     final List<RunFence> released = new CopyOnWriteArrayList<>();
 
+    /** The hint each claim was given (null: none), and each claim's answer, in call order. */
+    final List<java.util.Optional<io.forgeflow.domain.port.ClaimHint>> hintsGiven = new CopyOnWriteArrayList<>();
+    final List<List<Run>> answers = new CopyOnWriteArrayList<>();
+
     ScriptedRunQueue(RunQueue delegate) {
         this.delegate = delegate;
     }
@@ -91,6 +95,15 @@ final class ScriptedRunQueue implements RunQueue {
             throw new IllegalStateException("connection reset (the claim committed, its reply was lost)");
         }
         claimsAnswered.incrementAndGet();
+        return claimed;
+    }
+
+    @Override
+    public List<Run> claim(String workerId, Set<String> executors, io.forgeflow.domain.queue.QueueSelection queues,
+                           int limit, Duration lease, io.forgeflow.domain.port.ClaimHint after) {
+        hintsGiven.add(java.util.Optional.ofNullable(after));
+        List<Run> claimed = claim(workerId, executors, queues, limit, lease);
+        answers.add(List.copyOf(claimed));
         return claimed;
     }
 

@@ -38,6 +38,16 @@ public interface RunQueue {
     List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease);
 
     /**
+     * Claims as {@link #claim(String, Set, QueueSelection, int, Duration)} does, reading from past {@code after} in
+     * claim order (null: from the start; see {@link ClaimHint}, which the caller owns). The answer is in claim order.
+     * Implementations that cannot start past a hint read from the start.
+     */
+    default List<Run> claim(String workerId, Set<String> executors, QueueSelection queues, int limit, Duration lease,
+                            ClaimHint after) {
+        return claim(workerId, executors, queues, limit, lease);
+    }
+
+    /**
      * How long, on the database clock, until the earliest pending run that is not due yet and that a claim with these
      * {@code executors} and {@code queues} could take once it is due; empty when there is none. A plain read, no
      * locks: a hint for a worker's wake-up timer, so that a run due later starts on time rather than at the next
