@@ -152,6 +152,22 @@ class PortValuesTest {
         }
 
         @Test
+        void aQueueThatCannotStartPastAHintClaimsFromTheStart() {
+            List<io.forgeflow.domain.run.Run> claimed = java.util.Arrays.asList((io.forgeflow.domain.run.Run) null);
+            List<Object[]> calls = new ArrayList<>();
+            RunQueue queue = implementing(RunQueue.class, (name, args) -> {
+                calls.add(args);
+                return claimed;
+            });
+
+            assertThat(queue.claim("w1", Set.of("noop"), io.forgeflow.domain.queue.QueueSelection.ALL, 3,
+                    Duration.ofSeconds(30), new ClaimHint(5, Instant.EPOCH, "r1"))).isSameAs(claimed);
+            assertThat(calls).hasSize(1);
+            assertThat(calls.get(0)).containsExactly("w1", Set.of("noop"),
+                    io.forgeflow.domain.queue.QueueSelection.ALL, 3, Duration.ofSeconds(30));
+        }
+
+        @Test
         void aRetentionThatDoesNotKeepStatisticsRefreshesNone() {
             Retention retention = implementing(Retention.class, (name, args) -> 0);
 
