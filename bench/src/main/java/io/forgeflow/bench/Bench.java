@@ -53,7 +53,8 @@ public final class Bench {
     static void configure(ArgumentParser subparser) {
         subparser.addArgument("--workloads").setDefault("W0,W1,W1-limits,W1-large,W2,REST")
                 .help("comma-separated: W0, W1, W1-limits (W1 with a queue limit and with a concurrency key, neither "
-                        + "reached), W1-large (about 2 minutes on 2 cores), W2, REST, ENQ-TX (enqueue in the "
+                        + "reached), W1-large (about 2 minutes on 2 cores), W2, W2-SQL (W2 enqueued through client-jdbc; not in the "
+                        + "default set), REST, ENQ-TX (enqueue in the "
                         + "application's transaction, for --rest-seconds; not in the default set), TRACE (the tracing calls of a "
                         + "run alone, no database, 30,000 runs at 1,000/s; not in the default set)");
         subparser.addArgument("--n").type(Integer.class).setDefault(20_000).help("W1 runs (20000)");
@@ -121,7 +122,7 @@ public final class Bench {
                 results.add(w0);
             }
             int jitWarmup = ns.getInt("jit_warmup");
-            if (jitWarmup > 0 && workloads.stream().anyMatch(x -> x.startsWith("W1") || x.equals("W2"))) {
+            if (jitWarmup > 0 && workloads.stream().anyMatch(x -> x.startsWith("W1") || x.startsWith("W2"))) {
                 out.println("JVM warm-up: an untimed drain of " + jitWarmup + " runs ...");
                 w.w1("warm-up", jitWarmup, null);
             }
@@ -150,6 +151,13 @@ public final class Bench {
                     int rate = Integer.parseInt(r.trim());
                     out.println("W2 at " + rate + "/s ...");
                     results.add(w.w2Counted(rate, warmup, Duration.ofSeconds(ns.getInt("measure_seconds"))));
+                }
+            }
+            if (workloads.contains("W2-SQL")) {
+                for (String r : ns.getString("rates").split(",")) {
+                    int rate = Integer.parseInt(r.trim());
+                    out.println("W2-SQL at " + rate + "/s ...");
+                    results.add(w.w2Sql(rate, warmup, Duration.ofSeconds(ns.getInt("measure_seconds"))));
                 }
             }
             if (workloads.contains("ENQ-TX")) {

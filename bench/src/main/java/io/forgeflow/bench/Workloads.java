@@ -278,25 +278,39 @@ final class Workloads {
      * (the row then says how many runs were submitted; its latencies and lost count cover those).
      */
     BenchResult w2(int rate, Duration warmup, Duration measured) throws Exception {
-        return w2(rate, warmup, measured, warmup.plus(measured).multipliedBy(2), false);
+        return w2(rate, warmup, measured, warmup.plus(measured).multipliedBy(2), false, false);
+    }
+
+    /**
+     * W2-SQL (issue 40): W2 whose producers enqueue through client-jdbc ({@code forgeflow.enqueue}, one autocommitted
+     * call per run on each producer's own connection), as db-scheduler's producers schedule in-process; with its
+     * database work per run.
+     */
+    BenchResult w2Sql(int rate, Duration warmup, Duration measured) throws Exception {
+        return w2(rate, warmup, measured, warmup.plus(measured).multipliedBy(2), true, true);
     }
 
     /** W2 that also prints its database work per run (issue 40); about 11 s longer (the backends flush statistics). */
     BenchResult w2Counted(int rate, Duration warmup, Duration measured) throws Exception {
-        return w2(rate, warmup, measured, warmup.plus(measured).multipliedBy(2), true);
+        return w2(rate, warmup, measured, warmup.plus(measured).multipliedBy(2), true, false);
     }
 
     /** W2 whose producers submit nothing after {@code producing} from the first intended enqueue. */
     BenchResult w2(int rate, Duration warmup, Duration measured, Duration producing) throws Exception {
-        return w2(rate, warmup, measured, producing, false);
+        return w2(rate, warmup, measured, producing, false, false);
     }
 
-    private BenchResult w2(int rate, Duration warmup, Duration measured, Duration producing, boolean count)
-            throws Exception {
-        try (BenchDatabase.Fresh fresh = db.fresh("w2_" + rate)) {
+    private BenchResult w2(int rate, Duration warmup, Duration measured, Duration producing, boolean count,
+                           boolean viaSql) throws Exception {
+        try (BenchDatabase.Fresh fresh = db.fresh((viaSql ? "w2sql_" : "w2_") + rate)) {
             Jdbi jdbi = PostgresJdbi.create(fresh.dataSource);
+            // W2-SQL's runs carry their index in the payload, which enqueue() refuses for the built-in noop
+            String executor = viaSql ? "w2" : "noop";
+            if (viaSql) {
+                new io.forgeflow.adapter.postgres.PostgresExecutorCatalog(jdbi).record(List.of(executor), "bench");
+            }
             int total = (int) (rate * (warmup.toMillis() + measured.toMillis()) / 1000);
-            CountingNoop noop = new CountingNoop(total);
+            CountingNoop noop = new CountingNoop(total, executor);
             PostgresWorkSignal signal = new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name), db.user(),
                     db.password(), "bench wake-ups"));
             Worker worker = worker("bench-w2", jdbi, noop, signal, Duration.ofMillis(100));
@@ -321,21 +335,41 @@ final class Workloads {
             AtomicLong next = new AtomicLong();
             AtomicLong submittedCount = new AtomicLong();
             List<Thread> producers = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicReference<Exception> producerFailure =
+                    new java.util.concurrent.atomic.AtomicReference<>();
             for (int p = 0; p < 4; p++) {
+                Connection own = viaSql ? db.connect(fresh.name) : null; // autocommit: one transaction per enqueue
                 Thread th = new Thread(() -> {
-                    for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
-                        long intended = t0 + i * intervalNanos;
-                        long wait;
-                        while ((wait = intended - System.nanoTime()) > 0) {
-                            LockSupport.parkNanos(wait);
+                    try {
+                        for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
+                            long intended = t0 + i * intervalNanos;
+                            long wait;
+                            while ((wait = intended - System.nanoTime()) > 0) {
+                                LockSupport.parkNanos(wait);
+                            }
+                            if (System.nanoTime() - stopAt > 0) {
+                                return; // past the time limit: this producer submits nothing more
+                            }
+                            if (own != null) {
+                                io.forgeflow.client.jdbc.ForgeFlowJdbc.enqueue(own, io.forgeflow.client.jdbc.JobRequest
+                                        .builder("w2", executor).payload(Map.of("i", (int) i)).build());
+                            } else {
+                                submit.submit(JobDraft.oneOff("w2", "noop", Map.of("i", (int) i)), incoming);
+                            }
+                            enqueueLatency[(int) i] = System.nanoTime() - intended;
+                            submitted[(int) i] = true;
+                            submittedCount.incrementAndGet();
                         }
-                        if (System.nanoTime() - stopAt > 0) {
-                            return; // past the time limit: this producer submits nothing more
+                    } catch (Exception e) {
+                        producerFailure.compareAndSet(null, e);
+                    } finally {
+                        if (own != null) {
+                            try {
+                                own.close();
+                            } catch (java.sql.SQLException ignored) {
+                                // the run is over
+                            }
                         }
-                        submit.submit(JobDraft.oneOff("w2", "noop", Map.of("i", (int) i)), incoming);
-                        enqueueLatency[(int) i] = System.nanoTime() - intended;
-                        submitted[(int) i] = true;
-                        submittedCount.incrementAndGet();
                     }
                 }, "w2-producer-" + p);
                 producers.add(th);
@@ -343,6 +377,9 @@ final class Workloads {
             }
             for (Thread th : producers) {
                 th.join();
+            }
+            if (producerFailure.get() != null) {
+                throw new IllegalStateException("a W2 producer failed", producerFailure.get());
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (noop.total.get() < submittedCount.get() && System.nanoTime() < deadline) {
@@ -382,11 +419,14 @@ final class Workloads {
             long sent = submittedCount.get();
             String stopped = sent == total ? "" : String.format(Locale.ROOT,
                     "; producers stopped at %d s, %,d of %,d runs submitted", producing.toSeconds(), sent, total);
-            return new BenchResult("W2 steady rate " + rate + "/s (pickup latency" + stopped + ")", achieved,
+            return new BenchResult((viaSql ? "W2-SQL" : "W2") + " steady rate " + rate + "/s (pickup latency" + stopped
+                    + ")", achieved,
                     (double) rate, latency.p50(), latency.p95(), latency.p99(), latency.max(), enq.p50(), enq.p99(),
                     noop.total.get() - noop.duplicated(), noop.lostAmong(i -> submitted[i]), noop.duplicated(), null, null,
-                    "4 producer threads calling SubmitJob (job + run in one statement each; concurrent submissions "
-                            + "share commits)" + stopped).withCpu(cpu, Math.max(1, sent));
+                    (viaSql ? "4 producer threads each calling forgeflow.enqueue through client-jdbc on its own "
+                            + "connection, one transaction per run"
+                            : "4 producer threads calling SubmitJob (job + run in one statement each; concurrent "
+                            + "submissions share commits)") + stopped).withCpu(cpu, Math.max(1, sent));
         }
     }
 
