@@ -1,0 +1,302 @@
+package io.forgeflow.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+
+/**
+ * The scale test's driver (scripts/scale-test.sh), one subcommand per step:
+ *
+ * <pre>
+ * sample DIRECT_JDBC_URL DATABASE STOP_FILE        max backends of DATABASE in pg_stat_activity (but the driver's own,
+ *                                                  application name scale-driver) and the load average, sampled
+ *                                                  every 100 ms until STOP_FILE exists
+ * drain  API_URLS DIRECT_JDBC_URL RUNS             RUNS no-op runs in batches of 1,000 through the api nodes; waits
+ *                                                  until every one is terminal
+ * steady API_URLS DIRECT_JDBC_URL RATE SECONDS     an open loop of POST /api/jobs at RATE per second over the api
+ *                                                  nodes; waits until every run is terminal; pickup latency (the
+ *                                                  claim's start minus the run's due time, both the database's clock)
+ * check  DIRECT_JDBC_URL EXECUTIONS_DIR            executions per run id (the workers' files) against the runs and
+ *                                                  attempts in the database: exit 1 when one is lost or ran twice
+ * </pre>
+ *
+ * API_URLS is a comma-separated list of {@code http://host:port}. The runs are jobs of executor {@code java}, handler
+ * {@code scale-noop} ({@link ScaleWorkers}), named {@code scale-drain} and {@code scale-steady}.
+ */
+public final class ScaleDriver {
+    private static final String HANDLER_BODY = "\"executor\": \"java\", \"payload\": {\"handler\": \"scale-noop\"}";
+
+    private ScaleDriver() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String command = args.length == 0 ? "" : args[0];
+        int code = switch (command) {
+            case "sample" -> sample(args[1], args[2], Path.of(args[3]));
+            case "drain" -> drain(apis(args[1]), args[2], Integer.parseInt(args[3]));
+            case "steady" -> steady(apis(args[1]), args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            case "check" -> check(args[1], Path.of(args[2]));
+            default -> {
+                System.err.println("usage: ScaleDriver sample|drain|steady|check ... (see the class comment)");
+                yield 2;
+            }
+        };
+        System.exit(code);
+    }
+
+    private static List<URI> apis(String list) {
+        List<URI> uris = new ArrayList<>();
+        for (String s : list.split(",")) {
+            uris.add(URI.create(s.trim()));
+        }
+        return uris;
+    }
+
+    private static int sample(String url, String database, Path stop) throws Exception {
+        int max = 0;
+        long samples = 0;
+        double maxLoad = 0;
+        Map<String, Integer> maxByName = new HashMap<>();
+        try (Connection c = DriverManager.getConnection(url);
+             PreparedStatement count = c.prepareStatement("SELECT coalesce(application_name, ''), count(*)::int "
+                     + "FROM pg_stat_activity WHERE datname = ? AND application_name <> 'scale-driver' GROUP BY 1")) {
+            count.setString(1, database);
+            while (!Files.exists(stop)) {
+                int n = 0;
+                Map<String, Integer> now = new HashMap<>();
+                try (ResultSet rs = count.executeQuery()) {
+                    while (rs.next()) {
+                        n += rs.getInt(2);
+                        now.put(rs.getString(1), rs.getInt(2));
+                    }
+                }
+                if (n > max) {
+                    max = n;
+                    maxByName = now;
+                }
+                maxLoad = Math.max(maxLoad, loadAverage());
+                samples++;
+                LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+            }
+        }
+        System.out.printf(Locale.ROOT, "server connections of the test (pg_stat_activity, %,d samples every 100 ms): "
+                + "max %d %s; highest 1-minute load average %.2f%n", samples, max, maxByName, maxLoad);
+        return 0;
+    }
+
+    private static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private static int drain(List<URI> apis, String url, int runs) throws Exception {
+        int batch = 1_000;
+        int batches = (runs + batch - 1) / batch;
+        AtomicLong next = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        long t0 = System.nanoTime();
+        List<Thread> threads = new ArrayList<>();
+        for (URI api : apis) {
+            Thread t = new Thread(() -> {
+                try (PlainHttpClient http = new PlainHttpClient(api.getHost(), api.getPort(), 60_000)) {
+                    for (long b = next.getAndIncrement(); b < batches; b = next.getAndIncrement()) {
+                        int size = (int) Math.min(batch, runs - b * batch);
+                        StringBuilder body = new StringBuilder("{\"name\": \"scale-drain-" + b + "\", \"jobs\": [");
+                        for (int i = 0; i < size; i++) {
+                            body.append(i == 0 ? "" : ", ").append("{\"name\": \"scale-drain\", ").append(HANDLER_BODY)
+                                    .append('}');
+                        }
+                        body.append("]}");
+                        int status = http.send(PlainHttpClient.jsonPost(api.getHost(), api.getPort(), "/api/batches",
+                                body.toString()));
+                        if (status != 201) {
+                            System.err.println("drain: POST /api/batches answered " + status);
+                            failed.incrementAndGet();
+                        }
+                    }
+                } catch (IOException e) {
+                    System.err.println("drain: " + e);
+                    failed.incrementAndGet();
+                }
+            }, "drain-submit-" + api.getPort());
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        double submitted = (System.nanoTime() - t0) / 1e9;
+        if (failed.get() > 0) {
+            System.out.println("drain: " + failed.get() + " batches failed");
+            return 1;
+        }
+        long open = awaitTerminal(url, "scale-drain", Duration.ofMinutes(5));
+        double took = (System.nanoTime() - t0) / 1e9;
+        System.out.printf(Locale.ROOT, "drain: %,d runs submitted in %.1f s (batches of %,d over %d api nodes), all "
+                        + "terminal after %.1f s: %.0f runs/s%s%n", runs, submitted, batch, apis.size(), took,
+                runs / took, open == 0 ? "" : "; " + open + " NOT terminal after 5 minutes");
+        return open == 0 ? 0 : 1;
+    }
+
+    /** Waits until no run of the jobs named {@code name} is pending or running; returns how many still are. */
+    private static long awaitTerminal(String url, String name, Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        try (Connection c = DriverManager.getConnection(url);
+             PreparedStatement open = c.prepareStatement("SELECT count(*) FROM forgeflow.runs r "
+                     + "JOIN forgeflow.jobs j ON j.id = r.job_id WHERE j.name = ? AND r.status IN ('pending', 'running')")) {
+            open.setString(1, name);
+            while (true) {
+                long n;
+                try (ResultSet rs = open.executeQuery()) {
+                    rs.next();
+                    n = rs.getLong(1);
+                }
+                if (n == 0 || System.nanoTime() > deadline) {
+                    return n;
+                }
+                LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+            }
+        }
+    }
+
+    private static int steady(List<URI> apis, String url, int rate, int seconds) throws Exception {
+        int total = rate * seconds;
+        int producers = 12 * apis.size(); // an open loop: enough for requests of tens of ms on a busy machine
+        long interval = 1_000_000_000L / rate;
+        long t0 = System.nanoTime() + Duration.ofMillis(100).toNanos();
+        AtomicLong next = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        AtomicLong late = new AtomicLong();
+        long[] submitNanos = new long[total];
+        List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            URI api = apis.get(p % apis.size());
+            Thread t = new Thread(() -> {
+                byte[] request = PlainHttpClient.jsonPost(api.getHost(), api.getPort(), "/api/jobs",
+                        "{\"name\": \"scale-steady\", " + HANDLER_BODY + "}");
+                try (PlainHttpClient http = new PlainHttpClient(api.getHost(), api.getPort(), 30_000)) {
+                    for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
+                        long intended = t0 + i * interval;
+                        long wait;
+                        while ((wait = intended - System.nanoTime()) > 0) {
+                            LockSupport.parkNanos(wait);
+                        }
+                        if (System.nanoTime() - intended > 100_000_000L) {
+                            late.incrementAndGet();
+                        }
+                        try {
+                            int status = http.send(request);
+                            if (status != 201) {
+                                failed.incrementAndGet();
+                            }
+                        } catch (IOException e) {
+                            failed.incrementAndGet();
+                        }
+                        submitNanos[(int) i] = System.nanoTime() - intended;
+                    }
+                }
+            }, "steady-" + p);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        double took = (System.nanoTime() - t0) / 1e9;
+        long open = awaitTerminal(url, "scale-steady", Duration.ofMinutes(2));
+        Stats submit = Stats.of(submitNanos, total);
+        System.out.printf(Locale.ROOT, "steady: %,d runs submitted in %.1f s (%.0f/s intended %d/s; %d producers, "
+                        + "%,d started more than 100 ms late, %,d failed); submission latency from the intended time "
+                        + "p50 %.1f ms, p99 %.1f ms%n", total, took, total / took, rate, producers, late.get(),
+                failed.get(), submit.p50(), submit.p99());
+        // pickup latency: the first attempt's start (the claim's clock_timestamp()) minus the run's due time; the
+        // first 10 % of the runs are the warm-up and not counted
+        long[] pickup;
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT (extract(epoch FROM a.started_at - r.scheduled_for) * 1e9)::bigint "
+                     + "FROM forgeflow.runs r JOIN forgeflow.jobs j ON j.id = r.job_id "
+                     + "JOIN forgeflow.run_attempts a ON a.run_id = r.id AND a.attempt = 1 "
+                     + "WHERE j.name = 'scale-steady' ORDER BY r.scheduled_for OFFSET " + total / 10)) {
+            List<Long> values = new ArrayList<>();
+            while (rs.next()) {
+                values.add(rs.getLong(1));
+            }
+            pickup = values.stream().mapToLong(Long::longValue).toArray();
+        }
+        Stats latency = Stats.of(pickup, pickup.length);
+        System.out.printf(Locale.ROOT, "steady: pickup latency (claim start minus due time) over %,d runs after the "
+                        + "first %,d: p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms (goal p99 < 100 ms: %s)%s%n",
+                latency.count(), total / 10, latency.p50(), latency.p95(), latency.p99(), latency.max(),
+                latency.p99() < 100 ? "met" : "NOT met", open == 0 ? "" : "; " + open + " runs NOT terminal");
+        return open == 0 && failed.get() == 0 ? 0 : 1;
+    }
+
+    private static int check(String url, Path executions) throws Exception {
+        Map<String, Integer> executed = new HashMap<>();
+        long lines = 0;
+        List<Path> files;
+        try (Stream<Path> s = Files.list(executions)) {
+            files = s.filter(p -> p.getFileName().toString().endsWith(".executions")).sorted().toList();
+        }
+        for (Path f : files) {
+            for (String id : Files.readAllLines(f)) {
+                if (!id.isBlank()) {
+                    executed.merge(id.trim(), 1, Integer::sum);
+                    lines++;
+                }
+            }
+        }
+        long twice = executed.values().stream().filter(n -> n > 1).count();
+        long runs = 0;
+        long lost = 0;
+        long notSucceeded = 0;
+        long extraAttempts = 0;
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT r.id::text, r.status, (SELECT count(*) FROM forgeflow.run_attempts a "
+                     + "WHERE a.run_id = r.id) FROM forgeflow.runs r JOIN forgeflow.jobs j ON j.id = r.job_id "
+                     + "WHERE j.name IN ('scale-drain', 'scale-steady')")) {
+            while (rs.next()) {
+                runs++;
+                String id = rs.getString(1);
+                if (!executed.containsKey(id)) {
+                    lost++;
+                    if (lost <= 5) {
+                        System.out.println("check: run " + id + " (" + rs.getString(2) + ") never executed");
+                    }
+                }
+                if (!"succeeded".equals(rs.getString(2))) {
+                    notSucceeded++;
+                }
+                extraAttempts += Math.max(0, rs.getLong(3) - 1);
+            }
+        }
+        executed.entrySet().stream().filter(e -> e.getValue() > 1).limit(5)
+                .forEach(e -> System.out.println("check: run " + e.getKey() + " executed " + e.getValue() + " times"));
+        long unknown = executed.size() - (runs - lost);
+        System.out.printf(Locale.ROOT, "check: %,d runs in the database, %,d executions in %d worker JVMs' files; "
+                        + "lost %,d, executed twice or more %,d, not succeeded %,d, attempts beyond the first %,d, "
+                        + "executions of unknown runs %,d%n", runs, lines, files.size(), lost, twice, notSucceeded,
+                extraAttempts, unknown);
+        boolean ok = runs > 0 && lost == 0 && twice == 0 && notSucceeded == 0 && extraAttempts == 0 && unknown == 0;
+        System.out.println(ok ? "check: OK, every run executed exactly once" : "check: FAILED");
+        return ok ? 0 : 1;
+    }
+}

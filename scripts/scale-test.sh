@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The scale test of issue 46 (not part of CI): 500 embedded workers (5 JVMs x 100, each worker with its own id,
+# incarnation and small pool) and 4 api nodes (one also the scheduler), all through one PgBouncer in transaction
+# mode, against one PostgreSQL that PgBouncer holds to SERVER_CONNECTIONS server connections.
+#   (a) a drain of DRAIN_RUNS no-op runs: nothing lost, nothing executed twice (the workers' own count per run id,
+#       and the database's runs and attempts);
+#   (b) a steady W2-like load of RATE runs/s for SECONDS through the api nodes' REST API: pickup latency p50/p99
+#       (the claim's start minus the run's due time), goal p99 < 100 ms.
+# It creates a fresh database on PG_URL's server (trust auth), and drops it at the end. It prints the figures and exits
+# non-zero when a run is lost or executed twice, or a phase fails. Needs the jars:
+#   mvn -B -q package -pl server,bench -am -DskipTests
+# and Debian's pgbouncer (/usr/sbin/pgbouncer). Takes about 4 minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PG_HOST=${PG_HOST:-127.0.0.1}
+PG_PORT=${PG_PORT:-5432}
+PG_USER=${PG_USER:-postgres}
+WORKER_JVMS=${WORKER_JVMS:-5}
+WORKERS_PER_JVM=${WORKERS_PER_JVM:-100}
+CONCURRENCY=${CONCURRENCY:-4}          # execution slots per embedded worker
+WORKER_POOL=${WORKER_POOL:-8}          # each embedded worker's own pool (3 held for good, up to 5 borrowed)
+POLL_MS=${POLL_MS:-1000}               # the embedded workers' poll interval
+API_NODES=${API_NODES:-4}
+SERVER_CONNECTIONS=${SERVER_CONNECTIONS:-100}  # PgBouncer's max_db_connections = default_pool_size
+DRAIN_RUNS=${DRAIN_RUNS:-20000}
+RATE=${RATE:-500}
+SECONDS_STEADY=${SECONDS_STEADY:-60}
+PGBOUNCER=${PGBOUNCER:-/usr/sbin/pgbouncer}
+
+SERVER_JAR=server/target/forgeflow.jar
+BENCH_JAR=bench/target/forgeflow-bench.jar
+for jar in "$SERVER_JAR" "$BENCH_JAR"; do
+  [[ -f $jar ]] || { echo "missing $jar: mvn -B -q package -pl server,bench -am -DskipTests" >&2; exit 2; }
+done
+[[ -x $PGBOUNCER ]] || { echo "missing $PGBOUNCER (apt-get install pgbouncer)" >&2; exit 2; }
+
+DB=forgeflow_scale_$$
+WORK=$(mktemp -d /tmp/forgeflow-scale.XXXXXX)
+chmod 755 "$WORK"
+PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER")
+# the driver's own direct connections are named scale-driver, and not counted by the sampler
+DIRECT_JDBC="jdbc:postgresql://$PG_HOST:$PG_PORT/$DB?user=$PG_USER&ApplicationName=scale-driver"
+PIDS=()
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+cleanup() {
+  local rc=$?
+  touch "$WORK/stop-sampling"
+  # workers and nodes first, PgBouncer (the first started) last
+  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill "${PIDS[$i]}" 2>/dev/null || true; wait "${PIDS[$i]}" 2>/dev/null || true; done
+  "${PSQL[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" || true
+  echo "logs: $WORK"
+  exit $rc
+}
+trap cleanup EXIT
+
+echo "== $(date -u '+%Y-%m-%d %H:%M:%S') UTC, $(nproc) cores, $(uptime | sed 's/.*load/load/')"
+echo "== database $DB on $PG_HOST:$PG_PORT; logs in $WORK"
+"${PSQL[@]}" -d postgres -c "CREATE DATABASE $DB"
+# what a transaction pooler cannot carry, the role has in this database (README "Behind PgBouncer"; the nodes' defaults)
+for setting in "search_path = forgeflow" "statement_timeout = '30s'" "lock_timeout = '5s'" \
+               "idle_in_transaction_session_timeout = '10s'"; do
+  "${PSQL[@]}" -d postgres -c "ALTER ROLE $PG_USER IN DATABASE $DB SET $setting"
+done
+# migrations need a session (their advisory lock): once, directly
+FORGEFLOW_DATABASE_URL="postgresql://$PG_USER@$PG_HOST:$PG_PORT/$DB" java -jar "$SERVER_JAR" db migrate \
+  > "$WORK/migrate.log" 2>&1 || { cat "$WORK/migrate.log"; exit 1; }
+
+# the sampler: the test's server connections as PostgreSQL sees them, every 100 ms until the end
+java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver sample "$DIRECT_JDBC" "$DB" "$WORK/stop-sampling" \
+  > "$WORK/sampler.out" 2>&1 &
+SAMPLER=$!
+
+BOUNCER_PORT=$(free_port)
+cat > "$WORK/pgbouncer.ini" <<EOF
+[databases]
+$DB = host=$PG_HOST port=$PG_PORT dbname=$DB
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $BOUNCER_PORT
+unix_socket_dir =
+auth_type = trust
+auth_file = $WORK/users.txt
+pool_mode = transaction
+default_pool_size = $SERVER_CONNECTIONS
+max_db_connections = $SERVER_CONNECTIONS
+reserve_pool_size = 0
+max_client_conn = 10000
+ignore_startup_parameters = extra_float_digits
+server_reset_query =
+EOF
+echo "\"$PG_USER\" \"\"" > "$WORK/users.txt"
+BOUNCER_USER=()
+[[ $(id -u) == 0 ]] && BOUNCER_USER=(-u nobody)   # it refuses to run as root
+ulimit -n 20000 2>/dev/null || true
+"$PGBOUNCER" "${BOUNCER_USER[@]}" "$WORK/pgbouncer.ini" > "$WORK/pgbouncer.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do (echo > "/dev/tcp/127.0.0.1/$BOUNCER_PORT") 2>/dev/null && break; sleep 0.1; done
+echo "== PgBouncer 127.0.0.1:$BOUNCER_PORT, transaction mode, max_db_connections $SERVER_CONNECTIONS"
+
+# the api nodes: everything through PgBouncer, no session URL (wake-ups by polling, leadership by the lease row)
+APIS=""
+for n in $(seq 1 "$API_NODES"); do
+  port=$(free_port)
+  roles=api; [[ $n == 1 ]] && roles=api,scheduler
+  env -u FORGEFLOW_DATABASE_SESSION_URL \
+    FORGEFLOW_DATABASE_URL="postgresql://$PG_USER@127.0.0.1:$BOUNCER_PORT/$DB" \
+    FORGEFLOW_DATABASE_POOLING=transaction FORGEFLOW_ROLES=$roles FORGEFLOW_WORKER_ID=scale-api-$n \
+    FORGEFLOW_LISTEN_ADDR=127.0.0.1:$port FORGEFLOW_ADMIN_LISTEN_ADDR=127.0.0.1:$(free_port) \
+    java -Xmx512m -jar "$SERVER_JAR" server > "$WORK/api-$n.log" 2>&1 &
+  PIDS+=($!)
+  APIS+="${APIS:+,}http://127.0.0.1:$port"
+done
+for url in ${APIS//,/ }; do
+  for i in $(seq 180); do
+    curl -fs "$url/readyz" > /dev/null 2>&1 && break
+    [[ $i == 180 ]] && { echo "api node $url not ready" >&2; exit 1; }
+    sleep 0.5
+  done
+done
+echo "== $API_NODES api nodes ready: $APIS"
+
+# the worker JVMs: WORKERS_PER_JVM embedded workers each, every one with its own pool to PgBouncer
+WORKER_JDBC="jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/$DB?user=$PG_USER&prepareThreshold=0"
+WORKER_PIDS=()
+for j in $(seq 1 "$WORKER_JVMS"); do
+  java -Xmx768m -Xss512k -cp "$BENCH_JAR" io.forgeflow.bench.ScaleWorkers "$WORKER_JDBC" "scale-j$j" \
+    "$WORKERS_PER_JVM" "$CONCURRENCY" "$WORKER_POOL" "$POLL_MS" "$WORK/j$j.executions" > "$WORK/workers-$j.log" 2>&1 &
+  PIDS+=($!)
+  WORKER_PIDS+=($!)
+done
+for j in $(seq 1 "$WORKER_JVMS"); do
+  for i in $(seq 600); do
+    grep -q '^ready' "$WORK/workers-$j.log" 2>/dev/null && break
+    kill -0 "${WORKER_PIDS[$((j - 1))]}" 2>/dev/null || { echo "worker JVM $j exited" >&2; tail -20 "$WORK/workers-$j.log" >&2; exit 1; }
+    [[ $i == 600 ]] && { echo "worker JVM $j not ready" >&2; exit 1; }
+    sleep 0.5
+  done
+done
+echo "== $((WORKER_JVMS * WORKERS_PER_JVM)) embedded workers ready ($WORKER_JVMS JVMs x $WORKERS_PER_JVM, $CONCURRENCY slots, pools of $WORKER_POOL, poll ${POLL_MS} ms); $(uptime | sed 's/.*load/load/')"
+
+status=0
+echo "== (a) drain"
+java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver drain "$APIS" "$DIRECT_JDBC" "$DRAIN_RUNS" || status=1
+echo "   $(uptime | sed 's/.*load/load/')"
+echo "== (b) steady $RATE/s for $SECONDS_STEADY s"
+java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver steady "$APIS" "$DIRECT_JDBC" "$RATE" "$SECONDS_STEADY" || status=1
+echo "   $(uptime | sed 's/.*load/load/')"
+
+# the workers write what they executed as they go; stopped, they have written everything
+for pid in "${WORKER_PIDS[@]}"; do kill "$pid"; done
+for pid in "${WORKER_PIDS[@]}"; do wait "$pid" || true; done
+touch "$WORK/stop-sampling"
+wait "$SAMPLER" || true
+echo "== check"
+java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver check "$DIRECT_JDBC" "$WORK" || status=1
+cat "$WORK/sampler.out"
+max=$(sed -n 's/.*max \([0-9]*\) .*/\1/p' "$WORK/sampler.out")
+if [[ -z $max || $max -gt $SERVER_CONNECTIONS ]]; then
+  echo "FAILED: PostgreSQL saw ${max:-?} connections of the test, more than $SERVER_CONNECTIONS" >&2
+  status=1
+fi
+errors=$(cat "$WORK"/api-*.log "$WORK"/workers-*.log | grep -c -E '^(ERROR|WARN)|Exception' || true)
+echo "== WARN/ERROR/exception lines in the nodes' and workers' logs: $errors (in $WORK)"
+exit $status
