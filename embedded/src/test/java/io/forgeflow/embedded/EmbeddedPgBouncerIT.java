@@ -150,7 +150,7 @@ class EmbeddedPgBouncerIT {
         Map<String, Integer> executed = new ConcurrentHashMap<>();
         ForgeFlowWorker worker = ForgeFlowWorker.builder().dataSource(app).workerId("bouncer-1").concurrency(4)
                 .pollInterval(Duration.ofMillis(100)).heartbeatInterval(Duration.ofSeconds(1))
-                .lease(Duration.ofSeconds(4)).drainGrace(Duration.ofSeconds(5)).migrate(false)
+                .lease(Duration.ofSeconds(4)).drainGrace(Duration.ofSeconds(5)).transactionPooling(true)
                 .handler("echo", ctx -> executed.merge(ctx.runId(), 1, Integer::sum))
                 .start();
         workers.add(worker);
@@ -177,6 +177,10 @@ class EmbeddedPgBouncerIT {
             assertThat(strings(st, "SHOW search_path")).containsExactly("forgeflow");
         }
         assertThat(Files.readString(dir.resolve("pgbouncer.log"))).doesNotContain("when not linked");
+        // it says how it is woken and how it reaches the database, as nodes do
+        String shown = pg.jdbi().withHandle(h -> h.createQuery("SELECT database_pooling || ' ' || wake_ups FROM nodes "
+                + "WHERE worker_id = 'bouncer-1'").mapTo(String.class).one());
+        assertThat(shown).isEqualTo("transaction polling");
     }
 
     private static List<String> strings(Statement st, String sql) throws SQLException {
