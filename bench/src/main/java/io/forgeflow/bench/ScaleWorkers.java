@@ -84,7 +84,7 @@ public final class ScaleWorkers {
                     .concurrency(concurrency)
                     .pollInterval(poll)
                     .drainGrace(Duration.ofSeconds(5))
-                    .migrate(false) // the script migrates once, on a direct connection
+                    .transactionPooling(true) // through PgBouncer: polling, no session state; migrated beforehand
                     .handler("scale-noop", ctx -> executed.add(ctx.runId()))
                     .start())));
         }
