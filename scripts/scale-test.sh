@@ -4,14 +4,17 @@
 # mode, against one PostgreSQL that PgBouncer holds to SERVER_CONNECTIONS server connections.
 #   (a) a drain of DRAIN_RUNS no-op runs: nothing lost, nothing executed twice (the workers' own count per run id,
 #       and the database's runs and attempts);
-#   (b) a steady W2-like load of RATE runs/s for SECONDS through the api nodes' REST API: pickup latency p50/p99
-#       (the claim's start minus the run's due time), goal p99 < 100 ms.
+#   (b) a steady W2-like load of RATES runs/s for SECONDS_STEADY, submitted with client-jdbc through PgBouncer
+#       (STEADY_VIA=jdbc) or through the api nodes' REST API (STEADY_VIA=rest): pickup latency p50/p99 (the claim's
+#       start minus the run's due time), goal p99 < 100 ms.
 # It creates a fresh database on PG_URL's server (trust auth), and drops it at the end. It prints the figures and exits
 # non-zero when a run is lost or executed twice, or a phase fails. Needs the jars:
 #   mvn -B -q package -pl server,bench -am -DskipTests
 # and Debian's pgbouncer (/usr/sbin/pgbouncer). Takes about 4 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the whole script is one block, read before it runs: editing the file meanwhile cannot change a running test
+{
 
 PG_HOST=${PG_HOST:-127.0.0.1}
 PG_PORT=${PG_PORT:-5432}
@@ -19,13 +22,14 @@ PG_USER=${PG_USER:-postgres}
 WORKER_JVMS=${WORKER_JVMS:-5}
 WORKERS_PER_JVM=${WORKERS_PER_JVM:-100}
 CONCURRENCY=${CONCURRENCY:-4}          # execution slots per embedded worker
-WORKER_POOL=${WORKER_POOL:-8}          # each embedded worker's own pool (3 held for good, up to 5 borrowed)
+WORKER_POOL=${WORKER_POOL:-8}          # each embedded worker's own pool (1 held for good, up to 5 borrowed)
 POLL_MS=${POLL_MS:-1000}               # the embedded workers' poll interval
 API_NODES=${API_NODES:-4}
 SERVER_CONNECTIONS=${SERVER_CONNECTIONS:-100}  # PgBouncer's max_db_connections = default_pool_size
 DRAIN_RUNS=${DRAIN_RUNS:-20000}
-RATE=${RATE:-500}
+RATES=${RATES:-500}                    # steady phases, one after the other (e.g. "100 500")
 SECONDS_STEADY=${SECONDS_STEADY:-60}
+STEADY_VIA=${STEADY_VIA:-jdbc}          # jdbc: forgeflow.enqueue() through PgBouncer (as W2 submits); rest: POST /api/jobs
 PGBOUNCER=${PGBOUNCER:-/usr/sbin/pgbouncer}
 
 SERVER_JAR=server/target/forgeflow.jar
@@ -57,6 +61,15 @@ cleanup() {
 trap cleanup EXIT
 
 echo "== $(date -u '+%Y-%m-%d %H:%M:%S') UTC, $(nproc) cores, $(uptime | sed 's/.*load/load/')"
+# PgBouncer must not take connections PostgreSQL does not have to give: its max_connections, less what others use
+# now and a margin of 6 (superusers' reserve, the driver's and the sampler's direct connections)
+read -r pg_max pg_used < <("${PSQL[@]}" -d postgres -At -F ' ' -c \
+  "SELECT current_setting('max_connections')::int, (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')")
+if (( SERVER_CONNECTIONS > pg_max - pg_used - 6 )); then
+  echo "== PostgreSQL has max_connections $pg_max with $pg_used in use: PgBouncer's limit lowered from" \
+       "$SERVER_CONNECTIONS to $((pg_max - pg_used - 6))"
+  SERVER_CONNECTIONS=$((pg_max - pg_used - 6))
+fi
 echo "== database $DB on $PG_HOST:$PG_PORT; logs in $WORK"
 "${PSQL[@]}" -d postgres -c "CREATE DATABASE $DB"
 # what a transaction pooler cannot carry, the role has in this database (README "Behind PgBouncer"; the nodes' defaults)
@@ -145,9 +158,13 @@ status=0
 echo "== (a) drain"
 java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver drain "$APIS" "$DIRECT_JDBC" "$DRAIN_RUNS" || status=1
 echo "   $(uptime | sed 's/.*load/load/')"
-echo "== (b) steady $RATE/s for $SECONDS_STEADY s"
-java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver steady "$APIS" "$DIRECT_JDBC" "$RATE" "$SECONDS_STEADY" || status=1
-echo "   $(uptime | sed 's/.*load/load/')"
+for rate in $RATES; do
+  echo "== (b) steady $rate/s for $SECONDS_STEADY s"
+  pooled=(); [[ $STEADY_VIA == jdbc ]] && pooled=("jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/$DB?user=$PG_USER&prepareThreshold=0")
+  java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver steady "$APIS" "$DIRECT_JDBC" "$rate" "$SECONDS_STEADY" \
+    "${pooled[@]}" || status=1
+  echo "   $(uptime | sed 's/.*load/load/')"
+done
 
 # the workers write what they executed as they go; stopped, they have written everything
 for pid in "${WORKER_PIDS[@]}"; do kill "$pid"; done
@@ -165,3 +182,4 @@ fi
 errors=$(cat "$WORK"/api-*.log "$WORK"/workers-*.log | grep -c -E '^(ERROR|WARN)|Exception' || true)
 echo "== WARN/ERROR/exception lines in the nodes' and workers' logs: $errors (in $WORK)"
 exit $status
+}

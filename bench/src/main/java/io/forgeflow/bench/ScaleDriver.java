@@ -1,5 +1,8 @@
 package io.forgeflow.bench;
 
+import io.forgeflow.client.jdbc.ForgeFlowJdbc;
+import io.forgeflow.client.jdbc.JobRequest;
+
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -8,6 +11,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,15 +32,18 @@ import java.util.stream.Stream;
  *                                                  every 100 ms until STOP_FILE exists
  * drain  API_URLS DIRECT_JDBC_URL RUNS             RUNS no-op runs in batches of 1,000 through the api nodes; waits
  *                                                  until every one is terminal
- * steady API_URLS DIRECT_JDBC_URL RATE SECONDS     an open loop of POST /api/jobs at RATE per second over the api
- *                                                  nodes; waits until every run is terminal; pickup latency (the
- *                                                  claim's start minus the run's due time, both the database's clock)
+ * steady API_URLS DIRECT_JDBC_URL RATE SECONDS [POOLED_JDBC_URL]
+ *                                                  an open loop at RATE per second: POST /api/jobs over the api
+ *                                                  nodes, or with POOLED_JDBC_URL forgeflow.enqueue() (client-jdbc)
+ *                                                  through PgBouncer; waits until every run is terminal; pickup
+ *                                                  latency (the claim's start minus the run's due time, both the
+ *                                                  database's clock)
  * check  DIRECT_JDBC_URL EXECUTIONS_DIR            executions per run id (the workers' files) against the runs and
  *                                                  attempts in the database: exit 1 when one is lost or ran twice
  * </pre>
  *
  * API_URLS is a comma-separated list of {@code http://host:port}. The runs are jobs of executor {@code java}, handler
- * {@code scale-noop} ({@link ScaleWorkers}), named {@code scale-drain} and {@code scale-steady}.
+ * {@code scale-noop} ({@link ScaleWorkers}), named {@code scale-drain} and {@code scale-steady-<rate>}.
  */
 public final class ScaleDriver {
     private static final String HANDLER_BODY = "\"executor\": \"java\", \"payload\": {\"handler\": \"scale-noop\"}";
@@ -49,7 +56,8 @@ public final class ScaleDriver {
         int code = switch (command) {
             case "sample" -> sample(args[1], args[2], Path.of(args[3]));
             case "drain" -> drain(apis(args[1]), args[2], Integer.parseInt(args[3]));
-            case "steady" -> steady(apis(args[1]), args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            case "steady" -> steady(apis(args[1]), args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+                    args.length > 5 ? args[5] : null);
             case "check" -> check(args[1], Path.of(args[2]));
             default -> {
                 System.err.println("usage: ScaleDriver sample|drain|steady|check ... (see the class comment)");
@@ -177,8 +185,11 @@ public final class ScaleDriver {
         }
     }
 
-    private static int steady(List<URI> apis, String url, int rate, int seconds) throws Exception {
+    private static int steady(List<URI> apis, String url, int rate, int seconds, String pooledUrl) throws Exception {
         int total = rate * seconds;
+        String name = "scale-steady-" + rate; // a job name per phase: each phase's runs are measured apart
+        String via = pooledUrl == null ? "POST /api/jobs over " + apis.size() + " api nodes"
+                : "forgeflow.enqueue() (client-jdbc) through PgBouncer";
         int producers = 12 * apis.size(); // an open loop: enough for requests of tens of ms on a busy machine
         long interval = 1_000_000_000L / rate;
         long t0 = System.nanoTime() + Duration.ofMillis(100).toNanos();
@@ -191,8 +202,10 @@ public final class ScaleDriver {
             URI api = apis.get(p % apis.size());
             Thread t = new Thread(() -> {
                 byte[] request = PlainHttpClient.jsonPost(api.getHost(), api.getPort(), "/api/jobs",
-                        "{\"name\": \"scale-steady\", " + HANDLER_BODY + "}");
-                try (PlainHttpClient http = new PlainHttpClient(api.getHost(), api.getPort(), 30_000)) {
+                        "{\"name\": \"" + name + "\", " + HANDLER_BODY + "}");
+                JobRequest job = JobRequest.handler(name, "scale-noop", null).build();
+                try (PlainHttpClient http = new PlainHttpClient(api.getHost(), api.getPort(), 30_000);
+                     Connection c = pooledUrl == null ? null : DriverManager.getConnection(pooledUrl)) {
                     for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
                         long intended = t0 + i * interval;
                         long wait;
@@ -203,15 +216,19 @@ public final class ScaleDriver {
                             late.incrementAndGet();
                         }
                         try {
-                            int status = http.send(request);
-                            if (status != 201) {
+                            if (c != null) {
+                                ForgeFlowJdbc.enqueue(c, job); // auto-commit: one transaction
+                            } else if (http.send(request) != 201) {
                                 failed.incrementAndGet();
                             }
-                        } catch (IOException e) {
+                        } catch (IOException | SQLException e) {
                             failed.incrementAndGet();
                         }
                         submitNanos[(int) i] = System.nanoTime() - intended;
                     }
+                } catch (SQLException e) {
+                    System.err.println("steady: " + e);
+                    failed.incrementAndGet();
                 }
             }, "steady-" + p);
             threads.add(t);
@@ -221,9 +238,10 @@ public final class ScaleDriver {
             t.join();
         }
         double took = (System.nanoTime() - t0) / 1e9;
-        long open = awaitTerminal(url, "scale-steady", Duration.ofMinutes(2));
+        long open = awaitTerminal(url, name, Duration.ofMinutes(2));
         Stats submit = Stats.of(submitNanos, total);
-        System.out.printf(Locale.ROOT, "steady: %,d runs submitted in %.1f s (%.0f/s intended %d/s; %d producers, "
+        System.out.printf(Locale.ROOT, "steady " + rate + "/s: %,d runs submitted in %.1f s by " + via
+                        + " (%.0f/s intended %d/s; %d producers, "
                         + "%,d started more than 100 ms late, %,d failed); submission latency from the intended time "
                         + "p50 %.1f ms, p99 %.1f ms%n", total, took, total / took, rate, producers, late.get(),
                 failed.get(), submit.p50(), submit.p99());
@@ -234,7 +252,7 @@ public final class ScaleDriver {
              ResultSet rs = st.executeQuery("SELECT (extract(epoch FROM a.started_at - r.scheduled_for) * 1e9)::bigint "
                      + "FROM forgeflow.runs r JOIN forgeflow.jobs j ON j.id = r.job_id "
                      + "JOIN forgeflow.run_attempts a ON a.run_id = r.id AND a.attempt = 1 "
-                     + "WHERE j.name = 'scale-steady' ORDER BY r.scheduled_for OFFSET " + total / 10)) {
+                     + "WHERE j.name = '" + name + "' ORDER BY r.scheduled_for OFFSET " + total / 10)) {
             List<Long> values = new ArrayList<>();
             while (rs.next()) {
                 values.add(rs.getLong(1));
@@ -242,7 +260,7 @@ public final class ScaleDriver {
             pickup = values.stream().mapToLong(Long::longValue).toArray();
         }
         Stats latency = Stats.of(pickup, pickup.length);
-        System.out.printf(Locale.ROOT, "steady: pickup latency (claim start minus due time) over %,d runs after the "
+        System.out.printf(Locale.ROOT, "steady " + rate + "/s: pickup latency (claim start minus due time) over %,d runs after the "
                         + "first %,d: p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms (goal p99 < 100 ms: %s)%s%n",
                 latency.count(), total / 10, latency.p50(), latency.p95(), latency.p99(), latency.max(),
                 latency.p99() < 100 ? "met" : "NOT met", open == 0 ? "" : "; " + open + " runs NOT terminal");
@@ -272,7 +290,7 @@ public final class ScaleDriver {
         try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT r.id::text, r.status, (SELECT count(*) FROM forgeflow.run_attempts a "
                      + "WHERE a.run_id = r.id) FROM forgeflow.runs r JOIN forgeflow.jobs j ON j.id = r.job_id "
-                     + "WHERE j.name IN ('scale-drain', 'scale-steady')")) {
+                     + "WHERE j.name = 'scale-drain' OR j.name LIKE 'scale-steady-%'")) {
             while (rs.next()) {
                 runs++;
                 String id = rs.getString(1);
