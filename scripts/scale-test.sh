@@ -40,10 +40,11 @@ done
 [[ -x $PGBOUNCER ]] || { echo "missing $PGBOUNCER (apt-get install pgbouncer)" >&2; exit 2; }
 
 DB=forgeflow_scale_$$
+APP_USER=$DB   # the role of everything through PgBouncer (the sampler counts its backends); the driver is PG_USER
 WORK=$(mktemp -d /tmp/forgeflow-scale.XXXXXX)
 chmod 755 "$WORK"
 PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER")
-# the driver's own direct connections are named scale-driver, and not counted by the sampler
+# the driver's own direct connections (role PG_USER) are not counted by the sampler
 DIRECT_JDBC="jdbc:postgresql://$PG_HOST:$PG_PORT/$DB?user=$PG_USER&ApplicationName=scale-driver"
 PIDS=()
 
@@ -55,6 +56,7 @@ cleanup() {
   # workers and nodes first, PgBouncer (the first started) last
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill "${PIDS[$i]}" 2>/dev/null || true; wait "${PIDS[$i]}" 2>/dev/null || true; done
   "${PSQL[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" || true
+  "${PSQL[@]}" -d postgres -c "DROP ROLE IF EXISTS $APP_USER" || true
   echo "logs: $WORK"
   exit $rc
 }
@@ -71,18 +73,19 @@ if (( SERVER_CONNECTIONS > pg_max - pg_used - 6 )); then
   SERVER_CONNECTIONS=$((pg_max - pg_used - 6))
 fi
 echo "== database $DB on $PG_HOST:$PG_PORT; logs in $WORK"
-"${PSQL[@]}" -d postgres -c "CREATE DATABASE $DB"
+"${PSQL[@]}" -d postgres -c "CREATE ROLE $APP_USER LOGIN"
+"${PSQL[@]}" -d postgres -c "CREATE DATABASE $DB OWNER $APP_USER"
 # what a transaction pooler cannot carry, the role has in this database (README "Behind PgBouncer"; the nodes' defaults)
 for setting in "search_path = forgeflow" "statement_timeout = '30s'" "lock_timeout = '5s'" \
                "idle_in_transaction_session_timeout = '10s'"; do
-  "${PSQL[@]}" -d postgres -c "ALTER ROLE $PG_USER IN DATABASE $DB SET $setting"
+  "${PSQL[@]}" -d postgres -c "ALTER ROLE $APP_USER IN DATABASE $DB SET $setting"
 done
 # migrations need a session (their advisory lock): once, directly
-FORGEFLOW_DATABASE_URL="postgresql://$PG_USER@$PG_HOST:$PG_PORT/$DB" java -jar "$SERVER_JAR" db migrate \
+FORGEFLOW_DATABASE_URL="postgresql://$APP_USER@$PG_HOST:$PG_PORT/$DB" java -jar "$SERVER_JAR" db migrate \
   > "$WORK/migrate.log" 2>&1 || { cat "$WORK/migrate.log"; exit 1; }
 
 # the sampler: the test's server connections as PostgreSQL sees them, every 100 ms until the end
-java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver sample "$DIRECT_JDBC" "$DB" "$WORK/stop-sampling" \
+java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver sample "$DIRECT_JDBC" "$DB" "$APP_USER" "$WORK/stop-sampling" \
   > "$WORK/sampler.out" 2>&1 &
 SAMPLER=$!
 
@@ -104,7 +107,7 @@ max_client_conn = 10000
 ignore_startup_parameters = extra_float_digits
 server_reset_query =
 EOF
-echo "\"$PG_USER\" \"\"" > "$WORK/users.txt"
+echo "\"$APP_USER\" \"\"" > "$WORK/users.txt"
 BOUNCER_USER=()
 [[ $(id -u) == 0 ]] && BOUNCER_USER=(-u nobody)   # it refuses to run as root
 ulimit -n 20000 2>/dev/null || true
@@ -119,7 +122,7 @@ for n in $(seq 1 "$API_NODES"); do
   port=$(free_port)
   roles=api; [[ $n == 1 ]] && roles=api,scheduler
   env -u FORGEFLOW_DATABASE_SESSION_URL \
-    FORGEFLOW_DATABASE_URL="postgresql://$PG_USER@127.0.0.1:$BOUNCER_PORT/$DB" \
+    FORGEFLOW_DATABASE_URL="postgresql://$APP_USER@127.0.0.1:$BOUNCER_PORT/$DB" \
     FORGEFLOW_DATABASE_POOLING=transaction FORGEFLOW_ROLES=$roles FORGEFLOW_WORKER_ID=scale-api-$n \
     FORGEFLOW_LISTEN_ADDR=127.0.0.1:$port FORGEFLOW_ADMIN_LISTEN_ADDR=127.0.0.1:$(free_port) \
     java -Xmx512m -jar "$SERVER_JAR" server > "$WORK/api-$n.log" 2>&1 &
@@ -136,7 +139,7 @@ done
 echo "== $API_NODES api nodes ready: $APIS"
 
 # the worker JVMs: WORKERS_PER_JVM embedded workers each, every one with its own pool to PgBouncer
-WORKER_JDBC="jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/$DB?user=$PG_USER&prepareThreshold=0"
+WORKER_JDBC="jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/$DB?user=$APP_USER&prepareThreshold=0"
 WORKER_PIDS=()
 for j in $(seq 1 "$WORKER_JVMS"); do
   java -Xmx768m -Xss512k -cp "$BENCH_JAR" io.forgeflow.bench.ScaleWorkers "$WORKER_JDBC" "scale-j$j" \
@@ -155,12 +158,14 @@ done
 echo "== $((WORKER_JVMS * WORKERS_PER_JVM)) embedded workers ready ($WORKER_JVMS JVMs x $WORKERS_PER_JVM, $CONCURRENCY slots, pools of $WORKER_POOL, poll ${POLL_MS} ms); $(uptime | sed 's/.*load/load/')"
 
 status=0
+sleep 10 # the workers' first heartbeats and announcements
+java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver idle "$DIRECT_JDBC" "$DB" 10 || status=1
 echo "== (a) drain"
 java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver drain "$APIS" "$DIRECT_JDBC" "$DRAIN_RUNS" || status=1
 echo "   $(uptime | sed 's/.*load/load/')"
 for rate in $RATES; do
   echo "== (b) steady $rate/s for $SECONDS_STEADY s"
-  pooled=(); [[ $STEADY_VIA == jdbc ]] && pooled=("jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/$DB?user=$PG_USER&prepareThreshold=0")
+  pooled=(); [[ $STEADY_VIA == jdbc ]] && pooled=("jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/$DB?user=$APP_USER&prepareThreshold=0")
   java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver steady "$APIS" "$DIRECT_JDBC" "$rate" "$SECONDS_STEADY" \
     "${pooled[@]}" || status=1
   echo "   $(uptime | sed 's/.*load/load/')"

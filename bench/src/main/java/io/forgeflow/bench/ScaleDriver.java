@@ -27,9 +27,11 @@ import java.util.stream.Stream;
  * The scale test's driver (scripts/scale-test.sh), one subcommand per step:
  *
  * <pre>
- * sample DIRECT_JDBC_URL DATABASE STOP_FILE        max backends of DATABASE in pg_stat_activity (but the driver's own,
- *                                                  application name scale-driver) and the load average, sampled
- *                                                  every 100 ms until STOP_FILE exists
+ * sample DIRECT_JDBC_URL DATABASE ROLE STOP_FILE   max backends of ROLE in DATABASE in pg_stat_activity (what
+ *                                                  PgBouncer opened: the driver connects as another role) and the
+ *                                                  load average, sampled every 100 ms until STOP_FILE exists
+ * idle   DIRECT_JDBC_URL DATABASE SECONDS          what the workers cost with nothing to do: the database's
+ *                                                  transactions per second and the machine's busy CPU
  * drain  API_URLS DIRECT_JDBC_URL RUNS             RUNS no-op runs in batches of 1,000 through the api nodes; waits
  *                                                  until every one is terminal
  * steady API_URLS DIRECT_JDBC_URL RATE SECONDS [POOLED_JDBC_URL]
@@ -54,7 +56,8 @@ public final class ScaleDriver {
     public static void main(String[] args) throws Exception {
         String command = args.length == 0 ? "" : args[0];
         int code = switch (command) {
-            case "sample" -> sample(args[1], args[2], Path.of(args[3]));
+            case "sample" -> sample(args[1], args[2], args[3], Path.of(args[4]));
+            case "idle" -> idle(args[1], args[2], Integer.parseInt(args[3]));
             case "drain" -> drain(apis(args[1]), args[2], Integer.parseInt(args[3]));
             case "steady" -> steady(apis(args[1]), args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]),
                     args.length > 5 ? args[5] : null);
@@ -75,15 +78,16 @@ public final class ScaleDriver {
         return uris;
     }
 
-    private static int sample(String url, String database, Path stop) throws Exception {
+    private static int sample(String url, String database, String role, Path stop) throws Exception {
         int max = 0;
         long samples = 0;
         double maxLoad = 0;
         Map<String, Integer> maxByName = new HashMap<>();
         try (Connection c = DriverManager.getConnection(url);
              PreparedStatement count = c.prepareStatement("SELECT coalesce(application_name, ''), count(*)::int "
-                     + "FROM pg_stat_activity WHERE datname = ? AND application_name <> 'scale-driver' GROUP BY 1")) {
+                     + "FROM pg_stat_activity WHERE datname = ? AND usename = ? GROUP BY 1")) {
             count.setString(1, database);
+            count.setString(2, role);
             while (!Files.exists(stop)) {
                 int n = 0;
                 Map<String, Integer> now = new HashMap<>();
@@ -113,6 +117,43 @@ public final class ScaleDriver {
         } catch (IOException | RuntimeException e) {
             return 0;
         }
+    }
+
+    private static int idle(String url, String database, int seconds) throws Exception {
+        try (Connection c = DriverManager.getConnection(url);
+             PreparedStatement tx = c.prepareStatement("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                     + "WHERE datname = ?")) {
+            tx.setString(1, database);
+            long[] cpu0 = cpuTicks();
+            long tx0 = single(tx);
+            long t0 = System.nanoTime();
+            LockSupport.parkNanos(Duration.ofSeconds(seconds).toNanos());
+            long tx1 = single(tx);
+            long[] cpu1 = cpuTicks();
+            double took = (System.nanoTime() - t0) / 1e9;
+            double busy = 100.0 * ((cpu1[0] - cpu1[1]) - (cpu0[0] - cpu0[1])) / Math.max(1, cpu1[0] - cpu0[0]);
+            System.out.printf(Locale.ROOT, "idle: with nothing to run, %.0f database transactions/s and the machine's "
+                    + "CPU %.0f %% busy over %d s (every process, not only this test's)%n", (tx1 - tx0) / took, busy,
+                    seconds);
+        }
+        return 0;
+    }
+
+    private static long single(PreparedStatement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The machine's CPU ticks from /proc/stat: total and idle (idle + iowait). */
+    private static long[] cpuTicks() throws IOException {
+        String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+        long total = 0;
+        for (int i = 1; i < f.length; i++) {
+            total += Long.parseLong(f[i]);
+        }
+        return new long[] {total, Long.parseLong(f[4]) + Long.parseLong(f[5])};
     }
 
     private static int drain(List<URI> apis, String url, int runs) throws Exception {
