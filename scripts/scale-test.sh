@@ -184,7 +184,10 @@ if [[ -z $max || $max -gt $SERVER_CONNECTIONS ]]; then
   echo "FAILED: PostgreSQL saw ${max:-?} connections of the test, more than $SERVER_CONNECTIONS" >&2
   status=1
 fi
-errors=$(cat "$WORK"/api-*.log "$WORK"/workers-*.log | grep -c -E '^(ERROR|WARN)|Exception' || true)
-echo "== WARN/ERROR/exception lines in the nodes' and workers' logs: $errors (in $WORK)"
+errors=$(cat "$WORK"/api-*.log "$WORK"/workers-*.log | grep -c -E '(^| )(ERROR|WARN) |Exception' || true)
+echo "== WARN/ERROR/exception lines in the nodes' and workers' logs: $errors (in $WORK); the most frequent:"
+cat "$WORK"/api-*.log "$WORK"/workers-*.log | grep -E '(^| )(ERROR|WARN) ' | cut -c1-160 \
+  | sed -E 's/^[0-9:. -]*//; s/\[[^]]*\]//; s/w[0-9]{3}/wNNN/g; s/[0-9]+ ms/N ms/' | sort | uniq -c | sort -rn | head -5
+echo "== PgBouncer dropped notifications (\"when not linked\"): $(grep -c 'when not linked' "$WORK/pgbouncer.log" || true)"
 exit $status
 }
