@@ -7,10 +7,12 @@
 #   (b) a steady W2-like load of RATES runs/s for SECONDS_STEADY, submitted with client-jdbc through PgBouncer
 #       (STEADY_VIA=jdbc) or through the api nodes' REST API (STEADY_VIA=rest): pickup latency p50/p99 (the claim's
 #       start minus the run's due time), goal p99 < 100 ms.
-# It creates a fresh database on PG_URL's server (trust auth), and drops it at the end. It prints the figures and exits
-# non-zero when a run is lost or executed twice, or a phase fails. Needs the jars:
+# It creates a fresh database and a role for the pooled side on PG_HOST:PG_PORT (as PG_USER, trust auth) and drops
+# both at the end. It prints the figures and exits non-zero when a run is lost or executed twice, a phase fails, or
+# PostgreSQL saw more than SERVER_CONNECTIONS from PgBouncer. Needs the jars:
 #   mvn -B -q package -pl server,bench -am -DskipTests
-# and Debian's pgbouncer (/usr/sbin/pgbouncer). Takes about 4 minutes on 2 cores.
+# and Debian's pgbouncer (/usr/sbin/pgbouncer). Takes 8 to 11 minutes on a busy 2-core machine (the 500/s phase
+# falls behind there and drains its backlog); figures in docs/BENCHMARKS.md, "Issue 46: 500 workers through PgBouncer".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # the whole script is one block, read before it runs: editing the file meanwhile cannot change a running test
