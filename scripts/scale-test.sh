@@ -5,7 +5,7 @@
 #   (a) a drain of DRAIN_RUNS no-op runs: nothing lost, nothing executed twice (the workers' own count per run id,
 #       and the database's runs and attempts);
 #   (b) a steady W2-like load of RATES runs/s for SECONDS_STEADY, submitted with client-jdbc through PgBouncer
-#       (STEADY_VIA=jdbc) or through the api nodes' REST API (STEADY_VIA=rest): pickup latency p50/p99 (the claim's
+#       (STEADY_VIA=jdbc, or jdbc-grouped) or through the api nodes' REST API (STEADY_VIA=rest): pickup latency p50/p99 (the claim's
 #       start minus the run's due time), goal p99 < 100 ms.
 # It creates a fresh database and a role for the pooled side on PG_HOST:PG_PORT (as PG_USER, trust auth) and drops
 # both at the end. It prints the figures and exits non-zero when a run is lost or executed twice, a phase fails, or
@@ -31,7 +31,8 @@ SERVER_CONNECTIONS=${SERVER_CONNECTIONS:-100}  # PgBouncer's max_db_connections 
 DRAIN_RUNS=${DRAIN_RUNS:-20000}
 RATES=${RATES:-500}                    # steady phases, one after the other (e.g. "100 500")
 SECONDS_STEADY=${SECONDS_STEADY:-60}
-STEADY_VIA=${STEADY_VIA:-jdbc}          # jdbc: forgeflow.enqueue() through PgBouncer (as W2 submits); rest: POST /api/jobs
+STEADY_VIA=${STEADY_VIA:-jdbc}          # jdbc: forgeflow.enqueue() through PgBouncer, a commit each; jdbc-grouped: what is
+                                        # due committed together (as the nodes' group commit); rest: POST /api/jobs
 PGBOUNCER=${PGBOUNCER:-/usr/sbin/pgbouncer}
 
 SERVER_JAR=server/target/forgeflow.jar
@@ -167,7 +168,9 @@ java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver drain "$APIS" "$DIRECT_JDBC
 echo "   $(uptime | sed 's/.*load/load/')"
 for rate in $RATES; do
   echo "== (b) steady $rate/s for $SECONDS_STEADY s"
-  pooled=(); [[ $STEADY_VIA == jdbc ]] && pooled=("jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/$DB?user=$APP_USER&prepareThreshold=0")
+  pooled=()
+  [[ $STEADY_VIA == jdbc* ]] && pooled=("jdbc:postgresql://127.0.0.1:$BOUNCER_PORT/$DB?user=$APP_USER&prepareThreshold=0")
+  [[ $STEADY_VIA == jdbc-grouped ]] && pooled+=(grouped)
   java -cp "$BENCH_JAR" io.forgeflow.bench.ScaleDriver steady "$APIS" "$DIRECT_JDBC" "$rate" "$SECONDS_STEADY" \
     "${pooled[@]}" || status=1
   echo "   $(uptime | sed 's/.*load/load/')"
