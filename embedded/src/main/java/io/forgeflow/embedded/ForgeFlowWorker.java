@@ -40,6 +40,7 @@ import java.util.function.Supplier;
  * scheduler role, whose leadership is a session of its own), so the pool needs that many more than the application
  * uses. While
  * ForgeFlow holds a connection its session uses ForgeFlow's schema and statement limits; it gives it back as it came.
+ * Behind PgBouncer in transaction mode, see {@link Builder#transactionPooling}: no session state, one held connection.
  */
 public final class ForgeFlowWorker implements AutoCloseable {
     private final EmbeddedAssembly parts;
@@ -97,6 +98,7 @@ public final class ForgeFlowWorker implements AutoCloseable {
         boolean scheduler;
         String schema = "forgeflow";
         boolean migrate = true;
+        boolean transactionPooling;
         Duration lease = Duration.ofSeconds(30);
         Duration heartbeatInterval = Duration.ofSeconds(10);
         Duration pollInterval = Duration.ofSeconds(1);
@@ -209,6 +211,20 @@ public final class ForgeFlowWorker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The pool reaches PostgreSQL through a transaction pooler (PgBouncer with {@code pool_mode = transaction});
+         * default false. ForgeFlow then keeps no session state on its connections: it uses them as the pool gives
+         * them (the role's {@code search_path} must be ForgeFlow's schema, set in the database as README "Behind
+         * PgBouncer in transaction mode" shows; {@link #start()} checks it), nothing LISTENs (wake-ups come by polling
+         * every {@link #pollInterval}), it holds one connection instead of three (the NOTIFY sender), and it does not
+         * migrate (migrations need a session: {@link #start()} refuses while one is pending). Not with the scheduler
+         * role: leave the scheduler to the nodes. The pool's URL needs {@code prepareThreshold=0}.
+         */
+        public Builder transactionPooling(boolean transactionPooling) {
+            this.transactionPooling = transactionPooling;
+            return this;
+        }
+
         /** How long a claim or heartbeat holds a run (default 30 s). */
         public Builder lease(Duration lease) {
             this.lease = lease;
@@ -307,6 +323,10 @@ public final class ForgeFlowWorker implements AutoCloseable {
         public ForgeFlowWorker start() {
             if (dataSource == null) {
                 throw new IllegalArgumentException("dataSource is required: the application's connection pool");
+            }
+            if (transactionPooling && scheduler) {
+                throw new IllegalArgumentException("scheduler(true) cannot go with transactionPooling(true): the "
+                        + "leader's advisory lock needs a session; leave the scheduler to the nodes");
             }
             if (handlers.isEmpty() && !scheduler) {
                 throw new IllegalArgumentException("register at least one handler (handler(name, ctx -> ...)), or ask "

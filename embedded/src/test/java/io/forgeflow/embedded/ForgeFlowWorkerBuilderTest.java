@@ -74,4 +74,14 @@ class ForgeFlowWorkerBuilderTest {
         assertThatThrownBy(() -> ForgeFlowWorker.builder().dataSource(none).handler("a", ctx -> { }).schema("Bad-Name").start())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database schema must be");
     }
+
+    @Test
+    void theSchedulerRoleIsRefusedBehindATransactionPoolerBeforeAnyConnection() {
+        javax.sql.DataSource none = new org.postgresql.ds.PGSimpleDataSource();
+        assertThatThrownBy(() -> ForgeFlowWorker.builder().dataSource(none).handler("a", ctx -> { })
+                .transactionPooling(true).scheduler(true).start())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scheduler(true) cannot go with transactionPooling(true)")
+                .hasMessageContaining("leave the scheduler to the nodes");
+    }
 }
