@@ -136,6 +136,11 @@ final class Claimer {
                         hint == null ? startedNanos : hint.sinceNanos());
                 listener.claimed(claimed);
                 changes.claimed(settings.workerId(), claimed);
+                if (lane == lanes.size() - 1) {
+                    // the round's last claim: whether room is wanted is known before its runs start, so one of them
+                    // ending at once does not wake the claimer for a round with nothing to take
+                    wakeUp.wantRoom(limited || filled || (!claimed.isEmpty() && claimed.size() == room));
+                }
                 for (Run run : claimed) {
                     slots.start(run, holder, lane, askedNanos);
                 }
