@@ -326,14 +326,18 @@ public final class ScaleDriver {
         // pickup latency: the first attempt's start (the claim's clock_timestamp()) minus the run's due time; the
         // first 10 % of the runs are the warm-up and not counted
         long[] pickup;
-        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT (extract(epoch FROM a.started_at - r.scheduled_for) * 1e9)::bigint "
-                     + "FROM forgeflow.runs r JOIN forgeflow.jobs j ON j.id = r.job_id "
-                     + "JOIN forgeflow.run_attempts a ON a.run_id = r.id AND a.attempt = 1 "
-                     + "WHERE j.name = '" + name + "' ORDER BY r.scheduled_for OFFSET " + total / 10)) {
+        try (Connection c = DriverManager.getConnection(url); PreparedStatement st = c.prepareStatement(
+                "SELECT (extract(epoch FROM a.started_at - r.scheduled_for) * 1e9)::bigint "
+                        + "FROM forgeflow.runs r JOIN forgeflow.jobs j ON j.id = r.job_id "
+                        + "JOIN forgeflow.run_attempts a ON a.run_id = r.id AND a.attempt = 1 "
+                        + "WHERE j.name = ? ORDER BY r.scheduled_for OFFSET ?")) {
+            st.setString(1, name);
+            st.setLong(2, total / 10);
             List<Long> values = new ArrayList<>();
-            while (rs.next()) {
-                values.add(rs.getLong(1));
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    values.add(rs.getLong(1));
+                }
             }
             pickup = values.stream().mapToLong(Long::longValue).toArray();
         }
