@@ -7,6 +7,7 @@ import io.forgeflow.adapter.postgres.PostgresHandlerRegistry;
 import io.forgeflow.adapter.postgres.PostgresJdbi;
 import io.forgeflow.adapter.postgres.PostgresJobRepository;
 import io.forgeflow.adapter.postgres.PostgresMigrations;
+import io.forgeflow.adapter.postgres.PooledSessions;
 import io.forgeflow.adapter.postgres.PostgresNodeRegistry;
 import io.forgeflow.adapter.postgres.PostgresNotifier;
 import io.forgeflow.adapter.postgres.PostgresRetention;
@@ -40,10 +41,6 @@ import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +50,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 
 /**
  * The parts of an embedded worker, assembled from a {@link ForgeFlowWorker.Builder} by plain constructor calls (the
@@ -106,14 +102,14 @@ final class EmbeddedAssembly {
         ApplicationPool pool = pooled ? null : new ApplicationPool(b.dataSource, schema, LIMITS);
         DataSource statements = pooled ? b.dataSource : pool.dataSource();
         if (pooled) {
-            requirePoolerReady(b.dataSource, schema);
+            PooledSessions.requireReady(b.dataSource, schema);
         } else if (b.migrate) {
             PostgresMigrations.migrate(statements, schema);
         }
         Jdbi jdbi = PostgresJdbi.create(statements);
         Set<String> names = Set.copyOf(new TreeSet<>(b.handlers.keySet()));
         // pooled: one connection sends the NOTIFYs (no session setting on it), nothing listens: wake-ups by polling
-        PostgresNotifier notifier = pooled ? PostgresNotifier.sendingOnly(borrowing(b.dataSource)) : null;
+        PostgresNotifier notifier = pooled ? PostgresNotifier.sendingOnly(PooledSessions.borrowing(b.dataSource)) : null;
         PostgresRunEvents events = pooled ? new PostgresRunEvents(notifier)
                 : new PostgresRunEvents(pool.sessions("run events"));
         PostgresWorkSignal signal;
@@ -230,47 +226,6 @@ final class EmbeddedAssembly {
         LOG.info("embedded worker {} (ForgeFlow {}) started: handlers {}, {} slots{}", b.workerId, VERSION, names,
                 settings.concurrency(), election == null ? "" : ", scheduler role");
         return parts;
-    }
-
-    /**
-     * Behind a transaction pooler: the role's {@code search_path} must be ForgeFlow's schema (no session can be given
-     * it), and no migration may be pending (they need a session for their lock; run them with a direct URL).
-     */
-    private static void requirePoolerReady(DataSource dataSource, String schema) {
-        String current;
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT current_schema()")) {
-            rs.next();
-            current = rs.getString(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not reach the database through the application's pool: "
-                    + e.getMessage(), e);
-        }
-        if (!schema.equals(current)) {
-            throw new IllegalStateException("transactionPooling(true): sessions through the pooler use schema "
-                    + current + ", not " + schema + ", and a transaction pooler cannot carry a session setting; give "
-                    + "the role its schema in the database: ALTER ROLE <role> IN DATABASE <database> SET search_path = "
-                    + schema + " (README \"Behind PgBouncer in transaction mode\")");
-        }
-        List<String> pending = PostgresMigrations.pendingChangeSets(dataSource, schema);
-        if (!pending.isEmpty()) {
-            throw new IllegalStateException("transactionPooling(true): the database is not migrated (" + pending.size()
-                    + " changesets pending, first " + pending.get(0) + ") and migrations cannot run through a "
-                    + "transaction pooler: run `java -jar forgeflow.jar db migrate` once with FORGEFLOW_DATABASE_URL "
-                    + "pointing at PostgreSQL itself, or start one worker without transactionPooling on a direct pool");
-        }
-    }
-
-    /** Connections of the application's pool, taken as they come (the pooled NOTIFY sender's). */
-    private static Supplier<Connection> borrowing(DataSource dataSource) {
-        return () -> {
-            try {
-                return dataSource.getConnection();
-            } catch (SQLException e) {
-                throw new IllegalStateException("could not borrow a connection from the application's pool: "
-                        + e.getMessage(), e);
-            }
-        };
     }
 
     String workerId() {
