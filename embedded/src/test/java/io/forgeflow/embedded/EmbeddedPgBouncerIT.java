@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -73,9 +72,7 @@ class EmbeddedPgBouncerIT {
         });
         dir = Files.createTempDirectory("forgeflow-embedded-pgbouncer");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        port = io.forgeflow.adapter.postgres.testing.LoopbackPorts.outsideEphemeralRange();
         Files.writeString(dir.resolve("users.txt"), "\"" + pg.user() + "\" \"" + pg.password() + "\"\n");
         Files.writeString(dir.resolve("pgbouncer.ini"), String.join("\n",
                 "[databases]",

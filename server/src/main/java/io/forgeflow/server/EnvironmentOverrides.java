@@ -54,7 +54,7 @@ public final class EnvironmentOverrides {
             Map.entry("jobUser", "FORGEFLOW_JOB_USER"), Map.entry("grpcListenAddr", "FORGEFLOW_GRPC_LISTEN_ADDR"),
             Map.entry("grpcTlsCert", "FORGEFLOW_GRPC_TLS_CERT"), Map.entry("grpcTlsKey", "FORGEFLOW_GRPC_TLS_KEY"),
             Map.entry("notifyUrl", "FORGEFLOW_NOTIFY_URL"), Map.entry("notifyOn", "FORGEFLOW_NOTIFY_ON"),
-            Map.entry("notifySecret", "FORGEFLOW_NOTIFY_SECRET"));
+            Map.entry("notifySecret", "FORGEFLOW_NOTIFY_SECRET"), Map.entry("portsFile", "FORGEFLOW_PORTS_FILE"));
 
     /** Variables of settings outside {@code forgeflow:}: the listen addresses. */
     static final List<String> OTHER_VARIABLES = List.of("FORGEFLOW_LISTEN_ADDR", "FORGEFLOW_ADMIN_LISTEN_ADDR");
@@ -180,6 +180,9 @@ public final class EnvironmentOverrides {
         }
         if ((v = env.get("FORGEFLOW_GRPC_LISTEN_ADDR")) != null) {
             s.grpcListenAddr = v.trim(); // parsed by GrpcWiring
+        }
+        if ((v = env.get("FORGEFLOW_PORTS_FILE")) != null) {
+            s.portsFile = v.trim();
         }
         if ((v = env.get("FORGEFLOW_GRPC_TLS_CERT")) != null) {
             s.grpcTlsCert = v.trim();

@@ -321,6 +321,10 @@ public class ForgeFlowSettings {
     @JsonProperty
     public String jobUser = "";
 
+    /** FORGEFLOW_PORTS_FILE: where the node writes the ports it bound once it listens (README "Configuration"). */
+    @JsonProperty
+    public String portsFile = "";
+
     /**
      * The cluster's default notices ({@code FORGEFLOW_NOTIFY_URL}, issue 45): the notify URL of a job submitted, alone or in a batch,
      * without {@code notify}. Empty: none.

@@ -224,6 +224,7 @@ final class NodeWiring {
         // the gRPC API (issue 41), when FORGEFLOW_GRPC_LISTEN_ADDR is set; /api/nodes shows its address
         io.forgeflow.adapter.grpc.GrpcApi grpc = streams == null ? null
                 : GrpcWiring.wire(environment, settings, security, api.grpcUseCases(), streams.feed(), registry);
+        PortsFile.install(environment, settings.portsFile, grpc == null ? null : grpc::port);
         metrics.watchEvents(runEvents::publishedCount, runEvents::droppedCount, runEvents::receivedCount,
                 streams == null ? null : streams::openStreams);
 

@@ -1,5 +1,6 @@
 package io.forgeflow.server;
 
+import io.forgeflow.adapter.postgres.testing.LoopbackPorts;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -22,7 +23,7 @@ class ExposureRefusalIT {
 
     @Test
     void aNodeOnANonLoopbackAddressWithoutTokensRefusesToStart() throws Exception {
-        int port = freePort();
+        int port = LoopbackPorts.outsideEphemeralRange();
         Result r = start("exposed", Map.of("FORGEFLOW_LISTEN_ADDR", "0.0.0.0:" + port));
 
         assertThat(r.exitCode).as(r.log).isNotZero();
@@ -53,7 +54,7 @@ class ExposureRefusalIT {
         pb.environment().put("LANG", "C.UTF-8");
         // never reached: the refusal comes before the database (and before the development database would start)
         pb.environment().put("FORGEFLOW_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none");
-        pb.environment().put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:" + freePort());
+        pb.environment().put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:0");
         pb.environment().putAll(env);
         Process process = pb.start();
         try {
@@ -61,12 +62,6 @@ class ExposureRefusalIT {
             return new Result(process.exitValue(), Files.readString(log));
         } finally {
             process.destroyForcibly();
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 

@@ -69,7 +69,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -105,7 +104,8 @@ class GrpcApiIT {
     static final String OPERATE = "grpc-operate-0123456789";
     static final String REVERSE_ONLY = "grpc-reverse-0123456789";
     static final Duration WITHIN = Duration.ofSeconds(60);
-    static final int PORT = freePort();
+    /** The node binds gRPC on port 0 and says the port it got in this file ({@link #port()}). */
+    static final Path PORTS = portsFile();
     /** The node serves gRPC over TLS with this self-signed certificate (for 127.0.0.1), which the clients trust. */
     static final Path TLS = selfSigned();
     static final String HOLDER = "grpc-test-operator";
@@ -114,7 +114,8 @@ class GrpcApiIT {
             ForgeFlowApplication.class, ResourceHelpers.resourceFilePath("grpc-test-config.yml"),
             ConfigOverride.config("forgeflow.databaseUrl", () -> pg.jdbcUrl()),
             ConfigOverride.config("forgeflow.workerId", "grpc-worker"),
-            ConfigOverride.config("forgeflow.grpcListenAddr", "127.0.0.1:" + PORT),
+            ConfigOverride.config("forgeflow.grpcListenAddr", "127.0.0.1:0"),
+            ConfigOverride.config("forgeflow.portsFile", PORTS.toString()),
             ConfigOverride.config("forgeflow.grpcTlsCert", TLS.resolve("cert.pem").toString()),
             ConfigOverride.config("forgeflow.grpcTlsKey", TLS.resolve("key.pem").toString()),
             // longer than any wait of these tests: a statement waits on a lock until the call's deadline stops it
@@ -130,7 +131,7 @@ class GrpcApiIT {
 
     static ManagedChannel tlsChannel(Path trusted) {
         try {
-            NettyChannelBuilder builder = NettyChannelBuilder.forAddress("127.0.0.1", PORT);
+            NettyChannelBuilder builder = NettyChannelBuilder.forAddress("127.0.0.1", port());
             if (trusted != null) {
                 builder.sslContext(GrpcSslContexts.forClient().trustManager(trusted.toFile()).build());
             }
@@ -170,11 +171,24 @@ class GrpcApiIT {
         channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    static Path portsFile() {
+        try {
+            Path dir = Files.createTempDirectory("forgeflow-grpc-ports");
+            dir.toFile().deleteOnExit();
+            return dir.resolve("ports");
         } catch (IOException e) {
-            throw new IllegalStateException(e);
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The gRPC port the running node wrote to its ports file. */
+    static int port() {
+        try {
+            return Files.readAllLines(PORTS).stream().filter(l -> l.startsWith("grpc="))
+                    .mapToInt(l -> Integer.parseInt(l.substring(5).trim())).findFirst()
+                    .orElseThrow(() -> new IllegalStateException(PORTS + " names no gRPC port"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -633,7 +647,7 @@ class GrpcApiIT {
                 .anySatisfy(n -> {
                     assertThat(n.getWorkerId()).isEqualTo("grpc-worker");
                     assertThat(n.getRolesList()).contains("api", "worker", "scheduler");
-                    assertThat(n.getGrpcAddress()).isEqualTo("127.0.0.1:" + PORT);
+                    assertThat(n.getGrpcAddress()).isEqualTo("127.0.0.1:" + port());
                     assertThat(n.getWakeUps()).isEqualTo("notify");
                     assertThat(n.getLeadership()).isEqualTo("advisory_lock");
                     assertThat(n.getConnections().getPoolMax()).isPositive();
@@ -656,7 +670,7 @@ class GrpcApiIT {
             Thread.sleep(100);
         } while (System.nanoTime() < end);
         assertThat(nodes.size()).as("nodes listed").isEqualTo(1);
-        assertThat(nodes.get(0).get("grpc").asText()).isEqualTo("127.0.0.1:" + PORT);
+        assertThat(nodes.get(0).get("grpc").asText()).isEqualTo("127.0.0.1:" + port());
         assertThat(nodes.get(0).get("database_pooling").asText()).as("no session URL: direct").isEqualTo("direct");
         assertThat(nodes.get(0).get("wake_ups").asText()).isEqualTo("notify");
         assertThat(nodes.get(0).get("leadership").asText()).isEqualTo("advisory_lock");
@@ -815,7 +829,7 @@ class GrpcApiIT {
         }
         org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
         ProcessBuilder run = new ProcessBuilder("sh", "../examples/python-grpc/run.sh").redirectErrorStream(true);
-        run.environment().put("FORGEFLOW_GRPC_ADDR", "127.0.0.1:" + PORT);
+        run.environment().put("FORGEFLOW_GRPC_ADDR", "127.0.0.1:" + port());
         run.environment().put("FORGEFLOW_GRPC_CA", TLS.resolve("cert.pem").toString());
         run.environment().put("FORGEFLOW_TOKEN", ADMIN);
         run.environment().put("FORGEFLOW_EXECUTOR", "reverse");
@@ -939,7 +953,7 @@ class GrpcApiIT {
     @Test
     void theNodeServesOnlyTlsWithItsCertificate() throws Exception {
         assertThat(jobs(READ).listJobs(ListJobsRequest.newBuilder().build())).as("over TLS").isNotNull();
-        ManagedChannel plaintext = NettyChannelBuilder.forAddress("127.0.0.1", PORT).usePlaintext().build();
+        ManagedChannel plaintext = NettyChannelBuilder.forAddress("127.0.0.1", port()).usePlaintext().build();
         ManagedChannel untrusting = tlsChannel(null); // the JDK's trusted authorities: not this certificate
         try {
             for (ManagedChannel other : List.of(plaintext, untrusting)) {

@@ -2,7 +2,6 @@ package io.forgeflow.server;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,27 +36,35 @@ final class NodeProcess implements AutoCloseable {
 
     final int port;
     final int adminPort;
+    /** The gRPC port, 0 without gRPC. */
+    final int grpcPort;
     final Path log;
     private final Process process;
 
-    private NodeProcess(String workerId, int port, int adminPort, Path log, Process process) {
+    private NodeProcess(String workerId, Map<String, Integer> ports, Path log, Process process) {
         this.workerId = workerId;
-        this.port = port;
-        this.adminPort = adminPort;
+        this.port = ports.get("api");
+        this.adminPort = ports.get("admin");
+        this.grpcPort = ports.getOrDefault("grpc", 0);
         this.log = log;
         this.process = process;
     }
 
-    /** Starts a node with these roles on free loopback ports; waits until /healthz answers. */
+    /**
+     * Starts a node with these roles; waits until /readyz answers. Its listeners bind port 0 (the kernel picks) and the
+     * node says which ports it got in its FORGEFLOW_PORTS_FILE: a port chosen here and bound later by the child could be
+     * taken in between, by any outgoing connection of this machine. A gRPC address in {@code extraEnv} should use
+     * port 0 too ({@link #grpcPort}).
+     */
     static NodeProcess start(String workerId, String roles, String databaseUrl, Map<String, String> extraEnv)
             throws Exception {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR.toAbsolutePath() + " is missing: run these tests with `mvn verify`, "
                     + "which packages the jar before the integration tests");
         }
-        int port = freePort();
-        int adminPort = freePort();
         Path log = Files.createDirectories(Path.of("target", "node-logs")).resolve(workerId + ".log");
+        Path portsFile = log.resolveSibling(workerId + ".ports");
+        Files.deleteIfExists(portsFile);
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC", "-jar", JAR.toString(), "server"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -67,12 +74,38 @@ final class NodeProcess implements AutoCloseable {
         env.put("FORGEFLOW_DATABASE_URL", databaseUrl);
         env.put("FORGEFLOW_ROLES", roles);
         env.put("FORGEFLOW_WORKER_ID", workerId);
-        env.put("FORGEFLOW_LISTEN_ADDR", "127.0.0.1:" + port);
-        env.put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:" + adminPort);
+        env.put("FORGEFLOW_LISTEN_ADDR", "127.0.0.1:0");
+        env.put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:0");
+        env.put("FORGEFLOW_PORTS_FILE", portsFile.toAbsolutePath().toString());
         env.putAll(extraEnv);
-        NodeProcess node = new NodeProcess(workerId, port, adminPort, log, pb.start());
-        node.awaitHealthy(Duration.ofSeconds(90));
+        Process process = pb.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        NodeProcess node = new NodeProcess(workerId, awaitPorts(workerId, portsFile, process, log, deadline), log, process);
+        node.awaitHealthy(deadline);
         return node;
+    }
+
+    /** The ports a starting node wrote to its ports file, once it has. */
+    static Map<String, Integer> awaitPorts(String workerId, Path portsFile, Process process, Path log, long deadline)
+            throws Exception {
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(portsFile)) {
+                Map<String, Integer> ports = new java.util.HashMap<>();
+                for (String line : Files.readAllLines(portsFile)) {
+                    int eq = line.indexOf('=');
+                    if (eq > 0) {
+                        ports.put(line.substring(0, eq), Integer.parseInt(line.substring(eq + 1).trim()));
+                    }
+                }
+                return ports;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("node " + workerId + " exited with " + process.exitValue()
+                        + " while starting:\n" + read(log));
+            }
+            process.waitFor(100, TimeUnit.MILLISECONDS);
+        }
+        throw new IllegalStateException("node " + workerId + " did not write " + portsFile + " in time:\n" + read(log));
     }
 
     String url(String path) {
@@ -100,6 +133,10 @@ final class NodeProcess implements AutoCloseable {
     }
 
     String logText() {
+        return read(log);
+    }
+
+    private static String read(Path log) {
         try {
             return Files.readString(log);
         } catch (IOException e) {
@@ -107,9 +144,8 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
-    private void awaitHealthy(Duration max) throws Exception {
+    private void awaitHealthy(long deadline) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        long deadline = System.nanoTime() + max.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("node " + workerId + " exited with " + process.exitValue()
@@ -126,7 +162,7 @@ final class NodeProcess implements AutoCloseable {
             }
             process.waitFor(200, TimeUnit.MILLISECONDS);
         }
-        throw new IllegalStateException("node " + workerId + " did not become ready within " + max + ":\n" + logText());
+        throw new IllegalStateException("node " + workerId + " did not become ready in time:\n" + logText());
     }
 
     @Override
@@ -134,12 +170,6 @@ final class NodeProcess implements AutoCloseable {
         if (process.isAlive()) {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 

@@ -1,7 +1,6 @@
 package io.forgeflow.server;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,7 +64,7 @@ final class OwnPostgres implements AutoCloseable {
     /** A new cluster, initialised and started. */
     static OwnPostgres start(Path bin) throws Exception {
         Path root = Files.createTempDirectory("forgeflow-own-pg-");
-        OwnPostgres pg = new OwnPostgres(bin, root, freePort());
+        OwnPostgres pg = new OwnPostgres(bin, root, io.forgeflow.adapter.postgres.testing.LoopbackPorts.outsideEphemeralRange());
         if (root()) {
             pg.command(List.of("chown", OS_USER, root.toString()), false);
         }
@@ -140,12 +139,6 @@ final class OwnPostgres implements AutoCloseable {
             try (Stream<Path> files = Files.walk(root)) {
                 files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

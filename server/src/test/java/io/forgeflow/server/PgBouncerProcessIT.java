@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -62,7 +61,7 @@ class PgBouncerProcessIT {
         });
         dir = Files.createTempDirectory("forgeflow-pgbouncer");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        bouncerPort = freePort();
+        bouncerPort = io.forgeflow.adapter.postgres.testing.LoopbackPorts.outsideEphemeralRange();
         Files.writeString(dir.resolve("users.txt"), "\"" + pg.user() + "\" \"" + pg.password() + "\"\n");
         Files.writeString(dir.resolve("pgbouncer.ini"), String.join("\n",
                 "[databases]",
@@ -417,11 +416,5 @@ class PgBouncerProcessIT {
     static String shell(String name, String command, int attempts) {
         return "{\"name\": \"" + name + "\", \"executor\": \"shell\", \"max_attempts\": " + attempts
                 + ", \"payload\": {\"command\": \"" + command + "\"}}";
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

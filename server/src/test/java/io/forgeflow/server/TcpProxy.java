@@ -25,9 +25,8 @@ final class TcpProxy implements AutoCloseable {
     TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
-        try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            this.port = probe.getLocalPort();
-        }
+        // it listens again on this port after stop(): outside the range outgoing connections take theirs from
+        this.port = io.forgeflow.adapter.postgres.testing.LoopbackPorts.outsideEphemeralRange();
     }
 
     int port() {

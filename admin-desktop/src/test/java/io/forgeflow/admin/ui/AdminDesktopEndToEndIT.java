@@ -17,7 +17,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -69,9 +68,8 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
         Path workDir = Path.of("target", "e2e-node");
         deleteRecursively(workDir);
         Files.createDirectories(workDir);
-        int port = freePort();
-        int adminPort = freePort();
-        nodeUrl = "http://127.0.0.1:" + port;
+        // the node binds port 0 and writes the ports it got: a port picked here could be taken before it binds it
+        Path portsFile = workDir.toAbsolutePath().resolve("node.ports");
         log = Path.of("target", "e2e-node.log");
         Files.createDirectories(log.getParent());
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -82,11 +80,21 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
         } else {
             builder.environment().remove("FORGEFLOW_DATABASE_URL");
         }
-        builder.environment().put("FORGEFLOW_LISTEN_ADDR", "127.0.0.1:" + port);
-        builder.environment().put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:" + adminPort);
+        builder.environment().put("FORGEFLOW_LISTEN_ADDR", "127.0.0.1:0");
+        builder.environment().put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:0");
+        builder.environment().put("FORGEFLOW_PORTS_FILE", portsFile.toString());
         builder.environment().put("FORGEFLOW_TRACE_URL_TEMPLATE", TRACE_VIEWER + "{trace_id}");
         builder.redirectErrorStream(true).redirectOutput(log.toAbsolutePath().toFile());
         node = builder.start();
+        WaitForAsyncUtils.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS, () -> {
+            if (!node.isAlive()) {
+                throw new AssertionError("the node exited with " + node.exitValue() + "; see " + log.toAbsolutePath()
+                        + ":\n" + tail());
+            }
+            return Files.exists(portsFile);
+        });
+        nodeUrl = "http://127.0.0.1:" + Files.readAllLines(portsFile).stream().filter(l -> l.startsWith("api="))
+                .map(l -> l.substring(4).trim()).findFirst().orElseThrow();
         try (ForgeFlowClient client = ForgeFlowClient.builder(nodeUrl).callTimeout(Duration.ofSeconds(2)).build()) {
             WaitForAsyncUtils.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS, () -> {
                 if (!node.isAlive()) {
@@ -336,11 +344,6 @@ class AdminDesktopEndToEndIT extends UiTestSupport {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     private static String tail() {
         try {
