@@ -105,7 +105,8 @@ byte orphan[NRUNS];
 #define RECOV(r)       (st[r] == RUNNING && rl[r] == 0 && pl[owner[r]] == 0 && !applock[r])
 #endif
 #define CANCELABLE(r)  (!applock[r] && (st[r] == PENDING || (st[r] == RUNNING && !cancelreq[r])))
-#define FIN(w,r)       (eatt[IX(w,r)] != 0 && dl[IX(w,r)] > 0 && aatt[IX(w,r)] == 0)
+/* a job may end by itself also once its deadline passed, before the kill: its result is acknowledged, fenced */
+#define FIN(w,r)       (eatt[IX(w,r)] != 0 && aatt[IX(w,r)] == 0)
 #define ACKABLE(w,r)   (aatt[IX(w,r)] != 0 && !applock[r])
 #define KILLDUE(w,r)   (eatt[IX(w,r)] != 0 && dl[IX(w,r)] == 0)
 #define HELDLOCKED(w,r) (applock[r] && st[r] == RUNNING && OWNS(w,r))

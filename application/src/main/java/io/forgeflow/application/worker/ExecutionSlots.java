@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * executor that overruns its timeout, and cancellation. Owns the in-flight attempts, keyed by (run, attempt): a run
  * claimed again while an older attempt of it still ends here has two entries, and the newer starts only once the
  * older has ended. An ended attempt's result goes to the {@link Acknowledger} unless its lease was lost or can no
- * longer be trusted ({@link LeaseDeadlines#trusted}), in which case it is discarded.
+ * longer be trusted ({@link LeaseDeadlines#trusted}) and stopped for it, in which case it is discarded.
  */
 final class ExecutionSlots {
     private static final Logger LOG = LoggerFactory.getLogger(ExecutionSlots.class);
@@ -263,9 +263,9 @@ final class ExecutionSlots {
     private void finish(InFlight f, ExecutionResult result, Duration took) {
         f.finished = true;
         try {
-            if (!f.leaseLost && !f.released && !deadlines.trusted(f.fence)) {
-                f.leaseLost = true; // ended after its local deadline, before the keeper noticed: not trusted either
-            }
+            // A job that ended by itself after its local deadline (a starved CPU, before the keeper stopped it) is
+            // written like any other: the database takes it only while the run is still this attempt's, when no other
+            // attempt can have started it. Discarding it would send a finished run back to pending and run it twice.
             if (f.leaseLost) {
                 listener.fenceLost(f.fence, "result of an attempt whose lease was lost");
                 LOG.warn("run {} attempt {} ended ({}) after its lease was lost; result discarded", f.run.id(),

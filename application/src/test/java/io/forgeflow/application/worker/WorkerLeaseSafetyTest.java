@@ -146,8 +146,13 @@ class WorkerLeaseSafetyTest {
         assertThat(worker.flushAcknowledgements()).isZero();
     }
 
+    /**
+     * A job that ends by itself after its local deadline, before the timer stopped it (a starved CPU, a long GC): its
+     * result is written, fenced. The database takes it only while the run is still this attempt's, in which case no
+     * other attempt has started it; discarding it sent the finished run back to pending and ran the job twice.
+     */
     @Test
-    void anAttemptThatSucceedsAfterItsLocalDeadlineIsNotAcknowledgedEvenBeforeTheTimerRan() {
+    void anAttemptThatSucceedsAfterItsLocalDeadlineIsAcknowledgedFencedAndNeverRunAgain() {
         s.shell.byDefault(gate.then(ExecutionResult.succeeded("done")));
         Run run = s.onlyRunOf(s.submit(aDraft()).id());
         Worker worker = worker();
@@ -157,9 +162,37 @@ class WorkerLeaseSafetyTest {
 
         gate.open();
         Await.until("the attempt ended", () -> worker.busySlots() == 0);
+        worker.heartbeatOnce();                                   // before the result is written: it is still held
 
-        assertThat(worker.flushAcknowledgements()).isZero();
-        assertThat(queue.acknowledgementsSent).isEmpty();
+        assertThat(worker.flushAcknowledgements()).isEqualTo(1);
+        assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(s.attemptsOf(run.id())).singleElement().extracting(Attempt::outcome)
+                .isEqualTo(AttemptOutcome.SUCCEEDED);
+        assertThat(listener.fencesLost).isEmpty();
+        worker.heartbeatOnce();
+        worker.claimOnce();
+        assertThat(s.shell.executions()).as("executed once").hasSize(1);
+    }
+
+    /** The same late result after the run's lease was recovered: fenced out, the run left to its retry. */
+    @Test
+    void aResultThatEndsAfterItsDeadlineAndAfterLeaseRecoveryIsFencedOut() {
+        s.shell.byDefault(gate.then(ExecutionResult.succeeded("done")));
+        Run run = s.onlyRunOf(s.submit(aDraft()).id());
+        Worker worker = worker();
+        worker.claimOnce();
+        Await.until("the run is executing", () -> gate.entered() == 1);
+        ticker.advance(Duration.ofSeconds(20));
+        s.advance(Duration.ofSeconds(31));
+        assertThat(s.rescueExpiredLeases(WorkerTest.RETRY)).isEqualTo(1);
+
+        gate.open();
+        Await.until("the attempt ended", () -> worker.busySlots() == 0);
+
+        assertThat(worker.flushAcknowledgements()).as("sent, and fenced out").isEqualTo(1);
+        assertThat(s.run(run.id()).status()).as("left to its retry").isEqualTo(RunStatus.PENDING);
+        assertThat(s.attemptsOf(run.id())).singleElement().extracting(Attempt::outcome)
+                .isEqualTo(AttemptOutcome.LEASE_EXPIRED);
         assertThat(listener.fencesLost).extracting(RecordingListener.FenceLost::fence)
                 .containsExactly(new RunFence(run.id(), worker.holder(), 1));
     }
