@@ -160,8 +160,10 @@ final class LeaseKeeper {
         if (!lost.isEmpty()) {
             try {
                 Set<RunFence> done = queue.release(lost);
-                LOG.warn("worker {}: released {} run(s) running under its id that it never received (a claim whose "
-                        + "reply was lost)", settings.workerId(), done.size());
+                if (!done.isEmpty()) { // none: they ended meanwhile (acknowledged, recovered), nothing to say
+                    LOG.warn("worker {}: released {} run(s) running under its id that it never received (a claim "
+                            + "whose reply was lost)", settings.workerId(), done.size());
+                }
             } catch (RuntimeException e) {
                 LOG.warn("worker {}: could not release {} run(s) it never received ({}); their leases expire",
                         settings.workerId(), lost.size(), e.toString());
