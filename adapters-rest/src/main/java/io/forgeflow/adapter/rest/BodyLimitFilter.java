@@ -90,7 +90,17 @@ public final class BodyLimitFilter implements Filter {
         chain.doFilter(limited, response);
         if (limited.tooSlow() || (limited.overflowed() && !drain(http.getInputStream(), DRAIN_LIMIT))) {
             out.setHeader("Connection", "close");
+        } else if (!closing(out) && !drain(limited.getInputStream(), limit)) {
+            // a body the route did not read (one that takes none, or one refused first) is read to its end, at the
+            // body's pace and within its limit: left unread, Jetty closes the connection under a client whose body
+            // came after the head, and the client's next request on it fails
+            out.setHeader("Connection", "close");
         }
+    }
+
+    private static boolean closing(HttpServletResponse out) {
+        String connection = out.getHeader("Connection");
+        return connection != null && connection.toLowerCase(java.util.Locale.ROOT).contains("close");
     }
 
     /** The batch route's limit for it (when this filter's is the default), else this filter's. */
