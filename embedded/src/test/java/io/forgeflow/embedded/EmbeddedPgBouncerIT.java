@@ -3,6 +3,7 @@ package io.forgeflow.embedded;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.TestPgBouncer;
 import io.forgeflow.client.jdbc.ForgeFlowJdbc;
 import io.forgeflow.client.jdbc.JobRequest;
 import org.junit.jupiter.api.AfterAll;
@@ -11,12 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.net.Socket;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -27,10 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * An embedded worker whose application pool goes through PgBouncer in transaction mode (Debian's pgbouncer, started
@@ -41,13 +35,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * 500 such workers.
  */
 class EmbeddedPgBouncerIT {
-    private static final String PGBOUNCER = "/usr/sbin/pgbouncer";
 
     @RegisterExtension
     static final PostgresExtension pg = PostgresExtension.migrated();
 
-    static Path dir;
-    static Process bouncer;
+    static TestPgBouncer pgbouncer;
     static int port;
     static String database;
 
@@ -56,64 +48,16 @@ class EmbeddedPgBouncerIT {
 
     @BeforeAll
     static void startPgBouncer() throws Exception {
-        String missing = Files.isExecutable(Path.of(PGBOUNCER)) ? null : PGBOUNCER + " is not installed";
-        if (missing != null && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail(missing + "; CI must run this test (.ci/run installs it)");
-        }
-        org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
-        URI uri = URI.create(pg.jdbcUrl().substring("jdbc:".length()));
-        database = uri.getPath().substring(1);
-        // what a pooler cannot carry, the role has in this database (README "Behind PgBouncer in transaction mode")
-        pg.jdbi().useHandle(h -> {
-            for (String setting : List.of("search_path = forgeflow", "statement_timeout = '30s'",
-                    "lock_timeout = '5s'", "idle_in_transaction_session_timeout = '10s'")) {
-                h.execute("ALTER ROLE " + pg.user() + " IN DATABASE " + database + " SET " + setting);
-            }
-        });
-        dir = Files.createTempDirectory("forgeflow-embedded-pgbouncer");
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        port = io.forgeflow.adapter.postgres.testing.LoopbackPorts.outsideEphemeralRange();
-        Files.writeString(dir.resolve("users.txt"), "\"" + pg.user() + "\" \"" + pg.password() + "\"\n");
-        Files.writeString(dir.resolve("pgbouncer.ini"), String.join("\n",
-                "[databases]",
-                database + " = host=" + uri.getHost() + " port=" + uri.getPort() + " dbname=" + database,
-                "[pgbouncer]",
-                "listen_addr = 127.0.0.1",
-                "listen_port = " + port,
-                "unix_socket_dir =",
-                "auth_type = " + (pg.password().isEmpty() ? "trust" : "plain"),
-                "auth_file = " + dir.resolve("users.txt"),
-                "pool_mode = transaction",
-                "default_pool_size = 1",
-                "max_client_conn = 100",
-                "ignore_startup_parameters = extra_float_digits",
-                "server_reset_query =",
-                ""));
-        List<String> command = new ArrayList<>(List.of(PGBOUNCER));
-        if ("root".equals(System.getProperty("user.name"))) {
-            command.addAll(List.of("-u", "nobody")); // it refuses to run as root
-        }
-        command.add(dir.resolve("pgbouncer.ini").toString());
-        bouncer = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("pgbouncer.log").toFile()).start();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            try (Socket ignored = new Socket("127.0.0.1", port)) {
-                break;
-            } catch (IOException notYet) {
-                if (!bouncer.isAlive() || System.nanoTime() > end) {
-                    fail("pgbouncer did not start: " + Files.readString(dir.resolve("pgbouncer.log")));
-                }
-                Thread.sleep(100);
-            }
-        }
+        TestPgBouncer.requireOrSkip();
+        database = URI.create(pg.jdbcUrl().substring("jdbc:".length())).getPath().substring(1);
+        pgbouncer = TestPgBouncer.start(pg, 1, 100, false, "10s");
+        port = pgbouncer.port();
     }
 
     @AfterAll
     static void stopPgBouncer() throws Exception {
-        if (bouncer != null) {
-            bouncer.destroy();
-            bouncer.waitFor(10, TimeUnit.SECONDS);
+        if (pgbouncer != null) {
+            pgbouncer.close();
         }
     }
 
@@ -173,7 +117,7 @@ class EmbeddedPgBouncerIT {
                     + "connection").containsExactly("on");
             assertThat(strings(st, "SHOW search_path")).containsExactly("forgeflow");
         }
-        assertThat(Files.readString(dir.resolve("pgbouncer.log"))).doesNotContain("when not linked");
+        assertThat(pgbouncer.log()).doesNotContain("when not linked");
         // it says how it is woken and how it reaches the database, as nodes do
         String shown = pg.jdbi().withHandle(h -> h.createQuery("SELECT database_pooling || ' ' || wake_ups FROM nodes "
                 + "WHERE worker_id = 'bouncer-1'").mapTo(String.class).one());

@@ -2,14 +2,13 @@ package io.forgeflow.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.TestPgBouncer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Issue 46: nodes whose pool goes through PgBouncer in transaction mode (Debian's pgbouncer, started here on loopback),
@@ -38,65 +36,17 @@ class PgBouncerProcessIT {
     static final int POOL_SIZE = 6;
     static final Map<String, String> FAST = NodeProcess.FAST_LEASES;
 
-    static Process bouncer;
+    static TestPgBouncer pgbouncer;
     static Path dir;
     static int bouncerPort;
     static final List<NodeProcess> nodes = new ArrayList<>();
 
     @BeforeAll
     static void startPgBouncer() throws Exception {
-        String missing = Files.isExecutable(Path.of("/usr/sbin/pgbouncer")) ? null : "pgbouncer is not installed";
-        if (missing != null && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail(missing + "; CI must run this test (.ci/run installs it)");
-        }
-        org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
-        URI uri = URI.create(pg.jdbcUrl().substring("jdbc:".length()));
-        String database = uri.getPath().substring(1);
-        // what a pooler cannot carry, the role has in this database (the node refuses to start otherwise)
-        pg.jdbi().useHandle(h -> {
-            for (String setting : List.of("search_path = forgeflow", "statement_timeout = '30s'",
-                    "lock_timeout = '5s'", "idle_in_transaction_session_timeout = '60s'")) {
-                h.execute("ALTER ROLE " + pg.user() + " IN DATABASE " + database + " SET " + setting);
-            }
-        });
-        dir = Files.createTempDirectory("forgeflow-pgbouncer");
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        bouncerPort = io.forgeflow.adapter.postgres.testing.LoopbackPorts.outsideEphemeralRange();
-        Files.writeString(dir.resolve("users.txt"), "\"" + pg.user() + "\" \"" + pg.password() + "\"\n");
-        Files.writeString(dir.resolve("pgbouncer.ini"), String.join("\n",
-                "[databases]",
-                database + " = host=" + uri.getHost() + " port=" + uri.getPort() + " dbname=" + database,
-                "* = host=" + uri.getHost() + " port=" + uri.getPort(),
-                "[pgbouncer]",
-                "listen_addr = 127.0.0.1",
-                "listen_port = " + bouncerPort,
-                "unix_socket_dir =",
-                "auth_type = " + (pg.password().isEmpty() ? "trust" : "plain"),
-                "auth_file = " + dir.resolve("users.txt"),
-                "pool_mode = transaction",
-                "default_pool_size = " + POOL_SIZE,
-                "max_client_conn = 500",
-                "ignore_startup_parameters = extra_float_digits",
-                "server_reset_query =",
-                ""));
-        List<String> command = new ArrayList<>(List.of("/usr/sbin/pgbouncer"));
-        if ("root".equals(System.getProperty("user.name"))) {
-            command.addAll(List.of("-u", "nobody")); // it refuses to run as root
-        }
-        command.add(dir.resolve("pgbouncer.ini").toString());
-        bouncer = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("pgbouncer.log").toFile()).start();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            try (Socket ignored = new Socket("127.0.0.1", bouncerPort)) {
-                break;
-            } catch (IOException notYet) {
-                if (!bouncer.isAlive() || System.nanoTime() > end) {
-                    fail("pgbouncer did not start: " + Files.readString(dir.resolve("pgbouncer.log")));
-                }
-                Thread.sleep(100);
-            }
-        }
+        TestPgBouncer.requireOrSkip();
+        pgbouncer = TestPgBouncer.start(pg, POOL_SIZE, 500, true, "60s");
+        dir = pgbouncer.dir();
+        bouncerPort = pgbouncer.port();
     }
 
     @AfterAll
@@ -104,9 +54,8 @@ class PgBouncerProcessIT {
         for (NodeProcess node : nodes) {
             node.close();
         }
-        if (bouncer != null) {
-            bouncer.destroy();
-            bouncer.waitFor(10, TimeUnit.SECONDS);
+        if (pgbouncer != null) {
+            pgbouncer.close();
         }
     }
 
