@@ -15,7 +15,7 @@ test:                ## the unit tests of every module (no integration tests)
 	mvn -B verify -DskipITs
 
 test-integration:    ## every module's tests, unit and integration: the README's test command
-	mvn -B verify
+	mvn -B -T 2 verify
 
 chaos:               ## the fault scenarios of README "Failure handling" on a loopback cluster (CHAOS="worker-stop" for one)
 	for mode in $(CHAOS); do bash scripts/chaos.sh $$mode || exit 1; done
