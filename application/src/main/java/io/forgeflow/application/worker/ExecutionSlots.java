@@ -266,7 +266,9 @@ final class ExecutionSlots {
             // A job that ended by itself after its local deadline (a starved CPU, before the keeper stopped it) is
             // written like any other: the database takes it only while the run is still this attempt's, when no other
             // attempt can have started it. Discarding it would send a finished run back to pending and run it twice.
-            if (f.leaseLost) {
+            // So is a success that raced a stop (the job exited 0 as the kill came): the job's doing, not the stop's.
+            // Any other result of a stopped attempt may be the stop's doing and is discarded: the lease decides.
+            if (f.leaseLost && result.outcome() != AttemptOutcome.SUCCEEDED) {
                 listener.fenceLost(f.fence, "result of an attempt whose lease was lost");
                 LOG.warn("run {} attempt {} ended ({}) after its lease was lost; result discarded", f.run.id(),
                         f.run.attempt(), result.outcome().wireName());

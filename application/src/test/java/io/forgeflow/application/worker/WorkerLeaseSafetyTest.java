@@ -174,6 +174,35 @@ class WorkerLeaseSafetyTest {
         assertThat(s.shell.executions()).as("executed once").hasSize(1);
     }
 
+    /**
+     * The neighbour: the timer's stop races the job's own success (the process exited 0 as the kill came). A success
+     * is the job's, not the stop's doing, so it is written, fenced; a stopped attempt's failure or cancel is not.
+     */
+    @Test
+    void aJobThatSucceedsAsItsUntrustedLeaseStopsItIsAcknowledgedFenced() {
+        CountDownLatch exits = new CountDownLatch(1);
+        s.shell.byDefault(ctx -> {
+            try {
+                exits.await();                                    // deaf to the stop: it was already exiting
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ExecutionResult.succeeded("done");
+        });
+        Run run = s.onlyRunOf(s.submit(aDraft()).id());
+        Worker worker = worker();
+        worker.claimOnce();
+        Await.until("the run is executing", () -> s.shell.executions().size() == 1);
+        ticker.advance(Duration.ofSeconds(20));
+        assertThat(worker.leases().enforceDeadlines()).isEqualTo(1);
+
+        exits.countDown();
+        Await.until("the attempt ended", () -> worker.busySlots() == 0);
+
+        assertThat(worker.flushAcknowledgements()).isEqualTo(1);
+        assertThat(s.run(run.id()).status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
     /** The same late result after the run's lease was recovered: fenced out, the run left to its retry. */
     @Test
     void aResultThatEndsAfterItsDeadlineAndAfterLeaseRecoveryIsFencedOut() {
