@@ -112,8 +112,15 @@ public final class BodyLimitFilter implements Filter {
 
     /** Reads and drops the rest of a body, at most {@code max} bytes; whether it reached the end. */
     private static boolean drain(ServletInputStream in, long max) {
-        byte[] buffer = new byte[64 * 1024];
-        long total = 0;
+        try {
+            if (in.isFinished() || in.read() < 0) {
+                return true; // read whole already, or never sent: the common case, nothing allocated
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        byte[] buffer = new byte[8 * 1024];
+        long total = 1;
         try {
             for (int n; (n = in.read(buffer)) >= 0; ) {
                 total += n;
