@@ -14,5 +14,5 @@ VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timez
         :retryMaxSeconds, CAST(:labels AS jsonb), CAST(:startAt AS timestamptz), CAST(:endAt AS timestamptz),
         :maxRuns, :jitterSeconds, :pauseAfterFailures, :sequenceKey, :sequenceOnDead, CAST(:notify AS jsonb),
         CAST(:debounce AS jsonb), CAST(:throttle AS jsonb))
-ON CONFLICT (idempotency_key) DO NOTHING
+ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
 RETURNING *

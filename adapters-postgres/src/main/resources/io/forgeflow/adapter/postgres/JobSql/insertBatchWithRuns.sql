@@ -30,7 +30,7 @@ WITH input AS (
            traceparent, tracestate, retry_base_seconds, retry_max_seconds, coalesce(labels, '{}'::jsonb)
     FROM input
     ORDER BY idempotency_key NULLS LAST, id
-    ON CONFLICT (idempotency_key) DO NOTHING
+    ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING *
 ), run AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,

@@ -12,7 +12,7 @@ WITH job AS (
             coalesce(CAST(:updatedAt AS timestamptz), CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
             :queue, :concurrencyKey, :maxConcurrent, :overlap, :traceparent, :tracestate, :retryBaseSeconds,
             :retryMaxSeconds, CAST(:labels AS jsonb))
-    ON CONFLICT (idempotency_key) DO NOTHING
+    ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING *
 ), run AS (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,

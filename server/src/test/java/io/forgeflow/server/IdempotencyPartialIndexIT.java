@@ -1,0 +1,144 @@
+package io.forgeflow.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.ResourceHelpers;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 40, the idempotency key's index, step one of two (expand). Today a unique constraint on
+ * {@code jobs.idempotency_key} holds an entry for every job, keyed or not. The next release replaces it with a unique
+ * index on the keyed jobs only ({@code WHERE idempotency_key IS NOT NULL}), one index write less per run. A node of this
+ * release must already work against that index, since a rolling upgrade runs both: every writer of a job names the
+ * predicate in its {@code ON CONFLICT}, which also matches today's constraint. This test swaps the constraint for the
+ * partial index under a running node and drives each writer: REST one-off and recurring, a batch, and
+ * {@code forgeflow.enqueue}; a writer without the predicate fails at once ("no unique or exclusion constraint matching
+ * the ON CONFLICT specification"). The group commit's batch statement, which falls back to single writes when it
+ * fails, is held to it in PostgresJobRepositoryIT.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class IdempotencyPartialIndexIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    static final DropwizardAppExtension<ForgeFlowConfiguration> APP = new DropwizardAppExtension<>(
+            ForgeFlowApplication.class, ResourceHelpers.resourceFilePath("job-rules-test-config.yml"),
+            ConfigOverride.config("forgeflow.databaseUrl", () -> pg.jdbcUrl()),
+            ConfigOverride.config("forgeflow.workerId", "partial-index-node"));
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    /** The next release's index, in place of today's constraint. */
+    @BeforeAll
+    static void keyedJobsOnly() {
+        pg.jdbi().useHandle(h -> {
+            h.execute("ALTER TABLE jobs DROP CONSTRAINT jobs_idempotency_key_unique");
+            h.execute("CREATE UNIQUE INDEX jobs_idempotency_key_keyed ON jobs (idempotency_key) "
+                    + "WHERE idempotency_key IS NOT NULL");
+        });
+    }
+
+    @Test
+    void aOneOffSubmissionWithAKeyIsStoredOnceAndReplayed() throws Exception {
+        String body = "{\"name\": \"once\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+                + "\"idempotency_key\": \"partial-once\"}";
+        HttpResponse<String> first = post("/api/jobs", body);
+        HttpResponse<String> again = post("/api/jobs", body);
+
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(id(again)).isEqualTo(id(first));
+        assertThat(jobsWithKey("partial-once")).isEqualTo(1);
+    }
+
+    @Test
+    void aRecurringSubmissionWithAKeyIsStoredOnceAndReplayed() throws Exception {
+        String body = "{\"name\": \"nightly\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+                + "\"cron_expr\": \"0 3 * * *\", \"idempotency_key\": \"partial-nightly\"}";
+        HttpResponse<String> first = post("/api/jobs", body);
+        HttpResponse<String> again = post("/api/jobs", body);
+
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(id(again)).isEqualTo(id(first));
+        assertThat(jobsWithKey("partial-nightly")).isEqualTo(1);
+    }
+
+    @Test
+    void submissionsWithoutAKeyAreEachStored() throws Exception {
+        String body = "{\"name\": \"keyless\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}}";
+        assertThat(post("/api/jobs", body).statusCode()).isEqualTo(201);
+        assertThat(post("/api/jobs", body).statusCode()).isEqualTo(201);
+        long keyless = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM jobs WHERE name = 'keyless'")
+                .mapTo(Long.class).one());
+        assertThat(keyless).isEqualTo(2);
+    }
+
+    @Test
+    void aBatchIsStoredOnceAndReplayed() throws Exception {
+        String body = """
+                {"idempotency_key": "partial-batch", "jobs": [
+                  {"ref": "a", "name": "batched-extract", "executor": "shell", "payload": {"command": "true"}},
+                  {"ref": "b", "name": "batched-load", "executor": "shell", "payload": {"command": "true"},
+                   "depends_on": ["a"]}
+                ]}""";
+        HttpResponse<String> first = post("/api/batches", body);
+        HttpResponse<String> again = post("/api/batches", body);
+
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(id(again)).isEqualTo(id(first));
+        long batched = pg.jdbi().withHandle(h -> h.createQuery(
+                "SELECT count(*) FROM jobs WHERE name LIKE 'batched-%'").mapTo(Long.class).one());
+        assertThat(batched).isEqualTo(2);
+    }
+
+    @Test
+    void enqueueInTheCallersTransactionStoresOnceAndSaysSo() {
+        Map<String, Object> first = enqueue("partial-sql");
+        Map<String, Object> again = enqueue("partial-sql");
+
+        assertThat(first.get("created")).isEqualTo(true);
+        assertThat(again.get("created")).isEqualTo(false);
+        assertThat(again.get("job_id")).isEqualTo(first.get("job_id"));
+        assertThat(jobsWithKey("partial-sql")).isEqualTo(1);
+    }
+
+    static Map<String, Object> enqueue(String key) {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT job_id, created FROM forgeflow.enqueue(name => 'sql', "
+                        + "executor => 'shell', payload => '{\"command\": \"true\"}'::jsonb, idempotency_key => :key)")
+                .bind("key", key).mapToMap().one());
+    }
+
+    static long jobsWithKey(String key) {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM jobs WHERE idempotency_key = :key")
+                .bind("key", key).mapTo(Long.class).one());
+    }
+
+    static String id(HttpResponse<String> reply) throws Exception {
+        JsonNode job = JSON.readTree(reply.body());
+        return job.path("id").asText();
+    }
+
+    static HttpResponse<String> post(String path, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + APP.getLocalPort() + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
