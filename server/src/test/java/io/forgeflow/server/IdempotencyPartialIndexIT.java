@@ -56,28 +56,24 @@ class IdempotencyPartialIndexIT {
 
     @Test
     void aOneOffSubmissionWithAKeyIsStoredOnceAndReplayed() throws Exception {
-        String body = "{\"name\": \"once\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
-                + "\"idempotency_key\": \"partial-once\"}";
-        HttpResponse<String> first = post("/api/jobs", body);
-        HttpResponse<String> again = post("/api/jobs", body);
-
-        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
-        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
-        assertThat(id(again)).isEqualTo(id(first));
-        assertThat(jobsWithKey("partial-once")).isEqualTo(1);
+        storedOnceAndReplayed("{\"name\": \"once\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+                + "\"idempotency_key\": \"partial-once\"}", "partial-once");
     }
 
     @Test
     void aRecurringSubmissionWithAKeyIsStoredOnceAndReplayed() throws Exception {
-        String body = "{\"name\": \"nightly\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
-                + "\"cron_expr\": \"0 3 * * *\", \"idempotency_key\": \"partial-nightly\"}";
+        storedOnceAndReplayed("{\"name\": \"nightly\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "
+                + "\"cron_expr\": \"0 3 * * *\", \"idempotency_key\": \"partial-nightly\"}", "partial-nightly");
+    }
+
+    void storedOnceAndReplayed(String body, String key) throws Exception {
         HttpResponse<String> first = post("/api/jobs", body);
         HttpResponse<String> again = post("/api/jobs", body);
 
         assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
         assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
         assertThat(id(again)).isEqualTo(id(first));
-        assertThat(jobsWithKey("partial-nightly")).isEqualTo(1);
+        assertThat(jobsWithKey(key)).isEqualTo(1);
     }
 
     @Test
