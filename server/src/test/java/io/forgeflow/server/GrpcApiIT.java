@@ -184,9 +184,11 @@ class GrpcApiIT {
     /** The gRPC port the running node wrote to its ports file. */
     static int port() {
         try {
-            return Files.readAllLines(PORTS).stream().filter(l -> l.startsWith("grpc="))
-                    .mapToInt(l -> Integer.parseInt(l.substring(5).trim())).findFirst()
-                    .orElseThrow(() -> new IllegalStateException(PORTS + " names no gRPC port"));
+            Integer grpc = NodeProcess.readPorts(PORTS).get("grpc");
+            if (grpc == null) {
+                throw new IllegalStateException(PORTS + " names no gRPC port");
+            }
+            return grpc;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

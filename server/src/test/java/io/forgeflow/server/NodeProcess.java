@@ -85,19 +85,24 @@ final class NodeProcess implements AutoCloseable {
         return node;
     }
 
+    /** A node's FORGEFLOW_PORTS_FILE: {@code name=port} lines (api, admin, grpc). */
+    static Map<String, Integer> readPorts(Path portsFile) throws IOException {
+        Map<String, Integer> ports = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(portsFile)) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                ports.put(line.substring(0, eq), Integer.parseInt(line.substring(eq + 1).trim()));
+            }
+        }
+        return ports;
+    }
+
     /** The ports a starting node wrote to its ports file, once it has. */
     static Map<String, Integer> awaitPorts(String workerId, Path portsFile, Process process, Path log, long deadline)
             throws Exception {
         while (System.nanoTime() < deadline) {
             if (Files.exists(portsFile)) {
-                Map<String, Integer> ports = new java.util.HashMap<>();
-                for (String line : Files.readAllLines(portsFile)) {
-                    int eq = line.indexOf('=');
-                    if (eq > 0) {
-                        ports.put(line.substring(0, eq), Integer.parseInt(line.substring(eq + 1).trim()));
-                    }
-                }
-                return ports;
+                return readPorts(portsFile);
             }
             if (!process.isAlive()) {
                 throw new IllegalStateException("node " + workerId + " exited with " + process.exitValue()

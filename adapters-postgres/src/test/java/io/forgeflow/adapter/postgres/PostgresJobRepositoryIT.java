@@ -253,6 +253,16 @@ class PostgresJobRepositoryIT {
                     .as("every stored job has its run").isZero();
         }
 
+        /** Submits {@code queued} while both writers are held, so the group commit writes them as one batch. */
+        List<Future<JobCreation>> queuedBehindBusyWriters(List<Job> queued) throws Exception {
+            try (Gate gate = Gate.closedOn("gate")) {
+                gate.occupyBothWriters(jobs);
+                List<Future<JobCreation>> outcomes = gate.submitAndWaitUntilQueued(jobs, queued);
+                gate.open();
+                return outcomes;
+            }
+        }
+
         /**
          * Issue 40, expand step: the next release's unique index on keyed jobs only takes every writer's ON CONFLICT,
          * the group commit's batch statement too (IdempotencyPartialIndexIT drives the others through a node).
@@ -268,12 +278,7 @@ class PostgresJobRepositoryIT {
                 List<Job> queued = List.of(aJob().named("keyless").build(),
                         aJob().withIdempotencyKey("k").named("k-1").build(),
                         aJob().withIdempotencyKey("k").named("k-2").build());
-                List<Future<JobCreation>> outcomes;
-                try (Gate gate = Gate.closedOn("gate")) {
-                    gate.occupyBothWriters(jobs);
-                    outcomes = gate.submitAndWaitUntilQueued(jobs, queued);
-                    gate.open();
-                }
+                List<Future<JobCreation>> outcomes = queuedBehindBusyWriters(queued);
 
                 assertThat(outcomes.get(0).get().created()).isTrue();
                 assertThat(List.of(outcomes.get(1).get(), outcomes.get(2).get())).filteredOn(JobCreation::created)
@@ -291,12 +296,7 @@ class PostgresJobRepositoryIT {
         void aSubmissionTheDatabaseRefusesFailsAloneAndTheOthersOfItsBatchAreStored() throws Exception {
             List<Job> queued = List.of(aJob().named("fine-1").build(), aJob().named("x".repeat(201)).build(),
                     aJob().named("fine-2").build());
-            List<Future<JobCreation>> outcomes;
-            try (Gate gate = Gate.closedOn("gate")) {
-                gate.occupyBothWriters(jobs);
-                outcomes = gate.submitAndWaitUntilQueued(jobs, queued);
-                gate.open();
-            }
+            List<Future<JobCreation>> outcomes = queuedBehindBusyWriters(queued);
 
             assertThat(outcomes.get(0).get().created()).isTrue();
             assertThat(outcomes.get(2).get().created()).isTrue();

@@ -37,8 +37,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The execution slots: one pool of threads per queue lane, the attempts they run, the watchdog that stops an
  * executor that overruns its timeout, and cancellation. Owns the in-flight attempts, keyed by (run, attempt): a run
  * claimed again while an older attempt of it still ends here has two entries, and the newer starts only once the
- * older has ended. An ended attempt's result goes to the {@link Acknowledger} unless its lease was lost or can no
- * longer be trusted ({@link LeaseDeadlines#trusted}) and stopped for it, in which case it is discarded.
+ * older has ended. An ended attempt's result goes to the {@link Acknowledger}, which writes it fenced, unless the
+ * attempt was stopped for a lost or untrusted lease ({@link LeaseDeadlines}) and did not succeed: then it is discarded.
  */
 final class ExecutionSlots {
     private static final Logger LOG = LoggerFactory.getLogger(ExecutionSlots.class);

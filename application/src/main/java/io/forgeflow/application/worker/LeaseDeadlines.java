@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * database sets {@code lease_expires_at} later than that start, so the worker always stops first.
  *
  * <p>Written by the {@link LeaseKeeper} (a claim registers an attempt, a heartbeat confirms it); the execution slots
- * ask {@link #trusted} before acknowledging an attempt and drop it when it ends. Thread-safe.
+ * drop an attempt when it ends. Thread-safe.
  */
 final class LeaseDeadlines {
     private final Ticker ticker;
@@ -43,12 +43,6 @@ final class LeaseDeadlines {
             long until = startedNanos + trustedNanos;
             entry.trustedUntil().accumulateAndGet(until, (a, b) -> b - a > 0 ? b : a);
         }
-    }
-
-    /** Whether the attempt is registered and its deadline has not passed. */
-    boolean trusted(RunFence fence) {
-        Entry entry = entries.get(fence);
-        return entry != null && ticker.nanos() - entry.trustedUntil().get() < 0;
     }
 
     /** The registered attempts whose deadline has passed. */

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Debian's PgBouncer in transaction mode on a loopback port, in front of a test database: the role gets in that
  * database what a transaction pooler cannot carry (README "Behind PgBouncer in transaction mode"). In CI a missing
- * pgbouncer fails the test ({@code .ci/run} installs it); elsewhere it is skipped by the caller's assumption.
+ * pgbouncer fails the test ({@code .ci/run} installs it); elsewhere {@link #requireOrSkip()} skips it, saying why.
  */
 public final class TestPgBouncer implements AutoCloseable {
     public static final String BINARY = "/usr/sbin/pgbouncer";
