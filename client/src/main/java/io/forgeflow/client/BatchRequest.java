@@ -85,14 +85,25 @@ public final class BatchRequest {
         return "BatchRequest" + body;
     }
 
-    /** Fluent construction; {@code name}, {@code idempotencyKey} and {@code onComplete} are optional. */
+    /** Fluent construction; {@code name}, {@code idempotencyKey}, {@code tenant} and {@code onComplete} are optional. */
     public static final class Builder {
         private String name;
         private String idempotencyKey;
         private final List<ObjectNode> jobs = new ArrayList<>();
         private JobRequest onComplete;
+        private String tenant;
 
         private Builder() {
+        }
+
+        /**
+         * The tenant the batch and its jobs are made in, sent as the batch's {@code tenant} field; null (the default)
+         * sends none: the tenant the request acts in. A job of the batch may name its own
+         * ({@link JobRequest.Builder#tenant(String)}); the server decides whether it may differ.
+         */
+        public Builder tenant(String tenant) {
+            this.tenant = tenant;
+            return this;
         }
 
         /** At most 200 characters. */
@@ -140,6 +151,9 @@ public final class BatchRequest {
             }
             if (idempotencyKey != null) {
                 body.put("idempotency_key", idempotencyKey);
+            }
+            if (tenant != null) {
+                body.put("tenant", tenant);
             }
             ArrayNode list = body.putArray("jobs");
             jobs.forEach(job -> list.add(job.deepCopy()));

@@ -47,6 +47,8 @@ public final class ForgeFlowClient implements AutoCloseable {
     private static final MediaType JSON = MediaType.get("application/json");
     private static final RequestBody EMPTY = RequestBody.create(new byte[0], null);
     private static final String USER_AGENT = "forgeflow-client/0.1";
+    /** The header naming the tenant a request acts in. */
+    public static final String TENANT_HEADER = "X-ForgeFlow-Tenant";
 
     private final HttpUrl baseUrl;
     private final OkHttpClient http;
@@ -58,9 +60,11 @@ public final class ForgeFlowClient implements AutoCloseable {
     private final int maxRetries;
     private final Duration retryBase;
     private final Duration retryCap;
+    private final String tenant;
 
     private ForgeFlowClient(Builder b) {
         this.baseUrl = b.baseUrl;
+        this.tenant = b.tenant;
         this.eventRetry = b.eventRetry;
         this.maxRetries = b.maxRetries;
         this.retryBase = b.retryBase;
@@ -68,11 +72,15 @@ public final class ForgeFlowClient implements AutoCloseable {
         OkHttpClient base = b.okHttpClient != null ? b.okHttpClient : new OkHttpClient();
         this.ownsHttp = b.okHttpClient == null;
         String authorization = b.token == null || b.token.isBlank() ? null : "Bearer " + b.token.trim();
+        String tenantName = b.tenant;
         OkHttpClient.Builder common = base.newBuilder()
                 .addInterceptor(chain -> {
                     Request.Builder request = chain.request().newBuilder().header("User-Agent", USER_AGENT);
                     if (authorization != null) {
                         request.header("Authorization", authorization);
+                    }
+                    if (tenantName != null) {
+                        request.header(TENANT_HEADER, tenantName);
                     }
                     return chain.proceed(request.build());
                 });
@@ -80,6 +88,29 @@ public final class ForgeFlowClient implements AutoCloseable {
                 .callTimeout(b.callTimeout).build();
         // an event stream is idle between events for as long as nothing happens: no read or call timeout
         this.streaming = http.newBuilder().readTimeout(b.eventReadTimeout).callTimeout(Duration.ZERO).build();
+    }
+
+    /** A client like parent (same server, token, settings, connections and threads) acting in tenant (null: none). */
+    private ForgeFlowClient(ForgeFlowClient parent, String tenant) {
+        this.baseUrl = parent.baseUrl;
+        this.tenant = tenant;
+        this.eventRetry = parent.eventRetry;
+        this.maxRetries = parent.maxRetries;
+        this.retryBase = parent.retryBase;
+        this.retryCap = parent.retryCap;
+        this.ownsHttp = false;
+        // runs after the parent's interceptor: replaces (or removes) the tenant it set
+        okhttp3.Interceptor inTenant = chain -> {
+            Request.Builder request = chain.request().newBuilder();
+            if (tenant == null) {
+                request.removeHeader(TENANT_HEADER);
+            } else {
+                request.header(TENANT_HEADER, tenant);
+            }
+            return chain.proceed(request.build());
+        };
+        this.http = parent.http.newBuilder().addInterceptor(inTenant).build();
+        this.streaming = parent.streaming.newBuilder().addInterceptor(inTenant).build();
     }
 
     /** A builder for a server at baseUrl, e.g. {@code http://127.0.0.1:8080} (a path prefix is kept). */
@@ -90,6 +121,23 @@ public final class ForgeFlowClient implements AutoCloseable {
     /** A client with default settings and no token. */
     public static ForgeFlowClient create(String baseUrl) {
         return builder(baseUrl).build();
+    }
+
+    /** The tenant every request names in {@value #TENANT_HEADER}, or null when it names none. */
+    public String tenant() {
+        return tenant;
+    }
+
+    /**
+     * A client acting in another tenant: every request it sends carries {@code X-ForgeFlow-Tenant: tenant} (null:
+     * none, so a cluster-wide token acts across tenants); everything else, the token included, as this one. It shares
+     * this client's connections and threads: closing it ends only its own event subscriptions, and it stops working
+     * once this client is closed. For one call in another tenant: {@code client.withTenant("acme").listJobs()}.
+     *
+     * @throws IllegalArgumentException when the name cannot be sent in a header (the server checks the rest)
+     */
+    public ForgeFlowClient withTenant(String tenant) {
+        return new ForgeFlowClient(this, Builder.headerValue(tenant));
     }
 
     /** The server's base URL as configured (never includes the token). */
@@ -125,7 +173,7 @@ public final class ForgeFlowClient implements AutoCloseable {
 
     /**
      * {@code GET /api/jobs} with filters ({@code status}, {@code queue}, {@code label=key:value} for each label,
-     * {@code name_prefix}), newest first; a bad filter value is a 422 naming it ({@link ForgeFlowApiException}).
+     * {@code name_prefix}, {@code tenant}), newest first; a bad filter value is a 422 naming it ({@link ForgeFlowApiException}).
      */
     public Page<Job> listJobs(JobFilter filter, Integer limit, String cursor) {
         HttpUrl.Builder url = url("api/jobs").newBuilder();
@@ -133,6 +181,7 @@ public final class ForgeFlowClient implements AutoCloseable {
         query(url, "queue", filter.queue);
         filter.labels.forEach((k, v) -> url.addQueryParameter("label", k + ":" + v));
         query(url, "name_prefix", filter.namePrefix);
+        query(url, "tenant", filter.tenant);
         query(url, "limit", limit == null ? null : limit.toString());
         query(url, "cursor", cursor);
         return read(get(url.build()), pageOf(Job.class));
@@ -274,7 +323,8 @@ public final class ForgeFlowClient implements AutoCloseable {
 
     /**
      * {@code GET /api/runs} with filters ({@code job_id}, {@code status}, {@code queue}, {@code label=key:value} for
-     * each label, {@code scheduled_after}, {@code scheduled_before}, {@code finished_after}), newest first.
+     * each label, {@code scheduled_after}, {@code scheduled_before}, {@code finished_after}, {@code tenant}), newest
+     * first.
      */
     public Page<Run> listRuns(RunFilter filter, Integer limit, String cursor) {
         HttpUrl.Builder url = url("api/runs").newBuilder();
@@ -285,6 +335,7 @@ public final class ForgeFlowClient implements AutoCloseable {
         query(url, "scheduled_after", filter.scheduledAfter == null ? null : filter.scheduledAfter.toString());
         query(url, "scheduled_before", filter.scheduledBefore == null ? null : filter.scheduledBefore.toString());
         query(url, "finished_after", filter.finishedAfter == null ? null : filter.finishedAfter.toString());
+        query(url, "tenant", filter.tenant);
         query(url, "limit", limit == null ? null : limit.toString());
         query(url, "cursor", cursor);
         return read(get(url.build()), pageOf(Run.class));
@@ -477,7 +528,7 @@ public final class ForgeFlowClient implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "ForgeFlowClient[" + baseUrl + "]";
+        return "ForgeFlowClient[" + baseUrl + (tenant == null ? "" : ", tenant " + tenant) + "]";
     }
 
     // ---------------------------------------------------------------- plumbing shared with EventStream
@@ -686,6 +737,7 @@ public final class ForgeFlowClient implements AutoCloseable {
         private int maxRetries = 5;
         private Duration retryBase = Duration.ofMillis(250);
         private Duration retryCap = Duration.ofSeconds(4);
+        private String tenant;
 
         private Builder(String baseUrl) {
             Objects.requireNonNull(baseUrl, "baseUrl");
@@ -701,6 +753,35 @@ public final class ForgeFlowClient implements AutoCloseable {
         public Builder token(String token) {
             this.token = token;
             return this;
+        }
+
+        /**
+         * The tenant every request acts in, sent as {@code X-ForgeFlow-Tenant} (null or blank: none). With a
+         * cluster-wide token it scopes submissions, lists and id lookups to that tenant (another tenant's id answers
+         * 404); without it such a token lists every tenant and submits to {@code default}. A tenant-bound token always
+         * acts in its own tenant, and naming another is a 403 ({@code tenant_forbidden}). The name is not checked here
+         * (the server answers 422 {@code invalid_tenant}), except that it must be sendable as a header.
+         *
+         * @throws IllegalArgumentException when the name holds characters a header cannot carry
+         */
+        public Builder tenant(String tenant) {
+            this.tenant = headerValue(tenant);
+            return this;
+        }
+
+        /** Trimmed, null when blank; refuses what OkHttp would refuse at the first call. */
+        static String headerValue(String tenant) {
+            if (tenant == null || tenant.isBlank()) {
+                return null;
+            }
+            String value = tenant.trim();
+            try {
+                new okhttp3.Headers.Builder().add(TENANT_HEADER, value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("a tenant name cannot be sent as " + TENANT_HEADER + ": "
+                        + e.getMessage(), e);
+            }
+            return value;
         }
 
         /** Time to establish a TCP connection; default 5 s. */
@@ -773,7 +854,7 @@ public final class ForgeFlowClient implements AutoCloseable {
         @Override
         public String toString() {
             return "ForgeFlowClient.Builder[" + baseUrl + ", token " + (token == null || token.isBlank() ? "none" : "set")
-                    + "]";
+                    + (tenant == null ? "" : ", tenant " + tenant) + "]";
         }
     }
 }

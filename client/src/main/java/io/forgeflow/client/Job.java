@@ -34,6 +34,9 @@ import java.util.Map;
  * applied); null for none (and from a server that predates them). {@code deadStreak}: a recurring job with
  * {@code pauseAfterFailures}: its runs in a row that ended dead so far (0 otherwise, and from a server that predates
  * it).
+ * {@code tenant}: the tenant the job belongs to ({@code default} for jobs made before tenants), as the server sent it;
+ * null when the answer has no {@code tenant} field (a server that predates tenants). The client does not fill in
+ * {@code default} itself.
  */
 public record Job(
         String id,
@@ -78,7 +81,9 @@ public record Job(
         @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices,
         Debounce debounce,
         Throttle throttle,
-        int deadStreak) {
+        int deadStreak,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        String tenant) {
 
     public static final String ACTIVE = "active";
     public static final String PAUSED = "paused";
@@ -105,6 +110,23 @@ public record Job(
         dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
         parents = parents == null ? null : List.copyOf(parents);
         children = children == null ? null : List.copyOf(children);
+    }
+
+    /** A job without a tenant (the fields before {@code tenant}; {@link #tenant()} null). */
+    public Job(String id, String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+               String timezone, int priority, int maxAttempts, int timeoutSeconds, String catchUp, String idempotencyKey,
+               String status, Instant nextRunAt, Instant createdAt, Instant updatedAt, String queue,
+               String concurrencyKey, Integer maxConcurrent, String overlap, String waitingFor, Retry retry,
+               Map<String, String> labels, String traceId, List<String> dependsOn, String onParentFailure,
+               String batchId, List<LinkedJob> parents, List<LinkedJob> children, Instant startAt, Instant endAt,
+               Integer maxRuns, int jitterSeconds, Integer pauseAfterFailures, int firedRuns, String pausedNote,
+               String pausedBy, String sequenceKey, String onDead, Notify notices, Debounce debounce,
+               Throttle throttle, int deadStreak) {
+        this(id, name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, status, nextRunAt, createdAt, updatedAt, queue, concurrencyKey, maxConcurrent, overlap,
+                waitingFor, retry, labels, traceId, dependsOn, onParentFailure, batchId, parents, children, startAt,
+                endAt, maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, pausedNote, pausedBy, sequenceKey, onDead,
+                notices, debounce, throttle, deadStreak, null);
     }
 
     /** A job without flow control and dead streak (the fields before {@code debounce}). */

@@ -10,6 +10,7 @@ import java.util.Map;
 public final class JobFilter {
     String status;
     String queue;
+    String tenant;
     String namePrefix;
     final Map<String, String> labels = new LinkedHashMap<>();
 
@@ -37,6 +38,15 @@ public final class JobFilter {
     /** Only jobs whose name starts with this (case-sensitive, no wildcards). */
     public JobFilter namePrefix(String namePrefix) {
         this.namePrefix = namePrefix;
+        return this;
+    }
+
+    /**
+     * Only jobs of this tenant ({@code ?tenant=}). A tenant-bound token sees only its own tenant whatever this says
+     * (another one is a 403, {@code tenant_forbidden}); null: no filter.
+     */
+    public JobFilter tenant(String tenant) {
+        this.tenant = tenant;
         return this;
     }
 }

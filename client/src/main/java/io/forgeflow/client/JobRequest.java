@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The body of {@code POST /api/jobs}. Fields left null are not sent, so the server's defaults apply (timezone UTC,
  * priority 5, max_attempts 3, timeout_seconds 300, catch_up skip, queue {@code default}, no concurrency limit,
- * overlap allow, no parents, no debounce or throttle). Build one with {@link #shell(String, String)}, {@link #http(String, String)} or
+ * overlap allow, no parents, no debounce or throttle, no {@code tenant}: the server files it under the tenant the
+ * request acts in). Build one with {@link #shell(String, String)}, {@link #http(String, String)} or
  * {@link #builder(String, String)}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -47,7 +48,22 @@ public record JobRequest(
         String onDead,
         @com.fasterxml.jackson.annotation.JsonProperty("notify") Notify notices,
         Debounce debounce,
-        Throttle throttle) {
+        Throttle throttle,
+        String tenant) {
+
+    /** A request without a tenant (the fields before {@code tenant}). */
+    public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
+                      String timezone, Integer priority, Integer maxAttempts, Integer timeoutSeconds, String catchUp,
+                      String idempotencyKey, String queue, String concurrencyKey, Integer maxConcurrent,
+                      String overlap, String uniqueKey, String uniqueOnConflict, Retry retry,
+                      Map<String, String> labels, List<String> dependsOn, String onParentFailure, Instant startAt,
+                      Instant endAt, Integer maxRuns, Integer jitterSeconds, Integer pauseAfterFailures,
+                      String sequenceKey, String onDead, Notify notices, Debounce debounce, Throttle throttle) {
+        this(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds, catchUp,
+                idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict, retry, labels,
+                dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures, sequenceKey,
+                onDead, notices, debounce, throttle, null);
+    }
 
     /** A request without flow control (the fields before {@code debounce} and {@code throttle}). */
     public JobRequest(String name, String executor, Map<String, Object> payload, String cronExpr, Instant runAt,
@@ -167,7 +183,7 @@ public record JobRequest(
         return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
                 retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
-                sequenceKey, onDead, newNotify, debounce, throttle);
+                sequenceKey, onDead, newNotify, debounce, throttle, tenant);
     }
 
     /** The same request with other flow control ({@code debounce}, {@code throttle}; null for none); the rest kept. */
@@ -175,7 +191,7 @@ public record JobRequest(
         return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
                 retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
-                sequenceKey, onDead, notices, newDebounce, newThrottle);
+                sequenceKey, onDead, notices, newDebounce, newThrottle, tenant);
     }
 
     /** The same request with other parents ({@code depends_on}, {@code on_parent_failure}); every other field kept. */
@@ -183,7 +199,18 @@ public record JobRequest(
         return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
                 catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
                 retry, labels, parents, onFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
-                sequenceKey, onDead, notices, debounce, throttle);
+                sequenceKey, onDead, notices, debounce, throttle, tenant);
+    }
+
+    /**
+     * The same request in another tenant (the {@code tenant} body field; null: not sent, so the server files it
+     * under the tenant the request acts in); every other field kept.
+     */
+    public JobRequest withTenant(String newTenant) {
+        return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts, timeoutSeconds,
+                catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey, uniqueOnConflict,
+                retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds, pauseAfterFailures,
+                sequenceKey, onDead, notices, debounce, throttle, newTenant);
     }
 
     /** A job for the {@code shell} executor: {@code /bin/sh -c command}. */
@@ -464,11 +491,24 @@ public record JobRequest(
             return this;
         }
 
+        private String tenant;
+
+        /**
+         * The tenant the job is made in, sent as the {@code tenant} body field; null (the default) sends none, and the
+         * server uses the tenant the request acts in ({@code X-ForgeFlow-Tenant}, the token's tenant, else
+         * {@code default}). Not checked here: an invalid name is a 422 ({@code invalid_tenant}), another tenant than a
+         * tenant-bound token's a 403 ({@code tenant_forbidden}).
+         */
+        public Builder tenant(String tenant) {
+            this.tenant = tenant;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payload, cronExpr, runAt, timezone, priority, maxAttempts,
                     timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, uniqueKey,
                     uniqueOnConflict, retry, labels, dependsOn, onParentFailure, startAt, endAt, maxRuns, jitterSeconds,
-                    pauseAfterFailures, sequenceKey, onDead, notices, debounce, throttle);
+                    pauseAfterFailures, sequenceKey, onDead, notices, debounce, throttle, tenant);
         }
     }
 }

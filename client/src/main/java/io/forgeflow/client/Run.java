@@ -19,6 +19,8 @@ import java.util.Map;
  * viewer, null unless the server sets {@code FORGEFLOW_TRACE_URL_TEMPLATE}.
  * {@code snoozes}: how many of its attempts ended snoozed (the run asked to come back later without spending an
  * attempt, README "Flow control"); 0 from a server that predates it.
+ * {@code tenant}: the tenant of its job ({@code default} for runs made before tenants), as the server sent it; null
+ * when the answer has no {@code tenant} field (a server that predates tenants).
  */
 public record Run(
         String id,
@@ -40,7 +42,9 @@ public record Run(
         Map<String, String> labels,
         String traceId,
         String traceUrl,
-        int snoozes) {
+        int snoozes,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        String tenant) {
 
     /** Waits for the parents of its job ({@code depends_on}); becomes pending, or cancelled, when they end. */
     public static final String WAITING = "waiting";
@@ -53,6 +57,15 @@ public record Run(
     @JsonCreator
     public Run {
         labels = labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+    }
+
+    /** A run without a tenant (the fields before {@code tenant}; {@link #tenant()} null). */
+    public Run(String id, String jobId, String status, int attempt, int maxAttempts, int priority, Instant scheduledFor,
+               Instant startedAt, Instant finishedAt, String workerId, Instant leaseExpiresAt, String output,
+               String error, List<Attempt> attempts, String waitingFor, Retry retry, Map<String, String> labels,
+               String traceId, String traceUrl, int snoozes) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, attempts, waitingFor, retry, labels, traceId, traceUrl, snoozes, null);
     }
 
     /** A run that never snoozed (the fields before {@code snoozes}). */

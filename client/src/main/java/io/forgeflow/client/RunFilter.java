@@ -12,6 +12,7 @@ public final class RunFilter {
     String jobId;
     String status;
     String queue;
+    String tenant;
     Instant scheduledAfter;
     Instant scheduledBefore;
     Instant finishedAfter;
@@ -55,6 +56,15 @@ public final class RunFilter {
 
     public RunFilter finishedAfter(Instant time) {
         this.finishedAfter = time;
+        return this;
+    }
+
+    /**
+     * Only runs of this tenant ({@code ?tenant=}). A tenant-bound token sees only its own tenant whatever this says
+     * (another one is a 403, {@code tenant_forbidden}); null: no filter.
+     */
+    public RunFilter tenant(String tenant) {
+        this.tenant = tenant;
         return this;
     }
 }
