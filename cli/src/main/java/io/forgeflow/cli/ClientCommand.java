@@ -28,7 +28,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A command that talks to a node over REST: {@code --server}, {@code --token} and {@code --json} on every action,
+ * A command that talks to a node over REST: {@code --server}, {@code --token}, {@code --tenant} and {@code --json} on
+ * every action,
  * errors as the API worded them (no stack traces), exit codes from {@link ExitCodes}. A parser runs it: this module's
  * {@link ForgeFlowCli}, or the node's jar, which registers the same commands with its own.
  */
@@ -37,6 +38,8 @@ public abstract class ClientCommand {
     static final String SERVER_VARIABLE = "FORGEFLOW_SERVER";
     /** The API token's variable ({@code FORGEFLOW_TOKEN}, or {@code FORGEFLOW_TOKEN_FILE} naming a file holding it). */
     public static final String TOKEN_VARIABLE = "FORGEFLOW_TOKEN";
+    /** The tenant every request acts in, when {@code --tenant} gives none. */
+    static final String TENANT_VARIABLE = "FORGEFLOW_TENANT";
     static final String ACTION = "action";
 
     private static final ObjectMapper JSON = JsonMapper.builder()
@@ -97,8 +100,19 @@ public abstract class ClientCommand {
     private ForgeFlowClient connect(Namespace namespace) {
         String server = first(namespace.getString("server"), terminal.variable(SERVER_VARIABLE), DEFAULT_SERVER);
         String token = first(namespace.getString("token"), terminal.variable(TOKEN_VARIABLE), null);
+        String tenant = first(namespace.getString("tenant"), terminal.variable(TENANT_VARIABLE), null);
+        ForgeFlowClient.Builder builder;
         try {
-            ForgeFlowClient.Builder builder = ForgeFlowClient.builder(server).token(token);
+            builder = ForgeFlowClient.builder(server).token(token);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--server: " + e.getMessage());
+        }
+        try {
+            builder.tenant(tenant);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--tenant: " + e.getMessage());
+        }
+        try {
             Integer retries = namespace.getInt("retries");
             if (retries != null) {
                 if (retries < 0) {
@@ -123,7 +137,7 @@ public abstract class ClientCommand {
         return command.addSubparsers().title("actions").dest(ACTION).metavar("ACTION");
     }
 
-    /** One action, with -h, --server, --token and --json. */
+    /** One action, with -h, --server, --token, --tenant, --retries and --json. */
     Subparser action(Subparsers actions, String name, String help) {
         Subparser action = actions.addParser(name, false).help(help).description(help);
         addHelp(action);
@@ -136,7 +150,7 @@ public abstract class ClientCommand {
                 .setDefault(Arguments.SUPPRESS);
     }
 
-    /** --server, --token and --json, listed after the action's own options. */
+    /** --server, --token, --tenant, --retries and --json, listed after the action's own options. */
     static void connectionOptions(ArgumentParser parser) {
         net.sourceforge.argparse4j.inf.ArgumentGroup common = parser.addArgumentGroup("common options");
         common.addArgument("--server").metavar("URL")
@@ -144,6 +158,10 @@ public abstract class ClientCommand {
         common.addArgument("--token").metavar("TOKEN")
                 .help("API token, sent as Authorization: Bearer (default: $" + TOKEN_VARIABLE
                         + ", which keeps it out of the process list)");
+        common.addArgument("--tenant").metavar("NAME")
+                .help("act in tenant NAME, sent as X-ForgeFlow-Tenant: submissions go to it, lists and ids show only "
+                        + "its jobs, runs and batches (default: $" + TENANT_VARIABLE + ", else none: a cluster-wide "
+                        + "token sees every tenant and submits to default; a tenant-bound token always acts in its own)");
         common.addArgument("--retries").metavar("N").type(Integer.class)
                 .help("how often a read, or a submission with --idempotency-key, is sent again when the node answers "
                         + "503 (its database is away) or the connection fails, with backoff (default 5; 0: never); "

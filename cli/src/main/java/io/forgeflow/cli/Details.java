@@ -54,6 +54,7 @@ final class Details {
                 .field("name", job.name())
                 .field("executor", job.executor())
                 .field("status", job.status())
+                .field("tenant", job.tenant())
                 .field("paused", paused(job))
                 .field("waiting for", job.waitingFor())
                 .field("schedule", schedule(job))
@@ -92,6 +93,14 @@ final class Details {
                 .print(out);
         linked(out, "parents", job.parentsOrEmpty(), job.dependsOn().size());
         linked(out, "children", job.childrenOrEmpty(), -1);
+    }
+
+    /** The tenant of the default tenant's objects, and of all of them before tenants. */
+    static final String DEFAULT_TENANT = "default";
+
+    /** Whether a job or run is in a tenant other than {@code default} (null: a server that predates tenants). */
+    static boolean otherTenant(String tenant) {
+        return tenant != null && !DEFAULT_TENANT.equals(tenant);
     }
 
     /** The parents or children of a job as a table, each with its status and its latest run's; nothing when none. */
@@ -155,6 +164,7 @@ final class Details {
                 .field("id", run.id())
                 .field("job", jobName.equals(run.jobId()) ? run.jobId() : jobName + " (" + run.jobId() + ")")
                 .field("status", run.status())
+                .field("tenant", run.tenant())
                 .field("waiting for", run.waitingFor())
                 .field("attempt", run.attempt() + " / " + run.maxAttempts())
                 .field("priority", run.priority())

@@ -471,9 +471,19 @@ final class JobsCommand extends ClientCommand {
             out.json(page);
             return;
         }
-        Table table = new Table("ID", "NAME", "EXECUTOR", "SCHEDULE", "STATUS", "NEXT RUN", "PRI>");
-        page.items().forEach(job -> table.row(job.id(), job.name(), job.executor(), Details.schedule(job), job.status(),
-                Text.time(job.nextRunAt()), job.priority()));
+        // a TENANT column only when a job is not in the default tenant: one tenant's output stays as it was
+        boolean tenants = page.items().stream().anyMatch(job -> Details.otherTenant(job.tenant()));
+        Table table = tenants ? new Table("ID", "TENANT", "NAME", "EXECUTOR", "SCHEDULE", "STATUS", "NEXT RUN", "PRI>")
+                : new Table("ID", "NAME", "EXECUTOR", "SCHEDULE", "STATUS", "NEXT RUN", "PRI>");
+        page.items().forEach(job -> {
+            if (tenants) {
+                table.row(job.id(), job.tenant(), job.name(), job.executor(), Details.schedule(job), job.status(),
+                        Text.time(job.nextRunAt()), job.priority());
+            } else {
+                table.row(job.id(), job.name(), job.executor(), Details.schedule(job), job.status(),
+                        Text.time(job.nextRunAt()), job.priority());
+            }
+        });
         if (table.isEmpty()) {
             out.println(ns.getString("status") == null ? "no jobs" : "no " + ns.getString("status") + " jobs");
             // the filters are not repeated in the message: they are on the command line

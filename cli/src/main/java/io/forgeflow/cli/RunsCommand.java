@@ -108,10 +108,21 @@ final class RunsCommand extends ClientCommand {
             out.json(page);
             return;
         }
-        Table table = new Table("ID", "JOB", "STATUS", "ATTEMPT>", "SCHEDULED", "FINISHED", "WORKER", "ERROR");
-        page.items().forEach(run -> table.row(run.id(), names.of(run.jobId()), status(run),
-                run.attempt() + "/" + run.maxAttempts(), Text.time(run.scheduledFor()), Text.time(run.finishedAt()),
-                run.workerId(), run.error()));
+        // a TENANT column only when a run is not in the default tenant: one tenant's output stays as it was
+        boolean tenants = page.items().stream().anyMatch(run -> Details.otherTenant(run.tenant()));
+        Table table = tenants
+                ? new Table("ID", "TENANT", "JOB", "STATUS", "ATTEMPT>", "SCHEDULED", "FINISHED", "WORKER", "ERROR")
+                : new Table("ID", "JOB", "STATUS", "ATTEMPT>", "SCHEDULED", "FINISHED", "WORKER", "ERROR");
+        page.items().forEach(run -> {
+            if (tenants) {
+                table.row(run.id(), run.tenant(), names.of(run.jobId()), status(run),
+                        run.attempt() + "/" + run.maxAttempts(), Text.time(run.scheduledFor()),
+                        Text.time(run.finishedAt()), run.workerId(), run.error());
+            } else {
+                table.row(run.id(), names.of(run.jobId()), status(run), run.attempt() + "/" + run.maxAttempts(),
+                        Text.time(run.scheduledFor()), Text.time(run.finishedAt()), run.workerId(), run.error());
+            }
+        });
         if (table.isEmpty()) {
             out.println(none);
             return;
