@@ -17,8 +17,9 @@ final class DlqCommand extends ClientCommand {
     @Override
     public void configure(Subparser command) {
         command.help(getDescription());
-        command.usage(program + " dlq [--job JOB_ID] [--limit N] [--cursor C] [--server URL] [--token TOKEN] [--json]\n"
-                + "       " + program + " dlq requeue ID [ID ...] [--server URL] [--token TOKEN] [--json]");
+        command.usage(program + " dlq [--job JOB_ID] [--limit N] [--cursor C] [--server URL] [--token TOKEN] "
+                + "[--tenant NAME] [--json]\n"
+                + "       " + program + " dlq requeue ID [ID ...] [--server URL] [--token TOKEN] [--tenant NAME] [--json]");
         command.addArgument(ACTION).nargs("?").choices("list", "requeue").setDefault("list")
                 .help("list the dead runs, or requeue the given ones");
         command.addArgument("ids").metavar("ID").nargs("*").help("with requeue: the dead runs to requeue");

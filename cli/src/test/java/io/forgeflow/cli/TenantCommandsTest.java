@@ -164,6 +164,21 @@ class TenantCommandsTest {
     }
 
     @Test
+    void dlqTakesTheTenantAndSharesTheRunsTable() {
+        answers.put("GET /api/jobs/job_1", new String[]{"200", JOB.formatted("job_1", "")});
+        answers.put("GET /api/runs", new String[]{"200", page(RUN.formatted("run_1", tenant("acme"))
+                .replace("pending", "dead"))});
+
+        Result r = cli("dlq", "--tenant", "acme");
+
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).startsWith("ID     TENANT  JOB     STATUS").containsPattern("(?m)^run_1  acme    report  dead ");
+        assertThat(requests.get(0).get("tenant")).isEqualTo("acme");
+        assertThat(requests.get(0).get("uri")).contains("status=dead");
+        assertThat(cli("dlq", "--help").out()).contains("[--tenant NAME]");
+    }
+
+    @Test
     void jobsGetAndRunsGetPrintTheTenant() {
         answers.put("GET /api/jobs/job_1", new String[]{"200", JOB.formatted("job_1", tenant("acme"))});
         answers.put("GET /api/runs/run_1", new String[]{"200", RUN.formatted("run_1", tenant("acme"))});
