@@ -1,6 +1,6 @@
 CREATE SCHEMA forgeflow;
 
-CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text, sequence_key text DEFAULT NULL::text, on_dead text DEFAULT NULL::text, debounce jsonb DEFAULT NULL::jsonb, throttle jsonb DEFAULT NULL::jsonb, notify jsonb DEFAULT NULL::jsonb) RETURNS TABLE(job_id text, run_id text, created boolean, debounced boolean)
+CREATE FUNCTION forgeflow.enqueue(name text, executor text, payload jsonb DEFAULT '{}'::jsonb, run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default'::text, idempotency_key text DEFAULT NULL::text, concurrency_key text DEFAULT NULL::text, labels jsonb DEFAULT NULL::jsonb, max_concurrent integer DEFAULT NULL::integer, cron_expr text DEFAULT NULL::text, traceparent text DEFAULT NULL::text, tracestate text DEFAULT NULL::text, retry_base_seconds integer DEFAULT NULL::integer, retry_max_seconds integer DEFAULT NULL::integer, depends_on uuid[] DEFAULT NULL::uuid[], on_parent_failure text DEFAULT NULL::text, sequence_key text DEFAULT NULL::text, on_dead text DEFAULT NULL::text, debounce jsonb DEFAULT NULL::jsonb, throttle jsonb DEFAULT NULL::jsonb, notify jsonb DEFAULT NULL::jsonb, tenant text DEFAULT NULL::text) RETURNS TABLE(job_id text, run_id text, created boolean, debounced boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
     AS $_$
@@ -38,6 +38,7 @@ DECLARE
     v_notify   jsonb   := forgeflow_notify_checked(enqueue.notify);
     v_into_job uuid;
     v_into_run uuid;
+    v_tenant   text    := coalesce(enqueue.tenant, 'default');
 BEGIN
     IF v_debounce IS NOT NULL THEN
         IF enqueue.run_at IS NOT NULL OR v_seq IS NOT NULL OR enqueue.depends_on IS NOT NULL THEN
@@ -175,6 +176,15 @@ BEGIN
         RAISE EXCEPTION 'idempotency_key must be 1 to 200 characters, was %', char_length(v_key)
             USING ERRCODE = '22023', COLUMN = 'idempotency_key';
     END IF;
+    IF strpos(v_key, chr(31)) > 0 THEN
+        RAISE EXCEPTION 'idempotency_key must not contain the control character U+001F'
+            USING ERRCODE = '22023', COLUMN = 'idempotency_key';
+    END IF;
+    IF v_tenant !~ '^[a-z0-9_.-]{1,63}$' THEN
+        RAISE EXCEPTION 'tenant ''%'' is not a tenant name: use 1 to 63 lower-case letters, digits, ''_'', ''.'' or ''-'', e.g. ''acme''',
+            translate(left(v_tenant, 70), chr(10) || chr(13) || chr(31), '???')
+            USING ERRCODE = '22023', COLUMN = 'tenant';
+    END IF;
     IF v_key LIKE 'notice:%' THEN
         RAISE EXCEPTION 'idempotency_key must not start with ''notice:'': that prefix is reserved for the notices ForgeFlow sends'
             USING ERRCODE = '22023', COLUMN = 'idempotency_key';
@@ -224,6 +234,18 @@ BEGIN
             USING ERRCODE = '22023', COLUMN = 'executor';
     END IF;
     PERFORM forgeflow_check_payload(v_executor, v_payload);
+    IF v_tenant <> 'default' THEN
+
+        v_key := forgeflow_scoped_key(v_tenant, v_key);
+        v_ckey := forgeflow_scoped_key(v_tenant, v_ckey);
+        v_seq := forgeflow_scoped_key(v_tenant, v_seq);
+        IF v_debounce IS NOT NULL THEN
+            v_debounce := jsonb_set(v_debounce, '{key}', to_jsonb(forgeflow_scoped_key(v_tenant, v_debounce ->> 'key')));
+        END IF;
+        IF v_throttle IS NOT NULL THEN
+            v_throttle := jsonb_set(v_throttle, '{key}', to_jsonb(forgeflow_scoped_key(v_tenant, v_throttle ->> 'key')));
+        END IF;
+    END IF;
     IF v_debounce IS NOT NULL THEN
 
         SELECT a.job_id, a.run_id INTO v_into_job, v_into_run
@@ -238,11 +260,11 @@ BEGIN
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
                       retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead,
-                      debounce, throttle, notify)
+                      debounce, throttle, notify, tenant)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
             v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead,
-            v_debounce, v_throttle, v_notify)
+            v_debounce, v_throttle, v_notify, v_tenant)
     ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -261,7 +283,7 @@ BEGIN
            OR v_old.debounce IS DISTINCT FROM v_debounce OR v_old.throttle IS DISTINCT FROM v_throttle
            OR v_old.notify IS DISTINCT FROM v_notify THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
-                v_key, v_old.id
+                enqueue.idempotency_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
         END IF;
         RETURN QUERY SELECT v_old.id::text, (SELECT r.id::text FROM runs r WHERE r.job_id = v_old.id ORDER BY r.id LIMIT 1),
@@ -272,12 +294,12 @@ BEGIN
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
                       trace_origin, retry_base_seconds, retry_max_seconds, labels, sequence_key, sequence_on_dead,
-                      throttle_key, throttle_count, throttle_per_seconds)
+                      throttle_key, throttle_count, throttle_per_seconds, tenant)
     VALUES (v_run, v_job, CASE WHEN v_parents IS NULL THEN 'pending' ELSE 'waiting' END, v_priority, v_due, 0,
             v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
             forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels, v_seq, v_on_dead,
-            v_throttle ->> 'key', (v_throttle ->> 'count')::integer, (v_throttle ->> 'per_seconds')::integer)
+            v_throttle ->> 'key', (v_throttle ->> 'count')::integer, (v_throttle ->> 'per_seconds')::integer, v_tenant)
     RETURNING status INTO v_decided;
     IF v_debounce IS NOT NULL THEN
         PERFORM forgeflow_debounce_start(v_run);
@@ -534,6 +556,7 @@ CREATE TABLE forgeflow.runs (
     debounce_key text,
     debounce_until timestamp with time zone,
     debounced integer DEFAULT 0 NOT NULL,
+    tenant text DEFAULT 'default'::text NOT NULL,
     CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
     CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
     CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
@@ -1807,7 +1830,9 @@ BEGIN
     PERFORM 1 FROM runs x WHERE x.job_id = ANY (p_parents) ORDER BY x.id FOR SHARE;
     SELECT p.id INTO v_missing
     FROM unnest(p_parents) WITH ORDINALITY AS p (id, n)
-    WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = p.id AND j.status <> 'deleted')
+    WHERE NOT EXISTS (SELECT 1 FROM jobs j
+                      WHERE j.id = p.id AND j.status <> 'deleted'
+                        AND j.tenant = (SELECT c.tenant FROM jobs c WHERE c.id = p_child))
     ORDER BY p.n LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'depends_on: no job %: give the ids of existing one-off jobs', v_missing
@@ -2048,6 +2073,13 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_scoped_key(p_tenant text, p_key text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+SELECT CASE WHEN p_key IS NULL OR p_tenant IS NULL OR p_tenant = 'default' THEN p_key
+            ELSE p_tenant || chr(31) || p_key END
+$$;
+
 CREATE FUNCTION forgeflow.forgeflow_sequence_admit_trigger() RETURNS trigger
     LANGUAGE plpgsql
     SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
@@ -2270,7 +2302,9 @@ CREATE TABLE forgeflow.batches (
     completed_at timestamp with time zone,
     succeeded integer,
     dead integer,
-    cancelled integer
+    cancelled integer,
+    tenant text DEFAULT 'default'::text NOT NULL,
+    CONSTRAINT batches_tenant_name CHECK ((tenant ~ '^[a-z0-9_.-]{1,63}$'::text))
 );
 
 CREATE TABLE forgeflow.executors (
@@ -2348,15 +2382,14 @@ CREATE TABLE forgeflow.jobs (
     awaiting_recovery boolean DEFAULT false NOT NULL,
     debounce jsonb,
     throttle jsonb,
+    tenant text DEFAULT 'default'::text NOT NULL,
     CONSTRAINT jobs_catch_up_values CHECK ((catch_up = ANY (ARRAY['skip'::text, 'once'::text]))),
-    CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 200))),
     CONSTRAINT jobs_controls_recurring CHECK (((cron_expr IS NOT NULL) OR ((start_at IS NULL) AND (end_at IS NULL) AND (max_runs IS NULL) AND (jitter_seconds = 0) AND (pause_after_failures IS NULL)))),
     CONSTRAINT jobs_dead_streak_positive CHECK ((dead_streak >= 0)),
     CONSTRAINT jobs_debounce_one_off CHECK (((debounce IS NULL) OR (cron_expr IS NULL))),
     CONSTRAINT jobs_debounce_shape CHECK (((jsonb_typeof((debounce -> 'key'::text)) = 'string'::text) AND (jsonb_typeof((debounce -> 'period_seconds'::text)) = 'number'::text) AND ((debounce ->> 'edge'::text) = ANY (ARRAY['trailing'::text, 'leading'::text])))),
     CONSTRAINT jobs_executor_length CHECK (((char_length(executor) >= 1) AND (char_length(executor) <= 100))),
     CONSTRAINT jobs_fired_runs_positive CHECK ((fired_runs >= 0)),
-    CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 200))),
     CONSTRAINT jobs_jitter_range CHECK (((jitter_seconds >= 0) AND (jitter_seconds <= 86400))),
     CONSTRAINT jobs_key_needs_limit CHECK (((concurrency_key IS NULL) OR (max_concurrent IS NOT NULL))),
     CONSTRAINT jobs_labels_object CHECK ((jsonb_typeof(labels) = 'object'::text)),
@@ -2377,14 +2410,13 @@ CREATE TABLE forgeflow.jobs (
     CONSTRAINT jobs_retry_base_at_most_max CHECK ((retry_base_seconds <= retry_max_seconds)),
     CONSTRAINT jobs_retry_base_range CHECK (((retry_base_seconds >= 1) AND (retry_base_seconds <= 86400))),
     CONSTRAINT jobs_retry_max_range CHECK (((retry_max_seconds >= 1) AND (retry_max_seconds <= 86400))),
-    CONSTRAINT jobs_sequence_key_length CHECK (((char_length(sequence_key) >= 1) AND (char_length(sequence_key) <= 200))),
     CONSTRAINT jobs_sequence_on_dead_values CHECK ((sequence_on_dead = ANY (ARRAY['block'::text, 'continue'::text]))),
     CONSTRAINT jobs_sequence_one_off CHECK (((sequence_key IS NULL) OR (cron_expr IS NULL))),
     CONSTRAINT jobs_status_values CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text, 'cancelled'::text, 'completed'::text, 'deleted'::text]))),
     CONSTRAINT jobs_submitted_via_values CHECK ((submitted_via = ANY (ARRAY['rest'::text, 'sql'::text]))),
+    CONSTRAINT jobs_tenant_name CHECK ((tenant ~ '^[a-z0-9_.-]{1,63}$'::text)),
     CONSTRAINT jobs_throttle_shape CHECK (((jsonb_typeof((throttle -> 'key'::text)) = 'string'::text) AND ((((throttle ->> 'count'::text))::integer >= 1) AND (((throttle ->> 'count'::text))::integer <= 100000)) AND ((((throttle ->> 'per_seconds'::text))::integer >= 1) AND (((throttle ->> 'per_seconds'::text))::integer <= 86400)))),
     CONSTRAINT jobs_timeout_range CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 86400))),
-    CONSTRAINT jobs_unique_key_length CHECK (((char_length(unique_key) >= 1) AND (char_length(unique_key) <= 200))),
     CONSTRAINT jobs_unique_key_one_off CHECK (((unique_key IS NULL) OR (cron_expr IS NULL))),
     CONSTRAINT jobs_window_order CHECK ((end_at > start_at))
 );
@@ -2515,11 +2547,23 @@ ALTER TABLE ONLY forgeflow.handlers
 ALTER TABLE ONLY forgeflow.job_dependencies
     ADD CONSTRAINT job_dependencies_pkey PRIMARY KEY (job_id, parent_id);
 
+ALTER TABLE forgeflow.jobs
+    ADD CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 264))) NOT VALID;
+
+ALTER TABLE forgeflow.jobs
+    ADD CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 264))) NOT VALID;
+
 ALTER TABLE ONLY forgeflow.jobs
     ADD CONSTRAINT jobs_idempotency_key_unique UNIQUE (idempotency_key);
 
 ALTER TABLE ONLY forgeflow.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
+
+ALTER TABLE forgeflow.jobs
+    ADD CONSTRAINT jobs_sequence_key_length CHECK (((char_length(sequence_key) >= 1) AND (char_length(sequence_key) <= 264))) NOT VALID;
+
+ALTER TABLE forgeflow.jobs
+    ADD CONSTRAINT jobs_unique_key_length CHECK (((char_length(unique_key) >= 1) AND (char_length(unique_key) <= 264))) NOT VALID;
 
 ALTER TABLE ONLY forgeflow.leader_lease
     ADD CONSTRAINT leader_lease_pkey PRIMARY KEY (name);
@@ -2552,6 +2596,8 @@ CREATE INDEX backfills_job_idx ON forgeflow.backfills USING btree (job_id, id);
 
 CREATE INDEX batches_open_idx ON forgeflow.batches USING btree (created_at, id) WHERE (completed_at IS NULL);
 
+CREATE INDEX batches_tenant_idx ON forgeflow.batches USING btree (tenant, id DESC) WHERE (tenant <> 'default'::text);
+
 CREATE INDEX job_dependencies_parent_idx ON forgeflow.job_dependencies USING btree (parent_id, job_id);
 
 CREATE INDEX jobs_batch_idx ON forgeflow.jobs USING btree (batch_id, id) WHERE (batch_id IS NOT NULL);
@@ -2569,6 +2615,8 @@ CREATE INDEX jobs_name_prefix_idx ON forgeflow.jobs USING btree (name text_patte
 CREATE INDEX jobs_queue_id_idx ON forgeflow.jobs USING btree (queue, id DESC);
 
 CREATE INDEX jobs_status_id_idx ON forgeflow.jobs USING btree (status, id DESC);
+
+CREATE INDEX jobs_tenant_idx ON forgeflow.jobs USING btree (tenant, id DESC) WHERE (tenant <> 'default'::text);
 
 CREATE INDEX queue_starts_queue_time_idx ON forgeflow.queue_starts USING btree (queue, started_at);
 
@@ -2609,6 +2657,8 @@ CREATE INDEX runs_scheduled_for_brin ON forgeflow.runs USING brin (scheduled_for
 CREATE INDEX runs_sequence_idx ON forgeflow.runs USING btree (sequence_key, status, sequence_pos) WHERE (sequence_key IS NOT NULL);
 
 CREATE INDEX runs_status_id_idx ON forgeflow.runs USING btree (status, id DESC);
+
+CREATE INDEX runs_tenant_idx ON forgeflow.runs USING btree (tenant, id DESC) WHERE (tenant <> 'default'::text);
 
 CREATE INDEX throttle_starts_expiry_idx ON forgeflow.throttle_starts USING btree (expires_at);
 

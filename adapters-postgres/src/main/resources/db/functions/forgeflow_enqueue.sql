@@ -15,7 +15,8 @@
 -- throttle: docs/API.md "Flow control", forgeflow_flow.sql; notify: README "Notices", checked by
 -- forgeflow_notify_checked). A run with a sequence_key or a debounce waits for the
 -- key's lock (held by another submitter until its commit) and needs READ COMMITTED. debounced: the submission joined
--- the run it names (created false); nothing was stored.
+-- the run it names (created false); nothing was stored. tenant: the tenant the job belongs to (README "Tenants"; null:
+-- default); its keys are stored scoped to it (migration 0025), so the same key in two tenants makes two jobs.
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
@@ -32,6 +33,9 @@ DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer
                                 integer, text, text, text, integer, integer, uuid[], text, text, text);
 DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
                                 integer, text, text, text, integer, integer, uuid[], text, text, text, jsonb, jsonb);
+DROP FUNCTION IF EXISTS enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb,
+                                integer, text, text, text, integer, integer, uuid[], text, text, text, jsonb, jsonb,
+                                jsonb);
 CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', run_at timestamptz DEFAULT NULL,
                         priority integer DEFAULT 5, max_attempts integer DEFAULT 3, timeout_seconds integer DEFAULT 300,
                         queue text DEFAULT 'default', idempotency_key text DEFAULT NULL,
@@ -41,7 +45,8 @@ CREATE FUNCTION enqueue(name text, executor text, payload jsonb DEFAULT '{}', ru
                         retry_base_seconds integer DEFAULT NULL, retry_max_seconds integer DEFAULT NULL,
                         depends_on uuid[] DEFAULT NULL, on_parent_failure text DEFAULT NULL,
                         sequence_key text DEFAULT NULL, on_dead text DEFAULT NULL,
-                        debounce jsonb DEFAULT NULL, throttle jsonb DEFAULT NULL, notify jsonb DEFAULT NULL)
+                        debounce jsonb DEFAULT NULL, throttle jsonb DEFAULT NULL, notify jsonb DEFAULT NULL,
+                        tenant text DEFAULT NULL)
     RETURNS TABLE (job_id text, run_id text, created boolean, debounced boolean)
     LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 #variable_conflict use_column
@@ -78,6 +83,7 @@ DECLARE
     v_notify   jsonb   := forgeflow_notify_checked(enqueue.notify);
     v_into_job uuid;
     v_into_run uuid;
+    v_tenant   text    := coalesce(enqueue.tenant, 'default');
 BEGIN
     IF v_debounce IS NOT NULL THEN
         IF enqueue.run_at IS NOT NULL OR v_seq IS NOT NULL OR enqueue.depends_on IS NOT NULL THEN
@@ -215,6 +221,15 @@ BEGIN
         RAISE EXCEPTION 'idempotency_key must be 1 to 200 characters, was %', char_length(v_key)
             USING ERRCODE = '22023', COLUMN = 'idempotency_key';
     END IF;
+    IF strpos(v_key, chr(31)) > 0 THEN
+        RAISE EXCEPTION 'idempotency_key must not contain the control character U+001F'
+            USING ERRCODE = '22023', COLUMN = 'idempotency_key';
+    END IF;
+    IF v_tenant !~ '^[a-z0-9_.-]{1,63}$' THEN
+        RAISE EXCEPTION 'tenant ''%'' is not a tenant name: use 1 to 63 lower-case letters, digits, ''_'', ''.'' or ''-'', e.g. ''acme''',
+            translate(left(v_tenant, 70), chr(10) || chr(13) || chr(31), '???')
+            USING ERRCODE = '22023', COLUMN = 'tenant';
+    END IF;
     IF v_key LIKE 'notice:%' THEN
         RAISE EXCEPTION 'idempotency_key must not start with ''notice:'': that prefix is reserved for the notices ForgeFlow sends'
             USING ERRCODE = '22023', COLUMN = 'idempotency_key';
@@ -264,6 +279,18 @@ BEGIN
             USING ERRCODE = '22023', COLUMN = 'executor';
     END IF;
     PERFORM forgeflow_check_payload(v_executor, v_payload);
+    IF v_tenant <> 'default' THEN
+        -- every key in its stored form (Tenants.scopedKey): the same key in another tenant is another key
+        v_key := forgeflow_scoped_key(v_tenant, v_key);
+        v_ckey := forgeflow_scoped_key(v_tenant, v_ckey);
+        v_seq := forgeflow_scoped_key(v_tenant, v_seq);
+        IF v_debounce IS NOT NULL THEN
+            v_debounce := jsonb_set(v_debounce, '{key}', to_jsonb(forgeflow_scoped_key(v_tenant, v_debounce ->> 'key')));
+        END IF;
+        IF v_throttle IS NOT NULL THEN
+            v_throttle := jsonb_set(v_throttle, '{key}', to_jsonb(forgeflow_scoped_key(v_tenant, v_throttle ->> 'key')));
+        END IF;
+    END IF;
     IF v_debounce IS NOT NULL THEN
         -- a run of the key may absorb this submission (forgeflow_flow.sql); the key's lock is held until commit
         SELECT a.job_id, a.run_id INTO v_into_job, v_into_run
@@ -278,11 +305,11 @@ BEGIN
                       timeout_seconds, catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue,
                       concurrency_key, max_concurrent, overlap, submitted_via, traceparent, tracestate,
                       retry_base_seconds, retry_max_seconds, labels, on_parent_failure, sequence_key, sequence_on_dead,
-                      debounce, throttle, notify)
+                      debounce, throttle, notify, tenant)
     VALUES (v_job, v_name, v_executor, v_payload, NULL, enqueue.run_at, 'UTC', v_priority, v_attempts, v_timeout,
             'skip', v_key, 'active', v_due, v_now, v_now, v_queue, v_ckey, v_limit, 'allow', 'sql', v_trace, v_state,
             v_rbase, v_rmax, v_labels, CASE WHEN v_parents IS NULL THEN NULL ELSE v_policy END, v_seq, v_on_dead,
-            v_debounce, v_throttle, v_notify)
+            v_debounce, v_throttle, v_notify, v_tenant)
     ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING id INTO v_stored;
 
@@ -301,7 +328,7 @@ BEGIN
            OR v_old.debounce IS DISTINCT FROM v_debounce OR v_old.throttle IS DISTINCT FROM v_throttle
            OR v_old.notify IS DISTINCT FROM v_notify THEN
             RAISE EXCEPTION 'idempotency_key ''%'' was already used for a different job (%): send exactly the same arguments to get that job back, or use a new key',
-                v_key, v_old.id
+                enqueue.idempotency_key, v_old.id
                 USING ERRCODE = '23505', COLUMN = 'idempotency_key', CONSTRAINT = 'jobs_idempotency_key_unique';
         END IF;
         RETURN QUERY SELECT v_old.id::text, (SELECT r.id::text FROM runs r WHERE r.job_id = v_old.id ORDER BY r.id LIMIT 1),
@@ -312,12 +339,12 @@ BEGIN
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
                       trace_origin, retry_base_seconds, retry_max_seconds, labels, sequence_key, sequence_on_dead,
-                      throttle_key, throttle_count, throttle_per_seconds)
+                      throttle_key, throttle_count, throttle_per_seconds, tenant)
     VALUES (v_run, v_job, CASE WHEN v_parents IS NULL THEN 'pending' ELSE 'waiting' END, v_priority, v_due, 0,
             v_attempts, v_executor, v_payload, v_timeout, v_now,
             v_queue, CASE WHEN v_limit IS NULL THEN NULL ELSE coalesce(v_ckey, 'job:' || v_job) END, v_limit,
             forgeflow_trace_child(v_trace), v_state, v_trace, v_rbase, v_rmax, v_labels, v_seq, v_on_dead,
-            v_throttle ->> 'key', (v_throttle ->> 'count')::integer, (v_throttle ->> 'per_seconds')::integer)
+            v_throttle ->> 'key', (v_throttle ->> 'count')::integer, (v_throttle ->> 'per_seconds')::integer, v_tenant)
     RETURNING status INTO v_decided;
     IF v_debounce IS NOT NULL THEN
         PERFORM forgeflow_debounce_start(v_run);
@@ -350,7 +377,7 @@ BEGIN
     RETURN QUERY SELECT v_job::text, v_run::text, true, false;
 END
 $$;
---rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text, text, text, jsonb, jsonb, jsonb);
+--rollback DROP FUNCTION enqueue(text, text, jsonb, timestamptz, integer, integer, integer, text, text, text, jsonb, integer, text, text, text, integer, integer, uuid[], text, text, text, jsonb, jsonb, jsonb, text);
 
 --changeset forgeflow:function-check-payload splitStatements:false runOnChange:true
 -- forgeflow_check_payload(): the payload rules of the built-in executors (shell, http, noop, and java: an embedded

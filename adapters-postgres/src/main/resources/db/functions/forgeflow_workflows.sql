@@ -163,7 +163,9 @@ END
 $$;
 
 -- Links a new child (its job and waiting run already inserted) to its parents, then decides it once (parents that
--- ended before the link). SQLSTATE 22023 with COLUMN depends_on for a parent that is unknown or recurring.
+-- ended before the link). SQLSTATE 22023 with COLUMN depends_on for a parent that is unknown or recurring. A parent in
+-- another tenant than the child's is unknown to it (the same answer: nothing tells it exists). Every path that links
+-- parents (a submission, a batch, enqueue) comes through here.
 CREATE OR REPLACE FUNCTION forgeflow_link_parents(p_child uuid, p_parents uuid[]) RETURNS text
     LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -179,7 +181,9 @@ BEGIN
     PERFORM 1 FROM runs x WHERE x.job_id = ANY (p_parents) ORDER BY x.id FOR SHARE;
     SELECT p.id INTO v_missing
     FROM unnest(p_parents) WITH ORDINALITY AS p (id, n)
-    WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = p.id AND j.status <> 'deleted')
+    WHERE NOT EXISTS (SELECT 1 FROM jobs j
+                      WHERE j.id = p.id AND j.status <> 'deleted'
+                        AND j.tenant = (SELECT c.tenant FROM jobs c WHERE c.id = p_child))
     ORDER BY p.n LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'depends_on: no job %: give the ids of existing one-off jobs', v_missing

@@ -65,6 +65,7 @@ final class ApiWiring {
     private final ListBudget listBudget;
     private Workflows workflows;
     private java.util.function.IntConsumer batchCreated = n -> { };
+    private io.forgeflow.domain.port.TenantDirectory tenants;
 
     ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
               ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
@@ -85,6 +86,12 @@ final class ApiWiring {
         this.queues = queues;
         this.waits = waits;
         this.listBudget = listBudget;
+    }
+
+    /** Who owns each job, run and batch (issue 42): the API keeps a tenant's requests inside it. */
+    ApiWiring tenants(io.forgeflow.domain.port.TenantDirectory directory) {
+        this.tenants = directory;
+        return this;
     }
 
     /** Workflows (issue 32): jobs with parents and batches. */
@@ -160,6 +167,7 @@ final class ApiWiring {
             }
         };
         if (apiRole) {
+            environment.jersey().register(RestModule.tenants(java.util.Objects.requireNonNull(tenants, "tenants")));
             RestModule.resources(submitJob(), new QueryJobs(jobs, waits, listBudget), new PauseJob(jobs, tracing),
                     new ResumeJob(jobs, runs, cron, signal, clock), new CancelJob(jobs, tracing), new TriggerJob(jobs, runs, signal, clock, tracing),
                     new UpdateJob(jobs, executors, cron, signal, clock), new DeleteJob(jobs, tracing),

@@ -63,7 +63,7 @@ final class GrpcWiring {
 
     private static Caller caller(ApiPrincipal p) {
         return new Caller(p.name(), p.scopes().stream().map(Scope::wireName).collect(Collectors.toSet()),
-                p.submitExecutors());
+                p.submitExecutors(), p.tenant());
     }
 
     /**

@@ -218,6 +218,7 @@ final class NodeWiring {
                 .slowClients(new io.forgeflow.adapter.rest.SlowClientLimits(settings.maxConnectionsPerAddress,
                         settings.minRequestDataRate, settings.requestBodyGrace.toJavaDuration()))
                 .workflows(workflows, metrics::batchCreated).notifyDefault(notifyDefault)
+                .tenants(new io.forgeflow.adapter.postgres.PostgresTenantDirectory(jdbi))
                 .debounced(metrics::debounced);
         api.register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;

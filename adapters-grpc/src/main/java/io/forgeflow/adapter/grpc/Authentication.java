@@ -82,6 +82,13 @@ final class Authentication implements ServerInterceptor {
                     : "the bearer token is not valid: send a token configured on the server (" + VARIABLE + ")";
             return refuse(call, Code.UNAUTHENTICATED, message, "unauthorized");
         }
+        if (caller.tenant() != null) {
+            // fail closed: the gRPC API has no tenants yet, so a tenant's token would act across all of them
+            LOG.info("refused gRPC {} to {}: bound to tenant {}", method, caller.name(), caller.tenant());
+            return refuse(call, Code.PERMISSION_DENIED, "this token is bound to tenant '" + caller.tenant()
+                    + "', and the gRPC API serves cluster-wide tokens only: use the REST API, which keeps a tenant's "
+                    + "requests inside it, or a cluster-wide token (" + VARIABLE + ")", "tenant_forbidden");
+        }
         String scope = SCOPES.getOrDefault(method, "admin");
         if (!caller.has(scope)) {
             LOG.info("refused gRPC {} to {}: needs scope {}", method, caller.name(), scope);

@@ -5,9 +5,15 @@ import java.util.Set;
 /**
  * Who a call authenticated as: the REST API's principal for the same token (the server hands the adapter REST's
  * {@code ApiTokens}, seen through {@link Tokens}), its scope names ({@code read}, {@code operate}, {@code submit},
- * {@code admin}) and the executors its {@code submit:<executor>} scopes name.
+ * {@code admin}), the executors its {@code submit:<executor>} scopes name, and the tenant a tenant-bound token is bound
+ * to (null: cluster-wide).
  */
-public record Caller(String name, Set<String> scopes, Set<String> submitExecutors) {
+public record Caller(String name, Set<String> scopes, Set<String> submitExecutors, String tenant) {
+    /** A cluster-wide caller. */
+    public Caller(String name, Set<String> scopes, Set<String> submitExecutors) {
+        this(name, scopes, submitExecutors, null);
+    }
+
     public Caller {
         scopes = Set.copyOf(scopes);
         submitExecutors = Set.copyOf(submitExecutors);

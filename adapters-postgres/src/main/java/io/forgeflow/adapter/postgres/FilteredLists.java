@@ -37,7 +37,8 @@ final class FilteredLists {
             customPlans(h);
             return h.attach(JobSql.class).listMatching(filter.status() == null ? null : filter.status().wireName(),
                     filter.queue(), labels(filter.labels()),
-                    filter.namePrefix() == null ? null : likePrefix(filter.namePrefix()), after, limit + 1);
+                    filter.namePrefix() == null ? null : likePrefix(filter.namePrefix()), filter.tenant(), after,
+                    limit + 1);
         });
         return Cursors.page(rows, limit, Job::id);
     }
@@ -51,7 +52,7 @@ final class FilteredLists {
             customPlans(h);
             return h.attach(RunSql.class).listMatching(filter.jobId(), status(filter), filter.queue(),
                     labels(filter.labels()), filter.scheduledAfter(), filter.scheduledBefore(),
-                    filter.finishedAfter(), after, limit + 1);
+                    filter.finishedAfter(), filter.tenant(), after, limit + 1);
         });
         return Cursors.page(rows, limit, Run::id);
     }
@@ -67,7 +68,7 @@ final class FilteredLists {
             return h.attach(JobSql.class).listForDisplayMatching(
                     filter.status() == null ? null : filter.status().wireName(), filter.queue(),
                     labels(filter.labels()), filter.namePrefix() == null ? null : likePrefix(filter.namePrefix()),
-                    after, limit + 1, ListedJob.PAYLOAD_LIMIT_BYTES, ListedJob.ITEM_OVERHEAD_BYTES, budget.bytes());
+                    filter.tenant(), after, limit + 1, ListedJob.PAYLOAD_LIMIT_BYTES, ListedJob.ITEM_OVERHEAD_BYTES, budget.bytes());
         });
         return Cursors.budgetedPage(rows, limit, Rows.BudgetedJob::candidates, Rows.BudgetedJob::listed,
                 listed -> listed.job().id());
@@ -86,7 +87,7 @@ final class FilteredLists {
             customPlans(h);
             return h.attach(RunSql.class).listForDisplayMatching(filter.jobId(), status(filter), filter.queue(),
                     labels(filter.labels()), filter.scheduledAfter(), filter.scheduledBefore(),
-                    filter.finishedAfter(), after, limit + 1, ListedRun.OUTPUT_TAIL_CHARS,
+                    filter.finishedAfter(), filter.tenant(), after, limit + 1, ListedRun.OUTPUT_TAIL_CHARS,
                     ListedRun.ITEM_OVERHEAD_BYTES, budget.bytes());
         });
         return Cursors.budgetedPage(rows, limit, Rows.BudgetedRun::candidates, Rows.BudgetedRun::listed,

@@ -43,8 +43,9 @@ interface JobSql {
                          @Bind("pauseAfterFailures") Integer pauseAfterFailures,
                          @Bind("sequenceKey") String sequenceKey, @Bind("sequenceOnDead") String sequenceOnDead,
                          @Bind("notify") String notify, @Bind("debounce") String debounce,
-                         @Bind("throttle") String throttle);
+                         @Bind("throttle") String throttle, @Bind("tenant") String tenant);
 
+    /** {@code job} with its keys already in stored form ({@link StoredKeys#stored}). */
     default Optional<Job> insert(Job job, Instant now) {
         JobSpec spec = job.spec();
         return insert(job.id(), spec.name(), spec.executor(), spec.payload(), spec.cronExpr(), spec.runAt(),
@@ -55,7 +56,8 @@ interface JobSql {
                 job.trace() == null ? null : job.trace().tracestate(), retryBase(spec), retryMax(spec),
                 PayloadJson.write(spec.labels()), spec.schedule().startAt(), spec.schedule().endAt(),
                 spec.schedule().maxRuns(), spec.schedule().jitter(), spec.schedule().pauseAfterFailures(),
-                spec.sequenceKey(), spec.sequenceOnDead(), notifyJson(spec), debounceJson(spec), throttleJson(spec));
+                spec.sequenceKey(), spec.sequenceOnDead(), notifyJson(spec), debounceJson(spec), throttleJson(spec),
+                job.tenant());
     }
 
     /** The {@code debounce} column: {@code {"key", "period_seconds", "max_wait_seconds", "edge"}}, null for none. */
@@ -107,8 +109,8 @@ interface JobSql {
     /** GET /api/jobs with its filters (null: none); run it with custom plans (FilteredLists). */
     @SqlQuery
     List<Job> listMatching(@Bind("status") String status, @Bind("queue") String queue, @Bind("labels") String labels,
-                           @Bind("namePrefix") String namePrefix, @Bind("after") String afterId,
-                           @Bind("limit") int limit);
+                           @Bind("namePrefix") String namePrefix, @Bind("tenant") String tenant,
+                           @Bind("after") String afterId, @Bind("limit") int limit);
 
     @SqlQuery
     Optional<Job> findByIdempotencyKey(@Bind("idempotencyKey") String idempotencyKey);
@@ -133,6 +135,7 @@ interface JobSql {
     List<Rows.BudgetedJob> listForDisplayMatching(@Bind("status") String status, @Bind("queue") String queue,
                                                   @Bind("labels") String labels,
                                                   @Bind("namePrefix") String namePrefix,
+                                                  @Bind("tenant") String tenant,
                                                   @Bind("after") String afterId, @Bind("limit") int limit,
                                                   @Bind("payloadLimit") int payloadLimit,
                                                   @Bind("overhead") int itemOverhead, @Bind("budget") long budget);

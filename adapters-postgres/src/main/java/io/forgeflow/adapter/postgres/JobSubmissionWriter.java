@@ -45,7 +45,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 queues = new String[n], concurrencyKeys = new String[n], overlaps = new String[n],
                 runIds = new String[n], runScheduledFors = new String[n], runCreatedAts = new String[n],
                 nows = new String[n], traceparents = new String[n], tracestates = new String[n],
-                labels = new String[n];
+                labels = new String[n], tenants = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n], timeouts = new Integer[n],
                 maxConcurrents = new Integer[n], runPriorities = new Integer[n], runMaxAttempts = new Integer[n],
                 retryBases = new Integer[n], retryMaxes = new Integer[n];
@@ -60,6 +60,7 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
             executors[i] = spec.executor();
             payloads[i] = PayloadJson.write(spec.payload());
             labels[i] = PayloadJson.write(spec.labels());
+            tenants[i] = job.tenant();
             cronExprs[i] = spec.cronExpr();
             runAts[i] = text(spec.runAt());
             timezones[i] = spec.timezone();
@@ -106,7 +107,8 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                         .integerArray("runMaxAttempts", runMaxAttempts).textArray("runCreatedAts", runCreatedAts)
                         .textArray("nows", nows).textArray("traceparents", traceparents)
                         .textArray("tracestates", tracestates).integerArray("retryBases", retryBases)
-                        .integerArray("retryMaxes", retryMaxes).textArray("labels", labels).done();
+                        .integerArray("retryMaxes", retryMaxes).textArray("labels", labels)
+                        .textArray("tenants", tenants).done();
                 try (java.sql.ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         Job stored = Rows.job(rows);
@@ -157,6 +159,6 @@ final class JobSubmissionWriter implements GroupCommit.Writer<JobSubmissionWrite
                 .text("tracestate", job.trace() == null ? null : job.trace().tracestate())
                 .integer("retryBaseSeconds", JobSql.retryBase(spec))
                 .integer("retryMaxSeconds", JobSql.retryMax(spec))
-                .text("labels", PayloadJson.write(spec.labels())).done();
+                .text("labels", PayloadJson.write(spec.labels())).text("tenant", job.tenant()).done();
     }
 }

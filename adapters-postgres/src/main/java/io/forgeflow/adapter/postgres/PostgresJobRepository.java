@@ -14,6 +14,7 @@ import io.forgeflow.domain.run.RunStatus;
 import org.jdbi.v3.core.Jdbi;
 
 import java.time.Clock;
+import io.forgeflow.domain.tenant.Tenants;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,8 +60,9 @@ public final class PostgresJobRepository implements JobRepository {
     }
 
     @Override
-    public JobCreation create(Job job, Run firstRun) {
-        Objects.requireNonNull(job, "job");
+    public JobCreation create(Job given, Run firstRun) {
+        Objects.requireNonNull(given, "job");
+        Job job = StoredKeys.stored(given);
         if (firstRun != null && !firstRun.jobId().equalsIgnoreCase(job.id())) {
             throw new IllegalArgumentException("the first run belongs to job " + firstRun.jobId() + ", not " + job.id());
         }
@@ -111,7 +113,7 @@ public final class PostgresJobRepository implements JobRepository {
                 return withRun(creation.get(), inserted);
             }
         }
-        throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
+        throw new IllegalStateException("idempotency key " + Tenants.unscopedKey(job.spec().idempotencyKey())
                 + " kept conflicting with a job that could not be read");
     }
 
@@ -147,7 +149,8 @@ public final class PostgresJobRepository implements JobRepository {
                 Optional<String> holder = jdbi.withExtension(JobSql.class,
                         sql -> sql.liveHolderOf(job.spec().queue(), job.spec().uniqueKey()));
                 if (holder.isPresent()) {
-                    throw ConflictException.uniqueKeyHeld(job.spec().uniqueKey(), job.spec().queue(), holder.get());
+                    throw ConflictException.uniqueKeyHeld(Tenants.unscopedKey(job.spec().uniqueKey()), job.spec().queue(),
+                            holder.get());
                 }
                 continue;
             }
@@ -155,7 +158,7 @@ public final class PostgresJobRepository implements JobRepository {
                 return withRun(creation.get(), inserted);
             }
         }
-        throw new IllegalStateException("unique key " + job.spec().uniqueKey()
+        throw new IllegalStateException("unique key " + Tenants.unscopedKey(job.spec().uniqueKey())
                 + " kept conflicting with a run that could not be read");
     }
 
@@ -175,7 +178,7 @@ public final class PostgresJobRepository implements JobRepository {
                 return new JobCreation(holder.get(), false);
             }
         }
-        throw new IllegalStateException("idempotency key " + job.spec().idempotencyKey()
+        throw new IllegalStateException("idempotency key " + Tenants.unscopedKey(job.spec().idempotencyKey())
                 + " kept conflicting with a job that could not be read");
     }
 

@@ -16,6 +16,7 @@ import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
 import java.sql.Array;
+import io.forgeflow.domain.tenant.Tenants;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -67,8 +68,9 @@ public final class PostgresWorkflows implements Workflows {
     }
 
     @Override
-    public JobCreation createWithParents(Job job, Run waitingRun, Dependencies dependencies) {
+    public JobCreation createWithParents(Job given, Run waitingRun, Dependencies dependencies) {
         Objects.requireNonNull(dependencies, "dependencies");
+        Job job = StoredKeys.stored(given);
         if (dependencies.isEmpty()) {
             throw new IllegalArgumentException("a job with parents needs at least one");
         }
@@ -81,7 +83,7 @@ public final class PostgresWorkflows implements Workflows {
                     return jobs.findByIdempotencyKey(job.spec().idempotencyKey())
                             .map(holder -> new JobCreation(holder, false))
                             .orElseThrow(() -> new IllegalStateException("idempotency key "
-                                    + job.spec().idempotencyKey() + " is taken by a job that could not be read"));
+                                    + given.spec().idempotencyKey() + " is taken by a job that could not be read"));
                 }
                 handle.createUpdate("UPDATE jobs SET on_parent_failure = :policy WHERE id = CAST(:id AS uuid)")
                         .bind("policy", dependencies.onParentFailure().wireName()).bind("id", job.id()).execute();
@@ -101,11 +103,20 @@ public final class PostgresWorkflows implements Workflows {
     }
 
     @Override
-    public BatchCreation createBatch(BatchPlan plan, List<Job> jobs, List<Run> runs, Job onComplete,
+    public BatchCreation createBatch(BatchPlan plan, List<Job> givenJobs, List<Run> runs, Job givenOnComplete,
                                      Run onCompleteRun, String batchId, String requestHash, Instant now) {
-        if (jobs.size() != plan.jobs().size() || runs.size() != jobs.size()) {
+        if (givenJobs.size() != plan.jobs().size() || runs.size() != givenJobs.size()) {
             throw new IllegalArgumentException("a batch needs one job and one run per planned job");
         }
+        // a batch and all its jobs are in one tenant: its jobs'
+        String tenant = givenJobs.isEmpty() ? io.forgeflow.domain.tenant.Tenants.DEFAULT : givenJobs.get(0).tenant();
+        if (givenJobs.stream().anyMatch(j -> !j.tenant().equals(tenant))
+                || givenOnComplete != null && !givenOnComplete.tenant().equals(tenant)) {
+            throw new IllegalArgumentException("a batch's jobs are all in one tenant");
+        }
+        List<Job> jobs = givenJobs.stream().map(StoredKeys::stored).toList();
+        Job onComplete = givenOnComplete == null ? null : StoredKeys.stored(givenOnComplete);
+        String batchKey = io.forgeflow.domain.tenant.Tenants.scopedKey(tenant, plan.idempotencyKey());
         try {
             return jdbi.inTransaction(handle -> {
                 Connection c = handle.getConnection();
@@ -125,9 +136,10 @@ public final class PostgresWorkflows implements Workflows {
                         refs.put(p.ref(), idByIndex[p.index()]);
                     }
                 }
-                boolean stored = insertBatch(c, plan, batchId, requestHash, onComplete, idByIndex, refs, at);
+                boolean stored = insertBatch(c, plan.name(), batchKey, tenant, batchId, requestHash, onComplete,
+                        idByIndex, refs, at);
                 if (!stored) {
-                    Holder holder = batchByKey(c, plan.idempotencyKey());
+                    Holder holder = batchByKey(c, batchKey);
                     BatchProgress existing = unchecked(() -> findBatch(handle, holder.id())).orElseThrow(
                             () -> new IllegalStateException("batch key " + plan.idempotencyKey()
                                     + " is taken by a batch that could not be read"));
@@ -142,7 +154,8 @@ public final class PostgresWorkflows implements Workflows {
                         policies.add(p.hasParents() ? p.onParentFailure() : null);
                         children[k - from] = parentInBatch[p.index()];
                     }
-                    insertJobs(c, jobs.subList(from, to), runs.subList(from, to), policies, children, batchId, at);
+                    insertJobs(c, jobs.subList(from, to), runs.subList(from, to), policies, children, batchId, tenant,
+                            at);
                 }
                 insertEdges(c, plan, idByIndex);
                 for (BatchPlan.Planned p : plan.jobs()) {
@@ -155,7 +168,7 @@ public final class PostgresWorkflows implements Workflows {
                 }
                 if (onComplete != null) {
                     insertJobs(c, List.of(onComplete), List.of(onCompleteRun), Arrays.asList((ParentFailure) null),
-                            new boolean[1], null, at);
+                            new boolean[1], null, tenant, at);
                 }
                 List<String> ids = List.of(idByIndex);
                 BatchProgress progress = unchecked(() -> findBatch(handle, batchId)).orElseThrow();
@@ -168,11 +181,12 @@ public final class PostgresWorkflows implements Workflows {
         }
     }
 
-    private static boolean insertBatch(Connection c, BatchPlan plan, String batchId, String requestHash, Job onComplete,
-                                       String[] jobIds, Map<String, String> refs, Instant now) throws SQLException {
+    private static boolean insertBatch(Connection c, String name, String storedKey, String tenant, String batchId,
+                                       String requestHash, Job onComplete, String[] jobIds, Map<String, String> refs,
+                                       Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(INSERT_BATCH_SQL)) {
-            INSERT_BATCH.bind(ps).text("id", batchId).text("name", plan.name())
-                    .text("idempotencyKey", plan.idempotencyKey()).text("requestHash", requestHash)
+            INSERT_BATCH.bind(ps).text("id", batchId).text("name", name).text("tenant", tenant)
+                    .text("idempotencyKey", storedKey).text("requestHash", requestHash)
                     .integer("total", jobIds.length).textArray("jobIds", jobIds)
                     .text("refs", PayloadJson.write(new java.util.TreeMap<>(refs)))
                     .text("onComplete", onComplete == null ? null : onComplete.id())
@@ -203,7 +217,8 @@ public final class PostgresWorkflows implements Workflows {
     }
 
     private static void insertJobs(Connection c, List<Job> jobs, List<Run> runs, List<ParentFailure> policies,
-                                   boolean[] hasChildren, String batchId, Instant now) throws SQLException {
+                                   boolean[] hasChildren, String batchId, String tenant, Instant now)
+            throws SQLException {
         int n = jobs.size();
         String[] ids = new String[n], names = new String[n], executors = new String[n], payloads = new String[n],
                 runAts = new String[n], timezones = new String[n], catchUps = new String[n],
@@ -255,7 +270,7 @@ public final class PostgresWorkflows implements Workflows {
                     .textArray("labels", labels).textArray("policies", policyNames).textArray("runIds", runIds)
                     .textArray("runStatuses", runStatuses).textArray("hasChildren", children)
                     .textArray("notifies", notifies).textArray("throttles", throttles)
-                    .text("batchId", batchId).timestamp("now", now).done();
+                    .text("batchId", batchId).text("tenant", tenant).timestamp("now", now).done();
             ps.executeUpdate();
         }
     }
@@ -303,12 +318,13 @@ public final class PostgresWorkflows implements Workflows {
                 // a completed batch shows the counts it completed with; later requeues show in its jobs
                 boolean done = completed != null;
                 return Optional.of(new BatchProgress(rs.getString("id"), rs.getString("name"),
-                        rs.getString("idempotency_key"), rs.getString("request_hash"), instant(rs, "created_at"),
+                        Tenants.unscopedKey(rs.getString("idempotency_key")), rs.getString("request_hash"),
+                        instant(rs, "created_at"),
                         completed, rs.getInt("total"), rs.getInt("waiting"), rs.getInt("pending"),
                         rs.getInt("running"), done ? rs.getInt("final_succeeded") : rs.getInt("succeeded"),
                         done ? rs.getInt("final_dead") : rs.getInt("dead"),
                         done ? rs.getInt("final_cancelled") : rs.getInt("cancelled"),
-                        rs.getString("on_complete_job_id")));
+                        rs.getString("on_complete_job_id"), rs.getString("tenant")));
             }
         }
     }

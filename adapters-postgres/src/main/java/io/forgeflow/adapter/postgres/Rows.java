@@ -133,7 +133,21 @@ final class Rows {
                 rs.getInt("timeout_seconds"),
                 rs.getBoolean("cancel_requested"),
                 instant(rs, "created_at"),
-                runTrace(rs), retry(rs), labels(rs), snoozes(rs));
+                runTrace(rs), retry(rs), labels(rs), snoozes(rs), tenant(rs));
+    }
+
+    /**
+     * The row's {@code tenant}; {@value io.forgeflow.domain.tenant.Tenants#DEFAULT} when the statement did not select
+     * it (the worker's reads: no isolation decision is ever taken on a run read without it).
+     */
+    static String tenant(ResultSet rs) throws SQLException {
+        java.sql.ResultSetMetaData meta = rs.getMetaData();
+        for (int i = meta.getColumnCount(); i >= 1; i--) {
+            if ("tenant".equals(meta.getColumnLabel(i))) {
+                return rs.getString(i);
+            }
+        }
+        return io.forgeflow.domain.tenant.Tenants.DEFAULT;
     }
 
     /** The text column {@code name}; null when the statement did not select it. */
@@ -229,9 +243,9 @@ final class Rows {
                 rs.getString("unique_key"),
                 retry(rs), labels(rs), controls(rs), optionalText(rs, "sequence_key"),
                 optionalText(rs, "sequence_on_dead"), notices(rs), debounce(rs), throttle(rs));
-        return new Job(rs.getString("id"), spec, JobStatus.fromWire(rs.getString("status")),
+        return new Job(rs.getString("id"), StoredKeys.given(spec), JobStatus.fromWire(rs.getString("status")),
                 instant(rs, "next_run_at"), instant(rs, "created_at"), instant(rs, "updated_at"),
-                rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"), scheduleState(rs));
+                rs.getString("submitted_via"), trace(rs, "traceparent", "tracestate"), scheduleState(rs), tenant(rs));
     }
 
     /** A job's debounce (issue 44): the {@code debounce} column as stored (checked); null when none or not read. */

@@ -55,8 +55,8 @@ interface RunSql {
     List<Run> listMatching(@Bind("jobId") String jobId, @Bind("status") String status, @Bind("queue") String queue,
                            @Bind("labels") String labels, @Bind("scheduledAfter") Instant scheduledAfter,
                            @Bind("scheduledBefore") Instant scheduledBefore,
-                           @Bind("finishedAfter") Instant finishedAfter, @Bind("after") String afterId,
-                           @Bind("limit") int limit);
+                           @Bind("finishedAfter") Instant finishedAfter, @Bind("tenant") String tenant,
+                           @Bind("after") String afterId, @Bind("limit") int limit);
 
     /** As listMatching, for a response: the output's last {@code tail} characters, no payload. */
     @SqlQuery
@@ -65,6 +65,7 @@ interface RunSql {
                                                   @Bind("scheduledAfter") Instant scheduledAfter,
                                                   @Bind("scheduledBefore") Instant scheduledBefore,
                                                   @Bind("finishedAfter") Instant finishedAfter,
+                                                  @Bind("tenant") String tenant,
                                                   @Bind("after") String afterId, @Bind("limit") int limit,
                                                   @Bind("tail") int outputTail, @Bind("overhead") int itemOverhead,
                                                   @Bind("budget") long budget);

@@ -7,11 +7,18 @@ package io.forgeflow.adapter.rest;
 final class ApiException extends RuntimeException {
     private final int status;
     private final String field;
+    private final String code;
 
     ApiException(int status, String message, String field) {
+        this(status, message, field, null);
+    }
+
+    /** With a code finer than the status's ({@code tenant_forbidden}); null: the status's. */
+    ApiException(int status, String message, String field, String code) {
         super(message, null, false, false);
         this.status = status;
         this.field = field;
+        this.code = code;
     }
 
     static ApiException badRequest(String message) {
@@ -29,5 +36,9 @@ final class ApiException extends RuntimeException {
 
     String field() {
         return field;
+    }
+
+    String code() {
+        return code;
     }
 }

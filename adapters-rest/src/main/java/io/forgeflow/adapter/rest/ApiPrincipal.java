@@ -11,9 +11,16 @@ import java.util.stream.Stream;
 /**
  * Who a request authenticated as: the configured token it presented, named by its position in
  * {@code FORGEFLOW_API_TOKENS} ({@code token 2}: never the token itself), that token's scopes, and the executors it
- * may submit jobs to when it holds {@code submit:<executor>} scopes rather than the plain {@code submit}.
+ * may submit jobs to when it holds {@code submit:<executor>} scopes rather than the plain {@code submit}, and the one
+ * tenant a tenant-bound token ({@code acme/read:...}) acts in (null: a cluster-wide token, README "Tenants").
  */
-public record ApiPrincipal(String name, Set<Scope> scopes, Set<String> submitExecutors) implements Principal {
+public record ApiPrincipal(String name, Set<Scope> scopes, Set<String> submitExecutors, String tenant)
+        implements Principal {
+    /** A cluster-wide principal (it names a tenant per request, if any). */
+    public ApiPrincipal(String name, Set<Scope> scopes, Set<String> submitExecutors) {
+        this(name, scopes, submitExecutors, null);
+    }
+
     public ApiPrincipal {
         scopes = scopes.isEmpty() ? Collections.unmodifiableSet(EnumSet.noneOf(Scope.class))
                 : Collections.unmodifiableSet(EnumSet.copyOf(scopes));
@@ -46,7 +53,7 @@ public record ApiPrincipal(String name, Set<Scope> scopes, Set<String> submitExe
 
     @Override
     public String toString() {
-        return name + " (" + Stream.concat(scopes.stream().map(Scope::wireName),
+        return name + (tenant == null ? "" : " of tenant " + tenant) + " (" + Stream.concat(scopes.stream().map(Scope::wireName),
                 submitExecutors.stream().map(e -> Scope.SUBMIT.wireName() + ":" + e)).collect(Collectors.joining("+")) + ")";
     }
 }

@@ -17,7 +17,8 @@ import java.util.function.BiPredicate;
  * The API's bearer tokens, from {@code FORGEFLOW_API_TOKENS} (or {@code forgeflow.apiTokens}): a comma-separated list
  * of {@code scopes:token}, scopes joined with {@code +}, e.g. {@code admin:s3cret,read+operate:0pst0ken}. A token may
  * be given as {@code sha256:<64 hex digits>} of itself instead, so that the configuration need not hold it
- * ({@code printf %s "$TOKEN" | sha256sum}).
+ * ({@code printf %s "$TOKEN" | sha256sum}). {@code acme/read+submit:token} binds the token to tenant {@code acme}
+ * (README "Tenants"): it acts in that tenant only.
  *
  * <p>Only SHA-256 digests are kept. A presented token is hashed and compared with <em>every</em> configured digest
  * with {@link MessageDigest#isEqual} (constant time for equal lengths, and digests always are 32 bytes), without
@@ -35,14 +36,15 @@ public final class ApiTokens {
 
     private static final String FORMAT = "write scope:token entries separated by commas, the scopes (read, operate, "
             + "submit, submit:<executor> such as submit:http, admin) joined with +, e.g. " + VARIABLE + "=admin:<secret>,read+operate:<secret>; a token may "
-            + "also be given as sha256:<64 hex digits> of itself";
+            + "also be given as sha256:<64 hex digits> of itself, and bound to one tenant as tenant/scopes:token "
+            + "(acme/submit+read:<secret>)";
 
     private final List<Entry> entries;
     private final List<String> warnings;
     private final BiPredicate<byte[], byte[]> equal;
 
     /** One configured token: its 1-based position, its scopes, its submit:<executor> names, the token's SHA-256. */
-    private record Entry(int number, Set<Scope> scopes, Set<String> submitExecutors, byte[] digest) {
+    private record Entry(int number, Set<Scope> scopes, Set<String> submitExecutors, byte[] digest, String tenant) {
     }
 
     /**
@@ -52,6 +54,10 @@ public final class ApiTokens {
     private static final java.util.regex.Pattern SCOPED = java.util.regex.Pattern.compile(
             "(?i)^((?:read|operate|admin|submit(?::(?!sha256:)[a-z][a-z0-9_-]*)?)"
                     + "(?:\\s*\\+\\s*(?:read|operate|admin|submit(?::(?!sha256:)[a-z][a-z0-9_-]*)?))*)\\s*:(.*)$");
+
+    /** {@code tenant/scopes:token}: a tenant (checked after) and a '/' before the first ':'. */
+    private static final java.util.regex.Pattern TENANT_BOUND = java.util.regex.Pattern.compile("^([^:/]+)/([^/].*)$",
+            java.util.regex.Pattern.DOTALL);
 
     private ApiTokens(List<Entry> entries, List<String> warnings, BiPredicate<byte[], byte[]> equal) {
         this.entries = List.copyOf(entries);
@@ -107,6 +113,18 @@ public final class ApiTokens {
 
     private static Entry entry(int number, String spec, List<String> warnings) {
         String where = VARIABLE + " entry " + number;
+        // tenant/scopes:token binds the token to one tenant (README "Tenants"); a scope never holds a '/'
+        String tenant = null;
+        java.util.regex.Matcher bound = TENANT_BOUND.matcher(spec);
+        if (bound.matches()) {
+            tenant = bound.group(1).strip();
+            if (!io.forgeflow.domain.tenant.Tenants.isValid(tenant)) {
+                throw new IllegalArgumentException(where + " names a tenant that is not a tenant name before the '/': "
+                        + "use 1 to " + io.forgeflow.domain.tenant.Tenants.MAX_LENGTH + " lower-case letters, digits, "
+                        + "'_', '.' or '-', as acme/submit+read:<secret>");
+            }
+            spec = bound.group(2);
+        }
         int colon = spec.indexOf(':');
         if (colon < 0) {
             throw new IllegalArgumentException(where + " is not scope:token: " + FORMAT);
@@ -156,7 +174,7 @@ public final class ApiTokens {
             }
             digest = sha256(token);
         }
-        return new Entry(number, scopes, submitExecutors, digest);
+        return new Entry(number, scopes, submitExecutors, digest, tenant);
     }
 
     public boolean isEmpty() {
@@ -188,7 +206,7 @@ public final class ApiTokens {
             }
         }
         return match == null ? Optional.empty() : Optional.of(new ApiPrincipal("token " + match.number(), match.scopes(),
-                match.submitExecutors()));
+                match.submitExecutors(), match.tenant()));
     }
 
     static byte[] sha256(String text) {

@@ -43,7 +43,7 @@ public final class BatchResource {
     static final String EXAMPLE = "{\"jobs\": [{\"ref\": \"a\", \"name\": \"extract\", \"executor\": \"shell\", "
             + "\"payload\": {\"command\": \"echo a\"}}, {\"name\": \"load\", \"executor\": \"shell\", "
             + "\"payload\": {\"command\": \"echo b\"}, \"depends_on\": [\"a\"]}]}";
-    static final List<String> FIELDS = List.of("name", "idempotency_key", "jobs", "on_complete");
+    static final List<String> FIELDS = List.of("name", "idempotency_key", "jobs", "on_complete", "tenant");
     private final SubmitBatch batches;
 
     public BatchResource(SubmitBatch batches) {
@@ -54,6 +54,7 @@ public final class BatchResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submit(InputStream body, @Context UriInfo uri, @Context SecurityContext security,
+                           @Context jakarta.ws.rs.container.ContainerRequestContext request,
                            @HeaderParam(JobResource.TRACEPARENT) String traceparent,
                            @HeaderParam(JobResource.TRACESTATE) String tracestate) {
         Map<String, Object> fields = JsonBody.readObject(body, EXAMPLE, io.forgeflow.adapter.rest.BodyLimitFilter.MAX_BATCH_BODY_BYTES);
@@ -65,6 +66,8 @@ public final class BatchResource {
         }
         String name = text(fields, "name");
         String key = text(fields, "idempotency_key");
+        // the batch and all its jobs are in one tenant; a job that names one names the batch's
+        String tenant = Tenancy.of(request).forSubmission(text(fields, "tenant"));
         Object jobs = fields.get("jobs");
         if (!(jobs instanceof List<?> list)) {
             throw new ValidationException("jobs", "jobs must be a JSON array of 1 to " + BatchPlan.MAX_JOBS
@@ -93,6 +96,7 @@ public final class BatchResource {
                 throw new ValidationException(prefix + "ref", prefix + "ref must be a string such as \"extract\"");
             }
             JobSubmission.WithParents parsed = prefixed(prefix, () -> JobSubmission.withParents(job, prefix, refs));
+            sameTenant(prefix, parsed.tenant(), tenant);
             JobResource.checkSubmitScope(security, parsed.draft().executor());
             List<Object> dependsOn = parsed.dependencies().isEmpty() ? null : new ArrayList<>(parsed.dependencies().parents());
             entries.add(new BatchPlan.Entry((String) ref, parsed.draft(), dependsOn,
@@ -105,18 +109,29 @@ public final class BatchResource {
                 throw new ValidationException("on_complete", "on_complete must be a job body (a JSON object)");
             }
             @SuppressWarnings("unchecked")
-            Map<String, Object> job = (Map<String, Object>) raw;
+            Map<String, Object> job = new LinkedHashMap<>((Map<String, Object>) raw);
+            sameTenant("on_complete.", JobSubmission.takeTenant(job, "on_complete."), tenant);
             onComplete = prefixed("on_complete.", () -> JobSubmission.toDraft(job));
             JobResource.checkSubmitScope(security, onComplete.executor());
         }
         BatchPlan plan = BatchPlan.validate(name, key, entries, onComplete);
-        BatchCreation creation = batches.submit(plan, digest(fields), TraceContext.parse(traceparent, tracestate));
+        BatchCreation creation = batches.submit(tenant, plan, digest(fields),
+                TraceContext.parse(traceparent, tracestate));
         BatchResponse response = BatchResponse.of(creation.batch(), creation.jobIds(), creation.refs());
         if (!creation.created()) {
             return Response.ok(response).build();
         }
         return Response.created(uri.getBaseUriBuilder().path("api/batches").path(response.id()).build())
                 .entity(response).build();
+    }
+
+    /** A job of a batch is in the batch's tenant: naming another is refused on the job's field. */
+    private static void sameTenant(String prefix, String named, String tenant) {
+        if (named != null && !named.equals(tenant)) {
+            throw new ValidationException(prefix + "tenant", prefix + "tenant '" + JsonBody.shorten(named) + "' is not "
+                    + "the batch's tenant '" + tenant + "': a batch and its jobs are in one tenant; name it once, on "
+                    + "the batch");
+        }
     }
 
     @GET

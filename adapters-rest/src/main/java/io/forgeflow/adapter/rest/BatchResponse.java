@@ -14,7 +14,7 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "name", "idempotency_key", "status", "created_at", "completed_at", "total", "waiting",
-        "pending", "running", "succeeded", "dead", "cancelled", "on_complete_job_id", "job_ids", "refs"})
+        "pending", "running", "succeeded", "dead", "cancelled", "on_complete_job_id", "tenant", "job_ids", "refs"})
 public record BatchResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -31,11 +31,12 @@ public record BatchResponse(
         @JsonProperty("cancelled") int cancelled,
         @JsonProperty("on_complete_job_id") String onCompleteJobId,
         @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("job_ids") List<String> jobIds,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("refs") Map<String, String> refs) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("refs") Map<String, String> refs,
+        @JsonProperty("tenant") String tenant) {
 
     static BatchResponse of(BatchProgress b, List<String> jobIds, Map<String, String> refs) {
         return new BatchResponse(b.id(), b.name(), b.idempotencyKey(), b.status(), Timestamps.format(b.createdAt()),
                 Timestamps.format(b.completedAt()), b.total(), b.waiting(), b.pending(), b.running(), b.succeeded(),
-                b.dead(), b.cancelled(), b.onCompleteJobId(), jobIds, refs);
+                b.dead(), b.cancelled(), b.onCompleteJobId(), jobIds, refs, b.tenant());
     }
 }

@@ -24,6 +24,8 @@ final class ErrorCodes {
     static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";
     static final String MISDIRECTED_REQUEST = "misdirected_request";
     static final String VALIDATION_FAILED = "validation_failed";
+    /** A tenant-bound token named another tenant, or used a cluster-wide route (README "Tenants"). */
+    static final String TENANT_FORBIDDEN = "tenant_forbidden";
     static final String RATE_LIMITED = "rate_limited";
     static final String HEADERS_TOO_LARGE = "headers_too_large";
     static final String INTERNAL_ERROR = "internal_error";

@@ -76,7 +76,8 @@ public final class ExceptionMappers {
     public static final class Api implements ExceptionMapper<ApiException> {
         @Override
         public Response toResponse(ApiException e) {
-            return ErrorBody.response(e.status(), e.getMessage(), e.field());
+            return e.code() == null ? ErrorBody.response(e.status(), e.getMessage(), e.field())
+                    : ErrorBody.response(e.status(), e.getMessage(), e.field(), e.code());
         }
     }
 }

@@ -30,6 +30,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -80,11 +81,13 @@ public final class JobResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response submit(InputStream body, @Context UriInfo uri, @Context SecurityContext security,
+                           @Context ContainerRequestContext request,
                            @HeaderParam(TRACEPARENT) String traceparent, @HeaderParam(TRACESTATE) String tracestate) {
         JobSubmission.WithParents submission = JobSubmission.readWithParents(body);
         JobDraft draft = submission.draft();
+        String tenant = Tenancy.of(request).forSubmission(submission.tenant());
         checkSubmitScope(security, draft.executor());
-        JobCreation creation = submitJob.submit(draft, submission.dependencies(),
+        JobCreation creation = submitJob.submit(tenant, draft, submission.dependencies(),
                 TraceContext.parse(traceparent, tracestate));
         JobResponse answer = JobResponse.of(creation.job()).withWaitingFor(waitingFor(creation.job()));
         // a job just created without parents has no workflow (no parents, no batch, no children yet): no query
@@ -117,10 +120,10 @@ public final class JobResource {
      * ({@code payload_truncated}); the page may end early at the byte budget (API.md).
      */
     @GET
-    public PageResponse<JobResponse> list(@Context UriInfo uri) {
-        Query q = Query.of(uri, "status", "queue", "label", "name_prefix", "limit", "cursor");
+    public PageResponse<JobResponse> list(@Context UriInfo uri, @Context ContainerRequestContext request) {
+        Query q = Query.of(uri, "status", "queue", "label", "name_prefix", "tenant", "limit", "cursor");
         io.forgeflow.domain.port.JobFilter filter = new io.forgeflow.domain.port.JobFilter(q.jobStatus(), q.queue(),
-                q.labels(), q.namePrefix());
+                q.labels(), q.namePrefix(), Tenancy.of(request).forList(q.get("tenant")));
         HandlerWaits.Snapshot waits = queryJobs.waits().snapshot();
         io.forgeflow.domain.port.Page<io.forgeflow.domain.port.ListedJob> page =
                 queryJobs.listForDisplayMatching(filter, q.limit(), q.cursor());

@@ -31,7 +31,7 @@ import java.util.Map;
         "labels", "status", "next_run_at", "created_at", "updated_at", "submitted_via", "unique_key", "waiting_for",
         "trace_id", "retry", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs",
         "dead_streak", "paused_note", "paused_by", "notify", "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "debounce",
-        "throttle", "parents", "children", "debounced_into"})
+        "throttle", "tenant", "parents", "children", "debounced_into"})
 public record JobResponse(
         @JsonProperty("id") String id,
         @JsonProperty("name") String name,
@@ -79,7 +79,8 @@ public record JobResponse(
         @JsonProperty("notify") NotifyResponse notices,
         @JsonProperty("debounce") DebounceResponse debounce,
         @JsonProperty("throttle") ThrottleResponse throttle,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("debounced_into") String debouncedInto) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("debounced_into") String debouncedInto,
+        @JsonProperty("tenant") String tenant) {
 
     /** A job's {@code debounce} as stored (defaults applied). */
     @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -145,7 +146,7 @@ public record JobResponse(
                 s.schedule().pauseAfterFailures(), job.schedule().firedRuns(), job.schedule().deadStreak(),
                 job.schedule().pausedNote(),
                 job.schedule().pausedBy(), NotifyResponse.of(s.notices()), DebounceResponse.of(s.debounce()),
-                ThrottleResponse.of(s.throttle()), null);
+                ThrottleResponse.of(s.throttle()), null, job.tenant());
     }
 
     /**
@@ -163,7 +164,7 @@ public record JobResponse(
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.parents()) : null,
                 detailed ? LinkedJobResponse.of(links == null ? List.of() : links.children()) : null, startAt, endAt,
                 maxRuns, jitterSeconds, pauseAfterFailures, firedRuns, deadStreak, pausedNote, pausedBy, notices, debounce,
-                throttle, debouncedInto);
+                throttle, debouncedInto, tenant);
     }
 
     /** The same job, waiting for {@code what} (null: for nothing). */
@@ -172,7 +173,8 @@ public record JobResponse(
                 timeoutSeconds, catchUp, idempotencyKey, queue, concurrencyKey, maxConcurrent, overlap, status, nextRunAt,
                 createdAt, updatedAt, submittedVia, uniqueKey, what, traceId, retry, labels, dependsOn, onParentFailure,
                 batchId, sequenceKey, onDead, parents, children, startAt, endAt, maxRuns, jitterSeconds,
-                pauseAfterFailures, firedRuns, deadStreak, pausedNote, pausedBy, notices, debounce, throttle, debouncedInto);
+                pauseAfterFailures, firedRuns, deadStreak, pausedNote, pausedBy, notices, debounce, throttle, debouncedInto,
+                tenant);
     }
 
     /** The answer to a submission a debounce joined to run {@code runId} (null: none). */
@@ -182,6 +184,6 @@ public record JobResponse(
                 createdAt, updatedAt, submittedVia, uniqueKey, waitingFor, traceId, retry, labels, dependsOn,
                 onParentFailure, batchId, sequenceKey, onDead, parents, children, startAt, endAt, maxRuns,
                 jitterSeconds, pauseAfterFailures, firedRuns, deadStreak, pausedNote, pausedBy, notices, debounce,
-                throttle, runId);
+                throttle, runId, tenant);
     }
 }

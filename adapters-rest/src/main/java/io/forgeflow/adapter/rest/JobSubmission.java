@@ -30,7 +30,7 @@ final class JobSubmission {
             "priority", "max_attempts", "timeout_seconds", "catch_up", "idempotency_key", "queue", "concurrency_key",
             "max_concurrent", "overlap", "unique_key", "unique_on_conflict", "retry",
             "labels", "start_at", "end_at", "max_runs", "jitter_seconds", "pause_after_failures", "sequence_key",
-            "on_dead", "notify", "debounce", "throttle");
+            "on_dead", "notify", "debounce", "throttle", "tenant");
     /** The fields of {@code debounce}. */
     static final List<String> DEBOUNCE_FIELDS = List.of("key", "period_seconds", "max_wait_seconds", "edge");
     /** The fields of {@code throttle}. */
@@ -78,11 +78,24 @@ final class JobSubmission {
     }
 
     /** A submission with its workflow fields ({@code depends_on}, {@code on_parent_failure}). */
-    record WithParents(JobDraft draft, io.forgeflow.domain.workflow.Dependencies dependencies) {
+    record WithParents(JobDraft draft, io.forgeflow.domain.workflow.Dependencies dependencies, String tenant) {
     }
 
-    /** The fields of a job with parents, beside those of {@link #FIELDS}. */
+    /** The fields of a job with parents, beside those of {@link #FIELDS}; and {@code tenant}, the job's owner. */
     static final List<String> WORKFLOW_FIELDS = List.of("depends_on", "on_parent_failure");
+
+    /**
+     * The {@code tenant} field of a submission, taken out of {@code body}: null when absent or null, else the name as
+     * given (checked by {@link Tenancy}); 422 when it is not a string.
+     */
+    static String takeTenant(Map<String, Object> body, String prefix) {
+        Object tenant = body.remove("tenant");
+        if (tenant != null && !(tenant instanceof String)) {
+            throw new ValidationException(prefix + "tenant", prefix + "tenant must be a string, a tenant name such as "
+                    + "\"acme\", not " + kind(tenant));
+        }
+        return (String) tenant;
+    }
 
     static WithParents readWithParents(InputStream body) {
         return withParents(JsonBody.readObject(body, EXAMPLE), "", java.util.Set.of());
@@ -94,6 +107,7 @@ final class JobSubmission {
      */
     static WithParents withParents(Map<String, Object> body, String prefix, java.util.Set<String> refs) {
         Map<String, Object> rest = new java.util.LinkedHashMap<>(body);
+        String tenant = takeTenant(rest, prefix);
         Object dependsOn = rest.remove("depends_on");
         Object policy = rest.remove("on_parent_failure");
         if (dependsOn != null && !(dependsOn instanceof List)) {
@@ -106,7 +120,7 @@ final class JobSubmission {
         }
         JobDraft draft = toDraft(rest);
         return new WithParents(draft, io.forgeflow.domain.workflow.Dependencies.validate((List<?>) dependsOn,
-                (String) policy, refs, prefix));
+                (String) policy, refs, prefix), tenant);
     }
 
     static final String PATCH_EXAMPLE = "{\"cron_expr\": \"0 4 * * *\", \"priority\": 2}";

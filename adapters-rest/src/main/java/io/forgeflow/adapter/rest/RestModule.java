@@ -76,6 +76,14 @@ public final class RestModule {
                 new OpenApiResource());
     }
 
+    /**
+     * The filter that decides the tenant each request acts in and keeps it there ({@link TenantFilter}, README
+     * "Tenants"): register it with {@code environment.jersey()} on api nodes, with or without tokens.
+     */
+    public static Object tenants(io.forgeflow.domain.port.TenantDirectory directory) {
+        return new TenantFilter(directory);
+    }
+
     /** {@code /api/batches}: batches of jobs (API.md, "Workflows"). */
     public static Object batches(io.forgeflow.application.workflow.SubmitBatch batches) {
         return new BatchResource(batches);

@@ -39,11 +39,13 @@ public final class RunResource {
      * {@code limit}, {@code cursor}.
      */
     @GET
-    public PageResponse<RunResponse> list(@Context UriInfo uri) {
+    public PageResponse<RunResponse> list(@Context UriInfo uri,
+                                          @Context jakarta.ws.rs.container.ContainerRequestContext request) {
         Query q = Query.of(uri, "job_id", "status", "queue", "label", "scheduled_after", "scheduled_before",
-                "finished_after", "limit", "cursor");
+                "finished_after", "tenant", "limit", "cursor");
         io.forgeflow.domain.port.RunFilter filter = new io.forgeflow.domain.port.RunFilter(q.jobId(), q.runStatus(),
-                q.queue(), q.labels(), q.time("scheduled_after"), q.time("scheduled_before"), q.time("finished_after"));
+                q.queue(), q.labels(), q.time("scheduled_after"), q.time("scheduled_before"), q.time("finished_after"),
+                Tenancy.of(request).forList(q.get("tenant")));
         HandlerWaits.Snapshot waits = queryRuns.waits().snapshot();
         return PageResponse.of(queryRuns.listForDisplayMatching(filter, q.limit(), q.cursor()),
                 listed -> RunResponse.of(listed).withWaitingFor(waits.of(listed.run())));

@@ -21,12 +21,12 @@ import java.util.stream.Collectors;
  * and {@code trace_url} a link to it ({@code FORGEFLOW_TRACE_URL_TEMPLATE}; null when unset).
  * {@code retry}: the retry policy the run carries (its job's when the run was made, or after a PATCH while it was
  * pending), null when the nodes' defaults apply. {@code snoozes}: how many of its attempts ended snoozed (the run
- * asked to come back later, without spending an attempt).
+ * asked to come back later, without spending an attempt). {@code tenant}: its job's tenant (README "Tenants").
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"id", "job_id", "status", "attempt", "max_attempts", "priority", "scheduled_for", "started_at",
         "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error", "cancel_requested",
-        "waiting_for", "trace_id", "trace_url", "retry", "labels", "snoozes", "attempts"})
+        "waiting_for", "trace_id", "trace_url", "retry", "labels", "snoozes", "tenant", "attempts"})
 public record RunResponse(
         @JsonProperty("id") String id,
         @JsonProperty("job_id") String jobId,
@@ -49,7 +49,8 @@ public record RunResponse(
         @JsonProperty("retry") RetryResponse retry,
         @JsonProperty("attempts") @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptResponse> attempts,
         @JsonProperty("labels") Map<String, String> labels,
-        @JsonProperty("snoozes") int snoozes) {
+        @JsonProperty("snoozes") int snoozes,
+        @JsonProperty("tenant") String tenant) {
 
     static RunResponse of(Run run) {
         return of(run, null);
@@ -68,7 +69,7 @@ public record RunResponse(
     RunResponse withWaitingFor(String what) {
         return new RunResponse(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, outputTruncated, error, cancelRequested, what, traceId, traceUrl,
-                retry, attempts, labels, snoozes);
+                retry, attempts, labels, snoozes, tenant);
     }
 
     private static RunResponse of(Run run, boolean outputTruncated, List<Attempt> attempts) {
@@ -79,7 +80,7 @@ public record RunResponse(
                 TraceLinks.traceId(context(run)), TraceLinks.url(context(run)),
                 RetryResponse.of(run.retry()),
                 attempts == null ? null : attempts.stream().map(AttemptResponse::of).collect(Collectors.toList()),
-                run.labels(), run.snoozes());
+                run.labels(), run.snoozes(), run.tenant());
     }
 
     private static TraceContext context(Run run) {

@@ -42,6 +42,33 @@ class ApiTokensTest {
         }
 
         @Test
+        void aTenantBeforeTheScopesBindsTheTokenToIt() {
+            ApiTokens tokens = ApiTokens.parse(List.of("acme/submit+read:" + SECRET + ",admin:all-0123456789abcdef,"
+                    + "beta.eu-1/read:sha256:" + sha256Hex("hashed-0123456789abcdef") + ",read:with/slash-0123456789"));
+
+            assertThat(tokens.authenticate(SECRET)).hasValueSatisfying(p -> {
+                assertThat(p.tenant()).isEqualTo("acme");
+                assertThat(p.scopes()).containsExactlyInAnyOrder(Scope.SUBMIT, Scope.READ);
+                assertThat(p.toString()).isEqualTo("token 1 of tenant acme (read+submit)");
+            });
+            assertThat(tokens.authenticate("all-0123456789abcdef")).hasValueSatisfying(p ->
+                    assertThat(p.tenant()).isNull());
+            assertThat(tokens.authenticate("hashed-0123456789abcdef")).hasValueSatisfying(p ->
+                    assertThat(p.tenant()).isEqualTo("beta.eu-1"));
+            assertThat(tokens.authenticate("with/slash-0123456789")).as("a '/' in the token is the token's")
+                    .hasValueSatisfying(p -> assertThat(p.tenant()).isNull());
+        }
+
+        @Test
+        void aBadTenantNameIsRefusedNamingTheEntryNotTheToken() {
+            assertThatThrownBy(() -> ApiTokens.parse(List.of("read:ok-0123456789abcdef", "Acme Corp/read:" + SECRET)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("FORGEFLOW_API_TOKENS entry 2")
+                    .hasMessageContaining("acme/submit+read:<secret>")
+                    .hasMessageNotContaining(SECRET);
+        }
+
+        @Test
         void entriesMayComeOnePerListItemAsInYaml() {
             ApiTokens tokens = ApiTokens.parse(List.of("read:" + SECRET, "operate:other-0123456789abcdef"));
 

@@ -93,7 +93,7 @@ class JobSubmissionTest {
                         assertThat(e.getMessage()).isEqualTo("unknown field 'colour': a job has name, executor, payload, "
                                 + "cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds, catch_up, "
                                 + "idempotency_key, queue, concurrency_key, max_concurrent, overlap, unique_key, unique_on_conflict, retry, labels, "
-                                + "start_at, end_at, max_runs, jitter_seconds, pause_after_failures, sequence_key, on_dead, notify, debounce, throttle"));
+                                + "start_at, end_at, max_runs, jitter_seconds, pause_after_failures, sequence_key, on_dead, notify, debounce, throttle, tenant"));
     }
 
     @Test

@@ -40,7 +40,8 @@ class RestApiTest {
             "concurrency_key", "max_concurrent", "overlap", "labels", "status", "next_run_at", "created_at",
             "updated_at", "submitted_via", "unique_key", "waiting_for", "trace_id", "retry", "start_at", "end_at",
             "max_runs", "jitter_seconds", "pause_after_failures", "fired_runs", "dead_streak", "paused_note", "paused_by", "notify",
-            "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "debounce", "throttle");
+            "depends_on", "on_parent_failure", "batch_id", "sequence_key", "on_dead", "debounce", "throttle",
+            "tenant");
     /** A job read alone ({@code GET /api/jobs/{id}}) also shows its workflow's parents and children. */
     static final List<String> JOB_DETAIL_FIELDS = java.util.stream.Stream.concat(JOB_FIELDS.stream(),
             java.util.stream.Stream.of("parents", "children")).toList();
@@ -54,7 +55,7 @@ class RestApiTest {
     }
     static final List<String> RUN_FIELDS = List.of("id", "job_id", "status", "attempt", "max_attempts", "priority",
             "scheduled_for", "started_at", "finished_at", "worker_id", "lease_expires_at", "output", "output_truncated", "error",
-            "cancel_requested", "waiting_for", "trace_id", "trace_url", "retry", "labels", "snoozes");
+            "cancel_requested", "waiting_for", "trace_id", "trace_url", "retry", "labels", "snoozes", "tenant");
     static final String START = "2026-03-01T12:00:00Z";
     static final String ONE_OFF = "{\"name\": \"report\", \"executor\": \"shell\", \"payload\": {\"command\": \"echo hi\"}}";
     static final String RECURRING = "{\"name\": \"every5\", \"executor\": \"shell\", \"payload\": {\"command\": \"true\"}, "

@@ -126,9 +126,15 @@ public final class SubmitJob {
 
     /** Submits a job that waits for {@code dependencies} (validated by {@link Dependencies#validate}); NONE for none. */
     public JobCreation submit(JobDraft draft, Dependencies dependencies, TraceContext incoming) {
+        return submit(io.forgeflow.domain.tenant.Tenants.DEFAULT, draft, dependencies, incoming);
+    }
+
+    /** As {@link #submit(JobDraft, Dependencies, TraceContext)}, the job in {@code tenant} (a checked name). */
+    public JobCreation submit(String tenant, JobDraft draft, Dependencies dependencies, TraceContext incoming) {
+        io.forgeflow.domain.tenant.Tenants.require("tenant", tenant);
         Tracing.Span span = tracing.submission("submit", incoming);
         try {
-            JobCreation creation = store(draft, dependencies == null ? Dependencies.NONE : dependencies,
+            JobCreation creation = store(tenant, draft, dependencies == null ? Dependencies.NONE : dependencies,
                     span.context());
             span.attribute("forgeflow.job.id", creation.job().id());
             span.attribute("messaging.destination.name", creation.job().spec().queue());
@@ -141,7 +147,7 @@ public final class SubmitJob {
         }
     }
 
-    private JobCreation store(JobDraft draft, Dependencies dependencies, TraceContext trace) {
+    private JobCreation store(String tenant, JobDraft draft, Dependencies dependencies, TraceContext trace) {
         JobSpec spec = admission.admit(draft.validate());
         if (!dependencies.isEmpty()) {
             checkParentsAllowed(spec);
@@ -156,10 +162,10 @@ public final class SubmitJob {
         } else {
             Instant due = spec.runAt() == null ? now : spec.runAt();
             firstRun = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
-                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
+                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry()).inTenant(tenant);
             nextRunAt = due;
         }
-        Job job = Job.submitted(jobId, spec, nextRunAt, now, trace);
+        Job job = Job.submitted(jobId, spec, nextRunAt, now, trace, tenant);
         JobCreation creation;
         try {
             creation = dependencies.isEmpty() ? jobs.create(job, firstRun)

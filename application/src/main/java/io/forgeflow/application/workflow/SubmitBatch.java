@@ -54,7 +54,13 @@ public final class SubmitBatch {
      * @param trace       the submission's trace context, stored with every job (null: none)
      */
     public BatchCreation submit(BatchPlan plan, String requestHash, TraceContext trace) {
+        return submit(io.forgeflow.domain.tenant.Tenants.DEFAULT, plan, requestHash, trace);
+    }
+
+    /** As {@link #submit(BatchPlan, String, TraceContext)}: the batch and all its jobs in {@code tenant}. */
+    public BatchCreation submit(String tenant, BatchPlan plan, String requestHash, TraceContext trace) {
         Objects.requireNonNull(plan, "plan");
+        io.forgeflow.domain.tenant.Tenants.require("tenant", tenant);
         admission.checkKey("idempotency_key", plan.idempotencyKey());
         List<JobSpec> specs = new ArrayList<>(plan.jobs().size());
         for (BatchPlan.Planned p : plan.jobs()) {
@@ -84,9 +90,9 @@ public final class SubmitBatch {
             JobSpec spec = specs.get(jobs.size());
             String jobId = Ids.newId(now);
             Instant due = spec.runAt() == null ? now : spec.runAt();
-            jobs.add(Job.submitted(jobId, spec, due, now, trace));
+            jobs.add(Job.submitted(jobId, spec, due, now, trace, tenant));
             Run run = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
-                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry());
+                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry()).inTenant(tenant);
             runs.add(p.hasParents() ? run.waitingForParents() : run);
             dueNow |= !p.hasParents() && !due.isAfter(now);
         }
@@ -96,9 +102,9 @@ public final class SubmitBatch {
             JobSpec spec = onComplete;
             String jobId = Ids.newId(now);
             Instant due = spec.runAt() == null ? now : spec.runAt();
-            then = Job.submitted(jobId, spec, due, now, trace);
+            then = Job.submitted(jobId, spec, due, now, trace, tenant);
             thenRun = Run.pending(Ids.newId(now), jobId, spec.maxAttempts(), spec.priority(), due, spec.executor(),
-                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry()).waitingForParents();
+                    spec.payload(), spec.timeoutSeconds(), now).withRetry(spec.retry()).inTenant(tenant).waitingForParents();
         }
         BatchCreation creation = workflows.createBatch(plan, jobs, runs, then, thenRun, batchId, requestHash, now);
         if (!creation.created()) {

@@ -52,7 +52,8 @@ public final class InMemoryRunRepository implements RunRepository {
                             .filter(r -> f.scheduledAfter() == null || r.scheduledFor().isAfter(f.scheduledAfter()))
                             .filter(r -> f.scheduledBefore() == null || r.scheduledFor().isBefore(f.scheduledBefore()))
                             .filter(r -> f.finishedAfter() == null
-                                    || (r.finishedAt() != null && r.finishedAt().isAfter(f.finishedAfter()))),
+                                    || (r.finishedAt() != null && r.finishedAt().isAfter(f.finishedAfter())))
+                            .filter(r -> f.tenant() == null || f.tenant().equals(r.tenant())),
                     Run::id, limit, cursor, "run");
             return new Page<>(page.items().stream().map(store::asRead).toList(), page.nextCursor());
         }

@@ -96,6 +96,28 @@ public abstract class ListFiltersContract {
     }
 
     @Test
+    void jobsAndRunsFilterByTenant() {
+        clock().advance(Duration.ofSeconds(1));
+        Instant now = clock().instant();
+        JobSpec spec = new JobDraft("acme-report", "shell", Map.of("command", "true"), null, null, null, null, null,
+                null, null, null, null, null, null, null, null, null, Map.of()).validate();
+        Job job = Job.submitted(Ids.newId(now), spec, now.plusSeconds(60), now, null, "acme");
+        Run run = Run.pending(Ids.newId(now), job.id(), 3, 5, now.plusSeconds(60), "shell", Map.of("command", "true"),
+                60, now).inTenant("acme");
+        Job acme = jobs().create(job, run).job();
+
+        assertThat(acme.tenant()).isEqualTo("acme");
+        assertThat(jobIds(JobFilter.ALL.inTenant("acme"))).containsExactly(acme.id());
+        assertThat(jobIds(JobFilter.ALL.inTenant("default"))).doesNotContain(acme.id()).contains(report.id());
+        assertThat(jobIds(JobFilter.ALL.inTenant("beta"))).isEmpty();
+        assertThat(jobIds(JobFilter.ALL)).contains(acme.id(), report.id());
+        assertThat(runIds(RunFilter.ALL.inTenant("acme"))).containsExactly(run.id());
+        assertThat(runIds(RunFilter.ALL.inTenant("default"))).doesNotContain(run.id()).contains(reportRun.id());
+        assertThat(runs().find(run.id()).orElseThrow().tenant()).isEqualTo("acme");
+        assertThat(runs().find(reportRun.id()).orElseThrow().tenant()).isEqualTo("default");
+    }
+
+    @Test
     void jobsAndTheirRunsCarryTheirLabels() {
         assertThat(jobs().find(report.id()).orElseThrow().spec().labels())
                 .containsExactly(Map.entry("env", "prod"), Map.entry("team", "billing"));

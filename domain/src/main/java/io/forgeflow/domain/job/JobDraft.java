@@ -215,6 +215,11 @@ public record JobDraft(String name, String executor, Map<String, Object> payload
         }
         if (idempotencyKey != null) {
             checkNoNul("idempotency_key", idempotencyKey);
+            if (idempotencyKey.indexOf(io.forgeflow.domain.tenant.Tenants.SEPARATOR) >= 0) {
+                // it stands between a tenant's name and its keys (Tenants.scopedKey)
+                throw new ValidationException("idempotency_key", "idempotency_key must not contain the control "
+                        + "character U+001F");
+            }
             if (idempotencyKey.isEmpty() || idempotencyKey.length() > MAX_IDEMPOTENCY_KEY_LENGTH) {
                 throw new ValidationException("idempotency_key", "idempotency_key must be 1 to "
                         + MAX_IDEMPOTENCY_KEY_LENGTH + " characters, was " + idempotencyKey.length());

@@ -12,8 +12,20 @@ import java.util.Map;
  * @param queue      only jobs of this queue
  * @param labels     only jobs carrying every one of these labels (key and value equal)
  * @param namePrefix only jobs whose name starts with this (case-sensitive)
+ * @param tenant     only jobs of this tenant
  */
-public record JobFilter(JobStatus status, String queue, Map<String, String> labels, String namePrefix) {
+public record JobFilter(JobStatus status, String queue, Map<String, String> labels, String namePrefix,
+                        String tenant) {
+    /** Jobs of every tenant. */
+    public JobFilter(JobStatus status, String queue, Map<String, String> labels, String namePrefix) {
+        this(status, queue, labels, namePrefix, null);
+    }
+
+    /** The same filter, within {@code newTenant} (null: every tenant). */
+    public JobFilter inTenant(String newTenant) {
+        return new JobFilter(status, queue, labels, namePrefix, newTenant);
+    }
+
     /** Every job but deleted ones. */
     public static final JobFilter ALL = new JobFilter(null, null, Map.of(), null);
 
@@ -31,6 +43,7 @@ public record JobFilter(JobStatus status, String queue, Map<String, String> labe
         return (status == null ? job.status() != JobStatus.DELETED : job.status() == status)
                 && (queue == null || queue.equals(job.spec().queue()))
                 && job.spec().labels().entrySet().containsAll(labels.entrySet())
-                && (namePrefix == null || job.spec().name().startsWith(namePrefix));
+                && (namePrefix == null || job.spec().name().startsWith(namePrefix))
+                && (tenant == null || tenant.equals(job.tenant()));
     }
 }

@@ -15,9 +15,21 @@ import java.util.Map;
  * @param scheduledAfter  only runs with {@code scheduled_for} later than this
  * @param scheduledBefore only runs with {@code scheduled_for} earlier than this
  * @param finishedAfter   only runs that finished later than this (so only finished runs)
+ * @param tenant          only runs of this tenant
  */
 public record RunFilter(String jobId, RunStatus status, String queue, Map<String, String> labels,
-                        Instant scheduledAfter, Instant scheduledBefore, Instant finishedAfter) {
+                        Instant scheduledAfter, Instant scheduledBefore, Instant finishedAfter, String tenant) {
+    /** Runs of every tenant. */
+    public RunFilter(String jobId, RunStatus status, String queue, Map<String, String> labels,
+                     Instant scheduledAfter, Instant scheduledBefore, Instant finishedAfter) {
+        this(jobId, status, queue, labels, scheduledAfter, scheduledBefore, finishedAfter, null);
+    }
+
+    /** The same filter, within {@code newTenant} (null: every tenant). */
+    public RunFilter inTenant(String newTenant) {
+        return new RunFilter(jobId, status, queue, labels, scheduledAfter, scheduledBefore, finishedAfter, newTenant);
+    }
+
     /** Every run. */
     public static final RunFilter ALL = new RunFilter(null, null, null, Map.of(), null, null, null);
 

@@ -51,7 +51,19 @@ public interface Workflows {
     /** A batch and where its jobs stand (counts by their latest run's status). */
     record BatchProgress(String id, String name, String idempotencyKey, String requestHash, Instant createdAt,
                          Instant completedAt, int total, int waiting, int pending, int running, int succeeded,
-                         int dead, int cancelled, String onCompleteJobId) {
+                         int dead, int cancelled, String onCompleteJobId, String tenant) {
+        public BatchProgress {
+            tenant = io.forgeflow.domain.tenant.Tenants.orDefault(tenant);
+        }
+
+        /** A batch of the default tenant. */
+        public BatchProgress(String id, String name, String idempotencyKey, String requestHash, Instant createdAt,
+                             Instant completedAt, int total, int waiting, int pending, int running, int succeeded,
+                             int dead, int cancelled, String onCompleteJobId) {
+            this(id, name, idempotencyKey, requestHash, createdAt, completedAt, total, waiting, pending, running,
+                    succeeded, dead, cancelled, onCompleteJobId, null);
+        }
+
         public String status() {
             return completedAt == null ? "open" : "completed";
         }

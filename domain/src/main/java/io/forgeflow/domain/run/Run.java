@@ -1,5 +1,6 @@
 package io.forgeflow.domain.run;
 
+import io.forgeflow.domain.tenant.Tenants;
 import io.forgeflow.domain.trace.RunTrace;
 import io.forgeflow.domain.backoff.RetryOverride;
 
@@ -26,12 +27,24 @@ import java.util.Objects;
  * @param labels         its job's labels when the run was created (or last followed a PATCH); empty when none
  * @param snoozes        how many of its attempts ended snoozed (the run asked to come back later; not counted
  *                       against its attempts)
+ * @param tenant         its job's tenant ({@link Tenants})
  */
 public record Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
                   Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
                   Instant leaseExpiresAt, String output, String error, String executor,
                   Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
-                  RunTrace trace, RetryOverride retry, Map<String, String> labels, int snoozes) {
+                  RunTrace trace, RetryOverride retry, Map<String, String> labels, int snoozes, String tenant) {
+
+    /** A run of the default tenant. */
+    public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
+               Instant scheduledFor, Instant startedAt, Instant finishedAt, String workerId,
+               Instant leaseExpiresAt, String output, String error, String executor,
+               Map<String, Object> payload, int timeoutSeconds, boolean cancelRequested, Instant createdAt,
+               RunTrace trace, RetryOverride retry, Map<String, String> labels, int snoozes) {
+        this(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, trace,
+                retry, labels, snoozes, Tenants.DEFAULT);
+    }
 
     /** A run that never snoozed. */
     public Run(String id, String jobId, RunStatus status, int attempt, int maxAttempts, int priority,
@@ -102,11 +115,12 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     public Run withLabels(Map<String, String> newLabels) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                trace, retry, newLabels, snoozes);
+                trace, retry, newLabels, snoozes, tenant);
     }
 
     public Run {
         labels = labels == null ? Map.of() : labels;
+        tenant = Tenants.orDefault(tenant);
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(status, "status");
@@ -132,7 +146,7 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
     public Run withRetry(RetryOverride override) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                trace, override, labels, snoozes);
+                trace, override, labels, snoozes, tenant);
     }
 
     /** A fresh pending run of a job, due at {@code dueAt}. */
@@ -150,14 +164,21 @@ public record Run(String id, String jobId, RunStatus status, int attempt, int ma
         }
         return new Run(id, jobId, RunStatus.WAITING, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt,
                 workerId, leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt,
-                trace, retry, labels, snoozes);
+                trace, retry, labels, snoozes, tenant);
     }
 
     /** This run with its trace context. */
     public Run withTrace(RunTrace runTrace) {
         return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
                 leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, runTrace,
-                retry, labels, snoozes);
+                retry, labels, snoozes, tenant);
+    }
+
+    /** This run in {@code newTenant} (a store copies its job's). */
+    public Run inTenant(String newTenant) {
+        return new Run(id, jobId, status, attempt, maxAttempts, priority, scheduledFor, startedAt, finishedAt, workerId,
+                leaseExpiresAt, output, error, executor, payload, timeoutSeconds, cancelRequested, createdAt, trace,
+                retry, labels, snoozes, newTenant);
     }
 
     /** Whether another attempt may start after the current one fails. */

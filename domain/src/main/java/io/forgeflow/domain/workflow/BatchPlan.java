@@ -59,9 +59,10 @@ public record BatchPlan(String name, String idempotencyKey, List<Planned> jobs, 
                     + " characters, not blank, without NUL, or left out");
         }
         if (idempotencyKey != null && (idempotencyKey.isEmpty()
-                || idempotencyKey.length() > JobDraft.MAX_IDEMPOTENCY_KEY_LENGTH || idempotencyKey.indexOf('\0') >= 0)) {
+                || idempotencyKey.length() > JobDraft.MAX_IDEMPOTENCY_KEY_LENGTH || idempotencyKey.indexOf('\0') >= 0
+                || idempotencyKey.indexOf(io.forgeflow.domain.tenant.Tenants.SEPARATOR) >= 0)) {
             throw new ValidationException("idempotency_key", "idempotency_key must be 1 to "
-                    + JobDraft.MAX_IDEMPOTENCY_KEY_LENGTH + " characters without NUL, or left out");
+                    + JobDraft.MAX_IDEMPOTENCY_KEY_LENGTH + " characters without NUL or U+001F, or left out");
         }
         if (entries == null || entries.isEmpty()) {
             throw new ValidationException("jobs", "jobs must list 1 to " + MAX_JOBS + " job bodies");

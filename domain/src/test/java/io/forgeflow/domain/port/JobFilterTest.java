@@ -59,6 +59,45 @@ class JobFilterTest {
     }
 
     @Test
+    void aTenantFilterMatchesThatTenantsJobsOnly() {
+        Job plain = job("invoice-eu", "billing", Map.of(), JobStatus.ACTIVE);
+        Job acme = new Job(plain.id(), plain.spec(), plain.status(), plain.nextRunAt(), plain.createdAt(),
+                plain.updatedAt(), plain.submittedVia(), plain.trace(), plain.schedule(), "acme");
+
+        assertThat(plain.tenant()).isEqualTo("default");
+        assertThat(JobFilter.ALL.inTenant("acme").matches(acme)).isTrue();
+        assertThat(JobFilter.ALL.inTenant("acme").matches(plain)).isFalse();
+        assertThat(JobFilter.ALL.inTenant("default").matches(plain)).isTrue();
+        assertThat(JobFilter.ALL.matches(acme)).isTrue();
+        assertThat(new JobFilter(null, "billing", Map.of(), "inv").inTenant("acme"))
+                .isEqualTo(new JobFilter(null, "billing", Map.of(), "inv", "acme"));
+        assertThat(RunFilter.ALL.inTenant("acme")).isEqualTo(new RunFilter(null, null, null, Map.of(), null, null,
+                null, "acme"));
+        assertThat(RunFilter.ALL.tenant()).isNull();
+    }
+
+    @Test
+    void theTenantIsCarriedByEveryCopy() {
+        TraceContext context = TraceContext.parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null);
+        Job plain = job("a", "default", Map.of(), JobStatus.ACTIVE);
+        Job job = Job.submitted(plain.id(), plain.spec(), NOW, NOW, null, "acme");
+        assertThat(job.tenant()).isEqualTo("acme");
+        assertThat(Job.submitted(plain.id(), plain.spec(), NOW, NOW, null).tenant()).isEqualTo("default");
+        assertThat(job.withTrace(context).tenant()).isEqualTo("acme");
+        assertThat(job.withStatus(JobStatus.PAUSED, null, NOW).tenant()).isEqualTo("acme");
+        assertThat(job.withSchedule(job.schedule()).tenant()).isEqualTo("acme");
+
+        Run run = Run.pending("01a2b3c4-0000-7000-8000-000000000002", job.id(), 3, 5, NOW, "shell", Map.of(), 60, NOW)
+                .inTenant("acme");
+        assertThat(run.tenant()).isEqualTo("acme");
+        assertThat(run.inTenant(null).tenant()).isEqualTo("default");
+        assertThat(run.withLabels(Map.of("team", "pay")).tenant()).isEqualTo("acme");
+        assertThat(run.withRetry(null).tenant()).isEqualTo("acme");
+        assertThat(run.withTrace(RunTrace.under(context)).tenant()).isEqualTo("acme");
+        assertThat(run.waitingForParents().tenant()).isEqualTo("acme");
+    }
+
+    @Test
     void traceAndLabelsAreCarriedByTheCopies() {
         TraceContext context = TraceContext.parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null);
         Job job = job("a", "default", Map.of(), JobStatus.ACTIVE);

@@ -20,7 +20,7 @@ WITH job AS MATERIALIZED (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, fired_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
                       trace_origin, retry_base_seconds, retry_max_seconds, labels, backfill_id, throttle_key,
-                      throttle_count, throttle_per_seconds)
+                      throttle_count, throttle_per_seconds, tenant)
     SELECT t.run_id, j.id, 'pending', j.priority, t.at, t.at, 0, j.max_attempts, j.executor, j.payload,
            j.timeout_seconds, coalesce(CAST(:now AS timestamptz), now()), j.queue,
            CASE WHEN :oneAtATime THEN 'backfill:' || CAST(:backfillId AS text)
@@ -29,7 +29,7 @@ WITH job AS MATERIALIZED (
            CASE WHEN :oneAtATime THEN 1 ELSE j.max_concurrent END,
            forgeflow_trace_child(j.traceparent, true), j.tracestate, j.traceparent, j.retry_base_seconds,
            j.retry_max_seconds, j.labels, CAST(:backfillId AS uuid), j.throttle ->> 'key',
-           (j.throttle ->> 'count')::integer, (j.throttle ->> 'per_seconds')::integer
+           (j.throttle ->> 'count')::integer, (j.throttle ->> 'per_seconds')::integer, j.tenant
     FROM job j, tick t
     WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.job_id = j.id AND r.fired_for = t.at)
     ORDER BY t.at

@@ -48,7 +48,7 @@ WITH live AS MATERIALIZED (
       AND (CAST(:expectedUpdatedAt AS timestamptz) IS NULL OR j.updated_at = CAST(:expectedUpdatedAt AS timestamptz))
       AND (SELECT count(*) FROM live) >= 0
     RETURNING j.id, j.overlap, j.queue, j.concurrency_key, j.max_concurrent, j.traceparent, j.tracestate,
-    j.retry_base_seconds, j.retry_max_seconds, j.labels, j.throttle, p.action
+    j.retry_base_seconds, j.retry_max_seconds, j.labels, j.throttle, j.tenant, p.action
 ), decision AS (
     SELECT a.*
     FROM advanced a
@@ -72,14 +72,14 @@ WITH live AS MATERIALIZED (
     INSERT INTO runs (id, job_id, status, priority, scheduled_for, fired_for, attempt, max_attempts, executor, payload,
                       timeout_seconds, created_at, queue, concurrency_key, max_concurrent, traceparent, tracestate,
                       trace_origin, retry_base_seconds, retry_max_seconds, labels, throttle_key, throttle_count,
-                      throttle_per_seconds)
+                      throttle_per_seconds, tenant)
     SELECT CAST(:runId AS uuid), d.id, 'pending', :priority, :scheduledFor,
            CAST(:expectedNextRunAt AS timestamptz), 0, :maxAttempts, :executor, :payload, :timeoutSeconds,
            coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
            d.queue, CASE WHEN d.max_concurrent IS NULL THEN NULL ELSE coalesce(d.concurrency_key, 'job:' || d.id) END,
            d.max_concurrent, forgeflow_trace_child(d.traceparent, true), d.tracestate, d.traceparent,
            d.retry_base_seconds, d.retry_max_seconds, d.labels, d.throttle ->> 'key',
-           (d.throttle ->> 'count')::integer, (d.throttle ->> 'per_seconds')::integer
+           (d.throttle ->> 'count')::integer, (d.throttle ->> 'per_seconds')::integer, d.tenant
     FROM decision d
     WHERE CAST(:runId AS uuid) IS NOT NULL AND d.action = 'fire'
     ON CONFLICT (job_id, fired_for) WHERE fired_for IS NOT NULL DO NOTHING

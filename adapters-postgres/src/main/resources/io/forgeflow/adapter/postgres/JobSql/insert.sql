@@ -5,7 +5,7 @@ INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, prio
                   catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
                   max_concurrent, overlap, unique_key, traceparent, tracestate, retry_base_seconds,
                   retry_max_seconds, labels, start_at, end_at, max_runs, jitter_seconds, pause_after_failures,
-                  sequence_key, sequence_on_dead, notify, debounce, throttle)
+                  sequence_key, sequence_on_dead, notify, debounce, throttle, tenant)
 VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timezone, :priority, :maxAttempts,
         :timeoutSeconds, :catchUp, :idempotencyKey, :status, :nextRunAt,
         coalesce(CAST(:createdAt AS timestamptz), CAST(:now AS timestamptz), now()),
@@ -13,6 +13,6 @@ VALUES (CAST(:id AS uuid), :name, :executor, :payload, :cronExpr, :runAt, :timez
         :queue, :concurrencyKey, :maxConcurrent, :overlap, :uniqueKey, :traceparent, :tracestate, :retryBaseSeconds,
         :retryMaxSeconds, CAST(:labels AS jsonb), CAST(:startAt AS timestamptz), CAST(:endAt AS timestamptz),
         :maxRuns, :jitterSeconds, :pauseAfterFailures, :sequenceKey, :sequenceOnDead, CAST(:notify AS jsonb),
-        CAST(:debounce AS jsonb), CAST(:throttle AS jsonb))
+        CAST(:debounce AS jsonb), CAST(:throttle AS jsonb), :tenant)
 ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
 RETURNING *

@@ -17,6 +17,8 @@ WITH candidate AS MATERIALIZED (
       AND (CAST(:queue AS text) IS NULL OR j.queue = CAST(:queue AS text))
       AND (CAST(:labels AS jsonb) IS NULL OR (j.labels <> '{}'::jsonb AND j.labels @> CAST(:labels AS jsonb)))
       AND (CAST(:namePrefix AS text) IS NULL OR j.name LIKE CAST(:namePrefix AS text))
+      AND (CAST(:tenant AS text) IS NULL
+           OR (j.tenant = CAST(:tenant AS text) AND (CAST(:tenant AS text) = 'default' OR j.tenant <> 'default')))
       AND (CAST(:after AS uuid) IS NULL OR j.id < CAST(:after AS uuid))
     ORDER BY j.id DESC
     LIMIT :limit
@@ -44,7 +46,7 @@ SELECT j.id, j.name, j.executor,
        j.catch_up, j.idempotency_key, j.queue, j.concurrency_key, j.max_concurrent, j.overlap, j.status, j.next_run_at,
        j.created_at, j.updated_at, j.submitted_via, j.unique_key, j.traceparent, j.tracestate, j.retry_base_seconds,
        j.retry_max_seconds, j.labels, j.start_at, j.end_at, j.max_runs, j.jitter_seconds, j.pause_after_failures,
-       j.fired_runs, j.paused_note, j.paused_by, j.dead_streak, j.notify, j.debounce, j.throttle, s.candidates
+       j.fired_runs, j.paused_note, j.paused_by, j.dead_streak, j.notify, j.debounce, j.throttle, j.tenant, s.candidates
 FROM sized s
 JOIN jobs j ON j.id = s.id
 WHERE s.n = 1 OR s.running_bytes <= :budget

@@ -10,6 +10,8 @@ WHERE (CASE WHEN CAST(:status AS text) IS NULL THEN status <> 'deleted' ELSE sta
   AND (CAST(:queue AS text) IS NULL OR queue = CAST(:queue AS text))
   AND (CAST(:labels AS jsonb) IS NULL OR (labels <> '{}'::jsonb AND labels @> CAST(:labels AS jsonb)))
   AND (CAST(:namePrefix AS text) IS NULL OR name LIKE CAST(:namePrefix AS text))
+  AND (CAST(:tenant AS text) IS NULL
+       OR (tenant = CAST(:tenant AS text) AND (CAST(:tenant AS text) = 'default' OR tenant <> 'default')))
   AND (CAST(:after AS uuid) IS NULL OR id < CAST(:after AS uuid))
 ORDER BY id DESC
 LIMIT :limit

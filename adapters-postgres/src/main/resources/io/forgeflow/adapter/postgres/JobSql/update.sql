@@ -1,7 +1,7 @@
 -- update: compare-and-set on a job's definition (PATCH). Applies only while updated_at still equals what the caller
 -- read and the job is neither cancelled nor deleted (row lock until commit: a concurrent update waits, then matches
 -- nothing and its caller reads again). updated_at moves strictly forward, so a scheduler tick computed from the old
--- definition (fireTick guards on updated_at) is never stored.
+-- definition (fireTick guards on updated_at) is never stored. Keys are stored scoped to the job's tenant (0025).
 UPDATE jobs
 SET name            = :name,
     payload         = :payload,
@@ -13,7 +13,7 @@ SET name            = :name,
     timeout_seconds = :timeoutSeconds,
     catch_up        = :catchUp,
     queue           = :queue,
-    concurrency_key = :concurrencyKey,
+    concurrency_key = forgeflow_scoped_key(tenant, :concurrencyKey),
     max_concurrent  = :maxConcurrent,
     overlap         = :overlap,
     retry_base_seconds = :retryBaseSeconds,
@@ -25,7 +25,10 @@ SET name            = :name,
     jitter_seconds  = :jitterSeconds,
     pause_after_failures = :pauseAfterFailures,
     notify          = CAST(:notify AS jsonb),
-    throttle        = CAST(:throttle AS jsonb),
+    throttle        = CASE WHEN CAST(:throttle AS jsonb) IS NULL THEN NULL
+                           ELSE jsonb_set(CAST(:throttle AS jsonb), '{key}',
+                                          to_jsonb(forgeflow_scoped_key(tenant, CAST(:throttle AS jsonb) ->> 'key')))
+                      END,
     -- a new notify starts from nothing: no recovery is owed to a target that saw no failure
     awaiting_recovery = CASE WHEN notify IS DISTINCT FROM CAST(:notify AS jsonb) THEN false ELSE awaiting_recovery END,
     next_run_at     = CAST(:nextRunAt AS timestamptz),

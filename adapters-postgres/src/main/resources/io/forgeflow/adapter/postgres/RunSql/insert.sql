@@ -7,7 +7,7 @@
 INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, payload,
                   timeout_seconds, created_at, queue, concurrency_key, max_concurrent, unique_key, traceparent,
                   tracestate, trace_origin, retry_base_seconds, retry_max_seconds, labels, has_children, sequence_key,
-                  sequence_on_dead, throttle_key, throttle_count, throttle_per_seconds)
+                  sequence_on_dead, throttle_key, throttle_count, throttle_per_seconds, tenant)
 SELECT CAST(:id AS uuid), j.id,
        CASE WHEN :status = 'pending' AND EXISTS (SELECT 1 FROM job_dependencies d WHERE d.job_id = j.id)
             THEN 'waiting' ELSE :status END, :priority, :scheduledFor, :attempt, :maxAttempts, :executor,
@@ -25,7 +25,9 @@ SELECT CAST(:id AS uuid), j.id,
        -- its job's sequence: the run waits behind the sequence's head (forgeflow_sequences.sql decides at insert)
        j.sequence_key, j.sequence_on_dead,
        -- its job's throttle (forgeflow_claim.sql holds its starts to the limit)
-       j.throttle ->> 'key', (j.throttle ->> 'count')::integer, (j.throttle ->> 'per_seconds')::integer
+       j.throttle ->> 'key', (j.throttle ->> 'count')::integer, (j.throttle ->> 'per_seconds')::integer,
+       -- its job's tenant, always (migration 0025)
+       j.tenant
 FROM jobs j
 WHERE j.id = CAST(:jobId AS uuid)
 RETURNING *

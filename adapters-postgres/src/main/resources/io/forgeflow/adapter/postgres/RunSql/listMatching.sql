@@ -13,7 +13,7 @@ SELECT r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, r.schedu
        coalesce(r.worker_id, (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = r.id AND a.attempt = r.attempt))
            AS worker_id,
        r.lease_expires_at, r.output, r.error, r.executor, r.payload, r.timeout_seconds, r.cancel_requested, r.created_at,
-       r.queue, r.traceparent, r.tracestate, r.trace_origin, r.retry_base_seconds, r.retry_max_seconds, r.labels, r.snoozes
+       r.queue, r.traceparent, r.tracestate, r.trace_origin, r.retry_base_seconds, r.retry_max_seconds, r.labels, r.snoozes, r.tenant
 FROM runs r
 WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
   AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))
@@ -24,6 +24,8 @@ WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
   AND (CAST(:scheduledBefore AS timestamptz) IS NULL OR r.scheduled_for < CAST(:scheduledBefore AS timestamptz))
   AND (CAST(:finishedAfter AS timestamptz) IS NULL
        OR (r.finished_at > CAST(:finishedAfter AS timestamptz) AND r.status IN ('succeeded', 'dead', 'cancelled')))
+  AND (CAST(:tenant AS text) IS NULL
+       OR (r.tenant = CAST(:tenant AS text) AND (CAST(:tenant AS text) = 'default' OR r.tenant <> 'default')))
   AND (CAST(:after AS uuid) IS NULL OR r.id < CAST(:after AS uuid))
 ORDER BY CASE WHEN CAST(:scheduledBefore AS timestamptz) IS NULL THEN NULL ELSE r.id::text END DESC, r.id DESC
 LIMIT :limit

@@ -18,7 +18,7 @@ RETURNING id, job_id, status, attempt, max_attempts, priority, scheduled_for, st
     (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = runs.id AND a.attempt = runs.attempt) AS worker_id,
     lease_expires_at, output, error, executor, payload, timeout_seconds, cancel_requested, created_at,
     queue, traceparent, tracestate, trace_origin,
-    retry_base_seconds, retry_max_seconds, labels, has_children, snoozes
+    retry_base_seconds, retry_max_seconds, labels, has_children, snoozes, tenant
 )
 SELECT q.*, CASE WHEN q.has_children THEN forgeflow_reopen_children(q.job_id) ELSE 0 END AS reopened_children
 FROM requeued q
