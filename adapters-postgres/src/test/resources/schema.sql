@@ -2634,6 +2634,8 @@ CREATE INDEX runs_labels_idx ON forgeflow.runs USING gin (labels jsonb_path_ops)
 
 CREATE INDEX runs_live_key_idx ON forgeflow.runs USING btree (concurrency_key, max_concurrent) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (concurrency_key IS NOT NULL));
 
+CREATE INDEX runs_live_tenant_idx ON forgeflow.runs USING btree (tenant, status) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (tenant <> 'default'::text));
+
 CREATE UNIQUE INDEX runs_live_unique_key ON forgeflow.runs USING btree (queue, unique_key) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (unique_key IS NOT NULL));
 
 CREATE INDEX runs_pending_by_queue_idx ON forgeflow.runs USING btree (queue, priority, scheduled_for, id) WHERE (status = 'pending'::text);

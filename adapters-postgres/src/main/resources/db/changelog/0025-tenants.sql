@@ -29,6 +29,8 @@ ALTER TABLE batches
 CREATE INDEX jobs_tenant_idx ON jobs (tenant, id DESC) WHERE tenant <> 'default';
 CREATE INDEX runs_tenant_idx ON runs (tenant, id DESC) WHERE tenant <> 'default';
 CREATE INDEX batches_tenant_idx ON batches (tenant, id DESC) WHERE tenant <> 'default';
+-- the metrics' live runs by tenant (StatsSql/snapshot.sql)
+CREATE INDEX runs_live_tenant_idx ON runs (tenant, status) WHERE status IN ('pending', 'running') AND tenant <> 'default';
 -- a key in its stored form (Tenants.scopedKey): for SQL that writes keys into a row of known tenant
 CREATE FUNCTION forgeflow_scoped_key(p_tenant text, p_key text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
@@ -36,4 +38,4 @@ $$
 SELECT CASE WHEN p_key IS NULL OR p_tenant IS NULL OR p_tenant = 'default' THEN p_key
             ELSE p_tenant || chr(31) || p_key END
 $$;
---rollback DROP FUNCTION forgeflow_scoped_key(text, text); DROP INDEX batches_tenant_idx; DROP INDEX runs_tenant_idx; DROP INDEX jobs_tenant_idx; ALTER TABLE batches DROP COLUMN tenant; ALTER TABLE runs DROP COLUMN tenant; ALTER TABLE jobs DROP COLUMN tenant;
+--rollback DROP FUNCTION forgeflow_scoped_key(text, text); DROP INDEX runs_live_tenant_idx; DROP INDEX batches_tenant_idx; DROP INDEX runs_tenant_idx; DROP INDEX jobs_tenant_idx; ALTER TABLE batches DROP COLUMN tenant; ALTER TABLE runs DROP COLUMN tenant; ALTER TABLE jobs DROP COLUMN tenant;

@@ -760,7 +760,7 @@ public final class ForgeFlowClient implements AutoCloseable {
          * cluster-wide token it scopes submissions, lists and id lookups to that tenant (another tenant's id answers
          * 404); without it such a token lists every tenant and submits to {@code default}. A tenant-bound token always
          * acts in its own tenant, and naming another is a 403 ({@code tenant_forbidden}). The name is not checked here
-         * (the server answers 422 {@code invalid_tenant}), except that it must be sendable as a header.
+         * (the server answers 422 {@code validation_failed}), except that it must be sendable as a header.
          *
          * @throws IllegalArgumentException when the name holds characters a header cannot carry
          */

@@ -496,7 +496,7 @@ public record JobRequest(
         /**
          * The tenant the job is made in, sent as the {@code tenant} body field; null (the default) sends none, and the
          * server uses the tenant the request acts in ({@code X-ForgeFlow-Tenant}, the token's tenant, else
-         * {@code default}). Not checked here: an invalid name is a 422 ({@code invalid_tenant}), another tenant than a
+         * {@code default}). Not checked here: an invalid name is a 422 ({@code validation_failed}), another tenant than a
          * tenant-bound token's a 403 ({@code tenant_forbidden}).
          */
         public Builder tenant(String tenant) {

@@ -190,14 +190,14 @@ class TenantsTest {
     @Test
     void anInvalidOrForbiddenTenantIsTheServersApiError() {
         answer(422, "{\"error\": \"tenant must match [a-z0-9_.-]{1,63}\", \"field\": \"tenant\", "
-                + "\"code\": \"invalid_tenant\"}");
+                + "\"code\": \"validation_failed\"}");
         answer(403, "{\"error\": \"this token acts in tenant acme only\", \"code\": \"tenant_forbidden\"}");
 
         assertThatThrownBy(() -> client.submitJob(JobRequest.shell("x", "true").tenant("ACME!").build()))
                 .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
                     assertThat(e.status()).isEqualTo(422);
                     assertThat(e.field()).isEqualTo("tenant");
-                    assertThat(e.code()).isEqualTo("invalid_tenant");
+                    assertThat(e.code()).isEqualTo("validation_failed");
                 });
         assertThatThrownBy(() -> client.submitJob(JobRequest.shell("x", "true").tenant("globex").build()))
                 .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {

@@ -133,6 +133,18 @@ final class ForgeFlowMetrics implements WorkerListener {
                             cb.call(snapshot.throttled());
                         }
                     }).register(registry);
+            GaugeWithCallback.builder().name("forgeflow_tenant_runs")
+                    .help("Pending and running runs by tenant (cluster-wide): the " + TOP_TENANTS + " tenants with the "
+                            + "most, the rest summed as tenant=\"" + OTHER_TENANTS + "\" (not a tenant name)")
+                    .labelNames("tenant", "status").callback(cb -> {
+                        QueueStats.Snapshot snapshot = queueSnapshot();
+                        if (snapshot != null) {
+                            topTenants(snapshot, TOP_TENANTS).forEach((tenant, load) -> {
+                                cb.call(load.pending(), tenant, "pending");
+                                cb.call(load.running(), tenant, "running");
+                            });
+                        }
+                    }).register(registry);
             GaugeWithCallback.builder().name("forgeflow_queue_lag_seconds")
                     .help("How long the oldest due pending run has waited (cluster-wide; 0 when none is due)")
                     .callback(cb -> {
@@ -142,6 +154,46 @@ final class ForgeFlowMetrics implements WorkerListener {
                         }
                     }).register(registry);
         }
+    }
+
+    /** Tenants with a series of their own in {@code forgeflow_tenant_runs}; the label's values stay bounded. */
+    static final int TOP_TENANTS = 20;
+    /** The tenant label of the runs of the tenants past {@link #TOP_TENANTS}. */
+    static final String OTHER_TENANTS = "(other)";
+
+    /**
+     * {@code forgeflow_tenant_runs}' series: default (always), the {@code top} other tenants with the most live runs
+     * (ties by name), and the rest summed as {@value #OTHER_TENANTS} (only when there is a rest).
+     */
+    static Map<String, QueueStats.TenantLoad> topTenants(QueueStats.Snapshot snapshot, int top) {
+        Map<String, QueueStats.TenantLoad> series = new java.util.LinkedHashMap<>();
+        long pending = snapshot.depth().get(RunStatus.PENDING);
+        long running = snapshot.depth().get(RunStatus.RUNNING);
+        List<Map.Entry<String, QueueStats.TenantLoad>> ranked = new java.util.ArrayList<>(snapshot.tenants().entrySet());
+        ranked.sort(java.util.Comparator.<Map.Entry<String, QueueStats.TenantLoad>>comparingLong(e -> -e.getValue().live())
+                .thenComparing(Map.Entry::getKey));
+        long restPending = 0;
+        long restRunning = 0;
+        for (int i = 0; i < ranked.size(); i++) {
+            QueueStats.TenantLoad load = ranked.get(i).getValue();
+            pending -= load.pending();
+            running -= load.running();
+            if (i < top) {
+                series.put(ranked.get(i).getKey(), load);
+            } else {
+                restPending += load.pending();
+                restRunning += load.running();
+            }
+        }
+        // the default tenant's: what the counts by status leave (both are read in one statement)
+        Map<String, QueueStats.TenantLoad> all = new java.util.LinkedHashMap<>();
+        all.put(io.forgeflow.domain.tenant.Tenants.DEFAULT,
+                new QueueStats.TenantLoad(Math.max(0, pending), Math.max(0, running)));
+        all.putAll(series);
+        if (ranked.size() > top) {
+            all.put(OTHER_TENANTS, new QueueStats.TenantLoad(restPending, restRunning));
+        }
+        return all;
     }
 
     /** The values of {@code forgeflow_fenced_writes_total{what}} the worker reports. */

@@ -141,7 +141,7 @@ class TenantsIT {
 
     @Test
     void clusterWideRoutesRefuseATenantBoundTokenEvenWithAdmin() throws Exception {
-        for (String[] route : new String[][]{{"GET", "/api/nodes"}, {"GET", "/api/queues"}, {"GET", "/api/stats"},
+        for (String[] route : new String[][]{{"GET", "/api/nodes"}, {"GET", "/api/queues"},
                 {"GET", "/api/events"}, {"PUT", "/api/queues/acme-only"}, {"POST", "/api/queues/default/pause"}}) {
             String body = route[0].equals("PUT") ? "{\"max_running\": 1}" : null;
             HttpResponse<String> refused = call(route[0], route[1], body, ACME_ADMIN);
@@ -153,6 +153,23 @@ class TenantsIT {
         // what holds no tenant's data stays open
         assertThat(call("GET", "/api/openapi.json", null, ACME).statusCode()).isEqualTo(200);
         assertThat(call("GET", "/healthz", null, ACME).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void statsCountTheRequestsTenantsRuns() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            created(call("POST", "/api/jobs", job("counted"), ADMIN, "stats-a"));
+        }
+        created(call("POST", "/api/jobs", job("counted"), ADMIN, "stats-b"));
+
+        assertThat(body(call("GET", "/api/stats", null, ADMIN, "stats-a")).get("pending").asLong()).isEqualTo(3);
+        assertThat(body(call("GET", "/api/stats?tenant=stats-b", null, ADMIN)).get("pending").asLong()).isEqualTo(1);
+        long all = body(call("GET", "/api/stats", null, ADMIN)).get("pending").asLong();
+        assertThat(all).isGreaterThanOrEqualTo(4);
+        long acme = body(call("GET", "/api/stats", null, ACME)).get("pending").asLong();
+        assertThat(acme).isEqualTo(Long.parseLong(text("SELECT count(*)::text FROM runs WHERE tenant = "
+                + "CAST(:id AS text) AND status = 'pending'", "acme"))).isLessThan(all);
+        assertThat(call("GET", "/api/stats?tenant=stats-a", null, ACME).statusCode()).isEqualTo(403);
     }
 
     @Test

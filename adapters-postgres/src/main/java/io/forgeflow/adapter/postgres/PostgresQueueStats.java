@@ -28,6 +28,6 @@ public final class PostgresQueueStats implements QueueStats {
     public Snapshot snapshot() {
         Rows.QueueRow row = jdbi.withExtension(StatsSql.class, sql -> sql.snapshot(clock.now()));
         return new Snapshot(row.depth(), Duration.ofNanos((long) (Math.max(0, row.lagSeconds()) * 1e9)),
-                row.throttled());
+                row.throttled(), row.tenants());
     }
 }

@@ -97,8 +97,8 @@ public final class PostgresRunRepository implements RunRepository {
     }
 
     @Override
-    public Map<RunStatus, Long> countByStatus() {
-        Map<String, Long> counts = jdbi.withExtension(RunSql.class, RunSql::countByStatus);
+    public Map<RunStatus, Long> countByStatus(String tenant) {
+        Map<String, Long> counts = jdbi.withExtension(RunSql.class, sql -> sql.countByStatus(tenant));
         Map<RunStatus, Long> all = new EnumMap<>(RunStatus.class);
         for (RunStatus status : RunStatus.values()) {
             all.put(status, counts.getOrDefault(status.wireName(), 0L));

@@ -52,7 +52,7 @@ final class Rows {
     }
 
     /** The queue's counts per status and the age in seconds of its oldest due pending run. */
-    record QueueRow(Map<RunStatus, Long> depth, double lagSeconds, long throttled) {
+    record QueueRow(Map<RunStatus, Long> depth, double lagSeconds, long throttled, Map<String, io.forgeflow.domain.port.QueueStats.TenantLoad> tenants) {
     }
 
     /** A run list item of a budgeted page. */
@@ -89,7 +89,16 @@ final class Rows {
             for (RunStatus status : RunStatus.values()) {
                 depth.put(status, rs.getLong(status.wireName()));
             }
-            return new QueueRow(depth, rs.getDouble("lag_seconds"), rs.getLong("throttled"));
+            Map<String, io.forgeflow.domain.port.QueueStats.TenantLoad> tenants = new java.util.HashMap<>();
+            String live = rs.getString("tenants");
+            if (live != null) {
+                PayloadJson.read(live).forEach((tenant, counts) -> {
+                    java.util.List<?> pair = (java.util.List<?>) counts;
+                    tenants.put(tenant, new io.forgeflow.domain.port.QueueStats.TenantLoad(
+                            ((Number) pair.get(0)).longValue(), ((Number) pair.get(1)).longValue()));
+                });
+            }
+            return new QueueRow(depth, rs.getDouble("lag_seconds"), rs.getLong("throttled"), tenants);
         });
         jdbi.registerRowMapper(QueueInfo.class, (rs, ctx) -> queue(rs));
         jdbi.registerRowMapper(io.forgeflow.domain.job.Notice.class, (rs, ctx) -> new io.forgeflow.domain.job.Notice(

@@ -73,7 +73,7 @@ interface RunSql {
     @SqlQuery
     @KeyColumn("status")
     @ValueColumn("runs")
-    Map<String, Long> countByStatus();
+    Map<String, Long> countByStatus(@Bind("tenant") String tenant);
 
     @SqlQuery
     Optional<Run> cancelPending(@Bind("id") String id, @Bind("reason") String reason, @Bind("now") Instant now);

@@ -54,6 +54,30 @@ class PostgresQueueStatsIT {
     }
 
     @Test
+    void liveRunsAreCountedForEachTenantButDefault() {
+        pg.insert(aRun().dueAt(now));
+        pg.insert(aRun().dueAt(now));
+        pg.insert(aRun().dueAt(now.plusSeconds(60)));
+        pg.insert(aRun().running().leasedBy("w1").leaseUntil(now.plusSeconds(30)));
+        pg.insert(aRun().dueAt(now).succeeded());
+        pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET tenant = 'acme' WHERE id IN (SELECT id FROM runs "
+                + "WHERE status = 'pending' ORDER BY scheduled_for DESC LIMIT 2) OR status IN ('running', 'succeeded')"));
+
+        Snapshot snapshot = stats.snapshot();
+
+        assertThat(snapshot.tenants()).containsOnlyKeys("acme");
+        assertThat(snapshot.tenants().get("acme")).isEqualTo(new io.forgeflow.domain.port.QueueStats.TenantLoad(2, 1));
+        assertThat(snapshot.depth().get(RunStatus.PENDING)).isEqualTo(3);
+    }
+
+    @Test
+    void noTenantButDefaultIsNoTenantLoad() {
+        pg.insert(aRun().dueAt(now));
+
+        assertThat(stats.snapshot().tenants()).isEmpty();
+    }
+
+    @Test
     void pendingRunsThatAreNotDueYetAreNoLag() {
         pg.insert(aRun().dueAt(now.plusSeconds(10)));
 

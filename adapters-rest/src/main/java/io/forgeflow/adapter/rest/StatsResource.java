@@ -4,7 +4,10 @@ import io.forgeflow.application.run.QueryRuns;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 
 import java.util.Objects;
 
@@ -18,8 +21,10 @@ public final class StatsResource {
         this.queryRuns = Objects.requireNonNull(queryRuns, "queryRuns");
     }
 
+    /** Of the request's tenant, or of {@code ?tenant=} (README "Tenants"); of every tenant when it names none. */
     @GET
-    public StatsResponse stats() {
-        return StatsResponse.of(queryRuns.stats());
+    public StatsResponse stats(@Context UriInfo uri, @Context ContainerRequestContext request) {
+        Query q = Query.of(uri, "tenant");
+        return StatsResponse.of(queryRuns.stats(Tenancy.of(request).forList(q.get("tenant"))));
     }
 }

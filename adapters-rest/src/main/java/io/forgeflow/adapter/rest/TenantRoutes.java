@@ -18,8 +18,9 @@ import java.util.Set;
  * /api/runs/{id}, /api/runs/{id}/...                                    run {id}
  * /api/batches/{id}, /api/batches/{id}/...                              batch {id}
  * GET /api/schedules/preview                                            (with job_id: that job)
+ * GET /api/stats                                                        the request's tenant's runs
  * /healthz, /readyz, /api/openapi.json                                  open: they hold no tenant's data
- * anything else (nodes, queues, stats, events)                          cluster-wide
+ * anything else (nodes, queues, events)                                cluster-wide
  * </pre>
  */
 final class TenantRoutes {
@@ -46,6 +47,9 @@ final class TenantRoutes {
         String collection = s.get(1);
         if (collection.equals("schedules") && s.size() == 3 && s.get(2).equals("preview")) {
             return jobId == null ? Route.SCOPED : new Route(true, TenantDirectory.Kind.JOB, jobId);
+        }
+        if (collection.equals("stats") && s.size() == 2) {
+            return Route.SCOPED;
         }
         if (!TENANT_COLLECTIONS.contains(collection)) {
             return Route.CLUSTER;

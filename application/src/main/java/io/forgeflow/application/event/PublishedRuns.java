@@ -67,8 +67,8 @@ public final class PublishedRuns implements RunRepository {
     }
 
     @Override
-    public Map<RunStatus, Long> countByStatus() {
-        return runs.countByStatus();
+    public Map<RunStatus, Long> countByStatus(String tenant) {
+        return runs.countByStatus(tenant);
     }
 
     @Override

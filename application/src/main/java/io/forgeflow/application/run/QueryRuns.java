@@ -73,6 +73,11 @@ public final class QueryRuns {
         return runs.countByStatus();
     }
 
+    /** How many runs of {@code tenant} are in each status (null: of every tenant). */
+    public Map<RunStatus, Long> stats(String tenant) {
+        return runs.countByStatus(tenant);
+    }
+
     /** A run and its attempts, oldest first. */
     public record RunDetail(Run run, List<Attempt> attempts) {
         public RunDetail {

@@ -286,8 +286,8 @@ class ResumeJobTest {
         }
 
         @Override
-        public Map<RunStatus, Long> countByStatus() {
-            return delegate.countByStatus();
+        public Map<RunStatus, Long> countByStatus(String tenant) {
+            return delegate.countByStatus(tenant);
         }
 
         @Override

@@ -63,8 +63,8 @@ final class InterleavingRunRepository implements RunRepository {
     }
 
     @Override
-    public Map<RunStatus, Long> countByStatus() {
-        return delegate.countByStatus();
+    public Map<RunStatus, Long> countByStatus(String tenant) {
+        return delegate.countByStatus(tenant);
     }
 
     @Override

@@ -60,13 +60,14 @@ public final class InMemoryRunRepository implements RunRepository {
     }
 
     @Override
-    public Map<RunStatus, Long> countByStatus() {
+    public Map<RunStatus, Long> countByStatus(String tenant) {
         synchronized (store) {
             Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
             for (RunStatus s : RunStatus.values()) {
                 counts.put(s, 0L);
             }
-            store.runs.values().forEach(r -> counts.merge(r.status(), 1L, Long::sum));
+            store.runs.values().stream().filter(r -> tenant == null || tenant.equals(r.tenant()))
+                    .forEach(r -> counts.merge(r.status(), 1L, Long::sum));
             return counts;
         }
     }

@@ -21,10 +21,23 @@ public interface QueueStats {
      * @param lag   how long the oldest pending run has been due (now minus its {@code scheduled_for}); zero when no
      *              pending run is due
      * @param throttled pending runs with a throttle that are not due yet: most wait for their key's window (issue 44)
+     * @param tenants   pending and running runs of each tenant other than default that has any (issue 42): tenant
+     *                  to its {@link TenantLoad}
      */
-    record Snapshot(Map<RunStatus, Long> depth, Duration lag, long throttled) {
+    /** A tenant's runs waiting to start and running. */
+    record TenantLoad(long pending, long running) {
+        public long live() {
+            return pending + running;
+        }
+    }
+
+    record Snapshot(Map<RunStatus, Long> depth, Duration lag, long throttled, Map<String, TenantLoad> tenants) {
         public Snapshot(Map<RunStatus, Long> depth, Duration lag) {
             this(depth, lag, 0);
+        }
+
+        public Snapshot(Map<RunStatus, Long> depth, Duration lag, long throttled) {
+            this(depth, lag, throttled, Map.of());
         }
 
         public Snapshot {
@@ -35,6 +48,7 @@ public interface QueueStats {
             }
             depth = Map.copyOf(all);
             lag = lag.isNegative() ? Duration.ZERO : lag;
+            tenants = tenants == null ? Map.of() : Map.copyOf(tenants);
         }
     }
 }

@@ -45,7 +45,12 @@ public interface RunRepository {
     }
 
     /** How many runs are in each status (every status present, zero when none). */
-    Map<RunStatus, Long> countByStatus();
+    default Map<RunStatus, Long> countByStatus() {
+        return countByStatus(null);
+    }
+
+    /** As {@link #countByStatus()}, of one tenant's runs ({@code tenant}: null for every tenant). */
+    Map<RunStatus, Long> countByStatus(String tenant);
 
     /** PENDING → CANCELLED, compare-and-set on the status. Empty when the run is not pending (any more). */
     Optional<Run> cancelPending(String id, String reason);

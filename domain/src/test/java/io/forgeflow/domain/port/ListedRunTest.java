@@ -57,7 +57,7 @@ class ListedRunTest {
         }
 
         @Override
-        public Map<io.forgeflow.domain.run.RunStatus, Long> countByStatus() {
+        public Map<io.forgeflow.domain.run.RunStatus, Long> countByStatus(String tenant) {
             throw new UnsupportedOperationException();
         }
 

@@ -1,4 +1,7 @@
--- countByStatus: a plain read, no locks; one row per status that has runs (the caller fills in the zeros).
+-- countByStatus: a plain read, no locks; one row per status that has runs (the caller fills in the zeros); of one
+-- tenant's runs when :tenant is given (another tenant than default reads its partial index, runs_tenant_idx).
 SELECT status, count(*) AS runs
 FROM runs
+WHERE (CAST(:tenant AS text) IS NULL
+       OR (tenant = CAST(:tenant AS text) AND (CAST(:tenant AS text) = 'default' OR tenant <> 'default')))
 GROUP BY status
