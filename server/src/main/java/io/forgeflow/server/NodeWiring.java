@@ -209,6 +209,7 @@ final class NodeWiring {
                         .replace("payload.url", "the URL"), e);
             }
         }
+        io.forgeflow.domain.port.TenantDirectory tenantDirectory = new io.forgeflow.adapter.postgres.PostgresTenantDirectory(jdbi);
         // submission, resume and trigger compute due times on the database's clock, as every later decision does
         ApiWiring api = new ApiWiring(environment, jobs, runs, nodes, executors, cron, signal, new PostgresClock(jdbi, clock), health,
                 settings.heartbeatInterval.toJavaDuration(), roles.contains("api"), security,
@@ -218,10 +219,11 @@ final class NodeWiring {
                 .slowClients(new io.forgeflow.adapter.rest.SlowClientLimits(settings.maxConnectionsPerAddress,
                         settings.minRequestDataRate, settings.requestBodyGrace.toJavaDuration()))
                 .workflows(workflows, metrics::batchCreated).notifyDefault(notifyDefault)
-                .tenants(new io.forgeflow.adapter.postgres.PostgresTenantDirectory(jdbi))
+                .tenants(tenantDirectory)
                 .debounced(metrics::debounced);
         api.register();
-        EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings) : null;
+        EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings,
+                tenantDirectory) : null;
         // the gRPC API (issue 41), when FORGEFLOW_GRPC_LISTEN_ADDR is set; /api/nodes shows its address
         io.forgeflow.adapter.grpc.GrpcApi grpc = streams == null ? null
                 : GrpcWiring.wire(environment, settings, security, api.grpcUseCases(), streams.feed(), registry);

@@ -31,9 +31,11 @@ final class ObservabilityWiring {
      * it. The streams are closed as soon as the server starts stopping (clients reconnect to another node) so that
      * open streams never hold up a graceful shutdown.
      */
-    static EventStreams liveEvents(Environment environment, RunEvents events, ForgeFlowSettings settings) {
+    static EventStreams liveEvents(Environment environment, RunEvents events, ForgeFlowSettings settings,
+                                   io.forgeflow.domain.port.TenantDirectory tenants) {
         RunEventFeed feed = new RunEventFeed(events, settings.eventBuffer);
-        EventStreams streams = new EventStreams(feed, settings.eventKeepAlive.toJavaDuration(), settings.eventStreams);
+        EventStreams streams = new EventStreams(feed, settings.eventKeepAlive.toJavaDuration(), settings.eventStreams)
+                .tenants(tenants);
         environment.jersey().register(RestModule.events(streams));
         environment.lifecycle().manage(NodeWiring.managed(feed::start, () -> {
             streams.close();

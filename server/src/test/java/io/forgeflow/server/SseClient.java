@@ -60,8 +60,15 @@ final class SseClient implements AutoCloseable {
 
     /** Connects with a client of the caller's (many streams on one client share its threads). */
     static SseClient connect(HttpClient http, URI uri, String lastEventId) throws IOException, InterruptedException {
+        return connect(http, uri, lastEventId, java.util.Map.of());
+    }
+
+    /** Connects with these request headers too (a token, a tenant). */
+    static SseClient connect(HttpClient http, URI uri, String lastEventId, java.util.Map<String, String> headers)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream")
                 .timeout(Duration.ofSeconds(30));
+        headers.forEach(request::header);
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }

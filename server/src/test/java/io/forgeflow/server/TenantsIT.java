@@ -142,7 +142,7 @@ class TenantsIT {
     @Test
     void clusterWideRoutesRefuseATenantBoundTokenEvenWithAdmin() throws Exception {
         for (String[] route : new String[][]{{"GET", "/api/nodes"}, {"GET", "/api/queues"},
-                {"GET", "/api/events"}, {"PUT", "/api/queues/acme-only"}, {"POST", "/api/queues/default/pause"}}) {
+                {"PUT", "/api/queues/acme-only"}, {"POST", "/api/queues/default/pause"}}) {
             String body = route[0].equals("PUT") ? "{\"max_running\": 1}" : null;
             HttpResponse<String> refused = call(route[0], route[1], body, ACME_ADMIN);
             assertThat(refused.statusCode()).as(route[1] + ": " + refused.body()).isEqualTo(403);
@@ -153,6 +153,40 @@ class TenantsIT {
         // what holds no tenant's data stays open
         assertThat(call("GET", "/api/openapi.json", null, ACME).statusCode()).isEqualTo(200);
         assertThat(call("GET", "/healthz", null, ACME).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aTenantsEventStreamShowsItsTenantsEventsOnly() throws Exception {
+        URI events = URI.create("http://127.0.0.1:" + APP.getLocalPort() + "/api/events");
+        HttpClient sse = HttpClient.newHttpClient();
+        try (SseClient acme = SseClient.connect(sse, events, null, Map.of("Authorization", "Bearer " + ACME));
+             SseClient viaHeader = SseClient.connect(sse, events, null, Map.of("Authorization", "Bearer " + ADMIN,
+                     "X-ForgeFlow-Tenant", "acme"));
+             SseClient all = SseClient.connect(sse, events, null, Map.of("Authorization", "Bearer " + ADMIN))) {
+            assertThat(acme.status).isEqualTo(200);
+            assertThat(viaHeader.status).isEqualTo(200);
+            String beta = id(created(call("POST", "/api/jobs", job("beta-evented"), BETA)));
+            String mine = id(created(call("POST", "/api/jobs", job("acme-evented"), ACME)));
+
+            List<SseClient.Event> everyone = all.until(e -> mine.equals(e.data().path("job_id").asText()),
+                    java.time.Duration.ofSeconds(20));
+            assertThat(everyone).as("beta's event was published").anyMatch(e -> beta.equals(jobOf(e)));
+            for (SseClient stream : List.of(acme, viaHeader)) {
+                List<SseClient.Event> seen = stream.until(e -> mine.equals(jobOf(e)), java.time.Duration.ofSeconds(20));
+                assertThat(seen).noneMatch(e -> beta.equals(jobOf(e)));
+                assertThat(seen).filteredOn(e -> "run".equals(e.type())).allSatisfy(e ->
+                        assertThat(text("SELECT tenant FROM jobs WHERE id = CAST(:id AS uuid)", jobOf(e)))
+                                .isEqualTo("acme"));
+            }
+            String later = id(created(call("POST", "/api/jobs", job("beta-later"), BETA)));
+            all.until(e -> later.equals(jobOf(e)), java.time.Duration.ofSeconds(20));
+            SseClient.Event leaked = acme.poll(java.time.Duration.ofSeconds(1));
+            assertThat(leaked == null ? null : jobOf(leaked)).isNotEqualTo(later);
+        }
+    }
+
+    static String jobOf(SseClient.Event e) {
+        return e.data() == null ? null : e.data().path("job_id").asText(null);
     }
 
     @Test

@@ -37,6 +37,7 @@ public final class EventResource {
     public void events(@HeaderParam("Last-Event-ID") String lastEventId,
                        @QueryParam("last_event_id") String lastEventIdParam,
                        @Context HttpServletRequest request, @Context HttpServletResponse response,
+                       @Context jakarta.ws.rs.container.ContainerRequestContext context,
                        @Suspended AsyncResponse suspended) {
         try {
             streams.reserve();
@@ -46,7 +47,8 @@ public final class EventResource {
         }
         String resumeAfter = lastEventId != null && !lastEventId.isBlank() ? lastEventId : lastEventIdParam;
         try {
-            streams.open(resumeAfter, request.getAsyncContext(), response);
+            // a request acting in a tenant sees its tenant's events only (README "Tenants")
+            streams.open(resumeAfter, Tenancy.of(context).tenant(), request.getAsyncContext(), response);
         } catch (IOException | RuntimeException e) {
             suspended.resume(e);
         }

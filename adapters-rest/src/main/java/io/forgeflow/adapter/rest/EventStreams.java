@@ -76,6 +76,19 @@ public final class EventStreams implements AutoCloseable {
     private int reserved;
     private volatile Framed lastFramed = new Framed(List.of(), new Chunk(new byte[0], 0));
     private volatile boolean closed;
+    /** Who owns each job, for the streams of one tenant (null: no such streams are served). */
+    private volatile io.forgeflow.domain.port.TenantDirectory tenants;
+    /** Jobs' tenants already read; a tenant never changes, so an entry never goes stale. Bounded, least recent out. */
+    private final Map<String, String> jobTenants = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+                    return size() > JOB_TENANT_CACHE;
+                }
+            });
+    /** Resolves the events of tenants' streams off the feed's lock, one stream's batches in order. */
+    private volatile java.util.concurrent.ExecutorService resolver;
+    static final int JOB_TENANT_CACHE = 100_000;
 
     /** @param keepAlive how often a comment is sent on every stream */
     public EventStreams(RunEventFeed feed, Duration keepAlive) {
@@ -106,6 +119,16 @@ public final class EventStreams implements AutoCloseable {
         this.ticker = tick;
         long millis = Math.max(10, keepAlive.toMillis());
         ticker.scheduleAtFixedRate(this::keepAlive, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Serves streams of one tenant (README "Tenants"): each shows only the events of its tenant's jobs, read from
+     * {@code directory} off the feed's lock (a thread of its own), in the feed's order.
+     */
+    public EventStreams tenants(io.forgeflow.domain.port.TenantDirectory directory) {
+        this.tenants = Objects.requireNonNull(directory, "directory");
+        this.resolver = java.util.concurrent.Executors.newSingleThreadExecutor(r -> daemon(r, "forgeflow-sse-tenants"));
+        return this;
     }
 
     /** The feed these streams serve: the gRPC API's WatchRuns subscribes to it too (one event numbering per node). */
@@ -147,6 +170,16 @@ public final class EventStreams implements AutoCloseable {
      * says {@code reset}), then follows the feed. Gives the place back when it fails.
      */
     void open(String lastEventId, AsyncContext async, HttpServletResponse response) throws IOException {
+        open(lastEventId, null, async, response);
+    }
+
+    /** As {@link #open(String, AsyncContext, HttpServletResponse)}, showing only {@code tenant}'s (null: all). */
+    void open(String lastEventId, String tenant, AsyncContext async, HttpServletResponse response) throws IOException {
+        if (tenant != null && tenants == null) {
+            release();
+            throw new ApiException(403, "this node serves no event stream of one tenant: use a cluster-wide token "
+                    + "without " + Tenancy.HEADER, null, ErrorCodes.TENANT_FORBIDDEN);
+        }
         Stream stream;
         try {
             async.setTimeout(0);
@@ -164,7 +197,7 @@ public final class EventStreams implements AutoCloseable {
         try {
             stream.offer(Chunk.of("retry: " + RETRY_MILLIS + "\n: forgeflow run events\n\n"));
             stream.out.setWriteListener(stream); // the container calls onWritePossible: the first write
-            stream.subscription = feed.subscribe(lastEventId, stream);
+            stream.subscription = feed.subscribe(lastEventId, tenant == null ? stream : new TenantScoped(tenant, stream));
         } catch (RuntimeException e) {
             stream.close();
             throw e;
@@ -177,6 +210,10 @@ public final class EventStreams implements AutoCloseable {
     /** Ends every stream (their clients reconnect, to another node) and stops the keep-alives. Idempotent. */
     @Override
     public void close() {
+        java.util.concurrent.ExecutorService r = resolver;
+        if (r != null) {
+            r.shutdownNow();
+        }
         synchronized (reservations) {
             closed = true;
         }
@@ -213,6 +250,120 @@ public final class EventStreams implements AutoCloseable {
     }
 
     private record Framed(List<RunEventFeed.Event> events, Chunk chunk) {
+    }
+
+    /** The frames of one stream's own batch (a tenant's): not shared, so not kept. */
+    private static Chunk chunkOfOwn(List<RunEventFeed.Event> events) {
+        StringBuilder text = new StringBuilder();
+        for (RunEventFeed.Event event : events) {
+            text.append(frame(event));
+        }
+        return new Chunk(text.toString().getBytes(StandardCharsets.UTF_8), events.size());
+    }
+
+    /**
+     * A stream of one tenant: what the feed delivers is queued as it comes (the feed's lock allows no reads), and a
+     * thread of its own takes it in order, reads the tenants of jobs it has not seen, and passes on only the events of
+     * this tenant's jobs (an event whose job is gone is dropped). If the tenants cannot be read, the stream is told
+     * to re-read and ends: an event is never shown unchecked.
+     */
+    private final class TenantScoped implements RunEventFeed.Subscriber {
+        private final String tenant;
+        private final Stream stream;
+        private final ConcurrentLinkedQueue<Object> items = new ConcurrentLinkedQueue<>();
+        private final AtomicInteger waiting = new AtomicInteger();
+        private final AtomicBoolean draining = new AtomicBoolean();
+
+        TenantScoped(String tenant, Stream stream) {
+            this.tenant = tenant;
+            this.stream = stream;
+        }
+
+        @Override
+        public void events(List<RunEventFeed.Event> events) {
+            if (waiting.incrementAndGet() > maxQueuedFrames) {
+                // the tenants cannot be read as fast as events come: as a slow client, told to re-read
+                items.clear();
+                waiting.set(0);
+                stream.tooSlow("more than " + maxQueuedFrames + " batches of events were waiting for their tenants");
+                return;
+            }
+            items.add(events);
+            schedule();
+        }
+
+        @Override
+        public void reset(RunEventFeed.Reset reset) {
+            items.add(reset);
+            schedule();
+        }
+
+        @Override
+        public void closed() {
+            items.add(Boolean.FALSE);
+            schedule();
+        }
+
+        private void schedule() {
+            if (!draining.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                resolver.execute(this::drain);
+            } catch (RejectedExecutionException stopping) {
+                draining.set(false);
+                stream.close();
+            }
+        }
+
+        private void drain() {
+            try {
+                Object item;
+                while ((item = items.poll()) != null) {
+                    if (item instanceof List<?> list) {
+                        waiting.decrementAndGet();
+                        @SuppressWarnings("unchecked")
+                        List<RunEventFeed.Event> mine = mine((List<RunEventFeed.Event>) list);
+                        if (!mine.isEmpty()) {
+                            stream.enqueue(chunkOfOwn(mine));
+                        }
+                    } else if (item instanceof RunEventFeed.Reset reset) {
+                        stream.reset(reset);
+                    } else {
+                        stream.closed();
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("could not read the tenants of run events for a stream of tenant {}: it is told to re-read "
+                        + "and ends", tenant, e);
+                items.clear();
+                stream.tooSlow("the tenants of its events could not be read");
+            } finally {
+                draining.set(false);
+            }
+            if (!items.isEmpty()) {
+                schedule();
+            }
+        }
+
+        private List<RunEventFeed.Event> mine(List<RunEventFeed.Event> events) {
+            Set<String> unknown = new java.util.HashSet<>();
+            for (RunEventFeed.Event e : events) {
+                if (!jobTenants.containsKey(e.change().jobId())) {
+                    unknown.add(e.change().jobId());
+                }
+            }
+            if (!unknown.isEmpty()) {
+                jobTenants.putAll(tenants.tenantsOf(io.forgeflow.domain.port.TenantDirectory.Kind.JOB, unknown));
+            }
+            List<RunEventFeed.Event> mine = new java.util.ArrayList<>(events.size());
+            for (RunEventFeed.Event e : events) {
+                if (tenant.equals(jobTenants.get(e.change().jobId()))) {
+                    mine.add(e);
+                }
+            }
+            return mine;
+        }
     }
 
     /** Bytes to write, and how many frames they hold. */

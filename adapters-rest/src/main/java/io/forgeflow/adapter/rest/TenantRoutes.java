@@ -19,8 +19,9 @@ import java.util.Set;
  * /api/batches/{id}, /api/batches/{id}/...                              batch {id}
  * GET /api/schedules/preview                                            (with job_id: that job)
  * GET /api/stats                                                        the request's tenant's runs
+ * GET /api/events                                                       the request's tenant's events
  * /healthz, /readyz, /api/openapi.json                                  open: they hold no tenant's data
- * anything else (nodes, queues, events)                                cluster-wide
+ * anything else (nodes, queues)                                        cluster-wide
  * </pre>
  */
 final class TenantRoutes {
@@ -48,7 +49,7 @@ final class TenantRoutes {
         if (collection.equals("schedules") && s.size() == 3 && s.get(2).equals("preview")) {
             return jobId == null ? Route.SCOPED : new Route(true, TenantDirectory.Kind.JOB, jobId);
         }
-        if (collection.equals("stats") && s.size() == 2) {
+        if ((collection.equals("stats") || collection.equals("events")) && s.size() == 2) {
             return Route.SCOPED;
         }
         if (!TENANT_COLLECTIONS.contains(collection)) {

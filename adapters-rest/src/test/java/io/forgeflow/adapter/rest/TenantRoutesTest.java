@@ -40,12 +40,13 @@ class TenantRoutesTest {
         assertThat(TenantRoutes.of("GET", "/readyz", null).tenantScoped()).isTrue();
         assertThat(TenantRoutes.of("GET", "/api/openapi.json", null).tenantScoped()).isTrue();
         assertThat(TenantRoutes.of("GET", "/api/stats", null)).as("a tenant's counts").isEqualTo(TenantRoutes.Route.SCOPED);
+        assertThat(TenantRoutes.of("GET", "/api/events", null)).as("a tenant's events").isEqualTo(TenantRoutes.Route.SCOPED);
     }
 
     @Test
     void everythingElseIsClusterWideIncludingRoutesNoOneHasWrittenYet() {
         for (String path : new String[]{"/api/nodes", "/api/queues", "/api/queues/default/pause", "/api/stats/x",
-                "/api/events", "/api/tenants", "/api", "/", "/metrics", "/api/schedules", "/other/jobs"}) {
+                "/api/events/x", "/api/tenants", "/api", "/", "/metrics", "/api/schedules", "/other/jobs"}) {
             assertThat(TenantRoutes.of("GET", path, null)).as(path).isEqualTo(TenantRoutes.Route.CLUSTER);
         }
     }

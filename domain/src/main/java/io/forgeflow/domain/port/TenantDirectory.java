@@ -12,4 +12,13 @@ public interface TenantDirectory {
     enum Kind { JOB, RUN, BATCH }
 
     Optional<String> tenantOf(Kind kind, String id);
+
+    /** The tenants of several objects of one kind, by id as given; ids of no object are left out. */
+    default java.util.Map<String, String> tenantsOf(Kind kind, java.util.Collection<String> ids) {
+        java.util.Map<String, String> tenants = new java.util.HashMap<>();
+        for (String id : ids) {
+            tenantOf(kind, id).ifPresent(tenant -> tenants.put(id, tenant));
+        }
+        return tenants;
+    }
 }
