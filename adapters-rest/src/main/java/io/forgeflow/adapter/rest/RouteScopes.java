@@ -81,7 +81,8 @@ public final class RouteScopes {
         return Optional.of(Scope.ADMIN);
     }
 
-    private static List<String> segments(String path) {
+    /** The non-empty segments of {@code path} (leading, trailing and doubled slashes ignored). */
+    static List<String> segments(String path) {
         List<String> segments = new ArrayList<>();
         if (path != null) {
             for (String s : path.split("/")) {

@@ -2,7 +2,6 @@ package io.forgeflow.adapter.rest;
 
 import io.forgeflow.domain.port.TenantDirectory;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -38,7 +37,7 @@ final class TenantRoutes {
 
     /** The route of {@code method path} ({@code jobId}: the request's {@code job_id} query parameter, or null). */
     static Route of(String method, String path, String jobId) {
-        List<String> s = segments(path);
+        List<String> s = RouteScopes.segments(path);
         if (s.size() == 1 && RouteScopes.OPEN.contains(s.get(0)) || s.equals(RouteScopes.OPEN_API)) {
             return Route.SCOPED;
         }
@@ -64,17 +63,5 @@ final class TenantRoutes {
             default -> TenantDirectory.Kind.BATCH;
         };
         return new Route(true, kind, s.get(2));
-    }
-
-    private static List<String> segments(String path) {
-        List<String> segments = new ArrayList<>();
-        if (path != null) {
-            for (String part : path.split("/")) {
-                if (!part.isEmpty()) {
-                    segments.add(part);
-                }
-            }
-        }
-        return segments;
     }
 }
