@@ -60,6 +60,42 @@ class PortValuesTest {
         }
     }
 
+    @Nested
+    class Tenants {
+        @Test
+        void aTenantsLoadIsItsPendingAndRunningRuns() {
+            assertThat(new QueueStats.TenantLoad(3, 4).live()).isEqualTo(7);
+            QueueStats.Snapshot none = new QueueStats.Snapshot(Map.of(), Duration.ZERO, 0, null);
+            assertThat(none.tenants()).isEmpty();
+            assertThat(new QueueStats.Snapshot(Map.of(), Duration.ZERO, 2).tenants()).isEmpty();
+            Map<String, QueueStats.TenantLoad> loads = new java.util.HashMap<>(Map.of("acme",
+                    new QueueStats.TenantLoad(1, 0)));
+            QueueStats.Snapshot some = new QueueStats.Snapshot(Map.of(), Duration.ZERO, 0, loads);
+            loads.clear();
+            assertThat(some.tenants()).as("a copy").containsOnlyKeys("acme");
+        }
+
+        @Test
+        void aBatchWithoutATenantIsTheDefaultTenants() {
+            Workflows.BatchProgress batch = new Workflows.BatchProgress("b", null, null, "h", Instant.EPOCH, null, 1,
+                    0, 1, 0, 0, 0, 0, null);
+            assertThat(batch.tenant()).isEqualTo("default");
+            assertThat(new Workflows.BatchProgress("b", null, null, "h", Instant.EPOCH, null, 1, 0, 1, 0, 0, 0, 0, null,
+                    "acme").tenant()).isEqualTo("acme");
+        }
+
+        @Test
+        void aDirectoryAnswersSeveralIdsOneByOneUnlessItKnowsBetter() {
+            Map<String, String> owners = Map.of("j1", "acme", "j2", "beta");
+            TenantDirectory directory = (kind, id) -> kind == TenantDirectory.Kind.JOB
+                    ? java.util.Optional.ofNullable(owners.get(id)) : java.util.Optional.empty();
+
+            assertThat(directory.tenantsOf(TenantDirectory.Kind.JOB, List.of("j1", "j2", "gone")))
+                    .isEqualTo(Map.of("j1", "acme", "j2", "beta"));
+            assertThat(directory.tenantsOf(TenantDirectory.Kind.RUN, List.of("j1"))).isEmpty();
+        }
+    }
+
     @Test
     void aFenceNamesAStartedAttempt() {
         assertThat(new RunFence("r1", "w1", 1).attempt()).isEqualTo(1);

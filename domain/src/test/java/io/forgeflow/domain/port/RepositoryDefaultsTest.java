@@ -112,4 +112,13 @@ class RepositoryDefaultsTest {
         assertThat(new RunFilter(null, null, null, Map.of("team", "pay"), null, null, null).labels())
                 .containsExactly(Map.entry("team", "pay"));
     }
+
+    @Test
+    void theCountsOfEveryTenantAreTheCountsOfNoneInParticular() {
+        RunRepository runs = port(RunRepository.class, Map.of(RunStatus.PENDING, 3L));
+
+        assertThat(runs.countByStatus()).containsEntry(RunStatus.PENDING, 3L);
+        assertThat(calls.get(0)[0]).isEqualTo("countByStatus");
+        assertThat((Object[]) calls.get(0)[1]).containsExactly((Object) null);
+    }
 }
