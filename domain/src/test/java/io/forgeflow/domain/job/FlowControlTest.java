@@ -63,6 +63,26 @@ class FlowControlTest {
     }
 
     @Test
+    void aDebouncesEdgeSaysWhetherTheFirstRunsAtOnceAndABadOneIsShownPrintable() {
+        assertThat(new Debounce("k", 5, null, "leading").validate().leading()).isTrue();
+        assertThat(new Debounce("k", 5, null, null).validate().leading()).isFalse();
+        String sixty = "e".repeat(59) + "\0";
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Debounce("k", 5, null, sixty).validate())
+                .hasMessageEndingWith("was '" + "e".repeat(59) + "?'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Debounce("k", 5, null, "f".repeat(61)).validate())
+                .hasMessageEndingWith("was '" + "f".repeat(60) + "…'");
+    }
+
+    @Test
+    void aJoinedSubmissionNamesTheRunItJoinedAndCreatedNothing() {
+        io.forgeflow.domain.port.JobRepository.JobCreation joined =
+                io.forgeflow.domain.port.JobRepository.JobCreation.debounced(null, "run-1");
+        assertThat(joined.debouncedInto()).isEqualTo("run-1");
+        assertThat(joined.created()).isFalse();
+        assertThat(joined.run()).isNull();
+    }
+
+    @Test
     void aKeyWithAControlCharacterOrOverTwoHundredCharactersIsRefused() {
         assertThat(fieldOf(() -> new Throttle("a\nb", 1, 1).validate())).isEqualTo("throttle.key");
         assertThat(fieldOf(() -> new Debounce("x".repeat(201), 1, null, null).validate())).isEqualTo("debounce.key");

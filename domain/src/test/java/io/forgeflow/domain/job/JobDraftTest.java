@@ -353,6 +353,8 @@ class JobDraftTest {
                 bad("idempotency_key", d -> with(d, "idempotency_key", ""), "1 to 200"),
                 bad("idempotency_key", d -> with(d, "idempotency_key", "k".repeat(201)), "1 to 200"),
                 bad("idempotency_key", d -> with(d, "idempotency_key", nul), "NUL"),
+                bad("idempotency_key", d -> with(d, "idempotency_key", "\u001forder"), "U+001F"),
+                bad("idempotency_key", d -> with(d, "idempotency_key", "order\u001f42"), "U+001F"),
                 bad("payload.command", d -> with(d, "payload", Map.of("command", nul)), "NUL"),
                 bad("payload", d -> with(d, "payload", nested(40)), "deeper"),
                 bad("payload", d -> with(d, "payload", nested(JobDraft.MAX_PAYLOAD_DEPTH + 1)), "deeper"),

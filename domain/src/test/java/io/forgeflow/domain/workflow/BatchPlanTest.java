@@ -68,6 +68,16 @@ class BatchPlanTest {
     }
 
     @Test
+    void aBatchKeyMayNotHoldTheTenantSeparator() {
+        for (String key : List.of("\u001fload", "load\u001f1")) {
+            assertThatThrownBy(() -> BatchPlan.validate(null, key, List.of(entry(null, "x")), null))
+                    .isInstanceOfSatisfying(ValidationException.class,
+                            e -> assertThat(e.field()).isEqualTo("idempotency_key"))
+                    .hasMessageContaining("U+001F");
+        }
+    }
+
+    @Test
     void onlyAnExternalParentStillMakesAChildWithParents() {
         BatchPlan.Planned p = BatchPlan.validate(null, null, List.of(entry(null, "x", OUTSIDE)), null).jobs().get(0);
         assertThat(p.hasParents()).isTrue();
