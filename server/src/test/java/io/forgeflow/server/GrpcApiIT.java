@@ -1213,6 +1213,17 @@ class GrpcApiIT {
             assertThat(refused.getStatus().getDescription()).contains("may not name tenant 'beta'")
                     .doesNotContain(ACME);
         }
+        // a parent in another tenant is as unknown to the child as a parent that does not exist
+        String betaParent = jobs(BETA).submitJob(request(idle("grpc-beta-parent"))).getJob().getId();
+        String unknownParent = UUID.randomUUID().toString();
+        StatusRuntimeException theirs = failure(() -> jobs(ACME).submitJob(request(idle("grpc-forbidden")).toBuilder()
+                .addDependsOn(betaParent).build()));
+        StatusRuntimeException none = failure(() -> jobs(ACME).submitJob(request(idle("grpc-forbidden")).toBuilder()
+                .addDependsOn(unknownParent).build()));
+        assertThat(theirs.getStatus().getCode()).as(theirs.getStatus().toString()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(theirs)).isEqualTo("depends_on");
+        assertThat(theirs.getStatus().getDescription().replace(betaParent, "ID"))
+                .isEqualTo(none.getStatus().getDescription().replace(unknownParent, "ID"));
         // naming its own tenant is fine
         assertThat(jobs(ACME, "acme").submitJob(request(idle("grpc-own")).toBuilder().setTenant("acme").build())
                 .getJob().getTenant()).isEqualTo("acme");
