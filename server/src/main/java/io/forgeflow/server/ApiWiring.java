@@ -151,7 +151,8 @@ final class ApiWiring {
                 new QueryRuns(runs, waits, listBudget), new CancelRun(runs, tracing),
                 new RequeueRun(runs, jobs, signal, workflows), new QueueControls(queues, signal),
                 new PreviewSchedule(cron, clock), new QueryNodes(nodes, heartbeatInterval),
-                new io.forgeflow.application.schedule.BackfillJob(jobs, cron, signal, clock));
+                new io.forgeflow.application.schedule.BackfillJob(jobs, cron, signal, clock),
+                java.util.Objects.requireNonNull(tenants, "tenants"));
     }
 
     void register() {

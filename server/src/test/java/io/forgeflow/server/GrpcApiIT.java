@@ -84,6 +84,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Function;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -103,6 +107,10 @@ class GrpcApiIT {
     static final String READ = "grpc-read-0123456789";
     static final String OPERATE = "grpc-operate-0123456789";
     static final String REVERSE_ONLY = "grpc-reverse-0123456789";
+    /** Bound to tenants (issue 42): acme and beta may read, submit and operate in their own; acme's admin too. */
+    static final String ACME = "grpc-acme-0123456789";
+    static final String BETA = "grpc-beta-0123456789";
+    static final String ACME_ADMIN = "grpc-acme-admin-0123456789";
     static final Duration WITHIN = Duration.ofSeconds(60);
     /** The node binds gRPC on port 0 and says the port it got in this file ({@link #port()}). */
     static final Path PORTS = portsFile();
@@ -1006,5 +1014,255 @@ class GrpcApiIT {
         HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                 + APP.getAdminPort() + "/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(metrics.body()).contains("forgeflow_grpc_calls_total{code=\"NOT_FOUND\",method=\"forgeflow.v1.JobService/GetJob\"}");
+    }
+
+    // ---------------------------------------------------------------- tenants (issue 42)
+
+    /** The token's channel acting in {@code tenant} (x-forgeflow-tenant metadata; null: none sent). */
+    static Channel as(String token, String tenant) {
+        Metadata md = new Metadata();
+        md.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+        if (tenant != null) {
+            md.put(Metadata.Key.of("x-forgeflow-tenant", Metadata.ASCII_STRING_MARSHALLER), tenant);
+        }
+        return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(md));
+    }
+
+    static JobServiceGrpc.JobServiceBlockingStub jobs(String token, String tenant) {
+        return JobServiceGrpc.newBlockingStub(as(token, tenant)).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    static RunServiceGrpc.RunServiceBlockingStub runs(String token, String tenant) {
+        return RunServiceGrpc.newBlockingStub(as(token, tenant)).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    static final com.google.protobuf.Timestamp FAR = com.google.protobuf.Timestamp.newBuilder()
+            .setSeconds(java.time.Instant.parse("2099-01-01T00:00:00Z").getEpochSecond()).build();
+
+    /** A job no node claims (no node runs noop), due far ahead: nothing changes its rows but the API. */
+    static JobSpec idle(String name) {
+        return JobSpec.newBuilder().setName(name).setExecutor("noop").setPayload(Struct.getDefaultInstance())
+                .setRunAt(FAR).build();
+    }
+
+    static SubmitJobRequest request(JobSpec spec) {
+        return SubmitJobRequest.newBuilder().setJob(spec).build();
+    }
+
+    /** Every row of tenant beta as text: what acme's refused calls must not change. */
+    static String betaRows() {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT coalesce((SELECT string_agg(j::text, '|' ORDER BY j.id) "
+                + "FROM jobs j WHERE tenant = 'beta'), '') || coalesce((SELECT string_agg(r::text, '|' ORDER BY r.id) "
+                + "FROM runs r WHERE tenant = 'beta'), '') || coalesce((SELECT string_agg(b::text, '|' ORDER BY b.id) "
+                + "FROM batches b WHERE tenant = 'beta'), '')").mapTo(String.class).one());
+    }
+
+    /** {@code call} on {@code target} (another tenant's) fails exactly as on an unknown id: NOT_FOUND, same words. */
+    static void assertNotFoundAsUnknown(String what, Function<String, Object> call, String target, String unknown) {
+        StatusRuntimeException theirs = failure(() -> call.apply(target));
+        StatusRuntimeException none = failure(() -> call.apply(unknown));
+        assertThat(theirs.getStatus().getCode()).as(what + ": " + theirs.getStatus()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(none.getStatus().getCode()).as(what + " (unknown id): " + none.getStatus())
+                .isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(theirs.getStatus().getDescription().replace(target, "ID")).as(what)
+                .isEqualTo(none.getStatus().getDescription().replace(unknown, "ID"));
+        assertThat(StatusProto.fromThrowable(theirs).getDetailsList()).as(what)
+                .isEqualTo(StatusProto.fromThrowable(none).getDetailsList());
+    }
+
+    @Test
+    void aTenantBoundTokenGetsTheNotFoundOfAnUnknownIdForAnotherTenantsObjectsMethodByMethod() throws Exception {
+        Job job = jobs(BETA).submitJob(request(idle("grpc-beta-owned"))).getJob();
+        Job cron = jobs(BETA).submitJob(request(idle("grpc-beta-cron").toBuilder().clearRunAt()
+                .setCronExpr("0 3 * * *").build())).getJob();
+        String run = runs(BETA).listRuns(ListRunsRequest.newBuilder().setJobId(job.getId()).build()).getRuns(0).getId();
+        SubmitBatchResponse batch = jobs(BETA).submitBatch(SubmitBatchRequest.newBuilder()
+                .addJobs(BatchJob.newBuilder().setJob(idle("grpc-beta-batched"))).build());
+        assertThat(job.getTenant()).isEqualTo("beta");
+        assertThat(batch.getTenant()).isEqualTo("beta");
+        String before = betaRows();
+        String unknown = UUID.randomUUID().toString();
+
+        Map<String, Function<String, Object>> onJobs = new LinkedHashMap<>();
+        onJobs.put("GetJob", id -> jobs(ACME).getJob(GetJobRequest.newBuilder().setId(id).build()));
+        onJobs.put("UpdateJob", id -> jobs(ACME).updateJob(UpdateJobRequest.newBuilder().setId(id)
+                .setJob(JobSpec.newBuilder().setPriority(1)).setUpdateMask(FieldMask.newBuilder().addPaths("priority"))
+                .build()));
+        onJobs.put("UpdateJob without a mask", id -> jobs(ACME).updateJob(UpdateJobRequest.newBuilder().setId(id)
+                .build()));
+        onJobs.put("PauseJob", id -> jobs(ACME).pauseJob(JobIdRequest.newBuilder().setId(id).build()));
+        onJobs.put("PauseJob with a note too long", id -> jobs(ACME).pauseJob(JobIdRequest.newBuilder().setId(id)
+                .setNote("n".repeat(501)).build()));
+        onJobs.put("ResumeJob", id -> jobs(ACME).resumeJob(JobIdRequest.newBuilder().setId(id).build()));
+        onJobs.put("CancelJob", id -> jobs(ACME).cancelJob(JobIdRequest.newBuilder().setId(id).build()));
+        onJobs.put("TriggerJob", id -> jobs(ACME).triggerJob(JobIdRequest.newBuilder().setId(id).build()));
+        onJobs.put("DeleteJob", id -> jobs(ACME).deleteJob(DeleteJobRequest.newBuilder().setId(id).build()));
+        onJobs.put("DeleteJob purge", id -> jobs(ACME).deleteJob(DeleteJobRequest.newBuilder().setId(id)
+                .setPurge(true).setCancelRunning(true).build()));
+        for (Map.Entry<String, Function<String, Object>> call : onJobs.entrySet()) {
+            assertNotFoundAsUnknown(call.getKey(), call.getValue(), job.getId(), unknown);
+        }
+        Map<String, Function<String, Object>> onCron = new LinkedHashMap<>();
+        com.google.protobuf.Timestamp april1 = com.google.protobuf.Timestamp.newBuilder()
+                .setSeconds(java.time.Instant.parse("2026-04-01T00:00:00Z").getEpochSecond()).build();
+        com.google.protobuf.Timestamp april3 = com.google.protobuf.Timestamp.newBuilder()
+                .setSeconds(java.time.Instant.parse("2026-04-03T00:00:00Z").getEpochSecond()).build();
+        onCron.put("BackfillJob", id -> jobs(ACME).backfillJob(io.forgeflow.adapter.grpc.v1.BackfillJobRequest
+                .newBuilder().setId(id).setFrom(april1).setTo(april3).build()));
+        onCron.put("BackfillJob backwards", id -> jobs(ACME).backfillJob(io.forgeflow.adapter.grpc.v1
+                .BackfillJobRequest.newBuilder().setId(id).setFrom(april3).setTo(april1).build()));
+        onCron.put("GetBackfill", id -> jobs(ACME).getBackfill(io.forgeflow.adapter.grpc.v1.GetBackfillRequest
+                .newBuilder().setJobId(id).setBackfillId(UUID.randomUUID().toString()).build()));
+        onCron.put("Preview", id -> ScheduleServiceGrpc.newBlockingStub(as(ACME)).preview(PreviewRequest.newBuilder()
+                .setJobId(id).build()));
+        onCron.put("Preview with a cron_expr too", id -> ScheduleServiceGrpc.newBlockingStub(as(ACME))
+                .preview(PreviewRequest.newBuilder().setJobId(id).setCronExpr("0 4 * * *").setCount(500).build()));
+        for (Map.Entry<String, Function<String, Object>> call : onCron.entrySet()) {
+            assertNotFoundAsUnknown(call.getKey(), call.getValue(), cron.getId(), unknown);
+        }
+        assertNotFoundAsUnknown("GetRun", id -> runs(ACME).getRun(GetRunRequest.newBuilder().setId(id).build()), run,
+                unknown);
+        assertNotFoundAsUnknown("CancelRun", id -> runs(ACME).cancelRun(RunIdRequest.newBuilder().setId(id).build()),
+                run, unknown);
+        assertNotFoundAsUnknown("RequeueRun", id -> runs(ACME).requeueRun(RunIdRequest.newBuilder().setId(id)
+                .build()), run, unknown);
+        assertThat(runs(ACME).listRuns(ListRunsRequest.newBuilder().setJobId(job.getId()).build()).getRunsList())
+                .as("another tenant's job's runs are not listed").isEmpty();
+
+        assertThat(betaRows()).as("nothing of beta's changed").isEqualTo(before);
+        // the owner still reaches all of it; a cluster-wide token acting in acme is held to acme as well
+        assertThat(jobs(BETA).getJob(GetJobRequest.newBuilder().setId(job.getId()).build()).getTenant())
+                .isEqualTo("beta");
+        assertThat(runs(BETA).getRun(GetRunRequest.newBuilder().setId(run).build()).getTenant()).isEqualTo("beta");
+        assertThat(failure(() -> jobs(ADMIN, "acme").getJob(GetJobRequest.newBuilder().setId(job.getId()).build()))
+                .getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+        assertThat(jobs(ADMIN).getJob(GetJobRequest.newBuilder().setId(job.getId()).build()).getTenant())
+                .isEqualTo("beta");
+    }
+
+    @Test
+    void theSameKeyInTwoTenantsMakesTwoJobsAndTheMetadataOrFieldPicksTheTenant() throws Exception {
+        JobSpec keyed = idle("grpc-tenant-keyed").toBuilder().setIdempotencyKey("grpc-order-42").build();
+        SubmitJobResponse acme = jobs(ACME).submitJob(request(keyed));
+        SubmitJobResponse beta = jobs(BETA).submitJob(request(keyed));
+        SubmitJobResponse acmeAgain = jobs(ACME).submitJob(request(keyed));
+        SubmitJobResponse viaMetadata = jobs(ADMIN, "beta").submitJob(request(keyed));
+        SubmitJobResponse viaField = jobs(ADMIN).submitJob(request(keyed).toBuilder().setTenant("beta").build());
+        SubmitJobResponse inDefault = jobs(ADMIN).submitJob(request(keyed));
+
+        assertThat(List.of(acme.getCreated(), beta.getCreated(), inDefault.getCreated())).containsOnly(true);
+        assertThat(List.of(acmeAgain.getCreated(), viaMetadata.getCreated(), viaField.getCreated())).containsOnly(false);
+        assertThat(List.of(acme.getJob().getId(), beta.getJob().getId(), inDefault.getJob().getId()))
+                .doesNotHaveDuplicates();
+        assertThat(acmeAgain.getJob().getId()).isEqualTo(acme.getJob().getId());
+        assertThat(viaMetadata.getJob().getId()).isEqualTo(beta.getJob().getId());
+        assertThat(viaField.getJob().getId()).isEqualTo(beta.getJob().getId());
+        assertThat(List.of(acme.getJob().getTenant(), beta.getJob().getTenant(), inDefault.getJob().getTenant()))
+                .containsExactly("acme", "beta", "default");
+        assertThat(beta.getJob().getSpec().getIdempotencyKey()).as("shown as given").isEqualTo("grpc-order-42");
+
+        ListJobsRequest named = ListJobsRequest.newBuilder().setNamePrefix("grpc-tenant-keyed").build();
+        assertThat(jobs(ACME).listJobs(named).getJobsList()).extracting(Job::getId)
+                .containsExactly(acme.getJob().getId());
+        assertThat(jobs(BETA).listJobs(named).getJobsList()).extracting(Job::getId)
+                .containsExactly(beta.getJob().getId());
+        assertThat(jobs(ADMIN).listJobs(named).getJobsList()).hasSize(3);
+        assertThat(jobs(ADMIN).listJobs(named.toBuilder().setTenant("beta").build()).getJobsList())
+                .extracting(Job::getId).containsExactly(beta.getJob().getId());
+        assertThat(jobs(ADMIN, "acme").listJobs(named).getJobsList()).extracting(Job::getId)
+                .containsExactly(acme.getJob().getId());
+        assertThat(runs(ACME).listRuns(ListRunsRequest.newBuilder().setPageSize(500).build()).getRunsList())
+                .isNotEmpty().extracting(Run::getTenant).containsOnly("acme");
+        assertThat(runs(ADMIN).listRuns(ListRunsRequest.newBuilder().setTenant("beta")
+                .setJobId(beta.getJob().getId()).build()).getRunsList()).extracting(Run::getTenant)
+                .containsExactly("beta");
+        assertThat(runs(ADMIN, "acme").listRuns(ListRunsRequest.newBuilder().setJobId(beta.getJob().getId())
+                .build()).getRunsList()).isEmpty();
+
+        SubmitBatchRequest batch = SubmitBatchRequest.newBuilder().setIdempotencyKey("grpc-load-1")
+                .addJobs(BatchJob.newBuilder().setJob(idle("grpc-tenant-batched"))).build();
+        SubmitBatchResponse acmeBatch = jobs(ACME).submitBatch(batch);
+        SubmitBatchResponse betaBatch = jobs(BETA).submitBatch(batch);
+        SubmitBatchResponse acmeBatchAgain = jobs(ACME).submitBatch(batch);
+        assertThat(acmeBatch.getCreated()).isTrue();
+        assertThat(betaBatch.getCreated()).isTrue();
+        assertThat(betaBatch.getBatchId()).isNotEqualTo(acmeBatch.getBatchId());
+        assertThat(List.of(acmeBatch.getTenant(), betaBatch.getTenant())).containsExactly("acme", "beta");
+        assertThat(acmeBatchAgain.getCreated()).isFalse();
+        assertThat(acmeBatchAgain.getBatchId()).isEqualTo(acmeBatch.getBatchId());
+        String batchedTenant = pg.jdbi().withHandle(h -> h.createQuery("SELECT tenant FROM jobs "
+                + "WHERE id = CAST(:id AS uuid)").bind("id", betaBatch.getJobIds(0)).mapTo(String.class).one());
+        assertThat(batchedTenant).isEqualTo("beta");
+    }
+
+    @Test
+    void aTenantBoundTokenMayNotNameAnotherTenantNorCallClusterWideMethods() throws Exception {
+        List<Runnable> namingBeta = List.of(
+                () -> jobs(ACME, "beta").listJobs(ListJobsRequest.getDefaultInstance()),
+                () -> jobs(ACME, "beta").submitJob(request(idle("grpc-forbidden"))),
+                () -> jobs(ACME).submitJob(request(idle("grpc-forbidden")).toBuilder().setTenant("beta").build()),
+                () -> jobs(ACME).listJobs(ListJobsRequest.newBuilder().setTenant("beta").build()),
+                () -> runs(ACME).listRuns(ListRunsRequest.newBuilder().setTenant("beta").build()),
+                () -> jobs(ACME).submitBatch(SubmitBatchRequest.newBuilder().setTenant("beta")
+                        .addJobs(BatchJob.newBuilder().setJob(idle("grpc-forbidden"))).build()));
+        for (Runnable call : namingBeta) {
+            StatusRuntimeException refused = failure(call);
+            assertThat(refused.getStatus().getCode()).as(refused.getStatus().toString())
+                    .isEqualTo(Status.Code.PERMISSION_DENIED);
+            assertThat(reason(refused)).isEqualTo("tenant_forbidden");
+            assertThat(refused.getStatus().getDescription()).contains("may not name tenant 'beta'")
+                    .doesNotContain(ACME);
+        }
+        // a parent in another tenant is as unknown to the child as a parent that does not exist
+        String betaParent = jobs(BETA).submitJob(request(idle("grpc-beta-parent"))).getJob().getId();
+        String unknownParent = UUID.randomUUID().toString();
+        StatusRuntimeException theirs = failure(() -> jobs(ACME).submitJob(request(idle("grpc-forbidden")).toBuilder()
+                .addDependsOn(betaParent).build()));
+        StatusRuntimeException none = failure(() -> jobs(ACME).submitJob(request(idle("grpc-forbidden")).toBuilder()
+                .addDependsOn(unknownParent).build()));
+        assertThat(theirs.getStatus().getCode()).as(theirs.getStatus().toString()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(theirs)).isEqualTo("depends_on");
+        assertThat(theirs.getStatus().getDescription().replace(betaParent, "ID"))
+                .isEqualTo(none.getStatus().getDescription().replace(unknownParent, "ID"));
+        // naming its own tenant is fine
+        assertThat(jobs(ACME, "acme").submitJob(request(idle("grpc-own")).toBuilder().setTenant("acme").build())
+                .getJob().getTenant()).isEqualTo("acme");
+
+        List<Runnable> clusterWide = List.of(
+                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).listQueues(ListQueuesRequest.getDefaultInstance()),
+                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).getQueue(QueueNameRequest.newBuilder()
+                        .setName("default").build()),
+                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).configureQueue(ConfigureQueueRequest
+                        .newBuilder().setName("grpc-acme-only").setUpdateMask(FieldMask.newBuilder()
+                                .addPaths("max_running")).setMaxRunning(1).build()),
+                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).pauseQueue(QueueNameRequest.newBuilder()
+                        .setName("default").build()),
+                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).resumeQueue(QueueNameRequest.newBuilder()
+                        .setName("default").build()),
+                () -> ClusterServiceGrpc.newBlockingStub(as(ACME_ADMIN)).getStats(GetStatsRequest.getDefaultInstance()),
+                () -> ClusterServiceGrpc.newBlockingStub(as(ACME_ADMIN)).listNodes(ListNodesRequest.getDefaultInstance()),
+                () -> RunServiceGrpc.newBlockingStub(as(ACME_ADMIN)).withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .watchRuns(WatchRunsRequest.getDefaultInstance()).hasNext());
+        for (Runnable call : clusterWide) {
+            StatusRuntimeException refused = failure(call);
+            assertThat(refused.getStatus().getCode()).as(refused.getStatus().toString())
+                    .isEqualTo(Status.Code.PERMISSION_DENIED);
+            assertThat(reason(refused)).isEqualTo("tenant_forbidden");
+            assertThat(refused.getStatus().getDescription()).contains("is cluster-wide");
+        }
+        long forbidden = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM jobs "
+                + "WHERE name = 'grpc-forbidden'").mapTo(Long.class).one());
+        long queues = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM queues "
+                + "WHERE name = 'grpc-acme-only' OR (name = 'default' AND paused)").mapTo(Long.class).one());
+        assertThat(forbidden).isZero();
+        assertThat(queues).isZero();
+
+        StatusRuntimeException bad = failure(() -> jobs(ADMIN, "Not A Tenant").listJobs(ListJobsRequest
+                .getDefaultInstance()));
+        assertThat(bad.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(bad)).isEqualTo("tenant");
+        // health needs no token, so no tenant either
+        assertThat(HealthGrpc.newBlockingStub(channel).check(HealthCheckRequest.getDefaultInstance()).getStatus())
+                .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
     }
 }

@@ -18,6 +18,7 @@ import java.util.Map;
 /**
  * Bearer tokens and scopes on every method but health and reflection: {@code authorization: Bearer <token>} metadata
  * with REST's tokens and REST's scopes per action (API.md's table). What the table does not name needs {@code admin}.
+ * A tenant-bound token is kept in its tenant by {@link TenantMethods}, which runs after this.
  */
 final class Authentication implements ServerInterceptor {
     static final Context.Key<Caller> CALLER = Context.key("forgeflow-caller");
@@ -81,13 +82,6 @@ final class Authentication implements ServerInterceptor {
                     : token == null ? "malformed authorization metadata: send \"authorization: Bearer <token>\""
                     : "the bearer token is not valid: send a token configured on the server (" + VARIABLE + ")";
             return refuse(call, Code.UNAUTHENTICATED, message, "unauthorized");
-        }
-        if (caller.tenant() != null) {
-            // fail closed: the gRPC API has no tenants yet, so a tenant's token would act across all of them
-            LOG.info("refused gRPC {} to {}: bound to tenant {}", method, caller.name(), caller.tenant());
-            return refuse(call, Code.PERMISSION_DENIED, "this token is bound to tenant '" + caller.tenant()
-                    + "', and the gRPC API serves cluster-wide tokens only: use the REST API, which keeps a tenant's "
-                    + "requests inside it, or a cluster-wide token (" + VARIABLE + ")", "tenant_forbidden");
         }
         String scope = SCOPES.getOrDefault(method, "admin");
         if (!caller.has(scope)) {

@@ -156,7 +156,8 @@ final class Convert {
         }
         Job.Builder b = Job.newBuilder().setId(j.id()).setSpec(spec).setStatus(j.status().wireName())
                 .setSubmittedVia(j.submittedVia()).setPayloadTruncated(payloadTruncated)
-                .setFiredRuns(j.schedule().firedRuns()).setDeadStreak(j.schedule().deadStreak());
+                .setFiredRuns(j.schedule().firedRuns()).setDeadStreak(j.schedule().deadStreak())
+                .setTenant(io.forgeflow.domain.tenant.Tenants.orDefault(j.tenant()));
         if (j.nextDueAt() != null) {
             b.setNextRunAt(timestamp(j.nextDueAt()));
         }
@@ -186,7 +187,8 @@ final class Convert {
         Run.Builder b = Run.newBuilder().setId(r.id()).setJobId(r.jobId()).setStatus(r.status().wireName())
                 .setAttempt(r.attempt()).setMaxAttempts(r.maxAttempts()).setPriority(r.priority())
                 .setTimeoutSeconds(r.timeoutSeconds()).setCancelRequested(r.cancelRequested())
-                .setOutputTruncated(outputTruncated).setSnoozes(r.snoozes());
+                .setOutputTruncated(outputTruncated).setSnoozes(r.snoozes())
+                .setTenant(io.forgeflow.domain.tenant.Tenants.orDefault(r.tenant()));
         if (r.labels() != null) {
             b.putAllLabels(r.labels());
         }

@@ -156,6 +156,7 @@ public final class GrpcApi {
             Authentication auth = new Authentication(tokens);
             CallMetrics metrics = new CallMetrics(recorder);
             MessageLimit limit = new MessageLimit();
+            TenantMethods tenants = new TenantMethods(useCases.tenants(), databaseAway);
             NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
                     .maxInboundMessageSize(MAX_MESSAGE_BYTES)
                     .maxInboundMetadataSize(16 << 10)
@@ -166,16 +167,17 @@ public final class GrpcApi {
                 builder.useTransportSecurity(certificate, privateKey);
             }
             // interceptors run last-added first: metrics see every call, authentication's refusals too; the size
-            // limit applies to authenticated calls only
-            builder.addService(ServerInterceptors.intercept(new JobGrpcService(useCases, unary), limit, auth, metrics))
+            // limit applies to authenticated calls only; the tenant check to every call that passed both
+            builder.addService(ServerInterceptors.intercept(new JobGrpcService(useCases, unary), tenants, limit, auth,
+                            metrics))
                     .addService(ServerInterceptors.intercept(new RunGrpcService(useCases, unary, watches, databaseAway),
+                            tenants, limit, auth, metrics))
+                    .addService(ServerInterceptors.intercept(new OtherServices.Queues(useCases, unary), tenants, limit,
+                            auth, metrics))
+                    .addService(ServerInterceptors.intercept(new OtherServices.Schedules(useCases, unary), tenants,
                             limit, auth, metrics))
-                    .addService(ServerInterceptors.intercept(new OtherServices.Queues(useCases, unary), limit, auth,
-                            metrics))
-                    .addService(ServerInterceptors.intercept(new OtherServices.Schedules(useCases, unary), limit, auth,
-                            metrics))
-                    .addService(ServerInterceptors.intercept(new OtherServices.Cluster(useCases, unary), limit, auth,
-                            metrics))
+                    .addService(ServerInterceptors.intercept(new OtherServices.Cluster(useCases, unary), tenants, limit,
+                            auth, metrics))
                     .addService(ServerInterceptors.intercept(health.getHealthService(), metrics))
                     .addService(ServerInterceptors.intercept(ProtoReflectionServiceV1.newInstance(), metrics));
             return new GrpcApi(builder.build(), health, watches);

@@ -59,12 +59,13 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
     @Override
     public void submitJob(SubmitJobRequest request, StreamObserver<SubmitJobResponse> observer) {
         unary.answer(observer, () -> {
+            String tenant = Tenancy.current().forSubmission(request.getTenant());
             JobDraft draft = Convert.draft(request.getJob());
             Authentication.checkSubmit(draft.executor());
             Dependencies dependencies = Dependencies.validate(
                     request.getDependsOnCount() == 0 ? null : request.getDependsOnList(),
                     request.getOnParentFailure().isEmpty() ? null : request.getOnParentFailure(), Set.of(), "");
-            JobCreation creation = uc.submitJob().submit(draft, dependencies, trace());
+            JobCreation creation = uc.submitJob().submit(tenant, draft, dependencies, trace());
             SubmitJobResponse.Builder answer = SubmitJobResponse.newBuilder()
                     .setJob(Convert.job(creation.job(), waits().of(creation.job()))).setCreated(creation.created());
             if (creation.debouncedInto() != null) {
@@ -81,6 +82,8 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
             return;
         }
         unary.answer(observer, () -> {
+            // the batch and all its jobs are in one tenant
+            String tenant = Tenancy.current().forSubmission(request.getTenant());
             List<BatchPlan.Entry> entries = new ArrayList<>();
             for (int i = 0; i < request.getJobsCount(); i++) {
                 BatchJob job = request.getJobs(i);
@@ -96,9 +99,9 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
             }
             BatchPlan plan = BatchPlan.validate(request.getName().isEmpty() ? null : request.getName(),
                     request.getIdempotencyKey().isEmpty() ? null : request.getIdempotencyKey(), entries, onComplete);
-            BatchCreation creation = uc.submitBatch().submit(plan, digest(request), trace());
+            BatchCreation creation = uc.submitBatch().submit(tenant, plan, digest(request), trace());
             SubmitBatchResponse.Builder answer = SubmitBatchResponse.newBuilder().setBatchId(creation.batch().id())
-                    .setCreated(creation.created());
+                    .setCreated(creation.created()).setTenant(creation.batch().tenant());
             if (creation.jobIds() != null) {
                 answer.addAllJobIds(creation.jobIds());
             }
@@ -122,7 +125,8 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
         unary.answer(observer, () -> {
             JobFilter filter = new JobFilter(Convert.jobStatus(request.getStatus()),
                     request.getQueue().isEmpty() ? null : request.getQueue(), request.getLabelsMap(),
-                    request.getNamePrefix().isEmpty() ? null : request.getNamePrefix());
+                    request.getNamePrefix().isEmpty() ? null : request.getNamePrefix(),
+                    Tenancy.current().forList(request.getTenant()));
             HandlerWaits.Snapshot waits = waits();
             Page<ListedJob> page = uc.queryJobs().listForDisplayMatching(filter,
                     Convert.pageSize(request.getPageSize()), Convert.token(request.getPageToken()));
@@ -140,9 +144,9 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
     @Override
     public void updateJob(UpdateJobRequest request, StreamObserver<Job> observer) {
         unary.answer(observer, () -> {
-            Set<String> given = fields(request.getUpdateMask());
             String id = wellFormed(request.getId());
             JobSpec current = uc.queryJobs().get(id).spec();
+            Set<String> given = fields(request.getUpdateMask());
             Authentication.checkSubmit(current.executor());
             JobDraft v = Convert.draft(request.getJob());
             // a payload sent back as it was read keeps its masked secrets' stored values, as over REST
@@ -175,9 +179,10 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
     public void pauseJob(JobIdRequest request, StreamObserver<Job> observer) {
         unary.answer(observer, () -> {
             Caller caller = Authentication.CALLER.get();
-            return Convert.job(uc.pauseJob().pause(wellFormed(request.getId()),
-                    request.getNote().isEmpty() ? null : request.getNote(), caller == null ? null : caller.name()),
-                    null);
+            String id = wellFormed(request.getId());
+            String note = request.getNote().isEmpty() ? null
+                    : unknownFirst(() -> io.forgeflow.domain.job.ScheduleState.checkNote(request.getNote()), id);
+            return Convert.job(uc.pauseJob().pause(id, note, caller == null ? null : caller.name()), null);
         });
     }
 
@@ -215,12 +220,13 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
     @Override
     public void backfillJob(BackfillJobRequest request, StreamObserver<Backfill> observer) {
         unary.answer(observer, () -> {
-            io.forgeflow.domain.job.Backfill backfill = io.forgeflow.domain.job.Backfill.of(
+            String id = wellFormed(request.getId());
+            io.forgeflow.domain.job.Backfill backfill = unknownFirst(() -> io.forgeflow.domain.job.Backfill.of(
                     request.hasFrom() ? Convert.instant(request.getFrom()) : null,
                     request.hasTo() ? Convert.instant(request.getTo()) : null,
                     request.getOverlap().isEmpty() ? null : request.getOverlap(),
-                    request.hasOnlyMissing() ? request.getOnlyMissing() : null);
-            return Convert.backfill(uc.backfillJob().backfill(wellFormed(request.getId()), backfill).progress());
+                    request.hasOnlyMissing() ? request.getOnlyMissing() : null), id);
+            return Convert.backfill(uc.backfillJob().backfill(id, backfill).progress());
         });
     }
 
@@ -236,6 +242,19 @@ final class JobGrpcService extends JobServiceGrpc.JobServiceImplBase {
 
     private HandlerWaits.Snapshot waits() {
         return uc.queryJobs().waits().snapshot();
+    }
+
+    /**
+     * {@code check}'s value; when it fails, job {@code id} is looked up first, so an unknown id is NOT_FOUND whatever
+     * else the request gets wrong, as another tenant's id is (TenantMethods answers that before any check here).
+     */
+    private <T> T unknownFirst(java.util.function.Supplier<T> check, String id) {
+        try {
+            return check.get();
+        } catch (RuntimeException e) {
+            uc.queryJobs().get(id);
+            throw e;
+        }
     }
 
     static TraceContext trace() {

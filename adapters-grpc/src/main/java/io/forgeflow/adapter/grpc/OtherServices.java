@@ -100,6 +100,9 @@ final class OtherServices {
         @Override
         public void preview(PreviewRequest request, StreamObserver<PreviewResponse> observer) {
             unary.answer(observer, () -> {
+                // the job first: an unknown job (or another tenant's, TenantMethods) is NOT_FOUND whatever else
+                io.forgeflow.domain.job.Job job = request.getJobId().isEmpty() ? null
+                        : uc.queryJobs().get(JobGrpcService.wellFormed(request.getJobId()));
                 int count = request.getCount() == 0 ? PreviewSchedule.DEFAULT_COUNT : request.getCount();
                 if (count < 1 || count > PreviewSchedule.MAX_COUNT) {
                     throw new InvalidQueryException("count", "count must be a whole number from 1 to "
@@ -109,13 +112,12 @@ final class OtherServices {
                 PreviewResponse.Builder answer = PreviewResponse.newBuilder();
                 java.time.Instant after = request.hasAfter() ? Convert.instant(request.getAfter()) : null;
                 java.util.List<PreviewSchedule.PreviewedFire> fires;
-                if (!request.getJobId().isEmpty()) {
+                if (job != null) {
                     if (!request.getCronExpr().isEmpty() || !request.getTimezone().isEmpty() || request.hasStartAt()
                             || request.hasEndAt() || request.getMaxRuns() != 0) {
                         throw new InvalidQueryException("job_id", "with job_id, the schedule comes from the job: leave "
                                 + "cron_expr, timezone, start_at, end_at and max_runs unset");
                     }
-                    io.forgeflow.domain.job.Job job = uc.queryJobs().get(JobGrpcService.wellFormed(request.getJobId()));
                     if (!job.spec().isRecurring()) {
                         throw new InvalidQueryException("job_id", "job " + job.id() + " is a one-off job: it has no "
                                 + "schedule to preview");

@@ -52,7 +52,8 @@ final class RunGrpcService extends RunServiceGrpc.RunServiceImplBase {
                     request.getQueue().isEmpty() ? null : request.getQueue(), request.getLabelsMap(),
                     request.hasScheduledAfter() ? Convert.instant(request.getScheduledAfter()) : null,
                     request.hasScheduledBefore() ? Convert.instant(request.getScheduledBefore()) : null,
-                    request.hasFinishedAfter() ? Convert.instant(request.getFinishedAfter()) : null);
+                    request.hasFinishedAfter() ? Convert.instant(request.getFinishedAfter()) : null,
+                    Tenancy.current().forList(request.getTenant()));
             HandlerWaits.Snapshot waits = waits();
             Page<ListedRun> page = uc.queryRuns().listForDisplayMatching(filter,
                     Convert.pageSize(request.getPageSize()), Convert.token(request.getPageToken()));

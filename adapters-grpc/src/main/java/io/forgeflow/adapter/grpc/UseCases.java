@@ -18,12 +18,16 @@ import io.forgeflow.application.workflow.SubmitBatch;
 
 import java.util.Objects;
 
-/** The application's use cases the gRPC API calls: the same instances' kinds the REST API is given. */
+/**
+ * The application's use cases the gRPC API calls: the same instances' kinds the REST API is given, and the directory
+ * of who owns each job, run and batch ({@link TenantMethods}).
+ */
 public record UseCases(SubmitJob submitJob, SubmitBatch submitBatch, QueryJobs queryJobs, UpdateJob updateJob,
                        PauseJob pauseJob, ResumeJob resumeJob, CancelJob cancelJob, TriggerJob triggerJob,
                        DeleteJob deleteJob, QueryRuns queryRuns, CancelRun cancelRun, RequeueRun requeueRun,
                        QueueControls queues, PreviewSchedule previewSchedule, QueryNodes queryNodes,
-                       io.forgeflow.application.schedule.BackfillJob backfillJob) {
+                       io.forgeflow.application.schedule.BackfillJob backfillJob,
+                       io.forgeflow.domain.port.TenantDirectory tenants) {
     /** @param submitBatch null on a node without workflows: SubmitBatch answers UNIMPLEMENTED */
     public UseCases {
         Objects.requireNonNull(submitJob, "submitJob");
@@ -41,5 +45,7 @@ public record UseCases(SubmitJob submitJob, SubmitBatch submitBatch, QueryJobs q
         Objects.requireNonNull(previewSchedule, "previewSchedule");
         Objects.requireNonNull(queryNodes, "queryNodes");
         Objects.requireNonNull(backfillJob, "backfillJob");
+        // no directory, no gRPC: a tenant's call could otherwise name another tenant's objects
+        Objects.requireNonNull(tenants, "tenants");
     }
 }

@@ -54,8 +54,11 @@ public final class ForgeFlowJdbc {
      */
     private static final String FLOW_ARGS = ", debounce => CAST(? AS jsonb), throttle => CAST(? AS jsonb)";
 
-    /** The call for each mix of optional arguments: bit 1 retry, 2 trace, 4 sequence, 8 flow control. */
-    private final String[] calls = new String[16];
+    /** Only sent with a tenant, so requests without one also work against a schema from before issue 42. */
+    private static final String TENANT_ARGS = ", tenant => ?";
+
+    /** The call for each mix of optional arguments: bit 1 retry, 2 trace, 4 sequence, 8 flow control, 16 tenant. */
+    private final String[] calls = new String[32];
 
     /** A helper for the ForgeFlow install in {@code schema}. */
     public ForgeFlowJdbc(String schema) {
@@ -66,7 +69,8 @@ public final class ForgeFlowJdbc {
         for (int mix = 0; mix < calls.length; mix++) {
             calls[mix] = String.format(CALL, (mix & 8) == 0 ? "" : ", debounced", schema,
                     ((mix & 1) == 0 ? "" : RETRY_ARGS) + ((mix & 2) == 0 ? "" : TRACE_ARGS)
-                            + ((mix & 4) == 0 ? "" : SEQUENCE_ARGS) + ((mix & 8) == 0 ? "" : FLOW_ARGS));
+                            + ((mix & 4) == 0 ? "" : SEQUENCE_ARGS) + ((mix & 8) == 0 ? "" : FLOW_ARGS)
+                            + ((mix & 16) == 0 ? "" : TENANT_ARGS));
         }
     }
 
@@ -85,8 +89,9 @@ public final class ForgeFlowJdbc {
         boolean traced = request.traceparent() != null;
         boolean sequenced = request.sequenceKey() != null;
         boolean flow = request.debounce() != null || request.throttle() != null;
+        boolean tenanted = request.tenant() != null;
         try (PreparedStatement call = connection.prepareStatement(calls[(retry ? 1 : 0) + (traced ? 2 : 0)
-                + (sequenced ? 4 : 0) + (flow ? 8 : 0)])) {
+                + (sequenced ? 4 : 0) + (flow ? 8 : 0) + (tenanted ? 16 : 0)])) {
             call.setString(1, request.name());
             call.setString(2, request.executor());
             call.setString(3, request.payloadJson());
@@ -118,7 +123,10 @@ public final class ForgeFlowJdbc {
             }
             if (flow) {
                 call.setString(next++, request.debounce() == null ? null : request.debounce().json());
-                call.setString(next, request.throttle() == null ? null : request.throttle().json());
+                call.setString(next++, request.throttle() == null ? null : request.throttle().json());
+            }
+            if (tenanted) {
+                call.setString(next, request.tenant());
             }
             try (ResultSet rs = call.executeQuery()) {
                 if (!rs.next()) {

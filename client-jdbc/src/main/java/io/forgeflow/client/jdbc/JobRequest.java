@@ -26,13 +26,16 @@ import java.util.regex.Pattern;
  *                         control"); {@link Enqueued#debounced()} says the call joined an existing run. Needs a READ
  *                         COMMITTED transaction; null for none
  * @param throttle         at most {@code count} runs sharing its key start per {@code perSeconds}; null for none
+ * @param tenant           the tenant the job belongs to (1 to 63 of a-z, 0-9, '_', '.', '-'; checked by the
+ *                         database); its keys are its own, so the same key in two tenants makes two jobs; null for
+ *                         {@code default}
  */
 public record JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
                          Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
                          String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
                          Integer retryMaxSeconds, Map<String, String> labels, String traceparent,
                          String tracestate, String sequenceKey, String onDead, Debounce debounce,
-                         Throttle throttle) {
+                         Throttle throttle, String tenant) {
 
     /** W3C Trace Context, version 00 as read by every version but ff; hex as lower case. */
     private static final Pattern TRACEPARENT = Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
@@ -68,6 +71,17 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             throw new IllegalArgumentException("tracestate must be at most " + MAX_TRACESTATE + " characters (W3C: at "
                     + "most 32 list members), was " + tracestate.length());
         }
+    }
+
+    /** A request in the default tenant (the fields before {@code tenant}). */
+    public JobRequest(String name, String executor, String payloadJson, Instant runAt, Integer priority,
+                      Integer maxAttempts, Integer timeoutSeconds, String queue, String idempotencyKey,
+                      String concurrencyKey, Integer maxConcurrent, Integer retryBaseSeconds,
+                      Integer retryMaxSeconds, Map<String, String> labels, String traceparent, String tracestate,
+                      String sequenceKey, String onDead, Debounce debounce, Throttle throttle) {
+        this(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue, idempotencyKey,
+                concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels, traceparent, tracestate,
+                sequenceKey, onDead, debounce, throttle, null);
     }
 
     /** A request without flow control (the fields before {@code debounce}). */
@@ -295,10 +309,21 @@ public record JobRequest(String name, String executor, String payloadJson, Insta
             return this;
         }
 
+        private String tenant;
+
+        /**
+         * The tenant the job belongs to (null: {@code default}); its keys (idempotency, concurrency, sequence,
+         * debounce, throttle) are its own. A bad name is the database's {@link java.sql.SQLException} 22023.
+         */
+        public Builder tenant(String tenant) {
+            this.tenant = tenant;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(name, executor, payloadJson, runAt, priority, maxAttempts, timeoutSeconds, queue,
                     idempotencyKey, concurrencyKey, maxConcurrent, retryBaseSeconds, retryMaxSeconds, labels,
-                    traceparent, tracestate, sequenceKey, onDead, debounce, throttle);
+                    traceparent, tracestate, sequenceKey, onDead, debounce, throttle, tenant);
         }
     }
 }

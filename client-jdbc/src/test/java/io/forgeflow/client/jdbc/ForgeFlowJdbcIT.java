@@ -6,6 +6,7 @@ import io.forgeflow.adapter.postgres.testing.PostgresExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.util.PSQLException;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -249,6 +250,71 @@ class ForgeFlowJdbcIT {
                         assertThat(e.getMessage()).contains("throttle.count");
                     });
             app.rollback();
+        }
+        assertThat(count("SELECT count(*) FROM jobs")).isZero();
+    }
+
+    @Test
+    void theSameKeyInTwoTenantsIsTwoJobsAndAgainInOneTenantIsTheFirst() throws Exception {
+        Enqueued acme;
+        Enqueued globex;
+        Enqueued plain;
+        Enqueued acmeAgain;
+        try (Connection app = appConnection()) {
+            acme = ForgeFlowJdbc.enqueue(app, JobRequest.builder("sync", "noop").idempotencyKey("order-1")
+                    .tenant("acme").build());
+            globex = ForgeFlowJdbc.enqueue(app, JobRequest.builder("sync", "noop").idempotencyKey("order-1")
+                    .tenant("globex").build());
+            plain = ForgeFlowJdbc.enqueue(app, JobRequest.builder("sync", "noop").idempotencyKey("order-1").build());
+            app.commit();
+            acmeAgain = ForgeFlowJdbc.enqueue(app, JobRequest.builder("sync", "noop").idempotencyKey("order-1")
+                    .tenant("acme").build());
+            app.commit();
+        }
+        assertThat(List.of(acme.created(), globex.created(), plain.created())).containsOnly(true);
+        assertThat(List.of(acme.jobId(), globex.jobId(), plain.jobId())).doesNotHaveDuplicates();
+        assertThat(acmeAgain).isEqualTo(new Enqueued(acme.jobId(), acme.runId(), false));
+        List<String> tenants = pg.jdbi().withHandle(h -> h.createQuery("SELECT j.tenant || '/' || r.tenant "
+                + "FROM jobs j JOIN runs r ON r.job_id = j.id ORDER BY j.tenant").mapTo(String.class).list());
+        assertThat(tenants).containsExactly("acme/acme", "default/default", "globex/globex");
+    }
+
+    @Test
+    void aRequestWithoutATenantDoesNotNameTheArgumentSoAnOlderSchemaStillTakesIt() throws Exception {
+        try (Connection app = appConnection(); Statement st = app.createStatement()) {
+            // enqueue() as it was before issue 42 in its shape: no tenant argument
+            st.execute("CREATE SCHEMA legacy");
+            st.execute("CREATE FUNCTION legacy.enqueue(name text, executor text, payload jsonb DEFAULT '{}', "
+                    + "run_at timestamptz DEFAULT NULL, priority integer DEFAULT 5, max_attempts integer DEFAULT 3, "
+                    + "timeout_seconds integer DEFAULT 300, queue text DEFAULT 'default', "
+                    + "idempotency_key text DEFAULT NULL, concurrency_key text DEFAULT NULL, labels jsonb DEFAULT NULL, "
+                    + "max_concurrent integer DEFAULT NULL) RETURNS TABLE (job_id text, run_id text, created boolean) "
+                    + "LANGUAGE sql AS $$ SELECT 'j-' || name, 'r-' || name, true $$");
+            app.commit();
+            ForgeFlowJdbc legacy = new ForgeFlowJdbc("legacy");
+            assertThat(legacy.submit(app, JobRequest.builder("old", "noop").build()))
+                    .isEqualTo(new Enqueued("j-old", "r-old", true));
+            assertThatThrownBy(() -> legacy.submit(app, JobRequest.builder("new", "noop").tenant("acme").build()))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("legacy.enqueue");
+            app.rollback();
+            st.execute("DROP SCHEMA legacy CASCADE");
+            app.commit();
+        }
+    }
+
+    @Test
+    void aBadTenantIsTheDatabasesErrorNamingTheColumn() throws Exception {
+        try (Connection app = appConnection()) {
+            for (String bad : List.of("Acme", "", "a/b", "x".repeat(64))) {
+                assertThatThrownBy(() -> ForgeFlowJdbc.enqueue(app, JobRequest.builder("j", "noop").tenant(bad)
+                        .build()))
+                        .as(bad).isInstanceOfSatisfying(PSQLException.class, e -> {
+                            assertThat(e.getSQLState()).isEqualTo("22023");
+                            assertThat(e.getServerErrorMessage().getColumn()).isEqualTo("tenant");
+                            assertThat(e.getMessage()).contains("is not a tenant name");
+                        });
+                app.rollback();
+            }
         }
         assertThat(count("SELECT count(*) FROM jobs")).isZero();
     }
