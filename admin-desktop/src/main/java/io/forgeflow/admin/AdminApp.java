@@ -99,6 +99,7 @@ public class AdminApp extends Application {
     private void show(ClusterClient client, Async async) {
         console = new ConsoleViewModel(client, async, new FxTicker(), settings.pollInterval(), settings.times());
         console.traces().setTemplate(connection.traceUrlTemplateProperty().get());
+        console.setBoundTenant(connection.boundTenantProperty().get());
         console.traces().setOpener(settings.links() != null ? settings.links() : getHostServices()::showDocument);
         root.getChildren().setAll(new ConsoleView(console, connection::disconnect));
         console.start();

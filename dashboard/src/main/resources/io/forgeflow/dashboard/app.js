@@ -5,11 +5,18 @@
  * answers 404 there is polled every 2 s instead. Auth: a 401 asks for an API token, kept in sessionStorage and sent
  * as "Authorization: Bearer ...". Safety: every text that comes from the server is put into the page as a text node
  * (textContent), never as markup; the page's Content-Security-Policy allows no inline script.
+ * Tenants: a tenant picked in the top bar is sent as X-ForgeFlow-Tenant on every call (kept in sessionStorage with the
+ * token); a tenant-bound token is recognised by its first 403 tenant_forbidden, and the cluster views then say why
+ * they are empty instead of failing.
  */
 (() => {
   'use strict';
 
   const TOKEN_KEY = 'forgeflow.token';
+  const TENANT_KEY = 'forgeflow.tenant';
+  const TENANT_HEADER = 'X-ForgeFlow-Tenant';
+  const TENANT_NAME = /^[a-z0-9_.-]{1,63}$/;
+  const DEFAULT_TENANT = 'default';
   const POLL_MS = 2000;
   const SLOW_MS = 10000;
   const FEED_SIZE = 25;
@@ -17,6 +24,10 @@
 
   const state = {
     token: sessionStorage.getItem(TOKEN_KEY) || '',
+    tenant: sessionStorage.getItem(TENANT_KEY) || '', // the tenant picked (sent as X-ForgeFlow-Tenant), '' for all
+    boundTenant: null,            // the tenant a tenant-bound token acts in, once a 403 tenant_forbidden said so
+    tenantNames: new Set(),       // tenants seen in answers (the picker's suggestions)
+    otherTenantSeen: false,       // some answer was outside the default tenant: details name the tenant
     tokenPrompt: null,
     view: 'overview',
     mode: 'connecting',           // live | polling | reconnecting | offline | connecting
@@ -144,6 +155,101 @@
     b.hidden = !message;
   }
 
+  // ------------------------------------------------------------------ tenants
+
+  const outsideDefault = (x) => !!(x && x.tenant && x.tenant !== DEFAULT_TENANT);
+
+  /** Remembers the tenants of what the server sent (the picker suggests them); true if one is not the default. */
+  function seeTenants(items) {
+    let fresh = false;
+    for (const x of items) {
+      if (!x || !x.tenant || state.tenantNames.has(x.tenant)) continue;
+      state.tenantNames.add(x.tenant);
+      fresh = true;
+    }
+    if (items.some(outsideDefault)) state.otherTenantSeen = true;
+    if (fresh) {
+      $('tenant-names').replaceChildren(...[...state.tenantNames].sort().map((name) => el('option', { value: name })));
+    }
+  }
+
+  /** Whether a job's or run's detail names its tenant: always outside the default, and once tenants are in play. */
+  function tenantShown(x) {
+    return !!(x && x.tenant) && (outsideDefault(x) || !!state.tenant || !!state.boundTenant || state.otherTenantSeen);
+  }
+
+  /** A 403 tenant_forbidden names the tenant the token is bound to ("acts in tenant 'acme' only"). */
+  function noteBoundTenant(message) {
+    const m = /acts in tenant '([^']+)' only/.exec(String(message || ''));
+    if (!m || state.boundTenant === m[1]) return;
+    state.boundTenant = m[1];
+    const hadPick = !!state.tenant;
+    state.tenant = '';
+    sessionStorage.removeItem(TENANT_KEY);
+    renderTenantPicker();
+    renderClusterForbidden();
+    if (state.mode === 'live' || state.mode === 'connecting' || state.mode === 'reconnecting') setMode('polling');
+    if (hadPick) loadView(true);  // the picked tenant was refused: read again in the token's own
+  }
+
+  function clusterForbiddenText() {
+    return `This token is bound to tenant ${state.boundTenant}; cluster views need a cluster-wide token.`;
+  }
+
+  /** The overview's cluster panels (stats, queues, nodes, lag) say why they are empty for a tenant-bound token. */
+  function renderClusterForbidden() {
+    if (!state.boundTenant) return;
+    const text = clusterForbiddenText();
+    const note = $('cluster-note');
+    note.textContent = `${text} Jobs, runs and dead letters show tenant ${state.boundTenant}.`;
+    note.hidden = false;
+    $('queues').tBodies[0].replaceChildren(el('tr', {}, el('td', { class: 'empty forbidden', colspan: 8, text })));
+    $('nodes').tBodies[0].replaceChildren(el('tr', {}, el('td', { class: 'empty forbidden', colspan: 6, text })));
+    setText('leader', '');
+    for (const status of ['pending', 'running', 'succeeded', 'dead', 'cancelled']) setText(`count-${status}`, '–');
+    document.querySelectorAll('.cards .card').forEach((card) => { card.title = text; });
+    setText('queue-lag', 'n/a');
+  }
+
+  function renderTenantPicker() {
+    const bound = state.boundTenant;
+    $('tenant-pick').hidden = !!bound;
+    $('tenant').value = state.tenant;
+    const badge = $('tenant-bound');
+    badge.hidden = !bound;
+    badge.textContent = bound ? `Tenant ${bound} (this token's)` : '';
+    const submitTenant = $('submit-form').elements.tenant;
+    submitTenant.placeholder = bound || state.tenant || DEFAULT_TENANT;
+  }
+
+  /** Acts in another tenant ('' for all): every list is read again through the new header. */
+  function pickTenant(name) {
+    const tenant = String(name || '').trim();
+    if (tenant === state.tenant) return;
+    if (tenant && !TENANT_NAME.test(tenant)) {
+      toast(`"${tenant}" is not a tenant name: 1 to 63 lower-case letters, digits, '_', '.' or '-'`, true);
+      $('tenant').value = state.tenant;
+      return;
+    }
+    state.tenant = tenant;
+    if (tenant) sessionStorage.setItem(TENANT_KEY, tenant);
+    else sessionStorage.removeItem(TENANT_KEY);
+    state.jobs.clear();
+    state.jobFetches.clear();
+    state.recent = [];
+    state.attention = [];
+    state.attentionFor = null;
+    state.deadSelected.clear();
+    state.selectedRun = null;
+    state.jobView = { id: state.jobView.id, job: null, runs: [], missing: false };
+    state.batchView = { id: state.batchView.id, batch: null, missing: false };
+    renderTenantPicker();
+    renderFeed();
+    if (state.selectedRunId) loadRunDetail(state.selectedRunId);
+    loadRecent();
+    loadView(true);
+  }
+
   // ------------------------------------------------------------------ the API
 
   class ApiError extends Error {
@@ -158,6 +264,7 @@
   function authHeaders(extra) {
     const headers = Object.assign({}, extra);
     if (state.token) headers.Authorization = `Bearer ${state.token}`;
+    if (state.tenant && !state.boundTenant) headers[TENANT_HEADER] = state.tenant;
     return headers;
   }
 
@@ -186,6 +293,7 @@
       banner(null);
       if (!res.ok) {
         const message = data && typeof data.error === 'string' ? data.error : `HTTP ${res.status}`;
+        if (res.status === 403 && data && data.code === 'tenant_forbidden') noteBoundTenant(message);
         throw new ApiError(res.status, message, data && data.field, data && data.code);
       }
       return data;
@@ -236,13 +344,18 @@
     live.textContent = { live: 'live', polling: 'polling every 2 s', reconnecting: 'reconnecting…', offline: 'offline',
       connecting: 'connecting…' }[mode] || mode;
     setText('feed-note', mode === 'live' ? 'live through /api/events'
-      : mode === 'polling' ? 'polling every 2 s (this server has no event stream)' : '');
+      : mode === 'polling' ? (state.boundTenant ? 'polling every 2 s (the event stream is cluster-wide)'
+        : 'polling every 2 s (this server has no event stream)') : '');
   }
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
   async function followEvents() {
     for (;;) {
+      if (state.boundTenant) {
+        setMode('polling');         // the stream is cluster-wide: a tenant-bound token polls its lists
+        return;
+      }
       let res;
       try {
         const headers = authHeaders({ Accept: 'text/event-stream' });
@@ -261,6 +374,13 @@
         const body = await res.json().catch(() => null);
         await askForToken((body && body.error) || 'The server needs an API token.');
         continue;
+      }
+      if (res.status === 403) {
+        const body = await res.json().catch(() => null);
+        if (body && body.code === 'tenant_forbidden') {
+          noteBoundTenant(body.error || '');
+          if (state.boundTenant) continue;
+        }
       }
       if (!res.ok || !res.body) {
         setMode('reconnecting');
@@ -315,6 +435,10 @@
       return;
     }
     if (type !== 'run') return;
+    if (state.tenant) {             // the stream is cluster-wide: the feed comes from this tenant's runs
+      refreshSoon();
+      return;
+    }
     let change;
     try {
       change = JSON.parse(data);
@@ -397,7 +521,7 @@
             await fn(...latest);
           } while (again);
         } catch (e) {
-          if (e instanceof ApiError && e.status !== 0) toast(e.message, true);
+          if (e instanceof ApiError && e.status !== 0 && e.code !== 'tenant_forbidden') toast(e.message, true);
         } finally {
           running = null;
         }
@@ -407,6 +531,7 @@
   }
 
   const loadStats = single(async () => {
+    if (state.boundTenant) return;
     state.stats = await api('GET', '/api/stats');
     renderStats();
   });
@@ -419,12 +544,14 @@
   });
 
   const loadNodes = single(async () => {
+    if (state.boundTenant) return;
     const answer = await api('GET', '/api/nodes');
     state.nodes = Array.isArray(answer) ? answer : (answer && answer.items) || [];
     renderNodes();
   });
 
   const loadQueues = single(async () => {
+    if (state.boundTenant) return;
     const answer = await api('GET', '/api/queues');
     state.queues = (answer && (answer.items || answer.queues)) || [];
     renderQueues();
@@ -470,6 +597,7 @@
 
   const loadRecent = single(async () => {
     const page = await api('GET', `/api/runs?limit=${FEED_SIZE}`);
+    seeTenants(page.items || []);
     state.recent = (page.items || []).map((r) => ({ id: r.id, job_id: r.job_id, status: r.status, attempt: r.attempt,
       max_attempts: r.max_attempts, at: r.finished_at || r.started_at || r.scheduled_for }));
     state.recent.sort((a, b) => String(b.at).localeCompare(String(a.at)));
@@ -477,6 +605,7 @@
   });
 
   const loadLag = single(async () => {
+    if (state.boundTenant) return;
     if (state.stats && typeof state.stats.queue_lag_seconds === 'number') {
       renderLag(state.stats.queue_lag_seconds, null);
       return;
@@ -583,6 +712,7 @@
     const page = await fetchJobs({ limit: String(pageLimit(p, reset)) });
     const items = page.items || [];
     items.forEach((job) => state.jobs.set(job.id, job));
+    seeTenants(items);
     p.items = items.filter(matchesFilters);
     p.next = page.next_cursor || null;
     renderFilterNote(items.length - p.items.length);
@@ -596,6 +726,7 @@
       const more = await fetchJobs({ limit: String(PAGE), cursor: p.next });
       const items = more.items || [];
       items.forEach((job) => state.jobs.set(job.id, job));
+      seeTenants(items);
       p.items = p.items.concat(items.filter(matchesFilters));
       p.next = more.next_cursor || null;
       renderJobs();
@@ -610,6 +741,7 @@
     const page = await api('GET', `/api/runs?${query}`);
     p.items = page.items || [];
     p.next = page.next_cursor || null;
+    seeTenants(p.items);
     renderRuns();
   });
 
@@ -630,6 +762,7 @@
       const more = await api('GET', `${path}${sep}limit=${PAGE}&cursor=${encodeURIComponent(page.next)}`);
       page.items = page.items.concat(more.items || []);
       page.next = more.next_cursor || null;
+      seeTenants(page.items);
       render();
     });
   }
@@ -637,6 +770,7 @@
   const loadRunDetail = single(async (id) => {
     try {
       state.selectedRun = await api('GET', `/api/runs/${encodeURIComponent(id)}`);
+      seeTenants([state.selectedRun]);
     } catch (e) {
       if (e.status === 404) {
         state.selectedRun = { missing: true, id };
@@ -824,6 +958,8 @@
     setText('jobs-count', `${p.items.length}${p.next ? '+' : ''} job${p.items.length === 1 ? '' : 's'}`);
     $('jobs-more').hidden = !p.next;
     const filtered = p.search || p.status || p.queue || p.labels.length;
+    const showTenant = p.items.some(outsideDefault);  // one tenant (the default): the table as it always was
+    $('jobs').querySelector('th.tenant-col').hidden = !showTenant;
     if (!p.items.length) {
       body.replaceChildren(emptyRow(8, filtered ? 'no jobs match the filters' : 'no jobs yet: New job… or POST /api/jobs'));
       return;
@@ -836,6 +972,7 @@
         el('td', {}, el('a', { href: jobHash(job.id), title: job.id, text: job.name }),
           labels.length ? el('span', { class: 'labels' }, labels.map(([k, v]) => el('span', { class: 'tag', text: `${k}: ${v}` }))) : null,
           job.batch_id ? el('a', { class: 'batch-link', href: batchHash(job.batch_id), title: `batch ${job.batch_id}`, text: 'batch' }) : null),
+        showTenant ? el('td', { class: 'tenant mono', text: job.tenant || DEFAULT_TENANT }) : null,
         el('td', { class: 'opt', text: job.executor }),
         el('td', { class: 'mono' }, schedule(job),
           steering(job).length ? el('div', { class: 'muted steer', text: steering(job).join(' · ') }) : null,
@@ -887,6 +1024,8 @@
     }
     setText('runs-count', `${p.items.length}${p.next ? '+' : ''} run${p.items.length === 1 ? '' : 's'}`);
     $('runs-more').hidden = !p.next;
+    const showTenant = p.items.some(outsideDefault);
+    $('runs').querySelector('th.tenant-col').hidden = !showTenant;
     if (!p.items.length) {
       body.replaceChildren(emptyRow(7, 'no runs'));
       return;
@@ -896,6 +1035,7 @@
       on: { click: () => selectRun(r.id) } },
     el('td', { class: 'mono', title: r.id, text: shortId(r.id) }),
     el('td', { text: jobName(r.job_id) }),
+    showTenant ? el('td', { class: 'tenant mono', text: r.tenant || DEFAULT_TENANT }) : null,
     el('td', { class: 'status' }, statusSpan(r.status)),
     el('td', { class: 'num', text: `${r.attempt} / ${r.max_attempts}` }),
     el('td', { class: 'opt nowrap', text: fmtTime(r.scheduled_for, true) }),
@@ -961,7 +1101,9 @@
       el('h2', {}, `Run ${shortId(run.id)} of ${jobName(run.job_id)}`, el('span', { class: `pill st-${run.status}`, id: 'run-status', text: run.status })),
       el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
       el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `run ${run.id}` }), ' · ',
-        el('a', { class: 'nowrap', id: 'run-job', href: jobHash(run.job_id), text: `job ${run.job_id}` }), ...traceLink(run)),
+        el('a', { class: 'nowrap', id: 'run-job', href: jobHash(run.job_id), text: `job ${run.job_id}` }),
+        tenantShown(run) ? [' · ', el('span', { class: 'nowrap', id: 'run-tenant', text: `tenant ${run.tenant}` })] : null,
+        ...traceLink(run)),
       el('div', { class: 'toolbar' },
         el('button', { type: 'button', data: { action: 'cancel-run' }, disabled: !canCancel, text: 'Cancel run',
           on: { click: () => runAction(run, 'cancel') } }),
@@ -1139,6 +1281,7 @@
       el('h2', {}, `Job ${job.name}`, el('span', { class: `pill st-${job.status}`, id: 'job-status', text: job.status })),
       el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
       el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `job ${job.id}` }),
+        tenantShown(job) ? [' · ', el('span', { class: 'nowrap', id: 'job-tenant', text: `tenant ${job.tenant}` })] : null,
         job.batch_id ? [' · ', el('a', { class: 'nowrap', id: 'job-batch', href: batchHash(job.batch_id), text: `batch ${job.batch_id}` })] : null),
       pausedText(job) ? el('p', { class: 'muted', id: 'job-paused-note', text: pausedText(job) }) : null,
       noticesText(job) ? el('p', { class: 'muted mono', id: 'job-notify', text: noticesText(job) }) : null,
@@ -1279,6 +1422,7 @@
     const f = new FormData(form);
     const text = (name) => String(f.get(name) || '').trim();
     const body = { name: text('name'), executor: text('executor') };
+    if (text('tenant')) body.tenant = text('tenant'); // none: the picked tenant's, else the default
     let payload = {};
     if (text('payload')) {
       try {
@@ -1700,6 +1844,8 @@
       location.reload();
     });
     $('token-dialog').addEventListener('cancel', (e) => e.preventDefault()); // nothing works without a token
+    renderTenantPicker();
+    $('tenant').addEventListener('change', (e) => pickTenant(e.target.value));
     $('jobs-status').addEventListener('change', (e) => { state.jobsPage.status = e.target.value; loadJobs(true); });
     let filterTimer = null;
     const filterLater = () => {

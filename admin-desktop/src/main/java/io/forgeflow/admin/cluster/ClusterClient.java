@@ -26,6 +26,15 @@ public interface ClusterClient extends AutoCloseable {
     /** The server URL, for display (never contains the token). */
     String serverUrl();
 
+    /** The tenant every call acts in ({@code X-ForgeFlow-Tenant}), or null: none, so a cluster-wide token sees all. */
+    String tenant();
+
+    /**
+     * A client for the same server and token acting in tenant (null or blank: none). Closing it closes this one too:
+     * the console holds one client at a time.
+     */
+    ClusterClient inTenant(String tenant);
+
     Stats stats();
 
     List<Node> nodes();

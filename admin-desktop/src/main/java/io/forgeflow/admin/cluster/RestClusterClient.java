@@ -24,10 +24,17 @@ import java.util.Objects;
 /** {@link ClusterClient} over HTTP: a thin adapter on the project's one REST client, {@link ForgeFlowClient}. */
 public final class RestClusterClient implements ClusterClient {
     private final ForgeFlowClient client;
+    /** The client whose connections this one shares (closed with it), or null when it is this one's own. */
+    private final ForgeFlowClient owner;
 
     /** Over a client built elsewhere. */
     public RestClusterClient(ForgeFlowClient client) {
+        this(client, null);
+    }
+
+    private RestClusterClient(ForgeFlowClient client, ForgeFlowClient owner) {
         this.client = Objects.requireNonNull(client, "client");
+        this.owner = owner;
     }
 
     /**
@@ -43,6 +50,16 @@ public final class RestClusterClient implements ClusterClient {
     @Override
     public String serverUrl() {
         return client.baseUrl();
+    }
+
+    @Override
+    public String tenant() {
+        return client.tenant();
+    }
+
+    @Override
+    public ClusterClient inTenant(String tenant) {
+        return new RestClusterClient(client.withTenant(tenant), owner != null ? owner : client);
     }
 
     @Override
@@ -197,10 +214,14 @@ public final class RestClusterClient implements ClusterClient {
     @Override
     public void close() {
         client.close();
+        if (owner != null) {
+            owner.close();
+        }
     }
 
     @Override
     public String toString() {
-        return "RestClusterClient[" + client.baseUrl() + "]";
+        return "RestClusterClient[" + client.baseUrl() + (client.tenant() == null ? "" : ", tenant " + client.tenant())
+                + "]";
     }
 }

@@ -35,6 +35,17 @@ public final class ConnectView extends StackPane {
         token.setPromptText("optional");
         token.textProperty().bindBidirectional(vm.tokenProperty());
 
+        TextField tenant = new TextField();
+        tenant.setId("tenant");
+        tenant.setPromptText("optional: all tenants");
+        tenant.textProperty().bindBidirectional(vm.tenantProperty());
+        tenant.setOnAction(e -> vm.connect());
+        Label tenantHint = new Label("A tenant name (e.g. acme) shows and submits in that tenant only "
+                + "(X-ForgeFlow-Tenant); empty: every tenant. A tenant-bound token always acts in its own.");
+        tenantHint.getStyleClass().add("stat-caption");
+        tenantHint.setWrapText(true);
+        tenantHint.setMaxWidth(420);
+
         CheckBox remember = new CheckBox("Remember the token on this computer");
         remember.setId("rememberToken");
         remember.selectedProperty().bindBidirectional(vm.rememberTokenProperty());
@@ -67,9 +78,11 @@ public final class ConnectView extends StackPane {
         form.add(remember, 1, 2);
         HBox actions = new HBox(10, connect, spinner);
         actions.setAlignment(Pos.CENTER_LEFT);
-        form.addRow(3, new Label("Trace viewer"), trace);
-        form.add(traceHint, 1, 4);
-        form.add(actions, 1, 5);
+        form.addRow(3, new Label("Tenant"), tenant);
+        form.add(tenantHint, 1, 4);
+        form.addRow(5, new Label("Trace viewer"), trace);
+        form.add(traceHint, 1, 6);
+        form.add(actions, 1, 7);
 
         Label message = Views.message("connectMessage", vm.messageProperty(), vm.failedProperty());
         message.setMaxWidth(520);

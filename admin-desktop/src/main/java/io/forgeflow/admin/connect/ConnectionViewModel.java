@@ -2,6 +2,8 @@ package io.forgeflow.admin.connect;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.ClusterConnector;
+import io.forgeflow.admin.cluster.JobQuery;
+import io.forgeflow.admin.cluster.Tenancy;
 import io.forgeflow.admin.runs.TraceViewer;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Problems;
@@ -30,12 +32,17 @@ import java.util.Objects;
  * Connects to a server: checks the URL, opens a client, and proves it with {@code GET /api/stats} (which needs the
  * token when the server requires one). Success remembers URL and token; failure says whether the server is
  * unreachable, refused the token, or is not a ForgeFlow API, and offers Retry. The token is never logged.
+ *
+ * <p>Tenants: an optional tenant (remembered) makes every call act in it ({@code X-ForgeFlow-Tenant}); empty acts
+ * across tenants. A tenant-bound token is refused {@code /api/stats} (403 {@code tenant_forbidden}): it is proven with
+ * one page of its jobs instead, and {@link #boundTenantProperty()} names its tenant.
  */
 public final class ConnectionViewModel {
     public static final String DEFAULT_URL = "http://127.0.0.1:8080";
     static final String URL_KEY = "serverUrl";
     static final String TOKEN_KEY = "apiToken";
     static final String TRACE_TEMPLATE_KEY = "traceUrlTemplate";
+    static final String TENANT_KEY = "tenant";
     private static final System.Logger LOG = System.getLogger(ConnectionViewModel.class.getName());
 
     private final ClusterConnector connector;
@@ -45,6 +52,8 @@ public final class ConnectionViewModel {
     private final StringProperty serverUrl = new SimpleStringProperty(this, "serverUrl");
     private final StringProperty token = new SimpleStringProperty(this, "token");
     private final StringProperty traceUrlTemplate = new SimpleStringProperty(this, "traceUrlTemplate");
+    private final StringProperty tenant = new SimpleStringProperty(this, "tenant");
+    private final ReadOnlyStringWrapper boundTenant = new ReadOnlyStringWrapper(this, "boundTenant", "");
     private final BooleanProperty rememberToken = new SimpleBooleanProperty(this, "rememberToken", true);
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
@@ -60,6 +69,7 @@ public final class ConnectionViewModel {
         serverUrl.set(settings.get(URL_KEY, DEFAULT_URL));
         token.set(settings.get(TOKEN_KEY, ""));
         traceUrlTemplate.set(settings.get(TRACE_TEMPLATE_KEY, ""));
+        tenant.set(settings.get(TENANT_KEY, ""));
         canConnect = Bindings.createBooleanBinding(
                 () -> !busy.get() && serverUrl.get() != null && !serverUrl.get().isBlank(), busy, serverUrl);
     }
@@ -78,6 +88,16 @@ public final class ConnectionViewModel {
      */
     public StringProperty traceUrlTemplateProperty() {
         return traceUrlTemplate;
+    }
+
+    /** The tenant to act in (remembered on a successful connect); empty: all tenants, or the token's own. */
+    public StringProperty tenantProperty() {
+        return tenant;
+    }
+
+    /** The tenant the connected token is bound to; empty for a cluster-wide token (or before connecting). */
+    public ReadOnlyStringProperty boundTenantProperty() {
+        return boundTenant.getReadOnlyProperty();
     }
 
     public BooleanProperty rememberTokenProperty() {
@@ -127,6 +147,12 @@ public final class ConnectionViewModel {
             fail(traceProblem);
             return;
         }
+        String pick = tenant.get() == null ? "" : tenant.get().strip();
+        if (!pick.isEmpty() && !Tenancy.isValidName(pick)) {
+            fail("\"" + pick + "\" is not a tenant name: use 1 to 63 lower-case letters, digits, '_', '.' or '-', "
+                    + "e.g. acme; leave Tenant empty for all tenants.");
+            return;
+        }
         serverUrl.set(url);
         String template = traceUrlTemplate.get() == null ? "" : traceUrlTemplate.get().strip();
         String secret = token.get() == null ? "" : token.get().strip();
@@ -136,23 +162,28 @@ public final class ConnectionViewModel {
         message.set("Connecting to " + url + "…");
         LOG.log(System.Logger.Level.INFO, "connecting to " + url + ", API token " + Secrets.describe(secret));
         async.run(() -> {
-            ClusterClient client = connector.open(url, secret.isEmpty() ? null : secret);
+            ClusterClient opened = connector.open(url, secret.isEmpty() ? null : secret);
+            ClusterClient client = pick.isEmpty() ? opened : opened.inTenant(pick);
             try {
-                client.stats();
-                return client;
+                return prove(client, pick);
             } catch (RuntimeException e) {
                 client.close();
                 throw e;
             }
-        }, client -> {
+        }, proven -> {
             busy.set(false);
             settings.put(URL_KEY, url);
             settings.put(TOKEN_KEY, rememberToken.get() && !secret.isEmpty() ? secret : null);
             settings.put(TRACE_TEMPLATE_KEY, template.isEmpty() ? null : template);
+            settings.put(TENANT_KEY, pick.isEmpty() ? null : pick);
             connectLabel.set("Connect");
-            message.set("Connected to " + url);
-            LOG.log(System.Logger.Level.INFO, "connected to " + url);
-            connected.set(client);
+            boundTenant.set(proven.bound() == null ? "" : proven.bound());
+            message.set("Connected to " + url + (proven.bound() != null ? " as tenant " + proven.bound()
+                    + " (this token is bound to it; cluster views need a cluster-wide token)"
+                    : pick.isEmpty() ? "" : " in tenant " + pick));
+            LOG.log(System.Logger.Level.INFO, "connected to " + url
+                    + (proven.bound() != null ? ", token bound to tenant " + proven.bound() : ""));
+            connected.set(proven.client());
         }, failure -> {
             busy.set(false);
             LOG.log(System.Logger.Level.INFO, "could not connect to " + url + ": " + failure.getMessage());
@@ -160,10 +191,32 @@ public final class ConnectionViewModel {
         });
     }
 
+    /**
+     * Proves the client works: {@code GET /api/stats}, or for a tenant-bound token (refused there, 403
+     * {@code tenant_forbidden}) one page of its jobs. A token bound to another tenant than the one picked fails.
+     */
+    private static Proven prove(ClusterClient client, String pick) {
+        try {
+            client.stats();
+            return new Proven(client, null);
+        } catch (ForgeFlowApiException e) {
+            String bound = Tenancy.boundTenant(e);
+            if (bound == null || !pick.isEmpty() && !pick.equals(bound)) {
+                throw e;
+            }
+            client.jobs(JobQuery.ALL, null, 1);
+            return new Proven(client, bound);
+        }
+    }
+
+    private record Proven(ClusterClient client, String bound) {
+    }
+
     /** Closes the client and returns to the connect screen. */
     public void disconnect() {
         ClusterClient client = connected.get();
         connected.set(null);
+        boundTenant.set("");
         if (client != null) {
             client.close();
         }
@@ -184,6 +237,12 @@ public final class ConnectionViewModel {
                     + "runs there and that the URL and port are right, then Retry.";
         }
         if (failure instanceof ForgeFlowApiException api) {
+            if (Tenancy.isForbidden(api)) {
+                String bound = Tenancy.boundTenant(api);
+                return "The server refused the tenant: " + api.error() + (bound == null ? ""
+                        : ". This token is bound to tenant " + bound + ": enter " + bound
+                                + " or leave Tenant empty, then Retry.");
+            }
             if (api.isAuthenticationFailure()) {
                 return token.isEmpty()
                         ? "The server requires an API token (HTTP " + api.status() + "). Enter the token and Retry."

@@ -41,7 +41,12 @@ public final class ConsoleView extends BorderPane {
         }, vm.overview().modeProperty()));
         live.getStyleClass().add("live-dot");
         Button leave = Views.button("disconnect", "Disconnect", disconnect);
-        var header = Views.toolbar(app, server, live, Views.spacer(), leave);
+        Label tenant = new Label();
+        tenant.setId("tenantLabel");
+        tenant.textProperty().bind(vm.tenantLabelProperty());
+        tenant.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(vm.tenantLabelProperty()));
+        tenant.managedProperty().bind(tenant.visibleProperty());
+        var header = Views.toolbar(app, server, tenant, live, Views.spacer(), leave);
         header.getStyleClass().add("header");
         header.setPadding(new Insets(8, 14, 8, 14));
         setTop(header);

@@ -41,6 +41,8 @@ public final class ConsoleViewModel implements Navigator {
     private final BatchViewModel batches;
     private final TraceViewer traces = new TraceViewer();
     private final ObjectProperty<Screen> screen = new SimpleObjectProperty<>(this, "screen", Screen.OVERVIEW);
+    private final javafx.beans.property.ReadOnlyStringWrapper tenantLabel =
+            new javafx.beans.property.ReadOnlyStringWrapper(this, "tenantLabel", "");
     private final Ticker ticker;
     private final Duration pollInterval;
     private Ticker.Cancellable polling;
@@ -58,6 +60,7 @@ public final class ConsoleViewModel implements Navigator {
         this.deadLetters = new DeadLetterViewModel(cluster, async, names, times, this);
         this.jobDetail = new JobDetailViewModel(cluster, async, names, this);
         this.batches = new BatchViewModel(cluster, async, names, times, this);
+        tenantLabel.set(cluster.tenant() == null ? "" : "Tenant " + cluster.tenant());
         jobs.selectedProperty().addListener((o, was, job) -> {
             if (job != null && (was == null || !was.id().equals(job.id()) || jobDetail.shownJobId() == null)) {
                 jobDetail.open(job.id());
@@ -161,6 +164,18 @@ public final class ConsoleViewModel implements Navigator {
     @Override
     public void showJobs() {
         screen.set(Screen.JOBS);
+    }
+
+    /** The tenant the connected token is bound to (from the connect screen); null or empty for a cluster-wide one. */
+    public void setBoundTenant(String bound) {
+        if (bound != null && !bound.isEmpty()) {
+            tenantLabel.set("Tenant " + bound + " (this token's)");
+        }
+    }
+
+    /** "Tenant acme" while the console acts in one tenant; empty across tenants. */
+    public javafx.beans.property.ReadOnlyStringProperty tenantLabelProperty() {
+        return tenantLabel.getReadOnlyProperty();
     }
 
     public String serverUrl() {

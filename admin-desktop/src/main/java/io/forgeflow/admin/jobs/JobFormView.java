@@ -162,6 +162,9 @@ public final class JobFormView extends BorderPane {
         policyNote.getStyleClass().add("stat-caption");
         policyNote.setWrapText(true);
         add("On parent failure", new VBox(2, policy, policyNote), Field.ON_PARENT_FAILURE, submitting);
+        add("Tenant", field("jobTenant", vm.tenantProperty(),
+                "optional: the tenant it belongs to, e.g. acme (empty: the connection's, else default)"),
+                Field.TENANT, submitting);
         TextField key = field("jobIdempotencyKey", vm.idempotencyKeyProperty(),
                 "optional: resubmitting with the same key never makes a second job");
         key.editableProperty().bind(editing.not());

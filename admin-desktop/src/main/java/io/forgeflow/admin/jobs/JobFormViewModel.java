@@ -66,7 +66,7 @@ public final class JobFormViewModel {
     public enum Field { NAME, EXECUTOR, COMMAND, URL, METHOD, HEADERS, BODY, CRON, RUN_AT, TIMEZONE, PRIORITY,
         MAX_ATTEMPTS, TIMEOUT, CATCH_UP, IDEMPOTENCY_KEY, QUEUE, CONCURRENCY_KEY, MAX_CONCURRENT, OVERLAP, LABELS,
         PARENTS, ON_PARENT_FAILURE, START_AT, END_AT, MAX_RUNS, JITTER, PAUSE_AFTER_FAILURES, NOTIFY_URL, NOTIFY_ON,
-        /* flow control ({@link FlowControlForm}) */ DEBOUNCE, THROTTLE }
+        /* flow control ({@link FlowControlForm}) */ DEBOUNCE, THROTTLE, TENANT }
 
     /** Whether the form makes a new job or changes one. */
     public enum Mode { SUBMIT, EDIT }
@@ -131,6 +131,8 @@ public final class JobFormViewModel {
     private final StringProperty labels = text("labels", "");
     private final StringProperty parents = text("parents", "");
     private final StringProperty onParentFailure = text("onParentFailure", "cancel");
+    // the tenant the new job belongs to (the tenant body field); empty: the connection's tenant, else default
+    private final StringProperty tenant = text("tenant", "");
     // schedule controls: recurring jobs only (RFC 3339 times, whole numbers; empty: none)
     private final StringProperty startAt = text("startAt", "");
     private final StringProperty endAt = text("endAt", "");
@@ -201,6 +203,7 @@ public final class JobFormViewModel {
         watch(labels, Field.LABELS);
         watch(parents, Field.PARENTS);
         watch(onParentFailure, Field.ON_PARENT_FAILURE);
+        watch(tenant, Field.TENANT);
         watch(startAt, Field.START_AT);
         watch(endAt, Field.END_AT);
         watch(maxRuns, Field.MAX_RUNS);
@@ -311,6 +314,11 @@ public final class JobFormViewModel {
         }
         if (mode.get() == Mode.SUBMIT && value(idempotencyKey).length() > 200) {
             p.put(Field.IDEMPOTENCY_KEY, "At most 200 characters (this has " + value(idempotencyKey).length() + ").");
+        }
+        String t = value(tenant);
+        if (mode.get() == Mode.SUBMIT && !t.isEmpty() && !io.forgeflow.admin.cluster.Tenancy.isValidName(t)) {
+            p.put(Field.TENANT, "Use 1 to 63 lower-case letters, digits, '_', '.' or '-', e.g. acme (empty: "
+                    + (cluster.tenant() == null ? "default" : "tenant " + cluster.tenant()) + ").");
         }
         String q = value(queue);
         if (!q.isEmpty() && !QUEUE_NAME.matcher(q).matches()) {
@@ -655,7 +663,8 @@ public final class JobFormViewModel {
             case ONCE -> b.runAt(parseRunAt(value(runAt), zone));
             default -> { }
         }
-        return b.build().withFlow(flow.debounce(), flow.throttle());
+        return b.build().withFlow(flow.debounce(), flow.throttle())
+                .withTenant(value(tenant).isEmpty() ? null : value(tenant));
     }
 
     private java.util.Optional<Object> readJson(String text) {
@@ -750,6 +759,7 @@ public final class JobFormViewModel {
             case "overlap" -> Field.OVERLAP;
             case "labels" -> Field.LABELS;
             case "on_parent_failure" -> Field.ON_PARENT_FAILURE;
+            case "tenant" -> Field.TENANT;
             case "start_at" -> Field.START_AT;
             case "end_at" -> Field.END_AT;
             case "max_runs" -> Field.MAX_RUNS;
@@ -799,6 +809,7 @@ public final class JobFormViewModel {
             labels.set("");
             parents.set("");
             onParentFailure.set("cancel");
+            tenant.set("");
             startAt.set("");
             endAt.set("");
             maxRuns.set("");
@@ -1187,6 +1198,11 @@ public final class JobFormViewModel {
 
     public ReadOnlyBooleanProperty failedProperty() {
         return failed.getReadOnlyProperty();
+    }
+
+    /** The tenant of a new job (sent as the {@code tenant} field); empty: the connection's, else default. */
+    public StringProperty tenantProperty() {
+        return tenant;
     }
 
     public StringProperty queueProperty() {

@@ -48,8 +48,13 @@ public final class JobListView extends VBox {
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
         table.setPlaceholder(new Label("No jobs. Submit one with New job…"));
+        // shown only while a loaded job is outside the default tenant: one tenant looks as it always did
+        var tenant = Views.column("Tenant", 90, JobListViewModel::tenantOf);
+        tenant.setId("jobTenantColumn");
+        tenant.visibleProperty().bind(vm.tenantColumnVisibleProperty());
         table.getColumns().setAll(List.of(
                 Views.column("Name", 190, Job::name),
+                tenant,
                 Views.column("Executor", 80, Job::executor),
                 Views.column("Schedule (in its time zone)", 230, vm::scheduleOf),
                 Views.column("Next run (local)", 190, vm::nextRunLocalOf),

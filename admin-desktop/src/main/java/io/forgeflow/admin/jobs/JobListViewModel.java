@@ -3,6 +3,7 @@ package io.forgeflow.admin.jobs;
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
 import io.forgeflow.admin.cluster.JobQuery;
+import io.forgeflow.admin.cluster.Tenancy;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Confirmation;
 import io.forgeflow.admin.support.LabelText;
@@ -75,6 +76,7 @@ public final class JobListViewModel {
     private final BooleanBinding canTrigger;
     private final BooleanBinding canEdit;
     private final BooleanBinding hasSelection;
+    private final BooleanBinding tenantColumnVisible;
 
     private String nextCursor;
     private long generation;
@@ -89,6 +91,8 @@ public final class JobListViewModel {
         this.navigator = Objects.requireNonNull(navigator, "navigator");
         statusFilter.addListener((o, a, b) -> applyFilters());
         jobs.addListener((javafx.collections.ListChangeListener<Job>) c -> updateCount());
+        tenantColumnVisible = Bindings.createBooleanBinding(
+                () -> jobs.stream().anyMatch(j -> Tenancy.outsideDefault(j.tenant())), jobs);
         hasSelection = selected.isNotNull();
         backfill = new BackfillViewModel(cluster, async);
         selected.addListener((o, was, job) -> backfill.setJob(job));
@@ -607,6 +611,16 @@ public final class JobListViewModel {
     /** Backfill of the selected job (a recurring one). */
     public BackfillViewModel backfill() {
         return backfill;
+    }
+
+    /** Whether the Tenant column shows: while some loaded job is outside the default tenant. */
+    public BooleanBinding tenantColumnVisibleProperty() {
+        return tenantColumnVisible;
+    }
+
+    /** A job's tenant ({@value Tenancy#DEFAULT} from a server that sends none). */
+    public static String tenantOf(Job job) {
+        return job.tenant() == null ? Tenancy.DEFAULT : job.tenant();
     }
 
     public BooleanBinding hasSelectionProperty() {

@@ -37,6 +37,11 @@ public final class OverviewView extends VBox {
 
         Label problem = Views.message("overviewProblem", vm.problemProperty(),
                 Bindings.isNotEmpty(vm.problemProperty()));
+        // a tenant-bound token: no counts (they are the cluster's), the reason instead
+        Label clusterNote = Views.message("clusterNote", vm.clusterNoteProperty(),
+                new javafx.beans.property.SimpleBooleanProperty(false));
+        tiles.visibleProperty().bind(Bindings.isEmpty(vm.clusterNoteProperty()));
+        tiles.managedProperty().bind(tiles.visibleProperty());
 
         TableView<Run> attention = new TableView<>(vm.attention());
         attention.setId("attentionTable");
@@ -68,7 +73,12 @@ public final class OverviewView extends VBox {
         leader.textProperty().bind(Bindings.concat("Scheduler leader: ", vm.leaderProperty()));
         TableView<Node> nodes = new TableView<>(vm.nodes());
         nodes.setId("nodesTable");
-        nodes.setPlaceholder(new Label("No live node reported."));
+        Label noNodes = new Label();
+        noNodes.setId("nodesPlaceholder");
+        noNodes.setWrapText(true);
+        noNodes.textProperty().bind(Bindings.when(Bindings.isEmpty(vm.clusterNoteProperty()))
+                .then("No live node reported.").otherwise(vm.clusterNoteProperty()));
+        nodes.setPlaceholder(noNodes);
         nodes.getColumns().setAll(java.util.List.of(
                 Views.column("Worker", 150, Node::workerId),
                 Views.column("Roles", 150, n -> String.join(", ", n.roles())),
@@ -109,7 +119,7 @@ public final class OverviewView extends VBox {
         bottom.setDividerPositions(0.45);
         VBox.setVgrow(bottom, Priority.ALWAYS);
         VBox.setVgrow(attentionBox, Priority.SOMETIMES);
-        getChildren().addAll(tiles, problem, attentionBox, bottom);
+        getChildren().addAll(tiles, clusterNote, problem, attentionBox, bottom);
     }
 
     private static VBox tile(String key, String caption, ReadOnlyLongProperty value) {

@@ -2,6 +2,7 @@ package io.forgeflow.admin.overview;
 
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
+import io.forgeflow.admin.cluster.Tenancy;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
@@ -38,6 +39,10 @@ import java.util.Objects;
  * The overview's state, kept fresh without a manual refresh: every poll interval it reads stats, nodes and the latest
  * dead runs; run events come from the server's event stream, or, when the server has none (404), from comparing the
  * latest runs between polls. A slow server never stacks polls: a tick is skipped while the previous one is out.
+ *
+ * <p>A tenant-bound token is refused the cluster-wide routes (stats, nodes, events: 403 {@code tenant_forbidden}):
+ * then {@link #clusterNoteProperty()} says so, those are no longer asked for, and the dead runs and the feed (its
+ * tenant's runs, polled) go on.
  */
 public final class OverviewViewModel {
     /** How many dead runs the "needs attention" list shows. */
@@ -69,6 +74,9 @@ public final class OverviewViewModel {
     private final ReadOnlyStringWrapper liveStatus = new ReadOnlyStringWrapper(this, "liveStatus", "Connecting…");
     private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper(this, "problem", "");
     private final ReadOnlyStringWrapper updated = new ReadOnlyStringWrapper(this, "updated", "");
+    private final ReadOnlyStringWrapper clusterNote = new ReadOnlyStringWrapper(this, "clusterNote", "");
+    /** The tenant the token is bound to, once the server refused it a cluster view; null until then. */
+    private String boundTenant;
 
     private Map<String, String> lastStatuses = Map.of();
     private boolean feedSeeded;
@@ -120,9 +128,25 @@ public final class OverviewViewModel {
         }
         refreshing = true;
         boolean wantRecent = mode.get() != LiveMode.LIVE || !feedSeeded;
-        async.run(() -> new Snapshot(cluster.stats(), cluster.nodes(),
-                cluster.runs(null, Run.DEAD, null, ATTENTION_SIZE),
-                wantRecent ? cluster.runs(null, null, null, POLL_RUNS) : null), this::apply, failure -> {
+        String knownBound = boundTenant;
+        async.run(() -> {
+            Stats stats = null;
+            List<Node> live = List.of();
+            String bound = knownBound;
+            if (bound == null) {
+                try {
+                    stats = cluster.stats();
+                    live = cluster.nodes();
+                } catch (ForgeFlowApiException e) {
+                    if (!Tenancy.isForbidden(e)) {
+                        throw e;
+                    }
+                    bound = Tenancy.boundTenant(e) == null ? "(unnamed)" : Tenancy.boundTenant(e);
+                }
+            }
+            return new Snapshot(stats, live, cluster.runs(null, Run.DEAD, null, ATTENTION_SIZE),
+                    wantRecent || bound != null ? cluster.runs(null, null, null, POLL_RUNS) : null, bound);
+        }, this::apply, failure -> {
             refreshing = false;
             problem.set(Problems.describe("refresh the overview", failure));
         });
@@ -131,19 +155,30 @@ public final class OverviewViewModel {
     private void apply(Snapshot s) {
         refreshing = false;
         problem.set("");
-        Stats stats = s.stats;
-        waiting.set(stats.waiting());
-        pending.set(stats.pending());
-        running.set(stats.running());
-        succeeded.set(stats.succeeded());
-        dead.set(stats.dead());
-        cancelled.set(stats.cancelled());
-        List<Node> sorted = new ArrayList<>(s.nodes);
-        sorted.sort(Comparator.comparing((Node n) -> !n.leader()).thenComparing(Node::workerId,
-                Comparator.nullsLast(Comparator.naturalOrder())));
-        replaceIfChanged(nodes, sorted);
-        leader.set(sorted.stream().filter(Node::leader).map(Node::workerId).findFirst()
-                .orElse(sorted.isEmpty() ? "no live node" : "none (no node leads the scheduler)"));
+        if (s.bound != null) {
+            boundTenant = s.bound;
+            clusterNote.set(Tenancy.clusterViewsRefused(s.bound));
+            nodes.clear();
+            leader.set("unknown (cluster-wide)");
+            if (mode.get() != LiveMode.POLLING) {
+                mode.set(LiveMode.POLLING);
+            }
+            liveStatus.set(boundPolling());
+        } else {
+            Stats stats = s.stats;
+            waiting.set(stats.waiting());
+            pending.set(stats.pending());
+            running.set(stats.running());
+            succeeded.set(stats.succeeded());
+            dead.set(stats.dead());
+            cancelled.set(stats.cancelled());
+            List<Node> sorted = new ArrayList<>(s.nodes);
+            sorted.sort(Comparator.comparing((Node n) -> !n.leader()).thenComparing(Node::workerId,
+                    Comparator.nullsLast(Comparator.naturalOrder())));
+            replaceIfChanged(nodes, sorted);
+            leader.set(sorted.stream().filter(Node::leader).map(Node::workerId).findFirst()
+                    .orElse(sorted.isEmpty() ? "no live node" : "none (no node leads the scheduler)"));
+        }
         replaceIfChanged(attention, s.dead.items());
         List<String> jobIds = new ArrayList<>();
         s.dead.items().forEach(r -> jobIds.add(r.jobId()));
@@ -218,7 +253,13 @@ public final class OverviewViewModel {
             return;
         }
         mode.set(LiveMode.POLLING);
-        if (failure instanceof ForgeFlowApiException api && api.isNotFound()) {
+        if (Tenancy.isForbidden(failure)) {
+            if (boundTenant == null) {
+                boundTenant = Tenancy.boundTenant(failure) == null ? "(unnamed)" : Tenancy.boundTenant(failure);
+                clusterNote.set(Tenancy.clusterViewsRefused(boundTenant));
+            }
+            liveStatus.set(boundPolling());
+        } else if (failure instanceof ForgeFlowApiException api && api.isNotFound()) {
             liveStatus.set("Polling every " + seconds() + " (this server has no event stream).");
         } else if (failure instanceof ForgeFlowApiException api && api.isAuthenticationFailure()) {
             liveStatus.set("Polling every " + seconds() + " (the event stream refused the token: HTTP "
@@ -226,6 +267,11 @@ public final class OverviewViewModel {
         } else {
             liveStatus.set("Polling every " + seconds() + " (event stream unavailable: " + failure.getMessage() + ").");
         }
+    }
+
+    private String boundPolling() {
+        return "Polling every " + seconds() + " (the event stream is cluster-wide; this token is bound to tenant "
+                + boundTenant + ").";
     }
 
     private String seconds() {
@@ -352,12 +398,21 @@ public final class OverviewViewModel {
         return problem.getReadOnlyProperty();
     }
 
+    /**
+     * Empty for a cluster-wide token; for a tenant-bound one, why the counts, nodes and event stream are not shown
+     * ("This token is bound to tenant acme; cluster views need a cluster-wide token.").
+     */
+    public ReadOnlyStringProperty clusterNoteProperty() {
+        return clusterNote.getReadOnlyProperty();
+    }
+
     /** {@code Updated 11:30:05}. */
     public ReadOnlyStringProperty updatedProperty() {
         return updated.getReadOnlyProperty();
     }
 
-    private record Snapshot(Stats stats, List<Node> nodes, Page<Run> dead, Page<Run> recent) {
+    /** One refresh; bound names the token's tenant when the cluster views were refused (stats null then). */
+    private record Snapshot(Stats stats, List<Node> nodes, Page<Run> dead, Page<Run> recent, String bound) {
     }
 
     /** Stream callbacks arrive on the stream's thread and are handed to the UI thread. */

@@ -126,12 +126,18 @@ public final class RunDetailViewModel {
                 + (r.startedAt() == null ? "" : " · started " + times.local(r.startedAt()))
                 + (r.finishedAt() == null ? "" : " · finished " + times.local(r.finishedAt()))
                 + (r.workerId() == null ? "" : " · on " + r.workerId())
+                + (showsTenant(r.tenant()) ? " · tenant " + r.tenant() : "")
                 + (r.snoozes() == 0 ? "" : " · snoozed " + r.snoozes() + (r.snoozes() == 1 ? " time" : " times")
                         + " (no attempt spent)"));
         output.set(r.output() == null || r.output().isEmpty() ? "(no output)" : r.output());
         error.set(r.error() == null || r.error().isEmpty() ? "(no error)" : r.error());
         attempts.setAll(r.attemptsOrEmpty());
         showTrace(r);
+    }
+
+    /** Outside the default tenant, or while the console acts in one; a single-tenant cluster shows none. */
+    private boolean showsTenant(String tenant) {
+        return tenant != null && (io.forgeflow.admin.cluster.Tenancy.outsideDefault(tenant) || cluster.tenant() != null);
     }
 
     private void showTrace(Run r) {

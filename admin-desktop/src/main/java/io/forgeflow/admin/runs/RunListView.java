@@ -63,9 +63,13 @@ public final class RunListView extends SplitPane {
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
         table.setPlaceholder(new Label("No runs."));
+        var tenant = Views.column("Tenant", 80, RunListViewModel::tenantOf);
+        tenant.setId("runTenantColumn");
+        tenant.visibleProperty().bind(vm.tenantColumnVisibleProperty());
         table.getColumns().setAll(List.of(
                 Views.column("Run", 82, Run::id),
                 Views.column("Job", 115, r -> vm.jobName(r.jobId())),
+                tenant,
                 Views.statusColumn("Status", 80, Run::status),
                 Views.column("Attempt", 70, vm::attemptsOf),
                 Views.<Run, Instant>sortedColumn("Scheduled", 112, Run::scheduledFor, vm::timeOf),

@@ -3,6 +3,7 @@ package io.forgeflow.admin.runs;
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
 import io.forgeflow.admin.cluster.RunQuery;
+import io.forgeflow.admin.cluster.Tenancy;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.LabelText;
 import io.forgeflow.admin.support.Problems;
@@ -51,6 +52,7 @@ public final class RunListViewModel {
     private final RunDetailViewModel detail;
 
     private final ObservableList<Run> runs = FXCollections.observableArrayList();
+    private final javafx.beans.binding.BooleanBinding tenantColumnVisible;
     private final StringProperty jobFilter = new SimpleStringProperty(this, "jobFilter");
     private final ReadOnlyStringWrapper jobFilterLabel = new ReadOnlyStringWrapper(this, "jobFilterLabel", "All jobs");
     private final StringProperty statusFilter = new SimpleStringProperty(this, "statusFilter", "all");
@@ -93,6 +95,18 @@ public final class RunListViewModel {
         });
         names.names().addListener((javafx.collections.MapChangeListener<String, String>) c -> updateLabel());
         detail.setOnChanged(this::replace);
+        tenantColumnVisible = javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> runs.stream().anyMatch(r -> Tenancy.outsideDefault(r.tenant())), runs);
+    }
+
+    /** Whether the Tenant column shows: while some loaded run is outside the default tenant. */
+    public javafx.beans.binding.BooleanBinding tenantColumnVisibleProperty() {
+        return tenantColumnVisible;
+    }
+
+    /** A run's tenant ({@value Tenancy#DEFAULT} from a server that sends none). */
+    public static String tenantOf(Run run) {
+        return run.tenant() == null ? Tenancy.DEFAULT : run.tenant();
     }
 
     /** Shows every run of one job (the other filters are cleared). */

@@ -15,6 +15,9 @@ public final class Problems {
                     + "server and the network.";
         }
         if (failure instanceof ForgeFlowApiException api) {
+            if (api.status() == 403 && "tenant_forbidden".equals(api.code())) { // a tenant-bound token
+                return "Could not " + doing + ": " + api.error() + " (HTTP 403)";
+            }
             if (api.isAuthenticationFailure()) {
                 return "Could not " + doing + ": the server refused the API token (HTTP " + api.status() + ": "
                         + api.error() + "). Reconnect with a valid token.";

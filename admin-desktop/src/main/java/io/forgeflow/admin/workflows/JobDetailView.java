@@ -77,6 +77,13 @@ public final class JobDetailView extends VBox {
         facts.addRow(3, streakName, streak);
         facts.addRow(4, new Label("Debounce"), bound("jobDebounce", vm.debounceProperty()));
         facts.addRow(5, new Label("Throttle"), bound("jobThrottle", vm.throttleProperty()));
+        Label tenantName = new Label("Tenant");
+        Label tenant = bound("jobTenant", vm.tenantProperty());
+        tenantName.visibleProperty().bind(Bindings.isNotEmpty(vm.tenantProperty()));
+        tenantName.managedProperty().bind(tenantName.visibleProperty());
+        tenant.visibleProperty().bind(tenantName.visibleProperty());
+        tenant.managedProperty().bind(tenantName.visibleProperty());
+        facts.addRow(6, tenantName, tenant);
         facts.visibleProperty().bind(vm.selfProperty().isNotNull());
         facts.managedProperty().bind(facts.visibleProperty());
 

@@ -45,6 +45,7 @@ public final class JobDetailViewModel {
     private final ReadOnlyStringWrapper debounce = new ReadOnlyStringWrapper(this, "debounce", "");
     private final ReadOnlyStringWrapper throttle = new ReadOnlyStringWrapper(this, "throttle", "");
     private final ReadOnlyStringWrapper deadStreak = new ReadOnlyStringWrapper(this, "deadStreak", "");
+    private final ReadOnlyStringWrapper tenant = new ReadOnlyStringWrapper(this, "tenant", "");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper(this, "loading");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
     private final ReadOnlyBooleanWrapper failed = new ReadOnlyBooleanWrapper(this, "failed");
@@ -131,6 +132,9 @@ public final class JobDetailViewModel {
         debounce.set(describeDebounce(job.debounce()));
         throttle.set(describeThrottle(job.throttle()));
         deadStreak.set(deadStreakOf(job));
+        boolean shown = job.tenant() != null && (io.forgeflow.admin.cluster.Tenancy.outsideDefault(job.tenant())
+                || cluster.tenant() != null);
+        tenant.set(shown ? job.tenant() : "");
     }
 
     /** {@code user-42: trailing, 30s after the last submission, at most 300s after the first}; "none" without one. */
@@ -190,6 +194,7 @@ public final class JobDetailViewModel {
         batchId.set("");
         debounce.set("");
         throttle.set("");
+        tenant.set("");
         message.set("");
         failed.set(false);
     }
@@ -268,6 +273,11 @@ public final class JobDetailViewModel {
     }
 
     /** {@link #deadStreakOf} of the shown job; empty without pause_after_failures. */
+    /** The job's tenant: empty on a single-tenant cluster (the default tenant, no tenant picked). */
+    public ReadOnlyStringProperty tenantProperty() {
+        return tenant.getReadOnlyProperty();
+    }
+
     public ReadOnlyStringProperty deadStreakProperty() {
         return deadStreak.getReadOnlyProperty();
     }

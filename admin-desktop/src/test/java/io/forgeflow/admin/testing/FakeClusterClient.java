@@ -50,6 +50,9 @@ public final class FakeClusterClient implements ClusterClient {
     private final List<Parents> submittedParents = new ArrayList<>();
     private final Map<String, Queue<RuntimeException>> failures = new HashMap<>();
     private final List<String> calls = new ArrayList<>();
+    private final List<JobRequest> submitted = new ArrayList<>();
+    /** The tenant this client acts in ({@link #inTenant}); lists then hold only that tenant's jobs and runs. */
+    private String tenant;
     private final List<Node> nodes = new ArrayList<>();
     private RunEventListener listener;
     private boolean subscriptionClosed;
@@ -169,6 +172,28 @@ public final class FakeClusterClient implements ClusterClient {
     }
 
     @Override
+    public String tenant() {
+        return tenant;
+    }
+
+    /** Acts in tenant from now on (this same fake, so the test keeps its handle). */
+    @Override
+    public ClusterClient inTenant(String name) {
+        called("inTenant", name);
+        tenant = name == null || name.isBlank() ? null : name.strip();
+        return this;
+    }
+
+    /** The requests submitted, in order. */
+    public List<JobRequest> submittedRequests() {
+        return submitted;
+    }
+
+    private boolean inScope(String owner) {
+        return tenant == null || tenant.equals(owner == null ? "default" : owner);
+    }
+
+    @Override
     public Stats stats() {
         called("stats");
         Map<String, Long> n = new HashMap<>();
@@ -199,6 +224,7 @@ public final class FakeClusterClient implements ClusterClient {
                 .filter(j -> query.queue() == null || j.queue().equals(query.queue()))
                 .filter(j -> query.namePrefix() == null || j.name().startsWith(query.namePrefix()))
                 .filter(j -> j.labels().entrySet().containsAll(query.labels().entrySet()))
+                .filter(j -> inScope(j.tenant()))
                 .toList(), cursor, limit);
     }
 
@@ -221,6 +247,7 @@ public final class FakeClusterClient implements ClusterClient {
     @Override
     public SubmitResult submit(JobRequest request) {
         called("submit", request.name());
+        submitted.add(request);
         if (submitAnswer != null) {
             return submitAnswer.get();
         }
@@ -369,6 +396,7 @@ public final class FakeClusterClient implements ClusterClient {
                 .filter(r -> query.scheduledBefore() == null || r.scheduledFor().isBefore(query.scheduledBefore()))
                 .filter(r -> query.finishedAfter() == null || (r.finishedAt() != null
                         && r.finishedAt().isAfter(query.finishedAfter())))
+                .filter(r -> inScope(r.tenant()))
                 .toList(), cursor, limit);
     }
 

@@ -126,4 +126,31 @@ public final class Fixtures {
         return new Run(r.id(), r.jobId(), r.status(), attempts.size(), r.maxAttempts(), r.priority(), r.scheduledFor(),
                 r.startedAt(), r.finishedAt(), r.workerId(), r.leaseExpiresAt(), r.output(), r.error(), attempts);
     }
+
+    /** The job as a server with tenants sends it, in tenant. */
+    public static Job inTenant(Job job, String tenant) {
+        return withComponent(job, "tenant", tenant);
+    }
+
+    /** The run as a server with tenants sends it, in tenant. */
+    public static Run inTenant(Run run, String tenant) {
+        return withComponent(run, "tenant", tenant);
+    }
+
+    /** A copy of a record with one component replaced (the client's records have dozens of components). */
+    @SuppressWarnings("unchecked")
+    private static <T extends Record> T withComponent(T record, String name, Object value) {
+        try {
+            java.lang.reflect.RecordComponent[] parts = record.getClass().getRecordComponents();
+            Object[] args = new Object[parts.length];
+            Class<?>[] types = new Class<?>[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                types[i] = parts[i].getType();
+                args[i] = parts[i].getName().equals(name) ? value : parts[i].getAccessor().invoke(record);
+            }
+            return (T) record.getClass().getDeclaredConstructor(types).newInstance(args);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -70,6 +70,12 @@ public final class ScriptedServer implements AutoCloseable {
     /** The body of the last POST /api/jobs. */
     private volatile String lastSubmission;
     private volatile String token;
+    /** Tenants (issue 42): a token bound to a tenant, and the X-ForgeFlow-Tenant header of each /api/ request. */
+    private volatile String boundToken;
+    private volatile String boundTenant;
+    private final List<String> tenantHeaders = new CopyOnWriteArrayList<>();
+    /** The tenant the request being routed acts in (the bound token's, else its header's), or null for all. */
+    private static final ThreadLocal<String> ACTING = new ThreadLocal<>();
     private volatile boolean sse;
     private int nextJob = 1;
     private int nextRun = 1;
@@ -98,6 +104,32 @@ public final class ScriptedServer implements AutoCloseable {
     public ScriptedServer requireToken(String token) {
         this.token = token;
         return this;
+    }
+
+    /**
+     * A second token, bound to tenant: lists answer it only that tenant's jobs and runs, and the cluster-wide routes
+     * (stats, nodes, queues, events) and another tenant's header answer it 403 {@code tenant_forbidden}, as a node does.
+     */
+    public ScriptedServer bindToken(String boundTo, String tenant) {
+        this.boundToken = boundTo;
+        this.boundTenant = tenant;
+        return this;
+    }
+
+    /** The X-ForgeFlow-Tenant header of every /api/ request so far ("-" for none), in order. */
+    public List<String> tenantHeaders() {
+        return tenantHeaders;
+    }
+
+    /** Moves a job and its runs into tenant: they are then sent with {@code "tenant"} and listed only in it. */
+    public synchronized void moveToTenant(String jobId, String tenant) {
+        jobs.replaceAll(j -> j.id().equals(jobId) ? Fixtures.inTenant(j, tenant) : j);
+        runs.replaceAll(r -> r.jobId().equals(jobId) ? Fixtures.inTenant(r, tenant) : r);
+    }
+
+    private static boolean inActing(String tenant) {
+        String acting = ACTING.get();
+        return acting == null || acting.equals(tenant == null ? "default" : tenant);
     }
 
     /** Serves {@code GET /api/events} as an event stream fed by {@link #emit}; off by default (404). */
@@ -319,8 +351,25 @@ public final class ScriptedServer implements AutoCloseable {
                     stall.release.await(30, TimeUnit.SECONDS);
                 }
             }
-            if (token != null && path.startsWith("/api/")) {
-                String auth = exchange.getRequestHeaders().getFirst("Authorization");
+            String auth = exchange.getRequestHeaders().getFirst("Authorization");
+            String named = exchange.getRequestHeaders().getFirst("X-ForgeFlow-Tenant");
+            boolean bound = boundToken != null && ("Bearer " + boundToken).equals(auth);
+            if (path.startsWith("/api/")) {
+                tenantHeaders.add(named == null ? "-" : named);
+            }
+            if (bound && named != null && !named.equals(boundTenant)) {
+                send(exchange, 403, forbidden("this token acts in tenant '" + boundTenant + "' only and may not name "
+                        + "tenant '" + named + "': use a token of that tenant, or a cluster-wide one", "tenant"));
+                return;
+            }
+            if (bound && (path.equals("/api/stats") || path.equals("/api/nodes") || path.equals("/api/events")
+                    || path.startsWith("/api/queues"))) {
+                send(exchange, 403, forbidden("this token acts in tenant '" + boundTenant + "' only, and " + method
+                        + " " + path.substring(1) + " is cluster-wide: use a cluster-wide token", null));
+                return;
+            }
+            ACTING.set(bound ? boundTenant : named);
+            if (token != null && path.startsWith("/api/") && !bound) {
                 if (!("Bearer " + token).equals(auth)) {
                     send(exchange, 401, error("missing or invalid API token: send Authorization: Bearer <token>", null));
                     return;
@@ -387,7 +436,8 @@ public final class ScriptedServer implements AutoCloseable {
                 return page(newest.stream().filter(j -> status == null ? !j.status().equals(Job.DELETED)
                         : j.status().equals(status)).filter(j -> queue == null || j.queue().equals(queue))
                         .filter(j -> prefix == null || j.name().startsWith(prefix))
-                        .filter(j -> j.labels().entrySet().containsAll(labels.entrySet())).toList(), q);
+                        .filter(j -> j.labels().entrySet().containsAll(labels.entrySet()))
+                        .filter(j -> inActing(j.tenant())).toList(), q);
             }
             if (post) {
                 return submit(body);
@@ -433,6 +483,7 @@ public final class ScriptedServer implements AutoCloseable {
             Instant before = q.containsKey("scheduled_before") ? Instant.parse(q.get("scheduled_before")) : null;
             Instant finished = q.containsKey("finished_after") ? Instant.parse(q.get("finished_after")) : null;
             return page(newest.stream().filter(r -> jobId == null || r.jobId().equals(jobId))
+                    .filter(r -> inActing(r.tenant()))
                     .filter(r -> status == null || r.status().equals(status))
                     .filter(r -> queue == null || job(r.jobId()).queue().equals(queue))
                     .filter(r -> job(r.jobId()).labels().entrySet().containsAll(labels.entrySet()))
@@ -870,6 +921,16 @@ public final class ScriptedServer implements AutoCloseable {
 
     private static Answer ok(Object value) {
         return new Answer(200, write(value));
+    }
+
+    private static String forbidden(String error, String field) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", error);
+        if (field != null) {
+            body.put("field", field);
+        }
+        body.put("code", "tenant_forbidden");
+        return write(body);
     }
 
     private static String error(String error, String field) {
