@@ -2634,8 +2634,6 @@ CREATE INDEX runs_labels_idx ON forgeflow.runs USING gin (labels jsonb_path_ops)
 
 CREATE INDEX runs_live_key_idx ON forgeflow.runs USING btree (concurrency_key, max_concurrent) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (concurrency_key IS NOT NULL));
 
-CREATE INDEX runs_live_tenant_idx ON forgeflow.runs USING btree (tenant, status) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (tenant <> 'default'::text));
-
 CREATE UNIQUE INDEX runs_live_unique_key ON forgeflow.runs USING btree (queue, unique_key) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (unique_key IS NOT NULL));
 
 CREATE INDEX runs_pending_by_queue_idx ON forgeflow.runs USING btree (queue, priority, scheduled_for, id) WHERE (status = 'pending'::text);
@@ -2659,8 +2657,6 @@ CREATE INDEX runs_scheduled_for_brin ON forgeflow.runs USING brin (scheduled_for
 CREATE INDEX runs_sequence_idx ON forgeflow.runs USING btree (sequence_key, status, sequence_pos) WHERE (sequence_key IS NOT NULL);
 
 CREATE INDEX runs_status_id_idx ON forgeflow.runs USING btree (status, id DESC);
-
-CREATE INDEX runs_tenant_idx ON forgeflow.runs USING btree (tenant, id DESC) WHERE (tenant <> 'default'::text);
 
 CREATE INDEX throttle_starts_expiry_idx ON forgeflow.throttle_starts USING btree (expires_at);
 

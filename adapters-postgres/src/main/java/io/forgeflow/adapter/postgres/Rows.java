@@ -150,13 +150,13 @@ final class Rows {
      * it (the worker's reads: no isolation decision is ever taken on a run read without it).
      */
     static String tenant(ResultSet rs) throws SQLException {
-        java.sql.ResultSetMetaData meta = rs.getMetaData();
-        for (int i = meta.getColumnCount(); i >= 1; i--) {
-            if ("tenant".equals(meta.getColumnLabel(i))) {
-                return rs.getString(i);
-            }
+        int column;
+        try {
+            column = rs.findColumn("tenant"); // the driver's map of names; every read of a whole run selects it
+        } catch (SQLException notSelected) {
+            return io.forgeflow.domain.tenant.Tenants.DEFAULT;
         }
-        return io.forgeflow.domain.tenant.Tenants.DEFAULT;
+        return rs.getString(column);
     }
 
     /** The text column {@code name}; null when the statement did not select it. */

@@ -1,5 +1,5 @@
 -- countByStatus: a plain read, no locks; one row per status that has runs (the caller fills in the zeros); of one
--- tenant's runs when :tenant is given (another tenant than default reads its partial index, runs_tenant_idx).
+-- tenant's runs when :tenant is given (a filter over the whole table, as the count of every tenant reads it).
 SELECT status, count(*) AS runs
 FROM runs
 WHERE (CAST(:tenant AS text) IS NULL

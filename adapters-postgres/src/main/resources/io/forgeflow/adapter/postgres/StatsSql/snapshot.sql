@@ -18,7 +18,7 @@ SELECT (SELECT count(*) FROM runs WHERE status = 'waiting')   AS waiting,
        (SELECT count(*) FROM runs
         WHERE status = 'pending' AND throttle_key IS NOT NULL
           AND scheduled_for > coalesce(CAST(:now AS timestamptz), now())) AS throttled,
-       -- live runs of each tenant but default (their partial index, runs_live_tenant_idx): {"acme": [pending, running]}
+       -- live runs of each tenant but default, through the pending and running indexes: {"acme": [pending, running]}
        (SELECT jsonb_object_agg(t.tenant, jsonb_build_array(t.pending, t.running))
         FROM (SELECT tenant, count(*) FILTER (WHERE status = 'pending') AS pending,
                      count(*) FILTER (WHERE status = 'running') AS running
