@@ -67,7 +67,7 @@ class TenantsViewModelsTest {
 
             vm.connect();
 
-            assertThat(cluster.calls()).containsExactly("inTenant acme", "stats");
+            assertThat(cluster.calls()).containsExactly("inTenant acme", "stats", "nodes");
             assertThat(vm.connectedProperty().get().tenant()).isEqualTo("acme");
             assertThat(vm.messageProperty().get()).isEqualTo("Connected to http://127.0.0.1:8080 in tenant acme");
             assertThat(vm.boundTenantProperty().get()).isEmpty();
@@ -80,7 +80,7 @@ class TenantsViewModelsTest {
         void anEmptyTenantActsAcrossTenants() {
             vm.connect();
 
-            assertThat(cluster.calls()).containsExactly("stats");
+            assertThat(cluster.calls()).containsExactly("stats", "nodes");
             assertThat(vm.connectedProperty().get().tenant()).isNull();
             assertThat(vm.messageProperty().get()).isEqualTo("Connected to http://127.0.0.1:8080");
         }

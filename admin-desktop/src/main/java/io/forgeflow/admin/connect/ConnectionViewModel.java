@@ -34,7 +34,7 @@ import java.util.Objects;
  * unreachable, refused the token, or is not a ForgeFlow API, and offers Retry. The token is never logged.
  *
  * <p>Tenants: an optional tenant (remembered) makes every call act in it ({@code X-ForgeFlow-Tenant}); empty acts
- * across tenants. A tenant-bound token is refused {@code /api/stats} (403 {@code tenant_forbidden}): it is proven with
+ * across tenants. A tenant-bound token is refused the cluster's nodes (403 {@code tenant_forbidden}): it is proven with
  * one page of its jobs instead, and {@link #boundTenantProperty()} names its tenant.
  */
 public final class ConnectionViewModel {
@@ -192,12 +192,14 @@ public final class ConnectionViewModel {
     }
 
     /**
-     * Proves the client works: {@code GET /api/stats}, or for a tenant-bound token (refused there, 403
-     * {@code tenant_forbidden}) one page of its jobs. A token bound to another tenant than the one picked fails.
+     * Proves the client works: {@code GET /api/stats}, then the nodes, which a tenant-bound token is refused (403
+     * {@code tenant_forbidden}; it counts its own tenant's runs, so the stats alone do not tell it apart): such a
+     * token is proven with one page of its jobs. A token bound to another tenant than the one picked fails.
      */
     private static Proven prove(ClusterClient client, String pick) {
         try {
             client.stats();
+            client.nodes();
             return new Proven(client, null);
         } catch (ForgeFlowApiException e) {
             String bound = Tenancy.boundTenant(e);

@@ -76,7 +76,7 @@ class ConnectionViewModelTest {
         vm.connect();
 
         assertThat(opened).containsExactly("http://10.0.0.5:8080 s3cret-token-value");
-        assertThat(cluster.calls()).containsExactly("stats");
+        assertThat(cluster.calls()).containsExactly("stats", "nodes");
         assertThat(vm.connectedProperty().get()).isSameAs(cluster);
         assertThat(vm.failedProperty().get()).isFalse();
         assertThat(vm.messageProperty().get()).isEqualTo("Connected to http://10.0.0.5:8080");
