@@ -162,17 +162,17 @@ class GeneratedClientIT {
         assertThat(waiting).isNotNull();
 
         // lists and filters
-        assertThat(jobs.listJobs(null, null, null, null, null, null).getItems()).isNotEmpty();
-        assertThat(jobs.listJobs("completed", "contract", List.of("team:contract"), "contract-", 10, null).getItems())
+        assertThat(jobs.listJobs(null, null, null, null, null, null, null).getItems()).isNotEmpty();
+        assertThat(jobs.listJobs("completed", "contract", List.of("team:contract"), "contract-", 10, null, null).getItems())
                 .extracting(Job::getName).containsExactly("contract-shell");
-        assertThat(runs.listRuns(null, null, null, null, null, null, null, null, null).getItems()).isNotEmpty();
+        assertThat(runs.listRuns(null, null, null, null, null, null, null, null, null, null).getItems()).isNotEmpty();
         assertThat(runs.listRuns(shell.getId(), "succeeded", "contract", List.of("team:contract"),
                 OffsetDateTime.now(ZoneOffset.UTC).minusHours(1), OffsetDateTime.now(ZoneOffset.UTC).plusHours(1),
-                OffsetDateTime.now(ZoneOffset.UTC).minusHours(1), 10, null).getItems()).hasSize(1);
-        for (Job job : jobs.listJobs(null, null, null, null, 500, null).getItems()) {
+                OffsetDateTime.now(ZoneOffset.UTC).minusHours(1), 10, null, null).getItems()).hasSize(1);
+        for (Job job : jobs.listJobs(null, null, null, null, 500, null, null).getItems()) {
             assertThat(jobs.getJob(job.getId()).getId()).isEqualTo(job.getId());
         }
-        for (Run run : runs.listRuns(null, null, null, null, null, null, null, 500, null).getItems()) {
+        for (Run run : runs.listRuns(null, null, null, null, null, null, null, 500, null, null).getItems()) {
             assertThat(runs.getRun(run.getId()).getId()).isEqualTo(run.getId());
         }
 
@@ -193,7 +193,7 @@ class GeneratedClientIT {
         assertThat(runs.requeueRun(dead.getId()).getStatus()).isEqualTo(Run.StatusEnum.PENDING);
         runs.cancelRun(running.getId());
         awaitRun(sleeping.getId(), Run.StatusEnum.CANCELLED);
-        for (Run run : runs.listRuns(null, null, null, null, null, null, null, 500, null).getItems()) {
+        for (Run run : runs.listRuns(null, null, null, null, null, null, null, 500, null, null).getItems()) {
             assertThat(runs.getRun(run.getId()).getId()).isEqualTo(run.getId());
         }
 
@@ -204,7 +204,7 @@ class GeneratedClientIT {
         assertThat(queues.pauseQueue("contract").getName()).isEqualTo("contract");
         assertThat(queues.resumeQueue("contract").getName()).isEqualTo("contract");
         assertThat(schedules.previewSchedule("0 3 * * *", "Europe/Paris", null, 3, null, null, null, null).getItems()).hasSize(3);
-        assertThat(operations.getStats()).isNotNull();
+        assertThat(operations.getStats(null)).isNotNull();
         assertThat(operations.listNodes().getItems()).isNotEmpty();
 
         // delete, then purge
@@ -218,7 +218,7 @@ class GeneratedClientIT {
     /** The job's latest run, once it has {@code status} (any status when null), within 30 s. */
     Run awaitRun(String jobId, Run.StatusEnum status) throws Exception {
         return await("a run of " + jobId + " in " + status, () -> {
-            List<Run> items = runs.listRuns(jobId, null, null, null, null, null, null, 10, null).getItems();
+            List<Run> items = runs.listRuns(jobId, null, null, null, null, null, null, 10, null, null).getItems();
             return items.stream().filter(r -> status == null || r.getStatus() == status).findFirst().orElse(null);
         });
     }
