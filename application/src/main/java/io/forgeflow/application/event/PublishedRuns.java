@@ -67,6 +67,11 @@ public final class PublishedRuns implements RunRepository {
     }
 
     @Override
+    public Map<RunStatus, Long> countByStatus() {
+        return runs.countByStatus();
+    }
+
+    @Override
     public Map<RunStatus, Long> countByStatus(String tenant) {
         return runs.countByStatus(tenant);
     }
