@@ -66,6 +66,7 @@ final class ApiWiring {
     private Workflows workflows;
     private java.util.function.IntConsumer batchCreated = n -> { };
     private io.forgeflow.domain.port.TenantDirectory tenants;
+    private io.forgeflow.domain.port.TenantRepository tenantSettings;
 
     ApiWiring(Environment environment, JobRepository jobs, RunRepository runs, NodeRegistry nodes,
               ExecutorRegistry executors, CronSchedules cron, WorkSignal signal, Clock clock, PostgresHealth health,
@@ -92,6 +93,17 @@ final class ApiWiring {
     ApiWiring tenants(io.forgeflow.domain.port.TenantDirectory directory) {
         this.tenants = directory;
         return this;
+    }
+
+    /** Tenants' weights and limits (issue 42, part two). */
+    ApiWiring tenantSettings(io.forgeflow.domain.port.TenantRepository repository) {
+        this.tenantSettings = repository;
+        return this;
+    }
+
+    io.forgeflow.application.tenant.TenantControls tenantControls() {
+        return new io.forgeflow.application.tenant.TenantControls(
+                java.util.Objects.requireNonNull(tenantSettings, "tenantSettings"), signal);
     }
 
     /** Workflows (issue 32): jobs with parents and batches. */

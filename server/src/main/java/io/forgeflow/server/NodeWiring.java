@@ -220,6 +220,7 @@ final class NodeWiring {
                         settings.minRequestDataRate, settings.requestBodyGrace.toJavaDuration()))
                 .workflows(workflows, metrics::batchCreated).notifyDefault(notifyDefault)
                 .tenants(tenantDirectory)
+                .tenantSettings(new io.forgeflow.adapter.postgres.PostgresTenantRepository(jdbi, null))
                 .debounced(metrics::debounced);
         api.register();
         EventStreams streams = roles.contains("api") ? ObservabilityWiring.liveEvents(environment, runEvents, settings,

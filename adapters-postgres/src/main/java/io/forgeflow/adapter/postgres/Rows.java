@@ -101,6 +101,7 @@ final class Rows {
             return new QueueRow(depth, rs.getDouble("lag_seconds"), rs.getLong("throttled"), tenants);
         });
         jdbi.registerRowMapper(QueueInfo.class, (rs, ctx) -> queue(rs));
+        jdbi.registerRowMapper(io.forgeflow.domain.tenant.TenantInfo.class, (rs, ctx) -> tenantInfo(rs));
         jdbi.registerRowMapper(io.forgeflow.domain.job.Notice.class, (rs, ctx) -> new io.forgeflow.domain.job.Notice(
                 rs.getLong("id"), rs.getString("event"), rs.getString("job_id"), rs.getString("job_name"),
                 rs.getString("url"), rs.getString("run_id"), rs.getObject("attempt", Integer.class),
@@ -330,6 +331,15 @@ final class Rows {
         return new QueueInfo(rs.getString("name"), rs.getLong("pending"), rs.getLong("due"), rs.getLong("running"),
                 java.time.Duration.ofNanos((long) (Math.max(0, rs.getDouble("lag_seconds")) * 1e9)),
                 rs.getBoolean("paused"), new QueueLimits(maxRunning, rate), rs.getLong("starts_in_window"));
+    }
+
+    static io.forgeflow.domain.tenant.TenantInfo tenantInfo(ResultSet rs) throws SQLException {
+        Integer rateCount = (Integer) rs.getObject("rate_count");
+        RateLimit rate = rateCount == null ? null : new RateLimit(rateCount, rs.getInt("rate_per_seconds"));
+        return new io.forgeflow.domain.tenant.TenantInfo(rs.getString("name"),
+                new io.forgeflow.domain.tenant.TenantSettings(rs.getInt("weight"),
+                        (Integer) rs.getObject("max_running"), rate),
+                rs.getLong("pending"), rs.getLong("running"), rs.getLong("starts_in_window"));
     }
 
     static Attempt attempt(ResultSet rs) throws SQLException {
