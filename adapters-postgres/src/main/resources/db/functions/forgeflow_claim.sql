@@ -2,19 +2,30 @@
 
 -- forgeflow_claim: claims due runs for one worker holder (pending -> running, attempt + 1, leased, worker_instance the
 -- holder and worker_id its label; a holder whose lease row the leader ended claims nothing), optionally past a hint
--- (the last run it claimed). SKIP LOCKED on the candidates; a limited queue's row (in name order) and a concurrency
--- key's advisory lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit; so is
--- a throttle key's (20421, after the concurrency keys'), and a throttled run over its key's limit is deferred (its
--- scheduled_for moved to when the window has room) rather than left due. A run is
--- matched by its claim key (forgeflow_claim_key.sql: the executor, or java:<handler>). Called by
--- RunSql/claim.sql. The attempt's row is written once, when it ends (forgeflow_end_attempts); until then the running
--- run is its attempt (RunSql/attempts.sql shows it). Edited in place (runOnChange); its history before this file is in
--- 0004, 0005 and 0007.
+-- (the last run it claimed). Called by RunSql/claim.sql. The attempt's row is written once, when it ends
+-- (forgeflow_end_attempts); until then the running run is its attempt (RunSql/attempts.sql shows it). Edited in place
+-- (runOnChange); its history before this file is in 0004, 0005 and 0007.
+--
+-- Tenants (issue 42): the runs of one tenant are claimed by forgeflow_claim_lane. While one tenant has pending runs,
+-- its lane gets the whole claim (and the hint), and nothing else is written. While several have, they share the claim
+-- by weighted fair share (stride scheduling): the tenants are served in order of their pass (tenant_shares), each up
+-- to its weight's share of the slots left, what one leaves goes on to the next, and each served tenant's pass grows
+-- by claimed / weight. A tenant back from idle starts no further back than PASS_SLACK behind the busiest, so idling
+-- banks no credit. A tenant with limits (tenants.max_running, rate_count) gets at most its room.
+-- Locks, in this order (STYLE.md): the rows of the limited tenants in name order; then one lane's queue rows and key
+-- locks (after a lane that took any, no other lane runs in the same claim); last the tenant_shares rows in name order.
 
 --changeset forgeflow:function-forgeflow_claim runOnChange:true splitStatements:false
-CREATE OR REPLACE FUNCTION forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[],
-                                p_limit integer, p_lease_ms bigint, p_now timestamptz,
-                                p_after_priority integer, p_after_scheduled timestamptz, p_after_id uuid)
+-- forgeflow_claim_lane: the claim of one tenant's runs (every read of pending runs is of p_tenant's; a run's tenant is
+-- its job's). SKIP LOCKED on the candidates; a limited queue's row (in name order) and a concurrency key's advisory
+-- lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit; so is a throttle key's
+-- (20421, after the concurrency keys'), and a throttled run over its key's limit is deferred (its scheduled_for moved
+-- to when the window has room) rather than left due. A run is matched by its claim key (forgeflow_claim_key.sql: the
+-- executor, or java:<handler>). Sets forgeflow.claim_locked for the transaction when it took queue or key locks.
+CREATE OR REPLACE FUNCTION forgeflow_claim_lane(p_worker text, p_label text, p_tenant text, p_executors text[],
+                                p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint,
+                                p_now timestamptz, p_after_priority integer, p_after_scheduled timestamptz,
+                                p_after_id uuid)
     RETURNS SETOF runs
     LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -50,8 +61,7 @@ DECLARE
     v_lo_id     uuid;
     v_open_exists boolean := true;
     v_lo_q      text;
-    v_label     text := forgeflow_worker_label(p_worker);
-    v_ended     boolean;
+    v_label     text := p_label;
     -- throttle keys (issue 44): null until a candidate has one, so a claim without them initialises nothing
     v_c_tkeys   text[];
     v_t_names   text[];
@@ -65,15 +75,6 @@ BEGIN
     IF p_limit < 1 THEN
         RETURN;
     END IF;
-    -- the holder's lease row (0016): made by its first claim, a plain read after that; an ended holder claims nothing
-    SELECT ended_at IS NOT NULL INTO v_ended FROM worker_leases WHERE instance = p_worker;
-    IF NOT FOUND THEN
-        INSERT INTO worker_leases (instance, worker_id, started_at, expires_at, lease_ms)
-        VALUES (p_worker, v_label, v_now, v_now + p_lease_ms * interval '1 millisecond', p_lease_ms)
-        ON CONFLICT (instance) DO NOTHING;
-    ELSIF v_ended THEN
-        RETURN;
-    END IF;
     SELECT coalesce(array_agg(name), '{}'), coalesce(array_agg(name) FILTER (WHERE paused), '{}')
     INTO v_guarded, v_paused
     FROM queues
@@ -82,24 +83,24 @@ BEGIN
     -- is anything guarded due at all? Keyed runs: one index descent when none is pending, else one per priority; then
     -- one per priority for every limited queue that is not paused. Each probe is LIMIT 1 in index order, so no plan
     -- can turn it into a scan.
-    v_has_guarded := (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL)
+    v_has_guarded := (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL)
                       AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
                                   CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                                      WHERE status = 'pending' AND concurrency_key IS NOT NULL
+                                                      WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL
                                                         AND priority = p.p AND scheduled_for <= v_now
                                                       ORDER BY scheduled_for, id LIMIT 1) k))
         -- throttled runs (issue 44): the same two probes on their own partial index
-        OR (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND throttle_key IS NOT NULL)
+        OR (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL)
             AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND throttle_key IS NOT NULL
+                                            WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL
                                               AND priority = p.p AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) t))
         OR (cardinality(v_guarded) > cardinality(v_paused)
             AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
                         CROSS JOIN generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND queue = gq.name AND priority = p.p
+                                            WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p
                                               AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) q
                         WHERE gq.name <> ALL (v_paused)));
@@ -112,13 +113,13 @@ BEGIN
         v_open_exists := false;
         v_lo_q := '';
         FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
-            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key) THEN
+            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q AND queue < v_key) THEN
                 v_open_exists := true;
                 EXIT;
             END IF;
             v_lo_q := v_key;
         END LOOP;
-        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q);
+        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q);
     END IF;
 
     -- The open runs (of open queues, without a concurrency key), priority by priority in claim order. The next
@@ -136,13 +137,13 @@ BEGIN
                 -- the hint's priority is read from past the hint: first the priorities before it, then past the hint
                 SELECT priority, scheduled_for <= v_now INTO v_next, v_due
                 FROM runs
-                WHERE status = 'pending' AND priority > v_p AND priority < p_after_priority
+                WHERE status = 'pending' AND tenant = p_tenant AND priority > v_p AND priority < p_after_priority
                 ORDER BY priority, scheduled_for, id
                 LIMIT 1;
                 IF NOT FOUND THEN
                     SELECT priority, scheduled_for <= v_now INTO v_next, v_due
                     FROM runs
-                    WHERE status = 'pending'
+                    WHERE status = 'pending' AND tenant = p_tenant
                       AND (priority, scheduled_for, id) > (p_after_priority, p_after_scheduled, p_after_id)
                     ORDER BY priority, scheduled_for, id
                     LIMIT 1;
@@ -150,7 +151,7 @@ BEGIN
             ELSE
                 SELECT priority, scheduled_for <= v_now INTO v_next, v_due
                 FROM runs
-                WHERE status = 'pending' AND priority > v_p
+                WHERE status = 'pending' AND tenant = p_tenant AND priority > v_p
                 ORDER BY priority, scheduled_for, id
                 LIMIT 1;
             END IF;
@@ -170,7 +171,7 @@ BEGIN
                     WITH due AS MATERIALIZED (
                         SELECT first.id FROM (
                             SELECT id FROM runs
-                            WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
+                            WHERE status = 'pending' AND tenant = p_tenant AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
                               AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
                               AND throttle_key IS NULL
@@ -196,7 +197,7 @@ BEGIN
                     FROM (
                         SELECT first.id FROM (
                             SELECT id FROM runs
-                            WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
+                            WHERE status = 'pending' AND tenant = p_tenant AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
                               AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
                               AND throttle_key IS NULL
@@ -256,7 +257,7 @@ BEGIN
             CROSS JOIN generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
+                WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
                 ORDER BY scheduled_for, id
@@ -269,7 +270,7 @@ BEGIN
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND concurrency_key IS NOT NULL AND priority = p.p
+                WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
@@ -283,7 +284,7 @@ BEGIN
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND throttle_key IS NOT NULL AND priority = p.p
+                WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now AND concurrency_key IS NULL
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
@@ -298,6 +299,7 @@ BEGIN
     IF v_cand IS NOT NULL THEN
 
         -- lock what the candidates need, in a fixed order (queues by name, then keys), so claimers cannot deadlock
+        PERFORM set_config('forgeflow.claim_locked', 'on', true);
         IF v_c_queues IS NOT NULL THEN
             PERFORM 1 FROM queues WHERE name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
         END IF;
@@ -441,5 +443,151 @@ BEGIN
         )
         SELECT * FROM claimed$claim$
         USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated, v_label;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[],
+                                p_limit integer, p_lease_ms bigint, p_now timestamptz,
+                                p_after_priority integer, p_after_scheduled timestamptz, p_after_id uuid)
+    RETURNS SETOF runs
+    LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+    PASS_SLACK  CONSTANT double precision := 16;
+    v_now       timestamptz := coalesce(p_now, now());
+    v_label     text := forgeflow_worker_label(p_worker);
+    v_ended     boolean;
+    v_first     text;
+    v_names     text[];
+    v_weights   integer[];
+    v_passes    double precision[];
+    v_rooms     integer[];
+    v_rated     boolean[];
+    v_taken     integer[];
+    v_offered   integer[];
+    v_i         integer;
+    v_left      integer := p_limit;
+    v_wsum      bigint;
+    v_want      integer;
+    v_n         integer;
+    v_sweep     integer;
+    v_floor     double precision;
+BEGIN
+    IF p_limit < 1 THEN
+        RETURN;
+    END IF;
+    -- the holder's lease row (0016): made by its first claim, a plain read after that; an ended holder claims nothing
+    SELECT ended_at IS NOT NULL INTO v_ended FROM worker_leases WHERE instance = p_worker;
+    IF NOT FOUND THEN
+        INSERT INTO worker_leases (instance, worker_id, started_at, expires_at, lease_ms)
+        VALUES (p_worker, v_label, v_now, v_now + p_lease_ms * interval '1 millisecond', p_lease_ms)
+        ON CONFLICT (instance) DO NOTHING;
+    ELSIF v_ended THEN
+        RETURN;
+    END IF;
+
+    -- the tenants with pending runs: one descent of runs_pending_tenant_idx, and one more to know there is no other
+    SELECT tenant INTO v_first FROM runs WHERE status = 'pending' ORDER BY tenant LIMIT 1;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant > v_first) THEN
+        v_names := ARRAY[v_first];
+    ELSE
+        -- a loose index scan: one descent per tenant with pending runs
+        WITH RECURSIVE t (tenant) AS (
+            SELECT v_first
+            UNION ALL
+            SELECT (SELECT r.tenant FROM runs r WHERE r.status = 'pending' AND r.tenant > t.tenant
+                    ORDER BY r.tenant LIMIT 1)
+            FROM t WHERE t.tenant IS NOT NULL
+        )
+        SELECT array_agg(tenant ORDER BY tenant) INTO v_names FROM t WHERE tenant IS NOT NULL;
+    END IF;
+
+    -- settings, pass and room of each, in pass order (limited tenants' rows locked first, in name order)
+    PERFORM 1 FROM tenants
+    WHERE name = ANY (v_names) AND (max_running IS NOT NULL OR rate_count IS NOT NULL)
+    ORDER BY name FOR UPDATE;
+    IF cardinality(v_names) > 1 THEN
+        SELECT max(s.pass) - PASS_SLACK INTO v_floor FROM tenant_shares s WHERE s.tenant = ANY (v_names);
+    END IF;
+    v_floor := greatest(coalesce(v_floor, 0), 0);
+    DELETE FROM tenant_starts ts USING tenants t
+    WHERE t.name = ANY (v_names) AND t.rate_count IS NOT NULL AND ts.tenant = t.name
+      AND ts.started_at <= v_now - t.rate_per_seconds * interval '1 second';
+    SELECT array_agg(x.name ORDER BY x.pass, x.name), array_agg(x.weight ORDER BY x.pass, x.name),
+           array_agg(x.pass ORDER BY x.pass, x.name), array_agg(x.room ORDER BY x.pass, x.name),
+           array_agg(x.rated ORDER BY x.pass, x.name)
+    INTO v_names, v_weights, v_passes, v_rooms, v_rated
+    FROM (
+        SELECT n.name, coalesce(t.weight, 1) AS weight, greatest(coalesce(s.pass, 0), v_floor) AS pass,
+               t.rate_count IS NOT NULL AS rated,
+               greatest(0, least(
+                   coalesce(t.max_running - (SELECT count(*) FROM runs
+                            WHERE status = 'running' AND tenant = n.name AND lease_expires_at > v_now), 2147483647),
+                   coalesce(t.rate_count - (SELECT count(*) FROM tenant_starts ts
+                            WHERE ts.tenant = n.name
+                              AND ts.started_at > v_now - t.rate_per_seconds * interval '1 second'), 2147483647)))
+                   AS room
+        FROM unnest(v_names) AS n (name)
+        LEFT JOIN tenants t ON t.name = n.name
+        LEFT JOIN tenant_shares s ON s.tenant = n.name
+    ) x;
+
+    IF cardinality(v_names) = 1 THEN
+        -- one tenant: today's claim, with the hint, and no pass to keep
+        IF v_rooms[1] > 0 THEN
+            RETURN QUERY SELECT * FROM forgeflow_claim_lane(p_worker, v_label, v_names[1], p_executors, p_include,
+                p_exclude, least(p_limit, v_rooms[1]), p_lease_ms, p_now, p_after_priority, p_after_scheduled,
+                p_after_id);
+            GET DIAGNOSTICS v_n = ROW_COUNT;
+            IF v_rated[1] AND v_n > 0 THEN
+                INSERT INTO tenant_starts (tenant, started_at) SELECT v_names[1], v_now FROM generate_series(1, v_n);
+            END IF;
+        END IF;
+        RETURN;
+    END IF;
+
+    -- several tenants: in pass order, each up to its weight's share of what is left (at least one slot), then what is
+    -- still left to those that took all they were offered. The hint is one lane's, so it is not used.
+    v_taken := array_fill(0, ARRAY[cardinality(v_names)]);
+    v_offered := v_taken;
+    PERFORM set_config('forgeflow.claim_locked', 'off', true);
+    FOR v_sweep IN 1 .. 2 LOOP
+        SELECT sum(w) INTO v_wsum FROM unnest(v_weights) AS w;
+        FOR v_i IN 1 .. cardinality(v_names) LOOP
+            EXIT WHEN v_left <= 0 OR current_setting('forgeflow.claim_locked', true) = 'on';
+            IF v_sweep = 1 THEN
+                v_want := least(v_left, greatest(1, ceil(v_left::numeric * v_weights[v_i] / greatest(v_wsum, 1))::integer));
+                v_wsum := v_wsum - v_weights[v_i];
+            ELSIF v_taken[v_i] > 0 AND v_taken[v_i] = v_offered[v_i] THEN
+                v_want := v_left;
+            ELSE
+                CONTINUE;
+            END IF;
+            v_want := least(v_want, v_rooms[v_i] - v_taken[v_i]);
+            CONTINUE WHEN v_want <= 0;
+            v_offered[v_i] := v_offered[v_i] + v_want;
+            RETURN QUERY SELECT * FROM forgeflow_claim_lane(p_worker, v_label, v_names[v_i], p_executors, p_include,
+                p_exclude, v_want, p_lease_ms, p_now, NULL, NULL, NULL);
+            GET DIAGNOSTICS v_n = ROW_COUNT;
+            v_taken[v_i] := v_taken[v_i] + v_n;
+            v_left := v_left - v_n;
+        END LOOP;
+        EXIT WHEN v_left <= 0 OR current_setting('forgeflow.claim_locked', true) = 'on';
+    END LOOP;
+
+    -- starts of rate-limited tenants, and the passes of the served ones (rows in name order)
+    INSERT INTO tenant_starts (tenant, started_at)
+    SELECT x.name, v_now FROM unnest(v_names, v_taken, v_rated) AS x (name, taken, rated)
+    CROSS JOIN LATERAL generate_series(1, x.taken)
+    WHERE x.rated AND x.taken > 0;
+    -- a new row starts at the floor; a row another claim moved on since it was read grows from where it is now
+    INSERT INTO tenant_shares AS s (tenant, pass)
+    SELECT x.name, greatest(0, v_floor) + x.taken::double precision / x.weight
+    FROM unnest(v_names, v_taken, v_weights) AS x (name, taken, weight)
+    WHERE x.taken > 0
+    ORDER BY x.name
+    ON CONFLICT (tenant) DO UPDATE SET pass = greatest(s.pass, v_floor) + (EXCLUDED.pass - greatest(0, v_floor));
 END
 $$;

@@ -130,8 +130,12 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
             try {
                 jdbi().useTransaction(handle -> {
                     handle.execute("SET LOCAL lock_timeout = '10s'");
-                    handle.execute("TRUNCATE run_attempts, runs, backfills, job_dependencies, workflow_rechecks, batches, jobs, nodes, "
-                            + "queues, queue_starts, handlers, worker_leases, notices, leader_lease");
+                    // every table of the schema but Liquibase's: a table a migration adds is emptied too
+                    String tables = handle.createQuery("SELECT string_agg(format('%I', tablename), ', ' ORDER BY tablename) "
+                            + "FROM pg_tables WHERE schemaname = current_schema() "
+                            + "AND tablename NOT IN ('databasechangelog', 'databasechangeloglock')")
+                            .mapTo(String.class).one();
+                    handle.execute("TRUNCATE " + tables);
                 });
                 return;
             } catch (RuntimeException e) {
