@@ -193,12 +193,12 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
             PreparedBatch batch = handle.prepareBatch("INSERT INTO runs (id, job_id, status, priority, scheduled_for, "
                     + "attempt, max_attempts, started_at, finished_at, worker_id, lease_expires_at, output, error, "
                     + "executor, payload, timeout_seconds, cancel_requested, created_at, queue, concurrency_key, "
-                    + "max_concurrent) SELECT CAST(:id AS uuid), "
+                    + "max_concurrent, tenant) SELECT CAST(:id AS uuid), "
                     + "CAST(:jobId AS uuid), :status, :priority, :scheduledFor, :attempt, :maxAttempts, :startedAt, "
                     + ":finishedAt, :workerId, :leaseExpiresAt, :output, :error, :executor, :payload, "
                     + ":timeoutSeconds, :cancelRequested, coalesce(CAST(:createdAt AS timestamptz), now()), "
                     + "j.queue, CASE WHEN j.max_concurrent IS NULL THEN NULL "
-                    + "ELSE coalesce(j.concurrency_key, 'job:' || j.id) END, j.max_concurrent "
+                    + "ELSE coalesce(j.concurrency_key, 'job:' || j.id) END, j.max_concurrent, j.tenant "
                     + "FROM jobs j WHERE j.id = CAST(:jobId AS uuid)");
             PreparedBatch attempts = handle.prepareBatch("INSERT INTO run_attempts (run_id, attempt, worker_id, "
                     + "started_at) VALUES (CAST(:id AS uuid), :attempt, :workerId, :startedAt)");
