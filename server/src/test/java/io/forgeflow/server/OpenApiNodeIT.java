@@ -76,6 +76,13 @@ class OpenApiNodeIT {
         valid("POST", "/api/queues/reports/resume", null, 200);
         valid("GET", "/api/queues", null, 200);
         valid("GET", "/api/queues/default", null, 200);
+        valid("PUT", "/api/tenants/acme", "{\"weight\": 3, \"max_running\": 5, \"rate_limit\": {\"count\": 10, "
+                + "\"per_seconds\": 60}}", 200);
+        valid("PUT", "/api/tenants/acme", "{\"weight\": null, \"rate_limit\": null}", 200);
+        valid("GET", "/api/tenants", null, 200);
+        valid("GET", "/api/tenants/acme", null, 200);
+        valid("GET", "/api/tenants/nobody", null, 200);
+        valid("PUT", "/api/tenants/acme", "{\"weight\": 0}", 422);
         assertThat(valid("GET", "/api/nodes", null, 200).get("items")).isNotEmpty();
         valid("GET", "/api/stats", null, 200);
         valid("GET", "/api/schedules/preview?cron_expr=30+2+*+*+*&timezone=America/New_York"
