@@ -75,9 +75,12 @@ class TenantFairShareIT {
                 .isLessThan(Duration.ofSeconds(2));
         assertThat(count("SELECT count(*) FROM runs WHERE tenant = 'acme' AND status = 'pending'"))
                 .as("acme still had due runs when beta's last run started").isPositive();
+        // while both had due runs: from beta's first start (its runs are visible once their insert commits) to its last
+        OffsetDateTime firstBeta = pg.jdbi().withHandle(h -> h.createQuery(
+                "SELECT min(started_at) FROM runs WHERE tenant = 'beta'").mapTo(OffsetDateTime.class).one());
         long acmeMeanwhile = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM runs "
                         + "WHERE tenant = 'acme' AND started_at >= :from AND started_at <= :to")
-                .bind("from", submitted).bind("to", lastBeta).mapTo(Long.class).one());
+                .bind("from", firstBeta).bind("to", lastBeta).mapTo(Long.class).one());
         double betaShare = 100.0 / (100 + acmeMeanwhile);
         double weightShare = (double) betaWeight / (acmeWeight + betaWeight);
         assertThat(betaShare).as("beta's share of the starts (acme started %d meanwhile)", acmeMeanwhile)
