@@ -851,6 +851,158 @@ $_$;
 
 CREATE FUNCTION forgeflow.forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint, p_now timestamp with time zone, p_after_priority integer, p_after_scheduled timestamp with time zone, p_after_id uuid) RETURNS SETOF forgeflow.runs
     LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+DECLARE
+    PASS_SLACK  CONSTANT double precision := 16;
+    v_now       timestamptz := coalesce(p_now, now());
+    v_label     text := forgeflow_worker_label(p_worker);
+    v_ended     boolean;
+    v_first     text;
+    v_second    text;
+    v_names     text[];
+    v_weights   integer[];
+    v_passes    double precision[];
+    v_rooms     integer[];
+    v_rated     boolean[];
+    v_taken     integer[];
+    v_offered   integer[];
+    v_i         integer;
+    v_left      integer := p_limit;
+    v_wsum      bigint;
+    v_want      integer;
+    v_n         integer;
+    v_sweep     integer;
+    v_floor     double precision;
+BEGIN
+    IF p_limit < 1 THEN
+        RETURN;
+    END IF;
+
+    SELECT ended_at IS NOT NULL INTO v_ended FROM worker_leases WHERE instance = p_worker;
+    IF NOT FOUND THEN
+        INSERT INTO worker_leases (instance, worker_id, started_at, expires_at, lease_ms)
+        VALUES (p_worker, v_label, v_now, v_now + p_lease_ms * interval '1 millisecond', p_lease_ms)
+        ON CONFLICT (instance) DO NOTHING;
+    ELSIF v_ended THEN
+        RETURN;
+    END IF;
+
+    SELECT tenant INTO v_first FROM runs WHERE status = 'pending' ORDER BY tenant LIMIT 1;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+
+    SELECT tenant INTO v_second FROM runs WHERE status = 'pending' AND tenant > v_first ORDER BY tenant LIMIT 1;
+    IF v_second IS NULL THEN
+        v_names := ARRAY[v_first];
+    ELSE
+
+        WITH RECURSIVE t (tenant) AS (
+            SELECT v_first
+            UNION ALL
+            SELECT (SELECT r.tenant FROM runs r WHERE r.status = 'pending' AND r.tenant > t.tenant
+                    ORDER BY r.tenant LIMIT 1)
+            FROM t WHERE t.tenant IS NOT NULL
+        )
+        SELECT array_agg(tenant ORDER BY tenant) INTO v_names FROM t WHERE tenant IS NOT NULL;
+    END IF;
+
+    PERFORM 1 FROM tenants
+    WHERE name = ANY (v_names) AND (max_running IS NOT NULL OR rate_count IS NOT NULL)
+    ORDER BY name FOR UPDATE;
+    IF cardinality(v_names) > 1 THEN
+        SELECT max(s.pass) - PASS_SLACK INTO v_floor FROM tenant_shares s WHERE s.tenant = ANY (v_names);
+    END IF;
+    v_floor := greatest(coalesce(v_floor, 0), 0);
+    DELETE FROM tenant_starts ts USING tenants t
+    WHERE t.name = ANY (v_names) AND t.rate_count IS NOT NULL AND ts.tenant = t.name
+      AND ts.started_at <= v_now - t.rate_per_seconds * interval '1 second';
+    SELECT array_agg(x.name ORDER BY x.pass, x.name), array_agg(x.weight ORDER BY x.pass, x.name),
+           array_agg(x.pass ORDER BY x.pass, x.name), array_agg(x.room ORDER BY x.pass, x.name),
+           array_agg(x.rated ORDER BY x.pass, x.name)
+    INTO v_names, v_weights, v_passes, v_rooms, v_rated
+    FROM (
+        SELECT n.name, coalesce(t.weight, 1) AS weight, greatest(coalesce(s.pass, 0), v_floor) AS pass,
+               t.rate_count IS NOT NULL AS rated,
+
+               greatest(0, least(
+                   CASE WHEN t.max_running IS NULL THEN 2147483647
+                        ELSE t.max_running - (SELECT count(*) FROM runs
+                             WHERE status = 'running' AND tenant = n.name AND lease_expires_at > v_now) END,
+                   CASE WHEN t.rate_count IS NULL THEN 2147483647
+                        ELSE t.rate_count - (SELECT count(*) FROM tenant_starts ts
+                             WHERE ts.tenant = n.name
+                               AND ts.started_at > v_now - t.rate_per_seconds * interval '1 second') END)) AS room
+        FROM unnest(v_names) AS n (name)
+        LEFT JOIN tenants t ON t.name = n.name
+        LEFT JOIN tenant_shares s ON s.tenant = n.name
+    ) x;
+
+    IF cardinality(v_names) = 1 THEN
+
+        IF v_rooms[1] > 0 THEN
+            RETURN QUERY SELECT * FROM forgeflow_claim_lane(p_worker, v_label, v_names[1], p_executors, p_include,
+                p_exclude, least(p_limit, v_rooms[1]), p_lease_ms, p_now, p_after_priority, p_after_scheduled,
+                p_after_id);
+            GET DIAGNOSTICS v_n = ROW_COUNT;
+            IF v_rated[1] AND v_n > 0 THEN
+                INSERT INTO tenant_starts (tenant, started_at) SELECT v_names[1], v_now FROM generate_series(1, v_n);
+            END IF;
+        END IF;
+        RETURN;
+    END IF;
+
+    v_taken := array_fill(0, ARRAY[cardinality(v_names)]);
+    v_offered := v_taken;
+    PERFORM set_config('forgeflow.claim_locked', 'off', true);
+    FOR v_sweep IN 1 .. 2 LOOP
+        SELECT sum(w) INTO v_wsum FROM unnest(v_weights) AS w;
+        FOR v_i IN 1 .. cardinality(v_names) LOOP
+            EXIT WHEN v_left <= 0 OR current_setting('forgeflow.claim_locked', true) = 'on';
+            IF v_sweep = 1 THEN
+                v_want := least(v_left, greatest(1, ceil(v_left::numeric * v_weights[v_i] / greatest(v_wsum, 1))::integer));
+                v_wsum := v_wsum - v_weights[v_i];
+            ELSIF v_taken[v_i] > 0 AND v_taken[v_i] = v_offered[v_i] THEN
+                v_want := v_left;
+            ELSE
+                CONTINUE;
+            END IF;
+            v_want := least(v_want, v_rooms[v_i] - v_taken[v_i]);
+            CONTINUE WHEN v_want <= 0;
+            v_offered[v_i] := v_offered[v_i] + v_want;
+            RETURN QUERY SELECT * FROM forgeflow_claim_lane(p_worker, v_label, v_names[v_i], p_executors, p_include,
+                p_exclude, v_want, p_lease_ms, p_now, NULL, NULL, NULL);
+            GET DIAGNOSTICS v_n = ROW_COUNT;
+            v_taken[v_i] := v_taken[v_i] + v_n;
+            v_left := v_left - v_n;
+        END LOOP;
+        EXIT WHEN v_left <= 0 OR current_setting('forgeflow.claim_locked', true) = 'on';
+    END LOOP;
+
+    INSERT INTO tenant_starts (tenant, started_at)
+    SELECT x.name, v_now FROM unnest(v_names, v_taken, v_rated) AS x (name, taken, rated)
+    CROSS JOIN LATERAL generate_series(1, x.taken)
+    WHERE x.rated AND x.taken > 0;
+
+    INSERT INTO tenant_shares AS s (tenant, pass)
+    SELECT x.name, greatest(0, v_floor) + x.taken::double precision / x.weight
+    FROM unnest(v_names, v_taken, v_weights) AS x (name, taken, weight)
+    WHERE x.taken > 0
+    ORDER BY x.name
+    ON CONFLICT (tenant) DO UPDATE SET pass = greatest(s.pass, v_floor) + (EXCLUDED.pass - greatest(0, v_floor));
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_claim_key(p_executor text, p_payload jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+SELECT CASE WHEN p_executor = 'java' THEN 'java:' || coalesce(p_payload ->> 'handler', '') ELSE p_executor END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_claim_lane(p_worker text, p_label text, p_tenant text, p_executors text[], p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint, p_now timestamp with time zone, p_after_priority integer, p_after_scheduled timestamp with time zone, p_after_id uuid) RETURNS SETOF forgeflow.runs
+    LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $_$
 DECLARE
     v_now       timestamptz := coalesce(p_now, now());
@@ -885,8 +1037,7 @@ DECLARE
     v_lo_id     uuid;
     v_open_exists boolean := true;
     v_lo_q      text;
-    v_label     text := forgeflow_worker_label(p_worker);
-    v_ended     boolean;
+    v_label     text := p_label;
 
     v_c_tkeys   text[];
     v_t_names   text[];
@@ -900,38 +1051,29 @@ BEGIN
     IF p_limit < 1 THEN
         RETURN;
     END IF;
-
-    SELECT ended_at IS NOT NULL INTO v_ended FROM worker_leases WHERE instance = p_worker;
-    IF NOT FOUND THEN
-        INSERT INTO worker_leases (instance, worker_id, started_at, expires_at, lease_ms)
-        VALUES (p_worker, v_label, v_now, v_now + p_lease_ms * interval '1 millisecond', p_lease_ms)
-        ON CONFLICT (instance) DO NOTHING;
-    ELSIF v_ended THEN
-        RETURN;
-    END IF;
     SELECT coalesce(array_agg(name), '{}'), coalesce(array_agg(name) FILTER (WHERE paused), '{}')
     INTO v_guarded, v_paused
     FROM queues
     WHERE paused OR max_running IS NOT NULL OR rate_count IS NOT NULL;
 
-    v_has_guarded := (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL)
+    v_has_guarded := (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL)
                       AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
                                   CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                                      WHERE status = 'pending' AND concurrency_key IS NOT NULL
+                                                      WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL
                                                         AND priority = p.p AND scheduled_for <= v_now
                                                       ORDER BY scheduled_for, id LIMIT 1) k))
 
-        OR (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND throttle_key IS NOT NULL)
+        OR (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL)
             AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND throttle_key IS NOT NULL
+                                            WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL
                                               AND priority = p.p AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) t))
         OR (cardinality(v_guarded) > cardinality(v_paused)
             AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
                         CROSS JOIN generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND queue = gq.name AND priority = p.p
+                                            WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p
                                               AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) q
                         WHERE gq.name <> ALL (v_paused)));
@@ -940,13 +1082,13 @@ BEGIN
         v_open_exists := false;
         v_lo_q := '';
         FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
-            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key) THEN
+            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q AND queue < v_key) THEN
                 v_open_exists := true;
                 EXIT;
             END IF;
             v_lo_q := v_key;
         END LOOP;
-        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q);
+        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q);
     END IF;
 
     IF NOT v_has_guarded OR v_open_exists THEN
@@ -956,13 +1098,13 @@ BEGIN
 
                 SELECT priority, scheduled_for <= v_now INTO v_next, v_due
                 FROM runs
-                WHERE status = 'pending' AND priority > v_p AND priority < p_after_priority
+                WHERE status = 'pending' AND tenant = p_tenant AND priority > v_p AND priority < p_after_priority
                 ORDER BY priority, scheduled_for, id
                 LIMIT 1;
                 IF NOT FOUND THEN
                     SELECT priority, scheduled_for <= v_now INTO v_next, v_due
                     FROM runs
-                    WHERE status = 'pending'
+                    WHERE status = 'pending' AND tenant = p_tenant
                       AND (priority, scheduled_for, id) > (p_after_priority, p_after_scheduled, p_after_id)
                     ORDER BY priority, scheduled_for, id
                     LIMIT 1;
@@ -970,7 +1112,7 @@ BEGIN
             ELSE
                 SELECT priority, scheduled_for <= v_now INTO v_next, v_due
                 FROM runs
-                WHERE status = 'pending' AND priority > v_p
+                WHERE status = 'pending' AND tenant = p_tenant AND priority > v_p
                 ORDER BY priority, scheduled_for, id
                 LIMIT 1;
             END IF;
@@ -990,7 +1132,7 @@ BEGIN
                     WITH due AS MATERIALIZED (
                         SELECT first.id FROM (
                             SELECT id FROM runs
-                            WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
+                            WHERE status = 'pending' AND tenant = p_tenant AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
                               AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
                               AND throttle_key IS NULL
@@ -1016,7 +1158,7 @@ BEGIN
                     FROM (
                         SELECT first.id FROM (
                             SELECT id FROM runs
-                            WHERE status = 'pending' AND priority = v_p AND scheduled_for <= v_now
+                            WHERE status = 'pending' AND tenant = p_tenant AND priority = v_p AND scheduled_for <= v_now
                               AND (scheduled_for, id) > (v_lo_s, v_lo_id)
                               AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key IS NULL
                               AND throttle_key IS NULL
@@ -1073,7 +1215,7 @@ BEGIN
             CROSS JOIN generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
+                WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
                 ORDER BY scheduled_for, id
@@ -1086,7 +1228,7 @@ BEGIN
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND concurrency_key IS NOT NULL AND priority = p.p
+                WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
@@ -1100,7 +1242,7 @@ BEGIN
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND throttle_key IS NOT NULL AND priority = p.p
+                WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now AND concurrency_key IS NULL
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
@@ -1114,6 +1256,7 @@ BEGIN
     ) c;
     IF v_cand IS NOT NULL THEN
 
+        PERFORM set_config('forgeflow.claim_locked', 'on', true);
         IF v_c_queues IS NOT NULL THEN
             PERFORM 1 FROM queues WHERE name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
         END IF;
@@ -1250,12 +1393,6 @@ BEGIN
         USING v_chosen, p_worker, v_now, p_lease_ms, v_q_names, v_q_rated, v_label;
 END
 $_$;
-
-CREATE FUNCTION forgeflow.forgeflow_claim_key(p_executor text, p_payload jsonb) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    AS $$
-SELECT CASE WHEN p_executor = 'java' THEN 'java:' || coalesce(p_payload ->> 'handler', '') ELSE p_executor END
-$$;
 
 CREATE FUNCTION forgeflow.forgeflow_complete_batches(p_limit integer) RETURNS SETOF uuid
     LANGUAGE plpgsql
@@ -2510,6 +2647,31 @@ CREATE TABLE forgeflow.sequence_rechecks (
     queued_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
+CREATE TABLE forgeflow.tenant_shares (
+    tenant text NOT NULL,
+    pass double precision DEFAULT 0 NOT NULL
+);
+
+CREATE TABLE forgeflow.tenant_starts (
+    tenant text NOT NULL,
+    started_at timestamp with time zone NOT NULL
+);
+
+CREATE TABLE forgeflow.tenants (
+    name text NOT NULL,
+    weight integer DEFAULT 1 NOT NULL,
+    max_running integer,
+    rate_count integer,
+    rate_per_seconds integer,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT tenants_max_running CHECK (((max_running >= 1) AND (max_running <= 100000))),
+    CONSTRAINT tenants_name CHECK ((name ~ '^[a-z0-9_.-]{1,63}$'::text)),
+    CONSTRAINT tenants_rate_count CHECK (((rate_count >= 1) AND (rate_count <= 1000000))),
+    CONSTRAINT tenants_rate_pair CHECK (((rate_count IS NULL) = (rate_per_seconds IS NULL))),
+    CONSTRAINT tenants_rate_per_seconds CHECK (((rate_per_seconds >= 1) AND (rate_per_seconds <= 86400))),
+    CONSTRAINT tenants_weight CHECK (((weight >= 1) AND (weight <= 1000)))
+);
+
 CREATE TABLE forgeflow.throttle_starts (
     throttle_key text NOT NULL,
     expires_at timestamp with time zone NOT NULL
@@ -2586,6 +2748,12 @@ ALTER TABLE ONLY forgeflow.runs
 ALTER TABLE ONLY forgeflow.sequence_rechecks
     ADD CONSTRAINT sequence_rechecks_pkey PRIMARY KEY (sequence_key);
 
+ALTER TABLE ONLY forgeflow.tenant_shares
+    ADD CONSTRAINT tenant_shares_pkey PRIMARY KEY (tenant);
+
+ALTER TABLE ONLY forgeflow.tenants
+    ADD CONSTRAINT tenants_pkey PRIMARY KEY (name);
+
 ALTER TABLE ONLY forgeflow.worker_leases
     ADD CONSTRAINT worker_leases_pkey PRIMARY KEY (instance);
 
@@ -2642,6 +2810,8 @@ CREATE INDEX runs_pending_keyed_idx ON forgeflow.runs USING btree (priority, sch
 
 CREATE INDEX runs_pending_queue_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE (status = 'pending'::text);
 
+CREATE INDEX runs_pending_tenant_idx ON forgeflow.runs USING btree (tenant, priority, scheduled_for, id) WHERE (status = 'pending'::text);
+
 CREATE INDEX runs_pending_throttled_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE ((status = 'pending'::text) AND (throttle_key IS NOT NULL));
 
 CREATE INDEX runs_queue_id_idx ON forgeflow.runs USING btree (queue, id DESC) WHERE (queue <> 'default'::text);
@@ -2657,6 +2827,8 @@ CREATE INDEX runs_scheduled_for_brin ON forgeflow.runs USING brin (scheduled_for
 CREATE INDEX runs_sequence_idx ON forgeflow.runs USING btree (sequence_key, status, sequence_pos) WHERE (sequence_key IS NOT NULL);
 
 CREATE INDEX runs_status_id_idx ON forgeflow.runs USING btree (status, id DESC);
+
+CREATE INDEX tenant_starts_idx ON forgeflow.tenant_starts USING btree (tenant, started_at);
 
 CREATE INDEX throttle_starts_expiry_idx ON forgeflow.throttle_starts USING btree (expires_at);
 

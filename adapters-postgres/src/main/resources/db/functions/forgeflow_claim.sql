@@ -22,12 +22,18 @@
 -- (20421, after the concurrency keys'), and a throttled run over its key's limit is deferred (its scheduled_for moved
 -- to when the window has room) rather than left due. A run is matched by its claim key (forgeflow_claim_key.sql: the
 -- executor, or java:<handler>). Sets forgeflow.claim_locked for the transaction when it took queue or key locks.
+-- The tenant is an index condition only where the reads go in the order of runs_pending_tenant_idx (the open runs);
+-- the probes for guarded runs ignore it (they may send a lane down the guarded path for another tenant's runs, which
+-- costs reading, never a run), and the guarded candidates filter on it, "(tenant = p_tenant) IS TRUE", in the order of
+-- their own partial indexes: a plan that read them through the tenant's index read every pending run of the tenant.
 CREATE OR REPLACE FUNCTION forgeflow_claim_lane(p_worker text, p_label text, p_tenant text, p_executors text[],
                                 p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint,
                                 p_now timestamptz, p_after_priority integer, p_after_scheduled timestamptz,
                                 p_after_id uuid)
     RETURNS SETOF runs
-    LANGUAGE plpgsql VOLATILE AS $$
+    LANGUAGE plpgsql VOLATILE
+    -- plans made once, for any tenant: a custom plan per call was planned again on every claim
+    SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     v_now       timestamptz := coalesce(p_now, now());
     v_guarded   text[];
@@ -83,24 +89,28 @@ BEGIN
     -- is anything guarded due at all? Keyed runs: one index descent when none is pending, else one per priority; then
     -- one per priority for every limited queue that is not paused. Each probe is LIMIT 1 in index order, so no plan
     -- can turn it into a scan.
-    v_has_guarded := (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL)
+    -- (the first probes read in their partial index's order, as scalar subqueries: an EXISTS drops its ORDER BY, and
+    -- a plan made on a small table read it through runs_pending_tenant_idx, every pending run)
+    v_has_guarded := ((SELECT priority FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL
+                       ORDER BY priority, scheduled_for, id LIMIT 1) IS NOT NULL
                       AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
                                   CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                                      WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL
+                                                      WHERE status = 'pending' AND concurrency_key IS NOT NULL
                                                         AND priority = p.p AND scheduled_for <= v_now
                                                       ORDER BY scheduled_for, id LIMIT 1) k))
         -- throttled runs (issue 44): the same two probes on their own partial index
-        OR (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL)
+        OR ((SELECT priority FROM runs WHERE status = 'pending' AND throttle_key IS NOT NULL
+             ORDER BY priority, scheduled_for, id LIMIT 1) IS NOT NULL
             AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL
+                                            WHERE status = 'pending' AND throttle_key IS NOT NULL
                                               AND priority = p.p AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) t))
         OR (cardinality(v_guarded) > cardinality(v_paused)
             AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
                         CROSS JOIN generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p
+                                            WHERE status = 'pending' AND queue = gq.name AND priority = p.p
                                               AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) q
                         WHERE gq.name <> ALL (v_paused)));
@@ -113,13 +123,13 @@ BEGIN
         v_open_exists := false;
         v_lo_q := '';
         FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
-            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q AND queue < v_key) THEN
+            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key) THEN
                 v_open_exists := true;
                 EXIT;
             END IF;
             v_lo_q := v_key;
         END LOOP;
-        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q);
+        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q);
     END IF;
 
     -- The open runs (of open queues, without a concurrency key), priority by priority in claim order. The next
@@ -257,7 +267,7 @@ BEGIN
             CROSS JOIN generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
+                WHERE status = 'pending' AND (tenant = p_tenant) IS TRUE AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
                 ORDER BY scheduled_for, id
@@ -270,7 +280,7 @@ BEGIN
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL AND priority = p.p
+                WHERE status = 'pending' AND (tenant = p_tenant) IS TRUE AND concurrency_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
@@ -284,7 +294,7 @@ BEGIN
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL AND priority = p.p
+                WHERE status = 'pending' AND (tenant = p_tenant) IS TRUE AND throttle_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now AND concurrency_key IS NULL
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
@@ -450,13 +460,15 @@ CREATE OR REPLACE FUNCTION forgeflow_claim(p_worker text, p_executors text[], p_
                                 p_limit integer, p_lease_ms bigint, p_now timestamptz,
                                 p_after_priority integer, p_after_scheduled timestamptz, p_after_id uuid)
     RETURNS SETOF runs
-    LANGUAGE plpgsql VOLATILE AS $$
+    LANGUAGE plpgsql VOLATILE
+    SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     PASS_SLACK  CONSTANT double precision := 16;
     v_now       timestamptz := coalesce(p_now, now());
     v_label     text := forgeflow_worker_label(p_worker);
     v_ended     boolean;
     v_first     text;
+    v_second    text;
     v_names     text[];
     v_weights   integer[];
     v_passes    double precision[];
@@ -490,7 +502,9 @@ BEGIN
     IF NOT FOUND THEN
         RETURN;
     END IF;
-    IF NOT EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant > v_first) THEN
+    -- (in index order, LIMIT 1: as a NOT EXISTS, a generic plan read every pending run)
+    SELECT tenant INTO v_second FROM runs WHERE status = 'pending' AND tenant > v_first ORDER BY tenant LIMIT 1;
+    IF v_second IS NULL THEN
         v_names := ARRAY[v_first];
     ELSE
         -- a loose index scan: one descent per tenant with pending runs
@@ -522,13 +536,16 @@ BEGIN
     FROM (
         SELECT n.name, coalesce(t.weight, 1) AS weight, greatest(coalesce(s.pass, 0), v_floor) AS pass,
                t.rate_count IS NOT NULL AS rated,
+               -- counted only for a tenant with that limit (CASE, not coalesce: a subquery in an expression is
+               -- evaluated even when the other operand is null)
                greatest(0, least(
-                   coalesce(t.max_running - (SELECT count(*) FROM runs
-                            WHERE status = 'running' AND tenant = n.name AND lease_expires_at > v_now), 2147483647),
-                   coalesce(t.rate_count - (SELECT count(*) FROM tenant_starts ts
-                            WHERE ts.tenant = n.name
-                              AND ts.started_at > v_now - t.rate_per_seconds * interval '1 second'), 2147483647)))
-                   AS room
+                   CASE WHEN t.max_running IS NULL THEN 2147483647
+                        ELSE t.max_running - (SELECT count(*) FROM runs
+                             WHERE status = 'running' AND tenant = n.name AND lease_expires_at > v_now) END,
+                   CASE WHEN t.rate_count IS NULL THEN 2147483647
+                        ELSE t.rate_count - (SELECT count(*) FROM tenant_starts ts
+                             WHERE ts.tenant = n.name
+                               AND ts.started_at > v_now - t.rate_per_seconds * interval '1 second') END)) AS room
         FROM unnest(v_names) AS n (name)
         LEFT JOIN tenants t ON t.name = n.name
         LEFT JOIN tenant_shares s ON s.tenant = n.name
