@@ -246,4 +246,67 @@ class TenantsTest {
         assertThat(client.json().readTree(client.json().writeValueAsString(read)).get("tenant").asText())
                 .isEqualTo("acme");
     }
+
+    static final String TENANT = """
+            {"name": "acme", "weight": 3, "max_running": 5, "rate_limit": {"count": 10, "per_seconds": 60},
+             "pending": 7, "running": 2, "starts_in_window": 4}""";
+
+    @Test
+    void tenantsListsTheItemsWithTheirWeightsLimitsAndLoad() throws Exception {
+        answer(200, "{\"items\": [" + TENANT + ", {\"name\": \"default\", \"weight\": 1, \"max_running\": null, "
+                + "\"rate_limit\": null, \"pending\": 0, \"running\": 0, \"starts_in_window\": 0}]}");
+
+        java.util.List<Tenant> tenants = client.tenants();
+
+        RecordedRequest sent = taken();
+        assertThat(sent.getMethod()).isEqualTo("GET");
+        assertThat(sent.getTarget()).isEqualTo("/api/tenants");
+        assertThat(tenants).containsExactly(new Tenant("acme", 3, 5, new Queue.RateLimit(10, 60), 7, 2, 4),
+                new Tenant("default", 1, null, null, 0, 0, 0));
+    }
+
+    @Test
+    void tenantReadsOneByItsEncodedName() throws Exception {
+        answer(200, TENANT);
+
+        assertThat(client.tenant("acme.eu").weight()).isEqualTo(3);
+        assertThat(taken().getTarget()).isEqualTo("/api/tenants/acme.eu");
+    }
+
+    @Test
+    void configureTenantPutsOnlyWhatTheUpdateSets() throws Exception {
+        for (int i = 0; i < 4; i++) {
+            answer(200, TENANT);
+        }
+
+        Tenant all = client.configureTenant("acme", TenantUpdate.create().weight(3).maxRunning(5).rateLimit(10, 60));
+        client.configureTenant("acme", TenantUpdate.create().weight(7));
+        client.configureTenant("acme", TenantUpdate.create().resetWeight().clearMaxRunning().clearRateLimit());
+        client.configureTenant("acme", TenantUpdate.create());
+
+        RecordedRequest first = taken();
+        assertThat(first.getMethod()).isEqualTo("PUT");
+        assertThat(first.getTarget()).isEqualTo("/api/tenants/acme");
+        assertThat(first.getBody().utf8())
+                .isEqualTo("{\"weight\":3,\"max_running\":5,\"rate_limit\":{\"count\":10,\"per_seconds\":60}}");
+        assertThat(taken().getBody().utf8()).isEqualTo("{\"weight\":7}");
+        assertThat(taken().getBody().utf8()).isEqualTo("{\"weight\":null,\"max_running\":null,\"rate_limit\":null}");
+        assertThat(taken().getBody().utf8()).isEqualTo("{}");
+        assertThat(all.rateLimit()).isEqualTo(new Queue.RateLimit(10, 60));
+        assertThat(TenantUpdate.create().isEmpty()).isTrue();
+        assertThat(TenantUpdate.create().resetWeight().isEmpty()).isFalse();
+    }
+
+    @Test
+    void aBadWeightIsTheServersMessageNamingTheField() {
+        answer(422, "{\"error\": \"weight must be a whole number from 1 to 1000 (1 when not set); was 0\", "
+                + "\"field\": \"weight\", \"code\": \"validation_failed\"}");
+
+        assertThatThrownBy(() -> client.configureTenant("acme", TenantUpdate.create().weight(0)))
+                .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(422);
+                    assertThat(e.field()).isEqualTo("weight");
+                    assertThat(e.error()).startsWith("weight must be a whole number from 1 to 1000");
+                });
+    }
 }
