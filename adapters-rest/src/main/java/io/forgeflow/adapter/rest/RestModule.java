@@ -109,6 +109,11 @@ public final class RestModule {
         return new QueueResource(controls);
     }
 
+    /** {@code /api/tenants}: tenants, their weights in the claim's fair share and their cluster-wide limits. */
+    public static Object tenantSettings(io.forgeflow.application.tenant.TenantControls controls) {
+        return new TenantResource(controls);
+    }
+
     /**
      * {@code GET /api/events} (Server-Sent Events of run changes) over these streams: register it with
      * {@code environment.jersey()} on api nodes, and close the streams when the server starts stopping.

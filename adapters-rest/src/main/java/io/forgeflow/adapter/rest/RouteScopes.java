@@ -18,6 +18,7 @@ import java.util.Set;
  * POST /api/jobs/{id}/pause|resume|cancel|trigger|backfill operate
  * POST /api/runs/{id}/requeue|cancel                   operate
  * PUT /api/queues/{name}, POST .../pause|resume        operate
+ * PUT /api/tenants/{name}                              admin (weights and limits of every tenant)
  * anything else (PUT, DELETE, OPTIONS, unknown POSTs)  admin
  * /healthz and /readyz, any method                     open (no token)
  * GET or HEAD /api/openapi.json                        open (the API's description holds no data)

@@ -20,7 +20,8 @@ import java.util.Set;
  * GET /api/stats                                                        the request's tenant's runs
  * GET /api/events                                                       the request's tenant's events
  * /healthz, /readyz, /api/openapi.json                                  open: they hold no tenant's data
- * anything else (nodes, queues)                                        cluster-wide
+ * anything else (nodes, queues, tenants)                               cluster-wide (GET and PUT /api/tenants/...:
+ *                                                                       weights and limits span every tenant)
  * </pre>
  */
 final class TenantRoutes {

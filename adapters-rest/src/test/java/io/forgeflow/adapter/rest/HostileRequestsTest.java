@@ -72,6 +72,7 @@ class HostileRequestsTest {
         List<Job> jobsBefore = store.allJobs();
         List<Run> runsBefore = store.allRuns();
         List<QueueInfo> queuesBefore = store.queues().list();
+        List<io.forgeflow.domain.tenant.TenantInfo> tenantsBefore = store.tenants().list();
         Map<String, String> headers = new LinkedHashMap<>(c.headers());
         if (!headers.containsKey("Authorization")) {
             headers.put("Authorization", "Bearer " + ADMIN);
@@ -109,6 +110,7 @@ class HostileRequestsTest {
         assertThat(store.allJobs()).as("jobs unchanged").isEqualTo(jobsBefore);
         assertThat(store.allRuns()).as("runs unchanged").isEqualTo(runsBefore);
         assertThat(store.queues().list()).as("queues unchanged").isEqualTo(queuesBefore);
+        assertThat(store.tenants().list()).as("tenants unchanged").isEqualTo(tenantsBefore);
     }
 
     static List<Case> cases() {
@@ -262,6 +264,37 @@ class HostileRequestsTest {
         cases.add(get("queue name with an encoded slash", "/api/queues/a%2Fb", 400, null));
         cases.add(get("queue name overlong UTF-8", "/api/queues/%C0%AF", 400, null));
         cases.add(new Case("DELETE a queue", "DELETE", "/api/queues/reports", null, null, false, Map.of(), 405, null));
+
+        // ---- tenants: bodies and names ----
+        cases.add(tenant("tenant body is an array", "[]", 400, null));
+        cases.add(tenant("tenant body is empty", "", 400, null));
+        cases.add(tenant("tenant body truncated", "{\"weight\": ", 400, null));
+        cases.add(tenant("tenant unknown field", "{\"share\": 2}", 422, "share"));
+        cases.add(tenant("tenant weight a string", "{\"weight\": \"2\"}", 422, "weight"));
+        cases.add(tenant("tenant weight 0", "{\"weight\": 0}", 422, "weight"));
+        cases.add(tenant("tenant weight 1001", "{\"weight\": 1001}", 422, "weight"));
+        cases.add(tenant("tenant weight 10^20", "{\"weight\": 99999999999999999999}", 422, "weight"));
+        cases.add(tenant("tenant weight -1e309", "{\"weight\": -1e309}", 422, "weight"));
+        cases.add(tenant("tenant max_running 0", "{\"max_running\": 0}", 422, "max_running"));
+        cases.add(tenant("tenant rate_limit a string", "{\"rate_limit\": \"10/s\"}", 422, "rate_limit"));
+        cases.add(tenant("tenant rate_limit unknown key", "{\"rate_limit\": {\"count\": 1, \"per_seconds\": 1, "
+                + "\"burst\": 2}}", 422, "rate_limit.burst"));
+        cases.add(tenant("tenant rate_limit nested 5000 deep", "{\"rate_limit\": " + nested(5000) + "}", 422,
+                "rate_limit"));
+        cases.add(new Case("tenant body text/plain", "PUT", "/api/tenants/acme", "text/plain",
+                utf8("{\"weight\": 2}"), false, Map.of(), 415, null));
+        cases.add(new Case("tenant 2 MiB body", "PUT", "/api/tenants/acme", JSON, padded(2 << 20), false, Map.of(),
+                413, null));
+        cases.add(get("tenant name with a space", "/api/tenants/a%20b", 422, "name"));
+        cases.add(get("tenant name in upper case", "/api/tenants/Acme", 422, "name"));
+        cases.add(get("tenant name 5000 characters", "/api/tenants/" + "t".repeat(5000), 422, "name"));
+        cases.add(new Case("configure a tenant named with unicode", "PUT", "/api/tenants/z%C3%BCrich", JSON,
+                utf8("{\"weight\": 2}"), false, Map.of(), 422, "name"));
+        cases.add(new Case("configure a tenant named with a quote", "PUT", "/api/tenants/a'--", JSON,
+                utf8("{\"weight\": 2}"), false, Map.of(), 422, "name"));
+        cases.add(get("tenant name encoded NUL", "/api/tenants/%00", 400, null));
+        cases.add(get("tenant name with an encoded slash", "/api/tenants/a%2Fb", 400, null));
+        cases.add(new Case("DELETE a tenant", "DELETE", "/api/tenants/acme", null, null, false, Map.of(), 405, null));
         // ---- broken HTTP, refused by Jetty before any filter ----
         cases.add(new Case("Content-Length not a number", "POST", "/api/jobs", JSON, null, false,
                 Map.of("Content-Length", "abc"), 400, null));
@@ -346,6 +379,16 @@ class HostileRequestsTest {
         cases.add(as("operate token PUTs the queue list", "PUT", "/api/queues", "{}", bearer(OPERATE), 403));
         cases.add(as("operate token on an unknown queue action", "POST", "/api/queues/reports/drain", null,
                 bearer(OPERATE), 403));
+        cases.add(as("no token: list tenants", "GET", "/api/tenants", null, NO_TOKEN, 401));
+        cases.add(as("no token: configure a tenant", "PUT", "/api/tenants/acme", "{\"weight\": 2}", NO_TOKEN, 401));
+        cases.add(as("read token configures a tenant", "PUT", "/api/tenants/acme", "{\"weight\": 2}", bearer(READ),
+                403));
+        cases.add(as("submit token configures a tenant", "PUT", "/api/tenants/acme", "{}", bearer(SUBMIT), 403));
+        cases.add(as("operate token configures a tenant: weights need admin", "PUT", "/api/tenants/acme",
+                "{\"weight\": 2}", bearer(OPERATE), 403));
+        cases.add(as("hashed read+operate token configures a tenant", "PUT", "/api/tenants/acme", "{\"weight\": 2}",
+                bearer(HASHED), 403));
+        cases.add(as("operate token lists tenants", "GET", "/api/tenants", null, bearer(OPERATE), 403));
         // ---- what an authorised token still cannot do ----
         cases.add(as("hashed read+operate token pauses an unknown job", "POST", "/api/jobs/" + UNKNOWN_ID + "/pause",
                 null, bearer(HASHED), 404));
@@ -356,6 +399,8 @@ class HostileRequestsTest {
         cases.add(as("operate token sends a bad queue limit", "PUT", "/api/queues/reports", "{\"max_running\": -1}",
                 bearer(OPERATE), 422, "max_running"));
         cases.add(as("hashed read+operate token reads a malformed queue name", "GET", "/api/queues/-x", null,
+                bearer(HASHED), 422, "name"));
+        cases.add(as("hashed read+operate token reads a malformed tenant name", "GET", "/api/tenants/a%20b", null,
                 bearer(HASHED), 422, "name"));
         return cases;
     }
@@ -393,6 +438,10 @@ class HostileRequestsTest {
 
     private static Case queue(String name, String body, int status, String field) {
         return new Case(name, "PUT", "/api/queues/reports", JSON, utf8(body), false, Map.of(), status, field);
+    }
+
+    private static Case tenant(String name, String body, int status, String field) {
+        return new Case(name, "PUT", "/api/tenants/acme", JSON, utf8(body), false, Map.of(), status, field);
     }
 
     private static Case get(String name, String path, int status, String field) {

@@ -167,7 +167,7 @@ class OpenApiContractTest {
         assertThat(parsed.getOpenAPI().getSpecVersion()).isEqualTo(io.swagger.v3.oas.models.SpecVersion.V31);
         assertThat(parsed.getOpenAPI().getPaths()).hasSize(doc.get("paths").size());
         assertThat(parsed.getOpenAPI().getComponents().getSchemas()).containsKeys("Job", "Run", "Attempt", "Queue",
-                "Node", "Error", "JobPage", "RunPage", "QueueList", "NodeList");
+                "Node", "Error", "JobPage", "RunPage", "QueueList", "NodeList", "Tenant", "TenantList");
         assertThat(doc.get("openapi").asText()).startsWith("3.1.");
         assertThat(doc.at("/info/title").asText()).isNotBlank();
         assertThat(doc.at("/info/version").asText()).isNotBlank();
@@ -473,6 +473,7 @@ class OpenApiContractTest {
         assertThat(properties("BatchSubmission")).containsExactlyInAnyOrderElementsOf(BatchResource.FIELDS);
         assertThat(properties("JobPatch")).containsExactlyInAnyOrderElementsOf(patch);
         assertThat(properties("QueueSettings")).containsExactlyInAnyOrderElementsOf(QueueResource.FIELDS);
+        assertThat(properties("TenantSettings")).containsExactlyInAnyOrderElementsOf(TenantResource.FIELDS);
         for (String field : JobSubmission.FIELDS) { // the copies of a job's fields say the same
             JsonNode base = CONTRACT.document.at("/components/schemas/JobBody/properties/" + field);
             assertThat(CONTRACT.document.at("/components/schemas/JobSubmission/properties/" + field)).as(field)
@@ -481,7 +482,7 @@ class OpenApiContractTest {
                     .isEqualTo(base);
         }
         for (String schema : List.of("JobBody", "JobSubmission", "BatchJob", "BatchSubmission", "JobPatch",
-                "QueueSettings")) {
+                "QueueSettings", "TenantSettings")) {
             assertThat(CONTRACT.document.at("/components/schemas/" + schema + "/additionalProperties").asBoolean(true))
                     .as(schema + ": an unknown field is a 422").isFalse();
         }
@@ -560,6 +561,25 @@ class OpenApiContractTest {
         post("/api/queues/reports/resume", 200);
         post("/api/queues/-bad/pause", 422);
         post("/api/queues/-bad/resume", 422);
+    }
+
+    @Test
+    void tenants() {
+        create(RECURRING);
+        put("/api/tenants/acme", "{\"weight\": 3, \"max_running\": 20, \"rate_limit\": {\"count\": 100, "
+                + "\"per_seconds\": 60}}", 200);
+        put("/api/tenants/acme", "{\"weight\": null, \"rate_limit\": null}", 200);
+        put("/api/tenants/acme", "[1]", 400);
+        put("/api/tenants/acme", "{\"maxRunning\": 2}", 422);
+        put("/api/tenants/acme", "{\"weight\": 1001}", 422);
+        put("/api/tenants/Acme", "{}", 422);
+        valid("PUT", "/api/tenants/acme", oversized("PUT", "/api/tenants/acme", big()), 413);
+        valid("PUT", "/api/tenants/acme", send("PUT", "/api/tenants/acme", "{}", "text/plain"), 415);
+        assertThat(get("/api/tenants", 200).json().get("items")).extracting(t -> t.get("name").asText())
+                .containsExactly("acme", "default");
+        get("/api/tenants/acme", 200);
+        get("/api/tenants/unused", 200);
+        get("/api/tenants/a%20b", 422);
     }
 
     @Test

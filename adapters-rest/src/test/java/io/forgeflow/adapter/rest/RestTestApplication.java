@@ -99,6 +99,8 @@ public class RestTestApplication extends Application<RestTestConfiguration> {
         environment.jersey().register(RestModule.batches(new io.forgeflow.application.workflow.SubmitBatch(workflows,
                 io.forgeflow.application.job.JobAdmission.of(executors), signal, clock, n -> { })));
         environment.jersey().register(RestModule.queues(new QueueControls(store.queues(), signal)));
+        environment.jersey().register(RestModule.tenantSettings(
+                new io.forgeflow.application.tenant.TenantControls(store.tenants(), signal)));
         environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock),
                 new QueryJobs(store.jobs())));
         environment.jersey().register(RestModule.backfills(

@@ -34,6 +34,9 @@ class RouteScopesTest {
             "PUT,  api/queues/reports/,            operate",
             "PUT,  //api//queues//reports,         operate",
             "POST, /api/queues/reports/pause/,     operate",
+            "GET,  /api/tenants,                   read",
+            "GET,  /api/tenants/acme,              read",
+            "HEAD, /api/tenants/acme,              read",
             // Operations
             "GET,  /api/stats,                     read",
             "GET,  /api/nodes,                     read",
@@ -78,6 +81,11 @@ class RouteScopesTest {
             "POST, /,                              admin",
             // queue routes that are not routes need admin
             "PUT,  /api/queues,                    admin",
+            "PUT,  /api/tenants/acme,              admin",
+            "PUT,  //api//tenants//acme/,          admin",
+            "PUT,  /api/tenants,                   admin",
+            "POST, /api/tenants/acme,              admin",
+            "DELETE, /api/tenants/acme,            admin",
             "PUT,  /api/queues/reports/pause,      admin",
             "PUT,  /api/jobs/" + ID + ",            admin",
             "PUT,  /api/runs/reports,              admin",

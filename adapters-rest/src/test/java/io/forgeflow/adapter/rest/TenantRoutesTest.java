@@ -44,6 +44,16 @@ class TenantRoutesTest {
     }
 
     @Test
+    void tenantsWeightsAndLimitsAreClusterWideForReadsAndWrites() {
+        for (String method : new String[]{"GET", "HEAD", "PUT"}) {
+            for (String path : new String[]{"/api/tenants", "/api/tenants/acme", "api//tenants/default/"}) {
+                assertThat(TenantRoutes.of(method, path, null)).as(method + " " + path)
+                        .isEqualTo(TenantRoutes.Route.CLUSTER);
+            }
+        }
+    }
+
+    @Test
     void everythingElseIsClusterWideIncludingRoutesNoOneHasWrittenYet() {
         for (String path : new String[]{"/api/nodes", "/api/queues", "/api/queues/default/pause", "/api/stats/x",
                 "/api/events/x", "/api/tenants", "/api", "/", "/metrics", "/api/schedules", "/other/jobs"}) {

@@ -63,6 +63,7 @@ public final class InMemoryStore {
     private final InMemoryRunQueue runQueue;
     private final InMemoryNodeRegistry nodeRegistry;
     private final InMemoryQueueRepository queueRepository;
+    private final InMemoryTenantRepository tenantRepository;
 
     public InMemoryStore(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -71,10 +72,16 @@ public final class InMemoryStore {
         this.runQueue = new InMemoryRunQueue(this);
         this.nodeRegistry = new InMemoryNodeRegistry(this);
         this.queueRepository = new InMemoryQueueRepository(this);
+        this.tenantRepository = new InMemoryTenantRepository(this);
     }
 
     public InMemoryQueueRepository queues() {
         return queueRepository;
+    }
+
+    /** Tenants' weights and limits (README "Tenants"); the in-memory claim does not apply them. */
+    public InMemoryTenantRepository tenants() {
+        return tenantRepository;
     }
 
     /** A queue's settings row. */
@@ -148,6 +155,7 @@ public final class InMemoryStore {
         nodes.clear();
         queues.clear();
         queueStarts.clear();
+        tenantRepository.clear();
         insertionOrder.clear();
         notices.clear();
         awaitingRecovery.clear();
