@@ -400,44 +400,6 @@ public final class ForgeFlowClient implements AutoCloseable {
         return read(post(url("api/queues", name, "resume")), json.constructType(Queue.class));
     }
 
-    // ---------------------------------------------------------------- tenants
-
-    /**
-     * {@code GET /api/tenants}: every known tenant (configured, with jobs or pending runs, and always
-     * {@code default}), by name, with its weight, limits and load. Cluster-wide: a tenant-bound token gets 403
-     * {@code tenant_forbidden}.
-     */
-    public List<Tenant> tenants() {
-        Exchange answer = get(url("api/tenants"));
-        JsonNode tree = read(answer, json.constructType(JsonNode.class));
-        JsonNode items = tree != null && tree.isObject() ? tree.get("items") : tree;
-        if (items == null || items.isNull()) {
-            return List.of();
-        }
-        try {
-            return List.copyOf(json.readerFor(json.getTypeFactory().constructCollectionType(List.class, Tenant.class))
-                    .<List<Tenant>>readValue(items));
-        } catch (IOException e) {
-            throw unreadable(answer, e);
-        }
-    }
-
-    /** {@code GET /api/tenants/{name}}; a name nobody uses reads as an idle tenant with the default settings. */
-    public Tenant tenant(String name) {
-        return read(get(url("api/tenants", name)), json.constructType(Tenant.class));
-    }
-
-    /**
-     * {@code PUT /api/tenants/{name}} (admin scope): applies what the update sets (a reset weight is 1, a cleared
-     * limit is removed), keeps the rest, and returns the tenant. A bad value is a 422 naming {@code weight},
-     * {@code max_running} or {@code rate_limit.count}/{@code rate_limit.per_seconds}.
-     */
-    public Tenant configureTenant(String name, TenantUpdate update) {
-        Objects.requireNonNull(update, "update");
-        return read(send(new Request.Builder().url(url("api/tenants", name)).put(jsonBody(update.body()))),
-                json.constructType(Tenant.class));
-    }
-
     // ---------------------------------------------------------------- schedules
 
     /**
