@@ -110,13 +110,18 @@ final class QueuesCommand extends ClientCommand {
 
     /** --rate: {@code COUNT/SECONDS} as {count, seconds}, or {@code none} (null: no rate limit). */
     static int[] rate(String text) {
+        return rate(text, "--rate");
+    }
+
+    /** A rate option ({@code option}: its name in the message) as {@link #rate(String)} reads it. */
+    static int[] rate(String text, String option) {
         String t = text.trim();
         if (t.toLowerCase(Locale.ROOT).equals(NONE)) {
             return null;
         }
         Matcher m = RATE.matcher(t);
         if (!m.matches()) {
-            throw new UsageException("--rate '" + text + "' is not COUNT/SECONDS: write it like 100/60 (at most 100 "
+            throw new UsageException(option + " '" + text + "' is not COUNT/SECONDS: write it like 100/60 (at most 100 "
                     + "starts in any 60 seconds), or none for no rate limit");
         }
         return new int[]{Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};

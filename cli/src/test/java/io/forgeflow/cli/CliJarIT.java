@@ -79,7 +79,7 @@ class CliJarIT {
 
         assertThat(help.code()).as(help.toString()).isZero();
         assertThat(help.out()).contains("java -jar forgeflow-cli.jar").contains("jobs").contains("runs").contains("batches")
-                .contains("dlq").contains("queues").contains("stats").contains("nodes").contains("schedules")
+                .contains("dlq").contains("queues").contains("tenants").contains("stats").contains("nodes").contains("schedules")
                 .doesNotContainPattern("(?m)^ +(server|check|db) ");
         Result version = run(Map.of(), "-v");
         assertThat(version.code()).isZero();

@@ -400,6 +400,43 @@ public final class ForgeFlowClient implements AutoCloseable {
         return read(post(url("api/queues", name, "resume")), json.constructType(Queue.class));
     }
 
+    // ---------------------------------------------------------------- tenants
+
+    /**
+     * {@code GET /api/tenants}: every known tenant, by name, with its weight, limits and load. Cluster-wide: a
+     * tenant-bound token gets 403 {@code tenant_forbidden}.
+     */
+    public List<Tenant> tenants() {
+        Exchange answer = get(url("api/tenants"));
+        JsonNode tree = read(answer, json.constructType(JsonNode.class));
+        JsonNode items = tree != null && tree.isObject() ? tree.get("items") : tree;
+        if (items == null || items.isNull()) {
+            return List.of();
+        }
+        try {
+            return List.copyOf(json.readerFor(json.getTypeFactory().constructCollectionType(List.class, Tenant.class))
+                    .<List<Tenant>>readValue(items));
+        } catch (IOException e) {
+            throw unreadable(answer, e);
+        }
+    }
+
+    /** {@code GET /api/tenants/{name}}; a name nobody uses reads as an idle tenant of weight 1 without limits. */
+    public Tenant tenant(String name) {
+        return read(get(url("api/tenants", name)), json.constructType(Tenant.class));
+    }
+
+    /**
+     * {@code PUT /api/tenants/{name}} (admin scope): applies the settings the update sets (a reset weight goes back
+     * to 1, a cleared limit is removed), keeps the others, and returns the tenant. The weight counts in the claim's
+     * fair share, the limits hold cluster-wide, both from the next claim of every node.
+     */
+    public Tenant configureTenant(String name, TenantUpdate update) {
+        Objects.requireNonNull(update, "update");
+        return read(send(new Request.Builder().url(url("api/tenants", name)).put(jsonBody(update.body()))),
+                json.constructType(Tenant.class));
+    }
+
     // ---------------------------------------------------------------- schedules
 
     /**

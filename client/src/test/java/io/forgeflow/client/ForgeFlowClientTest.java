@@ -675,6 +675,116 @@ class ForgeFlowClientTest {
         }
     }
 
+    static final String TENANT = """
+            {"name": "acme", "weight": 3, "max_running": 20, "rate_limit": {"count": 100, "per_seconds": 60},
+             "pending": 7, "running": 2, "starts_in_window": 40, "a_field_added_later": true}""";
+
+    @Nested
+    class Tenants {
+        @Test
+        void tenantsReadsTheListEnvelope() throws Exception {
+            answer(200, "{\"items\": [" + TENANT + ", {\"name\": \"default\", \"weight\": 1, "
+                    + "\"max_running\": null, \"rate_limit\": null, \"pending\": 0, \"running\": 0, "
+                    + "\"starts_in_window\": 0}]}");
+
+            List<Tenant> tenants = client.tenants();
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("GET");
+            assertThat(r.getTarget()).isEqualTo("/api/tenants");
+            assertThat(tenants).containsExactly(new Tenant("acme", 3, 20, new Tenant.RateLimit(100, 60), 7, 2, 40),
+                    new Tenant("default", 1, null, null, 0, 0, 0));
+        }
+
+        @Test
+        void tenantsOfAnEmptyOrNullListIsEmpty() {
+            answer(200, "{\"items\": []}");
+            answer(200, "{\"items\": null}");
+
+            assertThat(client.tenants()).isEmpty();
+            assertThat(client.tenants()).isEmpty();
+        }
+
+        @Test
+        void tenantReadsOneTenantByItsEncodedName() throws Exception {
+            answer(200, TENANT);
+
+            Tenant t = client.tenant("acme.eu");
+
+            assertThat(request().getTarget()).isEqualTo("/api/tenants/acme.eu");
+            assertThat(t.weight()).isEqualTo(3);
+            assertThat(t.startsInWindow()).isEqualTo(40);
+        }
+
+        @Test
+        void aNameIsAlwaysOnePathSegment() throws Exception {
+            answer(422, "{\"error\": \"name 'a/b' is not a tenant name\", \"field\": \"name\", "
+                    + "\"code\": \"validation_failed\"}");
+
+            assertThatThrownBy(() -> client.tenant("a/b"))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(422);
+                        assertThat(e.field()).isEqualTo("name");
+                        assertThat(e.code()).isEqualTo("validation_failed");
+                    });
+            assertThat(request().getTarget()).isEqualTo("/api/tenants/a%2Fb");
+            assertThatThrownBy(() -> client.tenant("")).isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void configureTenantPutsOnlyTheSettingsTheUpdateSets() throws Exception {
+            for (int i = 0; i < 4; i++) {
+                answer(200, TENANT);
+            }
+
+            Tenant all = client.configureTenant("acme", TenantUpdate.create().weight(3).maxRunning(20)
+                    .rateLimit(100, 60));
+            client.configureTenant("acme", TenantUpdate.create().weight(5));
+            client.configureTenant("acme", TenantUpdate.create().resetWeight().clearMaxRunning().clearRateLimit());
+            client.configureTenant("acme", TenantUpdate.create());
+
+            RecordedRequest r = request();
+            assertThat(r.getMethod()).isEqualTo("PUT");
+            assertThat(r.getTarget()).isEqualTo("/api/tenants/acme");
+            assertThat(r.getHeaders().get("Content-Type")).startsWith("application/json");
+            assertThat(r.getBody().utf8()).isEqualTo("{\"weight\":3,\"max_running\":20,\"rate_limit\":"
+                    + "{\"count\":100,\"per_seconds\":60}}");
+            assertThat(request().getBody().utf8()).isEqualTo("{\"weight\":5}");
+            assertThat(request().getBody().utf8()).isEqualTo("{\"weight\":null,\"max_running\":null,"
+                    + "\"rate_limit\":null}");
+            assertThat(request().getBody().utf8()).isEqualTo("{}");
+            assertThat(all.rateLimit()).isEqualTo(new Tenant.RateLimit(100, 60));
+        }
+
+        @Test
+        void aRefusalCarriesTheCodeAndFieldTheServerNamed() {
+            answer(422, "{\"error\": \"weight must be between 1 and 1000, or null for 1, was 0\", "
+                    + "\"field\": \"weight\", \"code\": \"validation_failed\"}");
+            answer(403, "{\"error\": \"this token acts in tenant acme only\", \"code\": \"tenant_forbidden\"}");
+
+            assertThatThrownBy(() -> client.configureTenant("acme", TenantUpdate.create().weight(0)))
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(422);
+                        assertThat(e.field()).isEqualTo("weight");
+                        assertThat(e.error()).contains("between 1 and 1000");
+                    });
+            assertThatThrownBy(() -> client.tenants())
+                    .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(403);
+                        assertThat(e.code()).isEqualTo("tenant_forbidden");
+                    });
+        }
+
+        @Test
+        void anUpdateShowsWhatItWouldSend() {
+            TenantUpdate update = TenantUpdate.create().weight(2).clearRateLimit();
+
+            assertThat(update.body()).containsEntry("weight", 2).containsEntry("rate_limit", null).hasSize(2);
+            assertThat(update).hasToString("TenantUpdate{weight=2, rate_limit=null}");
+            assertThatThrownBy(() -> client.configureTenant("acme", null)).isInstanceOf(NullPointerException.class);
+        }
+    }
+
     @Nested
     class Operations {
         @Test

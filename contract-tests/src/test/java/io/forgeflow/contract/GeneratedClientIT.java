@@ -14,6 +14,7 @@ import io.forgeflow.generated.api.OperationsApi;
 import io.forgeflow.generated.api.QueuesApi;
 import io.forgeflow.generated.api.RunsApi;
 import io.forgeflow.generated.api.SchedulesApi;
+import io.forgeflow.generated.api.TenantsApi;
 import io.forgeflow.generated.model.Batch;
 import io.forgeflow.generated.model.BatchSubmission;
 import io.forgeflow.generated.model.BatchJob;
@@ -22,6 +23,7 @@ import io.forgeflow.generated.model.JobBody;
 import io.forgeflow.generated.model.JobPatch;
 import io.forgeflow.generated.model.JobSubmission;
 import io.forgeflow.generated.model.QueueSettings;
+import io.forgeflow.generated.model.TenantSettings;
 import io.forgeflow.generated.model.Run;
 import io.forgeflow.generated.model.RunDetail;
 import io.forgeflow.server.ForgeFlowApplication;
@@ -73,6 +75,7 @@ class GeneratedClientIT {
     QueuesApi queues;
     OperationsApi operations;
     SchedulesApi schedules;
+    TenantsApi tenants;
 
     @BeforeAll
     static void startWebhookReceiver() throws Exception {
@@ -101,6 +104,7 @@ class GeneratedClientIT {
         queues = new QueuesApi(client);
         operations = new OperationsApi(client);
         schedules = new SchedulesApi(client);
+        tenants = new TenantsApi(client);
     }
 
     @Test
@@ -203,6 +207,11 @@ class GeneratedClientIT {
         assertThat(queues.getQueue("contract").getName()).isEqualTo("contract");
         assertThat(queues.pauseQueue("contract").getName()).isEqualTo("contract");
         assertThat(queues.resumeQueue("contract").getName()).isEqualTo("contract");
+        // tenants' weights and limits
+        assertThat(tenants.configureTenant("contract", new TenantSettings().weight(3).maxRunning(20)).getWeight())
+                .isEqualTo(3);
+        assertThat(tenants.getTenant("contract").getMaxRunning()).isEqualTo(20);
+        assertThat(tenants.listTenants().getItems()).extracting(t -> t.getName()).contains("contract", "default");
         assertThat(schedules.previewSchedule("0 3 * * *", "Europe/Paris", null, 3, null, null, null, null).getItems()).hasSize(3);
         assertThat(operations.getStats(null)).isNotNull();
         assertThat(operations.listNodes().getItems()).isNotEmpty();

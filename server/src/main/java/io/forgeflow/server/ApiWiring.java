@@ -192,6 +192,7 @@ final class ApiWiring {
                         batchCreated)));
             }
             environment.jersey().register(RestModule.queues(new QueueControls(queues, signal)));
+            environment.jersey().register(RestModule.tenantSettings(tenantControls()));
             environment.jersey().register(RestModule.schedules(new PreviewSchedule(cron, clock),
                     new QueryJobs(jobs, waits, listBudget)));
             environment.jersey().register(RestModule.backfills(

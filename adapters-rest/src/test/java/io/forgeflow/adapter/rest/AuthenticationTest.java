@@ -79,6 +79,9 @@ class AuthenticationTest {
             new Route("PUT", "/api/queues/reports", Scope.OPERATE, 200),
             new Route("POST", "/api/queues/reports/pause", Scope.OPERATE, 200),
             new Route("POST", "/api/queues/reports/resume", Scope.OPERATE, 200),
+            new Route("GET", "/api/tenants", Scope.READ, 200),
+            new Route("GET", "/api/tenants/acme", Scope.READ, 200),
+            new Route("PUT", "/api/tenants/acme", Scope.ADMIN, 200),
             new Route("GET", "/healthz", null, 200),
             new Route("GET", "/readyz", null, 200));
 
