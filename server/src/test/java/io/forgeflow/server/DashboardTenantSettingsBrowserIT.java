@@ -138,6 +138,16 @@ class DashboardTenantSettingsBrowserIT {
                 + ".map(c => c.textContent.trim()) : null;", tenant);
     }
 
+    /** Waits until the tenant's row reads expected; else fails saying what the table and the page show. */
+    static void untilRow(WebDriver driver, List<String> expected) {
+        try {
+            waitFor(driver, d -> expected.equals(row(d, expected.get(0))));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("row " + expected + " not shown; the table: " + text(driver, "#tenants tbody")
+                    + "; toast: " + text(driver, "#toast") + "; banner: " + text(driver, "#banner"), e);
+        }
+    }
+
     static HttpResponse<String> call(String method, String path, String body, String token, String tenant)
             throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + path))
@@ -175,7 +185,7 @@ class DashboardTenantSettingsBrowserIT {
         assertThat(job.statusCode()).as(job.body()).isEqualTo(201);
 
         ChromeDriver driver = open("tenants", ADMIN);
-        waitFor(driver, d -> List.of(name, "1", "1", "0", "none").equals(row(d, name)));
+        untilRow(driver, List.of(name, "1", "1", "0", "none"));
         assertThat(row(driver, "default")).as("default is always listed").isNotNull();
         assertThat(shown(driver, "#tenants-tab")).isTrue();
         assertThat(shown(driver, "#tenants-note")).isFalse();
@@ -219,7 +229,7 @@ class DashboardTenantSettingsBrowserIT {
         type(form, "rate_per_seconds", "60");
         driver.findElement(By.id("tenant-save")).click();
         waitFor(driver, d -> !shown(d, "#tenant-form"));
-        waitFor(driver, d -> List.of(name, "3", "1", "0", "max 5 running, 10 per 60 s (0 used)").equals(row(d, name)));
+        untilRow(driver, List.of(name, "3", "1", "0", "max 5 running, 10 per 60 s (0 used)"));
         JsonNode saved = tenant(name);
         assertThat(saved.get("weight").asInt()).isEqualTo(3);
         assertThat(saved.get("max_running").asInt()).isEqualTo(5);
