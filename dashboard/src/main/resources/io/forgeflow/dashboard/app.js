@@ -7,7 +7,8 @@
  * (textContent), never as markup; the page's Content-Security-Policy allows no inline script.
  * Tenants: a tenant picked in the top bar is sent as X-ForgeFlow-Tenant on every call (kept in sessionStorage with the
  * token); a tenant-bound token is recognised by its first 403 tenant_forbidden, and the cluster views then say why
- * they are empty instead of failing.
+ * they are empty instead of failing. The Tenants tab shows and sets tenants' weights and limits (GET and PUT
+ * /api/tenants); it is cluster-wide, so a tenant-bound token does not see it.
  */
 (() => {
   'use strict';
@@ -52,6 +53,7 @@
     attentionFor: null,           // the dead count they were read for
     jobView: { id: null, job: null, runs: [], missing: false },     // #job?id=: a job, its workflow and runs
     batchView: { id: null, batch: null, missing: false },           // #batch?id=: a batch's progress
+    tenantsView: { items: [], loaded: false, editing: null },       // #tenants: weights and limits; the one edited
   };
 
   const $ = (id) => document.getElementById(id);
@@ -209,6 +211,8 @@
     for (const status of ['pending', 'running', 'succeeded', 'dead', 'cancelled']) setText(`count-${status}`, '–');
     document.querySelectorAll('.cards .card').forEach((card) => { card.title = text; });
     setText('queue-lag', 'n/a');
+    $('tenants-tab').hidden = true;
+    renderTenants();
   }
 
   function renderTenantPicker() {
@@ -632,6 +636,7 @@
       case 'dead': return loadDead(reset);
       case 'job': return loadJobView();
       case 'batch': return loadBatchView();
+      case 'tenants': return loadTenants();
       default: return Promise.all([loadRecent()]);
     }
   }
@@ -1794,6 +1799,144 @@
     refreshSoon();
   }
 
+  // ------------------------------------------------------------------ tenants' weights and limits (#tenants)
+
+  function tenantsForbiddenText() {
+    return `This token is bound to tenant ${state.boundTenant}; tenants' weights and limits are cluster-wide: `
+      + 'they need a cluster-wide token.';
+  }
+
+  /** Every known tenant with its weight, limits and load (cluster-wide: a tenant-bound token reads none). */
+  const loadTenants = single(async () => {
+    if (state.boundTenant) {
+      renderTenants();
+      return;
+    }
+    const answer = await api('GET', '/api/tenants');
+    state.tenantsView.items = (answer && answer.items) || [];
+    state.tenantsView.loaded = true;
+    seeTenants(state.tenantsView.items.map((t) => ({ tenant: t.name })));
+    renderTenants();
+  });
+
+  function renderTenants() {
+    const body = $('tenants').tBodies[0];
+    const note = $('tenants-note');
+    if (state.boundTenant) {
+      const text = tenantsForbiddenText();
+      note.textContent = text;
+      note.hidden = false;
+      body.replaceChildren(el('tr', {}, el('td', { class: 'empty forbidden', colspan: 6, text })));
+      setText('tenants-count', '');
+      $('tenants-refresh').disabled = true;
+      closeTenantEdit();
+      return;
+    }
+    note.hidden = true;
+    const items = state.tenantsView.items;
+    setText('tenants-count', items.length ? `${items.length} tenant${items.length === 1 ? '' : 's'}` : '');
+    if (!items.length) {
+      body.replaceChildren(emptyRow(6, state.tenantsView.loaded ? 'no tenants yet' : 'Loading the tenants…'));
+      return;
+    }
+    body.replaceChildren(...items.map((t) => el('tr', { data: { tenant: t.name } },
+      el('td', { class: 'mono', text: t.name }),
+      el('td', { class: 'num', text: t.weight }),
+      el('td', { class: 'num', text: t.pending }),
+      el('td', { class: 'num', text: t.running }),
+      el('td', { class: 'limits', text: limitsText(t) }),
+      el('td', { class: 'actions' }, el('button', { type: 'button', class: 'small', data: { action: 'edit-tenant' },
+        text: 'Edit', on: { click: () => openTenantEdit(t) } })))));
+  }
+
+  function openTenantEdit(t) {
+    const form = $('tenant-form');
+    state.tenantsView.editing = t;
+    clearFieldErrors(form);
+    $('tenant-error').hidden = true;
+    form.dataset.tenant = t.name;
+    setText('tenant-title', `Edit tenant ${t.name}`);
+    form.elements.weight.value = String(t.weight);
+    form.elements.max_running.value = t.max_running == null ? '' : String(t.max_running);
+    form.elements.rate_count.value = t.rate_limit ? String(t.rate_limit.count) : '';
+    form.elements.rate_per_seconds.value = t.rate_limit ? String(t.rate_limit.per_seconds) : '';
+    form.hidden = false;
+    form.scrollIntoView({ block: 'nearest' });
+    form.elements.weight.focus();
+  }
+
+  function closeTenantEdit() {
+    $('tenant-form').hidden = true;
+    state.tenantsView.editing = null;
+  }
+
+  /** A whole number typed into the form, or null for an empty field; anything else is refused naming the field. */
+  function wholeNumber(form, input, field) {
+    const text = form.elements[input].value.trim();
+    if (text === '') return null;
+    if (!/^-?\d+$/.test(text)) throw new ApiError(422, `${field} must be a whole number, was "${text}"`, field);
+    return Number(text);
+  }
+
+  /** The PUT body: the fields that differ from the tenant's; an emptied one is null (weight 1, no limit). */
+  function tenantChanges(form, t) {
+    const changes = {};
+    const weight = wholeNumber(form, 'weight', 'weight');
+    if ((weight === null ? 1 : weight) !== t.weight) changes.weight = weight;
+    const max = wholeNumber(form, 'max_running', 'max_running');
+    if (max !== (t.max_running == null ? null : t.max_running)) changes.max_running = max;
+    const count = wholeNumber(form, 'rate_count', 'rate_limit.count');
+    const perSeconds = wholeNumber(form, 'rate_per_seconds', 'rate_limit.per_seconds');
+    if ((count === null) !== (perSeconds === null)) {
+      throw new ApiError(422, 'rate_limit needs both the starts and the seconds, or neither (no limit)', 'rate_limit');
+    }
+    const rate = count === null ? null : { count, per_seconds: perSeconds };
+    if (canonical(rate) !== canonical(t.rate_limit || null)) changes.rate_limit = rate;
+    return changes;
+  }
+
+  function showTenantError(message) {
+    const box = $('tenant-error');
+    box.textContent = message;
+    box.hidden = false;
+  }
+
+  async function saveTenant(event) {
+    event.preventDefault();
+    const form = $('tenant-form');
+    const t = state.tenantsView.editing;
+    if (!t) return;
+    clearFieldErrors(form);
+    $('tenant-error').hidden = true;
+    let changes;
+    try {
+      changes = tenantChanges(form, t);
+    } catch (e) {
+      if (!showFieldError(e.field, e.message, form)) showTenantError(e.message);
+      return;
+    }
+    if (Object.keys(changes).length === 0) {
+      showTenantError('Nothing changed.');
+      return;
+    }
+    $('tenant-save').disabled = true;
+    try {
+      const updated = await api('PUT', `/api/tenants/${encodeURIComponent(t.name)}`, changes);
+      const i = state.tenantsView.items.findIndex((x) => x.name === updated.name);
+      if (i >= 0) state.tenantsView.items[i] = updated;
+      else state.tenantsView.items.push(updated);
+      closeTenantEdit();
+      renderTenants();
+      toast(`Saved tenant ${updated.name}: weight ${updated.weight}, limits ${limitsText(updated)}`);
+      loadTenants();
+    } catch (e) {
+      if ((e.status === 400 || e.status === 422) && showFieldError(e.field, e.message, form)) return;
+      showTenantError(e.field ? `${e.message} (field ${e.field})` : e.message);
+    } finally {
+      $('tenant-save').disabled = false;
+    }
+  }
+
   // ------------------------------------------------------------------ navigation
 
   function runsHash() {
@@ -1809,7 +1952,7 @@
     const hash = location.hash.replace(/^#/, '') || 'overview';
     const [name, query] = hash.split('?');
     const params = new URLSearchParams(query || '');
-    let view = ['overview', 'jobs', 'runs', 'dead', 'job', 'batch'].includes(name) ? name : 'overview';
+    let view = ['overview', 'jobs', 'runs', 'dead', 'job', 'batch', 'tenants'].includes(name) ? name : 'overview';
     if ((view === 'job' || view === 'batch') && !params.get('id')) view = 'jobs';
     state.view = view;
     document.querySelectorAll('.view').forEach((v) => { v.hidden = v.id !== `view-${view}`; });
@@ -1891,6 +2034,9 @@
       renderDead();
     });
     $('dead-requeue-selected').addEventListener('click', () => requeueDead([...state.deadSelected]));
+    $('tenants-refresh').addEventListener('click', () => loadTenants());
+    $('tenant-form').addEventListener('submit', saveTenant);
+    $('tenant-close').addEventListener('click', closeTenantEdit);
     window.addEventListener('hashchange', route);
     let linesTimer = null;
     window.addEventListener('resize', () => { clearTimeout(linesTimer); linesTimer = setTimeout(drawWorkflowLines, 100); });

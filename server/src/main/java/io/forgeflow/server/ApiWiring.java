@@ -164,7 +164,7 @@ final class ApiWiring {
                 new RequeueRun(runs, jobs, signal, workflows), new QueueControls(queues, signal),
                 new PreviewSchedule(cron, clock), new QueryNodes(nodes, heartbeatInterval),
                 new io.forgeflow.application.schedule.BackfillJob(jobs, cron, signal, clock),
-                java.util.Objects.requireNonNull(tenants, "tenants"));
+                java.util.Objects.requireNonNull(tenants, "tenants"), tenantControls());
     }
 
     void register() {

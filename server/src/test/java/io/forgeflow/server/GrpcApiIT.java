@@ -11,6 +11,7 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import io.forgeflow.adapter.grpc.v1.ClusterServiceGrpc;
 import io.forgeflow.adapter.grpc.v1.ConfigureQueueRequest;
+import io.forgeflow.adapter.grpc.v1.ConfigureTenantRequest;
 import io.forgeflow.adapter.grpc.v1.DeleteJobRequest;
 import io.forgeflow.adapter.grpc.v1.GetJobRequest;
 import io.forgeflow.adapter.grpc.v1.GetRunRequest;
@@ -24,6 +25,7 @@ import io.forgeflow.adapter.grpc.v1.ListJobsResponse;
 import io.forgeflow.adapter.grpc.v1.ListNodesRequest;
 import io.forgeflow.adapter.grpc.v1.ListQueuesRequest;
 import io.forgeflow.adapter.grpc.v1.ListRunsRequest;
+import io.forgeflow.adapter.grpc.v1.ListTenantsRequest;
 import io.forgeflow.adapter.grpc.v1.PreviewRequest;
 import io.forgeflow.adapter.grpc.v1.PreviewResponse;
 import io.forgeflow.adapter.grpc.v1.Queue;
@@ -40,6 +42,9 @@ import io.forgeflow.adapter.grpc.v1.SubmitBatchRequest;
 import io.forgeflow.adapter.grpc.v1.SubmitBatchResponse;
 import io.forgeflow.adapter.grpc.v1.SubmitJobRequest;
 import io.forgeflow.adapter.grpc.v1.SubmitJobResponse;
+import io.forgeflow.adapter.grpc.v1.Tenant;
+import io.forgeflow.adapter.grpc.v1.TenantNameRequest;
+import io.forgeflow.adapter.grpc.v1.TenantServiceGrpc;
 import io.forgeflow.adapter.grpc.v1.UpdateJobRequest;
 import io.forgeflow.adapter.grpc.v1.WatchRunsRequest;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
@@ -664,6 +669,94 @@ class GrpcApiIT {
                 });
     }
 
+    static TenantServiceGrpc.TenantServiceBlockingStub tenants(String token) {
+        return TenantServiceGrpc.newBlockingStub(as(token)).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    static ConfigureTenantRequest.Builder configure(String tenant, String... mask) {
+        return ConfigureTenantRequest.newBuilder().setName(tenant)
+                .setUpdateMask(FieldMask.newBuilder().addAllPaths(List.of(mask)));
+    }
+
+    static String tenantRow(String tenant) {
+        return pg.jdbi().withHandle(h -> h.createQuery("SELECT coalesce((SELECT concat_ws(',', weight, max_running, "
+                + "rate_count, rate_per_seconds) FROM tenants WHERE name = :name), 'none')").bind("name", tenant)
+                .mapTo(String.class).one());
+    }
+
+    @Test
+    void tenantsWeightsAndLimitsAreListedReadAndSetByAdminWithRestsChecks() throws Exception {
+        String tenant = "grpc-fair-" + UUID.randomUUID().toString().substring(0, 8);
+        jobs(ADMIN, tenant).submitJob(request(idle("grpc-fair-job")));
+        Tenant set = tenants(ADMIN).configureTenant(configure(tenant, "weight", "max_running", "rate_limit")
+                .setWeight(3).setMaxRunning(5).setRateLimit(RateLimit.newBuilder().setCount(10).setPerSeconds(60))
+                .build());
+        assertThat(set.getName()).isEqualTo(tenant);
+        assertThat(set.getWeight()).isEqualTo(3);
+        assertThat(set.getMaxRunning()).isEqualTo(5);
+        assertThat(set.getRateLimit().getCount()).isEqualTo(10);
+        assertThat(set.getRateLimit().getPerSeconds()).isEqualTo(60);
+        assertThat(set.getPending()).isEqualTo(1);
+        assertThat(set.getRunning()).isZero();
+        assertThat(tenantRow(tenant)).isEqualTo("3,5,10,60");
+
+        // fields the mask does not name keep their value; a named field left unset clears the limit
+        Tenant cleared = tenants(ADMIN).configureTenant(configure(tenant, "max_running").build());
+        assertThat(cleared.hasMaxRunning()).isFalse();
+        assertThat(cleared.getWeight()).isEqualTo(3);
+        assertThat(cleared.hasRateLimit()).isTrue();
+        // ... and an unset weight is the default, 1
+        Tenant reset = tenants(ADMIN).configureTenant(configure(tenant, "weight", "rate_limit").build());
+        assertThat(reset.getWeight()).isEqualTo(1);
+        assertThat(reset.hasRateLimit()).isFalse();
+        assertThat(tenantRow(tenant)).isEqualTo("1");
+        tenants(ADMIN).configureTenant(configure(tenant, "weight").setWeight(7).build());
+
+        // read lists and reads them: every known tenant, default always; a name nobody uses reads as idle
+        assertThat(tenants(READ).listTenants(ListTenantsRequest.getDefaultInstance()).getTenantsList())
+                .extracting(Tenant::getName).contains("default", tenant);
+        Tenant read = tenants(READ).getTenant(TenantNameRequest.newBuilder().setName(tenant).build());
+        assertThat(read.getWeight()).isEqualTo(7);
+        assertThat(read.getPending()).isEqualTo(1);
+        Tenant idle = tenants(READ).getTenant(TenantNameRequest.newBuilder().setName("grpc-nobody").build());
+        assertThat(idle.getWeight()).isEqualTo(1);
+        assertThat(idle.hasMaxRunning()).isFalse();
+        assertThat(idle.getPending()).isZero();
+
+        // bad input is INVALID_ARGUMENT naming the field, with REST's words; nothing changes
+        Map<String, ConfigureTenantRequest> bad = new LinkedHashMap<>();
+        bad.put("weight", configure(tenant, "weight").setWeight(0).build());
+        bad.put("weight ", configure(tenant, "weight").setWeight(1001).build());
+        bad.put("max_running", configure(tenant, "max_running").setMaxRunning(0).build());
+        bad.put("rate_limit.count", configure(tenant, "rate_limit").setRateLimit(RateLimit.newBuilder()
+                .setCount(0).setPerSeconds(60)).build());
+        bad.put("rate_limit.per_seconds", configure(tenant, "rate_limit").setRateLimit(RateLimit.newBuilder()
+                .setCount(5).setPerSeconds(0)).build());
+        bad.put("update_mask", configure(tenant, "paused").build());
+        bad.put("name", configure("Not A Tenant", "weight").setWeight(2).build());
+        for (Map.Entry<String, ConfigureTenantRequest> e : bad.entrySet()) {
+            StatusRuntimeException refused = failure(() -> tenants(ADMIN).configureTenant(e.getValue()));
+            assertThat(refused.getStatus().getCode()).as(e.getKey()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(badRequestField(refused)).isEqualTo(e.getKey().strip());
+            assertThat(reason(refused)).isEqualTo("validation_failed");
+            assertThat(refused.getStatus().getDescription()).startsWith(e.getKey().strip() + " ");
+        }
+        assertThat(failure(() -> tenants(ADMIN).configureTenant(configure(tenant, "weight").setWeight(1001).build()))
+                .getStatus().getDescription()).contains("from 1 to 1000");
+        StatusRuntimeException badName = failure(() -> tenants(READ).getTenant(TenantNameRequest.newBuilder()
+                .setName("Not A Tenant").build()));
+        assertThat(badName.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(badRequestField(badName)).isEqualTo("name");
+
+        // setting them needs admin, as REST's PUT
+        StatusRuntimeException operate = failure(() -> tenants(OPERATE).configureTenant(configure(tenant, "weight")
+                .setWeight(9).build()));
+        assertThat(operate.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+        assertThat(operate.getStatus().getDescription()).contains("'admin'");
+        assertThat(tenantRow(tenant)).isEqualTo("7");
+        assertThat(tenantRow("Not A Tenant")).isEqualTo("none");
+    }
+
     @Test
     void restsNodeListShowsWhichNodesServeGrpc() throws Exception {
         long end = System.nanoTime() + WITHIN.toNanos(); // the first heartbeat may be on its way
@@ -1239,6 +1332,9 @@ class GrpcApiIT {
                         .setName("default").build()),
                 () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).resumeQueue(QueueNameRequest.newBuilder()
                         .setName("default").build()),
+                () -> tenants(ACME_ADMIN).listTenants(ListTenantsRequest.getDefaultInstance()),
+                () -> tenants(ACME_ADMIN).getTenant(TenantNameRequest.newBuilder().setName("acme").build()),
+                () -> tenants(ACME_ADMIN).configureTenant(configure("acme", "weight").setWeight(1000).build()),
                 () -> ClusterServiceGrpc.newBlockingStub(as(ACME_ADMIN)).getStats(GetStatsRequest.getDefaultInstance()),
                 () -> ClusterServiceGrpc.newBlockingStub(as(ACME_ADMIN)).listNodes(ListNodesRequest.getDefaultInstance()),
                 () -> RunServiceGrpc.newBlockingStub(as(ACME_ADMIN)).withDeadlineAfter(30, TimeUnit.SECONDS)
@@ -1256,6 +1352,7 @@ class GrpcApiIT {
                 + "WHERE name = 'grpc-acme-only' OR (name = 'default' AND paused)").mapTo(Long.class).one());
         assertThat(forbidden).isZero();
         assertThat(queues).isZero();
+        assertThat(tenantRow("acme")).as("a tenant may not raise its own weight").isEqualTo("none");
 
         StatusRuntimeException bad = failure(() -> jobs(ADMIN, "Not A Tenant").listJobs(ListJobsRequest
                 .getDefaultInstance()));

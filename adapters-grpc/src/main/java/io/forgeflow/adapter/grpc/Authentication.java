@@ -52,6 +52,10 @@ final class Authentication implements ServerInterceptor {
             Map.entry("forgeflow.v1.QueueService/ConfigureQueue", "operate"),
             Map.entry("forgeflow.v1.QueueService/PauseQueue", "operate"),
             Map.entry("forgeflow.v1.QueueService/ResumeQueue", "operate"),
+            Map.entry("forgeflow.v1.TenantService/ListTenants", "read"),
+            Map.entry("forgeflow.v1.TenantService/GetTenant", "read"),
+            // REST's PUT /api/tenants/{name}: weights and limits bind every tenant, so admin
+            Map.entry("forgeflow.v1.TenantService/ConfigureTenant", "admin"),
             Map.entry("forgeflow.v1.ScheduleService/Preview", "read"),
             Map.entry("forgeflow.v1.ClusterService/GetStats", "read"),
             Map.entry("forgeflow.v1.ClusterService/ListNodes", "read"));

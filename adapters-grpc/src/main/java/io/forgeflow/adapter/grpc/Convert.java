@@ -14,6 +14,7 @@ import io.forgeflow.adapter.grpc.v1.RateLimit;
 import io.forgeflow.adapter.grpc.v1.RetryPolicy;
 import io.forgeflow.adapter.grpc.v1.Run;
 import io.forgeflow.adapter.grpc.v1.RunChange;
+import io.forgeflow.adapter.grpc.v1.Tenant;
 import io.forgeflow.domain.error.InvalidQueryException;
 import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.job.JobDraft;
@@ -21,6 +22,7 @@ import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.port.NodeRegistry.NodeStatus;
 import io.forgeflow.domain.queue.QueueInfo;
 import io.forgeflow.domain.run.RunStatus;
+import io.forgeflow.domain.tenant.TenantInfo;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -243,6 +245,19 @@ final class Convert {
         if (q.limits() != null && q.limits().rateLimit() != null) {
             b.setRateLimit(RateLimit.newBuilder().setCount(q.limits().rateLimit().count())
                     .setPerSeconds(q.limits().rateLimit().perSeconds()));
+        }
+        return b.build();
+    }
+
+    static Tenant tenant(TenantInfo t) {
+        Tenant.Builder b = Tenant.newBuilder().setName(t.name()).setWeight(t.settings().weight())
+                .setPending(t.pending()).setRunning(t.running()).setStartsInWindow(t.startsInWindow());
+        if (t.settings().maxRunning() != null) {
+            b.setMaxRunning(t.settings().maxRunning());
+        }
+        if (t.settings().rateLimit() != null) {
+            b.setRateLimit(RateLimit.newBuilder().setCount(t.settings().rateLimit().count())
+                    .setPerSeconds(t.settings().rateLimit().perSeconds()));
         }
         return b.build();
     }

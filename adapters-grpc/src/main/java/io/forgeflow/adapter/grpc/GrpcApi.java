@@ -174,6 +174,8 @@ public final class GrpcApi {
                             tenants, limit, auth, metrics))
                     .addService(ServerInterceptors.intercept(new OtherServices.Queues(useCases, unary), tenants, limit,
                             auth, metrics))
+                    .addService(ServerInterceptors.intercept(new OtherServices.Tenants(useCases, unary), tenants,
+                            limit, auth, metrics))
                     .addService(ServerInterceptors.intercept(new OtherServices.Schedules(useCases, unary), tenants,
                             limit, auth, metrics))
                     .addService(ServerInterceptors.intercept(new OtherServices.Cluster(useCases, unary), tenants, limit,

@@ -2,12 +2,15 @@ package io.forgeflow.adapter.grpc;
 
 import io.forgeflow.adapter.grpc.v1.ClusterServiceGrpc;
 import io.forgeflow.adapter.grpc.v1.ConfigureQueueRequest;
+import io.forgeflow.adapter.grpc.v1.ConfigureTenantRequest;
 import io.forgeflow.adapter.grpc.v1.GetStatsRequest;
 import io.forgeflow.adapter.grpc.v1.GetStatsResponse;
 import io.forgeflow.adapter.grpc.v1.ListNodesRequest;
 import io.forgeflow.adapter.grpc.v1.ListNodesResponse;
 import io.forgeflow.adapter.grpc.v1.ListQueuesRequest;
 import io.forgeflow.adapter.grpc.v1.ListQueuesResponse;
+import io.forgeflow.adapter.grpc.v1.ListTenantsRequest;
+import io.forgeflow.adapter.grpc.v1.ListTenantsResponse;
 import io.forgeflow.adapter.grpc.v1.PreviewRequest;
 import io.forgeflow.adapter.grpc.v1.PreviewResponse;
 import io.forgeflow.adapter.grpc.v1.PreviewedFire;
@@ -15,18 +18,25 @@ import io.forgeflow.adapter.grpc.v1.Queue;
 import io.forgeflow.adapter.grpc.v1.QueueNameRequest;
 import io.forgeflow.adapter.grpc.v1.QueueServiceGrpc;
 import io.forgeflow.adapter.grpc.v1.ScheduleServiceGrpc;
+import io.forgeflow.adapter.grpc.v1.Tenant;
+import io.forgeflow.adapter.grpc.v1.TenantNameRequest;
+import io.forgeflow.adapter.grpc.v1.TenantServiceGrpc;
 import io.forgeflow.application.schedule.PreviewSchedule;
 import io.forgeflow.domain.error.InvalidQueryException;
 import io.forgeflow.domain.error.ValidationException;
 import io.forgeflow.domain.queue.QueueLimits;
 import io.forgeflow.domain.queue.RateLimit;
 import io.forgeflow.domain.run.RunStatus;
+import io.forgeflow.domain.tenant.TenantSettings;
 import io.grpc.stub.StreamObserver;
 
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 
-/** {@code QueueService}, {@code ScheduleService} and {@code ClusterService}: REST's queues, schedules, stats, nodes. */
+/**
+ * {@code QueueService}, {@code TenantService}, {@code ScheduleService} and {@code ClusterService}: REST's queues,
+ * tenants, schedules, stats, nodes.
+ */
 final class OtherServices {
     /** The wall-clock time with its offset, to the second, as REST's preview shows it. */
     static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
@@ -85,6 +95,54 @@ final class OtherServices {
         @Override
         public void resumeQueue(QueueNameRequest request, StreamObserver<Queue> observer) {
             unary.answer(observer, () -> Convert.queue(uc.queues().resume(request.getName())));
+        }
+    }
+
+    /** Tenants' fair-share weights and cluster-wide limits, as REST's /api/tenants. */
+    static final class Tenants extends TenantServiceGrpc.TenantServiceImplBase {
+        private final UseCases uc;
+        private final Unary unary;
+
+        Tenants(UseCases uc, Unary unary) {
+            this.uc = uc;
+            this.unary = unary;
+        }
+
+        @Override
+        public void listTenants(ListTenantsRequest request, StreamObserver<ListTenantsResponse> observer) {
+            unary.answer(observer, () -> ListTenantsResponse.newBuilder()
+                    .addAllTenants(uc.tenantControls().list().stream().map(Convert::tenant).toList()).build());
+        }
+
+        @Override
+        public void getTenant(TenantNameRequest request, StreamObserver<Tenant> observer) {
+            unary.answer(observer, () -> Convert.tenant(uc.tenantControls().get(request.getName())));
+        }
+
+        @Override
+        public void configureTenant(ConfigureTenantRequest request, StreamObserver<Tenant> observer) {
+            unary.answer(observer, () -> {
+                io.forgeflow.domain.tenant.Tenants.require("name", request.getName());
+                boolean setWeight = false;
+                boolean setMax = false;
+                boolean setRate = false;
+                for (String path : request.getUpdateMask().getPathsList()) {
+                    switch (path) {
+                        case "weight" -> setWeight = true;
+                        case "max_running" -> setMax = true;
+                        case "rate_limit" -> setRate = true;
+                        default -> throw new ValidationException("update_mask", "update_mask names '"
+                                + Convert.shorten(path) + "': a tenant takes weight, max_running and rate_limit");
+                    }
+                }
+                // a named field left unset resets: the weight to 1, a limit to none (REST's null)
+                int weight = setWeight && request.hasWeight() ? request.getWeight() : 1;
+                Integer max = setMax && request.hasMaxRunning() ? request.getMaxRunning() : null;
+                RateLimit rate = setRate && request.hasRateLimit()
+                        ? new RateLimit(request.getRateLimit().getCount(), request.getRateLimit().getPerSeconds()) : null;
+                return Convert.tenant(uc.tenantControls().configure(request.getName(), setWeight, setMax, setRate,
+                        new TenantSettings(weight, max, rate)));
+            });
         }
     }
 

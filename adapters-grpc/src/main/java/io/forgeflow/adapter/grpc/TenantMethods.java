@@ -66,7 +66,8 @@ final class TenantMethods implements ServerInterceptor {
      * GetJob, UpdateJob, Pause/Resume/Cancel/Trigger/DeleteJob, BackfillJob, GetBackfill   job id (job_id)
      * GetRun, CancelRun, RequeueRun                         run id
      * ScheduleService/Preview                               job_id, when given
-     * anything else (WatchRuns, queues, stats, nodes)       cluster-wide
+     * anything else (WatchRuns, queues, TenantService, stats, nodes)   cluster-wide: the tenants' weights and
+     *                                                       limits bind every tenant, so no tenant may read or set them
      * </pre>
      */
     static final Map<String, Route> ROUTES = Map.ofEntries(

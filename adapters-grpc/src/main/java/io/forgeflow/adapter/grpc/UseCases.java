@@ -20,14 +20,16 @@ import java.util.Objects;
 
 /**
  * The application's use cases the gRPC API calls: the same instances' kinds the REST API is given, and the directory
- * of who owns each job, run and batch ({@link TenantMethods}).
+ * of who owns each job, run and batch ({@link TenantMethods}), and the tenants' weights and limits
+ * ({@code TenantService}).
  */
 public record UseCases(SubmitJob submitJob, SubmitBatch submitBatch, QueryJobs queryJobs, UpdateJob updateJob,
                        PauseJob pauseJob, ResumeJob resumeJob, CancelJob cancelJob, TriggerJob triggerJob,
                        DeleteJob deleteJob, QueryRuns queryRuns, CancelRun cancelRun, RequeueRun requeueRun,
                        QueueControls queues, PreviewSchedule previewSchedule, QueryNodes queryNodes,
                        io.forgeflow.application.schedule.BackfillJob backfillJob,
-                       io.forgeflow.domain.port.TenantDirectory tenants) {
+                       io.forgeflow.domain.port.TenantDirectory tenants,
+                       io.forgeflow.application.tenant.TenantControls tenantControls) {
     /** @param submitBatch null on a node without workflows: SubmitBatch answers UNIMPLEMENTED */
     public UseCases {
         Objects.requireNonNull(submitJob, "submitJob");
@@ -47,5 +49,6 @@ public record UseCases(SubmitJob submitJob, SubmitBatch submitBatch, QueryJobs q
         Objects.requireNonNull(backfillJob, "backfillJob");
         // no directory, no gRPC: a tenant's call could otherwise name another tenant's objects
         Objects.requireNonNull(tenants, "tenants");
+        Objects.requireNonNull(tenantControls, "tenantControls");
     }
 }

@@ -15,6 +15,7 @@ import io.forgeflow.adapter.grpc.v1.RunServiceGrpc;
 import io.forgeflow.adapter.grpc.v1.ScheduleServiceGrpc;
 import io.forgeflow.adapter.grpc.v1.SubmitJobRequest;
 import io.forgeflow.adapter.grpc.v1.SubmitJobResponse;
+import io.forgeflow.adapter.grpc.v1.TenantServiceGrpc;
 import io.forgeflow.domain.error.NotFoundException;
 import io.forgeflow.domain.port.TenantDirectory;
 import io.grpc.Channel;
@@ -223,7 +224,8 @@ class TenantMethodsTest {
         int named = 0;
         for (io.grpc.ServiceDescriptor service : List.of(JobServiceGrpc.getServiceDescriptor(),
                 RunServiceGrpc.getServiceDescriptor(), QueueServiceGrpc.getServiceDescriptor(),
-                ScheduleServiceGrpc.getServiceDescriptor(), ClusterServiceGrpc.getServiceDescriptor())) {
+                ScheduleServiceGrpc.getServiceDescriptor(), ClusterServiceGrpc.getServiceDescriptor(),
+                TenantServiceGrpc.getServiceDescriptor())) {
             for (MethodDescriptor<?, ?> method : service.getMethods()) {
                 TenantMethods.Route route = TenantMethods.ROUTES.get(method.getFullMethodName());
                 if (route == null) {
@@ -253,6 +255,8 @@ class TenantMethodsTest {
                 "forgeflow.v1.QueueService/ListQueues", "forgeflow.v1.QueueService/GetQueue",
                 "forgeflow.v1.QueueService/ConfigureQueue", "forgeflow.v1.QueueService/PauseQueue",
                 "forgeflow.v1.QueueService/ResumeQueue", "forgeflow.v1.ClusterService/GetStats",
+                "forgeflow.v1.TenantService/ListTenants", "forgeflow.v1.TenantService/GetTenant",
+                "forgeflow.v1.TenantService/ConfigureTenant",
                 "forgeflow.v1.ClusterService/ListNodes")), clusterWide);
         Set<String> all = new HashSet<>(TenantMethods.ROUTES.keySet());
         all.addAll(clusterWide);

@@ -122,6 +122,18 @@ public interface ClusterClient extends AutoCloseable {
 
     Run cancelRun(String runId);
 
+    /**
+     * Every known tenant with its weight, limits and load ({@code GET /api/tenants}). Cluster-wide: a tenant-bound
+     * token gets 403 {@code tenant_forbidden}.
+     */
+    List<io.forgeflow.client.Tenant> tenants();
+
+    /**
+     * Sets what the update sets and keeps the rest ({@code PUT /api/tenants/{name}}, admin scope); a 422 names the
+     * field at fault ({@code weight}, {@code max_running}, {@code rate_limit.count} ...). Answers the tenant.
+     */
+    io.forgeflow.client.Tenant configureTenant(String name, io.forgeflow.client.TenantUpdate update);
+
     /** The live event stream; listener callbacks arrive on a background thread. */
     EventSubscription events(RunEventListener listener);
 

@@ -207,6 +207,16 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     @Override
+    public List<io.forgeflow.client.Tenant> tenants() {
+        return client.tenants();
+    }
+
+    @Override
+    public io.forgeflow.client.Tenant configureTenant(String name, io.forgeflow.client.TenantUpdate update) {
+        return client.configureTenant(name, update);
+    }
+
+    @Override
     public EventSubscription events(RunEventListener listener) {
         return client.subscribe(listener);
     }

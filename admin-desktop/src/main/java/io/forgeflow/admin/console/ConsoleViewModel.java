@@ -28,7 +28,7 @@ import java.util.Objects;
  */
 public final class ConsoleViewModel implements Navigator {
     /** The console's screens, in tab order. */
-    public enum Screen { OVERVIEW, JOBS, SUBMIT, RUNS, DEAD_LETTERS, BATCHES }
+    public enum Screen { OVERVIEW, JOBS, SUBMIT, RUNS, DEAD_LETTERS, BATCHES, TENANTS }
 
     private final ClusterClient cluster;
     private final JobNames names;
@@ -39,6 +39,7 @@ public final class ConsoleViewModel implements Navigator {
     private final DeadLetterViewModel deadLetters;
     private final JobDetailViewModel jobDetail;
     private final BatchViewModel batches;
+    private final io.forgeflow.admin.tenants.TenantListViewModel tenants;
     private final TraceViewer traces = new TraceViewer();
     private final ObjectProperty<Screen> screen = new SimpleObjectProperty<>(this, "screen", Screen.OVERVIEW);
     private final javafx.beans.property.ReadOnlyStringWrapper tenantLabel =
@@ -60,6 +61,7 @@ public final class ConsoleViewModel implements Navigator {
         this.deadLetters = new DeadLetterViewModel(cluster, async, names, times, this);
         this.jobDetail = new JobDetailViewModel(cluster, async, names, this);
         this.batches = new BatchViewModel(cluster, async, names, times, this);
+        this.tenants = new io.forgeflow.admin.tenants.TenantListViewModel(cluster, async);
         tenantLabel.set(cluster.tenant() == null ? "" : "Tenant " + cluster.tenant());
         jobs.selectedProperty().addListener((o, was, job) -> {
             if (job != null && (was == null || !was.id().equals(job.id()) || jobDetail.shownJobId() == null)) {
@@ -76,6 +78,8 @@ public final class ConsoleViewModel implements Navigator {
                 jobs.refresh();
             } else if (now == Screen.DEAD_LETTERS) {
                 deadLetters.refresh();
+            } else if (now == Screen.TENANTS) {
+                tenants.refresh();
             }
         });
     }
@@ -101,6 +105,7 @@ public final class ConsoleViewModel implements Navigator {
             }
             case RUNS -> runs.poll();
             case BATCHES -> batches.poll();
+            case TENANTS -> tenants.poll();
             default -> { }
         }
     }
@@ -170,6 +175,7 @@ public final class ConsoleViewModel implements Navigator {
     public void setBoundTenant(String bound) {
         if (bound != null && !bound.isEmpty()) {
             tenantLabel.set("Tenant " + bound + " (this token's)");
+            tenants.boundTo(bound); // cluster-wide: not read, and the screen says why
         }
     }
 
@@ -212,6 +218,11 @@ public final class ConsoleViewModel implements Navigator {
 
     public BatchViewModel batches() {
         return batches;
+    }
+
+    /** Tenants' weights and limits (cluster-wide). */
+    public io.forgeflow.admin.tenants.TenantListViewModel tenants() {
+        return tenants;
     }
 
     public DeadLetterViewModel deadLetters() {

@@ -38,6 +38,30 @@ class ConsoleViewModelTest {
     }
 
     @Test
+    void theTenantsScreenReadsTheTenantsWhenShownAndKeepsThemFresh() {
+        cluster.withTenant(new io.forgeflow.client.Tenant("acme", 2, null, null, 1, 0, 0));
+        vm.start();
+        assertThat(cluster.calls()).as("not read before it is shown").doesNotContain("tenants");
+
+        vm.screenProperty().set(Screen.TENANTS);
+        assertThat(vm.tenants().tenants()).extracting(io.forgeflow.client.Tenant::name).containsExactly("acme");
+        cluster.withTenant(new io.forgeflow.client.Tenant("beta", 1, null, null, 0, 0, 0));
+        ticker.tick();
+        assertThat(vm.tenants().tenants()).extracting(io.forgeflow.client.Tenant::name).containsExactly("acme", "beta");
+    }
+
+    @Test
+    void aTenantBoundTokensTenantsScreenSaysWhyAndNeverAsks() {
+        vm.setBoundTenant("acme");
+        vm.start();
+        vm.screenProperty().set(Screen.TENANTS);
+        ticker.tick();
+
+        assertThat(cluster.calls()).doesNotContain("tenants");
+        assertThat(vm.tenants().refusedProperty().get()).startsWith("This token is bound to tenant acme;");
+    }
+
+    @Test
     void aDeadRunOnTheOverviewOpensWithItsErrorInOneStep() {
         vm.start();
 

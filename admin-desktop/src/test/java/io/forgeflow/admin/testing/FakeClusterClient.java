@@ -54,6 +54,8 @@ public final class FakeClusterClient implements ClusterClient {
     /** The tenant this client acts in ({@link #inTenant}); lists then hold only that tenant's jobs and runs. */
     private String tenant;
     private final List<Node> nodes = new ArrayList<>();
+    /** Tenants' settings and load by name, in name order as the server lists them. */
+    private final Map<String, io.forgeflow.client.Tenant> tenants = new java.util.TreeMap<>();
     private RunEventListener listener;
     private boolean subscriptionClosed;
     private boolean closed;
@@ -99,6 +101,15 @@ public final class FakeClusterClient implements ClusterClient {
     public FakeClusterClient withNode(Node node) {
         nodes.add(node);
         return this;
+    }
+
+    public FakeClusterClient withTenant(io.forgeflow.client.Tenant t) {
+        tenants.put(t.name(), t);
+        return this;
+    }
+
+    public io.forgeflow.client.Tenant tenantByName(String name) {
+        return tenants.get(name);
     }
 
     /** The next call of method (e.g. "stats", "pause") throws failure. */
@@ -514,6 +525,56 @@ public final class FakeClusterClient implements ClusterClient {
     /** Changes a run behind the console's back (as a worker would). */
     public void change(String runId, String status) {
         runs.put(runId, Fixtures.withStatus(runs.get(runId), status));
+    }
+
+    @Override
+    public List<io.forgeflow.client.Tenant> tenants() {
+        called("tenants");
+        return List.copyOf(tenants.values());
+    }
+
+    /** Applies the PUT body as the server does, with its range checks (422 naming the field). */
+    @Override
+    @SuppressWarnings("unchecked")
+    public io.forgeflow.client.Tenant configureTenant(String name, io.forgeflow.client.TenantUpdate update) {
+        called("configureTenant", name, update.body());
+        io.forgeflow.client.Tenant t = tenants.getOrDefault(name,
+                new io.forgeflow.client.Tenant(name, 1, null, null, 0, 0, 0));
+        Map<String, Object> body = update.body();
+        int weight = t.weight();
+        if (body.containsKey("weight")) {
+            Integer w = (Integer) body.get("weight");
+            weight = w == null ? 1 : w;
+            if (weight < 1 || weight > 1000) {
+                throw invalid("weight", "weight must be a whole number from 1 to 1000 (1 when not set); was " + w);
+            }
+        }
+        Integer max = t.maxRunning();
+        if (body.containsKey("max_running")) {
+            max = (Integer) body.get("max_running");
+            if (max != null && (max < 1 || max > 100_000)) {
+                throw invalid("max_running", "max_running must be between 1 and 100000, or null for no limit; was "
+                        + max);
+            }
+        }
+        io.forgeflow.client.Tenant.RateLimit rate = t.rateLimit();
+        if (body.containsKey("rate_limit")) {
+            Map<String, Object> r = (Map<String, Object>) body.get("rate_limit");
+            rate = r == null ? null : new io.forgeflow.client.Tenant.RateLimit((Integer) r.get("count"),
+                    (Integer) r.get("per_seconds"));
+            if (rate != null && (rate.count() < 1 || rate.count() > 1_000_000)) {
+                throw invalid("rate_limit.count", "rate_limit.count must be between 1 and 1000000, was "
+                        + rate.count());
+            }
+        }
+        io.forgeflow.client.Tenant after = new io.forgeflow.client.Tenant(name, weight, max, rate, t.pending(),
+                t.running(), rate == null ? 0 : t.startsInWindow());
+        tenants.put(name, after);
+        return after;
+    }
+
+    private static ForgeFlowApiException invalid(String field, String message) {
+        return new ForgeFlowApiException(422, message, field, "validation_failed");
     }
 
     @Override

@@ -67,6 +67,9 @@ public final class ScriptedServer implements AutoCloseable {
     private final Map<String, String> policies = new java.util.HashMap<>();
     private final Map<String, String> batchOf = new java.util.HashMap<>();
     private final Map<String, Map<String, Object>> batches = new java.util.HashMap<>();
+    /** Tenants' settings and load by name (GET and PUT /api/tenants, API.md's contract); default always. */
+    private final Map<String, io.forgeflow.client.Tenant> tenants = new java.util.TreeMap<>(Map.of("default",
+            new io.forgeflow.client.Tenant("default", 1, null, null, 0, 0, 0)));
     /** The body of the last POST /api/jobs. */
     private volatile String lastSubmission;
     private volatile String token;
@@ -114,6 +117,16 @@ public final class ScriptedServer implements AutoCloseable {
         this.boundToken = boundTo;
         this.boundTenant = tenant;
         return this;
+    }
+
+    /** A tenant as GET /api/tenants lists it. */
+    public synchronized ScriptedServer withTenant(io.forgeflow.client.Tenant tenant) {
+        tenants.put(tenant.name(), tenant);
+        return this;
+    }
+
+    public synchronized io.forgeflow.client.Tenant tenant(String name) {
+        return tenants.get(name);
     }
 
     /** The X-ForgeFlow-Tenant header of every /api/ request so far ("-" for none), in order. */
@@ -363,7 +376,7 @@ public final class ScriptedServer implements AutoCloseable {
                 return;
             }
             if (bound && (path.equals("/api/stats") || path.equals("/api/nodes") || path.equals("/api/events")
-                    || path.startsWith("/api/queues"))) {
+                    || path.startsWith("/api/queues") || path.startsWith("/api/tenants"))) {
                 send(exchange, 403, forbidden("this token acts in tenant '" + boundTenant + "' only, and " + method
                         + " " + path.substring(1) + " is cluster-wide: use a cluster-wide token", null));
                 return;
@@ -425,6 +438,12 @@ public final class ScriptedServer implements AutoCloseable {
         }
         if (get && path.equals("/api/schedules/preview")) {
             return preview(q);
+        }
+        if (get && path.equals("/api/tenants")) {
+            return ok(Map.of("items", List.copyOf(tenants.values())));
+        }
+        if (method.equals("PUT") && p.length == 4 && p[1].equals("api") && p[2].equals("tenants")) {
+            return configureTenant(p[3], body);
         }
         if (path.equals("/api/jobs")) {
             if (get) {
@@ -903,6 +922,54 @@ public final class ScriptedServer implements AutoCloseable {
         page.put("items", items.subList(Math.min(from, to), to));
         page.put("next_cursor", to < items.size() ? "o:" + to : null);
         return ok(page);
+    }
+
+    /** PUT /api/tenants/{name}: the fields given are set (null weight: 1, null limit: none), the rest kept. */
+    private Answer configureTenant(String name, byte[] body) {
+        Map<String, Object> in;
+        try {
+            in = JSON.readValue(body, new TypeReference<>() { });
+        } catch (IOException e) {
+            return new Answer(400, error("the body is not JSON", null));
+        }
+        io.forgeflow.client.Tenant t = tenants.getOrDefault(name, new io.forgeflow.client.Tenant(name, 1, null, null,
+                0, 0, 0));
+        int weight = t.weight();
+        Integer max = t.maxRunning();
+        io.forgeflow.client.Tenant.RateLimit rate = t.rateLimit();
+        if (in.containsKey("weight")) {
+            Object w = in.get("weight");
+            if (w != null && (!(w instanceof Integer i) || i < 1 || i > 1000)) {
+                return new Answer(422, error("weight must be between 1 and 1000, or null for 1, was " + w, "weight"));
+            }
+            weight = w == null ? 1 : (Integer) w;
+        }
+        if (in.containsKey("max_running")) {
+            Object m = in.get("max_running");
+            if (m != null && (!(m instanceof Integer i) || i < 1 || i > 100_000)) {
+                return new Answer(422, error("max_running must be between 1 and 100000, or null for no limit, was "
+                        + m, "max_running"));
+            }
+            max = (Integer) m;
+        }
+        if (in.containsKey("rate_limit")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> r = (Map<String, Object>) in.get("rate_limit");
+            if (r == null) {
+                rate = null;
+            } else {
+                Object c = r.get("count");
+                if (!(c instanceof Integer i) || i < 1 || i > 1_000_000) {
+                    return new Answer(422, error("rate_limit.count must be between 1 and 1000000, was " + c,
+                            "rate_limit.count"));
+                }
+                rate = new io.forgeflow.client.Tenant.RateLimit((Integer) c, (Integer) r.get("per_seconds"));
+            }
+        }
+        io.forgeflow.client.Tenant after = new io.forgeflow.client.Tenant(name, weight, max, rate, t.pending(),
+                t.running(), rate == null ? 0 : t.startsInWindow());
+        tenants.put(name, after);
+        return ok(after);
     }
 
     private int indexOfRun(String id) {

@@ -169,6 +169,54 @@ class TenantsEndToEndIT extends UiTestSupport {
         assertThat(tenantColumnVisible(robot)).isTrue();
     }
 
+    @Test
+    void aClusterWideAdminSetsATenantsWeightAndLimitsAndTheNodeHoldsThem(FxRobot robot) throws Exception {
+        openApp(nodeUrl);
+        robot.clickOn("#apiToken").write(ADMIN_TOKEN);
+        connect(robot);
+
+        robot.clickOn("#tab-tenants");
+        cell(robot, "tenantsTable", "default");
+        robot.clickOn(cell(robot, "tenantsTable", "acme"));
+        untilText(robot, "#tenantEditTitle", "Tenant acme");
+        setField(robot, "#tenantWeight", "0");
+        robot.clickOn("#saveTenant");
+        untilText(robot, "#tenantError-weight", "weight must be");
+
+        setField(robot, "#tenantWeight", "4");
+        setField(robot, "#tenantMaxRunning", "2");
+        robot.clickOn("#saveTenant");
+        untilText(robot, "#tenantsMessage", "Saved tenant acme: weight 4, limits max 2 running.");
+        try (ForgeFlowClient client = ForgeFlowClient.builder(nodeUrl).token(ADMIN_TOKEN).build()) {
+            io.forgeflow.client.Tenant acme = client.tenant("acme");
+            assertThat(acme.weight()).isEqualTo(4);
+            assertThat(acme.maxRunning()).isEqualTo(2);
+            assertThat(acme.rateLimit()).isNull();
+        }
+    }
+
+    @Test
+    void aTenantBoundTokenIsToldTheTenantsViewIsClusterWide(FxRobot robot) {
+        openApp(nodeUrl);
+        robot.clickOn("#apiToken").write(ACME_TOKEN);
+        connect(robot);
+        untilText(robot, "#tenantLabel", "Tenant acme (this token's)");
+
+        robot.clickOn("#tab-tenants");
+        untilText(robot, "#tenantsRefused", "This token is bound to tenant acme; tenants' weights and limits are "
+                + "cluster-wide");
+        assertThat(robot.lookup("#tenantsTable").query().isVisible()).isFalse();
+    }
+
+    void setField(FxRobot robot, String id, String value) {
+        robot.clickOn(id);
+        onFx(() -> {
+            ((javafx.scene.control.TextField) robot.lookup(id).query()).setText("");
+            return null;
+        });
+        robot.write(value);
+    }
+
     private static void sql(String statement) throws SQLException {
         try (Connection c = DriverManager.getConnection(adminJdbcUrl); Statement s = c.createStatement()) {
             s.execute(statement);

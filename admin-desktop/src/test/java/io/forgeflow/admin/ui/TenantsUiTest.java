@@ -111,4 +111,57 @@ class TenantsUiTest extends UiTestSupport {
         assertThat(tenantColumnVisible(robot, "runsTable")).isFalse();
         assertThat(robot.lookup("#clusterNote").tryQuery().map(n -> n.isVisible()).orElse(false)).isFalse();
     }
+
+    void fieldText(FxRobot robot, String id, String value) {
+        robot.doubleClickOn(id);
+        onFx(() -> {
+            ((javafx.scene.control.TextField) robot.lookup(id).query()).setText("");
+            return null;
+        });
+        robot.write(value);
+    }
+
+    @Test
+    void anAdminSetsATenantsWeightAndSeesTheServersMessageBesideTheField(FxRobot robot) {
+        open(s -> s.requireToken(ADMIN).withTenant(new io.forgeflow.client.Tenant("acme", 1, null, null, 4, 1, 0)));
+        robot.clickOn("#apiToken").write(ADMIN);
+        connect(robot);
+
+        robot.clickOn("#tab-tenants");
+        cell(robot, "tenantsTable", "default");
+        robot.clickOn(cell(robot, "tenantsTable", "acme"));
+        untilText(robot, "#tenantEditTitle", "Tenant acme");
+        assertThat(text(robot, "#tenantWeight")).isEqualTo("1");
+
+        fieldText(robot, "#tenantWeight", "1001");
+        robot.clickOn("#saveTenant");
+        untilText(robot, "#tenantError-weight", "weight must be between 1 and 1000, or null for 1, was 1001");
+        assertThat(server.tenant("acme").weight()).isEqualTo(1);
+
+        fieldText(robot, "#tenantWeight", "3");
+        fieldText(robot, "#tenantMaxRunning", "5");
+        fieldText(robot, "#tenantRateCount", "10");
+        fieldText(robot, "#tenantRatePer", "60");
+        robot.clickOn("#saveTenant");
+        untilText(robot, "#tenantsMessage", "Saved tenant acme: weight 3, limits max 5 running, 10 per 60 s (0 used).");
+        cell(robot, "tenantsTable", "max 5 running, 10 per 60 s (0 used)");
+        assertThat(server.tenant("acme")).isEqualTo(new io.forgeflow.client.Tenant("acme", 3, 5,
+                new io.forgeflow.client.Tenant.RateLimit(10, 60), 4, 1, 0));
+        assertThat(server.requests()).contains("PUT /api/tenants/acme");
+        assertThat(robot.lookup("#tenantError-weight").query().isVisible()).isFalse();
+    }
+
+    @Test
+    void aTenantBoundTokensTenantsTabSaysWhyAndNeverAsks(FxRobot robot) {
+        twoTenants();
+        robot.clickOn("#apiToken").write(ACME);
+        connect(robot);
+        untilText(robot, "#tenantLabel", "Tenant acme (this token's)");
+
+        robot.clickOn("#tab-tenants");
+        untilText(robot, "#tenantsRefused", "This token is bound to tenant acme; tenants' weights and limits are "
+                + "cluster-wide: they need a cluster-wide token.");
+        assertThat(robot.lookup("#tenantsTable").query().isVisible()).isFalse();
+        assertThat(server.requests()).noneMatch(r -> r.contains("/api/tenants"));
+    }
 }
