@@ -1056,24 +1056,26 @@ BEGIN
     FROM queues
     WHERE paused OR max_running IS NOT NULL OR rate_count IS NOT NULL;
 
-    v_has_guarded := (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL)
+    v_has_guarded := ((SELECT priority FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL
+                       ORDER BY priority, scheduled_for, id LIMIT 1) IS NOT NULL
                       AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
                                   CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                                      WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL
+                                                      WHERE status = 'pending' AND concurrency_key IS NOT NULL
                                                         AND priority = p.p AND scheduled_for <= v_now
                                                       ORDER BY scheduled_for, id LIMIT 1) k))
 
-        OR (EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL)
+        OR ((SELECT priority FROM runs WHERE status = 'pending' AND throttle_key IS NOT NULL
+             ORDER BY priority, scheduled_for, id LIMIT 1) IS NOT NULL
             AND EXISTS (SELECT 1 FROM generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL
+                                            WHERE status = 'pending' AND throttle_key IS NOT NULL
                                               AND priority = p.p AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) t))
         OR (cardinality(v_guarded) > cardinality(v_paused)
             AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
                         CROSS JOIN generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p
+                                            WHERE status = 'pending' AND queue = gq.name AND priority = p.p
                                               AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) q
                         WHERE gq.name <> ALL (v_paused)));
@@ -1082,13 +1084,13 @@ BEGIN
         v_open_exists := false;
         v_lo_q := '';
         FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
-            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q AND queue < v_key) THEN
+            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key) THEN
                 v_open_exists := true;
                 EXIT;
             END IF;
             v_lo_q := v_key;
         END LOOP;
-        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q);
+        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q);
     END IF;
 
     IF NOT v_has_guarded OR v_open_exists THEN
@@ -1215,7 +1217,7 @@ BEGIN
             CROSS JOIN generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
+                WHERE status = 'pending' AND (tenant = p_tenant) IS TRUE AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
                 ORDER BY scheduled_for, id
@@ -1228,7 +1230,7 @@ BEGIN
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND tenant = p_tenant AND concurrency_key IS NOT NULL AND priority = p.p
+                WHERE status = 'pending' AND (tenant = p_tenant) IS TRUE AND concurrency_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors) AND concurrency_key <> ALL (v_full_keys)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)
@@ -1242,7 +1244,7 @@ BEGIN
             FROM generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND tenant = p_tenant AND throttle_key IS NOT NULL AND priority = p.p
+                WHERE status = 'pending' AND (tenant = p_tenant) IS TRUE AND throttle_key IS NOT NULL AND priority = p.p
                   AND scheduled_for <= v_now AND concurrency_key IS NULL
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND queue <> ALL (v_guarded) AND queue <> ALL (p_exclude)

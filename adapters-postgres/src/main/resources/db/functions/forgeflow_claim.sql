@@ -123,13 +123,16 @@ BEGIN
         v_open_exists := false;
         v_lo_q := '';
         FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
-            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key) THEN
+            IF (SELECT queue FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key
+                ORDER BY queue LIMIT 1) IS NOT NULL THEN
                 v_open_exists := true;
                 EXIT;
             END IF;
             v_lo_q := v_key;
         END LOOP;
-        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q);
+        -- (ordered scalar subqueries, for the reason the probes above are)
+        v_open_exists := v_open_exists OR (SELECT queue FROM runs WHERE status = 'pending' AND queue > v_lo_q
+                                           ORDER BY queue LIMIT 1) IS NOT NULL;
     END IF;
 
     -- The open runs (of open queues, without a concurrency key), priority by priority in claim order. The next
@@ -497,25 +500,35 @@ BEGIN
         RETURN;
     END IF;
 
-    -- the tenants with pending runs: one descent of runs_pending_tenant_idx, and one more to know there is no other
-    SELECT tenant INTO v_first FROM runs WHERE status = 'pending' ORDER BY tenant LIMIT 1;
+    -- the tenants with pending runs: one descent of runs_pending_tenant_idx from its end, and one more to know there is
+    -- no other. From the end: a drain leaves the entries of its claimed runs at the start of its tenant's range until
+    -- VACUUM, which a claim with a hint does not read again, and neither should this. In index order, LIMIT 1: as a
+    -- NOT EXISTS, a generic plan read every pending run.
+    SELECT tenant INTO v_first FROM runs WHERE status = 'pending' ORDER BY tenant DESC LIMIT 1;
     IF NOT FOUND THEN
         RETURN;
     END IF;
-    -- (in index order, LIMIT 1: as a NOT EXISTS, a generic plan read every pending run)
-    SELECT tenant INTO v_second FROM runs WHERE status = 'pending' AND tenant > v_first ORDER BY tenant LIMIT 1;
+    SELECT tenant INTO v_second FROM runs WHERE status = 'pending' AND tenant < v_first ORDER BY tenant DESC LIMIT 1;
     IF v_second IS NULL THEN
         v_names := ARRAY[v_first];
     ELSE
-        -- a loose index scan: one descent per tenant with pending runs
-        WITH RECURSIVE t (tenant) AS (
-            SELECT v_first
+        -- the tenants with due runs: a loose index scan, one descent per (tenant, priority) with pending runs; the
+        -- first entry of each is its earliest, so the group is due when that one is. No lane runs for a tenant whose
+        -- pending runs are all for later.
+        WITH RECURSIVE g (tenant, priority, due) AS (
+            (SELECT r.tenant, r.priority, r.scheduled_for <= v_now FROM runs r WHERE r.status = 'pending'
+             ORDER BY r.tenant, r.priority, r.scheduled_for, r.id LIMIT 1)
             UNION ALL
-            SELECT (SELECT r.tenant FROM runs r WHERE r.status = 'pending' AND r.tenant > t.tenant
-                    ORDER BY r.tenant LIMIT 1)
-            FROM t WHERE t.tenant IS NOT NULL
+            SELECT n.tenant, n.priority, n.due
+            FROM g CROSS JOIN LATERAL (
+                SELECT r.tenant, r.priority, r.scheduled_for <= v_now AS due FROM runs r
+                WHERE r.status = 'pending' AND (r.tenant, r.priority) > (g.tenant, g.priority)
+                ORDER BY r.tenant, r.priority, r.scheduled_for, r.id LIMIT 1) n
         )
-        SELECT array_agg(tenant ORDER BY tenant) INTO v_names FROM t WHERE tenant IS NOT NULL;
+        SELECT array_agg(DISTINCT g.tenant) INTO v_names FROM g WHERE g.due;
+        IF v_names IS NULL THEN
+            RETURN;
+        END IF;
     END IF;
 
     -- settings, pass and room of each, in pass order (limited tenants' rows locked first, in name order)
