@@ -31,9 +31,7 @@ CREATE OR REPLACE FUNCTION forgeflow_claim_lane(p_worker text, p_label text, p_t
                                 p_now timestamptz, p_after_priority integer, p_after_scheduled timestamptz,
                                 p_after_id uuid)
     RETURNS SETOF runs
-    LANGUAGE plpgsql VOLATILE
-    -- plans made once, for any tenant: a custom plan per call was planned again on every claim
-    SET plan_cache_mode = force_generic_plan AS $$
+    LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     v_now       timestamptz := coalesce(p_now, now());
     v_guarded   text[];
@@ -463,8 +461,7 @@ CREATE OR REPLACE FUNCTION forgeflow_claim(p_worker text, p_executors text[], p_
                                 p_limit integer, p_lease_ms bigint, p_now timestamptz,
                                 p_after_priority integer, p_after_scheduled timestamptz, p_after_id uuid)
     RETURNS SETOF runs
-    LANGUAGE plpgsql VOLATILE
-    SET plan_cache_mode = force_generic_plan AS $$
+    LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     PASS_SLACK  CONSTANT double precision := 16;
     v_now       timestamptz := coalesce(p_now, now());
@@ -510,6 +507,13 @@ BEGIN
     END IF;
     SELECT tenant INTO v_second FROM runs WHERE status = 'pending' AND tenant < v_first ORDER BY tenant DESC LIMIT 1;
     IF v_second IS NULL THEN
+        -- one tenant without limits (every cluster that never names a tenant): its lane, with the hint, and nothing else
+        PERFORM 1 FROM tenants WHERE name = v_first AND (max_running IS NOT NULL OR rate_count IS NOT NULL);
+        IF NOT FOUND THEN
+            RETURN QUERY SELECT * FROM forgeflow_claim_lane(p_worker, v_label, v_first, p_executors, p_include,
+                p_exclude, p_limit, p_lease_ms, p_now, p_after_priority, p_after_scheduled, p_after_id);
+            RETURN;
+        END IF;
         v_names := ARRAY[v_first];
     ELSE
         -- the tenants with due runs: a loose index scan, one descent per (tenant, priority) with pending runs; the
