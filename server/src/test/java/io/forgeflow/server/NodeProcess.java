@@ -135,20 +135,6 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM to all of them at once, then each one's exit code, or -1 if it did not exit in time. */
-    static List<Integer> terminateAll(List<NodeProcess> nodes, Duration within) throws InterruptedException {
-        for (NodeProcess n : nodes) {
-            n.process.destroy();
-        }
-        long deadline = System.nanoTime() + within.toNanos();
-        List<Integer> exits = new ArrayList<>();
-        for (NodeProcess n : nodes) {
-            long left = Math.max(0, deadline - System.nanoTime());
-            exits.add(n.process.waitFor(left, TimeUnit.NANOSECONDS) ? n.process.exitValue() : -1);
-        }
-        return exits;
-    }
-
     /** A node's FORGEFLOW_PORTS_FILE: {@code name=port} lines (api, admin, grpc). */
     static Map<String, Integer> readPorts(Path portsFile) throws IOException {
         Map<String, Integer> ports = new java.util.HashMap<>();
