@@ -46,18 +46,16 @@ class ApplicationLocksProcessIT {
         }
     }
 
-    /** An api,scheduler node and a worker, started side by side; returns the api node. */
-    NodeProcess startControlAndWorker(String controlId, String workerId) throws Exception {
-        List<NodeProcess> started = NodeProcess.startAll(List.of(
-                new NodeProcess.Spec(controlId, "api,scheduler", ClusterProcessIT.pgUrl(), FAST),
-                new NodeProcess.Spec(workerId, "worker", ClusterProcessIT.pgUrl(), FAST)));
-        nodes.addAll(started);
-        return started.get(0);
+    NodeProcess start(String id, String roles) throws Exception {
+        NodeProcess node = NodeProcess.start(id, roles, ClusterProcessIT.pgUrl(), FAST);
+        nodes.add(node);
+        return node;
     }
 
     @Test
     void anApplicationTransactionLinkingAChildToARunningParentCostsNoRunItsLease() throws Exception {
-        NodeProcess control = startControlAndWorker("locks-control", "locks-worker");
+        NodeProcess control = start("locks-control", "api,scheduler");
+        start("locks-worker", "worker");
         NodeApi api = new NodeApi(() -> control.port);
         Path executions = dir.resolve("executions");
         String parent = api.submit(sleeper("parent", executions, 8));
@@ -77,7 +75,8 @@ class ApplicationLocksProcessIT {
 
     @Test
     void anOperatorHoldingARunningRunsRowForUpdateCostsItNotItsLease() throws Exception {
-        NodeProcess control = startControlAndWorker("op-control", "op-worker");
+        NodeProcess control = start("op-control", "api,scheduler");
+        start("op-worker", "worker");
         NodeApi api = new NodeApi(() -> control.port);
         Path executions = dir.resolve("executions");
         String job = api.submit(sleeper("held", executions, 6));
@@ -92,8 +91,8 @@ class ApplicationLocksProcessIT {
 
     @Test
     void twoWorkerProcessesWithOneConfiguredIdRunALongJobOnce() throws Exception {
-        NodeProcess control = startControlAndWorker("twins-control", "twin");
-        // the second twin after the first: one worker id, one ports file
+        NodeProcess control = start("twins-control", "api,scheduler");
+        start("twin", "worker");
         NodeProcess second = NodeProcess.start("twin", "worker", ClusterProcessIT.pgUrl(), FAST);
         nodes.add(second);
         NodeApi api = new NodeApi(() -> control.port);

@@ -41,11 +41,9 @@ class FlowControlProcessIT {
     static void startNodes() throws Exception {
         String url = pg.jdbcUrl() + (pg.jdbcUrl().contains("?") ? "&" : "?") + "user=" + pg.user()
                 + (pg.password().isEmpty() ? "" : "&password=" + pg.password());
-        List<NodeProcess.Spec> specs = new ArrayList<>();
         for (int i = 1; i <= 2; i++) {
-            specs.add(new NodeProcess.Spec("node-" + i, "api,scheduler,worker", url, NodeProcess.fastLeases(Map.of())));
+            nodes.add(NodeProcess.start("node-" + i, "api,scheduler,worker", url, NodeProcess.fastLeases(Map.of())));
         }
-        nodes.addAll(NodeProcess.startAll(specs));
     }
 
     @AfterAll

@@ -57,11 +57,8 @@ class MixedFleetIT {
         Map<String, String> env = Map.of("FORGEFLOW_HTTP_ALLOW_PRIVATE", "true", "FORGEFLOW_CONCURRENCY", "16",
                 "FORGEFLOW_POLL_INTERVAL", "500ms", "FORGEFLOW_HEARTBEAT_INTERVAL", "3s", "FORGEFLOW_LEASE_DURATION", "15s");
         Map<String, Set<String>> ranOn = new ConcurrentHashMap<>(); // handler run id -> workers that ran it
-        List<NodeProcess> started = NodeProcess.startAll(List.of(
-                new NodeProcess.Spec("node-a", "api,scheduler,worker", EmbeddedWorkers.nodeUrl(pg), env),
-                new NodeProcess.Spec("node-b", "worker", EmbeddedWorkers.nodeUrl(pg), env)));
-        try (NodeProcess nodeA = started.get(0);
-             NodeProcess nodeB = started.get(1);
+        try (NodeProcess nodeA = NodeProcess.start("node-a", "api,scheduler,worker", EmbeddedWorkers.nodeUrl(pg), env);
+             NodeProcess nodeB = NodeProcess.start("node-b", "worker", EmbeddedWorkers.nodeUrl(pg), env);
              HikariDataSource app = EmbeddedWorkers.pool(pg, 4);
              HikariDataSource poolOne = EmbeddedWorkers.pool(pg, 10);
              HikariDataSource poolTwo = EmbeddedWorkers.pool(pg, 10);

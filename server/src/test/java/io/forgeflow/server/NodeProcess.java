@@ -85,56 +85,6 @@ final class NodeProcess implements AutoCloseable {
         return node;
     }
 
-    /** What {@link #start} takes: one node of a group started together. */
-    record Spec(String workerId, String roles, String databaseUrl, Map<String, String> extraEnv) {
-    }
-
-    /**
-     * Starts these nodes side by side and waits until each is ready: the JVMs start up at once instead of one after
-     * another. If one fails to start, the others are stopped and the failure thrown.
-     */
-    static List<NodeProcess> startAll(List<Spec> specs) throws Exception {
-        List<java.util.concurrent.Callable<NodeProcess>> starts = new ArrayList<>();
-        for (Spec s : specs) {
-            starts.add(() -> start(s.workerId(), s.roles(), s.databaseUrl(), s.extraEnv()));
-        }
-        return startTogether(starts);
-    }
-
-    /** Runs these node starts side by side; as {@link #startAll}, for tests with start methods of their own. */
-    static List<NodeProcess> startTogether(List<java.util.concurrent.Callable<NodeProcess>> starts) throws Exception {
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(starts.size());
-        try {
-            List<java.util.concurrent.Future<NodeProcess>> starting = new ArrayList<>();
-            for (java.util.concurrent.Callable<NodeProcess> start : starts) {
-                starting.add(pool.submit(start));
-            }
-            List<NodeProcess> started = new ArrayList<>();
-            Exception failure = null;
-            for (java.util.concurrent.Future<NodeProcess> f : starting) {
-                try {
-                    started.add(f.get());
-                } catch (java.util.concurrent.ExecutionException e) {
-                    Exception cause = e.getCause() instanceof Exception ex ? ex : e;
-                    if (failure == null) {
-                        failure = cause;
-                    } else {
-                        failure.addSuppressed(cause);
-                    }
-                }
-            }
-            if (failure != null) {
-                for (NodeProcess n : started) {
-                    n.close();
-                }
-                throw failure;
-            }
-            return started;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
     /** A node's FORGEFLOW_PORTS_FILE: {@code name=port} lines (api, admin, grpc). */
     static Map<String, Integer> readPorts(Path portsFile) throws IOException {
         Map<String, Integer> ports = new java.util.HashMap<>();

@@ -39,7 +39,7 @@ class PgBouncerProcessIT {
     static TestPgBouncer pgbouncer;
     static Path dir;
     static int bouncerPort;
-    static final List<NodeProcess> nodes = java.util.Collections.synchronizedList(new ArrayList<>()); // started side by side
+    static final List<NodeProcess> nodes = new ArrayList<>();
 
     @BeforeAll
     static void startPgBouncer() throws Exception {
@@ -98,10 +98,8 @@ class PgBouncerProcessIT {
 
     @Test
     void aClusterBehindPgBouncerInTransactionModeKeepsEveryPromise() throws Exception {
-        List<NodeProcess> started = NodeProcess.startTogether(List.of(() -> start("bouncer-api", "api"),
-                () -> start("bouncer-b", "scheduler,worker")));
-        NodeProcess api = started.get(0);
-        NodeProcess leader = started.get(1);
+        NodeProcess api = start("bouncer-api", "api");
+        NodeProcess leader = start("bouncer-b", "scheduler,worker");
         NodeApi rest = new NodeApi(() -> api.port);
         assertThat(api.logText()).contains("pooled in transaction mode");
         assertThat(poolingOf(rest, "bouncer-api")).isEqualTo("transaction");
@@ -169,10 +167,8 @@ class PgBouncerProcessIT {
 
     @Test
     void withoutSessionConnectionsNodesPollAndLeadByATermedLeaseThatFencesAStalledLeader() throws Exception {
-        List<NodeProcess> started = NodeProcess.startTogether(List.of(() -> startWithoutSessions("lease-api", "api"),
-                () -> startWithoutSessions("lease-b", "scheduler,worker")));
-        NodeProcess api = started.get(0);
-        NodeProcess first = started.get(1);
+        NodeProcess api = startWithoutSessions("lease-api", "api");
+        NodeProcess first = startWithoutSessions("lease-b", "scheduler,worker");
         NodeApi rest = new NodeApi(() -> api.port);
         assertThat(api.logText()).contains("without session connections");
         JsonNode apiNode = nodeOf(rest, "lease-api");

@@ -56,25 +56,13 @@ class StoppedProcessesIT {
         return node;
     }
 
-    /** These nodes started side by side, in the order given. */
-    List<NodeProcess> startAll(NodeProcess.Spec... specs) throws Exception {
-        List<NodeProcess> started = NodeProcess.startAll(List.of(specs));
-        nodes.addAll(started);
-        return started;
-    }
-
-    static NodeProcess.Spec node(String id, String roles, Map<String, String> env) {
-        return new NodeProcess.Spec(id, roles, ClusterProcessIT.pgUrl(), env);
-    }
-
     @Test
     void aStoppedLeaderLosesTheLeadWithinFifteenSecondsAndStepsDownWhenItWakes() throws Exception {
         // the scheduler's own defaults: a 1 s tick and a 10 s limit on the leader's silent session
         Map<String, String> env = Map.of("FORGEFLOW_HEARTBEAT_INTERVAL", "1s", "FORGEFLOW_LEASE_DURATION", "4s");
-        List<NodeProcess> started = startAll(node("sched-a", "api,scheduler", env), node("sched-b", "api,scheduler", env),
-                node("sched-worker", "worker", env));
-        NodeProcess a = started.get(0);
-        NodeProcess b = started.get(1);
+        NodeProcess a = start("sched-a", "api,scheduler", env);
+        NodeProcess b = start("sched-b", "api,scheduler", env);
+        start("sched-worker", "worker", env);
         String jobId = submit(a, "{\"name\": \"every-2s\", \"executor\": \"shell\", \"cron_expr\": \"*/2 * * * * *\", "
                 + "\"payload\": {\"command\": \"true\"}}");
         awaitTrue(Duration.ofSeconds(30), "two ticks fired", () -> ticks(jobId).size() >= 2);
@@ -115,11 +103,9 @@ class StoppedProcessesIT {
 
     @Test
     void aKilledWorkersShellJobDiesWithinFiveSecondsAndTheRunSucceedsOnceElsewhere() throws Exception {
-        List<NodeProcess> started = startAll(node("control", "api,scheduler", FAST), node("kill-w1", "worker", FAST),
-                node("kill-w2", "worker", FAST));
-        NodeProcess control = started.get(0);
-        NodeProcess w1 = started.get(1);
-        NodeProcess w2 = started.get(2);
+        NodeProcess control = start("control", "api,scheduler", FAST);
+        NodeProcess w1 = start("kill-w1", "worker", FAST);
+        NodeProcess w2 = start("kill-w2", "worker", FAST);
         Path pids = dir.resolve("pids");
         String marker = marker();
         String jobId = submit(control, sleepsOnFirstAttempt(pids, marker));
@@ -147,10 +133,9 @@ class StoppedProcessesIT {
 
     @Test
     void aWorkerStoppedPastItsLeaseHasItsJobKilledBeforeTheSecondAttemptStarts() throws Exception {
-        List<NodeProcess> started = startAll(node("stop-control", "api,scheduler", FAST), node("stop-frozen", "worker",
-                ClusterProcessIT.merge(FAST, Map.of("FORGEFLOW_LEASE_DURATION", "6s"))));
-        NodeProcess control = started.get(0);
-        NodeProcess frozen = started.get(1);
+        NodeProcess control = start("stop-control", "api,scheduler", FAST);
+        NodeProcess frozen = start("stop-frozen", "worker",
+                ClusterProcessIT.merge(FAST, Map.of("FORGEFLOW_LEASE_DURATION", "6s")));
         Path pids = dir.resolve("pids");
         String marker = marker();
         String jobId = submit(control, sleepsOnFirstAttempt(pids, marker));

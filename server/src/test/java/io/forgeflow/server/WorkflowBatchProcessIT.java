@@ -41,10 +41,8 @@ class WorkflowBatchProcessIT {
     @Test
     void aBatchOf10000CompletesOnceAcrossALeaderKilledMidway() throws Exception {
         String url = ClusterProcessIT.pgUrl();
-        List<NodeProcess> started = NodeProcess.startAll(List.of(
-                new NodeProcess.Spec("batch-a", "api,scheduler,worker", url, FAST),
-                new NodeProcess.Spec("batch-b", "api,scheduler,worker", url, FAST)));
-        try (NodeProcess a = started.get(0); NodeProcess b = started.get(1)) {
+        try (NodeProcess a = NodeProcess.start("batch-a", "api,scheduler,worker", url, FAST);
+             NodeProcess b = NodeProcess.start("batch-b", "api,scheduler,worker", url, FAST)) {
             NodeApi api = new NodeApi(() -> a.port);
             NodeApi other = new NodeApi(() -> b.port);
             Path done = dir.resolve("done");
