@@ -59,44 +59,45 @@ class EmbeddedWorkerKillIT {
     void aKilledApplicationsRunIsRecoveredByTheNodesLeaderAndFinishedByAnotherEmbeddedWorker() throws Exception {
         Path logs = Files.createDirectories(Path.of("target", "node-logs"));
         Path childLog = logs.resolve("embedded-child.log");
-        // the application JVM starts up while the node does
-        Process child = startApplication("doomed-app", childLog);
         try (NodeProcess node = NodeProcess.start("leader-node", "api,scheduler", EmbeddedWorkers.nodeUrl(pg),
                 Map.of("FORGEFLOW_SCHEDULER_TICK", "500ms", "FORGEFLOW_HEARTBEAT_INTERVAL", "1s",
                         "FORGEFLOW_LEASE_DURATION", "4s", "FORGEFLOW_RETRY_BASE", "100ms"));
              HikariDataSource app = EmbeddedWorkers.pool(pg, 10)) {
-            await("the child application's worker is ready", Duration.ofSeconds(60),
-                    () -> read(childLog).contains("ready doomed-app"), childLog);
-            Enqueued e;
-            try (Connection c = app.getConnection()) {
-                c.setAutoCommit(false);
-                e = ForgeFlowJdbc.enqueue(c, JobRequest.handler("slow-1", "slow", Map.of("n", 1)).maxAttempts(3).build());
-                c.commit();
-            }
-            await("the child's handler runs it", Duration.ofSeconds(30),
-                    () -> read(childLog).contains("started " + e.runId()), childLog);
+            Process child = startApplication("doomed-app", childLog);
+            try {
+                await("the child application's worker is ready", Duration.ofSeconds(60),
+                        () -> read(childLog).contains("ready doomed-app"), childLog);
+                Enqueued e;
+                try (Connection c = app.getConnection()) {
+                    c.setAutoCommit(false);
+                    e = ForgeFlowJdbc.enqueue(c, JobRequest.handler("slow-1", "slow", Map.of("n", 1)).maxAttempts(3).build());
+                    c.commit();
+                }
+                await("the child's handler runs it", Duration.ofSeconds(30),
+                        () -> read(childLog).contains("started " + e.runId()), childLog);
 
-            child.destroyForcibly(); // SIGKILL: no shutdown hook, no drain, no release
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(child.exitValue()).isEqualTo(137);
+                child.destroyForcibly(); // SIGKILL: no shutdown hook, no drain, no release
+                assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(child.exitValue()).isEqualTo(137);
 
-            Set<String> finished = ConcurrentHashMap.newKeySet();
-            try (ForgeFlowWorker survivor = EmbeddedWorkers.fast(app, "survivor-app")
-                    .handler("slow", ctx -> finished.add(ctx.runId() + " attempt " + ctx.attempt())).start()) {
-                await("the run succeeds on the other worker", Duration.ofSeconds(60), () -> "succeeded".equals(
-                        pg.jdbi().withHandle(h -> h.createQuery("SELECT status FROM runs WHERE id = CAST(:id AS uuid)")
-                                .bind("id", e.runId()).mapTo(String.class).one())), childLog, node.log);
-                assertThat(finished).containsExactly(e.runId() + " attempt 2");
+                Set<String> finished = ConcurrentHashMap.newKeySet();
+                try (ForgeFlowWorker survivor = EmbeddedWorkers.fast(app, "survivor-app")
+                        .handler("slow", ctx -> finished.add(ctx.runId() + " attempt " + ctx.attempt())).start()) {
+                    await("the run succeeds on the other worker", Duration.ofSeconds(60), () -> "succeeded".equals(
+                            pg.jdbi().withHandle(h -> h.createQuery("SELECT status FROM runs WHERE id = CAST(:id AS uuid)")
+                                    .bind("id", e.runId()).mapTo(String.class).one())), childLog, node.log);
+                    assertThat(finished).containsExactly(e.runId() + " attempt 2");
+                }
+                List<Map<String, Object>> attempts = pg.jdbi().withHandle(h -> h.createQuery(
+                        "SELECT attempt, worker_id, outcome FROM run_attempts WHERE run_id = CAST(:id AS uuid) ORDER BY attempt")
+                        .bind("id", e.runId()).mapToMap().list());
+                assertThat(attempts).hasSize(2);
+                assertThat(attempts.get(0)).containsEntry("worker_id", "doomed-app").containsEntry("outcome", "lease_expired");
+                assertThat(attempts.get(1)).containsEntry("worker_id", "survivor-app").containsEntry("outcome", "succeeded");
+                assertThat(node.logText()).contains("lease of attempt 1 expired");
+            } finally {
+                child.destroyForcibly();
             }
-            List<Map<String, Object>> attempts = pg.jdbi().withHandle(h -> h.createQuery(
-                    "SELECT attempt, worker_id, outcome FROM run_attempts WHERE run_id = CAST(:id AS uuid) ORDER BY attempt")
-                    .bind("id", e.runId()).mapToMap().list());
-            assertThat(attempts).hasSize(2);
-            assertThat(attempts.get(0)).containsEntry("worker_id", "doomed-app").containsEntry("outcome", "lease_expired");
-            assertThat(attempts.get(1)).containsEntry("worker_id", "survivor-app").containsEntry("outcome", "succeeded");
-            assertThat(node.logText()).contains("lease of attempt 1 expired");
-        } finally {
-            child.destroyForcibly();
         }
     }
 
