@@ -47,23 +47,34 @@ class BoundedListsProcessIT {
     final HttpClient http = HttpClient.newHttpClient();
     final ObjectMapper json = new ObjectMapper();
 
-    /** Fills the database (the extension empties it before each test), then starts the node. */
+    /** Starts the node and, meanwhile, fills the database (the extension empties it before each test). */
     void fillTheDatabaseAndStartANode() throws Exception {
-        Run first = pg.insert(TestRuns.aRun());
-        runsJob = first.jobId();
-        for (int i = 1; i < 500; i++) {
-            pg.insert(TestRuns.aRun().ofJob(runsJob));
-        }
-        pg.jdbi().useHandle(h -> {
-            // 1 MiB of payload and of output per run; the output's 4,096-character tail is 12 KiB (three-byte characters)
-            h.execute("UPDATE runs SET payload = jsonb_build_object('blob', repeat('p', 1048576)), "
-                    + "output = repeat('\u20ac', 349525)");
-            h.execute("INSERT INTO jobs (id, name, executor, payload, status) "
-                    + "SELECT gen_random_uuid(), 'big-' || g, 'shell', jsonb_build_object('command', 'true', "
-                    + "'blob', repeat('p', CASE WHEN g % 5 = 0 THEN 60000 ELSE 1048576 END)), 'paused' "
-                    + "FROM generate_series(1, 500) g");
+        CompletableFuture<NodeProcess> starting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return NodeProcess.start("lists", "api", ClusterProcessIT.pgUrl(), Map.of());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
         });
-        node = NodeProcess.start("lists", "api", ClusterProcessIT.pgUrl(), Map.of());
+        try {
+            Run first = pg.insert(TestRuns.aRun());
+            runsJob = first.jobId();
+            for (int i = 1; i < 500; i++) {
+                pg.insert(TestRuns.aRun().ofJob(runsJob));
+            }
+            pg.jdbi().useHandle(h -> {
+                // 1 MiB of payload and of output per run; the output's 4,096-character tail is 12 KiB (three-byte
+                // characters)
+                h.execute("UPDATE runs SET payload = jsonb_build_object('blob', repeat('p', 1048576)), "
+                        + "output = repeat('\u20ac', 349525)");
+                h.execute("INSERT INTO jobs (id, name, executor, payload, status) "
+                        + "SELECT gen_random_uuid(), 'big-' || g, 'shell', jsonb_build_object('command', 'true', "
+                        + "'blob', repeat('p', CASE WHEN g % 5 = 0 THEN 60000 ELSE 1048576 END)), 'paused' "
+                        + "FROM generate_series(1, 500) g");
+            });
+        } finally {
+            node = starting.join(); // stopped after the test even if the filling failed
+        }
     }
 
     @AfterEach
