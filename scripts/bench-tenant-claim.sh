@@ -5,7 +5,7 @@
 #
 #   scripts/bench-tenant-claim.sh [SECONDS]     # default 10; needs psql, pgbench and server/target/forgeflow.jar
 #
-# Uses the PostgreSQL of FORGEFLOW_BENCH_URL (default postgresql://postgres@127.0.0.1:5432/postgres) and a database
+# TENANTS="1 1000" picks the rows (default: 1 2 10 100 1000). Uses the PostgreSQL of FORGEFLOW_BENCH_URL (default postgresql://postgres@127.0.0.1:5432/postgres) and a database
 # of its own, dropped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,10 +24,11 @@ SELECT count(*) FROM forgeflow_claim('bench#1', '{noop}', NULL, '{}', 4, 30000, 
 ROLLBACK;
 SQL
 printf '%-8s %12s %12s\n' tenants "claims/s" "ms/claim"
-for tenants in 1 2 10 100 1000; do
+for tenants in ${TENANTS:-1 2 10 100 1000}; do
   psql "$url" -q -v ON_ERROR_STOP=1 >/dev/null 2>&1 <<SQL
 SET search_path = forgeflow;
-TRUNCATE runs, jobs, tenant_shares, tenants CASCADE;
+TRUNCATE runs, jobs CASCADE;
+DO \$\$ BEGIN IF to_regclass('tenant_shares') IS NOT NULL THEN TRUNCATE tenant_shares, tenants; END IF; END \$\$;
 INSERT INTO jobs (id, name, executor, payload, status, created_at, updated_at, tenant)
 SELECT gen_random_uuid(), 'j' || t, 'noop', '{}', 'active', now(), now(), CASE WHEN ${tenants} = 1 THEN 'default' ELSE 't' || t END
 FROM generate_series(1, ${tenants}) t;

@@ -851,7 +851,6 @@ $_$;
 
 CREATE FUNCTION forgeflow.forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint, p_now timestamp with time zone, p_after_priority integer, p_after_scheduled timestamp with time zone, p_after_id uuid) RETURNS SETOF forgeflow.runs
     LANGUAGE plpgsql
-    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     PASS_SLACK  CONSTANT double precision := 16;
@@ -888,24 +887,36 @@ BEGIN
         RETURN;
     END IF;
 
-    SELECT tenant INTO v_first FROM runs WHERE status = 'pending' ORDER BY tenant LIMIT 1;
+    SELECT tenant INTO v_first FROM runs WHERE status = 'pending' ORDER BY tenant DESC LIMIT 1;
     IF NOT FOUND THEN
         RETURN;
     END IF;
-
-    SELECT tenant INTO v_second FROM runs WHERE status = 'pending' AND tenant > v_first ORDER BY tenant LIMIT 1;
+    SELECT tenant INTO v_second FROM runs WHERE status = 'pending' AND tenant < v_first ORDER BY tenant DESC LIMIT 1;
     IF v_second IS NULL THEN
+
+        PERFORM 1 FROM tenants WHERE name = v_first AND (max_running IS NOT NULL OR rate_count IS NOT NULL);
+        IF NOT FOUND THEN
+            RETURN QUERY SELECT * FROM forgeflow_claim_lane(p_worker, v_label, v_first, p_executors, p_include,
+                p_exclude, p_limit, p_lease_ms, p_now, p_after_priority, p_after_scheduled, p_after_id);
+            RETURN;
+        END IF;
         v_names := ARRAY[v_first];
     ELSE
 
-        WITH RECURSIVE t (tenant) AS (
-            SELECT v_first
+        WITH RECURSIVE g (tenant, priority, due) AS (
+            (SELECT r.tenant, r.priority, r.scheduled_for <= v_now FROM runs r WHERE r.status = 'pending'
+             ORDER BY r.tenant, r.priority, r.scheduled_for, r.id LIMIT 1)
             UNION ALL
-            SELECT (SELECT r.tenant FROM runs r WHERE r.status = 'pending' AND r.tenant > t.tenant
-                    ORDER BY r.tenant LIMIT 1)
-            FROM t WHERE t.tenant IS NOT NULL
+            SELECT n.tenant, n.priority, n.due
+            FROM g CROSS JOIN LATERAL (
+                SELECT r.tenant, r.priority, r.scheduled_for <= v_now AS due FROM runs r
+                WHERE r.status = 'pending' AND (r.tenant, r.priority) > (g.tenant, g.priority)
+                ORDER BY r.tenant, r.priority, r.scheduled_for, r.id LIMIT 1) n
         )
-        SELECT array_agg(tenant ORDER BY tenant) INTO v_names FROM t WHERE tenant IS NOT NULL;
+        SELECT array_agg(DISTINCT g.tenant) INTO v_names FROM g WHERE g.due;
+        IF v_names IS NULL THEN
+            RETURN;
+        END IF;
     END IF;
 
     PERFORM 1 FROM tenants
@@ -1002,7 +1013,6 @@ $$;
 
 CREATE FUNCTION forgeflow.forgeflow_claim_lane(p_worker text, p_label text, p_tenant text, p_executors text[], p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint, p_now timestamp with time zone, p_after_priority integer, p_after_scheduled timestamp with time zone, p_after_id uuid) RETURNS SETOF forgeflow.runs
     LANGUAGE plpgsql
-    SET plan_cache_mode TO 'force_generic_plan'
     AS $_$
 DECLARE
     v_now       timestamptz := coalesce(p_now, now());
@@ -1084,13 +1094,16 @@ BEGIN
         v_open_exists := false;
         v_lo_q := '';
         FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
-            IF EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key) THEN
+            IF (SELECT queue FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key
+                ORDER BY queue LIMIT 1) IS NOT NULL THEN
                 v_open_exists := true;
                 EXIT;
             END IF;
             v_lo_q := v_key;
         END LOOP;
-        v_open_exists := v_open_exists OR EXISTS (SELECT 1 FROM runs WHERE status = 'pending' AND queue > v_lo_q);
+
+        v_open_exists := v_open_exists OR (SELECT queue FROM runs WHERE status = 'pending' AND queue > v_lo_q
+                                           ORDER BY queue LIMIT 1) IS NOT NULL;
     END IF;
 
     IF NOT v_has_guarded OR v_open_exists THEN

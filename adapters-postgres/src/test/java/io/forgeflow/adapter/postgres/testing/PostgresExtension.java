@@ -130,10 +130,12 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
             try {
                 jdbi().useTransaction(handle -> {
                     handle.execute("SET LOCAL lock_timeout = '10s'");
-                    // every table of the schema but Liquibase's: a table a migration adds is emptied too
+                    // every table of the schema but Liquibase's and the executor catalog (what the nodes that
+                    // started on this database run, which a node writes once at start): a table a migration adds is
+                    // emptied too
                     String tables = handle.createQuery("SELECT string_agg(format('%I', tablename), ', ' ORDER BY tablename) "
                             + "FROM pg_tables WHERE schemaname = current_schema() "
-                            + "AND tablename NOT IN ('databasechangelog', 'databasechangeloglock')")
+                            + "AND tablename NOT IN ('databasechangelog', 'databasechangeloglock', 'executors')")
                             .mapTo(String.class).one();
                     handle.execute("TRUNCATE " + tables);
                 });
