@@ -35,9 +35,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 42's fair share on the real claim engine and a real worker: tenant acme has 20,000 due no-op runs, then tenant
+ * Issue 42's fair share on the real claim engine and real workers: tenant acme has 20,000 due no-op runs, then tenant
  * beta submits 100; one worker with 4 slots. Every run of beta starts within 2 s of its submission, and beta's share
- * of the starts while both have due runs is within 10 % of its weight's share.
+ * of the starts while both have due runs is within 10 % of its weight's share. A tenant's max_running and rate limit
+ * hold across two workers.
  */
 class TenantFairShareIT {
     @RegisterExtension
@@ -87,6 +88,51 @@ class TenantFairShareIT {
                 .isBetween(weightShare * 0.9, weightShare * 1.1);
     }
 
+    @org.junit.jupiter.api.Test
+    void aTenantsMaxRunningAndRateLimitHoldAcrossTwoWorkersWhileOthersRunFreely() throws Exception {
+        tenants.configure("capped", false, true, false, new TenantSettings(1, 2, null));
+        tenants.configure("rated", false, false, true, new TenantSettings(1, null,
+                new io.forgeflow.domain.queue.RateLimit(5, 2)));
+        seed("capped", 20);
+        seed("rated", 15);
+        seed("free", 40);
+        java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> now =
+                new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> most =
+                new java.util.concurrent.ConcurrentHashMap<>();
+        for (int i = 0; i < 2; i++) {
+            Worker w = worker("w" + i, 8, context -> {
+                String tenant = pg.jdbi().withHandle(h -> h.createQuery(
+                        "SELECT tenant FROM runs WHERE id = CAST(:id AS uuid)").bind("id", context.runId())
+                        .mapTo(String.class).one());
+                int n = now.computeIfAbsent(tenant, t -> new java.util.concurrent.atomic.AtomicInteger())
+                        .incrementAndGet();
+                most.computeIfAbsent(tenant, t -> new java.util.concurrent.atomic.AtomicInteger())
+                        .accumulateAndGet(n, Math::max);
+                try {
+                    TimeUnit.MILLISECONDS.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    now.get(tenant).decrementAndGet();
+                }
+                return ExecutionResult.succeeded("ok");
+            });
+            started.add(w);
+            w.start();
+        }
+
+        await(Duration.ofSeconds(60), () -> count("SELECT count(*) FROM runs WHERE status = 'succeeded'") == 75);
+
+        assertThat(most.get("capped").get()).as("capped's runs running at once, on both workers").isEqualTo(2);
+        assertThat(most.get("free").get()).as("free is not held back").isGreaterThan(2);
+        long worstWindow = pg.jdbi().withHandle(h -> h.createQuery("SELECT max((SELECT count(*) FROM runs b "
+                        + "WHERE b.tenant = 'rated' AND b.started_at >= a.started_at "
+                        + "AND b.started_at < a.started_at + interval '2 seconds')) FROM runs a WHERE a.tenant = 'rated'")
+                .mapTo(Long.class).one());
+        assertThat(worstWindow).as("rated's starts in any two seconds, on both workers").isEqualTo(5);
+    }
+
     /** {@code n} due runs of a new job of {@code tenant} (a run's tenant is its job's, copied when it is inserted). */
     void seed(String tenant, int n) {
         Job job = pg.insert(TestJobs.aJob().withExecutor("noop"));
@@ -108,10 +154,14 @@ class TenantFairShareIT {
     }
 
     Worker worker() {
+        return worker("fair", 4, context -> ExecutionResult.succeeded("ok"));
+    }
+
+    Worker worker(String id, int slots, java.util.function.Function<ExecutionContext, ExecutionResult> body) {
         Duration lease = Duration.ofSeconds(30);
-        WorkerSettings settings = new WorkerSettings("fair", 4, Duration.ofMillis(50), lease, lease.dividedBy(3),
+        WorkerSettings settings = new WorkerSettings(id, slots, Duration.ofMillis(50), lease, lease.dividedBy(3),
                 Duration.ofSeconds(2), 64 * 1024, new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100)))
-                .withLanes(QueueLane.all(4));
+                .withLanes(QueueLane.all(slots));
         RunExecutor noop = new RunExecutor() {
             @Override
             public String name() {
@@ -124,7 +174,7 @@ class TenantFairShareIT {
 
             @Override
             public ExecutionResult execute(ExecutionContext context) {
-                return ExecutionResult.succeeded("ok");
+                return body.apply(context);
             }
         };
         return new Worker(settings, queue, new ExecutorRegistry(List.of(noop), Set.of()), new CountingWorkSignal(),
