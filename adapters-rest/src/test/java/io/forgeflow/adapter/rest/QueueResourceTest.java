@@ -370,7 +370,7 @@ class QueueResourceTest {
         assertThat(api.put("/api/queues/q", "{\"max_running\": \"2\"}").json().get("error").asText())
                 .isEqualTo("max_running must be a whole number from 1 to 100000, or null for no limit, not a string");
         assertThat(api.put("/api/queues/q", "{\"max_running\": 0}").json().get("error").asText())
-                .isEqualTo("max_running must be between 1 and 100000, was 0");
+                .isEqualTo("max_running must be between 1 and 100000, or null for no limit, was 0");
         assertThat(api.put("/api/queues/q", "{\"maxRunning\": 2}").json().get("error").asText())
                 .startsWith("unknown field 'maxRunning': a queue takes max_running").contains("rate_limit");
         assertThat(api.put("/api/queues/q", "{\"rate_limit\": 100}").json().get("error").asText())
