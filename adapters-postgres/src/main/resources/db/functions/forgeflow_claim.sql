@@ -471,7 +471,6 @@ DECLARE
     v_second    text;
     v_names     text[];
     v_weights   integer[];
-    v_passes    double precision[];
     v_rooms     integer[];
     v_rated     boolean[];
     v_taken     integer[];
@@ -547,9 +546,9 @@ BEGIN
     WHERE t.name = ANY (v_names) AND t.rate_count IS NOT NULL AND ts.tenant = t.name
       AND ts.started_at <= v_now - t.rate_per_seconds * interval '1 second';
     SELECT array_agg(x.name ORDER BY x.pass, x.name), array_agg(x.weight ORDER BY x.pass, x.name),
-           array_agg(x.pass ORDER BY x.pass, x.name), array_agg(x.room ORDER BY x.pass, x.name),
+           array_agg(x.room ORDER BY x.pass, x.name),
            array_agg(x.rated ORDER BY x.pass, x.name)
-    INTO v_names, v_weights, v_passes, v_rooms, v_rated
+    INTO v_names, v_weights, v_rooms, v_rated
     FROM (
         SELECT n.name, coalesce(t.weight, 1) AS weight, greatest(coalesce(s.pass, 0), v_floor) AS pass,
                t.rate_count IS NOT NULL AS rated,
