@@ -996,11 +996,11 @@ BEGIN
     WHERE x.rated AND x.taken > 0;
 
     INSERT INTO tenant_shares AS s (tenant, pass)
-    SELECT x.name, greatest(0, v_floor) + x.taken::double precision / x.weight
+    SELECT x.name, v_floor + x.taken::double precision / x.weight
     FROM unnest(v_names, v_taken, v_weights) AS x (name, taken, weight)
     WHERE x.taken > 0
     ORDER BY x.name
-    ON CONFLICT (tenant) DO UPDATE SET pass = greatest(s.pass, v_floor) + (EXCLUDED.pass - greatest(0, v_floor));
+    ON CONFLICT (tenant) DO UPDATE SET pass = greatest(s.pass, v_floor) + (EXCLUDED.pass - v_floor);
 END
 $$;
 

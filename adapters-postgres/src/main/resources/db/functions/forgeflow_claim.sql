@@ -541,7 +541,7 @@ BEGIN
     IF cardinality(v_names) > 1 THEN
         SELECT max(s.pass) - PASS_SLACK INTO v_floor FROM tenant_shares s WHERE s.tenant = ANY (v_names);
     END IF;
-    v_floor := greatest(coalesce(v_floor, 0), 0);
+    v_floor := greatest(coalesce(v_floor, 0), 0); -- never below 0, the pass of a tenant never served
     DELETE FROM tenant_starts ts USING tenants t
     WHERE t.name = ANY (v_names) AND t.rate_count IS NOT NULL AND ts.tenant = t.name
       AND ts.started_at <= v_now - t.rate_per_seconds * interval '1 second';
@@ -617,10 +617,10 @@ BEGIN
     WHERE x.rated AND x.taken > 0;
     -- a new row starts at the floor; a row another claim moved on since it was read grows from where it is now
     INSERT INTO tenant_shares AS s (tenant, pass)
-    SELECT x.name, greatest(0, v_floor) + x.taken::double precision / x.weight
+    SELECT x.name, v_floor + x.taken::double precision / x.weight
     FROM unnest(v_names, v_taken, v_weights) AS x (name, taken, weight)
     WHERE x.taken > 0
     ORDER BY x.name
-    ON CONFLICT (tenant) DO UPDATE SET pass = greatest(s.pass, v_floor) + (EXCLUDED.pass - greatest(0, v_floor));
+    ON CONFLICT (tenant) DO UPDATE SET pass = greatest(s.pass, v_floor) + (EXCLUDED.pass - v_floor);
 END
 $$;
