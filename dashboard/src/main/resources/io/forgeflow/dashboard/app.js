@@ -69,7 +69,10 @@
       if (key === 'class') node.className = value;
       else if (key === 'text') node.textContent = String(value);
       else if (key === 'data') Object.entries(value).forEach(([k, v]) => { node.dataset[k] = String(v); });
-      else if (key === 'on') Object.entries(value).forEach(([k, f]) => node.addEventListener(k, f));
+      else if (key === 'on') {
+        node.handlers = value;                 // read at event time, so patch can hand a kept element new ones
+        Object.keys(value).forEach((k) => node.addEventListener(k, dispatch));
+      }
       else if (key === 'disabled' || key === 'checked' || key === 'hidden') node[key] = !!value;
       else node.setAttribute(key, String(value));
     }
@@ -78,6 +81,67 @@
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
     return node;
+  }
+
+  function dispatch(e) {
+    const f = this.handlers && this.handlers[e.type];
+    return f ? f.call(this, e) : undefined;
+  }
+
+  // What a row is about (a run, a job, a queue, a tenant, a node): a kept row stays with its item when rows move.
+  const keyOf = (n) => (n.nodeType === Node.ELEMENT_NODE
+    ? n.dataset.runId || n.dataset.jobId || n.dataset.queue || n.dataset.tenant || n.dataset.worker || n.id || null : null);
+
+  /**
+   * Makes parent's children the given ones, as replaceChildren would, but keeps the elements already there and
+   * changes only what differs: a poll or a live event that redraws a view leaves the button under the pointer, the
+   * focus and the selection where they were, so a click is never lost to a redraw. Rows are matched by keyOf.
+   */
+  function patch(parent, ...nodes) {
+    const want = nodes.flat(Infinity).filter((n) => n !== undefined && n !== null && n !== false)
+      .map((n) => (n instanceof Node ? n : document.createTextNode(String(n))));
+    const byKey = new Map();
+    parent.childNodes.forEach((n) => { const k = keyOf(n); if (k && !n.kept) byKey.set(k, n); });
+    want.forEach((next, i) => {
+      const at = parent.childNodes[i] || null;
+      const k = keyOf(next);
+      const fresh = !next.isConnected && !next.kept;   // a kept input is moved in, never merged into another node
+      const same = k && fresh ? byKey.get(k) : null;
+      if (same) {
+        byKey.delete(k);
+        if (same !== at) parent.insertBefore(same, at);
+        morph(same, next);
+      } else if (at && fresh && !at.kept && !keyOf(at) && !k && alike(at, next)) {
+        morph(at, next);
+      } else if (at !== next) {
+        parent.insertBefore(next, at);
+      }
+    });
+    while (parent.childNodes.length > want.length) parent.lastChild.remove();
+  }
+
+  const alike = (a, b) => a.nodeType === b.nodeType && a.nodeName === b.nodeName && a.type === b.type;
+
+  /** Turns a kept node into next: attributes, state, style, handlers, then its children (see patch). */
+  function morph(node, next) {
+    if (node.nodeType !== Node.ELEMENT_NODE) {
+      if (node.nodeValue !== next.nodeValue) node.nodeValue = next.nodeValue;
+      return;
+    }
+    for (const a of [...node.attributes]) {
+      if (a.name !== 'style' && !next.hasAttribute(a.name)) node.removeAttribute(a.name);
+    }
+    for (const a of next.attributes) {
+      if (a.name !== 'style' && node.getAttribute(a.name) !== a.value) node.setAttribute(a.name, a.value);
+    }
+    // the page's CSP allows no style attribute: CSSOM only
+    if (node.style.cssText !== next.style.cssText) node.style.cssText = next.style.cssText;
+    for (const p of ['checked', 'disabled', 'hidden']) {
+      if (p in next && node[p] !== next[p]) node[p] = next[p];
+    }
+    node.handlers = next.handlers;
+    Object.keys(next.handlers || {}).forEach((k) => node.addEventListener(k, dispatch));
+    patch(node, [...next.childNodes]);
   }
 
   function setText(id, text) {
@@ -171,7 +235,7 @@
     }
     if (items.some(outsideDefault)) state.otherTenantSeen = true;
     if (fresh) {
-      $('tenant-names').replaceChildren(...[...state.tenantNames].sort().map((name) => el('option', { value: name })));
+      patch($('tenant-names'), ...[...state.tenantNames].sort().map((name) => el('option', { value: name })));
     }
   }
 
@@ -205,8 +269,8 @@
     const note = $('cluster-note');
     note.textContent = `${text} Jobs, runs and dead letters show tenant ${state.boundTenant}.`;
     note.hidden = false;
-    $('queues').tBodies[0].replaceChildren(el('tr', {}, el('td', { class: 'empty forbidden', colspan: 8, text })));
-    $('nodes').tBodies[0].replaceChildren(el('tr', {}, el('td', { class: 'empty forbidden', colspan: 6, text })));
+    patch($('queues').tBodies[0], el('tr', {}, el('td', { class: 'empty forbidden', colspan: 8, text })));
+    patch($('nodes').tBodies[0], el('tr', {}, el('td', { class: 'empty forbidden', colspan: 6, text })));
     setText('leader', '');
     for (const status of ['pending', 'running', 'succeeded', 'dead', 'cancelled']) setText(`count-${status}`, '–');
     document.querySelectorAll('.cards .card').forEach((card) => { card.title = text; });
@@ -559,7 +623,7 @@
     const answer = await api('GET', '/api/queues');
     state.queues = (answer && (answer.items || answer.queues)) || [];
     renderQueues();
-    $('jobs-queue-names').replaceChildren(...state.queues.map((q) => el('option', { value: q.name })));
+    patch($('jobs-queue-names'), ...state.queues.map((q) => el('option', { value: q.name })));
   });
 
   function limitsText(q) {
@@ -572,10 +636,10 @@
   function renderQueues() {
     const body = $('queues').tBodies[0];
     if (!state.queues.length) {
-      body.replaceChildren(emptyRow(8, 'no queues yet'));
+      patch(body, emptyRow(8, 'no queues yet'));
       return;
     }
-    body.replaceChildren(...state.queues.map((q) => el('tr', { class: q.paused ? 'st-gone' : '', data: { queue: q.name } },
+    patch(body, ...state.queues.map((q) => el('tr', { class: q.paused ? 'st-gone' : '', data: { queue: q.name } },
       el('td', { class: 'mono', text: q.name }),
       el('td', { class: 'num', text: q.due }),
       el('td', { class: 'num', text: q.pending }),
@@ -862,7 +926,7 @@
   function renderAttention() {
     const items = state.attention || [];
     $('attention').hidden = items.length === 0;
-    $('attention').querySelector('tbody').replaceChildren(...items.map((r) => el('tr', { data: { runId: r.id },
+    patch($('attention').querySelector('tbody'), ...items.map((r) => el('tr', { data: { runId: r.id },
       on: { click: () => openRun(r.id) } },
     el('td', { text: jobName(r.job_id) }),
     el('td', { class: 'mono opt', title: r.id, text: shortId(r.id) }),
@@ -876,10 +940,10 @@
     const leader = state.nodes.find((n) => n.leader);
     setText('leader', leader ? `Scheduler leader: ${leader.worker_id}` : 'No scheduler leader');
     if (!state.nodes.length) {
-      body.replaceChildren(emptyRow(6, 'no live nodes'));
+      patch(body, emptyRow(6, 'no live nodes'));
       return;
     }
-    body.replaceChildren(...state.nodes.map((n) => el('tr', { class: n.status === 'gone' ? 'st-gone' : '', data: { worker: n.worker_id } },
+    patch(body, ...state.nodes.map((n) => el('tr', { class: n.status === 'gone' ? 'st-gone' : '', data: { worker: n.worker_id } },
       el('td', { class: 'mono', text: n.worker_id }),
       el('td', { text: (n.roles || []).join(', ') }),
       el('td', { class: 'num', text: n.running }),
@@ -902,10 +966,10 @@
   function renderFeed() {
     const body = $('recent').tBodies[0];
     if (!state.recent.length) {
-      body.replaceChildren(emptyRow(5, 'no runs yet: submit a job'));
+      patch(body, emptyRow(5, 'no runs yet: submit a job'));
       return;
     }
-    body.replaceChildren(...state.recent.map((r) => el('tr', { data: { runId: r.id }, on: { click: () => openRun(r.id) } },
+    patch(body, ...state.recent.map((r) => el('tr', { data: { runId: r.id }, on: { click: () => openRun(r.id) } },
       el('td', { class: 'nowrap', title: fmtTime(r.at), text: fmtTime(r.at, true) }),
       el('td', { text: jobName(r.job_id) }),
       el('td', { class: 'opt mono', title: r.id, text: shortId(r.id) }),
@@ -966,10 +1030,10 @@
     const showTenant = p.items.some(outsideDefault);  // one tenant (the default): the table as it always was
     $('jobs').querySelector('th.tenant-col').hidden = !showTenant;
     if (!p.items.length) {
-      body.replaceChildren(emptyRow(8, filtered ? 'no jobs match the filters' : 'no jobs yet: New job… or POST /api/jobs'));
+      patch(body, emptyRow(8, filtered ? 'no jobs match the filters' : 'no jobs yet: New job… or POST /api/jobs'));
       return;
     }
-    body.replaceChildren(...p.items.map((job) => {
+    patch(body, ...p.items.map((job) => {
       const button = (action, label, enabled, cls) => el('button', { type: 'button', class: `small ${cls || ''}`, data: { action },
         disabled: !enabled, text: label, on: { click: (e) => { e.stopPropagation(); jobAction(job, action); } } });
       const labels = Object.entries(job.labels || {});
@@ -1021,7 +1085,7 @@
     const body = $('runs').tBodies[0];
     const chip = $('runs-job');
     if (p.job) {
-      chip.replaceChildren('Job: ', el('a', { href: jobHash(p.job), title: p.job, text: jobName(p.job) }), el('button', { type: 'button', title: 'show all jobs', text: '×',
+      patch(chip, 'Job: ', el('a', { href: jobHash(p.job), title: p.job, text: jobName(p.job) }), el('button', { type: 'button', title: 'show all jobs', text: '×',
         on: { click: () => { location.hash = '#runs'; } } }));
       chip.hidden = false;
     } else {
@@ -1032,10 +1096,10 @@
     const showTenant = p.items.some(outsideDefault);
     $('runs').querySelector('th.tenant-col').hidden = !showTenant;
     if (!p.items.length) {
-      body.replaceChildren(emptyRow(7, 'no runs'));
+      patch(body, emptyRow(7, 'no runs'));
       return;
     }
-    body.replaceChildren(...p.items.map((r) => el('tr', {
+    patch(body, ...p.items.map((r) => el('tr', {
       class: r.id === state.selectedRunId ? 'selected' : '', data: { runId: r.id, status: r.status },
       on: { click: () => selectRun(r.id) } },
     el('td', { class: 'mono', title: r.id, text: shortId(r.id) }),
@@ -1063,11 +1127,11 @@
     const box = $('run-detail');
     const run = state.selectedRun;
     if (!state.selectedRunId || !run) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'Select a run to see its output, error and attempts.' }));
+      patch(box, el('p', { class: 'muted', text: 'Select a run to see its output, error and attempts.' }));
       return;
     }
     if (run.missing) {
-      box.replaceChildren(el('p', { class: 'muted', text: `Run ${run.id} does not exist (any more).` }));
+      patch(box, el('p', { class: 'muted', text: `Run ${run.id} does not exist (any more).` }));
       return;
     }
     const meta = [`attempt ${run.attempt} of ${run.max_attempts}`, `priority ${run.priority}`,
@@ -1102,7 +1166,7 @@
 
     const canCancel = run.status === 'waiting' || run.status === 'pending' || run.status === 'running';
     const canRequeue = run.status === 'dead' || run.status === 'cancelled';
-    box.replaceChildren(...[
+    patch(box, ...[
       el('h2', {}, `Run ${shortId(run.id)} of ${jobName(run.job_id)}`, el('span', { class: `pill st-${run.status}`, id: 'run-status', text: run.status })),
       el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
       el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `run ${run.id}` }), ' · ',
@@ -1197,7 +1261,7 @@
     const me = at(self);
     graph.querySelectorAll('.wf-parents .wf-node').forEach((p) => line(at(p), me));
     graph.querySelectorAll('.wf-children .wf-node').forEach((c) => line(me, at(c)));
-    graph.prepend(svg);
+    graph.append(svg);
   }
 
   /**
@@ -1206,7 +1270,10 @@
    */
   function viewInput(v, id, make) {
     v.inputs = v.inputs || {};
-    if (!v.inputs[id]) v.inputs[id] = make();
+    if (!v.inputs[id]) {
+      v.inputs[id] = make();
+      v.inputs[id].kept = true;   // moved into each redraw, never turned into another node (see patch)
+    }
     return v.inputs[id];
   }
 
@@ -1261,12 +1328,12 @@
 
   function drawJobView(box, v) {
     if (v.missing) {
-      box.replaceChildren(el('p', { class: 'muted', text: `Job ${v.id} does not exist (any more).` }));
+      patch(box, el('p', { class: 'muted', text: `Job ${v.id} does not exist (any more).` }));
       return;
     }
     const job = v.job;
     if (!job || job.id !== v.id) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'Loading the job…' }));
+      patch(box, el('p', { class: 'muted', text: 'Loading the job…' }));
       return;
     }
     const latest = v.runs[0] || null;
@@ -1282,7 +1349,7 @@
     }
     if ((job.parents || []).length < dependsOn.length) notes.push(`${job.parents.length} of ${dependsOn.length} parents shown.`);
     if ((job.children || []).length >= 1000) notes.push('The first 1,000 children are shown.');
-    box.replaceChildren(...[
+    patch(box, ...[
       el('h2', {}, `Job ${job.name}`, el('span', { class: `pill st-${job.status}`, id: 'job-status', text: job.status })),
       el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
       el('div', { class: 'mono muted' }, el('span', { class: 'nowrap', text: `job ${job.id}` }),
@@ -1344,12 +1411,12 @@
     const box = $('batch-detail');
     const v = state.batchView;
     if (v.missing) {
-      box.replaceChildren(el('p', { class: 'muted', text: `Batch ${v.id} does not exist.` }));
+      patch(box, el('p', { class: 'muted', text: `Batch ${v.id} does not exist.` }));
       return;
     }
     const b = v.batch;
     if (!b || b.id !== v.id) {
-      box.replaceChildren(el('p', { class: 'muted', text: 'Loading the batch…' }));
+      patch(box, el('p', { class: 'muted', text: 'Loading the batch…' }));
       return;
     }
     const total = Number(b.total) || 0;
@@ -1366,7 +1433,7 @@
     }
     const meta = [`created ${fmtTime(b.created_at)}`, b.completed_at ? `completed ${fmtTime(b.completed_at)}` : 'open: jobs still to end'];
     if (b.idempotency_key) meta.push(`idempotency key ${b.idempotency_key}`);
-    box.replaceChildren(...[
+    patch(box, ...[
       el('h2', {}, `Batch ${b.name || shortId(b.id)}`, el('span', { class: `pill st-${b.status}`, id: 'batch-status', text: b.status })),
       el('div', { class: 'meta' }, meta.map((m, i) => [i ? ' · ' : '', el('span', { class: 'nowrap', text: m })])),
       el('div', { class: 'mono muted', text: `batch ${b.id}` }),
@@ -1391,10 +1458,10 @@
     button.textContent = selected.size ? `Requeue selected (${selected.size})` : 'Requeue selected';
     $('dead-all').checked = p.items.length > 0 && selected.size === p.items.length;
     if (!p.items.length) {
-      body.replaceChildren(emptyRow(7, 'no dead runs'));
+      patch(body, emptyRow(7, 'no dead runs'));
       return;
     }
-    body.replaceChildren(...p.items.map((r) => el('tr', { data: { runId: r.id } },
+    patch(body, ...p.items.map((r) => el('tr', { data: { runId: r.id } },
       el('td', {}, el('input', { type: 'checkbox', checked: selected.has(r.id), 'aria-label': `select run ${r.id}`,
         on: { change: (e) => { if (e.target.checked) selected.add(r.id); else selected.delete(r.id); renderDead(); } } })),
       el('td', { class: 'mono' }, el('a', { href: `#runs?run=${encodeURIComponent(r.id)}`, title: r.id, text: shortId(r.id) })),
@@ -1502,7 +1569,7 @@
     const error = $('cron-preview-error');
     const cron = form.elements.cron_expr.value.trim();
     error.hidden = true;
-    list.replaceChildren();
+    patch(list);
     if (!cron) {
       error.textContent = 'Enter a cron expression to preview, e.g. 0 6 L * * (06:00 on the last day of each month)';
       error.hidden = false;
@@ -1826,7 +1893,7 @@
       const text = tenantsForbiddenText();
       note.textContent = text;
       note.hidden = false;
-      body.replaceChildren(el('tr', {}, el('td', { class: 'empty forbidden', colspan: 6, text })));
+      patch(body, el('tr', {}, el('td', { class: 'empty forbidden', colspan: 6, text })));
       setText('tenants-count', '');
       $('tenants-refresh').disabled = true;
       closeTenantEdit();
@@ -1836,10 +1903,10 @@
     const items = state.tenantsView.items;
     setText('tenants-count', items.length ? `${items.length} tenant${items.length === 1 ? '' : 's'}` : '');
     if (!items.length) {
-      body.replaceChildren(emptyRow(6, state.tenantsView.loaded ? 'no tenants yet' : 'Loading the tenants…'));
+      patch(body, emptyRow(6, state.tenantsView.loaded ? 'no tenants yet' : 'Loading the tenants…'));
       return;
     }
-    body.replaceChildren(...items.map((t) => el('tr', { data: { tenant: t.name } },
+    patch(body, ...items.map((t) => el('tr', { data: { tenant: t.name } },
       el('td', { class: 'mono', text: t.name }),
       el('td', { class: 'num', text: t.weight }),
       el('td', { class: 'num', text: t.pending }),

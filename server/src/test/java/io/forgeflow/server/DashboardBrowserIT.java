@@ -356,6 +356,51 @@ class DashboardBrowserIT {
         }
 
         @Test
+        void aRedrawKeepsTheButtonUnderThePointerAndItActsOnWhatWasJustDrawn() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("sync-ledger", "true").cron("*/15 * * * *").build()).job();
+            ChromeDriver driver = open("jobs");
+            String button = "#jobs tr[data-job-id='" + job.id() + "'] button[data-action=pause]";
+            waitFor(driver, d -> text(d, button) == null ? null : true);
+            driver.executeScript("window.kept = document.querySelector(arguments[0]);", button);
+
+            // the list is read again and drawn with one more row: the row that did not change keeps its elements
+            Job other = api().submitJob(JobRequest.shell("sync-audit", "true").cron("*/15 * * * *").build()).job();
+            driver.findElement(By.id("jobs-refresh")).click();
+            waitFor(driver, d -> text(d, "#jobs tr[data-job-id='" + other.id() + "'] td.status") == null ? null : true);
+            assertThat(driver.executeScript("return window.kept.isConnected"
+                    + " && window.kept === document.querySelector(arguments[0]);", button)).isEqualTo(true);
+
+            driver.executeScript("window.kept.click();");
+            String row = "#jobs tr[data-job-id='" + job.id() + "']";
+            waitFor(driver, d -> "paused".equals(text(d, row + " td.status")));
+            assertThat(api().getJob(job.id()).status()).isEqualTo(Job.PAUSED);
+            assertThat(driver.executeScript("return window.kept.isConnected && window.kept.dataset.action;"))
+                    .as("the same element, now the Resume button").isEqualTo("resume");
+            driver.executeScript("window.kept.click();");
+            waitFor(driver, d -> "active".equals(text(d, row + " td.status")));
+            assertThat(api().getJob(job.id()).status()).isEqualTo(Job.ACTIVE);
+        }
+
+        @Test
+        void aLiveEventThatRedrawsTheJobViewKeepsItsGraphNodesAndButtons() throws Exception {
+            Job job = api().submitJob(JobRequest.shell("rotate-tokens", "true").cron("0 * * * *").build()).job();
+            ChromeDriver driver = open("job?id=" + job.id());
+            waitFor(driver, d -> d.findElements(By.id("job-pause")).isEmpty() ? null : true);
+            driver.executeScript("window.keptPause = document.getElementById('job-pause');"
+                    + " window.keptNode = document.querySelector('#workflow .wf-self .wf-node');");
+
+            String runId = api().triggerJob(job.id()).id();
+            waitFor(driver, d -> d.findElements(By.cssSelector("#job-runs tr[data-run-id='" + runId + "']")).isEmpty()
+                    ? null : true);
+            assertThat(driver.executeScript("return window.keptPause.isConnected && window.keptNode.isConnected"
+                    + " && window.keptNode === document.querySelector('#workflow .wf-self .wf-node');")).isEqualTo(true);
+
+            driver.executeScript("window.keptPause.click();");
+            waitFor(driver, d -> d.findElements(By.id("job-resume")).isEmpty() ? null : true);
+            assertThat(api().getJob(job.id()).status()).isEqualTo(Job.PAUSED);
+        }
+
+        @Test
         void pausesAJobWithANoteFromItsViewAndTheListShowsTheNoteAndItsControls() throws Exception {
             seedCluster(false);
             Job job = api().submitJob(JobRequest.shell("rotate-keys", "true").cron("0 * * * *").maxRuns(5)

@@ -3,6 +3,7 @@ package io.forgeflow.admin.deadletters;
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
 import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Lists;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.admin.support.Times;
@@ -66,7 +67,7 @@ public final class DeadLetterViewModel {
         async.run(() -> cluster.runs(null, Run.DEAD, null, PAGE_SIZE), page -> {
             if (mine == generation) {
                 loading.set(false);
-                dead.setAll(page.items());
+                Lists.replaceIfChanged(dead, page.items());
                 accept(page);
             }
         }, failure -> {

@@ -4,6 +4,7 @@ import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
 import io.forgeflow.admin.cluster.Tenancy;
 import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Lists;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.admin.support.Ticker;
@@ -175,11 +176,11 @@ public final class OverviewViewModel {
             List<Node> sorted = new ArrayList<>(s.nodes);
             sorted.sort(Comparator.comparing((Node n) -> !n.leader()).thenComparing(Node::workerId,
                     Comparator.nullsLast(Comparator.naturalOrder())));
-            replaceIfChanged(nodes, sorted);
+            Lists.replaceIfChanged(nodes, sorted);
             leader.set(sorted.stream().filter(Node::leader).map(Node::workerId).findFirst()
                     .orElse(sorted.isEmpty() ? "no live node" : "none (no node leads the scheduler)"));
         }
-        replaceIfChanged(attention, s.dead.items());
+        Lists.replaceIfChanged(attention, s.dead.items());
         List<String> jobIds = new ArrayList<>();
         s.dead.items().forEach(r -> jobIds.add(r.jobId()));
         if (s.recent != null) {
@@ -188,13 +189,6 @@ public final class OverviewViewModel {
         }
         names.resolve(jobIds);
         updated.set("Updated " + times.clockTime(times.now()));
-    }
-
-    /** Leaves an unchanged list alone, so a poll does not redraw rows or drop the operator's selection. */
-    private static <T> void replaceIfChanged(ObservableList<T> list, List<T> now) {
-        if (!list.equals(now)) {
-            list.setAll(now);
-        }
     }
 
     /** Adds a feed line for each run whose status changed since the last poll (the first poll seeds the feed). */

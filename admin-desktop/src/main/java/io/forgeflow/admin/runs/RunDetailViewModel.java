@@ -5,6 +5,7 @@ import io.forgeflow.admin.cluster.JobNames;
 import io.forgeflow.admin.cluster.RunTrace;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Confirmation;
+import io.forgeflow.admin.support.Lists;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.admin.support.Times;
 import io.forgeflow.client.Attempt;
@@ -131,7 +132,7 @@ public final class RunDetailViewModel {
                         + " (no attempt spent)"));
         output.set(r.output() == null || r.output().isEmpty() ? "(no output)" : r.output());
         error.set(r.error() == null || r.error().isEmpty() ? "(no error)" : r.error());
-        attempts.setAll(r.attemptsOrEmpty());
+        Lists.replaceIfChanged(attempts, r.attemptsOrEmpty());
         showTrace(r);
     }
 

@@ -3,6 +3,7 @@ package io.forgeflow.admin.tenants;
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.Tenancy;
 import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Lists;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.Tenant;
@@ -106,7 +107,7 @@ public final class TenantListViewModel {
             }
             loading.set(false);
             String shown = selected.get() == null ? null : selected.get().name();
-            tenants.setAll(list);
+            Lists.replaceIfChanged(tenants, list);
             if (shown != null) {
                 // the same tenant, read again: the form keeps what the operator typed
                 list.stream().filter(t -> t.name().equals(shown)).findFirst().ifPresent(selected::set);

@@ -4,6 +4,7 @@ import io.forgeflow.admin.cluster.BatchProgress;
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.JobNames;
 import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Lists;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.admin.support.Times;
@@ -150,7 +151,7 @@ public final class BatchViewModel {
                 parts.add(new Segment(SEGMENT_ORDER.get(i), n[i], b.total() == 0 ? 0 : (double) n[i] / b.total()));
             }
         }
-        segments.setAll(parts);
+        Lists.replaceIfChanged(segments, parts);
         progress.set(b.total() == 0 ? (b.completed() ? 1 : 0) : (double) b.ended() / b.total());
         title.set("Batch " + (b.name() == null || b.name().isBlank() ? b.id() : b.name() + " (" + b.id() + ")"));
         status.set(b.status() == null ? "" : b.status());

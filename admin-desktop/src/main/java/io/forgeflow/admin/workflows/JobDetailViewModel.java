@@ -6,6 +6,7 @@ import io.forgeflow.admin.cluster.JobWorkflow;
 import io.forgeflow.admin.cluster.RunQuery;
 import io.forgeflow.admin.cluster.WorkflowNode;
 import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.Lists;
 import io.forgeflow.admin.support.Navigator;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.client.ForgeFlowApiException;
@@ -121,8 +122,8 @@ public final class JobDetailViewModel {
         workflow.set(w);
         self.set(new WorkflowNode(job.id(), job.name(), job.status(),
                 loaded.latest() == null ? null : loaded.latest().status()));
-        parents.setAll(w.parents());
-        children.setAll(w.children());
+        Lists.replaceIfChanged(parents, w.parents());
+        Lists.replaceIfChanged(children, w.children());
         w.parents().forEach(n -> names.learn(n.id(), n.name()));
         w.children().forEach(n -> names.learn(n.id(), n.name()));
         title.set(job.name() + " (" + job.id() + ")");

@@ -117,6 +117,20 @@ class BatchViewModelTest {
     }
 
     @Test
+    void aPollThatFindsTheSameCountsLeavesTheSegmentsAloneSoTheBarIsNotRedrawn() {
+        vm.show("batch_7");
+        java.util.List<String> events = new java.util.ArrayList<>();
+        vm.segments().addListener((javafx.collections.ListChangeListener<BatchViewModel.Segment>) c -> events.add("x"));
+
+        vm.poll();
+
+        assertThat(events).as("same counts, same bar").isEmpty();
+        cluster.withBatch(DONE);
+        vm.poll();
+        assertThat(events).hasSize(1);
+    }
+
+    @Test
     void pollReloadsAnOpenBatchAndStopsOnceItCompleted() {
         vm.show("batch_7");
         cluster.withBatch(DONE);

@@ -131,6 +131,22 @@ class JobDetailViewModelTest {
     }
 
     @Test
+    void aPollThatFindsNothingChangedLeavesTheGraphsListsAloneSoTheirNodesAreNotRedrawnUnderAClick() {
+        vm.open("job_b");
+        java.util.List<String> events = new java.util.ArrayList<>();
+        vm.parents().addListener((javafx.collections.ListChangeListener<WorkflowNode>) c -> events.add("parents"));
+        vm.children().addListener((javafx.collections.ListChangeListener<WorkflowNode>) c -> events.add("children"));
+
+        vm.poll();
+        assertThat(events).as("nothing changed, nothing redrawn").isEmpty();
+
+        cluster.withRun(Fixtures.run("run_c2", "job_c", Run.PENDING));
+        vm.poll();
+        assertThat(events).containsExactly("children");
+        assertThat(vm.children()).containsExactly(new WorkflowNode("job_c", "report", Job.ACTIVE, Run.PENDING));
+    }
+
+    @Test
     void clearEmptiesTheDetail() {
         vm.open("job_b");
 
