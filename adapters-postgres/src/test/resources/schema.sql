@@ -1063,7 +1063,7 @@ BEGIN
     SELECT coalesce(array_agg(name), '{}'), coalesce(array_agg(name) FILTER (WHERE paused), '{}')
     INTO v_guarded, v_paused
     FROM queues
-    WHERE paused OR max_running IS NOT NULL OR rate_count IS NOT NULL;
+    WHERE tenant = p_tenant AND (paused OR max_running IS NOT NULL OR rate_count IS NOT NULL);
 
     v_has_guarded := ((SELECT priority FROM runs WHERE status = 'pending' AND concurrency_key IS NOT NULL
                        ORDER BY priority, scheduled_for, id LIMIT 1) IS NOT NULL
@@ -1209,12 +1209,13 @@ BEGIN
                         WHERE concurrency_key = k.concurrency_key AND status IN ('active', 'paused')));
     SELECT coalesce(array_agg(q.name), '{}') INTO v_full_q
     FROM queues q
-    WHERE q.name = ANY (v_guarded)
+    WHERE q.tenant = p_tenant AND q.name = ANY (v_guarded)
       AND (q.paused
            OR (q.max_running IS NOT NULL AND q.max_running <= (SELECT count(*) FROM runs
-                  WHERE status = 'running' AND queue = q.name AND lease_expires_at > v_now))
+                  WHERE status = 'running' AND queue = q.name AND tenant = p_tenant AND lease_expires_at > v_now))
            OR (q.rate_count IS NOT NULL AND q.rate_count <= (SELECT count(*) FROM queue_starts s
-                  WHERE s.queue = q.name AND s.started_at > v_now - q.rate_per_seconds * interval '1 second')));
+                  WHERE s.tenant = p_tenant AND s.queue = q.name
+                    AND s.started_at > v_now - q.rate_per_seconds * interval '1 second')));
 
     SELECT array_agg(c.id ORDER BY c.priority, c.scheduled_for, c.id),
            array_agg(DISTINCT c.queue) FILTER (WHERE c.queue = ANY (v_guarded)),
@@ -1272,7 +1273,7 @@ BEGIN
 
         PERFORM set_config('forgeflow.claim_locked', 'on', true);
         IF v_c_queues IS NOT NULL THEN
-            PERFORM 1 FROM queues WHERE name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
+            PERFORM 1 FROM queues WHERE tenant = p_tenant AND name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
         END IF;
         IF v_c_keys IS NOT NULL THEN
             FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_keys) AS x) LOOP
@@ -1288,7 +1289,8 @@ BEGIN
         v_now := coalesce(p_now, clock_timestamp());
         IF v_c_queues IS NOT NULL THEN
             DELETE FROM queue_starts s USING queues q
-            WHERE q.name = ANY (v_c_queues) AND s.queue = q.name AND q.rate_count IS NOT NULL
+            WHERE q.tenant = p_tenant AND q.name = ANY (v_c_queues) AND s.tenant = p_tenant AND s.queue = q.name
+              AND q.rate_count IS NOT NULL
               AND s.started_at <= v_now - q.rate_per_seconds * interval '1 second';
             SELECT array_agg(q.name), array_agg(q.cap), array_agg(q.rated)
             INTO v_q_names, v_q_cap, v_q_rated
@@ -1296,13 +1298,14 @@ BEGIN
                 SELECT qq.name, qq.rate_count IS NOT NULL AS rated,
                        CASE WHEN qq.paused THEN 0 ELSE least(
                            coalesce(qq.max_running - (SELECT count(*) FROM runs
-                                    WHERE status = 'running' AND queue = qq.name AND lease_expires_at > v_now), 2147483647),
+                                    WHERE status = 'running' AND queue = qq.name AND tenant = p_tenant
+                                      AND lease_expires_at > v_now), 2147483647),
                            coalesce(qq.rate_count - (SELECT count(*) FROM queue_starts s
-                                    WHERE s.queue = qq.name
+                                    WHERE s.tenant = p_tenant AND s.queue = qq.name
                                       AND s.started_at > v_now - qq.rate_per_seconds * interval '1 second'), 2147483647))
                        END AS cap
                 FROM queues qq
-                WHERE qq.name = ANY (v_c_queues)
+                WHERE qq.tenant = p_tenant AND qq.name = ANY (v_c_queues)
             ) q;
         END IF;
         IF v_c_keys IS NOT NULL THEN
@@ -1395,8 +1398,8 @@ BEGIN
             WHERE r.id = ANY ($1)
             RETURNING r.*
         ), counted AS (
-            INSERT INTO queue_starts (queue, started_at)
-            SELECT c.queue, $3 FROM claimed c
+            INSERT INTO queue_starts (tenant, queue, started_at)
+            SELECT c.tenant, c.queue, $3 FROM claimed c
             WHERE c.queue = ANY ($5) AND ($6)[array_position($5, c.queue)]
         ), throttled AS (
             INSERT INTO throttle_starts (throttle_key, expires_at)
@@ -2624,7 +2627,8 @@ ALTER TABLE forgeflow.notices ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 CREATE TABLE forgeflow.queue_starts (
     queue text NOT NULL,
-    started_at timestamp with time zone NOT NULL
+    started_at timestamp with time zone NOT NULL,
+    tenant text DEFAULT 'default'::text NOT NULL
 );
 
 CREATE TABLE forgeflow.queues (
@@ -2634,11 +2638,13 @@ CREATE TABLE forgeflow.queues (
     rate_count integer,
     rate_per_seconds integer,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    tenant text DEFAULT 'default'::text NOT NULL,
     CONSTRAINT queues_max_running_range CHECK (((max_running >= 1) AND (max_running <= 100000))),
     CONSTRAINT queues_name CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$'::text)),
     CONSTRAINT queues_rate_count_range CHECK (((rate_count >= 1) AND (rate_count <= 1000000))),
     CONSTRAINT queues_rate_pair CHECK (((rate_count IS NULL) = (rate_per_seconds IS NULL))),
-    CONSTRAINT queues_rate_window_range CHECK (((rate_per_seconds >= 1) AND (rate_per_seconds <= 86400)))
+    CONSTRAINT queues_rate_window_range CHECK (((rate_per_seconds >= 1) AND (rate_per_seconds <= 86400))),
+    CONSTRAINT queues_tenant CHECK ((tenant ~ '^[a-z0-9_.-]{1,63}$'::text))
 );
 
 CREATE TABLE forgeflow.run_attempts (
@@ -2751,7 +2757,7 @@ ALTER TABLE ONLY forgeflow.notices
     ADD CONSTRAINT notices_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY forgeflow.queues
-    ADD CONSTRAINT queues_pkey PRIMARY KEY (name);
+    ADD CONSTRAINT queues_pkey PRIMARY KEY (tenant, name);
 
 ALTER TABLE ONLY forgeflow.run_attempts
     ADD CONSTRAINT run_attempts_pkey PRIMARY KEY (run_id, attempt);
@@ -2800,7 +2806,7 @@ CREATE INDEX jobs_status_id_idx ON forgeflow.jobs USING btree (status, id DESC);
 
 CREATE INDEX jobs_tenant_idx ON forgeflow.jobs USING btree (tenant, id DESC) WHERE (tenant <> 'default'::text);
 
-CREATE INDEX queue_starts_queue_time_idx ON forgeflow.queue_starts USING btree (queue, started_at);
+CREATE INDEX queue_starts_tenant_queue_time_idx ON forgeflow.queue_starts USING btree (tenant, queue, started_at);
 
 CREATE INDEX runs_backfill_idx ON forgeflow.runs USING btree (backfill_id, status) WHERE (backfill_id IS NOT NULL);
 

@@ -17,7 +17,8 @@
 
 --changeset forgeflow:function-forgeflow_claim runOnChange:true splitStatements:false
 -- forgeflow_claim_lane: the claim of one tenant's runs (every read of pending runs is of p_tenant's; a run's tenant is
--- its job's). SKIP LOCKED on the candidates; a limited queue's row (in name order) and a concurrency key's advisory
+-- its job's; so are the queues' settings and counts, queues (tenant, name)). SKIP LOCKED on the candidates; a limited
+-- queue's row (the tenant's, in name order) and a concurrency key's advisory
 -- lock are taken before its runs are counted, so concurrent claimers cannot overshoot a limit; so is a throttle key's
 -- (20421, after the concurrency keys'), and a throttled run over its key's limit is deferred (its scheduled_for moved
 -- to when the window has room) rather than left due. A run is matched by its claim key (forgeflow_claim_key.sql: the
@@ -82,7 +83,7 @@ BEGIN
     SELECT coalesce(array_agg(name), '{}'), coalesce(array_agg(name) FILTER (WHERE paused), '{}')
     INTO v_guarded, v_paused
     FROM queues
-    WHERE paused OR max_running IS NOT NULL OR rate_count IS NOT NULL;
+    WHERE tenant = p_tenant AND (paused OR max_running IS NOT NULL OR rate_count IS NOT NULL);
 
     -- is anything guarded due at all? Keyed runs: one index descent when none is pending, else one per priority; then
     -- one per priority for every limited queue that is not paused. Each probe is LIMIT 1 in index order, so no plan
@@ -246,12 +247,13 @@ BEGIN
                         WHERE concurrency_key = k.concurrency_key AND status IN ('active', 'paused')));
     SELECT coalesce(array_agg(q.name), '{}') INTO v_full_q
     FROM queues q
-    WHERE q.name = ANY (v_guarded)
+    WHERE q.tenant = p_tenant AND q.name = ANY (v_guarded)
       AND (q.paused
            OR (q.max_running IS NOT NULL AND q.max_running <= (SELECT count(*) FROM runs
-                  WHERE status = 'running' AND queue = q.name AND lease_expires_at > v_now))
+                  WHERE status = 'running' AND queue = q.name AND tenant = p_tenant AND lease_expires_at > v_now))
            OR (q.rate_count IS NOT NULL AND q.rate_count <= (SELECT count(*) FROM queue_starts s
-                  WHERE s.queue = q.name AND s.started_at > v_now - q.rate_per_seconds * interval '1 second')));
+                  WHERE s.tenant = p_tenant AND s.queue = q.name
+                    AND s.started_at > v_now - q.rate_per_seconds * interval '1 second')));
 
     -- the candidates: guarded due runs of this selection, in claim order, a few more than the room left; read per
     -- queue and priority, so never a run scheduled for later
@@ -312,7 +314,7 @@ BEGIN
         -- lock what the candidates need, in a fixed order (queues by name, then keys), so claimers cannot deadlock
         PERFORM set_config('forgeflow.claim_locked', 'on', true);
         IF v_c_queues IS NOT NULL THEN
-            PERFORM 1 FROM queues WHERE name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
+            PERFORM 1 FROM queues WHERE tenant = p_tenant AND name = ANY (v_c_queues) ORDER BY name FOR UPDATE;
         END IF;
         IF v_c_keys IS NOT NULL THEN
             FOREACH v_key IN ARRAY (SELECT array_agg(x ORDER BY x) FROM unnest(v_c_keys) AS x) LOOP
@@ -329,7 +331,8 @@ BEGIN
         v_now := coalesce(p_now, clock_timestamp());
         IF v_c_queues IS NOT NULL THEN
             DELETE FROM queue_starts s USING queues q
-            WHERE q.name = ANY (v_c_queues) AND s.queue = q.name AND q.rate_count IS NOT NULL
+            WHERE q.tenant = p_tenant AND q.name = ANY (v_c_queues) AND s.tenant = p_tenant AND s.queue = q.name
+              AND q.rate_count IS NOT NULL
               AND s.started_at <= v_now - q.rate_per_seconds * interval '1 second';
             SELECT array_agg(q.name), array_agg(q.cap), array_agg(q.rated)
             INTO v_q_names, v_q_cap, v_q_rated
@@ -337,13 +340,14 @@ BEGIN
                 SELECT qq.name, qq.rate_count IS NOT NULL AS rated,
                        CASE WHEN qq.paused THEN 0 ELSE least(
                            coalesce(qq.max_running - (SELECT count(*) FROM runs
-                                    WHERE status = 'running' AND queue = qq.name AND lease_expires_at > v_now), 2147483647),
+                                    WHERE status = 'running' AND queue = qq.name AND tenant = p_tenant
+                                      AND lease_expires_at > v_now), 2147483647),
                            coalesce(qq.rate_count - (SELECT count(*) FROM queue_starts s
-                                    WHERE s.queue = qq.name
+                                    WHERE s.tenant = p_tenant AND s.queue = qq.name
                                       AND s.started_at > v_now - qq.rate_per_seconds * interval '1 second'), 2147483647))
                        END AS cap
                 FROM queues qq
-                WHERE qq.name = ANY (v_c_queues)
+                WHERE qq.tenant = p_tenant AND qq.name = ANY (v_c_queues)
             ) q;
         END IF;
         IF v_c_keys IS NOT NULL THEN
@@ -444,8 +448,8 @@ BEGIN
             WHERE r.id = ANY ($1)
             RETURNING r.*
         ), counted AS (
-            INSERT INTO queue_starts (queue, started_at)
-            SELECT c.queue, $3 FROM claimed c
+            INSERT INTO queue_starts (tenant, queue, started_at)
+            SELECT c.tenant, c.queue, $3 FROM claimed c
             WHERE c.queue = ANY ($5) AND ($6)[array_position($5, c.queue)]
         ), throttled AS (
             INSERT INTO throttle_starts (throttle_key, expires_at)

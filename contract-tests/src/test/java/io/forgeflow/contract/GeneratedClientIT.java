@@ -202,7 +202,7 @@ class GeneratedClientIT {
         }
 
         // queues, schedules, stats, nodes
-        assertThat(queues.listQueues().getItems()).isNotNull();
+        assertThat(queues.listQueues(null).getItems()).isNotNull();
         assertThat(queues.configureQueue("contract", new QueueSettings().maxRunning(2)).getName()).isEqualTo("contract");
         assertThat(queues.getQueue("contract").getName()).isEqualTo("contract");
         assertThat(queues.pauseQueue("contract").getName()).isEqualTo("contract");

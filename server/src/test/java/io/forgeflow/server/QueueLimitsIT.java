@@ -95,7 +95,7 @@ class QueueLimitsIT {
 
     @Test
     void aQueueMaxRunningHoldsAcrossWorkersAndOtherQueuesAreNotHeldBack() throws Exception {
-        queues.configure("reports", true, false, new QueueLimits(3, null));
+        queues.configure("default", "reports", true, false, new QueueLimits(3, null));
         Job reports = pg.insert(TestJobs.aJob().withExecutor("work").inQueue("reports"));
         Job other = pg.insert(TestJobs.aJob().withExecutor("work").inQueue("webhooks"));
         seed(reports, 40);
@@ -153,7 +153,7 @@ class QueueLimitsIT {
 
     @Test
     void aRateOfTenPerSecondStartsAboutFiftyRunsInFiveSecondsWithoutUsingAttempts() throws Exception {
-        queues.configure("partner", false, true, new QueueLimits(null, new RateLimit(10, 1)));
+        queues.configure("default", "partner", false, true, new QueueLimits(null, new RateLimit(10, 1)));
         Job job = pg.insert(TestJobs.aJob().withExecutor("work").inQueue("partner"));
         seed(job, 300);
         ConcurrencyProbe probe = new ConcurrencyProbe(run -> "partner");
@@ -265,7 +265,7 @@ class QueueLimitsIT {
         }
         await(Duration.ofSeconds(30), () -> count(RunStatus.SUCCEEDED) > 50);
 
-        queues.setPaused("bulk", true);
+        queues.setPaused("default", "bulk", true);
         // the pause has committed when setPaused returns: from now on no claim that starts may take the queue
         Instant pausedAt = pg.jdbi().withHandle(h -> h.createQuery("SELECT clock_timestamp()").mapTo(Instant.class).one());
         TimeUnit.MILLISECONDS.sleep(3 * poll.toMillis()); // several polls of every worker: none may claim
@@ -275,9 +275,9 @@ class QueueLimitsIT {
         long pending = count(RunStatus.PENDING);
         assertThat(claimedAfter).as("runs started more than one poll after the pause").isZero();
         assertThat(pending).isPositive();
-        assertThat(queues.get("bulk").paused()).isTrue();
+        assertThat(queues.get("default", "bulk").paused()).isTrue();
 
-        queues.setPaused("bulk", false);
+        queues.setPaused("default", "bulk", false);
         await(Duration.ofSeconds(60), () -> count(RunStatus.SUCCEEDED) == 1500);
     }
 

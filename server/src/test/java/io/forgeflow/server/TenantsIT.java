@@ -141,18 +141,62 @@ class TenantsIT {
 
     @Test
     void clusterWideRoutesRefuseATenantBoundTokenEvenWithAdmin() throws Exception {
-        for (String[] route : new String[][]{{"GET", "/api/nodes"}, {"GET", "/api/queues"},
-                {"PUT", "/api/queues/acme-only"}, {"POST", "/api/queues/default/pause"}}) {
+        for (String[] route : new String[][]{{"GET", "/api/nodes"}, {"GET", "/api/tenants"},
+                {"PUT", "/api/tenants/acme"}}) {
             String body = route[0].equals("PUT") ? "{\"max_running\": 1}" : null;
             HttpResponse<String> refused = call(route[0], route[1], body, ACME_ADMIN);
             assertThat(refused.statusCode()).as(route[1] + ": " + refused.body()).isEqualTo(403);
             assertThat(body(refused).get("code").asText()).isEqualTo("tenant_forbidden");
         }
-        assertThat(text("SELECT count(*)::text FROM queues WHERE name = 'acme-only' "
-                + "OR (name = CAST(:id AS text) AND paused)", "default")).isEqualTo("0");
+        assertThat(text("SELECT count(*)::text FROM tenants WHERE name = CAST(:id AS text)", "acme")).isEqualTo("0");
         // what holds no tenant's data stays open
         assertThat(call("GET", "/api/openapi.json", null, ACME).statusCode()).isEqualTo(200);
         assertThat(call("GET", "/healthz", null, ACME).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aTenantsQueuesAreItsOwnItsTokenSetsThemAndAnotherTenantsQueueOfTheSameNameIsUntouched() throws Exception {
+        HttpResponse<String> set = call("PUT", "/api/queues/mail", "{\"max_running\": 2}", ACME_ADMIN);
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        assertThat(body(set).get("tenant").asText()).isEqualTo("acme");
+        HttpResponse<String> paused = call("POST", "/api/queues/mail/pause", null, ACME_ADMIN);
+        assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+        assertThat(body(paused).get("paused").asBoolean()).isTrue();
+
+        assertThat(text("SELECT string_agg(tenant || ':' || paused || ':' || max_running, ',') FROM queues "
+                + "WHERE name = CAST(:id AS text)", "mail")).isEqualTo("acme:true:2");
+        // the cluster-wide token: the default tenant's queue of that name is another, open one
+        JsonNode own = body(call("GET", "/api/queues/mail", null, ADMIN));
+        assertThat(own.get("tenant").asText()).isEqualTo("default");
+        assertThat(own.get("paused").asBoolean()).isFalse();
+        JsonNode acmeByHeader = body(call("GET", "/api/queues/mail", null, ADMIN, "acme"));
+        assertThat(acmeByHeader.get("paused").asBoolean()).isTrue();
+        assertThat(body(call("GET", "/api/queues?tenant=acme", null, ADMIN)).get("items").findValuesAsText("name"))
+                .containsExactly("default", "mail");
+        // lists: a bound token sees its tenant's queues; the cluster-wide one every tenant's, or one
+        body(call("GET", "/api/queues", null, ACME)).get("items")
+                .forEach(q -> assertThat(q.get("tenant").asText()).isEqualTo("acme"));
+        List<String> all = new ArrayList<>();
+        body(call("GET", "/api/queues", null, ADMIN)).get("items")
+                .forEach(q -> all.add(q.get("tenant").asText() + "/" + q.get("name").asText()));
+        assertThat(all).contains("acme/mail", "default/default");
+        List<String> beta = new ArrayList<>();
+        body(call("GET", "/api/queues?tenant=beta", null, ADMIN)).get("items")
+                .forEach(q -> beta.add(q.get("tenant").asText() + "/" + q.get("name").asText()));
+        assertThat(beta).containsExactly("beta/default");
+
+        // a bound token may not name another tenant's queue, and nothing changes
+        HttpResponse<String> refused = call("POST", "/api/queues/mail/resume", null, ACME_ADMIN, "beta");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+        assertThat(body(refused).get("code").asText()).isEqualTo("tenant_forbidden");
+        HttpResponse<String> other = call("GET", "/api/queues?tenant=beta", null, ACME);
+        assertThat(other.statusCode()).isEqualTo(403);
+        HttpResponse<String> bad = call("GET", "/api/queues?tenant=Not_Valid", null, ADMIN);
+        assertThat(bad.statusCode()).as(bad.body()).isEqualTo(422);
+        assertThat(body(bad).get("field").asText()).isEqualTo("tenant");
+        assertThat(text("SELECT count(*)::text FROM queues WHERE name = CAST(:id AS text)", "mail")).isEqualTo("1");
+
+        call("POST", "/api/queues/mail/resume", null, ACME_ADMIN);
     }
 
     @Test

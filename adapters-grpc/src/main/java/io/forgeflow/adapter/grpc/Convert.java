@@ -238,7 +238,8 @@ final class Convert {
 
     static Queue queue(QueueInfo q) {
         Queue.Builder b = Queue.newBuilder().setName(q.name()).setPending(q.pending()).setDue(q.due())
-                .setRunning(q.running()).setLagSeconds(q.lag().toMillis() / 1000.0).setPaused(q.paused());
+                .setRunning(q.running()).setLagSeconds(q.lag().toMillis() / 1000.0).setPaused(q.paused())
+                .setTenant(q.tenant());
         if (q.limits() != null && q.limits().maxRunning() != null) {
             b.setMaxRunning(q.limits().maxRunning());
         }

@@ -56,12 +56,12 @@ final class OtherServices {
         @Override
         public void listQueues(ListQueuesRequest request, StreamObserver<ListQueuesResponse> observer) {
             unary.answer(observer, () -> ListQueuesResponse.newBuilder()
-                    .addAllQueues(uc.queues().list().stream().map(Convert::queue).toList()).build());
+                    .addAllQueues(uc.queues().list(Tenancy.current().forList(request.getTenant())).stream().map(Convert::queue).toList()).build());
         }
 
         @Override
         public void getQueue(QueueNameRequest request, StreamObserver<Queue> observer) {
-            unary.answer(observer, () -> Convert.queue(uc.queues().get(request.getName())));
+            unary.answer(observer, () -> Convert.queue(uc.queues().get(Tenancy.current().forSubmission(null), request.getName())));
         }
 
         @Override
@@ -82,19 +82,19 @@ final class OtherServices {
                 Integer max = setMax && request.hasMaxRunning() ? request.getMaxRunning() : null;
                 RateLimit rate = setRate && request.hasRateLimit()
                         ? new RateLimit(request.getRateLimit().getCount(), request.getRateLimit().getPerSeconds()) : null;
-                return Convert.queue(uc.queues().configure(request.getName(), setMax, setRate,
+                return Convert.queue(uc.queues().configure(Tenancy.current().forSubmission(null), request.getName(), setMax, setRate,
                         new QueueLimits(max, rate)));
             });
         }
 
         @Override
         public void pauseQueue(QueueNameRequest request, StreamObserver<Queue> observer) {
-            unary.answer(observer, () -> Convert.queue(uc.queues().pause(request.getName())));
+            unary.answer(observer, () -> Convert.queue(uc.queues().pause(Tenancy.current().forSubmission(null), request.getName())));
         }
 
         @Override
         public void resumeQueue(QueueNameRequest request, StreamObserver<Queue> observer) {
-            unary.answer(observer, () -> Convert.queue(uc.queues().resume(request.getName())));
+            unary.answer(observer, () -> Convert.queue(uc.queues().resume(Tenancy.current().forSubmission(null), request.getName())));
         }
     }
 

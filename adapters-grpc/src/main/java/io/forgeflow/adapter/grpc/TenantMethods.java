@@ -50,6 +50,7 @@ final class TenantMethods implements ServerInterceptor {
     private static final Logger LOG = LoggerFactory.getLogger(TenantMethods.class);
     private static final String JOBS = "forgeflow.v1.JobService/";
     private static final String RUNS = "forgeflow.v1.RunService/";
+    private static final String QUEUES = "forgeflow.v1.QueueService/";
 
     /**
      * What a method reaches when the call acts in one tenant: the kind of object its request names by id and how to
@@ -66,7 +67,8 @@ final class TenantMethods implements ServerInterceptor {
      * GetJob, UpdateJob, Pause/Resume/Cancel/Trigger/DeleteJob, BackfillJob, GetBackfill   job id (job_id)
      * GetRun, CancelRun, RequeueRun                         run id
      * ScheduleService/Preview                               job_id, when given
-     * anything else (WatchRuns, queues, TenantService, stats, nodes)   cluster-wide: the tenants' weights and
+     * QueueService (every method)                           the call's tenant's queues
+     * anything else (WatchRuns, TenantService, stats, nodes)   cluster-wide: the tenants' weights and
      *                                                       limits bind every tenant, so no tenant may read or set them
      * </pre>
      */
@@ -89,7 +91,12 @@ final class TenantMethods implements ServerInterceptor {
             Map.entry(RUNS + "GetRun", run(GetRunRequest.class, GetRunRequest::getId)),
             Map.entry(RUNS + "CancelRun", run(RunIdRequest.class, RunIdRequest::getId)),
             Map.entry(RUNS + "RequeueRun", run(RunIdRequest.class, RunIdRequest::getId)),
-            Map.entry("forgeflow.v1.ScheduleService/Preview", job(PreviewRequest.class, PreviewRequest::getJobId)));
+            Map.entry("forgeflow.v1.ScheduleService/Preview", job(PreviewRequest.class, PreviewRequest::getJobId)),
+            Map.entry(QUEUES + "ListQueues", Route.SCOPED),
+            Map.entry(QUEUES + "GetQueue", Route.SCOPED),
+            Map.entry(QUEUES + "ConfigureQueue", Route.SCOPED),
+            Map.entry(QUEUES + "PauseQueue", Route.SCOPED),
+            Map.entry(QUEUES + "ResumeQueue", Route.SCOPED));
 
     private final TenantDirectory directory;
     private final Predicate<Throwable> databaseAway;

@@ -104,7 +104,18 @@ class TenantMethodsTest {
         @Override
         public void listQueues(ListQueuesRequest request, StreamObserver<ListQueuesResponse> observer) {
             ran.incrementAndGet();
-            observer.onNext(ListQueuesResponse.getDefaultInstance());
+            new Unary(t -> false).answer(observer, () -> ListQueuesResponse.newBuilder().addQueues(
+                    io.forgeflow.adapter.grpc.v1.Queue.newBuilder().setTenant(String.valueOf(
+                            Tenancy.current().forList(request.getTenant())))).build());
+        }
+    }
+
+    final class Cluster extends ClusterServiceGrpc.ClusterServiceImplBase {
+        @Override
+        public void listNodes(io.forgeflow.adapter.grpc.v1.ListNodesRequest request,
+                              StreamObserver<io.forgeflow.adapter.grpc.v1.ListNodesResponse> observer) {
+            ran.incrementAndGet();
+            observer.onNext(io.forgeflow.adapter.grpc.v1.ListNodesResponse.getDefaultInstance());
             observer.onCompleted();
         }
     }
@@ -118,7 +129,8 @@ class TenantMethodsTest {
         TenantMethods tenants = new TenantMethods(directory, t -> false);
         server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .addService(ServerInterceptors.intercept(new Jobs(), tenants, CALLERS))
-                .addService(ServerInterceptors.intercept(new Queues(), tenants, CALLERS)).build().start();
+                .addService(ServerInterceptors.intercept(new Queues(), tenants, CALLERS))
+                .addService(ServerInterceptors.intercept(new Cluster(), tenants, CALLERS)).build().start();
         channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
     }
 
@@ -207,14 +219,31 @@ class TenantMethodsTest {
     @Test
     void clusterWideMethodsRefuseABoundCallerBeforeTheyRun() throws Exception {
         StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
-                () -> QueueServiceGrpc.newBlockingStub(as("acme", null)).listQueues(ListQueuesRequest.getDefaultInstance()));
+                () -> ClusterServiceGrpc.newBlockingStub(as("acme", null))
+                        .listNodes(io.forgeflow.adapter.grpc.v1.ListNodesRequest.getDefaultInstance()));
         assertEquals(Status.Code.PERMISSION_DENIED, refused.getStatus().getCode());
         assertEquals("tenant_forbidden", info(refused).getReason());
-        assertTrue(refused.getStatus().getDescription().contains("forgeflow.v1.QueueService/ListQueues is "
+        assertTrue(refused.getStatus().getDescription().contains("forgeflow.v1.ClusterService/ListNodes is "
                 + "cluster-wide"), refused.getMessage());
         assertEquals(0, ran.get());
-        QueueServiceGrpc.newBlockingStub(as(null, "acme")).listQueues(ListQueuesRequest.getDefaultInstance());
+        ClusterServiceGrpc.newBlockingStub(as(null, "acme"))
+                .listNodes(io.forgeflow.adapter.grpc.v1.ListNodesRequest.getDefaultInstance());
         assertEquals(1, ran.get());
+    }
+
+    @Test
+    void queuesAreTheCallersTenantsAndABoundCallerMayNameNoOther() throws Exception {
+        assertEquals("acme", QueueServiceGrpc.newBlockingStub(as("acme", null))
+                .listQueues(ListQueuesRequest.getDefaultInstance()).getQueues(0).getTenant());
+        assertEquals("beta", QueueServiceGrpc.newBlockingStub(as(null, "beta"))
+                .listQueues(ListQueuesRequest.getDefaultInstance()).getQueues(0).getTenant());
+        assertEquals("null", QueueServiceGrpc.newBlockingStub(as(null, null))
+                .listQueues(ListQueuesRequest.getDefaultInstance()).getQueues(0).getTenant(), "every tenant's");
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
+                () -> QueueServiceGrpc.newBlockingStub(as("acme", null))
+                        .listQueues(ListQueuesRequest.newBuilder().setTenant("beta").build()));
+        assertEquals(Status.Code.PERMISSION_DENIED, refused.getStatus().getCode());
+        assertEquals("tenant_forbidden", info(refused).getReason());
     }
 
     /** Every method is in the table or cluster-wide, and every route that names an object reads its id field. */
@@ -251,10 +280,7 @@ class TenantMethodsTest {
             }
         }
         assertEquals(13, named);
-        assertEquals(new TreeSet<>(Set.of("forgeflow.v1.RunService/WatchRuns",
-                "forgeflow.v1.QueueService/ListQueues", "forgeflow.v1.QueueService/GetQueue",
-                "forgeflow.v1.QueueService/ConfigureQueue", "forgeflow.v1.QueueService/PauseQueue",
-                "forgeflow.v1.QueueService/ResumeQueue", "forgeflow.v1.ClusterService/GetStats",
+        assertEquals(new TreeSet<>(Set.of("forgeflow.v1.RunService/WatchRuns", "forgeflow.v1.ClusterService/GetStats",
                 "forgeflow.v1.TenantService/ListTenants", "forgeflow.v1.TenantService/GetTenant",
                 "forgeflow.v1.TenantService/ConfigureTenant",
                 "forgeflow.v1.ClusterService/ListNodes")), clusterWide);

@@ -328,7 +328,7 @@ final class Rows {
         Integer maxRunning = (Integer) rs.getObject("max_running");
         Integer rateCount = (Integer) rs.getObject("rate_count");
         RateLimit rate = rateCount == null ? null : new RateLimit(rateCount, rs.getInt("rate_per_seconds"));
-        return new QueueInfo(rs.getString("name"), rs.getLong("pending"), rs.getLong("due"), rs.getLong("running"),
+        return new QueueInfo(rs.getString("tenant"), rs.getString("name"), rs.getLong("pending"), rs.getLong("due"), rs.getLong("running"),
                 java.time.Duration.ofNanos((long) (Math.max(0, rs.getDouble("lag_seconds")) * 1e9)),
                 rs.getBoolean("paused"), new QueueLimits(maxRunning, rate), rs.getLong("starts_in_window"));
     }

@@ -236,7 +236,7 @@ class PlanStabilityIT {
     @Test
     void aGuardedClaimReadsNoRunScheduledForLaterEither() {
         PostgresQueueRepository queues = new PostgresQueueRepository(jdbi, clock);
-        queues.configure("default", true, false, new io.forgeflow.domain.queue.QueueLimits(1_000, null));
+        queues.configure("default", "default", true, false, new io.forgeflow.domain.queue.QueueLimits(1_000, null));
         pg.insert(aRun().dueAt(now.minusSeconds(1)));
         queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
 
@@ -254,7 +254,7 @@ class PlanStabilityIT {
     @Test
     void aClaimWhereEveryDueRunIsInALimitedQueueDoesNotReadThemAllAsOpenCandidates() {
         PostgresQueueRepository queues = new PostgresQueueRepository(jdbi, clock);
-        queues.configure("default", true, false, new io.forgeflow.domain.queue.QueueLimits(100_000, null));
+        queues.configure("default", "default", true, false, new io.forgeflow.domain.queue.QueueLimits(100_000, null));
         pg.insert(aRun().dueAt(now.minusSeconds(1)));
         queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
 

@@ -86,7 +86,7 @@ class PostgresQueuesIT {
             pg.insert(Run.pending(Ids.newId(now), low.id(), 3, 9, now.minusSeconds(5), "noop", Map.of(), 60, now));
             Run urgent = pg.insert(Run.pending(Ids.newId(now.plusMillis(1)), high.id(), 3, 1, now.minusSeconds(1),
                     "noop", Map.of(), 60, now));
-            queues.configure("a", true, false, new QueueLimits(10, null)); // one queue on the guarded path
+            queues.configure("default", "a", true, false, new QueueLimits(10, null)); // one queue on the guarded path
 
             List<Run> claimed = claim("w1", QueueSelection.ALL, 1);
 
@@ -100,24 +100,24 @@ class PostgresQueuesIT {
         void aPausedQueueIsNotClaimedUntilResumedAndItsRunsKeepTheirAttempts() {
             seed(jobIn("bulk"), 4);
             seed(jobIn("other"), 2);
-            QueueInfo paused = queues.setPaused("bulk", true);
+            QueueInfo paused = queues.setPaused("default", "bulk", true);
 
             assertThat(paused.paused()).isTrue();
             assertThat(paused.pending()).isEqualTo(4);
             assertThat(claim("w1", QueueSelection.ALL, 10)).hasSize(2);
             assertThat(claim("w1", QueueSelection.only(Set.of("bulk")), 10)).isEmpty();
 
-            queues.setPaused("bulk", false);
+            queues.setPaused("default", "bulk", false);
             List<Run> claimed = claim("w1", QueueSelection.ALL, 10);
             assertThat(claimed).hasSize(4).allSatisfy(r -> assertThat(r.attempt()).isEqualTo(1));
         }
 
         @Test
         void pausingAQueueWithLimitsKeepsTheLimits() {
-            queues.configure("bulk", true, true, new QueueLimits(5, new RateLimit(100, 60)));
-            QueueInfo q = queues.setPaused("bulk", true);
+            queues.configure("default", "bulk", true, true, new QueueLimits(5, new RateLimit(100, 60)));
+            QueueInfo q = queues.setPaused("default", "bulk", true);
             assertThat(q.limits()).isEqualTo(new QueueLimits(5, new RateLimit(100, 60)));
-            assertThat(queues.setPaused("bulk", false).limits().maxRunning()).isEqualTo(5);
+            assertThat(queues.setPaused("default", "bulk", false).limits().maxRunning()).isEqualTo(5);
         }
     }
 
@@ -126,7 +126,7 @@ class PostgresQueuesIT {
         @Test
         void aQueueMaxRunningCountsRunsAlreadyRunning() {
             seed(jobIn("reports"), 10);
-            queues.configure("reports", true, false, new QueueLimits(3, null));
+            queues.configure("default", "reports", true, false, new QueueLimits(3, null));
 
             assertThat(claim("w1", QueueSelection.ALL, 2)).hasSize(2);
             assertThat(claim("w2", QueueSelection.ALL, 10)).hasSize(1);
@@ -185,7 +185,7 @@ class PostgresQueuesIT {
         void racingClaimersNeverOvershootAKeyOrAQueueLimit() throws Exception {
             seed(pg.insert(aJob().limitedBy("shared", 3)), 200);
             seed(jobIn("limited"), 200);
-            queues.configure("limited", true, false, new QueueLimits(4, null));
+            queues.configure("default", "limited", true, false, new QueueLimits(4, null));
             int claimers = 12;
             CyclicBarrier start = new CyclicBarrier(claimers);
             ExecutorService pool = Executors.newFixedThreadPool(claimers);
@@ -222,12 +222,12 @@ class PostgresQueuesIT {
         @Test
         void aRateLimitIsASlidingWindowAndItsOldStartsArePruned() {
             seed(jobIn("partner"), 30);
-            queues.configure("partner", false, true, new QueueLimits(null, new RateLimit(5, 10)));
+            queues.configure("default", "partner", false, true, new QueueLimits(null, new RateLimit(5, 10)));
 
             assertThat(claim("w1", QueueSelection.ALL, 3)).hasSize(3);
             clock.advance(Duration.ofSeconds(5));
             assertThat(claim("w1", QueueSelection.ALL, 10)).hasSize(2);
-            assertThat(queues.get("partner").startsInWindow()).isEqualTo(5);
+            assertThat(queues.get("default", "partner").startsInWindow()).isEqualTo(5);
             clock.advance(Duration.ofSeconds(5)); // the first three starts leave the window, the other two stay
             assertThat(claim("w1", QueueSelection.ALL, 10)).hasSize(3);
             clock.advance(Duration.ofSeconds(11));
@@ -240,9 +240,9 @@ class PostgresQueuesIT {
         @Test
         void clearingARateLimitLetsEverythingStart() {
             seed(jobIn("partner"), 10);
-            queues.configure("partner", false, true, new QueueLimits(null, new RateLimit(1, 3600)));
+            queues.configure("default", "partner", false, true, new QueueLimits(null, new RateLimit(1, 3600)));
             assertThat(claim("w1", QueueSelection.ALL, 10)).hasSize(1);
-            QueueInfo cleared = queues.configure("partner", false, true, QueueLimits.NONE);
+            QueueInfo cleared = queues.configure("default", "partner", false, true, QueueLimits.NONE);
             assertThat(cleared.limits().rateLimit()).isNull();
             assertThat(claim("w1", QueueSelection.ALL, 10)).hasSize(9);
         }
@@ -252,12 +252,12 @@ class PostgresQueuesIT {
     class Settings {
         @Test
         void configureAppliesOnlyTheGivenLimits() {
-            queues.configure("q", true, true, new QueueLimits(2, new RateLimit(10, 60)));
-            QueueInfo onlyMax = queues.configure("q", true, false, new QueueLimits(7, null));
+            queues.configure("default", "q", true, true, new QueueLimits(2, new RateLimit(10, 60)));
+            QueueInfo onlyMax = queues.configure("default", "q", true, false, new QueueLimits(7, null));
             assertThat(onlyMax.limits()).isEqualTo(new QueueLimits(7, new RateLimit(10, 60)));
-            QueueInfo clearedMax = queues.configure("q", true, false, QueueLimits.NONE);
+            QueueInfo clearedMax = queues.configure("default", "q", true, false, QueueLimits.NONE);
             assertThat(clearedMax.limits()).isEqualTo(new QueueLimits(null, new RateLimit(10, 60)));
-            QueueInfo nothing = queues.configure("q", false, false, QueueLimits.NONE);
+            QueueInfo nothing = queues.configure("default", "q", false, false, QueueLimits.NONE);
             assertThat(nothing.limits()).isEqualTo(clearedMax.limits());
         }
 
@@ -267,10 +267,10 @@ class PostgresQueuesIT {
             queue.claim("w1", NOOP, QueueSelection.ALL, 1, LEASE);
             pg.insert(Run.pending(Ids.newId(now), jobIn("reports").id(), 3, 5, now.plusSeconds(600), "noop",
                     Map.of(), 60, now));
-            queues.setPaused("idle", true);
+            queues.setPaused("default", "idle", true);
             pg.insert(aJob().inQueue("nightly").recurring("0 3 * * *", now.plusSeconds(3600)));
 
-            List<QueueInfo> all = queues.list();
+            List<QueueInfo> all = queues.list(null);
 
             assertThat(all).extracting(QueueInfo::name).containsExactly("default", "idle", "nightly", "reports");
             QueueInfo reports = all.get(3);
@@ -283,13 +283,13 @@ class PostgresQueuesIT {
 
         @Test
         void anUnknownQueueReadsAsEmptyAndOpenAndABadNameIsRefused() {
-            QueueInfo unknown = queues.get("never-used");
+            QueueInfo unknown = queues.get("default", "never-used");
             assertThat(unknown.pending()).isZero();
             assertThat(unknown.paused()).isFalse();
             assertThat(unknown.limits().isLimited()).isFalse();
-            assertThatThrownBy(() -> queues.get("no spaces")).isInstanceOf(ValidationException.class)
+            assertThatThrownBy(() -> queues.get("default", "no spaces")).isInstanceOf(ValidationException.class)
                     .hasMessageContaining("queue name");
-            assertThatThrownBy(() -> queues.setPaused("../x", true)).isInstanceOf(ValidationException.class);
+            assertThatThrownBy(() -> queues.setPaused("default", "../x", true)).isInstanceOf(ValidationException.class);
         }
 
         @Test

@@ -11,7 +11,10 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 
 import java.io.InputStream;
 import java.util.Map;
@@ -20,7 +23,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * {@code /api/queues}: list queues, set their cluster-wide limits, pause and resume them (API.md, "Queues").
+ * {@code /api/queues}: list queues, set their cluster-wide limits, pause and resume them (API.md, "Queues"). A queue is
+ * a tenant's: the request's (README "Tenants"). A list of a cluster-wide request without one shows every tenant's (or
+ * {@code ?tenant=}'s); a single queue without one is the default tenant's.
  */
 @Path("/api/queues")
 @Produces(MediaType.APPLICATION_JSON)
@@ -35,14 +40,15 @@ public final class QueueResource {
     }
 
     @GET
-    public QueuesResponse list() {
-        return new QueuesResponse(controls.list().stream().map(QueueResponse::of).collect(Collectors.toList()));
+    public QueuesResponse list(@Context UriInfo uri, @Context ContainerRequestContext request) {
+        String tenant = Tenancy.of(request).forList(Query.of(uri, "tenant").get("tenant"));
+        return new QueuesResponse(controls.list(tenant).stream().map(QueueResponse::of).collect(Collectors.toList()));
     }
 
     @GET
     @Path("{name}")
-    public QueueResponse get(@PathParam("name") String name) {
-        return QueueResponse.of(controls.get(name));
+    public QueueResponse get(@PathParam("name") String name, @Context ContainerRequestContext request) {
+        return QueueResponse.of(controls.get(tenantOf(request), name));
     }
 
     /**
@@ -52,7 +58,9 @@ public final class QueueResource {
     @PUT
     @Path("{name}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public QueueResponse configure(@PathParam("name") String name, InputStream body) {
+    public QueueResponse configure(@PathParam("name") String name, InputStream body,
+                                   @Context ContainerRequestContext request) {
+        String tenant = tenantOf(request);
         Map<String, Object> fields = JsonBody.readObject(body, EXAMPLE);
         for (String key : fields.keySet()) {
             if (!FIELDS.contains(key)) {
@@ -66,18 +74,23 @@ public final class QueueResource {
         Integer maxRunning = setMax ? LimitFields.whole(fields.get("max_running"), "max_running", 1,
                 QueueLimits.MAX_RUNNING_LIMIT, "no limit") : null;
         RateLimit rate = setRate ? LimitFields.rate(fields.get("rate_limit")) : null;
-        return QueueResponse.of(controls.configure(name, setMax, setRate, new QueueLimits(maxRunning, rate)));
+        return QueueResponse.of(controls.configure(tenant, name, setMax, setRate, new QueueLimits(maxRunning, rate)));
     }
 
     @POST
     @Path("{name}/pause")
-    public QueueResponse pause(@PathParam("name") String name) {
-        return QueueResponse.of(controls.pause(name));
+    public QueueResponse pause(@PathParam("name") String name, @Context ContainerRequestContext request) {
+        return QueueResponse.of(controls.pause(tenantOf(request), name));
     }
 
     @POST
     @Path("{name}/resume")
-    public QueueResponse resume(@PathParam("name") String name) {
-        return QueueResponse.of(controls.resume(name));
+    public QueueResponse resume(@PathParam("name") String name, @Context ContainerRequestContext request) {
+        return QueueResponse.of(controls.resume(tenantOf(request), name));
+    }
+
+    /** The tenant whose queue a route names: the request's, else the default. */
+    private static String tenantOf(ContainerRequestContext request) {
+        return Tenancy.of(request).forSubmission(null);
     }
 }

@@ -6,10 +6,12 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.forgeflow.domain.queue.QueueInfo;
 import io.forgeflow.domain.queue.RateLimit;
 
-/** A queue as the API shows it (API.md, "Queues"). Every field is present; absent limits are null. */
+/**
+ * A queue as the API shows it (API.md, "Queues"): a tenant's. Every field is present; absent limits are null.
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"name", "paused", "max_running", "rate_limit", "pending", "due", "running", "lag_seconds",
-        "starts_in_window"})
+        "starts_in_window", "tenant"})
 public record QueueResponse(
         @JsonProperty("name") String name,
         @JsonProperty("paused") boolean paused,
@@ -19,7 +21,8 @@ public record QueueResponse(
         @JsonProperty("due") long due,
         @JsonProperty("running") long running,
         @JsonProperty("lag_seconds") double lagSeconds,
-        @JsonProperty("starts_in_window") long startsInWindow) {
+        @JsonProperty("starts_in_window") long startsInWindow,
+        @JsonProperty("tenant") String tenant) {
 
     /** A rate limit: at most {@code count} starts in any {@code per_seconds} window. */
     @JsonPropertyOrder({"count", "per_seconds"})
@@ -31,6 +34,7 @@ public record QueueResponse(
 
     static QueueResponse of(QueueInfo q) {
         return new QueueResponse(q.name(), q.paused(), q.limits().maxRunning(), Rate.of(q.limits().rateLimit()),
-                q.pending(), q.due(), q.running(), Math.round(q.lag().toMillis() / 10.0) / 100.0, q.startsInWindow());
+                q.pending(), q.due(), q.running(), Math.round(q.lag().toMillis() / 10.0) / 100.0, q.startsInWindow(),
+                q.tenant());
     }
 }

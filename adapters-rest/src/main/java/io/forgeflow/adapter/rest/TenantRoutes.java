@@ -19,8 +19,10 @@ import java.util.Set;
  * GET /api/schedules/preview                                            (with job_id: that job)
  * GET /api/stats                                                        the request's tenant's runs
  * GET /api/events                                                       the request's tenant's events
+ * /api/queues, /api/queues/{name}/...                                   the request's tenant's queues (a queue's
+ *                                                                       settings and counts are per tenant)
  * /healthz, /readyz, /api/openapi.json                                  open: they hold no tenant's data
- * anything else (nodes, queues, tenants)                               cluster-wide (GET and PUT /api/tenants/...:
+ * anything else (nodes, tenants)                                       cluster-wide (GET and PUT /api/tenants/...:
  *                                                                       weights and limits span every tenant)
  * </pre>
  */
@@ -50,6 +52,9 @@ final class TenantRoutes {
             return jobId == null ? Route.SCOPED : new Route(true, TenantDirectory.Kind.JOB, jobId);
         }
         if ((collection.equals("stats") || collection.equals("events")) && s.size() == 2) {
+            return Route.SCOPED;
+        }
+        if (collection.equals("queues")) {
             return Route.SCOPED;
         }
         if (!TENANT_COLLECTIONS.contains(collection)) {

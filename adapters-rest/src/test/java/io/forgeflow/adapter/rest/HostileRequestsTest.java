@@ -71,7 +71,7 @@ class HostileRequestsTest {
         InMemoryStore store = ((RestTestApplication) APP.getApplication()).store;
         List<Job> jobsBefore = store.allJobs();
         List<Run> runsBefore = store.allRuns();
-        List<QueueInfo> queuesBefore = store.queues().list();
+        List<QueueInfo> queuesBefore = store.queues().list(null);
         List<io.forgeflow.domain.tenant.TenantInfo> tenantsBefore = store.tenants().list();
         Map<String, String> headers = new LinkedHashMap<>(c.headers());
         if (!headers.containsKey("Authorization")) {
@@ -109,7 +109,7 @@ class HostileRequestsTest {
         }
         assertThat(store.allJobs()).as("jobs unchanged").isEqualTo(jobsBefore);
         assertThat(store.allRuns()).as("runs unchanged").isEqualTo(runsBefore);
-        assertThat(store.queues().list()).as("queues unchanged").isEqualTo(queuesBefore);
+        assertThat(store.queues().list(null)).as("queues unchanged").isEqualTo(queuesBefore);
         assertThat(store.tenants().list()).as("tenants unchanged").isEqualTo(tenantsBefore);
     }
 

@@ -41,7 +41,7 @@ class QueueResourceTest {
             RestTestApplication.class, ResourceHelpers.resourceFilePath("rest-test.yml"));
 
     static final List<String> QUEUE_FIELDS = List.of("name", "paused", "max_running", "rate_limit", "pending", "due",
-            "running", "lag_seconds", "starts_in_window");
+            "running", "lag_seconds", "starts_in_window", "tenant");
     static final String START = "2026-03-01T12:00:00Z";
 
     Api api;
@@ -77,7 +77,7 @@ class QueueResourceTest {
         void theListHoldsEveryKnownQueueByNameWithEveryField() {
             submitIn("reports");
             submitIn("reports");
-            store.queues().configure("archive", true, false, new QueueLimits(1, null));
+            store.queues().configure("default", "archive", true, false, new QueueLimits(1, null));
 
             Api.Reply r = api.get("/api/queues");
 
@@ -104,7 +104,7 @@ class QueueResourceTest {
         void aQueueShowsItsDepthRunningCountLagAndRateWindow() {
             submitIn("reports");
             submitIn("reports");
-            store.queues().configure("reports", false, true, new QueueLimits(null, new RateLimit(10, 60)));
+            store.queues().configure("default", "reports", false, true, new QueueLimits(null, new RateLimit(10, 60)));
             clock.advance(Duration.ofMillis(2_500));
             List<Run> claimed = store.queue().claim("w1", Set.of("shell"), QueueSelection.ALL, 1, Duration.ofSeconds(30));
             assertThat(claimed).hasSize(1);
@@ -131,7 +131,7 @@ class QueueResourceTest {
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.body()).isEqualTo("{\"name\":\"nobody-yet\",\"paused\":false,\"max_running\":null,"
                     + "\"rate_limit\":null,\"pending\":0,\"due\":0,\"running\":0,\"lag_seconds\":0.0,"
-                    + "\"starts_in_window\":0}");
+                    + "\"starts_in_window\":0,\"tenant\":\"default\"}");
             assertThat(api.get("/api/queues").json().get("items")).extracting(q -> q.get("name").asText())
                     .containsExactly("default");
         }
@@ -139,7 +139,7 @@ class QueueResourceTest {
         @Test
         void aListWithNoJobsHoldsTheDefaultQueue() {
             String queue = "{\"name\":\"default\",\"paused\":false,\"max_running\":null,\"rate_limit\":null,"
-                    + "\"pending\":0,\"due\":0,\"running\":0,\"lag_seconds\":0.0,\"starts_in_window\":0}";
+                    + "\"pending\":0,\"due\":0,\"running\":0,\"lag_seconds\":0.0,\"starts_in_window\":0,\"tenant\":\"default\"}";
             assertThat(api.get("/api/queues").body()).isEqualTo("{\"items\":[" + queue + "],\"queues\":[" + queue + "]}");
         }
     }
@@ -156,7 +156,7 @@ class QueueResourceTest {
             assertThat(r.json().get("max_running").asInt()).isEqualTo(2);
             assertThat(r.json().get("rate_limit").get("count").asInt()).isEqualTo(100);
             assertThat(r.json().get("rate_limit").get("per_seconds").asInt()).isEqualTo(60);
-            assertThat(store.queues().get("reports").limits()).isEqualTo(new QueueLimits(2, new RateLimit(100, 60)));
+            assertThat(store.queues().get("default", "reports").limits()).isEqualTo(new QueueLimits(2, new RateLimit(100, 60)));
             assertThat(app.signal.count()).as("workers are woken: waiting runs may start").isEqualTo(1);
             assertThat(api.get("/api/queues/reports").json()).isEqualTo(r.json());
         }
@@ -171,7 +171,7 @@ class QueueResourceTest {
             assertThat(onlyMax.json().get("rate_limit").get("count").asInt()).isEqualTo(100);
             assertThat(onlyMax.json().get("max_running").asInt()).isEqualTo(5);
             assertThat(onlyRate.json().get("max_running").asInt()).isEqualTo(5);
-            assertThat(store.queues().get("reports").limits()).isEqualTo(new QueueLimits(5, new RateLimit(1, 1)));
+            assertThat(store.queues().get("default", "reports").limits()).isEqualTo(new QueueLimits(5, new RateLimit(1, 1)));
         }
 
         @Test
@@ -185,7 +185,7 @@ class QueueResourceTest {
 
             Api.Reply noRate = api.put("/api/queues/reports", "{\"rate_limit\": null}");
             assertThat(noRate.json().get("rate_limit").isNull()).isTrue();
-            assertThat(store.queues().get("reports").limits()).isEqualTo(QueueLimits.NONE);
+            assertThat(store.queues().get("default", "reports").limits()).isEqualTo(QueueLimits.NONE);
         }
 
         @Test
@@ -196,7 +196,7 @@ class QueueResourceTest {
 
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.json().get("max_running").asInt()).isEqualTo(3);
-            assertThat(store.queues().get("reports").limits()).isEqualTo(new QueueLimits(3, null));
+            assertThat(store.queues().get("default", "reports").limits()).isEqualTo(new QueueLimits(3, null));
         }
 
         @Test
@@ -208,7 +208,7 @@ class QueueResourceTest {
 
             assertThat(high.status()).as(high.body()).isEqualTo(200);
             assertThat(low.status()).as(low.body()).isEqualTo(200);
-            assertThat(store.queues().get("q").limits()).isEqualTo(new QueueLimits(1, new RateLimit(1, 1)));
+            assertThat(store.queues().get("default", "q").limits()).isEqualTo(new QueueLimits(1, new RateLimit(1, 1)));
         }
 
         @Test
@@ -222,8 +222,8 @@ class QueueResourceTest {
 
             assertThat(form.status()).as(form.body()).isEqualTo(200);
             assertThat(none.status()).as(none.body()).isEqualTo(200);
-            assertThat(store.queues().get("reports").limits().maxRunning()).isEqualTo(4);
-            assertThat(store.queues().get("webhooks").limits().maxRunning()).isEqualTo(5);
+            assertThat(store.queues().get("default", "reports").limits().maxRunning()).isEqualTo(4);
+            assertThat(store.queues().get("default", "webhooks").limits().maxRunning()).isEqualTo(5);
         }
     }
 
@@ -347,7 +347,7 @@ class QueueResourceTest {
     void aRefusedBodyAnswersAJsonErrorNamingTheFieldAndChangesNothing(String name, String body, int status,
                                                                       String field) {
         api.put("/api/queues/reports", "{\"max_running\": 7, \"rate_limit\": {\"count\": 9, \"per_seconds\": 9}}");
-        List<QueueInfo> before = store.queues().list();
+        List<QueueInfo> before = store.queues().list(null);
         app.signal.reset();
 
         Api.Reply r = api.put("/api/queues/reports", body);
@@ -361,7 +361,7 @@ class QueueResourceTest {
             assertThat(r.json().get("field").asText()).as(r.body()).isEqualTo(field);
         }
         assertThat(r.body()).doesNotContain("Exception", "io.forgeflow", ".java");
-        assertThat(store.queues().list()).isEqualTo(before);
+        assertThat(store.queues().list(null)).isEqualTo(before);
         assertThat(app.signal.count()).isZero();
     }
 
@@ -400,7 +400,7 @@ class QueueResourceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badNames")
     void aMalformedQueueNameInThePathIs422NamingNameOnEveryRoute(String label, String name) {
-        List<QueueInfo> before = store.queues().list();
+        List<QueueInfo> before = store.queues().list(null);
         String path = path(name);
 
         for (Api.Reply r : List.of(api.get(path), api.put(path, "{\"max_running\": 2}"), api.post(path + "/pause"),
@@ -410,7 +410,7 @@ class QueueResourceTest {
             assertThat(r.json().get("error").asText()).contains("is not a valid queue name")
                     .doesNotContain("q".repeat(61));
         }
-        assertThat(store.queues().list()).isEqualTo(before);
+        assertThat(store.queues().list(null)).isEqualTo(before);
         assertThat(app.signal.count()).isZero();
     }
 
@@ -429,6 +429,6 @@ class QueueResourceTest {
         assertThat(api.post("/api/queues/reports/drain").status()).isEqualTo(404);
         assertThat(api.get("/api/queues/reports/pause").status()).isEqualTo(405);
         assertThat(api.put("/api/queues", "{}").status()).isEqualTo(405);
-        assertThat(store.queues().list()).extracting(QueueInfo::name).containsExactly("default");
+        assertThat(store.queues().list(null)).extracting(QueueInfo::name).containsExactly("default");
     }
 }

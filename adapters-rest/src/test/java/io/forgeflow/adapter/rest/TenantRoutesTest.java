@@ -44,6 +44,17 @@ class TenantRoutesTest {
     }
 
     @Test
+    void queuesAreTheRequestsTenantsForReadsAndWrites() {
+        for (String method : new String[]{"GET", "PUT", "POST"}) {
+            for (String path : new String[]{"/api/queues", "/api/queues/reports", "/api/queues/reports/pause",
+                    "/api/queues/reports/resume"}) {
+                assertThat(TenantRoutes.of(method, path, null)).as(method + " " + path)
+                        .isEqualTo(TenantRoutes.Route.SCOPED);
+            }
+        }
+    }
+
+    @Test
     void tenantsWeightsAndLimitsAreClusterWideForReadsAndWrites() {
         for (String method : new String[]{"GET", "HEAD", "PUT"}) {
             for (String path : new String[]{"/api/tenants", "/api/tenants/acme", "api//tenants/default/"}) {
@@ -55,7 +66,7 @@ class TenantRoutesTest {
 
     @Test
     void everythingElseIsClusterWideIncludingRoutesNoOneHasWrittenYet() {
-        for (String path : new String[]{"/api/nodes", "/api/queues", "/api/queues/default/pause", "/api/stats/x",
+        for (String path : new String[]{"/api/nodes", "/api/stats/x",
                 "/api/events/x", "/api/tenants", "/api", "/", "/metrics", "/api/schedules", "/other/jobs"}) {
             assertThat(TenantRoutes.of("GET", path, null)).as(path).isEqualTo(TenantRoutes.Route.CLUSTER);
         }

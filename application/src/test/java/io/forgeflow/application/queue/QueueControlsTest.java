@@ -35,22 +35,56 @@ class QueueControlsTest {
     class Reading {
         @Test
         void listShowsTheKnownQueuesByName() {
-            controls.configure("reports", true, false, new QueueLimits(2, null));
-            controls.pause("archive");
+            controls.configure("default", "reports", true, false, new QueueLimits(2, null));
+            controls.pause("default", "archive");
 
-            assertThat(controls.list()).extracting(QueueInfo::name).containsExactly("archive", "default", "reports");
+            assertThat(controls.list("default")).extracting(QueueInfo::name).containsExactly("archive", "default", "reports");
             assertThat(signal.count()).as("reading wakes nobody").isEqualTo(1);
         }
 
         @Test
         void aWellFormedNameNobodyUsesReadsAsAnEmptyOpenQueueAndIsNotCreated() {
-            QueueInfo q = controls.get("nobody");
+            QueueInfo q = controls.get("default", "nobody");
 
             assertThat(q.name()).isEqualTo("nobody");
             assertThat(q.paused()).isFalse();
             assertThat(q.limits()).isEqualTo(QueueLimits.NONE);
             assertThat(q.pending()).isZero();
-            assertThat(controls.list()).extracting(QueueInfo::name).containsExactly("default");
+            assertThat(controls.list("default")).extracting(QueueInfo::name).containsExactly("default");
+        }
+    }
+
+    @Nested
+    class Tenants {
+        @Test
+        void eachTenantHasItsOwnSettingsForAQueueNameAndNullListsEveryTenant() {
+            controls.configure("acme", "reports", true, false, new QueueLimits(2, null));
+            controls.pause("beta", "reports");
+
+            assertThat(controls.get("acme", "reports").limits().maxRunning()).isEqualTo(2);
+            assertThat(controls.get("acme", "reports").paused()).isFalse();
+            assertThat(controls.get("beta", "reports").paused()).isTrue();
+            assertThat(controls.get("default", "reports").limits()).isEqualTo(QueueLimits.NONE);
+            assertThat(controls.list("acme")).extracting(QueueInfo::tenant, QueueInfo::name)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("acme", "default"),
+                            org.assertj.core.groups.Tuple.tuple("acme", "reports"));
+            assertThat(controls.list(null)).extracting(QueueInfo::tenant, QueueInfo::name)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("acme", "reports"),
+                            org.assertj.core.groups.Tuple.tuple("beta", "reports"),
+                            org.assertj.core.groups.Tuple.tuple("default", "default"));
+        }
+
+        @Test
+        void aMalformedTenantIsRefusedNamingTheFieldTenantAndChangesNothing() {
+            for (Runnable call : List.<Runnable>of(() -> controls.get("Acme", "reports"),
+                    () -> controls.configure("", "reports", true, false, new QueueLimits(1, null)),
+                    () -> controls.pause(null, "reports"), () -> controls.resume("a b", "reports"),
+                    () -> controls.list("UPPER"))) {
+                assertThatThrownBy(call::run)
+                        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("tenant"));
+            }
+            assertThat(controls.list(null)).extracting(QueueInfo::name).containsExactly("default");
+            assertThat(signal.count()).isZero();
         }
     }
 
@@ -58,31 +92,31 @@ class QueueControlsTest {
     class Limits {
         @Test
         void configureAppliesTheGivenLimitsAndWakesTheWorkers() {
-            QueueInfo q = controls.configure("reports", true, true, new QueueLimits(2, new RateLimit(100, 60)));
+            QueueInfo q = controls.configure("default", "reports", true, true, new QueueLimits(2, new RateLimit(100, 60)));
 
             assertThat(q.limits()).isEqualTo(new QueueLimits(2, new RateLimit(100, 60)));
-            assertThat(controls.get("reports").limits()).isEqualTo(q.limits());
+            assertThat(controls.get("default", "reports").limits()).isEqualTo(q.limits());
             assertThat(signal.count()).as("a changed limit may let waiting runs start").isEqualTo(1);
         }
 
         @Test
         void aLimitNotGivenKeepsItsValueAndANullOneIsCleared() {
-            controls.configure("reports", true, true, new QueueLimits(2, new RateLimit(100, 60)));
+            controls.configure("default", "reports", true, true, new QueueLimits(2, new RateLimit(100, 60)));
 
-            assertThat(controls.configure("reports", true, false, new QueueLimits(5, null)).limits())
+            assertThat(controls.configure("default", "reports", true, false, new QueueLimits(5, null)).limits())
                     .isEqualTo(new QueueLimits(5, new RateLimit(100, 60)));
-            assertThat(controls.configure("reports", false, true, QueueLimits.NONE).limits())
+            assertThat(controls.configure("default", "reports", false, true, QueueLimits.NONE).limits())
                     .isEqualTo(new QueueLimits(5, null));
-            assertThat(controls.configure("reports", true, false, QueueLimits.NONE).limits())
+            assertThat(controls.configure("default", "reports", true, false, QueueLimits.NONE).limits())
                     .isEqualTo(QueueLimits.NONE);
             assertThat(signal.count()).isEqualTo(4);
         }
 
         @Test
         void configuringNothingChangesNothingButStillAnswersTheQueue() {
-            controls.configure("reports", true, false, new QueueLimits(3, null));
+            controls.configure("default", "reports", true, false, new QueueLimits(3, null));
 
-            QueueInfo same = controls.configure("reports", false, false, QueueLimits.NONE);
+            QueueInfo same = controls.configure("default", "reports", false, false, QueueLimits.NONE);
 
             assertThat(same.limits().maxRunning()).isEqualTo(3);
         }
@@ -92,20 +126,20 @@ class QueueControlsTest {
     class PauseAndResume {
         @Test
         void pauseStopsTheQueueWithoutWakingAnyone() {
-            QueueInfo q = controls.pause("reports");
+            QueueInfo q = controls.pause("default", "reports");
 
             assertThat(q.paused()).isTrue();
-            assertThat(controls.get("reports").paused()).isTrue();
+            assertThat(controls.get("default", "reports").paused()).isTrue();
             assertThat(signal.count()).isZero();
         }
 
         @Test
         void resumeReopensTheQueueAndWakesTheWorkers() {
-            controls.configure("reports", true, false, new QueueLimits(2, null));
-            controls.pause("reports");
+            controls.configure("default", "reports", true, false, new QueueLimits(2, null));
+            controls.pause("default", "reports");
             signal.reset();
 
-            QueueInfo q = controls.resume("reports");
+            QueueInfo q = controls.resume("default", "reports");
 
             assertThat(q.paused()).isFalse();
             assertThat(q.limits().maxRunning()).as("resuming keeps the limits").isEqualTo(2);
@@ -114,10 +148,10 @@ class QueueControlsTest {
 
         @Test
         void pausingOrResumingTwiceIsHarmless() {
-            controls.pause("reports");
-            assertThat(controls.pause("reports").paused()).isTrue();
-            controls.resume("reports");
-            assertThat(controls.resume("reports").paused()).isFalse();
+            controls.pause("default", "reports");
+            assertThat(controls.pause("default", "reports").paused()).isTrue();
+            controls.resume("default", "reports");
+            assertThat(controls.resume("default", "reports").paused()).isFalse();
         }
     }
 
@@ -126,29 +160,29 @@ class QueueControlsTest {
         @ParameterizedTest
         @ValueSource(strings = {"", " ", "a b", "-x", "ü", "a/b", "../etc", "a\u0000"})
         void everyControlRefusesAMalformedNameNamingTheFieldNameAndChangesNothing(String name) {
-            List<QueueInfo> before = controls.list();
+            List<QueueInfo> before = controls.list("default");
 
-            for (Runnable call : List.<Runnable>of(() -> controls.get(name),
-                    () -> controls.configure(name, true, true, new QueueLimits(1, null)),
-                    () -> controls.pause(name), () -> controls.resume(name))) {
+            for (Runnable call : List.<Runnable>of(() -> controls.get("default", name),
+                    () -> controls.configure("default", name, true, true, new QueueLimits(1, null)),
+                    () -> controls.pause("default", name), () -> controls.resume("default", name))) {
                 assertThatThrownBy(call::run)
                         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("name"))
                         .hasMessageContaining("is not a valid queue name");
             }
 
-            assertThat(controls.list()).isEqualTo(before);
+            assertThat(controls.list("default")).isEqualTo(before);
             assertThat(signal.count()).isZero();
         }
 
         @Test
         void aNameOfAHundredAndOneCharactersIsRefusedAndOneOfAHundredAccepted() {
-            assertThatThrownBy(() -> controls.pause("q".repeat(101))).isInstanceOf(ValidationException.class);
-            assertThat(controls.pause("q".repeat(100)).paused()).isTrue();
+            assertThatThrownBy(() -> controls.pause("default", "q".repeat(101))).isInstanceOf(ValidationException.class);
+            assertThat(controls.pause("default", "q".repeat(100)).paused()).isTrue();
         }
 
         @Test
         void aNullNameIsRefusedAsAValidationError() {
-            assertThatThrownBy(() -> controls.get(null)).isInstanceOfSatisfying(ValidationException.class,
+            assertThatThrownBy(() -> controls.get("default", null)).isInstanceOfSatisfying(ValidationException.class,
                     e -> assertThat(e.field()).isEqualTo("name"));
         }
     }

@@ -72,7 +72,7 @@ public final class InMemoryRunQueue implements RunQueue {
                 if (claimed.size() >= limit) {
                     break;
                 }
-                String queue = store.queueOf(run);
+                String queue = store.slotOf(run);
                 String key = store.keyOf(run);
                 int qRoom = queueRoom.computeIfAbsent(queue, q -> roomInQueue(q, now));
                 int kRoom = key == null ? Integer.MAX_VALUE : keyRoom.computeIfAbsent(key, k -> roomForKey(k, now));
@@ -96,7 +96,7 @@ public final class InMemoryRunQueue implements RunQueue {
         }
     }
 
-    /** How many more runs of the queue may start now (paused: none). */
+    /** How many more runs of the tenant's queue ({@link InMemoryStore#slot}) may start now (paused: none). */
     private int roomInQueue(String queue, Instant now) {
         InMemoryStore.QueueRow row = store.queues.get(queue);
         if (row == null) {
@@ -108,7 +108,7 @@ public final class InMemoryRunQueue implements RunQueue {
         int room = Integer.MAX_VALUE;
         if (row.limits().maxRunning() != null) {
             long running = store.runs.values().stream().filter(r -> r.status() == RunStatus.RUNNING
-                    && r.leaseExpiresAt().isAfter(now) && store.queueOf(r).equals(queue)).count();
+                    && r.leaseExpiresAt().isAfter(now) && store.slotOf(r).equals(queue)).count();
             room = (int) Math.min(room, row.limits().maxRunning() - running);
         }
         if (row.limits().rateLimit() != null) {

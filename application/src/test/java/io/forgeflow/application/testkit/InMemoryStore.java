@@ -50,9 +50,9 @@ public final class InMemoryStore {
     /** Runs inserted by a schedule tick: UNIQUE (job_id, scheduled_for) applies to these. */
     final Set<String> tickRuns = new HashSet<>();
     final Map<String, NodeRow> nodes = new TreeMap<>();
-    /** Queue settings (a queue without an entry is open and unlimited). */
+    /** Queue settings by {@link #slot} (a queue without an entry is open and unlimited). */
     final Map<String, QueueRow> queues = new TreeMap<>();
-    /** Start times of runs of rate-limited queues, per queue. */
+    /** Start times of runs of rate-limited queues, per {@link #slot}. */
     final Map<String, List<Instant>> queueStarts = new HashMap<>();
     private final Map<String, Long> insertionOrder = new HashMap<>();
     private long sequence;
@@ -92,6 +92,16 @@ public final class InMemoryStore {
     String queueOf(Run run) {
         Job job = jobs.get(run.jobId());
         return job == null ? io.forgeflow.domain.job.QueueNames.DEFAULT : job.spec().queue();
+    }
+
+    /** A tenant's queue, as the key of {@link #queues} and {@link #queueStarts}. */
+    static String slot(String tenant, String queue) {
+        return tenant + io.forgeflow.domain.tenant.Tenants.SEPARATOR + queue;
+    }
+
+    /** The tenant's queue a run counts against. */
+    String slotOf(Run run) {
+        return slot(run.tenant(), queueOf(run));
     }
 
     /** The concurrency key a run counts against, or null. */

@@ -113,7 +113,7 @@ public abstract class QueueLimitsContract {
     }
 
     protected QueueInfo configure(String queue, Integer maxRunning, RateLimit rate) {
-        return queues().configure(queue, true, true, new QueueLimits(maxRunning, rate));
+        return queues().configure("default", queue, true, true, new QueueLimits(maxRunning, rate));
     }
 
     protected long runningIn(List<Run> runs) {
@@ -128,6 +128,96 @@ public abstract class QueueLimitsContract {
         assertThat(runs().attempts(run.id())).as("attempt rows of held-back run %s", run.id()).isEmpty();
     }
 
+    /** A recurring job of {@code tenant} in {@code queue}. */
+    protected Job tenantJob(String tenant, String queue) {
+        Instant now = clock().instant();
+        JobSpec spec = new JobSpec("queued", "shell", Map.of("command", "true"), "*/5 * * * *", null, "UTC", 5, 3, 60,
+                CatchUp.SKIP, null, queue, null, null, Overlap.ALLOW);
+        Job job = new Job(Ids.newId(now), spec, JobStatus.ACTIVE, now.plusSeconds(300), now, now,
+                Job.VIA_REST, null, io.forgeflow.domain.job.ScheduleState.NONE, tenant);
+        return jobs().create(job, null).job();
+    }
+
+    /** A run of a tenant's job, due a second ago. */
+    protected Run dueIn(Job job) {
+        Instant now = clock().instant();
+        return runs().insert(Run.pending(Ids.newId(now), job.id(), 3, 5, now.minusSeconds(1), "shell",
+                Map.of("command", "true"), 60, now).inTenant(job.tenant()));
+    }
+
+    /** Claims until a claim finds nothing (one claim may serve one tenant's guarded runs only). */
+    protected void claimUntilNone() {
+        for (int i = 0; i < 10 && !claim(WORKER_A, 10).isEmpty(); i++) {
+            // the next claim serves the next tenant
+        }
+    }
+
+    // ---------------------------------------------------------------- a tenant's queues (README "Tenants")
+
+    @Nested
+    class TenantsQueues {
+        @Test
+        void aQueuesLimitHoldsForItsTenantsRunsAndNotForAnotherTenantsQueueOfTheSameName() {
+            Job acme = tenantJob("acme", "reports");
+            Job beta = tenantJob("beta", "reports");
+            List<Run> acmeRuns = List.of(dueIn(acme), dueIn(acme), dueIn(acme));
+            List<Run> betaRuns = List.of(dueIn(beta), dueIn(beta), dueIn(beta));
+            queues().configure("acme", "reports", true, false, new QueueLimits(1, null));
+
+            claimUntilNone();
+
+            assertThat(runningIn(acmeRuns)).as("acme's reports: max_running 1").isEqualTo(1);
+            assertThat(runningIn(betaRuns)).as("beta's reports: no limit of its own").isEqualTo(3);
+            assertThat(queues().get("acme", "reports").running()).isEqualTo(1);
+            assertThat(queues().get("acme", "reports").limits().maxRunning()).isEqualTo(1);
+            assertThat(queues().get("beta", "reports").running()).isEqualTo(3);
+            assertThat(queues().get("beta", "reports").limits()).isEqualTo(QueueLimits.NONE);
+            assertThat(queues().get("default", "reports").limits()).isEqualTo(QueueLimits.NONE);
+        }
+
+        @Test
+        void aPausedQueueHoldsItsTenantsRunsOnlyAndTheListsSayWhoseItIs() {
+            Job acme = tenantJob("acme", "reports");
+            Job own = job("reports", null, null);
+            Run acmeRun = dueIn(acme);
+            Run ownRun = due(own);
+            queues().setPaused("acme", "reports", true);
+
+            List<Run> claimed = claim(WORKER_A, 10);
+
+            assertThat(claimed).extracting(Run::id).containsExactly(ownRun.id());
+            assertUntouched(acmeRun);
+            assertThat(queues().list("acme")).extracting(QueueInfo::tenant, QueueInfo::name, QueueInfo::paused)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("acme", "default", false),
+                            org.assertj.core.groups.Tuple.tuple("acme", "reports", true));
+            assertThat(queues().list(null)).extracting(QueueInfo::tenant, QueueInfo::name)
+                    .contains(org.assertj.core.groups.Tuple.tuple("acme", "reports"),
+                            org.assertj.core.groups.Tuple.tuple("default", "reports"),
+                            org.assertj.core.groups.Tuple.tuple("default", "default"));
+            assertThat(queues().get("default", "reports").paused()).isFalse();
+
+            queues().setPaused("acme", "reports", false);
+            assertThat(claim(WORKER_A, 10)).extracting(Run::id).containsExactly(acmeRun.id());
+        }
+
+        @Test
+        void aTenantsRateLimitCountsItsOwnStarts() {
+            Job acme = tenantJob("acme", "mail");
+            Job beta = tenantJob("beta", "mail");
+            queues().configure("acme", "mail", false, true, new QueueLimits(null, new RateLimit(2, 60)));
+            queues().configure("beta", "mail", false, true, new QueueLimits(null, new RateLimit(2, 60)));
+            List<Run> acmeRuns = List.of(dueIn(acme), dueIn(acme), dueIn(acme));
+            List<Run> betaRuns = List.of(dueIn(beta), dueIn(beta), dueIn(beta));
+
+            claimUntilNone();
+
+            assertThat(runningIn(acmeRuns)).isEqualTo(2);
+            assertThat(runningIn(betaRuns)).as("acme's starts leave beta's window alone").isEqualTo(2);
+            assertThat(queues().get("acme", "mail").startsInWindow()).isEqualTo(2);
+            assertThat(queues().get("beta", "mail").startsInWindow()).isEqualTo(2);
+        }
+    }
+
     // ---------------------------------------------------------------- the pause switch
 
     @Nested
@@ -136,7 +226,7 @@ public abstract class QueueLimitsContract {
         void runsOfAPausedQueueStayPendingWithoutUsingAnAttemptWhileOtherQueuesAreClaimed() {
             Run report = due(job("reports", null, null));
             Run other = due(job("default", null, null));
-            queues().setPaused("reports", true);
+            queues().setPaused("default", "reports", true);
 
             List<Run> claimed = claim(WORKER_A, 10);
 
@@ -147,10 +237,10 @@ public abstract class QueueLimitsContract {
         @Test
         void aResumedQueueIsClaimedAtTheNextClaim() {
             Run report = due(job("reports", null, null));
-            queues().setPaused("reports", true);
+            queues().setPaused("default", "reports", true);
             assertThat(claim(WORKER_A, 10)).isEmpty();
 
-            queues().setPaused("reports", false);
+            queues().setPaused("default", "reports", false);
 
             assertThat(claim(WORKER_A, 10)).extracting(Run::id).containsExactly(report.id());
         }
@@ -159,7 +249,7 @@ public abstract class QueueLimitsContract {
         void aPausedQueueHoldsBackKeyedRunsAndIsNotTakenEvenWhenSelectedByName() {
             Run keyed = due(job("reports", "billing", 5));
             Run plain = due(job("reports", null, null));
-            queues().setPaused("reports", true);
+            queues().setPaused("default", "reports", true);
 
             assertThat(claim(WORKER_A, QueueSelection.only(Set.of("reports")), 10)).isEmpty();
 
@@ -173,7 +263,7 @@ public abstract class QueueLimitsContract {
             due(reports);
             Run running = claim(WORKER_A, 1).get(0);
 
-            queues().setPaused("reports", true);
+            queues().setPaused("default", "reports", true);
 
             assertThat(reload(running).status()).isEqualTo(RunStatus.RUNNING);
             succeed(running);
@@ -400,9 +490,9 @@ public abstract class QueueLimitsContract {
             configure("reports", null, new RateLimit(5, 60));
             claim(WORKER_A, 2);
 
-            assertThat(queues().get("reports").startsInWindow()).isEqualTo(2);
+            assertThat(queues().get("default", "reports").startsInWindow()).isEqualTo(2);
             clock().advance(Duration.ofSeconds(61));
-            assertThat(queues().get("reports").startsInWindow()).isZero();
+            assertThat(queues().get("default", "reports").startsInWindow()).isZero();
         }
 
         @Test
@@ -422,7 +512,7 @@ public abstract class QueueLimitsContract {
             configure("reports", null, new RateLimit(1, 3600));
             assertThat(claim(WORKER_A, 10)).hasSize(1);
 
-            queues().configure("reports", false, true, QueueLimits.NONE);
+            queues().configure("default", "reports", false, true, QueueLimits.NONE);
 
             assertThat(claim(WORKER_A, 10)).hasSize(3);
         }
@@ -539,7 +629,7 @@ public abstract class QueueLimitsContract {
             int claimed = race(8, worker -> claim(worker, 3).size());
 
             assertThat(claimed).isEqualTo(4);
-            assertThat(queues().get("reports").startsInWindow()).isEqualTo(4);
+            assertThat(queues().get("default", "reports").startsInWindow()).isEqualTo(4);
         }
     }
 
@@ -574,14 +664,14 @@ public abstract class QueueLimitsContract {
     class Repository {
         @Test
         void aQueueNobodyUsesReadsAsEmptyOpenAndUnlimited() {
-            QueueInfo q = queues().get("never-heard-of");
+            QueueInfo q = queues().get("default", "never-heard-of");
 
             assertThat(q.name()).isEqualTo("never-heard-of");
             assertThat(q.paused()).isFalse();
             assertThat(q.limits()).isEqualTo(QueueLimits.NONE);
             assertThat(List.of(q.pending(), q.due(), q.running(), q.startsInWindow())).containsOnly(0L);
             assertThat(q.lag()).isZero();
-            assertThat(queues().list()).extracting(QueueInfo::name).doesNotContain("never-heard-of");
+            assertThat(queues().list("default")).extracting(QueueInfo::name).doesNotContain("never-heard-of");
         }
 
         @Test
@@ -589,35 +679,35 @@ public abstract class QueueLimitsContract {
             QueueInfo both = configure("reports", 2, new RateLimit(100, 60));
             assertThat(both.limits()).isEqualTo(new QueueLimits(2, new RateLimit(100, 60)));
 
-            QueueInfo onlyMax = queues().configure("reports", true, false, new QueueLimits(7, null));
+            QueueInfo onlyMax = queues().configure("default", "reports", true, false, new QueueLimits(7, null));
             assertThat(onlyMax.limits()).isEqualTo(new QueueLimits(7, new RateLimit(100, 60)));
 
-            QueueInfo onlyRate = queues().configure("reports", false, true, new QueueLimits(null, new RateLimit(5, 1)));
+            QueueInfo onlyRate = queues().configure("default", "reports", false, true, new QueueLimits(null, new RateLimit(5, 1)));
             assertThat(onlyRate.limits()).isEqualTo(new QueueLimits(7, new RateLimit(5, 1)));
 
-            QueueInfo nothing = queues().configure("reports", false, false, new QueueLimits(1, new RateLimit(1, 1)));
+            QueueInfo nothing = queues().configure("default", "reports", false, false, new QueueLimits(1, new RateLimit(1, 1)));
             assertThat(nothing.limits()).as("limits not marked as set are ignored").isEqualTo(onlyRate.limits());
 
-            QueueInfo cleared = queues().configure("reports", true, true, QueueLimits.NONE);
+            QueueInfo cleared = queues().configure("default", "reports", true, true, QueueLimits.NONE);
             assertThat(cleared.limits()).isEqualTo(QueueLimits.NONE);
-            assertThat(queues().get("reports").limits()).isEqualTo(QueueLimits.NONE);
+            assertThat(queues().get("default", "reports").limits()).isEqualTo(QueueLimits.NONE);
         }
 
         @Test
         void pausingKeepsTheLimitsAndConfiguringKeepsThePause() {
             configure("reports", 2, null);
 
-            QueueInfo paused = queues().setPaused("reports", true);
+            QueueInfo paused = queues().setPaused("default", "reports", true);
             assertThat(paused.paused()).isTrue();
             assertThat(paused.limits().maxRunning()).isEqualTo(2);
 
             QueueInfo reconfigured = configure("reports", 3, null);
             assertThat(reconfigured.paused()).isTrue();
 
-            QueueInfo resumed = queues().setPaused("reports", false);
+            QueueInfo resumed = queues().setPaused("default", "reports", false);
             assertThat(resumed.paused()).isFalse();
             assertThat(resumed.limits().maxRunning()).isEqualTo(3);
-            assertThat(queues().setPaused("reports", false).paused()).as("resuming twice is harmless").isFalse();
+            assertThat(queues().setPaused("default", "reports", false).paused()).as("resuming twice is harmless").isFalse();
         }
 
         @Test
@@ -629,20 +719,20 @@ public abstract class QueueLimitsContract {
             due(reports, 5, now.plusSeconds(60));
             Run running = claim(WORKER_A, QueueSelection.only(Set.of("reports")), 1).get(0);
 
-            QueueInfo q = queues().get("reports");
+            QueueInfo q = queues().get("default", "reports");
 
             assertThat(running.scheduledFor()).isEqualTo(now.minusSeconds(40));
             assertThat(q.pending()).as("pending, due or not").isEqualTo(2);
             assertThat(q.due()).isEqualTo(1);
             assertThat(q.running()).isEqualTo(1);
             assertThat(q.lag()).as("the oldest due pending run's wait").isEqualTo(Duration.ofSeconds(10));
-            assertThat(queues().list()).filteredOn(i -> i.name().equals("reports")).singleElement().isEqualTo(q);
+            assertThat(queues().list("default")).filteredOn(i -> i.name().equals("reports")).singleElement().isEqualTo(q);
         }
 
         @Test
         void theListHoldsConfiguredQueuesTheDefaultAndQueuesOfLiveRunsOrRecurringJobsByName() {
             configure("zeta-configured", 1, null);
-            queues().setPaused("alpha-paused", true);
+            queues().setPaused("default", "alpha-paused", true);
             job("nightly", null, null);
             Job oneOff = job("burst", null, null, null);
             due(oneOff);
@@ -650,7 +740,7 @@ public abstract class QueueLimitsContract {
             due(finished);
             succeed(claim(WORKER_A, QueueSelection.only(Set.of("gone")), 1).get(0));
 
-            List<QueueInfo> list = queues().list();
+            List<QueueInfo> list = queues().list("default");
 
             assertThat(list).extracting(QueueInfo::name)
                     .containsExactly("alpha-paused", "burst", "default", "nightly", "zeta-configured");

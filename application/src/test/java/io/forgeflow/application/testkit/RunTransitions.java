@@ -25,7 +25,7 @@ public final class RunTransitions {
         check(run, RunStatus.RUNNING);
         return new Run(run.id(), run.jobId(), RunStatus.RUNNING, run.attempt() + 1, run.maxAttempts(), run.priority(),
                 run.scheduledFor(), now, null, worker, leaseUntil, null, null, run.executor(), run.payload(),
-                run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(), run.snoozes());
+                run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(), run.snoozes(), run.tenant());
     }
 
     /** RUNNING → SUCCEEDED. */
@@ -44,7 +44,7 @@ public final class RunTransitions {
             return new Run(run.id(), run.jobId(), RunStatus.PENDING, run.attempt(), run.maxAttempts(), run.priority(),
                     now.plus(decision.delay()), run.startedAt(), null, null, null, output, error, run.executor(),
                     run.payload(), run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(),
-                    run.labels(), run.snoozes());
+                    run.labels(), run.snoozes(), run.tenant());
         }
         check(run, RunStatus.DEAD);
         return finished(run, RunStatus.DEAD, now, output, error);
@@ -65,7 +65,7 @@ public final class RunTransitions {
         return new Run(run.id(), run.jobId(), run.status(), run.attempt(), run.maxAttempts(), run.priority(),
                 run.scheduledFor(), run.startedAt(), run.finishedAt(), run.workerId(), run.leaseExpiresAt(),
                 run.output(), run.error(), run.executor(), run.payload(), run.timeoutSeconds(), true, run.createdAt(),
-                run.trace(), run.retry(), run.labels(), run.snoozes());
+                run.trace(), run.retry(), run.labels(), run.snoozes(), run.tenant());
     }
 
     /**
@@ -82,7 +82,7 @@ public final class RunTransitions {
         }
         return new Run(run.id(), run.jobId(), RunStatus.PENDING, run.attempt(), run.attempt() + attemptBudget,
                 run.priority(), now, null, null, null, null, run.output(), run.error(), run.executor(), run.payload(),
-                run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(), run.snoozes());
+                run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(), run.snoozes(), run.tenant());
     }
 
     /** RUNNING → PENDING, due now, by a draining worker: the attempt does not count against the budget. */
@@ -93,7 +93,7 @@ public final class RunTransitions {
         check(run, RunStatus.PENDING);
         return new Run(run.id(), run.jobId(), RunStatus.PENDING, run.attempt(), run.maxAttempts() + 1, run.priority(),
                 now, run.startedAt(), null, null, null, run.output(), run.error(), run.executor(), run.payload(),
-                run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(), run.snoozes());
+                run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(), run.snoozes(), run.tenant());
     }
 
     /**
@@ -109,13 +109,13 @@ public final class RunTransitions {
         return new Run(run.id(), run.jobId(), RunStatus.PENDING, run.attempt(), run.maxAttempts() + 1, run.priority(),
                 now.plus(snooze), run.startedAt(), null, null, null, output, run.error(), run.executor(),
                 run.payload(), run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(),
-                run.snoozes() + 1);
+                run.snoozes() + 1, run.tenant());
     }
 
     private static Run finished(Run run, RunStatus next, Instant now, String output, String error) {
         return new Run(run.id(), run.jobId(), next, run.attempt(), run.maxAttempts(), run.priority(),
                 run.scheduledFor(), run.startedAt(), now, null, null, output, error, run.executor(), run.payload(),
-                run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(), run.snoozes());
+                run.timeoutSeconds(), false, run.createdAt(), run.trace(), run.retry(), run.labels(), run.snoozes(), run.tenant());
     }
 
     private static void check(Run run, RunStatus next) {

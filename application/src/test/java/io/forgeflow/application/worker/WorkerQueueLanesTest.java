@@ -166,7 +166,7 @@ class WorkerQueueLanesTest {
     void aPausedQueueIsSkippedByItsLaneWhileTheOtherLanesGoOn() {
         Run report = runsIn("reports", 1).get(0);
         runsIn("default", 1);
-        s.store.queues().setPaused("reports", true);
+        s.store.queues().setPaused("default", "reports", true);
         Worker worker = worker("reports=1,*", 1);
 
         assertThat(worker.claimOnce()).isEqualTo(1);

@@ -154,19 +154,21 @@ class QueueValuesTest {
     class Infos {
         @Test
         void aMissingOrNegativeLagIsZeroAndMissingLimitsAreNone() {
-            QueueInfo info = new QueueInfo("q", 1, 0, 0, null, false, null, 0);
+            QueueInfo info = new QueueInfo("default", "q", 1, 0, 0, null, false, null, 0);
             assertThat(info.lag()).isEqualTo(Duration.ZERO);
             assertThat(info.limits()).isEqualTo(QueueLimits.NONE);
-            assertThat(new QueueInfo("q", 1, 1, 0, Duration.ofSeconds(-5), false, QueueLimits.NONE, 0).lag())
+            assertThat(new QueueInfo("default", "q", 1, 1, 0, Duration.ofSeconds(-5), false, QueueLimits.NONE, 0).lag())
                     .as("clock skew between nodes").isEqualTo(Duration.ZERO);
-            assertThat(new QueueInfo("q", 1, 1, 0, Duration.ofSeconds(5), false, QueueLimits.NONE, 0).lag())
+            assertThat(new QueueInfo("default", "q", 1, 1, 0, Duration.ofSeconds(5), false, QueueLimits.NONE, 0).lag())
                     .isEqualTo(Duration.ofSeconds(5));
         }
 
         @Test
-        void aQueueHasAName() {
-            assertThatThrownBy(() -> new QueueInfo(null, 0, 0, 0, Duration.ZERO, false, QueueLimits.NONE, 0))
+        void aQueueHasATenantAndAName() {
+            assertThatThrownBy(() -> new QueueInfo("default", null, 0, 0, 0, Duration.ZERO, false, QueueLimits.NONE, 0))
                     .isInstanceOf(NullPointerException.class).hasMessage("name");
+            assertThatThrownBy(() -> new QueueInfo(null, "q", 0, 0, 0, Duration.ZERO, false, QueueLimits.NONE, 0))
+                    .isInstanceOf(NullPointerException.class).hasMessage("tenant");
         }
     }
 }
