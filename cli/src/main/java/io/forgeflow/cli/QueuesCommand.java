@@ -24,7 +24,7 @@ final class QueuesCommand extends ClientCommand {
 
     QueuesCommand(Terminal terminal, String program) {
         super("queues", "named queues: list them, set their cluster-wide limits, pause and resume them "
-                + "(list, get, set, pause, resume)", terminal, program);
+                + "(list, get, set, pause, resume); a queue is a tenant's (--tenant)", terminal, program);
     }
 
     @Override
@@ -147,10 +147,20 @@ final class QueuesCommand extends ClientCommand {
             out.println("no queues");
             return;
         }
-        Table table = new Table("QUEUE", "STATE", "RUNNING>", "MAX RUNNING>", "RATE", "PENDING>", "DUE>", "LAG");
-        queues.forEach(q -> table.row(q.name(), q.paused() ? "paused" : "active", q.running(),
-                q.maxRunning() == null ? "-" : q.maxRunning(), rateText(q.rateLimit()), q.pending(), q.due(),
-                lag(q.lagSeconds())));
+        // a TENANT column only when a queue is not the default tenant's: one tenant's output stays as it was
+        boolean tenants = queues.stream().anyMatch(q -> Details.otherTenant(q.tenant()));
+        Table table = tenants
+                ? new Table("TENANT", "QUEUE", "STATE", "RUNNING>", "MAX RUNNING>", "RATE", "PENDING>", "DUE>", "LAG")
+                : new Table("QUEUE", "STATE", "RUNNING>", "MAX RUNNING>", "RATE", "PENDING>", "DUE>", "LAG");
+        queues.forEach(q -> {
+            List<Object> cells = new java.util.ArrayList<>(List.of(q.name(), q.paused() ? "paused" : "active",
+                    q.running(), q.maxRunning() == null ? "-" : q.maxRunning(), rateText(q.rateLimit()), q.pending(),
+                    q.due(), lag(q.lagSeconds())));
+            if (tenants) {
+                cells.add(0, q.tenant() == null ? "default" : q.tenant());
+            }
+            table.row(cells.toArray());
+        });
         out.table(table);
     }
 
@@ -159,11 +169,16 @@ final class QueuesCommand extends ClientCommand {
             out.json(q);
             return;
         }
+        boolean other = Details.otherTenant(q.tenant());
         if (what != null) {
-            out.println("queue " + Text.line(q.name()) + " " + what);
+            out.println("queue " + Text.line(q.name()) + (other ? " of tenant " + Text.line(q.tenant()) : "") + " "
+                    + what);
         }
-        new Details()
-                .field("queue", q.name())
+        Details details = new Details().field("queue", q.name());
+        if (other) {
+            details.field("tenant", q.tenant());
+        }
+        details
                 .field("state", q.paused() ? "paused" : "active")
                 .field("max running", q.maxRunning() == null ? "none" : q.maxRunning())
                 .field("rate limit", q.rateLimit() == null ? "none" : q.rateLimit().count() + " starts per "

@@ -163,6 +163,33 @@ class TenantCommandsTest {
         assertThat(requests.get(requests.size() - 1).get("tenant")).isEqualTo("globex");
     }
 
+    static final String QUEUE = """
+            {"name": "%s", "paused": %s, "max_running": null, "rate_limit": null, "pending": 3, "due": 2,
+             "running": 1, "lag_seconds": 0.5, "starts_in_window": 0%s}""";
+
+    @Test
+    void queuesListShowsATenantColumnOnlyWhenAQueueIsAnotherTenantsAndPauseSendsTheTenant() {
+        answers.put("GET /api/queues", new String[]{"200", "{\"items\": [" + QUEUE.formatted("mail", false,
+                tenant("default")) + "]}"});
+        Result single = cli("queues");
+        answers.put("GET /api/queues", new String[]{"200", "{\"items\": [" + QUEUE.formatted("mail", true,
+                tenant("acme")) + ", " + QUEUE.formatted("mail", false, tenant("default")) + "]}"});
+        Result mixed = cli("queues");
+        answers.put("POST /api/queues/mail/pause", new String[]{"200", QUEUE.formatted("mail", true, tenant("acme"))});
+        Result paused = cli("queues", "pause", "mail", "--tenant", "acme");
+
+        assertThat(single.code()).as(single.toString()).isZero();
+        assertThat(single.out()).startsWith("QUEUE  STATE   RUNNING").doesNotContain("TENANT");
+        assertThat(mixed.code()).as(mixed.toString()).isZero();
+        assertThat(mixed.out()).startsWith("TENANT   QUEUE  STATE   RUNNING")
+                .containsPattern("(?m)^acme     mail   paused ")
+                .containsPattern("(?m)^default  mail   active ");
+        assertThat(paused.code()).as(paused.toString()).isZero();
+        assertThat(paused.out()).startsWith("queue mail of tenant acme paused")
+                .containsPattern("(?m)^tenant +acme$");
+        assertThat(requests.get(requests.size() - 1).get("tenant")).isEqualTo("acme");
+    }
+
     @Test
     void dlqTakesTheTenantAndSharesTheRunsTable() {
         answers.put("GET /api/jobs/job_1", new String[]{"200", JOB.formatted("job_1", "")});

@@ -571,6 +571,17 @@ class ForgeFlowClientTest {
         }
 
         @Test
+        void aQueueCarriesItsTenantAndOneFromAnOlderServerHasNone() throws Exception {
+            answer(200, "{\"items\": [" + QUEUE.substring(0, QUEUE.length() - 1) + ", \"tenant\": \"acme\"}, "
+                    + QUEUE + "]}");
+
+            List<Queue> queues = client.withTenant("acme").queues();
+
+            assertThat(queues).extracting(Queue::tenant).containsExactly("acme", null);
+            assertThat(request().getHeaders().get("X-ForgeFlow-Tenant")).isEqualTo("acme");
+        }
+
+        @Test
         void queuesReadsItemsBeforeTheDeprecatedQueuesAlias() throws Exception {
             answer(200, "{\"items\": [" + QUEUE + "], \"queues\": []}");
 
