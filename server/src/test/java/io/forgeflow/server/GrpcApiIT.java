@@ -1321,17 +1321,25 @@ class GrpcApiIT {
         assertThat(jobs(ACME, "acme").submitJob(request(idle("grpc-own")).toBuilder().setTenant("acme").build())
                 .getJob().getTenant()).isEqualTo("acme");
 
+        // a queue is a tenant's: the bound token acts on its own tenant's, and the default tenant's is untouched
+        QueueServiceGrpc.QueueServiceBlockingStub acmeQueues = QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN));
+        assertThat(acmeQueues.configureQueue(ConfigureQueueRequest.newBuilder().setName("grpc-acme-only")
+                .setUpdateMask(FieldMask.newBuilder().addPaths("max_running")).setMaxRunning(1).build()).getTenant())
+                .isEqualTo("acme");
+        assertThat(acmeQueues.pauseQueue(QueueNameRequest.newBuilder().setName("grpc-acme-only").build()).getPaused())
+                .isTrue();
+        assertThat(acmeQueues.listQueues(ListQueuesRequest.getDefaultInstance()).getQueuesList())
+                .allSatisfy(q -> assertThat(q.getTenant()).isEqualTo("acme"))
+                .anySatisfy(q -> assertThat(q.getName()).isEqualTo("grpc-acme-only"));
+        assertThat(QueueServiceGrpc.newBlockingStub(as(OPERATE)).getQueue(QueueNameRequest.newBuilder()
+                .setName("grpc-acme-only").build()).getPaused()).as("the default tenant's queue of that name").isFalse();
+        StatusRuntimeException otherTenant = failure(() -> acmeQueues.listQueues(ListQueuesRequest.newBuilder()
+                .setTenant("beta").build()));
+        assertThat(otherTenant.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+        assertThat(acmeQueues.resumeQueue(QueueNameRequest.newBuilder().setName("grpc-acme-only").build()).getPaused())
+                .isFalse();
+
         List<Runnable> clusterWide = List.of(
-                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).listQueues(ListQueuesRequest.getDefaultInstance()),
-                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).getQueue(QueueNameRequest.newBuilder()
-                        .setName("default").build()),
-                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).configureQueue(ConfigureQueueRequest
-                        .newBuilder().setName("grpc-acme-only").setUpdateMask(FieldMask.newBuilder()
-                                .addPaths("max_running")).setMaxRunning(1).build()),
-                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).pauseQueue(QueueNameRequest.newBuilder()
-                        .setName("default").build()),
-                () -> QueueServiceGrpc.newBlockingStub(as(ACME_ADMIN)).resumeQueue(QueueNameRequest.newBuilder()
-                        .setName("default").build()),
                 () -> tenants(ACME_ADMIN).listTenants(ListTenantsRequest.getDefaultInstance()),
                 () -> tenants(ACME_ADMIN).getTenant(TenantNameRequest.newBuilder().setName("acme").build()),
                 () -> tenants(ACME_ADMIN).configureTenant(configure("acme", "weight").setWeight(1000).build()),
@@ -1348,10 +1356,10 @@ class GrpcApiIT {
         }
         long forbidden = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM jobs "
                 + "WHERE name = 'grpc-forbidden'").mapTo(Long.class).one());
-        long queues = pg.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM queues "
-                + "WHERE name = 'grpc-acme-only' OR (name = 'default' AND paused)").mapTo(Long.class).one());
+        String queues = pg.jdbi().withHandle(h -> h.createQuery("SELECT coalesce(string_agg(tenant || '/' || name, ','),"
+                + " '') FROM queues WHERE name = 'grpc-acme-only' OR paused").mapTo(String.class).one());
         assertThat(forbidden).isZero();
-        assertThat(queues).isZero();
+        assertThat(queues).as("acme's queue only, and nothing paused").isEqualTo("acme/grpc-acme-only");
         assertThat(tenantRow("acme")).as("a tenant may not raise its own weight").isEqualTo("none");
 
         StatusRuntimeException bad = failure(() -> jobs(ADMIN, "Not A Tenant").listJobs(ListJobsRequest
