@@ -16,3 +16,11 @@ ALTER TABLE queue_starts ADD COLUMN tenant text NOT NULL DEFAULT 'default';
 DROP INDEX queue_starts_queue_time_idx;
 CREATE INDEX queue_starts_tenant_queue_time_idx ON queue_starts (tenant, queue, started_at);
 --rollback DROP INDEX queue_starts_tenant_queue_time_idx; DELETE FROM queue_starts WHERE tenant <> 'default'; ALTER TABLE queue_starts DROP COLUMN tenant; CREATE INDEX queue_starts_queue_time_idx ON queue_starts (queue, started_at); DELETE FROM queues WHERE tenant <> 'default'; ALTER TABLE queues DROP CONSTRAINT queues_pkey; ALTER TABLE queues DROP COLUMN tenant; ALTER TABLE queues ADD CONSTRAINT queues_pkey PRIMARY KEY (name);
+
+--changeset forgeflow:0027-one-claim
+-- The claim of 0004/0005 (without the hint's arguments) was left beside 0007's when that one was added: a second
+-- home for pending -> running that knows neither worker holders nor tenants, nor a queue's tenant. Nothing has called
+-- it since 0007 (RunSql/claim.sql names the hint's arguments). RunLifecycleSqlIT holds that no function of ours has
+-- two signatures.
+DROP FUNCTION IF EXISTS forgeflow_claim(text, text[], text[], text[], integer, bigint, timestamptz);
+--rollback SELECT 1;

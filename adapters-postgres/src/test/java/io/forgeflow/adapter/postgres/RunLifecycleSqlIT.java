@@ -36,6 +36,21 @@ class RunLifecycleSqlIT {
     final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), null);
 
     @Test
+    void theClaimHasOneHomeAndNoOverloadOfAnOlderMigrationIsLeftToStartRunsByOtherRules() {
+        List<String> claims = pg.jdbi().withHandle(h -> h.createQuery("SELECT pg_get_function_identity_arguments(p.oid) "
+                + "FROM pg_proc p WHERE p.proname = 'forgeflow_claim' "
+                + "AND p.pronamespace = CAST('forgeflow' AS regnamespace)").mapTo(String.class).list());
+        // any function of ours with two signatures: an older one left behind by a migration that added the newer
+        List<String> overloaded = pg.jdbi().withHandle(h -> h.createQuery("SELECT p.proname FROM pg_proc p "
+                + "WHERE p.pronamespace = CAST('forgeflow' AS regnamespace) GROUP BY p.proname HAVING count(*) > 1")
+                .mapTo(String.class).list());
+
+        assertThat(claims).as("forgeflow_claim's signatures").hasSize(1);
+        assertThat(claims.get(0)).endsWith("p_after_id uuid");
+        assertThat(overloaded).isEmpty();
+    }
+
+    @Test
     void everyTransitionOfTheTableIsMadeBySqlAndNothingElseGetsThrough() {
         Jdbi jdbi = pg.jdbi();
         jdbi.useHandle(h -> h.execute("INSERT INTO executors (name, last_seen_by) VALUES ('noop', 'test') "
