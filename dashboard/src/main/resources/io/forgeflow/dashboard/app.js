@@ -7,8 +7,8 @@
  * (textContent), never as markup; the page's Content-Security-Policy allows no inline script.
  * Tenants: a tenant picked in the top bar is sent as X-ForgeFlow-Tenant on every call (kept in sessionStorage with the
  * token); a tenant-bound token is recognised by its first 403 tenant_forbidden, and the cluster views then say why
- * they are empty instead of failing. The Tenants tab shows and sets tenants' weights and limits (GET and PUT
- * /api/tenants); it is cluster-wide, so a tenant-bound token does not see it.
+ * they are empty instead of failing (its queues, a tenant's like its jobs, still show). The Tenants tab shows and sets
+ * tenants' weights and limits (GET and PUT /api/tenants); it is cluster-wide, so a tenant-bound token does not see it.
  */
 (() => {
   'use strict';
@@ -262,14 +262,16 @@
     return `This token is bound to tenant ${state.boundTenant}; cluster views need a cluster-wide token.`;
   }
 
-  /** The overview's cluster panels (stats, queues, nodes, lag) say why they are empty for a tenant-bound token. */
+  /**
+   * The overview's cluster panels (stats, nodes, lag) say why they are empty for a tenant-bound token; its queues are
+   * its tenant's, so the Queues panel shows them.
+   */
   function renderClusterForbidden() {
     if (!state.boundTenant) return;
     const text = clusterForbiddenText();
     const note = $('cluster-note');
-    note.textContent = `${text} Jobs, runs and dead letters show tenant ${state.boundTenant}.`;
+    note.textContent = `${text} Jobs, runs, queues and dead letters show tenant ${state.boundTenant}.`;
     note.hidden = false;
-    patch($('queues').tBodies[0], el('tr', {}, el('td', { class: 'empty forbidden', colspan: 8, text })));
     patch($('nodes').tBodies[0], el('tr', {}, el('td', { class: 'empty forbidden', colspan: 6, text })));
     setText('leader', '');
     for (const status of ['pending', 'running', 'succeeded', 'dead', 'cancelled']) setText(`count-${status}`, '–');
@@ -336,9 +338,11 @@
     return headers;
   }
 
-  async function api(method, path, body) {
+  /** A call to the API; tenant (optional) names the tenant it acts in instead of the one picked (a bound token's own). */
+  async function api(method, path, body, tenant) {
     for (;;) {
       const headers = authHeaders({ Accept: 'application/json' });
+      if (tenant && !state.boundTenant) headers[TENANT_HEADER] = tenant;
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       let res;
       try {
@@ -618,13 +622,18 @@
     renderNodes();
   });
 
+  /** The request's tenant's queues (a bound token's, the picked one's), or every tenant's, by tenant and name. */
   const loadQueues = single(async () => {
-    if (state.boundTenant) return;
     const answer = await api('GET', '/api/queues');
     state.queues = (answer && (answer.items || answer.queues)) || [];
+    seeTenants(state.queues);
     renderQueues();
-    patch($('jobs-queue-names'), ...state.queues.map((q) => el('option', { value: q.name })));
+    const names = [...new Set(state.queues.map((q) => q.name))].sort();  // one name, several tenants: one option
+    patch($('jobs-queue-names'), ...names.map((name) => el('option', { value: name })));
   });
+
+  const queueTenant = (q) => q.tenant || DEFAULT_TENANT;
+  const queueKey = (q) => `${queueTenant(q)}/${q.name}`;   // a name is unique within a tenant only
 
   function limitsText(q) {
     const parts = [];
@@ -635,32 +644,39 @@
 
   function renderQueues() {
     const body = $('queues').tBodies[0];
+    const showTenant = state.queues.some(outsideDefault);  // the default tenant's only: the table as it always was
+    $('queues').querySelector('th.tenant-col').hidden = !showTenant;
     if (!state.queues.length) {
-      patch(body, emptyRow(8, 'no queues yet'));
+      patch(body, emptyRow(showTenant ? 9 : 8, 'no queues yet'));
       return;
     }
-    patch(body, ...state.queues.map((q) => el('tr', { class: q.paused ? 'st-gone' : '', data: { queue: q.name } },
+    patch(body, ...state.queues.map((q) => el('tr', { class: q.paused ? 'st-gone' : '', data: { queue: queueKey(q) } },
       el('td', { class: 'mono', text: q.name }),
+      showTenant ? el('td', { class: 'tenant mono', text: queueTenant(q) }) : null,
       el('td', { class: 'num', text: q.due }),
       el('td', { class: 'num', text: q.pending }),
       el('td', { class: 'num', text: q.running }),
       el('td', { class: 'num opt', text: `${Number(q.lag_seconds || 0).toFixed(1)} s` }),
       el('td', { class: 'opt', text: limitsText(q) }),
-      el('td', { text: q.paused ? 'paused' : 'active' }),
+      el('td', { class: 'state', text: q.paused ? 'paused' : 'active' }),
       el('td', {}, el('button', { type: 'button', class: 'small', data: { action: q.paused ? 'resume' : 'pause' },
         text: q.paused ? 'Resume' : 'Pause', on: { click: () => queueAction(q, q.paused ? 'resume' : 'pause') } })))));
   }
 
+  /** Pauses or resumes the row's queue: its tenant's, whatever tenant is picked (sent as X-ForgeFlow-Tenant). */
   async function queueAction(q, action) {
-    if (action === 'pause' && !window.confirm(`Pause queue "${q.name}"? No run of it starts on any node until it is resumed; running runs finish.`)) {
+    const tenant = queueTenant(q);
+    const label = tenant === DEFAULT_TENANT ? `queue "${q.name}"` : `tenant ${tenant}'s queue "${q.name}"`;
+    if (action === 'pause' && !window.confirm(`Pause ${label}? No run of it starts on any node until it is resumed; running runs finish.`)) {
       return;
     }
-    const answer = await act(`${action} queue ${q.name}`, () => api('POST', `/api/queues/${encodeURIComponent(q.name)}/${action}`));
+    const answer = await act(`${action} ${label}`,
+      () => api('POST', `/api/queues/${encodeURIComponent(q.name)}/${action}`, undefined, tenant));
     if (answer === undefined) return;
-    const i = state.queues.findIndex((x) => x.name === answer.name);
+    const i = state.queues.findIndex((x) => queueKey(x) === queueKey(answer));
     if (i >= 0) state.queues[i] = answer;
     renderQueues();
-    toast(`Queue ${answer.name} is ${answer.paused ? 'paused' : 'active'}`);
+    toast(`${label.charAt(0).toUpperCase()}${label.slice(1)} is ${answer.paused ? 'paused' : 'active'}`);
   }
 
   const loadRecent = single(async () => {

@@ -857,7 +857,7 @@ class DashboardBrowserIT {
             api().submitJob(JobRequest.shell("nightly-export", "true").cron("0 2 * * *").build());
             ChromeDriver driver = open("");
             ((JavascriptExecutor) driver).executeScript("window.confirm = () => true;");
-            String row = "#queues tr[data-queue='default']";
+            String row = "#queues tr[data-queue='default/default']"; // rows are keyed by tenant and name
             waitFor(driver, d -> "active".equals(text(d, row + " td:nth-child(7)")));
             click(driver, row + " button[data-action=pause]");
             waitFor(driver, d -> "paused".equals(text(d, row + " td:nth-child(7)")));

@@ -41,8 +41,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The dashboard with tenants (issue 42), in headless Chromium against a real node on PostgreSQL configured with a
  * cluster-wide token and tenant-bound ones (tenants-test-config.yml): the tenant picker filters the lists through
  * X-ForgeFlow-Tenant, the Tenant column appears only when a row is outside the default tenant, details and the submit
- * form name the tenant, and a tenant-bound token works on jobs and runs while the cluster panels say why they are
- * empty. Fails (never skips) without Chromium, as DashboardBrowserIT does.
+ * form name the tenant, a tenant-bound token works on jobs, runs and its tenant's queues while the cluster panels say
+ * why they are empty, and a queue row's Pause acts on that row's tenant's queue. Fails (never skips) without Chromium,
+ * as DashboardBrowserIT does.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class DashboardTenantsBrowserIT {
@@ -274,8 +275,7 @@ class DashboardTenantsBrowserIT {
         ChromeDriver driver = open("overview", ACME, "beta");
         waitFor(driver, d -> String.valueOf(text(d, "#cluster-note")).startsWith(message));
         assertThat(shown(driver, "#cluster-note")).isTrue();
-        waitFor(driver, d -> message.equals(text(d, "#queues tbody td")));
-        assertThat(text(driver, "#nodes tbody td")).isEqualTo(message);
+        waitFor(driver, d -> message.equals(text(d, "#nodes tbody td")));
         assertThat(text(driver, "#count-pending")).isEqualTo("–");
         assertThat(shown(driver, "#tenant-pick")).as("a bound token picks no tenant").isFalse();
         assertThat(text(driver, "#tenant-bound")).isEqualTo("Tenant acme (this token's)");
@@ -313,6 +313,83 @@ class DashboardTenantsBrowserIT {
         waitFor(driver, d -> "1".equals(text(d, "#count-pending")));
         assertThat(shown(driver, "#cluster-note")).isFalse();
         assertThat(shown(driver, "#tenant-pick")).isTrue();
+    }
+
+    @Test
+    void aTenantBoundTokenSeesAndPausesItsTenantsQueuesOnly() throws Exception {
+        submitTo("acme-reports", "reports", ACME, null);
+        submitTo("plain-reports", "reports", ADMIN, null);
+
+        ChromeDriver driver = open("overview", ACME, null);
+        script(driver, "window.confirm = (m) => { window.confirmed = m; return true; };");
+        String row = "#queues tr[data-queue='acme/reports']";
+        waitFor(driver, d -> "active".equals(text(d, row + " td.state")));
+        waitFor(driver, d -> String.valueOf(text(d, "#cluster-note")).contains("queues"));
+        assertThat(text(driver, "#nodes tbody td")).as("nodes stay cluster-wide")
+                .isEqualTo("This token is bound to tenant acme; cluster views need a cluster-wide token.");
+        assertThat(rowIds(driver, "queues", "data-queue")).containsExactly("acme/default", "acme/reports");
+        assertThat(text(driver, "#queues td.forbidden")).isNull();
+        assertThat(tenantCells(driver, "queues", "data-queue")).containsExactly(List.of("acme/default", "acme"),
+                List.of("acme/reports", "acme"));
+
+        driver.findElement(By.cssSelector(row + " button[data-action=pause]")).click();
+        waitFor(driver, d -> "paused".equals(text(d, row + " td.state")));
+        assertThat(script(driver, "return window.confirmed;")).asString().contains("tenant acme's queue \"reports\"");
+        assertThat(queue("reports", ACME, null).get("paused").asBoolean()).isTrue();
+        assertThat(queue("reports", ADMIN, null).get("paused").asBoolean()).as("default's reports").isFalse();
+        assertThat(String.valueOf(text(driver, "#toast"))).doesNotContain("forbidden");
+
+        driver.findElement(By.cssSelector(row + " button[data-action=resume]")).click();
+        waitFor(driver, d -> "active".equals(text(d, row + " td.state")));
+        assertThat(queue("reports", ACME, null).get("paused").asBoolean()).isFalse();
+    }
+
+    @Test
+    void aClusterWideTokenSeesEveryTenantsQueuesAndPausesTheRowsTenantsQueue() throws Exception {
+        submitTo("acme-reports", "reports", ADMIN, "acme");
+        submitTo("plain-reports", "reports", ADMIN, null);
+
+        ChromeDriver driver = open("overview", ADMIN, null);
+        script(driver, "window.confirm = (m) => { window.confirmed = m; return true; };");
+        waitFor(driver, d -> rowIds(d, "queues", "data-queue")
+                .equals(List.of("acme/reports", "default/default", "default/reports")));
+        assertThat(shown(driver, "#queues th.tenant-col")).as("a queue outside the default: the column is there").isTrue();
+        assertThat(tenantCells(driver, "queues", "data-queue")).containsExactly(List.of("acme/reports", "acme"),
+                List.of("default/default", "default"), List.of("default/reports", "default"));
+        assertThat(script(driver, "return Array.from(document.querySelectorAll('#jobs-queue-names option'))"
+                + ".map(o => o.value);")).as("one option per name").isEqualTo(List.of("default", "reports"));
+
+        String acmeRow = "#queues tr[data-queue='acme/reports']";
+        driver.findElement(By.cssSelector(acmeRow + " button[data-action=pause]")).click();
+        waitFor(driver, d -> "paused".equals(text(d, acmeRow + " td.state")));
+        assertThat(script(driver, "return window.confirmed;")).asString().contains("tenant acme's queue \"reports\"");
+        assertThat(queue("reports", ADMIN, "acme").get("paused").asBoolean()).isTrue();
+        assertThat(queue("reports", ADMIN, null).get("paused").asBoolean()).as("default's reports").isFalse();
+        assertThat(text(driver, "#queues tr[data-queue='default/reports'] td.state")).isEqualTo("active");
+
+        // the default tenant's row: its confirmation names no tenant, and acme's queue stays paused
+        driver.findElement(By.cssSelector("#queues tr[data-queue='default/reports'] button[data-action=pause]")).click();
+        waitFor(driver, d -> "paused".equals(text(d, "#queues tr[data-queue='default/reports'] td.state")));
+        assertThat(script(driver, "return window.confirmed;")).asString().startsWith("Pause queue \"reports\"?");
+        assertThat(queue("reports", ADMIN, null).get("paused").asBoolean()).isTrue();
+        driver.findElement(By.cssSelector(acmeRow + " button[data-action=resume]")).click();
+        waitFor(driver, d -> "active".equals(text(d, acmeRow + " td.state")));
+        assertThat(queue("reports", ADMIN, "acme").get("paused").asBoolean()).isFalse();
+        assertThat(queue("reports", ADMIN, null).get("paused").asBoolean()).as("default's reports").isTrue();
+    }
+
+    /** A noop job on queue (its pending run makes the queue known) made with token in tenant (or none). */
+    static void submitTo(String name, String queue, String token, String tenant) throws Exception {
+        HttpResponse<String> answer = call("POST", "/api/jobs", "{\"name\": \"" + name
+                + "\", \"executor\": \"noop\", \"queue\": \"" + queue + "\", \"payload\": {}}", token, tenant);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(201);
+    }
+
+    /** GET /api/queues/{name} with token in tenant (or the token's own, or the default). */
+    static JsonNode queue(String name, String token, String tenant) throws Exception {
+        HttpResponse<String> answer = call("GET", "/api/queues/" + name, null, token, tenant);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        return JSON.readTree(answer.body());
     }
 
     static String attributeOf(WebDriver driver, String css, String name) {
