@@ -134,6 +134,25 @@ public interface ClusterClient extends AutoCloseable {
      */
     io.forgeflow.client.Tenant configureTenant(String name, io.forgeflow.client.TenantUpdate update);
 
+    /**
+     * The queues of the tenant this client acts in, by name ({@code GET /api/queues}); without a tenant, a cluster-wide
+     * token gets every tenant's, by tenant and name. Each carries its tenant.
+     */
+    List<io.forgeflow.client.Queue> queues();
+
+    /**
+     * Sets the limits the update sets (null clears one) and keeps the rest ({@code PUT /api/queues/{name}}, operate
+     * scope) on tenant's queue of that name (tenant null: the one this client acts in); a 422 names the field at fault
+     * ({@code max_running}, {@code rate_limit.count} ...). Answers the queue.
+     */
+    io.forgeflow.client.Queue configureQueue(String tenant, String name, io.forgeflow.client.QueueUpdate update);
+
+    /** No run of tenant's queue starts on any node until it is resumed ({@code POST .../pause}); tenant as above. */
+    io.forgeflow.client.Queue pauseQueue(String tenant, String name);
+
+    /** Tenant's queue starts runs again ({@code POST /api/queues/{name}/resume}); tenant as above. */
+    io.forgeflow.client.Queue resumeQueue(String tenant, String name);
+
     /** The live event stream; listener callbacks arrive on a background thread. */
     EventSubscription events(RunEventListener listener);
 

@@ -217,6 +217,32 @@ public final class RestClusterClient implements ClusterClient {
     }
 
     @Override
+    public List<io.forgeflow.client.Queue> queues() {
+        return client.queues();
+    }
+
+    @Override
+    public io.forgeflow.client.Queue configureQueue(String tenant, String name,
+                                                    io.forgeflow.client.QueueUpdate update) {
+        return in(tenant).configureQueue(name, update);
+    }
+
+    @Override
+    public io.forgeflow.client.Queue pauseQueue(String tenant, String name) {
+        return in(tenant).pauseQueue(name);
+    }
+
+    @Override
+    public io.forgeflow.client.Queue resumeQueue(String tenant, String name) {
+        return in(tenant).resumeQueue(name);
+    }
+
+    /** This client, or one naming tenant in its header (it shares this one's connections and needs no closing). */
+    private ForgeFlowClient in(String tenant) {
+        return tenant == null || tenant.equals(client.tenant()) ? client : client.withTenant(tenant);
+    }
+
+    @Override
     public EventSubscription events(RunEventListener listener) {
         return client.subscribe(listener);
     }

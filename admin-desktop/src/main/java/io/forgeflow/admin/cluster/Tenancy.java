@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * Tenants (issue 42) as the console sees them: tenant names, and the server's 403 {@code tenant_forbidden}, which a
- * tenant-bound token gets on the cluster-wide routes (stats, nodes, queues, events) and when it names another tenant.
+ * tenant-bound token gets on the cluster-wide routes (stats, nodes, tenants, events) and when it names another tenant.
  */
 public final class Tenancy {
     /** The tenant of everything made without naming one. */

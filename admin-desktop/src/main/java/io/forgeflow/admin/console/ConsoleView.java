@@ -67,6 +67,8 @@ public final class ConsoleView extends BorderPane {
         byScreen.put(Screen.RUNS, tab("tab-runs", "Runs", () -> new RunListView(vm.runs())));
         byScreen.put(Screen.DEAD_LETTERS, tab("tab-dead", "Dead letters", () -> new DeadLetterView(vm.deadLetters())));
         byScreen.put(Screen.BATCHES, tab("tab-batches", "Batches", () -> new BatchView(vm.batches())));
+        byScreen.put(Screen.QUEUES, tab("tab-queues", "Queues",
+                () -> new io.forgeflow.admin.queues.QueueListView(vm.queues())));
         byScreen.put(Screen.TENANTS, tab("tab-tenants", "Tenants",
                 () -> new io.forgeflow.admin.tenants.TenantListView(vm.tenants())));
         ((Label) byScreen.get(Screen.SUBMIT).getGraphic()).textProperty().bind(Bindings.when(

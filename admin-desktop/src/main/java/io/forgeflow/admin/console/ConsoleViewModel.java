@@ -28,7 +28,7 @@ import java.util.Objects;
  */
 public final class ConsoleViewModel implements Navigator {
     /** The console's screens, in tab order. */
-    public enum Screen { OVERVIEW, JOBS, SUBMIT, RUNS, DEAD_LETTERS, BATCHES, TENANTS }
+    public enum Screen { OVERVIEW, JOBS, SUBMIT, RUNS, DEAD_LETTERS, BATCHES, QUEUES, TENANTS }
 
     private final ClusterClient cluster;
     private final JobNames names;
@@ -39,6 +39,7 @@ public final class ConsoleViewModel implements Navigator {
     private final DeadLetterViewModel deadLetters;
     private final JobDetailViewModel jobDetail;
     private final BatchViewModel batches;
+    private final io.forgeflow.admin.queues.QueueListViewModel queues;
     private final io.forgeflow.admin.tenants.TenantListViewModel tenants;
     private final TraceViewer traces = new TraceViewer();
     private final ObjectProperty<Screen> screen = new SimpleObjectProperty<>(this, "screen", Screen.OVERVIEW);
@@ -61,6 +62,7 @@ public final class ConsoleViewModel implements Navigator {
         this.deadLetters = new DeadLetterViewModel(cluster, async, names, times, this);
         this.jobDetail = new JobDetailViewModel(cluster, async, names, this);
         this.batches = new BatchViewModel(cluster, async, names, times, this);
+        this.queues = new io.forgeflow.admin.queues.QueueListViewModel(cluster, async);
         this.tenants = new io.forgeflow.admin.tenants.TenantListViewModel(cluster, async);
         tenantLabel.set(cluster.tenant() == null ? "" : "Tenant " + cluster.tenant());
         jobs.selectedProperty().addListener((o, was, job) -> {
@@ -78,6 +80,8 @@ public final class ConsoleViewModel implements Navigator {
                 jobs.refresh();
             } else if (now == Screen.DEAD_LETTERS) {
                 deadLetters.refresh();
+            } else if (now == Screen.QUEUES) {
+                queues.refresh();
             } else if (now == Screen.TENANTS) {
                 tenants.refresh();
             }
@@ -105,6 +109,7 @@ public final class ConsoleViewModel implements Navigator {
             }
             case RUNS -> runs.poll();
             case BATCHES -> batches.poll();
+            case QUEUES -> queues.poll();
             case TENANTS -> tenants.poll();
             default -> { }
         }
@@ -218,6 +223,11 @@ public final class ConsoleViewModel implements Navigator {
 
     public BatchViewModel batches() {
         return batches;
+    }
+
+    /** Queues' pause switches and limits (each tenant's). */
+    public io.forgeflow.admin.queues.QueueListViewModel queues() {
+        return queues;
     }
 
     /** Tenants' weights and limits (cluster-wide). */

@@ -5,6 +5,8 @@ import io.forgeflow.client.ForgeFlowApiException;
 import io.forgeflow.client.ForgeFlowClient;
 import io.forgeflow.client.Job;
 import io.forgeflow.client.JobUpdate;
+import io.forgeflow.client.Queue;
+import io.forgeflow.client.QueueUpdate;
 import io.forgeflow.client.Run;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,35 @@ class RestClusterClientTest {
         assertThat(sent("GET /api/runs?job_id=" + sync + "&status=succeeded&queue=crm&label=team:sales"
                 + "&scheduled_after=" + after + "&scheduled_before=" + server.now() + "&finished_after=" + after
                 + "&limit=500&cursor=o:0")).as(server.requests().toString()).isTrue();
+    }
+
+    @Test
+    void queueCallsActOnTheNamedTenantsQueueAndWithoutOneOnTheClientsOwn() {
+        server.withQueue(new Queue("reports", false, null, null, 0, 0, 0, 0, 0, "default"))
+                .withQueue(new Queue("reports", false, null, null, 0, 0, 0, 0, 0, "acme"));
+        assertThat(cluster.queues()).extracting(q -> q.tenant() + "/" + q.name())
+                .containsExactly("acme/reports", "default/reports");
+
+        Queue acme = cluster.configureQueue("acme", "reports", QueueUpdate.create().maxRunning(3).rateLimit(10, 60));
+        assertThat(acme).isEqualTo(new Queue("reports", false, 3, new Queue.RateLimit(10, 60), 0, 0, 0, 0, 0, "acme"));
+        assertThat(cluster.pauseQueue("acme", "reports").paused()).isTrue();
+        assertThat(server.queue("default", "reports")).isEqualTo(new Queue("reports", false, null, null, 0, 0, 0, 0, 0,
+                "default"));
+        assertThat(server.tenantHeaders()).containsExactly("-", "acme", "acme");
+
+        assertThat(cluster.resumeQueue(null, "reports").tenant()).as("the client's own: none, so default")
+                .isEqualTo("default");
+        assertThat(server.requests()).containsSubsequence("PUT /api/queues/reports", "POST /api/queues/reports/pause",
+                "POST /api/queues/reports/resume");
+        assertThat(server.tenantHeaders()).last().isEqualTo("-");
+        assertThatThrownBy(() -> cluster.inTenant("acme").configureQueue(null, "reports",
+                QueueUpdate.create().clearMaxRunning().rateLimit(0, 60)))
+                .isInstanceOfSatisfying(ForgeFlowApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(422);
+                    assertThat(e.field()).isEqualTo("rate_limit.count");
+                });
+        assertThat(server.tenantHeaders()).last().isEqualTo("acme");
+        assertThat(server.queue("acme", "reports").maxRunning()).as("a refused request changes nothing").isEqualTo(3);
     }
 
     @Test

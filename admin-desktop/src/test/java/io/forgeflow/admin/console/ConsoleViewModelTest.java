@@ -51,6 +51,20 @@ class ConsoleViewModelTest {
     }
 
     @Test
+    void theQueuesScreenReadsTheQueuesWhenShownAndKeepsThemFresh() {
+        cluster.withQueue(new io.forgeflow.client.Queue("reports", false, null, null, 1, 1, 0, 0, 0, "acme"));
+        vm.start();
+        assertThat(cluster.calls()).as("not read before it is shown").doesNotContain("queues");
+
+        vm.screenProperty().set(Screen.QUEUES);
+        assertThat(vm.queues().queues()).extracting(io.forgeflow.client.Queue::name).containsExactly("reports");
+        cluster.withQueue(new io.forgeflow.client.Queue("default", false, null, null, 0, 0, 0, 0, 0, "default"));
+        ticker.tick();
+        assertThat(vm.queues().queues()).extracting(io.forgeflow.client.Queue::name)
+                .containsExactly("reports", "default");
+    }
+
+    @Test
     void aTenantBoundTokensTenantsScreenSaysWhyAndNeverAsks() {
         vm.setBoundTenant("acme");
         vm.start();

@@ -56,6 +56,8 @@ public final class FakeClusterClient implements ClusterClient {
     private final List<Node> nodes = new ArrayList<>();
     /** Tenants' settings and load by name, in name order as the server lists them. */
     private final Map<String, io.forgeflow.client.Tenant> tenants = new java.util.TreeMap<>();
+    /** Queues by tenant, then name, as the server lists them; each is its tenant's. */
+    private final Map<String, io.forgeflow.client.Queue> queues = new java.util.TreeMap<>();
     private RunEventListener listener;
     private boolean subscriptionClosed;
     private boolean closed;
@@ -106,6 +108,21 @@ public final class FakeClusterClient implements ClusterClient {
     public FakeClusterClient withTenant(io.forgeflow.client.Tenant t) {
         tenants.put(t.name(), t);
         return this;
+    }
+
+    /** A queue as GET /api/queues lists it (a null tenant is the default one's). */
+    public FakeClusterClient withQueue(io.forgeflow.client.Queue q) {
+        queues.put(queueKey(q.tenant() == null ? "default" : q.tenant(), q.name()), q);
+        return this;
+    }
+
+    /** Tenant's queue of that name as the cluster has it now, or null. */
+    public io.forgeflow.client.Queue queue(String tenant, String name) {
+        return queues.get(queueKey(tenant, name));
+    }
+
+    private static String queueKey(String tenant, String name) {
+        return tenant + "\u0000" + name;
     }
 
     public io.forgeflow.client.Tenant tenantByName(String name) {
@@ -571,6 +588,82 @@ public final class FakeClusterClient implements ClusterClient {
                 t.running(), rate == null ? 0 : t.startsInWindow());
         tenants.put(name, after);
         return after;
+    }
+
+    /** Every tenant's queues without a tenant, else only the one this client acts in (by tenant, then name). */
+    @Override
+    public List<io.forgeflow.client.Queue> queues() {
+        called("queues");
+        return queues.values().stream().filter(q -> inScope(q.tenant())).toList();
+    }
+
+    /** Applies the PUT body as the server does, with its range checks (422 naming the field). */
+    @Override
+    @SuppressWarnings("unchecked")
+    public io.forgeflow.client.Queue configureQueue(String tenant, String name,
+                                                    io.forgeflow.client.QueueUpdate update) {
+        String in = actingFor(tenant);
+        called("configureQueue", in, name, update.body());
+        io.forgeflow.client.Queue q = queueOrEmpty(in, name);
+        Map<String, Object> body = update.body();
+        Integer max = q.maxRunning();
+        if (body.containsKey("max_running")) {
+            max = (Integer) body.get("max_running");
+            if (max != null && (max < 1 || max > 100_000)) {
+                throw invalid("max_running", "max_running must be between 1 and 100000, or null for no limit, was "
+                        + max);
+            }
+        }
+        io.forgeflow.client.Queue.RateLimit rate = q.rateLimit();
+        if (body.containsKey("rate_limit")) {
+            Map<String, Object> r = (Map<String, Object>) body.get("rate_limit");
+            rate = r == null ? null : new io.forgeflow.client.Queue.RateLimit((Integer) r.get("count"),
+                    (Integer) r.get("per_seconds"));
+            if (rate != null && (rate.count() < 1 || rate.count() > 1_000_000)) {
+                throw invalid("rate_limit.count", "rate_limit.count must be between 1 and 1000000, was "
+                        + rate.count());
+            }
+            if (rate != null && (rate.perSeconds() < 1 || rate.perSeconds() > 86_400)) {
+                throw invalid("rate_limit.per_seconds", "rate_limit.per_seconds must be between 1 and 86400, was "
+                        + rate.perSeconds());
+            }
+        }
+        return putQueue(new io.forgeflow.client.Queue(name, q.paused(), max, rate, q.pending(), q.due(), q.running(),
+                q.lagSeconds(), rate == null ? 0 : q.startsInWindow(), in));
+    }
+
+    @Override
+    public io.forgeflow.client.Queue pauseQueue(String tenant, String name) {
+        String in = actingFor(tenant);
+        called("pauseQueue", in, name);
+        return putQueue(paused(queueOrEmpty(in, name), true));
+    }
+
+    @Override
+    public io.forgeflow.client.Queue resumeQueue(String tenant, String name) {
+        String in = actingFor(tenant);
+        called("resumeQueue", in, name);
+        return putQueue(paused(queueOrEmpty(in, name), false));
+    }
+
+    /** The tenant a queue call acts in: the one it names, else this client's, else the default. */
+    private String actingFor(String named) {
+        return named != null ? named : tenant != null ? tenant : "default";
+    }
+
+    private io.forgeflow.client.Queue queueOrEmpty(String in, String name) {
+        io.forgeflow.client.Queue q = queues.get(queueKey(in, name));
+        return q != null ? q : new io.forgeflow.client.Queue(name, false, null, null, 0, 0, 0, 0, 0, in);
+    }
+
+    private io.forgeflow.client.Queue putQueue(io.forgeflow.client.Queue q) {
+        queues.put(queueKey(q.tenant(), q.name()), q);
+        return q;
+    }
+
+    private static io.forgeflow.client.Queue paused(io.forgeflow.client.Queue q, boolean paused) {
+        return new io.forgeflow.client.Queue(q.name(), paused, q.maxRunning(), q.rateLimit(), q.pending(), q.due(),
+                q.running(), q.lagSeconds(), q.startsInWindow(), q.tenant() == null ? "default" : q.tenant());
     }
 
     private static ForgeFlowApiException invalid(String field, String message) {

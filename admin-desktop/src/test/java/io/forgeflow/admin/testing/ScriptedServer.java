@@ -73,6 +73,8 @@ public final class ScriptedServer implements AutoCloseable {
     /** The body of the last POST /api/jobs. */
     private volatile String lastSubmission;
     private volatile String token;
+    /** Queues by tenant, then name (GET, PUT and pause/resume of /api/queues, in the request's tenant). */
+    private final Map<String, io.forgeflow.client.Queue> queues = new java.util.TreeMap<>();
     /** Tenants (issue 42): a token bound to a tenant, and the X-ForgeFlow-Tenant header of each /api/ request. */
     private volatile String boundToken;
     private volatile String boundTenant;
@@ -110,13 +112,25 @@ public final class ScriptedServer implements AutoCloseable {
     }
 
     /**
-     * A second token, bound to tenant: lists answer it only that tenant's jobs and runs, and the cluster-wide routes
-     * (stats, nodes, queues, events) and another tenant's header answer it 403 {@code tenant_forbidden}, as a node does.
+     * A second token, bound to tenant: lists answer it only that tenant's jobs, runs and queues, and the cluster-wide
+     * routes (stats, nodes, tenants, events) and another tenant's header answer it 403 {@code tenant_forbidden}, as a node does.
      */
     public ScriptedServer bindToken(String boundTo, String tenant) {
         this.boundToken = boundTo;
         this.boundTenant = tenant;
         return this;
+    }
+
+    /** A queue as GET /api/queues lists it (a null tenant is the default one's). */
+    public synchronized ScriptedServer withQueue(io.forgeflow.client.Queue q) {
+        String in = q.tenant() == null ? "default" : q.tenant();
+        queues.put(in + "\u0000" + q.name(), inTenant(q, in));
+        return this;
+    }
+
+    /** Tenant's queue of that name as this server has it, or null. */
+    public synchronized io.forgeflow.client.Queue queue(String tenant, String name) {
+        return queues.get(tenant + "\u0000" + name);
     }
 
     /** A tenant as GET /api/tenants lists it. */
@@ -376,7 +390,7 @@ public final class ScriptedServer implements AutoCloseable {
                 return;
             }
             if (bound && (path.equals("/api/stats") || path.equals("/api/nodes") || path.equals("/api/events")
-                    || path.startsWith("/api/queues") || path.startsWith("/api/tenants"))) {
+                    || path.startsWith("/api/tenants"))) {
                 send(exchange, 403, forbidden("this token acts in tenant '" + boundTenant + "' only, and " + method
                         + " " + path.substring(1) + " is cluster-wide: use a cluster-wide token", null));
                 return;
@@ -444,6 +458,24 @@ public final class ScriptedServer implements AutoCloseable {
         }
         if (method.equals("PUT") && p.length == 4 && p[1].equals("api") && p[2].equals("tenants")) {
             return configureTenant(p[3], body);
+        }
+        if (get && path.equals("/api/queues")) {
+            return ok(Map.of("items", queues.values().stream().filter(x -> inActing(x.tenant())).toList()));
+        }
+        if (p.length >= 4 && p[1].equals("api") && p[2].equals("queues")) {
+            String in = ACTING.get() == null ? "default" : ACTING.get();
+            io.forgeflow.client.Queue was = queues.getOrDefault(in + "\u0000" + p[3],
+                    new io.forgeflow.client.Queue(p[3], false, null, null, 0, 0, 0, 0, 0, in));
+            if (method.equals("PUT") && p.length == 4) {
+                return configureQueue(was, body);
+            }
+            if (post && p.length == 5 && (p[4].equals("pause") || p[4].equals("resume"))) {
+                io.forgeflow.client.Queue after = new io.forgeflow.client.Queue(was.name(), p[4].equals("pause"),
+                        was.maxRunning(), was.rateLimit(), was.pending(), was.due(), was.running(), was.lagSeconds(),
+                        was.startsInWindow(), in);
+                queues.put(in + "\u0000" + was.name(), after);
+                return ok(after);
+            }
         }
         if (path.equals("/api/jobs")) {
             if (get) {
@@ -922,6 +954,54 @@ public final class ScriptedServer implements AutoCloseable {
         page.put("items", items.subList(Math.min(from, to), to));
         page.put("next_cursor", to < items.size() ? "o:" + to : null);
         return ok(page);
+    }
+
+    /** PUT /api/queues/{name} in the request's tenant: the limits given are set (null: none), the rest kept. */
+    private Answer configureQueue(io.forgeflow.client.Queue q, byte[] body) {
+        Map<String, Object> in;
+        try {
+            in = JSON.readValue(body, new TypeReference<>() { });
+        } catch (IOException e) {
+            return new Answer(400, error("the body is not JSON", null));
+        }
+        Integer max = q.maxRunning();
+        io.forgeflow.client.Queue.RateLimit rate = q.rateLimit();
+        if (in.containsKey("max_running")) {
+            Object m = in.get("max_running");
+            if (m != null && (!(m instanceof Integer i) || i < 1 || i > 100_000)) {
+                return new Answer(422, error("max_running must be between 1 and 100000, or null for no limit, was "
+                        + m, "max_running"));
+            }
+            max = (Integer) m;
+        }
+        if (in.containsKey("rate_limit")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> r = (Map<String, Object>) in.get("rate_limit");
+            if (r == null) {
+                rate = null;
+            } else {
+                Object c = r.get("count");
+                Object per = r.get("per_seconds");
+                if (!(c instanceof Integer i) || i < 1 || i > 1_000_000) {
+                    return new Answer(422, error("rate_limit.count must be between 1 and 1000000, was " + c,
+                            "rate_limit.count"));
+                }
+                if (!(per instanceof Integer s) || s < 1 || s > 86_400) {
+                    return new Answer(422, error("rate_limit.per_seconds must be between 1 and 86400, was " + per,
+                            "rate_limit.per_seconds"));
+                }
+                rate = new io.forgeflow.client.Queue.RateLimit((Integer) c, (Integer) per);
+            }
+        }
+        io.forgeflow.client.Queue after = new io.forgeflow.client.Queue(q.name(), q.paused(), max, rate, q.pending(),
+                q.due(), q.running(), q.lagSeconds(), rate == null ? 0 : q.startsInWindow(), q.tenant());
+        queues.put(q.tenant() + "\u0000" + q.name(), after);
+        return ok(after);
+    }
+
+    private static io.forgeflow.client.Queue inTenant(io.forgeflow.client.Queue q, String tenant) {
+        return new io.forgeflow.client.Queue(q.name(), q.paused(), q.maxRunning(), q.rateLimit(), q.pending(), q.due(),
+                q.running(), q.lagSeconds(), q.startsInWindow(), tenant);
     }
 
     /** PUT /api/tenants/{name}: the fields given are set (null weight: 1, null limit: none), the rest kept. */
