@@ -1,7 +1,6 @@
 package io.forgeflow.admin.ui;
 
 import io.forgeflow.client.ForgeFlowClient;
-import io.forgeflow.client.ForgeFlowException;
 import io.forgeflow.client.JobRequest;
 import io.forgeflow.client.Queue;
 import javafx.scene.control.TableView;
@@ -9,18 +8,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testfx.api.FxRobot;
-import org.testfx.util.WaitForAsyncUtils;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,75 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * field, and REST reads acme's queue changed and the default tenant's unchanged.
  */
 class QueuesEndToEndIT extends UiTestSupport {
-    private static final Duration STARTUP = Duration.ofSeconds(120);
     static final String ADMIN_TOKEN = "e2e-queues-admin-0123456789";
-        private static String database;
-    private static String adminJdbcUrl;
-    private static Process node;
+        private static E2eNode node;
     private static String nodeUrl;
-    private static Path log;
 
     @BeforeAll
     static void startNode() throws Exception {
-        Path jar = Path.of(System.getProperty("forgeflow.server.jar", "../server/target/forgeflow.jar"));
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("the server jar is not built: " + jar.toAbsolutePath()
-                    + " (run `mvn -B -q package -DskipTests -pl server -am` first)");
-        }
-        adminJdbcUrl = System.getenv().getOrDefault("FORGEFLOW_E2E_POSTGRES",
-                "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
-        String name = "ff_admin_queues_" + ProcessHandle.current().pid();
-        try {
-            sql("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-            sql("CREATE DATABASE " + name);
-            database = name;
-        } catch (SQLException e) {
-            System.err.println("QueuesEndToEndIT: no PostgreSQL at " + adminJdbcUrl + " (" + e.getMessage()
-                    + "); the node starts its embedded development database instead");
-        }
-        Path workDir = Path.of("target", "e2e-queues-node");
-        if (Files.exists(workDir)) {
-            try (var paths = Files.walk(workDir)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        Files.createDirectories(workDir);
-        Path portsFile = workDir.toAbsolutePath().resolve("node.ports");
-        log = Path.of("target", "e2e-queues-node.log");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toAbsolutePath().toString(), "server");
-        builder.directory(workDir.toFile());
-        if (database != null) {
-            builder.environment().put("FORGEFLOW_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/" + database);
-        } else {
-            builder.environment().remove("FORGEFLOW_DATABASE_URL");
-        }
-        builder.environment().put("FORGEFLOW_LISTEN_ADDR", "127.0.0.1:0");
-        builder.environment().put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:0");
-        builder.environment().put("FORGEFLOW_PORTS_FILE", portsFile.toString());
-        builder.environment().put("FORGEFLOW_API_TOKENS", "admin:" + ADMIN_TOKEN);
-        builder.redirectErrorStream(true).redirectOutput(log.toAbsolutePath().toFile());
-        node = builder.start();
-        WaitForAsyncUtils.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS, () -> {
-            if (!node.isAlive()) {
-                throw new AssertionError("the node exited with " + node.exitValue() + "; see " + log.toAbsolutePath()
-                        + ":\n" + tail());
-            }
-            return Files.exists(portsFile);
-        });
-        nodeUrl = "http://127.0.0.1:" + Files.readAllLines(portsFile).stream().filter(l -> l.startsWith("api="))
-                .map(l -> l.substring(4).trim()).findFirst().orElseThrow();
-        try (ForgeFlowClient client = ForgeFlowClient.builder(nodeUrl).token(ADMIN_TOKEN)
-                .callTimeout(Duration.ofSeconds(2)).build()) {
-            WaitForAsyncUtils.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS, () -> {
-                try {
-                    return client.ready().ready();
-                } catch (ForgeFlowException notYet) {
-                    return false;
-                }
-            });
+        node = E2eNode.start("queues", Map.of("FORGEFLOW_API_TOKENS", "admin:" + ADMIN_TOKEN));
+        nodeUrl = node.url;
+        try (ForgeFlowClient client = ForgeFlowClient.builder(nodeUrl).token(ADMIN_TOKEN).build()) {
             // one queue name in two tenants; far in the future, so nothing runs
             client.submitJob(JobRequest.shell("plain-report", "echo plain").cron("0 3 1 1 *").queue("reports")
                     .build());
@@ -111,17 +41,7 @@ class QueuesEndToEndIT extends UiTestSupport {
     @AfterAll
     static void stopNode() throws Exception {
         if (node != null) {
-            node.destroy();
-            if (!node.waitFor(30, TimeUnit.SECONDS)) {
-                node.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
-        if (database != null) {
-            try {
-                sql("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-            } catch (SQLException ignored) {
-                // nothing to drop
-            }
+            node.close();
         }
     }
 
@@ -179,20 +99,5 @@ class QueuesEndToEndIT extends UiTestSupport {
             return null;
         });
         robot.write(value);
-    }
-
-    private static void sql(String statement) throws SQLException {
-        try (Connection c = DriverManager.getConnection(adminJdbcUrl); Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
-    }
-
-    private static String tail() {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
     }
 }
