@@ -4,6 +4,7 @@ import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.Tenancy;
 import io.forgeflow.admin.support.Async;
 import io.forgeflow.admin.support.Confirmation;
+import io.forgeflow.admin.support.LimitInput;
 import io.forgeflow.admin.support.Lists;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.client.ForgeFlowApiException;
@@ -27,7 +28,6 @@ import javafx.collections.ObservableList;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 
 /**
  * The queues (API.md "Queues"): each one's pause switch, cluster-wide limits and load, pause and resume of the selected
@@ -49,10 +49,7 @@ public final class QueueListViewModel {
 
         /** The form field a server error's {@code field} names, or null for none of them. */
         static Field of(String field) {
-            if (field == null) {
-                return null;
-            }
-            String root = field.split("[.\\[]", 2)[0];
+            String root = LimitInput.root(field);
             for (Field f : values()) {
                 if (f.wire.equals(root)) {
                     return f;
@@ -61,8 +58,6 @@ public final class QueueListViewModel {
             return null;
         }
     }
-
-    private static final Pattern WHOLE = Pattern.compile("-?\\d{1,10}");
 
     private final ClusterClient cluster;
     private final Async async;
@@ -196,8 +191,8 @@ public final class QueueListViewModel {
         QueueUpdate update;
         try {
             update = changes(before);
-        } catch (FormError e) {
-            report(e.getMessage(), e.field);
+        } catch (LimitInput.Invalid e) {
+            report(e.getMessage(), Field.of(e.name()));
             return;
         }
         if (update.body().isEmpty()) {
@@ -268,17 +263,12 @@ public final class QueueListViewModel {
 
     private QueueUpdate changes(Queue before) {
         QueueUpdate update = QueueUpdate.create();
-        Integer max = whole(maxRunning.get(), Field.MAX_RUNNING, "max_running");
+        Integer max = LimitInput.whole(maxRunning.get(), "max_running");
         if (!Objects.equals(max, before.maxRunning())) {
             update.maxRunning(max);
         }
-        Integer c = whole(rateCount.get(), Field.RATE_LIMIT, "rate_limit.count");
-        Integer per = whole(ratePerSeconds.get(), Field.RATE_LIMIT, "rate_limit.per_seconds");
-        if ((c == null) != (per == null)) {
-            throw new FormError(Field.RATE_LIMIT, "rate_limit needs both the starts and the seconds, or neither (no "
-                    + "limit)");
-        }
-        Queue.RateLimit rate = c == null ? null : new Queue.RateLimit(c, per);
+        int[] r = LimitInput.rate(rateCount.get(), ratePerSeconds.get());
+        Queue.RateLimit rate = r == null ? null : new Queue.RateLimit(r[0], r[1]);
         if (!Objects.equals(rate, before.rateLimit())) {
             if (rate == null) {
                 update.clearRateLimit();
@@ -287,21 +277,6 @@ public final class QueueListViewModel {
             }
         }
         return update;
-    }
-
-    private static Integer whole(String text, Field field, String name) {
-        String t = text == null ? "" : text.strip();
-        if (t.isEmpty()) {
-            return null;
-        }
-        if (!WHOLE.matcher(t).matches()) {
-            throw new FormError(field, name + " must be a whole number, was \"" + t + "\"");
-        }
-        long value = Long.parseLong(t);
-        if (value > Integer.MAX_VALUE || value < Integer.MIN_VALUE) {
-            throw new FormError(field, name + " is out of range, was " + t);
-        }
-        return (int) value;
     }
 
     private int indexOf(String key) {
@@ -468,15 +443,5 @@ public final class QueueListViewModel {
 
     public BooleanBinding canResumeProperty() {
         return canResume;
-    }
-
-    private static final class FormError extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        private final transient Field field;
-
-        FormError(Field field, String message) {
-            super(message, null, false, false);
-            this.field = field;
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.forgeflow.admin.tenants;
 import io.forgeflow.admin.cluster.ClusterClient;
 import io.forgeflow.admin.cluster.Tenancy;
 import io.forgeflow.admin.support.Async;
+import io.forgeflow.admin.support.LimitInput;
 import io.forgeflow.admin.support.Lists;
 import io.forgeflow.admin.support.Problems;
 import io.forgeflow.client.ForgeFlowApiException;
@@ -24,7 +25,6 @@ import javafx.collections.ObservableList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The tenants (README "Tenants"): each one's weight in the claim's fair share, its cluster-wide limits and its load,
@@ -46,10 +46,7 @@ public final class TenantListViewModel {
 
         /** The form field a server error's {@code field} names, or null for none of them. */
         static Field of(String field) {
-            if (field == null) {
-                return null;
-            }
-            String root = field.split("[.\\[]", 2)[0];
+            String root = LimitInput.root(field);
             for (Field f : values()) {
                 if (f.wire.equals(root)) {
                     return f;
@@ -58,8 +55,6 @@ public final class TenantListViewModel {
             return null;
         }
     }
-
-    private static final Pattern WHOLE = Pattern.compile("-?\\d{1,10}");
 
     private final ClusterClient cluster;
     private final Async async;
@@ -174,8 +169,8 @@ public final class TenantListViewModel {
         TenantUpdate update;
         try {
             update = changes(before);
-        } catch (FormError e) {
-            report(e.getMessage(), e.field);
+        } catch (LimitInput.Invalid e) {
+            report(e.getMessage(), Field.of(e.name()));
             return;
         }
         if (update.body().isEmpty()) {
@@ -236,21 +231,16 @@ public final class TenantListViewModel {
 
     private TenantUpdate changes(Tenant before) {
         TenantUpdate update = TenantUpdate.create();
-        Integer w = whole(weight.get(), Field.WEIGHT, "weight");
+        Integer w = LimitInput.whole(weight.get(), "weight");
         if ((w == null ? 1 : w) != before.weight()) {
             update.weight(w);
         }
-        Integer max = whole(maxRunning.get(), Field.MAX_RUNNING, "max_running");
+        Integer max = LimitInput.whole(maxRunning.get(), "max_running");
         if (!Objects.equals(max, before.maxRunning())) {
             update.maxRunning(max);
         }
-        Integer c = whole(rateCount.get(), Field.RATE_LIMIT, "rate_limit.count");
-        Integer per = whole(ratePerSeconds.get(), Field.RATE_LIMIT, "rate_limit.per_seconds");
-        if ((c == null) != (per == null)) {
-            throw new FormError(Field.RATE_LIMIT, "rate_limit needs both the starts and the seconds, or neither (no "
-                    + "limit)");
-        }
-        Tenant.RateLimit rate = c == null ? null : new Tenant.RateLimit(c, per);
+        int[] r = LimitInput.rate(rateCount.get(), ratePerSeconds.get());
+        Tenant.RateLimit rate = r == null ? null : new Tenant.RateLimit(r[0], r[1]);
         if (!Objects.equals(rate, before.rateLimit())) {
             if (rate == null) {
                 update.clearRateLimit();
@@ -259,21 +249,6 @@ public final class TenantListViewModel {
             }
         }
         return update;
-    }
-
-    private static Integer whole(String text, Field field, String name) {
-        String t = text == null ? "" : text.strip();
-        if (t.isEmpty()) {
-            return null;
-        }
-        if (!WHOLE.matcher(t).matches()) {
-            throw new FormError(field, name + " must be a whole number, was \"" + t + "\"");
-        }
-        long value = Long.parseLong(t);
-        if (value > Integer.MAX_VALUE || value < Integer.MIN_VALUE) {
-            throw new FormError(field, name + " is out of range, was " + t);
-        }
-        return (int) value;
     }
 
     private void report(String text, Field field) {
@@ -361,15 +336,5 @@ public final class TenantListViewModel {
 
     public BooleanBinding canSaveProperty() {
         return canSave;
-    }
-
-    private static final class FormError extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        private final transient Field field;
-
-        FormError(Field field, String message) {
-            super(message, null, false, false);
-            this.field = field;
-        }
     }
 }
