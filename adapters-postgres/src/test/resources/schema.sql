@@ -39,6 +39,8 @@ DECLARE
     v_into_job uuid;
     v_into_run uuid;
     v_tenant   text    := coalesce(enqueue.tenant, 'default');
+    v_ms       bigint;
+    v_silent   boolean := false;
 BEGIN
     IF v_debounce IS NOT NULL THEN
         IF enqueue.run_at IS NOT NULL OR v_seq IS NOT NULL OR enqueue.depends_on IS NOT NULL THEN
@@ -306,27 +308,43 @@ BEGIN
         SELECT r.scheduled_for INTO v_due FROM runs r WHERE r.id = v_run;
     END IF;
 
+    v_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
+    IF (SELECT s.last_value FROM forgeflow_sql_watch s) > v_ms THEN
+        PERFORM pg_advisory_xact_lock_shared(1179014001, 1);
+        v_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
+        v_silent := (SELECT s.last_value FROM forgeflow_sql_watch s) > v_ms;
+        IF v_silent THEN
+            PERFORM nextval('forgeflow_sql_silent');
+        END IF;
+    END IF;
+
     IF v_decided = 'waiting' AND v_parents IS NULL THEN
 
-        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
-                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        IF NOT v_silent THEN
+            PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
+                              || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        END IF;
         RETURN QUERY SELECT v_job::text, v_run::text, true, false;
         RETURN;
     END IF;
 
     IF v_parents IS NOT NULL THEN
 
-        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
-                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        IF NOT v_silent THEN
+            PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
+                              || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        END IF;
         v_decided := forgeflow_link_parents(v_job, v_parents);
         RETURN QUERY SELECT v_job::text, v_run::text, true, false;
         RETURN;
     END IF;
 
-    PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
-                      || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
-    IF v_due <= v_now THEN
-        PERFORM pg_notify('forgeflow_due', '');
+    IF NOT v_silent THEN
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
+                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        IF v_due <= v_now THEN
+            PERFORM pg_notify('forgeflow_due', 'sql');
+        END IF;
     END IF;
     RETURN QUERY SELECT v_job::text, v_run::text, true, false;
 END
@@ -2125,6 +2143,23 @@ SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
            FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_watch_sql(p_promise_ms integer) RETURNS TABLE(open boolean, silent bigint, watched boolean)
+    LANGUAGE plpgsql
+    SET search_path TO 'forgeflow'
+    AS $$
+DECLARE
+    v_ms    bigint := floor(extract(epoch FROM clock_timestamp()) * 1000);
+    v_watch bigint := (SELECT s.last_value FROM forgeflow_sql_watch s);
+BEGIN
+    IF p_promise_ms > 0 AND v_watch < v_ms + p_promise_ms / 2 THEN
+        v_watch := v_ms + p_promise_ms;
+        PERFORM setval('forgeflow_sql_watch', v_watch);
+    END IF;
+    RETURN QUERY SELECT NOT pg_try_advisory_xact_lock(1179014001, 1), q.last_value, v_watch > v_ms
+                 FROM forgeflow_sql_silent q;
+END
+$$;
+
 CREATE FUNCTION forgeflow.forgeflow_worker_label(p_holder text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $_$
@@ -2193,6 +2228,20 @@ CREATE SEQUENCE forgeflow.forgeflow_sequence_positions
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+CREATE SEQUENCE forgeflow.forgeflow_sql_silent
+    START WITH 0
+    INCREMENT BY 1
+    MINVALUE 0
+    NO MAXVALUE
+    CACHE 1;
+
+CREATE SEQUENCE forgeflow.forgeflow_sql_watch
+    START WITH 0
+    INCREMENT BY 1
+    MINVALUE 0
     NO MAXVALUE
     CACHE 1;
 

@@ -4,9 +4,10 @@
 -- enqueue(): a one-off or delayed job and its first run, inside the caller's transaction (docs/API.md, "Enqueue from
 -- SQL"). Stores what POST /v1/jobs stores for the same fields (submitted_via = 'sql'); checks every rule of the API
 -- that needs no Java (SQLSTATE 22023, the field in the error's COLUMN and at the start of the message) and stores
--- nothing on a failure. Locks: the new rows only; a second caller with the same idempotency key waits on the unique
--- index until the first commits or rolls back. The wake-up (NOTIFY) is sent at the caller's commit, never before,
--- and not at all on a rollback. Its search_path is the migration's (ForgeFlow's schema alone), which PostgresMigrations
+-- nothing on a failure. Locks: the new rows only (and, while a node watches, a shared advisory lock nobody waits on);
+-- a second caller with the same idempotency key waits on the unique index until the first commits or rolls back. The
+-- wake-up (NOTIFY) is sent at the caller's commit, never before, and not at all on a rollback; while a node watches
+-- for SQL enqueues none is sent (forgeflow_sql_wakeups.sql). Its search_path is the migration's (ForgeFlow's schema alone), which PostgresMigrations
 -- then pins to pg_catalog, the schema, pg_temp: it never depends on the caller's.
 -- Arguments are only ever added, at the end, with defaults (traceparent, tracestate: the caller's W3C trace context;
 -- retry_base_seconds, retry_max_seconds: the job's retry policy, null for the node's defaults; depends_on,
@@ -84,6 +85,8 @@ DECLARE
     v_into_job uuid;
     v_into_run uuid;
     v_tenant   text    := coalesce(enqueue.tenant, 'default');
+    v_ms       bigint;
+    v_silent   boolean := false;
 BEGIN
     IF v_debounce IS NOT NULL THEN
         IF enqueue.run_at IS NOT NULL OR v_seq IS NOT NULL OR enqueue.depends_on IS NOT NULL THEN
@@ -351,28 +354,46 @@ BEGIN
         SELECT r.scheduled_for INTO v_due FROM runs r WHERE r.id = v_run;
     END IF;
 
+    -- no NOTIFY while a node watches for SQL enqueues (forgeflow_sql_wakeups.sql): then the lock, the promise again
+    v_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
+    IF (SELECT s.last_value FROM forgeflow_sql_watch s) > v_ms THEN
+        PERFORM pg_advisory_xact_lock_shared(1179014001, 1);
+        v_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
+        v_silent := (SELECT s.last_value FROM forgeflow_sql_watch s) > v_ms;
+        IF v_silent THEN
+            PERFORM nextval('forgeflow_sql_silent');
+        END IF;
+    END IF;
+
     IF v_decided = 'waiting' AND v_parents IS NULL THEN
         -- behind the head of its sequence (forgeflow_sequences.sql): it becomes pending, and due, in its turn
-        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
-                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        IF NOT v_silent THEN
+            PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
+                              || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        END IF;
         RETURN QUERY SELECT v_job::text, v_run::text, true, false;
         RETURN;
     END IF;
 
     IF v_parents IS NOT NULL THEN
         -- the parents decide the waiting run (at once when they have ended; that notifies as it moves the run)
-        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
-                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        IF NOT v_silent THEN
+            PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',waiting,0,'
+                              || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        END IF;
         v_decided := forgeflow_link_parents(v_job, v_parents);
         RETURN QUERY SELECT v_job::text, v_run::text, true, false;
         RETURN;
     END IF;
 
-    -- both are delivered at commit (PostgresRunEvents' and PostgresWorkSignal's channels), neither on a rollback
-    PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
-                      || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
-    IF v_due <= v_now THEN
-        PERFORM pg_notify('forgeflow_due', '');
+    -- both are delivered at commit (PostgresRunEvents' and PostgresWorkSignal's channels), neither on a rollback;
+    -- the wake-up says 'sql': a node that hears many of them starts watching (SqlEnqueueWatch)
+    IF NOT v_silent THEN
+        PERFORM pg_notify('forgeflow_runs', v_run || ',' || v_job || ',pending,0,'
+                          || floor(extract(epoch FROM v_now) * 1000)::bigint || ',');
+        IF v_due <= v_now THEN
+            PERFORM pg_notify('forgeflow_due', 'sql');
+        END IF;
     END IF;
     RETURN QUERY SELECT v_job::text, v_run::text, true, false;
 END

@@ -163,9 +163,11 @@ public final class Bench {
             if (workloads.contains("ENQ-TX")) {
                 Duration length = Duration.ofSeconds(ns.getInt("rest_seconds"));
                 out.println("ENQ-TX ...");
-                results.add(w.enqueueInTransaction(length, false));
+                results.add(w.enqueueInTransaction(length, false, false));
+                out.println("ENQ-TX, a worker node watching ...");
+                results.add(w.enqueueInTransaction(length, false, true));
                 out.println("ENQ-TX delayed ...");
-                results.add(w.enqueueInTransaction(length, true));
+                results.add(w.enqueueInTransaction(length, true, false));
             }
             if (workloads.contains("REST")) {
                 out.println("REST ...");

@@ -116,10 +116,16 @@ final class Workloads {
      * notifies the workers) or, with {@code delayed}, an hour later (no notification): the difference is the cost of
      * the commit-time NOTIFY, which PostgreSQL serialises. No worker runs; the rows are checked afterwards.
      */
-    BenchResult enqueueInTransaction(Duration length, boolean delayed) throws Exception {
-        try (BenchDatabase.Fresh fresh = db.fresh(delayed ? "enq_tx_delayed" : "enq_tx")) {
+    BenchResult enqueueInTransaction(Duration length, boolean delayed, boolean watched) throws Exception {
+        try (BenchDatabase.Fresh fresh = db.fresh(delayed ? "enq_tx_delayed" : watched ? "enq_tx_watched" : "enq_tx");
+             // watched: as a worker node does (its claims aside), it watches for SQL enqueues and wakes its waiters
+             PostgresWorkSignal node = watched ? new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name),
+                     db.user(), db.password(), "bench wake-ups")) : null) {
             new io.forgeflow.adapter.postgres.PostgresExecutorCatalog(PostgresJdbi.create(fresh.dataSource))
                     .record(List.of("noop"), "bench");
+            if (node != null) {
+                node.watchSqlEnqueues(PostgresJdbi.create(fresh.dataSource), true, () -> { });
+            }
             try (Connection c = db.connect(fresh.name); Statement st = c.createStatement()) {
                 st.execute("CREATE SCHEMA shop");
                 st.execute("CREATE TABLE shop.orders (id bigserial PRIMARY KEY, receipt_job uuid NOT NULL)");
@@ -186,9 +192,12 @@ final class Workloads {
                     runs = r.getLong(2);
                 }
             }
-            return BenchResult.throughput("ENQ-TX order row + enqueue, 16 clients" + (delayed ? ", delayed" : ""),
+            return BenchResult.throughput("ENQ-TX order row + enqueue, 16 clients" + (delayed ? ", delayed"
+                            : watched ? ", a worker node watching" : ""),
                     perSecond, runs, orders - runs, 0, null, null, "enqueues/s committed with their order row; "
-                            + (delayed ? "run_at in an hour: no NOTIFY" : "due now: a NOTIFY at each commit"))
+                            + (delayed ? "run_at in an hour: no wake-up, the pending event's NOTIFY at each commit"
+                            : watched ? "due now: no NOTIFY while the node watches (its claims are not run here)"
+                            : "due now: no node listens, so a NOTIFY at each commit"))
                     .withCpu(cpu, done.get());
         }
     }
@@ -313,6 +322,7 @@ final class Workloads {
             CountingNoop noop = new CountingNoop(total, executor);
             PostgresWorkSignal signal = new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name), db.user(),
                     db.password(), "bench wake-ups"));
+            signal.watchSqlEnqueues(jdbi, true, () -> { }); // as a worker node's (W2-SQL's enqueues start it)
             Worker worker = worker("bench-w2", jdbi, noop, signal, Duration.ofMillis(100));
             AutoCloseable statistics = statisticsKeeper(jdbi);
             ExecutorRegistry registry = new ExecutorRegistry(List.of(noop), Set.of());

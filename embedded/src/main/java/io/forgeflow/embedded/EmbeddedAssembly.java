@@ -132,6 +132,8 @@ final class EmbeddedAssembly {
         Worker worker = names.isEmpty() ? null : new Worker(settings, new HandlerRunQueue(queue, names),
                 new ExecutorRegistry(List.of(executor), Set.of()), signal,
                 new SplittableRandom(new SecureRandom().nextLong()), bridge, events, b.tracing);
+        // runs enqueue() adds without a NOTIFY while the workers watch (issue 40); closed with the signal
+        signal.watchSqlEnqueues(jdbi, worker != null, events::sqlEnqueuesNotStreamed);
         EmbeddedAssembly parts = new EmbeddedAssembly(b.workerId, names, worker, executor, election);
         Deque<Runnable> stops = parts.stops;
         try {

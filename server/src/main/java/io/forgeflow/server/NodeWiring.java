@@ -177,6 +177,8 @@ final class NodeWiring {
 
         PostgresWorkSignal signal = new PostgresWorkSignal(notifier);
         environment.lifecycle().manage(managed(() -> { }, signal::close));
+        // runs enqueue() adds without a NOTIFY while the workers watch (issue 40): claimed within a tick of the commit
+        signal.watchSqlEnqueues(jdbi, roles.contains("worker"), runEvents::sqlEnqueuesNotStreamed);
         // the lease lasts FORGEFLOW_LEADER_SESSION_TIMEOUT, as long as a silent leader's session would
         LeaseLeaderElection lease = roles.contains("scheduler") && polling
                 ? new LeaseLeaderElection(dataSource, workerId, settings.leaderSessionTimeout.toJavaDuration())

@@ -308,6 +308,14 @@ public final class PostgresRunEvents implements RunEvents, Closeable {
         }
     }
 
+    /**
+     * Runs were enqueued from SQL without their {@code pending} event ({@link SqlEnqueueWatch}): this node's listeners
+     * hear of a gap, so that a stream tells its client to re-read.
+     */
+    public void sqlEnqueuesNotStreamed() {
+        notifyGap("runs were enqueued from SQL while the nodes watched for them, without a pending event each");
+    }
+
     private void notifyGap(String reason) {
         for (Listener listener : listeners) {
             try {

@@ -32,6 +32,8 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
     public static final String CHANNEL = "forgeflow_due";
     /** The default coalescing window: at most one NOTIFY per window. */
     public static final Duration DEFAULT_WINDOW = Duration.ofMillis(2);
+    /** The payload of {@code enqueue()}'s wake-ups (a node's own have none). */
+    public static final String SQL_PAYLOAD = "sql";
 
     private final PostgresNotifier notifier;
     private final boolean ownsNotifier;
@@ -40,6 +42,7 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
     private final Condition signalled = lock.newCondition();
     private boolean pending;
     private volatile boolean closed;
+    private volatile SqlEnqueueWatch sqlWatch;
 
     /** With a notifier of its own on these dedicated connections ({@link DedicatedConnections}). */
     public PostgresWorkSignal(Supplier<Connection> connections) {
@@ -69,6 +72,14 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
             @Override
             public void notified(List<String> payloads) {
                 signal();
+                SqlEnqueueWatch watch = sqlWatch;
+                if (watch != null) {
+                    for (String payload : payloads) {
+                        if (SQL_PAYLOAD.equals(payload)) {
+                            watch.heardEnqueue();
+                        }
+                    }
+                }
             }
 
             @Override
@@ -112,6 +123,26 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
         }
     }
 
+    /**
+     * Watches for runs {@code enqueue()} adds without a NOTIFY ({@link SqlEnqueueWatch}), on {@code jdbi}: a worker
+     * node ({@code promises}) promises to look every few milliseconds and wakes its waiters each time; any node tells
+     * {@code missedEvents} when runs were enqueued without their {@code pending} event. Closed with this signal.
+     */
+    public SqlEnqueueWatch watchSqlEnqueues(org.jdbi.v3.core.Jdbi jdbi, boolean promises, Runnable missedEvents) {
+        return watchSqlEnqueues(jdbi, promises, this::signal, missedEvents);
+    }
+
+    /** Tests: the watch's wake-ups go to {@code wake} instead of this signal's waiters. */
+    synchronized SqlEnqueueWatch watchSqlEnqueues(org.jdbi.v3.core.Jdbi jdbi, boolean promises, Runnable wake,
+                                                  Runnable missedEvents) {
+        if (sqlWatch != null) {
+            throw new IllegalStateException("this signal watches already");
+        }
+        SqlEnqueueWatch watch = new SqlEnqueueWatch(jdbi, promises, wake, missedEvents);
+        sqlWatch = watch;
+        return watch;
+    }
+
     /** How many NOTIFYs were sent (a metric; far fewer than calls of {@link #runsBecameDue()}). */
     public long notificationsSent() {
         return channel.notificationsSent();
@@ -126,6 +157,10 @@ public final class PostgresWorkSignal implements WorkSignal, Closeable {
     @Override
     public void close() {
         closed = true;
+        SqlEnqueueWatch watch = sqlWatch;
+        if (watch != null) {
+            watch.close();
+        }
         lock.lock();
         try {
             signalled.signalAll();
