@@ -309,10 +309,10 @@ BEGIN
     END IF;
 
     v_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
-    IF (SELECT s.last_value FROM forgeflow_sql_watch s) > v_ms THEN
+    IF pg_sequence_last_value('forgeflow_sql_watch') > v_ms THEN
         PERFORM pg_advisory_xact_lock_shared(1179014001, 1);
         v_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
-        v_silent := (SELECT s.last_value FROM forgeflow_sql_watch s) > v_ms;
+        v_silent := coalesce(pg_sequence_last_value('forgeflow_sql_watch') > v_ms, false);
         IF v_silent THEN
             PERFORM nextval('forgeflow_sql_silent');
         END IF;
@@ -2136,12 +2136,7 @@ $$;
 
 CREATE FUNCTION forgeflow.forgeflow_uuid_v7() RETURNS uuid
     LANGUAGE sql PARALLEL SAFE
-    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
-    AS $$
-SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-           PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3)
-           FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
-$$;
+    RETURN (encode(set_bit(set_bit(OVERLAY(uuid_send(gen_random_uuid()) PLACING SUBSTRING(int8send((floor((EXTRACT(epoch FROM clock_timestamp()) * (1000)::numeric)))::bigint) FROM 3) FROM 1 FOR 6), (52)::bigint, 1), (53)::bigint, 1), 'hex'::text))::uuid;
 
 CREATE FUNCTION forgeflow.forgeflow_watch_sql(p_promise_ms integer) RETURNS TABLE(open boolean, silent bigint, watched boolean)
     LANGUAGE plpgsql

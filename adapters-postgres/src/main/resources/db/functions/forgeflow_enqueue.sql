@@ -356,10 +356,10 @@ BEGIN
 
     -- no NOTIFY while a node watches for SQL enqueues (forgeflow_sql_wakeups.sql): then the lock, the promise again
     v_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
-    IF (SELECT s.last_value FROM forgeflow_sql_watch s) > v_ms THEN
+    IF pg_sequence_last_value('forgeflow_sql_watch') > v_ms THEN
         PERFORM pg_advisory_xact_lock_shared(1179014001, 1);
         v_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);
-        v_silent := (SELECT s.last_value FROM forgeflow_sql_watch s) > v_ms;
+        v_silent := coalesce(pg_sequence_last_value('forgeflow_sql_watch') > v_ms, false);
         IF v_silent THEN
             PERFORM nextval('forgeflow_sql_silent');
         END IF;

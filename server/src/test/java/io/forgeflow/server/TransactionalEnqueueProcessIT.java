@@ -118,6 +118,9 @@ class TransactionalEnqueueProcessIT {
             assertThat(count("SELECT count(*) FROM jobs")).isZero();
             assertThat(count("SELECT count(*) FROM runs")).isZero();
 
+            // the NOTIFY is sent while SQL enqueues are few: not while the node still watches after another test's
+            await("no node watches for SQL enqueues", Duration.ofSeconds(30), () -> count("SELECT count(*) FROM "
+                    + "forgeflow_sql_watch WHERE last_value > floor(extract(epoch FROM clock_timestamp()) * 1000)") == 0);
             Enqueued kept = ForgeFlowJdbc.enqueue(app, JobRequest.shell("receipt-2", "echo receipt 2").build());
             order.setLong(1, 2);
             order.setString(2, kept.jobId());

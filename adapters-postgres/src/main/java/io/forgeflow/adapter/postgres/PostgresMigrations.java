@@ -126,8 +126,9 @@ public final class PostgresMigrations {
             $$""";
 
     /**
-     * Fixes the {@code search_path} of the functions applications call ({@code enqueue} and its helpers) and of the
-     * trigger functions to the schema, so that they find ForgeFlow's tables from any session and no caller's schema
+     * Fixes the {@code search_path} of the functions applications call ({@code enqueue} and its helpers; not
+     * {@code forgeflow_uuid_v7}, whose standard SQL body was bound when it was created) and of the trigger functions
+     * to the schema, so that they find ForgeFlow's tables from any session and no caller's schema
      * can shadow them. {@code enqueue} runs with its owner's rights ({@code SECURITY DEFINER}) and is executable only
      * by the roles granted it: an application needs {@code USAGE} on the schema and {@code EXECUTE} on it, and no
      * right on any table (so it cannot rewrite a job's payload past the API's scopes). Idempotent; run after each
@@ -142,7 +143,7 @@ public final class PostgresMigrations {
                 FOR f IN SELECT p.proname, pg_get_function_identity_arguments(p.oid) AS args
                          FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
                          WHERE n.nspname = s
-                           AND (p.proname IN ('enqueue', 'forgeflow_check_payload', 'forgeflow_uuid_v7')
+                           AND (p.proname IN ('enqueue', 'forgeflow_check_payload')
                                 OR p.prorettype = 'trigger'::regtype) LOOP
                     EXECUTE format('ALTER FUNCTION %I.%I(%s) SET search_path = pg_catalog, %I, pg_temp',
                                    s, f.proname, f.args, s);
