@@ -1,6 +1,7 @@
 --liquibase formatted sql
 
--- Wake-ups for enqueue() that do not serialise the applications' commits (issue 40; README "Enqueue from SQL").
+-- Wake-ups for enqueue() that do not serialise the applications' commits (issue 40; README "From your
+-- application's transaction").
 --
 -- PostgreSQL serialises the commits of transactions that NOTIFY (one global lock, held through the commit's WAL
 -- flush): 16 application sessions that each enqueue and commit ran at half the rate they reach without it. So:

@@ -233,6 +233,16 @@ final class ForgeFlowMetrics implements WorkerListener {
                 .setLabelValues(build.version(), build.revision());
     }
 
+    /** The watch for SQL enqueues (issue 40): whether this node watches now, and how many watches it started. */
+    void watchSqlEnqueues(java.util.function.BooleanSupplier watching, LongSupplier started) {
+        GaugeWithCallback.builder().name("forgeflow_sql_watch")
+                .help("1 while this node watches for runs enqueue() adds without a NOTIFY")
+                .callback(cb -> cb.call(watching.getAsBoolean() ? 1 : 0)).register(registry);
+        CounterWithCallback.builder().name("forgeflow_sql_watches_total")
+                .help("Watches for SQL enqueues this node started (each began with a burst of enqueue() calls)")
+                .callback(cb -> cb.call(started.getAsLong())).register(registry);
+    }
+
     /** The live event stream's metrics: changes published and dropped by this node, and its open streams. */
     void watchEvents(LongSupplier published, LongSupplier dropped, LongSupplier received, IntSupplier openStreams) {
         CounterWithCallback.builder().name("forgeflow_events_published_total")

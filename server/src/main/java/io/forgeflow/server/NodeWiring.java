@@ -30,6 +30,7 @@ import io.forgeflow.adapter.postgres.PostgresRunQueue;
 import io.forgeflow.adapter.postgres.PostgresRunEvents;
 import io.forgeflow.adapter.postgres.PostgresRunRepository;
 import io.forgeflow.adapter.postgres.PostgresWorkSignal;
+import io.forgeflow.adapter.postgres.SqlEnqueueWatch;
 import io.forgeflow.adapter.rest.EventStreams;
 import io.forgeflow.application.event.PublishedJobs;
 import io.forgeflow.application.event.PublishedRuns;
@@ -178,7 +179,8 @@ final class NodeWiring {
         PostgresWorkSignal signal = new PostgresWorkSignal(notifier);
         environment.lifecycle().manage(managed(() -> { }, signal::close));
         // runs enqueue() adds without a NOTIFY while the workers watch (issue 40): claimed within a tick of the commit
-        signal.watchSqlEnqueues(jdbi, roles.contains("worker"), runEvents::sqlEnqueuesNotStreamed);
+        SqlEnqueueWatch sqlWatch = signal.watchSqlEnqueues(jdbi, roles.contains("worker"),
+                runEvents::sqlEnqueuesNotStreamed);
         // the lease lasts FORGEFLOW_LEADER_SESSION_TIMEOUT, as long as a silent leader's session would
         LeaseLeaderElection lease = roles.contains("scheduler") && polling
                 ? new LeaseLeaderElection(dataSource, workerId, settings.leaderSessionTimeout.toJavaDuration())
@@ -192,6 +194,7 @@ final class NodeWiring {
         ForgeFlowMetrics metrics = new ForgeFlowMetrics(registry, settings.concurrency, election,
                 new PostgresQueueStats(jdbi, null));
         metrics.initialize(executors.enabledNames(), BuildInfo.current());
+        metrics.watchSqlEnqueues(sqlWatch::watching, sqlWatch::watchesStarted);
         environment.getApplicationContext().addServlet(new ServletHolder(new PrometheusMetricsServlet(registry)), "/metrics");
         environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping("/prometheus");
 
