@@ -2500,9 +2500,6 @@ ALTER TABLE forgeflow.jobs
     ADD CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 264))) NOT VALID;
 
 ALTER TABLE ONLY forgeflow.jobs
-    ADD CONSTRAINT jobs_idempotency_key_unique UNIQUE (idempotency_key);
-
-ALTER TABLE ONLY forgeflow.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
 
 ALTER TABLE forgeflow.jobs
@@ -2559,6 +2556,8 @@ CREATE INDEX jobs_batch_live_idx ON forgeflow.jobs USING btree (batch_id) WHERE 
 CREATE INDEX jobs_concurrency_key_idx ON forgeflow.jobs USING btree (concurrency_key, max_concurrent) WHERE ((concurrency_key IS NOT NULL) AND (status = ANY (ARRAY['active'::text, 'paused'::text])));
 
 CREATE INDEX jobs_due_idx ON forgeflow.jobs USING btree (next_run_at) WHERE ((status = 'active'::text) AND (cron_expr IS NOT NULL));
+
+CREATE UNIQUE INDEX jobs_idempotency_key_unique ON forgeflow.jobs USING btree (idempotency_key) WHERE (idempotency_key IS NOT NULL);
 
 CREATE INDEX jobs_labels_idx ON forgeflow.jobs USING gin (labels jsonb_path_ops) WHERE (labels <> '{}'::jsonb);
 

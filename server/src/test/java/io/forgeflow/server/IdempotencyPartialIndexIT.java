@@ -21,15 +21,13 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 40, the idempotency key's index, step one of two (expand). Today a unique constraint on
- * {@code jobs.idempotency_key} holds an entry for every job, keyed or not. The next release replaces it with a unique
- * index on the keyed jobs only ({@code WHERE idempotency_key IS NOT NULL}), one index write less per run. A node of this
- * release must already work against that index, since a rolling upgrade runs both: every writer of a job names the
- * predicate in its {@code ON CONFLICT}, which also matches today's constraint. This test swaps the constraint for the
- * partial index under a running node and drives each writer: REST one-off and recurring, a batch, and
- * {@code forgeflow.enqueue}; a writer without the predicate fails at once ("no unique or exclusion constraint matching
- * the ON CONFLICT specification"). The group commit's batch statement, which falls back to single writes when it
- * fails, is held to it in PostgresJobRepositoryIT.
+ * Issue 40, the idempotency key's index. It was a unique constraint on {@code jobs.idempotency_key}, with an entry for
+ * every job, keyed or not; migration 0029 replaced it with a unique index on the keyed jobs only ({@code WHERE
+ * idempotency_key IS NOT NULL}), one index write less per job and one per one-off completion. Every writer of a job
+ * must name that predicate in its {@code ON CONFLICT}: one that does not fails at once ("no unique or exclusion
+ * constraint matching the ON CONFLICT specification"). This test drives each writer through a running node: REST
+ * one-off and recurring, a batch, and {@code forgeflow.enqueue}. The group commit's batch statement, which falls back
+ * to single writes when it fails, is held to it in PostgresJobRepositoryIT.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class IdempotencyPartialIndexIT {
@@ -44,13 +42,15 @@ class IdempotencyPartialIndexIT {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    /** The next release's index, in place of today's constraint. */
+    /** The migrated schema: the keyed jobs' index, no constraint. */
     @BeforeAll
     static void keyedJobsOnly() {
         pg.jdbi().useHandle(h -> {
-            h.execute("ALTER TABLE jobs DROP CONSTRAINT jobs_idempotency_key_unique");
-            h.execute("CREATE UNIQUE INDEX jobs_idempotency_key_keyed ON jobs (idempotency_key) "
-                    + "WHERE idempotency_key IS NOT NULL");
+            assertThat(h.createQuery("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() "
+                    + "AND indexname = 'jobs_idempotency_key_unique'").mapTo(String.class).one())
+                    .contains("UNIQUE").contains("WHERE (idempotency_key IS NOT NULL)");
+            assertThat(h.createQuery("SELECT count(*) FROM pg_constraint WHERE conname = 'jobs_idempotency_key_unique'")
+                    .mapTo(Long.class).one()).isZero();
         });
     }
 

@@ -25,7 +25,8 @@ import java.util.Optional;
  * Job definitions and the scheduler's view of them ({@link JobRepository}).
  *
  * <ul>
- *   <li>{@link #create}: {@code INSERT ... ON CONFLICT (idempotency_key) DO NOTHING}, then, when nothing was stored,
+ *   <li>{@link #create}: {@code INSERT ... ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING},
+ *       then, when nothing was stored,
  *       a read of the job holding the key; the job and its first run commit together.</li>
  *   <li>{@link #list}: newest first, with an opaque keyset cursor; a malformed cursor throws
  *       {@link IllegalArgumentException} naming {@code cursor}. Ids that are not well-formed find nothing.</li>

@@ -264,32 +264,20 @@ class PostgresJobRepositoryIT {
         }
 
         /**
-         * Issue 40, expand step: the next release's unique index on keyed jobs only takes every writer's ON CONFLICT,
-         * the group commit's batch statement too (IdempotencyPartialIndexIT drives the others through a node).
+         * Issue 40: the keyed jobs' unique index (migration 0029) takes every writer's ON CONFLICT, the group
+         * commit's batch statement too (IdempotencyPartialIndexIT drives the others through a node).
          */
         @Test
-        void aBatchOfSubmissionsIsOneStatementAgainstThePartialKeyIndexOfTheNextRelease() throws Exception {
-            pg.jdbi().useHandle(h -> {
-                h.execute("ALTER TABLE jobs DROP CONSTRAINT jobs_idempotency_key_unique");
-                h.execute("CREATE UNIQUE INDEX jobs_idempotency_key_keyed ON jobs (idempotency_key) "
-                        + "WHERE idempotency_key IS NOT NULL");
-            });
-            try {
-                List<Job> queued = List.of(aJob().named("keyless").build(),
-                        aJob().withIdempotencyKey("k").named("k-1").build(),
-                        aJob().withIdempotencyKey("k").named("k-2").build());
-                List<Future<JobCreation>> outcomes = queuedBehindBusyWriters(queued);
+        void aBatchOfSubmissionsIsOneStatementAgainstThePartialKeyIndex() throws Exception {
+            List<Job> queued = List.of(aJob().named("keyless").build(),
+                    aJob().withIdempotencyKey("k").named("k-1").build(),
+                    aJob().withIdempotencyKey("k").named("k-2").build());
+            List<Future<JobCreation>> outcomes = queuedBehindBusyWriters(queued);
 
-                assertThat(outcomes.get(0).get().created()).isTrue();
-                assertThat(List.of(outcomes.get(1).get(), outcomes.get(2).get())).filteredOn(JobCreation::created)
-                        .hasSize(1);
-                assertThat(jobs.submissionCommits().batchesTogether()).as("written as one statement").isEqualTo(1);
-            } finally {
-                pg.jdbi().useHandle(h -> {
-                    h.execute("DROP INDEX jobs_idempotency_key_keyed");
-                    h.execute("ALTER TABLE jobs ADD CONSTRAINT jobs_idempotency_key_unique UNIQUE (idempotency_key)");
-                });
-            }
+            assertThat(outcomes.get(0).get().created()).isTrue();
+            assertThat(List.of(outcomes.get(1).get(), outcomes.get(2).get())).filteredOn(JobCreation::created)
+                    .hasSize(1);
+            assertThat(jobs.submissionCommits().batchesTogether()).as("written as one statement").isEqualTo(1);
         }
 
         @Test

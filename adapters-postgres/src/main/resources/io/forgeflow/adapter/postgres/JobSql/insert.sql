@@ -1,6 +1,6 @@
--- insert: ON CONFLICT (idempotency_key) DO NOTHING lets the unique constraint decide between concurrent submissions
--- with one key (a second inserter waits for the first to commit, then stores nothing and returns no row); no
--- read-then-write. A null key never conflicts.
+-- insert: ON CONFLICT (idempotency_key) WHERE ... DO NOTHING lets the keyed jobs' unique index decide between
+-- concurrent submissions with one key (a second inserter waits for the first to commit, then stores nothing and
+-- returns no row); no read-then-write. A null key never conflicts, and has no entry in that index.
 INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
                   catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
                   max_concurrent, overlap, unique_key, traceparent, tracestate, retry_base_seconds,

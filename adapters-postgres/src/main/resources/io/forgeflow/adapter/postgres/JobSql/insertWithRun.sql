@@ -1,7 +1,7 @@
 -- insertWithRun: a submission in one statement, so in one round trip and one commit: the job and, only when the job
--- was stored, its first run. ON CONFLICT (idempotency_key) DO NOTHING lets the unique constraint decide between
--- concurrent submissions with one key (a second inserter waits for the first to commit, then stores nothing); a job
--- that was not stored inserts no run. No locks beyond the new rows.
+-- was stored, its first run. ON CONFLICT (idempotency_key) WHERE ... DO NOTHING lets the keyed jobs' unique index
+-- decide between concurrent submissions with one key (a second inserter waits for the first to commit, then stores
+-- nothing); a job that was not stored inserts no run. No locks beyond the new rows.
 WITH job AS (
     INSERT INTO jobs (id, name, executor, payload, cron_expr, run_at, timezone, priority, max_attempts, timeout_seconds,
                       catch_up, idempotency_key, status, next_run_at, created_at, updated_at, queue, concurrency_key,
