@@ -129,6 +129,26 @@ class SqlEnqueueWatchIT {
         }
     }
 
+    @Test
+    void aNodeWithoutTheWorkerRoleWakesNobodyButTellsItsEventStreamsToReRead() throws Exception {
+        AtomicInteger apiWakes = new AtomicInteger();
+        AtomicInteger apiMissed = new AtomicInteger();
+        try (PostgresWorkSignal api = new PostgresWorkSignal(pg.connectionSupplier())) {
+            SqlEnqueueWatch observer = api.watchSqlEnqueues(pg.jdbi(), false, apiWakes::incrementAndGet,
+                    apiMissed::incrementAndGet);
+            startAWatch();
+            Conditions.awaitTrue(observer::watching, SqlEnqueueWatch.IDLE_CHECK.multipliedBy(10),
+                    "the api node observes the watch");
+            try (Connection app = app()) {
+                enqueue(app, "observed");
+                app.commit();
+            }
+            Conditions.awaitTrue(() -> apiMissed.get() > 0, Duration.ofSeconds(10),
+                    "the api node told its event streams to re-read");
+            assertThat(apiWakes.get()).as("wake-ups of a node that claims nothing").isZero();
+        }
+    }
+
     /** A claimer woken now: would it find the run looked for? */
     private void wokenUp() {
         String run = lookFor.get();
