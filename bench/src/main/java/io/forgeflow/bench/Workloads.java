@@ -121,10 +121,10 @@ final class Workloads {
              // watched: as a worker node does (its claims aside), it watches for SQL enqueues and wakes its waiters
              PostgresWorkSignal node = watched ? new PostgresWorkSignal(DedicatedConnections.to(db.url(fresh.name),
                      db.user(), db.password(), "bench wake-ups")) : null) {
-            new io.forgeflow.adapter.postgres.PostgresExecutorCatalog(PostgresJdbi.create(fresh.dataSource))
-                    .record(List.of("noop"), "bench");
+            Jdbi jdbi = PostgresJdbi.create(fresh.dataSource);
+            new io.forgeflow.adapter.postgres.PostgresExecutorCatalog(jdbi).record(List.of("noop"), "bench");
             if (node != null) {
-                node.watchSqlEnqueues(PostgresJdbi.create(fresh.dataSource), true, () -> { });
+                node.watchSqlEnqueues(jdbi, true, () -> { });
             }
             try (Connection c = db.connect(fresh.name); Statement st = c.createStatement()) {
                 st.execute("CREATE SCHEMA shop");

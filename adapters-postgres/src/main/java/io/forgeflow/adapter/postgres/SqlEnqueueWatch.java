@@ -60,7 +60,6 @@ public final class SqlEnqueueWatch implements Closeable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition heard = lock.newCondition();
     private final AtomicLong watches = new AtomicLong();
-    private final AtomicLong ticks = new AtomicLong();
     private long lastHeardNanos = Long.MIN_VALUE;
     private boolean start;
     private volatile boolean watching;
@@ -68,7 +67,7 @@ public final class SqlEnqueueWatch implements Closeable {
 
     /**
      * @param jdbi         the node's pool
-     * @param promises     a worker node: it promises, and wakes {@code wake} every tick
+     * @param promises     a worker node: it promises, and wakes {@code wake} at the ticks that may find a run
      * @param wake         wakes this node's claimers
      * @param missedEvents tells this node's event streams that {@code pending} changes were not sent
      */
@@ -102,14 +101,9 @@ public final class SqlEnqueueWatch implements Closeable {
         return watching;
     }
 
-    /** How many watches it has started (metrics, tests). */
+    /** How many watches it has started (a metric). */
     public long watchesStarted() {
         return watches.get();
-    }
-
-    /** How many ticks it has run (metrics, tests). */
-    public long ticks() {
-        return ticks.get();
     }
 
     @Override
@@ -216,7 +210,6 @@ public final class SqlEnqueueWatch implements Closeable {
     }
 
     private Tick tick(boolean promise) {
-        ticks.incrementAndGet();
         return jdbi.withHandle(h -> h.createQuery(TICK_SQL).bind("promise", promise ? (int) PROMISE.toMillis() : 0)
                 .map((rs, ctx) -> new Tick(rs.getBoolean("open"), rs.getLong("silent"), rs.getBoolean("watched")))
                 .one());

@@ -853,8 +853,10 @@ class PostgresJobRepositoryIT {
                         job.spec().priority(), job.createdAt(), job.spec().executor(), job.spec().payload(),
                         job.spec().timeoutSeconds(), job.createdAt());
                 waiting.add(callers.submit(() -> jobs.create(job, run)));
-                awaitTrue(() -> count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                        + "AND wait_event_type = 'Lock'") == waiting.size());
+                Conditions.awaitTrue(() -> count("SELECT count(*) FROM pg_stat_activity "
+                        + "WHERE datname = current_database() AND wait_event_type = 'Lock'") == waiting.size(),
+                        Duration.ofSeconds(20),
+                        "the submission waits on the other's lock");
             }
             return waiting;
         }
@@ -869,7 +871,8 @@ class PostgresJobRepositoryIT {
                         job.spec().timeoutSeconds(), job.createdAt());
                 outcomes.add(callers.submit(() -> jobs.create(job, run)));
             }
-            awaitTrue(() -> jobs.submissionCommits().waiting() == queued.size());
+            Conditions.awaitTrue(() -> jobs.submissionCommits().waiting() == queued.size(), Duration.ofSeconds(20),
+                    "every submission waits for the group commit");
             return outcomes;
         }
 
@@ -885,14 +888,6 @@ class PostgresJobRepositoryIT {
             }
             holder.close();
             callers.shutdown();
-        }
-
-        private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (!condition.getAsBoolean()) {
-                assertThat(System.nanoTime()).as("waited for a condition").isLessThan(deadline);
-                Thread.sleep(5);
-            }
         }
     }
 

@@ -70,7 +70,8 @@ class SqlEnqueueWatchIT {
         try (Connection app = app()) {
             run = enqueue(app, "late");
             lookFor.set(run);
-            // the application's transaction stays open past the watch's quiet time
+            // the scenario, not a wait: an application that keeps its transaction open past the watch's quiet
+            // time, so that only the open transaction keeps the node watching
             Thread.sleep(SqlEnqueueWatch.QUIET.plusMillis(500).toMillis());
             assertThat(watch.watching()).as("the node watches while a silent enqueue is open").isTrue();
             assertThat(promiseStands()).isTrue();
