@@ -1707,6 +1707,114 @@ BEGIN
 END
 $$;
 
+CREATE TABLE forgeflow.jobs (
+    id uuid NOT NULL,
+    name text NOT NULL,
+    executor text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    cron_expr text,
+    run_at timestamp with time zone,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    priority smallint DEFAULT 5 NOT NULL,
+    max_attempts integer DEFAULT 3 NOT NULL,
+    timeout_seconds integer DEFAULT 300 NOT NULL,
+    catch_up text DEFAULT 'skip'::text NOT NULL,
+    idempotency_key text,
+    status text DEFAULT 'active'::text NOT NULL,
+    next_run_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    concurrency_key text,
+    max_concurrent integer,
+    overlap text DEFAULT 'allow'::text NOT NULL,
+    submitted_via text DEFAULT 'rest'::text NOT NULL,
+    unique_key text,
+    retry_base_seconds integer,
+    retry_max_seconds integer,
+    labels jsonb DEFAULT '{}'::jsonb NOT NULL,
+    traceparent text,
+    tracestate text,
+    on_parent_failure text,
+    batch_id uuid,
+    start_at timestamp with time zone,
+    end_at timestamp with time zone,
+    max_runs integer,
+    jitter_seconds integer DEFAULT 0 NOT NULL,
+    pause_after_failures integer,
+    fired_runs integer DEFAULT 0 NOT NULL,
+    paused_note text,
+    paused_by text,
+    sequence_key text,
+    sequence_on_dead text,
+    dead_streak integer DEFAULT 0 NOT NULL,
+    notify jsonb,
+    awaiting_recovery boolean DEFAULT false NOT NULL,
+    debounce jsonb,
+    throttle jsonb,
+    tenant text DEFAULT 'default'::text NOT NULL
+);
+
+CREATE FUNCTION forgeflow.forgeflow_job_rules(r forgeflow.jobs) RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    AS $_$
+DECLARE
+    broken text;
+BEGIN
+    CASE
+        WHEN NOT (pg_catalog.char_length(r.name) BETWEEN 1 AND 200) THEN broken := 'jobs_name_length';
+        WHEN NOT (pg_catalog.char_length(r.executor) BETWEEN 1 AND 100) THEN broken := 'jobs_executor_length';
+        WHEN NOT (pg_catalog.jsonb_typeof(r.payload) = 'object') THEN broken := 'jobs_payload_object';
+        WHEN NOT (r.priority BETWEEN 1 AND 9) THEN broken := 'jobs_priority_range';
+        WHEN NOT (r.max_attempts BETWEEN 1 AND 100) THEN broken := 'jobs_max_attempts_range';
+        WHEN NOT (r.timeout_seconds BETWEEN 1 AND 86400) THEN broken := 'jobs_timeout_range';
+        WHEN NOT (r.catch_up IN ('skip', 'once')) THEN broken := 'jobs_catch_up_values';
+        WHEN NOT (pg_catalog.char_length(r.idempotency_key) BETWEEN 1 AND 264) THEN broken := 'jobs_idempotency_key_length';
+        WHEN NOT (r.status IN ('active', 'paused', 'cancelled', 'completed', 'deleted')) THEN broken := 'jobs_status_values';
+        WHEN NOT (r.cron_expr IS NULL OR r.run_at IS NULL) THEN broken := 'jobs_one_schedule';
+        WHEN NOT (r.queue ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$') THEN broken := 'jobs_queue_name';
+        WHEN NOT (pg_catalog.char_length(r.concurrency_key) BETWEEN 1 AND 264) THEN broken := 'jobs_concurrency_key_length';
+        WHEN NOT (r.max_concurrent BETWEEN 1 AND 10000) THEN broken := 'jobs_max_concurrent_range';
+        WHEN NOT (r.concurrency_key IS NULL OR r.max_concurrent IS NOT NULL) THEN broken := 'jobs_key_needs_limit';
+        WHEN NOT (r.overlap IN ('allow', 'skip', 'queue_one', 'cancel_running')) THEN broken := 'jobs_overlap_values';
+        WHEN NOT (r.submitted_via IN ('rest', 'sql')) THEN broken := 'jobs_submitted_via_values';
+        WHEN NOT (pg_catalog.char_length(r.unique_key) BETWEEN 1 AND 264) THEN broken := 'jobs_unique_key_length';
+        WHEN NOT (r.unique_key IS NULL OR r.cron_expr IS NULL) THEN broken := 'jobs_unique_key_one_off';
+        WHEN NOT (r.retry_base_seconds BETWEEN 1 AND 86400) THEN broken := 'jobs_retry_base_range';
+        WHEN NOT (r.retry_max_seconds BETWEEN 1 AND 86400) THEN broken := 'jobs_retry_max_range';
+        WHEN NOT (r.retry_base_seconds <= r.retry_max_seconds) THEN broken := 'jobs_retry_base_at_most_max';
+        WHEN NOT (pg_catalog.jsonb_typeof(r.labels) = 'object') THEN broken := 'jobs_labels_object';
+        WHEN NOT (r.on_parent_failure IN ('cancel', 'run', 'wait')) THEN broken := 'jobs_on_parent_failure_values';
+        WHEN NOT (r.jitter_seconds BETWEEN 0 AND 86400) THEN broken := 'jobs_jitter_range';
+        WHEN NOT (r.max_runs BETWEEN 1 AND 1000000) THEN broken := 'jobs_max_runs_range';
+        WHEN NOT (r.pause_after_failures BETWEEN 1 AND 1000) THEN broken := 'jobs_pause_after_failures_range';
+        WHEN NOT (pg_catalog.char_length(r.paused_note) BETWEEN 1 AND 500) THEN broken := 'jobs_paused_note_length';
+        WHEN NOT (pg_catalog.char_length(r.paused_by) BETWEEN 1 AND 200) THEN broken := 'jobs_paused_by_length';
+        WHEN NOT (r.end_at > r.start_at) THEN broken := 'jobs_window_order';
+        WHEN NOT (r.cron_expr IS NOT NULL OR (r.start_at IS NULL AND r.end_at IS NULL AND r.max_runs IS NULL
+                  AND r.jitter_seconds = 0 AND r.pause_after_failures IS NULL)) THEN broken := 'jobs_controls_recurring';
+        WHEN NOT (r.fired_runs >= 0) THEN broken := 'jobs_fired_runs_positive';
+        WHEN NOT (pg_catalog.char_length(r.sequence_key) BETWEEN 1 AND 264) THEN broken := 'jobs_sequence_key_length';
+        WHEN NOT (r.sequence_on_dead IN ('block', 'continue')) THEN broken := 'jobs_sequence_on_dead_values';
+        WHEN NOT (r.sequence_key IS NULL OR r.cron_expr IS NULL) THEN broken := 'jobs_sequence_one_off';
+        WHEN NOT (r.dead_streak >= 0) THEN broken := 'jobs_dead_streak_positive';
+        WHEN NOT (pg_catalog.jsonb_typeof(r.notify -> 'url') = 'string' AND pg_catalog.jsonb_typeof(r.notify -> 'on') = 'array'
+                  AND pg_catalog.jsonb_array_length(r.notify -> 'on') > 0) THEN broken := 'jobs_notify_shape';
+        WHEN NOT (pg_catalog.jsonb_typeof(r.debounce -> 'key') = 'string'
+                  AND pg_catalog.jsonb_typeof(r.debounce -> 'period_seconds') = 'number'
+                  AND r.debounce ->> 'edge' IN ('trailing', 'leading')) THEN broken := 'jobs_debounce_shape';
+        WHEN NOT (pg_catalog.jsonb_typeof(r.throttle -> 'key') = 'string'
+                  AND (r.throttle ->> 'count')::integer BETWEEN 1 AND 100000
+                  AND (r.throttle ->> 'per_seconds')::integer BETWEEN 1 AND 86400) THEN broken := 'jobs_throttle_shape';
+        WHEN NOT (r.debounce IS NULL OR r.cron_expr IS NULL) THEN broken := 'jobs_debounce_one_off';
+        WHEN NOT (r.tenant ~ '^[a-z0-9_.-]{1,63}$') THEN broken := 'jobs_tenant_name';
+        ELSE RETURN true;
+    END CASE;
+    RAISE EXCEPTION 'new row for relation "jobs" violates check constraint "%"', broken
+        USING ERRCODE = 'check_violation', CONSTRAINT = broken, TABLE = 'jobs';
+END
+$_$;
+
 CREATE FUNCTION forgeflow.forgeflow_link_parents(p_child uuid, p_parents uuid[]) RETURNS text
     LANGUAGE plpgsql
     AS $$
@@ -2255,90 +2363,6 @@ CREATE TABLE forgeflow.job_dependencies (
     "position" smallint NOT NULL
 );
 
-CREATE TABLE forgeflow.jobs (
-    id uuid NOT NULL,
-    name text NOT NULL,
-    executor text NOT NULL,
-    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
-    cron_expr text,
-    run_at timestamp with time zone,
-    timezone text DEFAULT 'UTC'::text NOT NULL,
-    priority smallint DEFAULT 5 NOT NULL,
-    max_attempts integer DEFAULT 3 NOT NULL,
-    timeout_seconds integer DEFAULT 300 NOT NULL,
-    catch_up text DEFAULT 'skip'::text NOT NULL,
-    idempotency_key text,
-    status text DEFAULT 'active'::text NOT NULL,
-    next_run_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    queue text DEFAULT 'default'::text NOT NULL,
-    concurrency_key text,
-    max_concurrent integer,
-    overlap text DEFAULT 'allow'::text NOT NULL,
-    submitted_via text DEFAULT 'rest'::text NOT NULL,
-    unique_key text,
-    retry_base_seconds integer,
-    retry_max_seconds integer,
-    labels jsonb DEFAULT '{}'::jsonb NOT NULL,
-    traceparent text,
-    tracestate text,
-    on_parent_failure text,
-    batch_id uuid,
-    start_at timestamp with time zone,
-    end_at timestamp with time zone,
-    max_runs integer,
-    jitter_seconds integer DEFAULT 0 NOT NULL,
-    pause_after_failures integer,
-    fired_runs integer DEFAULT 0 NOT NULL,
-    paused_note text,
-    paused_by text,
-    sequence_key text,
-    sequence_on_dead text,
-    dead_streak integer DEFAULT 0 NOT NULL,
-    notify jsonb,
-    awaiting_recovery boolean DEFAULT false NOT NULL,
-    debounce jsonb,
-    throttle jsonb,
-    tenant text DEFAULT 'default'::text NOT NULL,
-    CONSTRAINT jobs_catch_up_values CHECK ((catch_up = ANY (ARRAY['skip'::text, 'once'::text]))),
-    CONSTRAINT jobs_controls_recurring CHECK (((cron_expr IS NOT NULL) OR ((start_at IS NULL) AND (end_at IS NULL) AND (max_runs IS NULL) AND (jitter_seconds = 0) AND (pause_after_failures IS NULL)))),
-    CONSTRAINT jobs_dead_streak_positive CHECK ((dead_streak >= 0)),
-    CONSTRAINT jobs_debounce_one_off CHECK (((debounce IS NULL) OR (cron_expr IS NULL))),
-    CONSTRAINT jobs_debounce_shape CHECK (((jsonb_typeof((debounce -> 'key'::text)) = 'string'::text) AND (jsonb_typeof((debounce -> 'period_seconds'::text)) = 'number'::text) AND ((debounce ->> 'edge'::text) = ANY (ARRAY['trailing'::text, 'leading'::text])))),
-    CONSTRAINT jobs_executor_length CHECK (((char_length(executor) >= 1) AND (char_length(executor) <= 100))),
-    CONSTRAINT jobs_fired_runs_positive CHECK ((fired_runs >= 0)),
-    CONSTRAINT jobs_jitter_range CHECK (((jitter_seconds >= 0) AND (jitter_seconds <= 86400))),
-    CONSTRAINT jobs_key_needs_limit CHECK (((concurrency_key IS NULL) OR (max_concurrent IS NOT NULL))),
-    CONSTRAINT jobs_labels_object CHECK ((jsonb_typeof(labels) = 'object'::text)),
-    CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 100))),
-    CONSTRAINT jobs_max_concurrent_range CHECK (((max_concurrent >= 1) AND (max_concurrent <= 10000))),
-    CONSTRAINT jobs_max_runs_range CHECK (((max_runs >= 1) AND (max_runs <= 1000000))),
-    CONSTRAINT jobs_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 200))),
-    CONSTRAINT jobs_notify_shape CHECK (((jsonb_typeof((notify -> 'url'::text)) = 'string'::text) AND (jsonb_typeof((notify -> 'on'::text)) = 'array'::text) AND (jsonb_array_length((notify -> 'on'::text)) > 0))),
-    CONSTRAINT jobs_on_parent_failure_values CHECK ((on_parent_failure = ANY (ARRAY['cancel'::text, 'run'::text, 'wait'::text]))),
-    CONSTRAINT jobs_one_schedule CHECK (((cron_expr IS NULL) OR (run_at IS NULL))),
-    CONSTRAINT jobs_overlap_values CHECK ((overlap = ANY (ARRAY['allow'::text, 'skip'::text, 'queue_one'::text, 'cancel_running'::text]))),
-    CONSTRAINT jobs_pause_after_failures_range CHECK (((pause_after_failures >= 1) AND (pause_after_failures <= 1000))),
-    CONSTRAINT jobs_paused_by_length CHECK (((char_length(paused_by) >= 1) AND (char_length(paused_by) <= 200))),
-    CONSTRAINT jobs_paused_note_length CHECK (((char_length(paused_note) >= 1) AND (char_length(paused_note) <= 500))),
-    CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
-    CONSTRAINT jobs_priority_range CHECK (((priority >= 1) AND (priority <= 9))),
-    CONSTRAINT jobs_queue_name CHECK ((queue ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$'::text)),
-    CONSTRAINT jobs_retry_base_at_most_max CHECK ((retry_base_seconds <= retry_max_seconds)),
-    CONSTRAINT jobs_retry_base_range CHECK (((retry_base_seconds >= 1) AND (retry_base_seconds <= 86400))),
-    CONSTRAINT jobs_retry_max_range CHECK (((retry_max_seconds >= 1) AND (retry_max_seconds <= 86400))),
-    CONSTRAINT jobs_sequence_on_dead_values CHECK ((sequence_on_dead = ANY (ARRAY['block'::text, 'continue'::text]))),
-    CONSTRAINT jobs_sequence_one_off CHECK (((sequence_key IS NULL) OR (cron_expr IS NULL))),
-    CONSTRAINT jobs_status_values CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text, 'cancelled'::text, 'completed'::text, 'deleted'::text]))),
-    CONSTRAINT jobs_submitted_via_values CHECK ((submitted_via = ANY (ARRAY['rest'::text, 'sql'::text]))),
-    CONSTRAINT jobs_tenant_name CHECK ((tenant ~ '^[a-z0-9_.-]{1,63}$'::text)),
-    CONSTRAINT jobs_throttle_shape CHECK (((jsonb_typeof((throttle -> 'key'::text)) = 'string'::text) AND ((((throttle ->> 'count'::text))::integer >= 1) AND (((throttle ->> 'count'::text))::integer <= 100000)) AND ((((throttle ->> 'per_seconds'::text))::integer >= 1) AND (((throttle ->> 'per_seconds'::text))::integer <= 86400)))),
-    CONSTRAINT jobs_timeout_range CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 86400))),
-    CONSTRAINT jobs_unique_key_one_off CHECK (((unique_key IS NULL) OR (cron_expr IS NULL))),
-    CONSTRAINT jobs_window_order CHECK ((end_at > start_at))
-);
-
 CREATE TABLE forgeflow.leader_lease (
     name text NOT NULL,
     holder text NOT NULL,
@@ -2493,20 +2517,11 @@ ALTER TABLE ONLY forgeflow.handlers
 ALTER TABLE ONLY forgeflow.job_dependencies
     ADD CONSTRAINT job_dependencies_pkey PRIMARY KEY (job_id, parent_id);
 
-ALTER TABLE forgeflow.jobs
-    ADD CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 264))) NOT VALID;
-
-ALTER TABLE forgeflow.jobs
-    ADD CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 264))) NOT VALID;
-
 ALTER TABLE ONLY forgeflow.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
 
 ALTER TABLE forgeflow.jobs
-    ADD CONSTRAINT jobs_sequence_key_length CHECK (((char_length(sequence_key) >= 1) AND (char_length(sequence_key) <= 264))) NOT VALID;
-
-ALTER TABLE forgeflow.jobs
-    ADD CONSTRAINT jobs_unique_key_length CHECK (((char_length(unique_key) >= 1) AND (char_length(unique_key) <= 264))) NOT VALID;
+    ADD CONSTRAINT jobs_rules CHECK (forgeflow.forgeflow_job_rules(jobs.*)) NOT VALID;
 
 ALTER TABLE ONLY forgeflow.leader_lease
     ADD CONSTRAINT leader_lease_pkey PRIMARY KEY (name);
