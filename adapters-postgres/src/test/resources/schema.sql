@@ -574,17 +574,7 @@ CREATE TABLE forgeflow.runs (
     debounce_key text,
     debounce_until timestamp with time zone,
     debounced integer DEFAULT 0 NOT NULL,
-    tenant text DEFAULT 'default'::text NOT NULL,
-    CONSTRAINT runs_attempt_non_negative CHECK ((attempt >= 0)),
-    CONSTRAINT runs_key_has_limit CHECK (((concurrency_key IS NULL) = (max_concurrent IS NULL))),
-    CONSTRAINT runs_max_attempts_positive CHECK ((max_attempts >= 1)),
-    CONSTRAINT runs_priority_range CHECK (((priority >= 1) AND (priority <= 9))),
-    CONSTRAINT runs_retry_base_at_most_max CHECK ((retry_base_seconds <= retry_max_seconds)),
-    CONSTRAINT runs_retry_base_range CHECK (((retry_base_seconds >= 1) AND (retry_base_seconds <= 86400))),
-    CONSTRAINT runs_retry_max_range CHECK (((retry_max_seconds >= 1) AND (retry_max_seconds <= 86400))),
-    CONSTRAINT runs_running_is_leased CHECK (((status = 'running'::text) = ((worker_id IS NOT NULL) AND (lease_expires_at IS NOT NULL)))),
-    CONSTRAINT runs_status_values CHECK ((status = ANY (ARRAY['waiting'::text, 'pending'::text, 'running'::text, 'succeeded'::text, 'dead'::text, 'cancelled'::text]))),
-    CONSTRAINT runs_timeout_range CHECK (((timeout_seconds >= 1) AND (timeout_seconds <= 86400)))
+    tenant text DEFAULT 'default'::text NOT NULL
 );
 
 CREATE FUNCTION forgeflow.forgeflow_claim(p_worker text, p_executors text[], p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint, p_now timestamp with time zone, p_after_priority integer, p_after_scheduled timestamp with time zone, p_after_id uuid) RETURNS SETOF forgeflow.runs
@@ -2073,6 +2063,32 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_run_rules(r forgeflow.runs) RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    AS $$
+DECLARE
+    broken text;
+BEGIN
+    CASE
+        WHEN NOT (r.status IN ('waiting', 'pending', 'running', 'succeeded', 'dead', 'cancelled'))
+            THEN broken := 'runs_status_values';
+        WHEN NOT (r.priority BETWEEN 1 AND 9) THEN broken := 'runs_priority_range';
+        WHEN NOT (r.attempt >= 0) THEN broken := 'runs_attempt_non_negative';
+        WHEN NOT (r.max_attempts >= 1) THEN broken := 'runs_max_attempts_positive';
+        WHEN NOT (r.timeout_seconds BETWEEN 1 AND 86400) THEN broken := 'runs_timeout_range';
+        WHEN NOT ((r.status = 'running') = (r.worker_id IS NOT NULL AND r.lease_expires_at IS NOT NULL))
+            THEN broken := 'runs_running_is_leased';
+        WHEN NOT ((r.concurrency_key IS NULL) = (r.max_concurrent IS NULL)) THEN broken := 'runs_key_has_limit';
+        WHEN NOT (r.retry_base_seconds BETWEEN 1 AND 86400) THEN broken := 'runs_retry_base_range';
+        WHEN NOT (r.retry_max_seconds BETWEEN 1 AND 86400) THEN broken := 'runs_retry_max_range';
+        WHEN NOT (r.retry_base_seconds <= r.retry_max_seconds) THEN broken := 'runs_retry_base_at_most_max';
+        ELSE RETURN true;
+    END CASE;
+    RAISE EXCEPTION 'new row for relation "runs" violates check constraint "%"', broken
+        USING ERRCODE = 'check_violation', CONSTRAINT = broken, TABLE = 'runs';
+END
+$$;
+
 CREATE FUNCTION forgeflow.forgeflow_scoped_key(p_tenant text, p_key text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
@@ -2540,6 +2556,9 @@ ALTER TABLE ONLY forgeflow.run_attempts
 
 ALTER TABLE ONLY forgeflow.runs
     ADD CONSTRAINT runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE forgeflow.runs
+    ADD CONSTRAINT runs_rules CHECK (forgeflow.forgeflow_run_rules(runs.*)) NOT VALID;
 
 ALTER TABLE ONLY forgeflow.sequence_rechecks
     ADD CONSTRAINT sequence_rechecks_pkey PRIMARY KEY (sequence_key);
