@@ -1,0 +1,179 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A migration that alters a hot table while an application's transaction holds it open (the fault "an application's
+ * open transaction"): the ALTER waits for that transaction, and a plain ALTER's wait queues every other session's
+ * access to the table behind it, so the whole cluster would stall until the application commits. Migrations 0030 and
+ * 0032 take their lock through {@code forgeflow_alter_briefly}: while the application holds the table, nodes still
+ * read and write it, and the migration completes once the application commits. A {@code psql} session plays the
+ * application: it enqueues a job in its transaction and keeps the transaction open.
+ */
+class MigrationLocksIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migrated();
+
+    static final String APPLICATION = "forgeflow-test-migration-locks";
+
+    final List<Process> sessions = new ArrayList<>();
+
+    @AfterEach
+    void endSessions() throws SQLException {
+        sessions.forEach(Process::destroyForcibly);
+        try (Connection c = pg.dataSource().getConnection(); Statement st = c.createStatement()) {
+            st.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '"
+                    + APPLICATION + "'");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @CsvSource({"0030-job-rules-in-one-check, jobs, jobs_rules", "0032-run-rules-in-one-check, runs, runs_rules"})
+    void aMigrationWaitingForAnApplicationsTransactionDoesNotStallTheTablesOtherUsers(
+            String changeSet, String table, String constraint) throws Exception {
+        PGSimpleDataSource db = (PGSimpleDataSource) pg.createEmptyDatabase();
+        PostgresMigrations.migrate(db);
+        db.setCurrentSchema("forgeflow");
+        new PostgresExecutorCatalog(org.jdbi.v3.core.Jdbi.create(db)).record(List.of("noop"), "node-1");
+        unapply(db, changeSet);
+
+        Process application = holdOpen(db, "SELECT * FROM forgeflow.enqueue('order-42', 'noop')");
+        CompletableFuture<Void> migration = CompletableFuture.runAsync(() -> PostgresMigrations.migrate(db));
+        awaitWaitingForALock(db);
+
+        try (Connection node = db.getConnection(); Statement st = node.createStatement()) {
+            st.execute("SET search_path = forgeflow");
+            st.execute("SET statement_timeout = '5s'");
+            st.executeQuery("SELECT count(*) FROM " + table).close();
+            st.executeQuery("SELECT * FROM enqueue('while-migrating', 'noop')").close();
+        }
+        assertThat(migration).as("the migration waits for the application's transaction").isNotDone();
+
+        application.getOutputStream().write("COMMIT;\n\\q\n".getBytes(StandardCharsets.UTF_8));
+        application.getOutputStream().flush();
+        migration.get(60, TimeUnit.SECONDS);
+        assertThat(checks(db, table)).containsExactly(constraint);
+        assertThat(count(db, "SELECT count(*) FROM forgeflow.jobs WHERE name IN ('order-42', 'while-migrating')"))
+                .isEqualTo(2);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aMigrationThatCannotGetItsLockInTimeFailsNamingTheHolderAndChangesNothing() throws Exception {
+        PGSimpleDataSource db = (PGSimpleDataSource) pg.createEmptyDatabase();
+        PostgresMigrations.migrate(db);
+        db.setCurrentSchema("forgeflow");
+        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE briefly (id integer)");
+        }
+        holdOpen(db, "INSERT INTO forgeflow.briefly VALUES (1)");
+
+        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> st.execute("SELECT forgeflow_alter_briefly("
+                            + "'briefly', 'ALTER TABLE briefly ADD COLUMN note text', interval '1 second')"))
+                    .isInstanceOfSatisfying(org.postgresql.util.PSQLException.class, e -> {
+                        assertThat(e.getSQLState()).isEqualTo("55P03");
+                        assertThat(e.getMessage()).contains("could not lock briefly for a migration", APPLICATION);
+                    });
+        }
+        assertThat(count(db, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'briefly'"
+                + " AND column_name = 'note'")).isZero();
+    }
+
+    /** The database as the release before {@code changeSet}: its rollback run and its history row gone. */
+    private static void unapply(PGSimpleDataSource db, String changeSet) throws IOException, SQLException {
+        String rollback;
+        try (InputStream in = MigrationLocksIT.class.getResourceAsStream("/db/changelog/" + changeSet + ".sql")) {
+            rollback = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(l -> l.startsWith("--rollback ")).findFirst().orElseThrow()
+                    .substring("--rollback ".length());
+        }
+        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
+            st.execute("SET search_path = forgeflow");
+            st.execute(rollback);
+            assertThat(st.executeUpdate("DELETE FROM databasechangelog WHERE id = '" + changeSet + "'"))
+                    .isEqualTo(1);
+        }
+    }
+
+    /** A psql session, as an application: runs {@code statement} in a transaction and keeps it open. */
+    private Process holdOpen(PGSimpleDataSource db, String statement) throws IOException {
+        URI uri = URI.create(db.getURL().substring("jdbc:".length()));
+        ProcessBuilder builder = new ProcessBuilder("psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", uri.getHost(),
+                "-p", String.valueOf(uri.getPort()), "-U", db.getUser(), "-d", uri.getPath().substring(1))
+                .redirectErrorStream(true);
+        builder.environment().put("PGAPPNAME", APPLICATION);
+        if (db.getPassword() != null) {
+            builder.environment().put("PGPASSWORD", db.getPassword());
+        }
+        Process psql = builder.start();
+        sessions.add(psql);
+        OutputStream in = psql.getOutputStream();
+        in.write(("BEGIN;\n" + statement + ";\n\\echo holding\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        StringBuilder seen = new StringBuilder();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!seen.toString().contains("holding")) {
+            if (System.nanoTime() > deadline || !psql.isAlive()) {
+                throw new AssertionError("psql did not start its transaction: " + seen);
+            }
+            int ch = psql.getInputStream().read();
+            if (ch < 0) {
+                throw new AssertionError("psql ended: " + seen);
+            }
+            seen.append((char) ch);
+        }
+        return psql;
+    }
+
+    /** Until some session of this database (the migration) has waited for a relation's lock. */
+    private static void awaitWaitingForALock(PGSimpleDataSource db) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (count(db, "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                + " WHERE NOT l.granted AND l.locktype = 'relation' AND a.datname = current_database()") == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the migration never waited for the application's lock");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static List<String> checks(PGSimpleDataSource db, String table) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Connection c = db.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT conname FROM pg_constraint WHERE conrelid = 'forgeflow." + table
+                     + "'::regclass AND contype = 'c'")) {
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+        }
+        return names;
+    }
+
+    private static long count(PGSimpleDataSource db, String sql) throws SQLException {
+        try (Connection c = db.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
