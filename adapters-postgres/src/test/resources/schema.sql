@@ -357,39 +357,6 @@ SELECT * FROM forgeflow_end_attempts(p_ids, p_workers, p_attempts, p_next, p_del
                                      p_now)
 $$;
 
-CREATE FUNCTION forgeflow.forgeflow_alter_briefly(p_table regclass, p_sql text, p_give_up_after interval DEFAULT '00:10:00'::interval) RETURNS void
-    LANGUAGE plpgsql
-    AS $$
-DECLARE
-    v_until   timestamptz := clock_timestamp() + p_give_up_after;
-    v_was     text := current_setting('lock_timeout');
-    v_holders text;
-BEGIN
-    LOOP
-        BEGIN
-            PERFORM set_config('lock_timeout', '100ms', true);
-            EXECUTE p_sql;
-            PERFORM set_config('lock_timeout', v_was, true);
-            RETURN;
-        EXCEPTION WHEN lock_not_available THEN
-            IF clock_timestamp() >= v_until THEN
-                SELECT string_agg(DISTINCT format('pid %s (%s, transaction open since %s)', a.pid,
-                                                  coalesce(nullif(a.application_name, ''), 'no application_name'),
-                                                  a.xact_start), '; ')
-                INTO v_holders
-                FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE l.relation = p_table AND l.granted AND l.pid <> pg_backend_pid();
-                RAISE EXCEPTION 'could not lock % for a migration within %: %', p_table, p_give_up_after,
-                    coalesce(v_holders, 'no session holds it now')
-                    USING ERRCODE = 'lock_not_available',
-                          HINT = 'end or commit those transactions, then start the node (or db migrate) again';
-            END IF;
-        END;
-        PERFORM pg_sleep(0.2 + random() * 0.3);
-    END LOOP;
-END
-$$;
-
 CREATE FUNCTION forgeflow.forgeflow_batch_payload(p_executor text, p_payload jsonb, p_batch uuid, p_succeeded integer, p_dead integer, p_cancelled integer) RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE
     AS $$

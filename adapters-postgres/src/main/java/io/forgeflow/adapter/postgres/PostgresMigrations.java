@@ -23,6 +23,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -54,8 +55,23 @@ public final class PostgresMigrations {
      * that start together on a fresh database are serialised by a session-level advisory lock
      * ({@value #MIGRATION_LOCK_KEY}) held on a connection of its own for the whole migration: Liquibase's own lock
      * table cannot protect its creation, and two nodes creating it at once fail with a duplicate-key error.
+     *
+     * <p>A changeset waits for its table locks {@value #LOCK_TRY} at a time: an ALTER TABLE or CREATE INDEX that
+     * waited for an application's open transaction would queue every other session's access to that table behind it
+     * and stall the cluster. A changeset that could not get a lock is rolled back and tried again after 200-500 ms,
+     * letting the others through, for up to {@link #LOCK_PATIENCE}; then the migration fails naming the oldest
+     * transactions that hold the schema's tables (nothing of that changeset is applied).
      */
     public static void migrate(DataSource dataSource, String schema) {
+        migrate(dataSource, schema, LOCK_PATIENCE);
+    }
+
+    /** How long a migration keeps trying for a lock a transaction holds, before it fails. */
+    static final Duration LOCK_PATIENCE = Duration.ofMinutes(10);
+    /** The longest a migration's statement waits for one lock at a time. */
+    static final String LOCK_TRY = "100ms";
+
+    static void migrate(DataSource dataSource, String schema, Duration patience) {
         PostgresSchema.require(schema);
         try (Connection lock = dataSource.getConnection(); Statement st = lock.createStatement()) {
             // a migration (and the wait for another node's) may outlast the session limits, and on a loaded machine
@@ -64,14 +80,32 @@ public final class PostgresMigrations {
             st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK_KEY + ")");
             try {
                 prepareSchema(lock, schema);
-                inLiquibase(dataSource, schema, "migrate the database", database -> {
-                    new CommandScope(UpdateCommandStep.COMMAND_NAME)
-                            .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                            .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
-                            .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
-                            .execute();
-                    return null;
-                });
+                long deadline = System.nanoTime() + patience.toNanos();
+                while (true) {
+                    try {
+                        inLiquibase(dataSource, schema, "migrate the database", LOCK_TRY, database -> {
+                            new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                                    .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                                    .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                                    .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT,
+                                            UpdateSummaryOutputEnum.LOG)
+                                    .execute();
+                            return null;
+                        });
+                        break;
+                    } catch (IllegalStateException e) {
+                        if (!waitedForALock(e)) {
+                            throw e;
+                        }
+                        if (System.nanoTime() - deadline > 0) {
+                            throw new IllegalStateException("could not migrate the database: a table it changes stayed "
+                                    + "locked for " + patience.toSeconds() + " s by another transaction; end or commit "
+                                    + "it, then start again (nothing of the waiting change was applied). Oldest "
+                                    + "transactions holding " + schema + "'s tables: " + holders(lock, schema), e);
+                        }
+                        pause();
+                    }
+                }
                 pinSearchPaths(lock, schema);
             } finally {
                 st.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK_KEY + ")");
@@ -290,10 +324,19 @@ public final class PostgresMigrations {
     }
 
     private static <T> T inLiquibase(DataSource dataSource, String schema, String what, LiquibaseWork<T> work) {
+        return inLiquibase(dataSource, schema, what, null, work);
+    }
+
+    /** Liquibase's work on a connection of its own, without session limits but {@code lockTimeout} if given. */
+    private static <T> T inLiquibase(DataSource dataSource, String schema, String what, String lockTimeout,
+                                     LiquibaseWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();
             try (Statement st = connection.createStatement()) {
                 st.execute(UNLIMITED);
+                if (lockTimeout != null) {
+                    st.execute("SET lock_timeout = '" + lockTimeout + "'");
+                }
             }
             String searchPath;
             try (Statement st = connection.createStatement();
@@ -331,6 +374,52 @@ public final class PostgresMigrations {
             throw new IllegalStateException("could not " + what + ": " + e.getMessage(), e);
         }
     }
+
+    /** Whether {@code e} came from a statement that gave up waiting for a lock (SQLSTATE 55P03). */
+    private static boolean waitedForALock(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && "55P03".equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(200 + java.util.concurrent.ThreadLocalRandom.current().nextInt(300));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting to migrate the database", e);
+        }
+    }
+
+    /** The oldest transactions (at most 5) that hold a lock on a relation of {@code schema}, for people. */
+    private static String holders(Connection connection, String schema) {
+        try (PreparedStatement st = connection.prepareStatement(HOLDERS)) {
+            st.setString(1, schema);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                String found = rs.getString(1);
+                return found != null ? found : "none now";
+            }
+        } catch (SQLException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    private static final String HOLDERS = """
+            SELECT string_agg(format('pid %s (%s, transaction open since %s)', h.pid, h.app, h.xact_start), '; '
+                              ORDER BY h.xact_start)
+            FROM (SELECT DISTINCT a.pid, coalesce(nullif(a.application_name, ''), 'no application_name') AS app,
+                         a.xact_start
+                  FROM pg_locks l
+                  JOIN pg_stat_activity a ON a.pid = l.pid
+                  JOIN pg_class c ON c.oid = l.relation
+                  JOIN pg_namespace n ON n.oid = c.relnamespace
+                  WHERE n.nspname = ? AND l.granted AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
+                  ORDER BY a.xact_start
+                  LIMIT 5) h""";
 
     private static <T> T runInScope(Connection connection, String schema, LiquibaseWork<T> work) throws Exception {
         Database database = DatabaseFactory.getInstance()
