@@ -146,6 +146,41 @@ class PlanStabilityIT {
     }
 
     @Test
+    void aWorkerOfOneQueueReadsNoRunOfAnotherQueuesBacklog() {
+        QueueSelection emails = QueueSelection.only(Set.of("emails"));
+        // plans made on tables with a single run, the include path's too
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+        dueNowInQueue("emails", 1);
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, emails, 16, LEASE, null)));
+        assertThat(queue.claim("w1", NOOP, emails, 16, LEASE, null)).isEmpty();
+
+        // 20,000 due runs of "reports" at every priority, then one due run of "emails"
+        dueNowInQueue("reports", 20_000);
+        dueNowInQueue("emails", 1);
+        long one = pagesRead(() -> assertThat(queue.claim("w2", NOOP, emails, 16, LEASE, null)).hasSize(1));
+        long nothing = pagesRead(() -> assertThat(queue.claim("w2", NOOP, emails, 16, LEASE, null)).isEmpty());
+
+        // the same bounds as beside runs scheduled for later: the other queue's backlog is not the worker's to read
+        assertThat(one).as("pages read by a claim of the one due run of emails beside 20,000 of reports")
+                .isLessThan(150);
+        assertThat(nothing).as("pages read by a claim of emails that finds nothing due").isLessThan(80);
+    }
+
+    /** n pending runs of the one job in {@code queueName}, priorities 1 to 9, all due. No ANALYZE follows. */
+    private void dueNowInQueue(String queueName, int n) {
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
+                    + "payload, timeout_seconds, queue) SELECT gen_random_uuid(), r.job_id, 'pending', 1 + g % 9, "
+                    + "CAST(? AS timestamptz) - interval '1 second' + g * interval '1 microsecond', 0, 1, 'noop', "
+                    + "'{}', 60, ? FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, ?) AS g",
+                    java.sql.Timestamp.from(now), queueName, n);
+            h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
+            h.select("SELECT 1").mapTo(Integer.class).one();
+        }
+    }
+
+    @Test
     void aClaimAfterOneThatTookAllItAskedForDoesNotReadTheRunsClaimedBefore() {
         // plans made on tables with a single run
         pg.insert(aRun().dueAt(now.minusSeconds(1)));
