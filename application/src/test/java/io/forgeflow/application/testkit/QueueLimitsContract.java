@@ -7,6 +7,7 @@ import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.job.Overlap;
 import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.ClaimHint;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.QueueRepository;
 import io.forgeflow.domain.port.RunFence;
@@ -547,6 +548,42 @@ public abstract class QueueLimitsContract {
                     .containsExactly(keyed.id());
             assertThat(claim(WORKER_A, QueueSelection.only(Set.of("reports")), 10)).extracting(Run::id)
                     .containsExactly(limited.id());
+        }
+
+        @Test
+        void severalNamedQueuesAreClaimedInOneClaimOrderPastTheHintAndNoOtherIsTaken() {
+            claimsOfTwoNamedQueues(false);
+        }
+
+        @Test
+        void severalNamedQueuesOneOfThemLimitedAreClaimedInOneClaimOrderToo() {
+            claimsOfTwoNamedQueues(true);
+        }
+
+        private void claimsOfTwoNamedQueues(boolean reportsLimited) {
+            Instant now = clock().instant();
+            Job reports = job("reports", null, null);
+            Job hooks = job("webhooks", null, null);
+            Run other = due(job("default", null, null), 1, now.minusSeconds(90));
+            Run hookHigh = due(hooks, 2, now.minusSeconds(1));
+            Run report1 = due(reports, 5, now.minusSeconds(40));
+            Run hook1 = due(hooks, 5, now.minusSeconds(30));
+            Run report2 = due(reports, 5, now.minusSeconds(20));
+            Run hook2 = due(hooks, 5, now.minusSeconds(10));
+            due(hooks, 5, now.plusSeconds(60));
+            if (reportsLimited) {
+                configure("reports", 10, null);
+            }
+            QueueSelection both = QueueSelection.only(Set.of("reports", "webhooks"));
+
+            List<Run> first = claim(WORKER_A, both, 2);
+            assertThat(first).extracting(Run::id).containsExactly(hookHigh.id(), report1.id());
+            List<Run> second = queue().claim(WORKER_A, SHELL, both, 2, LEASE, ClaimHint.after(first));
+            assertThat(second).extracting(Run::id).containsExactly(hook1.id(), report2.id());
+            assertThat(queue().claim(WORKER_A, SHELL, both, 10, LEASE, ClaimHint.after(second)))
+                    .extracting(Run::id).containsExactly(hook2.id());
+            assertThat(claim(WORKER_A, both, 10)).as("the later run of webhooks is not due").isEmpty();
+            assertThat(claim(WORKER_A, 10)).extracting(Run::id).containsExactly(other.id());
         }
 
         @Test
