@@ -668,6 +668,30 @@ public abstract class QueueLimitsContract {
             assertThat(claimed).isEqualTo(4);
             assertThat(queues().get("default", "reports").startsInWindow()).isEqualTo(4);
         }
+
+        @Test
+        void claimersRacingOverTwoNamedQueuesTakeEachRunOnceAndNoRunOfAnotherQueue() throws Exception {
+            dueRuns(job("reports", null, null), 30);
+            dueRuns(job("webhooks", null, null), 30);
+            List<Run> other = dueRuns(job("default", null, null), 5);
+            QueueSelection both = QueueSelection.only(Set.of("reports", "webhooks"));
+            Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+            // each claims until it gets nothing
+            int claimed = race(8, worker -> {
+                int n = 0;
+                for (List<Run> got = claim(worker, both, 4); !got.isEmpty(); got = claim(worker, both, 4)) {
+                    got.forEach(r -> seen.add(r.id()));
+                    n += got.size();
+                }
+                return n;
+            });
+
+            assertThat(claimed).isEqualTo(60);
+            assertThat(seen).hasSize(60);
+            assertThat(claim(WORKER_A, 10)).extracting(Run::id)
+                    .containsExactlyInAnyOrderElementsOf(other.stream().map(Run::id).toList());
+        }
     }
 
     /** {@code claimers} threads each call {@code claim} once, all released together; the sum of what they got. */
