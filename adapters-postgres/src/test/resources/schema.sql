@@ -845,7 +845,8 @@ BEGIN
     END IF;
 
     IF p_include IS NOT NULL AND (NOT v_has_guarded OR v_open_exists) THEN
-        v_include := ARRAY(SELECT DISTINCT x FROM unnest(p_include) AS x WHERE x <> ALL (v_guarded) AND x <> ALL (p_exclude));
+        v_include := ARRAY(SELECT DISTINCT x FROM unnest(p_include) AS x
+                           WHERE x <> ALL (v_guarded) AND x <> ALL (p_exclude));
         v_p := 0;
         LOOP
             EXIT WHEN cardinality(v_include) = 0;

@@ -150,7 +150,8 @@ BEGIN
     -- one) and merged in claim order, so no run of another queue is read. Each queue's range locks at most v_room
     -- rows: with several queues a claim may hold a few it does not take, until it commits.
     IF p_include IS NOT NULL AND (NOT v_has_guarded OR v_open_exists) THEN
-        v_include := ARRAY(SELECT DISTINCT x FROM unnest(p_include) AS x WHERE x <> ALL (v_guarded) AND x <> ALL (p_exclude));
+        v_include := ARRAY(SELECT DISTINCT x FROM unnest(p_include) AS x
+                           WHERE x <> ALL (v_guarded) AND x <> ALL (p_exclude));
         v_p := 0;
         LOOP
             EXIT WHEN cardinality(v_include) = 0;
