@@ -784,6 +784,7 @@ DECLARE
     v_ti        integer;
     v_defer     uuid[];
     v_defer_at  timestamptz[];
+    v_include   text[];
 BEGIN
     IF p_limit < 1 THEN
         RETURN;
@@ -812,8 +813,8 @@ BEGIN
             AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
                         CROSS JOIN generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND queue = gq.name AND priority = p.p
-                                              AND scheduled_for <= v_now
+                                            WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name
+                                              AND priority = p.p AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) q
                         WHERE gq.name <> ALL (v_paused)));
 
@@ -821,19 +822,125 @@ BEGIN
         v_open_exists := false;
         v_lo_q := '';
         FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
-            IF (SELECT queue FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key
-                ORDER BY queue LIMIT 1) IS NOT NULL THEN
+            IF (SELECT queue FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q
+                AND queue < v_key ORDER BY queue LIMIT 1) IS NOT NULL THEN
                 v_open_exists := true;
                 EXIT;
             END IF;
             v_lo_q := v_key;
         END LOOP;
 
-        v_open_exists := v_open_exists OR (SELECT queue FROM runs WHERE status = 'pending' AND queue > v_lo_q
-                                           ORDER BY queue LIMIT 1) IS NOT NULL;
+        v_open_exists := v_open_exists OR (SELECT queue FROM runs WHERE status = 'pending' AND tenant = p_tenant
+                                           AND queue > v_lo_q ORDER BY queue LIMIT 1) IS NOT NULL;
     END IF;
 
-    IF NOT v_has_guarded OR v_open_exists THEN
+    IF p_include IS NOT NULL AND (NOT v_has_guarded OR v_open_exists) THEN
+        v_include := ARRAY(SELECT DISTINCT x FROM unnest(p_include) AS x
+                           WHERE x <> ALL (v_guarded) AND x <> ALL (p_exclude));
+        v_p := 0;
+        LOOP
+            EXIT WHEN cardinality(v_include) = 0;
+            IF p_after_id IS NOT NULL AND v_p < p_after_priority THEN
+                SELECT n.priority, n.scheduled_for <= v_now INTO v_next, v_due
+                FROM unnest(v_include) AS q (name)
+                CROSS JOIN LATERAL (SELECT priority, scheduled_for FROM runs
+                                    WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name AND priority > v_p
+                                      AND priority < p_after_priority
+                                    ORDER BY priority, scheduled_for, id
+                                    LIMIT 1) n
+                ORDER BY n.priority, n.scheduled_for
+                LIMIT 1;
+                IF NOT FOUND THEN
+                    SELECT n.priority, n.scheduled_for <= v_now INTO v_next, v_due
+                    FROM unnest(v_include) AS q (name)
+                    CROSS JOIN LATERAL (SELECT priority, scheduled_for FROM runs
+                                        WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name
+                                          AND (priority, scheduled_for, id) > (p_after_priority, p_after_scheduled, p_after_id)
+                                        ORDER BY priority, scheduled_for, id
+                                        LIMIT 1) n
+                    ORDER BY n.priority, n.scheduled_for
+                    LIMIT 1;
+                END IF;
+            ELSE
+                SELECT n.priority, n.scheduled_for <= v_now INTO v_next, v_due
+                FROM unnest(v_include) AS q (name)
+                CROSS JOIN LATERAL (SELECT priority, scheduled_for FROM runs
+                                    WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name AND priority > v_p
+                                    ORDER BY priority, scheduled_for, id
+                                    LIMIT 1) n
+                ORDER BY n.priority, n.scheduled_for
+                LIMIT 1;
+            END IF;
+            EXIT WHEN NOT FOUND;
+            v_p := v_next;
+            IF p_after_id IS NOT NULL AND v_p = p_after_priority THEN
+                v_lo_s := p_after_scheduled;
+                v_lo_id := p_after_id;
+            ELSE
+                v_lo_s := '-infinity';
+                v_lo_id := '00000000-0000-0000-0000-000000000000';
+            END IF;
+            CONTINUE WHEN NOT v_due;
+            LOOP
+                IF NOT v_has_guarded THEN
+                    RETURN QUERY
+                    WITH due AS MATERIALIZED (
+                        SELECT c.id FROM unnest(v_include) AS q (name)
+                        CROSS JOIN LATERAL (
+                            SELECT first.id, first.scheduled_for FROM (
+                                SELECT id, scheduled_for FROM runs
+                                WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name AND priority = v_p
+                                  AND scheduled_for <= v_now AND (scheduled_for, id) > (v_lo_s, v_lo_id)
+                                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
+                                  AND concurrency_key IS NULL AND throttle_key IS NULL
+                                ORDER BY scheduled_for, id
+                                LIMIT 1000
+                                FOR UPDATE SKIP LOCKED
+                            ) first
+                            LIMIT v_room
+                        ) c
+                        ORDER BY c.scheduled_for, c.id
+                        LIMIT v_room
+                    ), claimed AS (
+                        UPDATE runs r
+                        SET status = 'running', worker_id = v_label, worker_instance = p_worker, attempt = r.attempt + 1, started_at = v_now,
+                            finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
+                            cancel_requested = false
+                        FROM due WHERE r.id = due.id
+                        RETURNING r.*
+                    )
+                    SELECT * FROM claimed;
+                    GET DIAGNOSTICS v_n = ROW_COUNT;
+                ELSE
+                    SELECT coalesce(array_agg(m.id), '{}') INTO v_more
+                    FROM (
+                        SELECT c.id FROM unnest(v_include) AS q (name)
+                        CROSS JOIN LATERAL (
+                            SELECT first.id, first.scheduled_for FROM (
+                                SELECT id, scheduled_for FROM runs
+                                WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name AND priority = v_p
+                                  AND scheduled_for <= v_now AND (scheduled_for, id) > (v_lo_s, v_lo_id)
+                                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
+                                  AND concurrency_key IS NULL AND throttle_key IS NULL
+                                  AND id <> ALL (v_open)
+                                ORDER BY scheduled_for, id
+                                LIMIT 1000
+                                FOR UPDATE SKIP LOCKED
+                            ) first
+                            LIMIT v_room
+                        ) c
+                        ORDER BY c.scheduled_for, c.id
+                        LIMIT v_room
+                    ) m;
+                    v_open := v_open || v_more;
+                    v_n := cardinality(v_more);
+                END IF;
+                v_room := v_room - v_n;
+                EXIT WHEN v_room <= 0 OR v_n < 1000;
+            END LOOP;
+            EXIT WHEN v_room <= 0;
+        END LOOP;
+    ELSIF NOT v_has_guarded OR v_open_exists THEN
         v_p := 0;
         LOOP
             IF p_after_id IS NOT NULL AND v_p < p_after_priority THEN
@@ -958,7 +1065,7 @@ BEGIN
             CROSS JOIN generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND (tenant = p_tenant) IS TRUE AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
+                WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
                 ORDER BY scheduled_for, id
@@ -2621,13 +2728,13 @@ CREATE INDEX runs_live_key_idx ON forgeflow.runs USING btree (concurrency_key, m
 
 CREATE UNIQUE INDEX runs_live_unique_key ON forgeflow.runs USING btree (queue, unique_key) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (unique_key IS NOT NULL));
 
-CREATE INDEX runs_pending_by_queue_idx ON forgeflow.runs USING btree (queue, priority, scheduled_for, id) WHERE (status = 'pending'::text);
-
 CREATE INDEX runs_pending_keyed_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE ((status = 'pending'::text) AND (concurrency_key IS NOT NULL));
 
 CREATE INDEX runs_pending_queue_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE (status = 'pending'::text);
 
 CREATE INDEX runs_pending_tenant_idx ON forgeflow.runs USING btree (tenant, priority, scheduled_for, id) WHERE (status = 'pending'::text);
+
+CREATE INDEX runs_pending_tenant_queue_idx ON forgeflow.runs USING btree (tenant, queue, priority, scheduled_for, id) WHERE (status = 'pending'::text);
 
 CREATE INDEX runs_pending_throttled_idx ON forgeflow.runs USING btree (priority, scheduled_for, id) WHERE ((status = 'pending'::text) AND (throttle_key IS NOT NULL));
 

@@ -23,10 +23,12 @@
 -- (20421, after the concurrency keys'), and a throttled run over its key's limit is deferred (its scheduled_for moved
 -- to when the window has room) rather than left due. A run is matched by its claim key (forgeflow_claim_key.sql: the
 -- executor, or java:<handler>). Sets forgeflow.claim_locked for the transaction when it took queue or key locks.
--- The tenant is an index condition only where the reads go in the order of runs_pending_tenant_idx (the open runs);
--- the probes for guarded runs ignore it (they may send a lane down the guarded path for another tenant's runs, which
--- costs reading, never a run), and the guarded candidates filter on it, "(tenant = p_tenant) IS TRUE", in the order of
--- their own partial indexes: a plan that read them through the tenant's index read every pending run of the tenant.
+-- The tenant is an index condition where the reads go in the order of runs_pending_tenant_idx (the open runs) or of
+-- runs_pending_tenant_queue_idx (one queue's runs: the included queues', the limited queues' probes and candidates).
+-- The probes for keyed and throttled runs ignore it (they may send a lane down the guarded path for another tenant's
+-- runs, which costs reading, never a run), and their candidates filter on it, "(tenant = p_tenant) IS TRUE", in the
+-- order of their own partial indexes: a plan that read them through the tenant's index read every pending run of the
+-- tenant.
 CREATE OR REPLACE FUNCTION forgeflow_claim_lane(p_worker text, p_label text, p_tenant text, p_executors text[],
                                 p_include text[], p_exclude text[], p_limit integer, p_lease_ms bigint,
                                 p_now timestamptz, p_after_priority integer, p_after_scheduled timestamptz,
@@ -76,6 +78,7 @@ DECLARE
     v_ti        integer;
     v_defer     uuid[];
     v_defer_at  timestamptz[];
+    v_include   text[];
 BEGIN
     IF p_limit < 1 THEN
         RETURN;
@@ -109,12 +112,12 @@ BEGIN
             AND EXISTS (SELECT 1 FROM unnest(v_guarded) AS gq (name)
                         CROSS JOIN generate_series(1, 9) AS p (p)
                         CROSS JOIN LATERAL (SELECT 1 FROM runs
-                                            WHERE status = 'pending' AND queue = gq.name AND priority = p.p
-                                              AND scheduled_for <= v_now
+                                            WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name
+                                              AND priority = p.p AND scheduled_for <= v_now
                                             ORDER BY scheduled_for, id LIMIT 1) q
                         WHERE gq.name <> ALL (v_paused)));
 
-    -- with guarded runs due, is a run of any other queue pending at all? One descent of the per-queue pending index
+    -- with guarded runs due, is a run of any other queue pending at all? One descent of the tenant's per-queue index
     -- for each gap between the guarded queues' names. When none is, every pending run is guarded, and the open
     -- candidates' statement below would read every due run of each priority only to find none (in a drain of runs
     -- of a limited queue: 3.5 of 6.5 ms per claim, before this test).
@@ -122,16 +125,16 @@ BEGIN
         v_open_exists := false;
         v_lo_q := '';
         FOREACH v_key IN ARRAY (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(v_guarded) AS x) LOOP
-            IF (SELECT queue FROM runs WHERE status = 'pending' AND queue > v_lo_q AND queue < v_key
-                ORDER BY queue LIMIT 1) IS NOT NULL THEN
+            IF (SELECT queue FROM runs WHERE status = 'pending' AND tenant = p_tenant AND queue > v_lo_q
+                AND queue < v_key ORDER BY queue LIMIT 1) IS NOT NULL THEN
                 v_open_exists := true;
                 EXIT;
             END IF;
             v_lo_q := v_key;
         END LOOP;
         -- (ordered scalar subqueries, for the reason the probes above are)
-        v_open_exists := v_open_exists OR (SELECT queue FROM runs WHERE status = 'pending' AND queue > v_lo_q
-                                           ORDER BY queue LIMIT 1) IS NOT NULL;
+        v_open_exists := v_open_exists OR (SELECT queue FROM runs WHERE status = 'pending' AND tenant = p_tenant
+                                           AND queue > v_lo_q ORDER BY queue LIMIT 1) IS NOT NULL;
     END IF;
 
     -- The open runs (of open queues, without a concurrency key), priority by priority in claim order. The next
@@ -142,7 +145,117 @@ BEGIN
     -- Each statement takes at most 1,000 rows under its constant LIMIT and then v_room of them under the outer one,
     -- which pulls rows (and locks) only as far as it needs: the constant lets every cached plan read the index in
     -- order, where a limit it cannot see may get a plan that reads and sorts the whole due range of a priority.
-    IF NOT v_has_guarded OR v_open_exists THEN
+    -- A worker's own queues (p_include): the same loop, each queue read from its own place in
+    -- runs_pending_tenant_queue_idx (one descent per queue for the next priority, one ordered range per queue of a due
+    -- one) and merged in claim order, so no run of another queue is read. Each queue's range locks at most v_room
+    -- rows: with several queues a claim may hold a few it does not take, until it commits.
+    IF p_include IS NOT NULL AND (NOT v_has_guarded OR v_open_exists) THEN
+        v_include := ARRAY(SELECT DISTINCT x FROM unnest(p_include) AS x
+                           WHERE x <> ALL (v_guarded) AND x <> ALL (p_exclude));
+        v_p := 0;
+        LOOP
+            EXIT WHEN cardinality(v_include) = 0;
+            IF p_after_id IS NOT NULL AND v_p < p_after_priority THEN
+                SELECT n.priority, n.scheduled_for <= v_now INTO v_next, v_due
+                FROM unnest(v_include) AS q (name)
+                CROSS JOIN LATERAL (SELECT priority, scheduled_for FROM runs
+                                    WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name AND priority > v_p
+                                      AND priority < p_after_priority
+                                    ORDER BY priority, scheduled_for, id
+                                    LIMIT 1) n
+                ORDER BY n.priority, n.scheduled_for
+                LIMIT 1;
+                IF NOT FOUND THEN
+                    SELECT n.priority, n.scheduled_for <= v_now INTO v_next, v_due
+                    FROM unnest(v_include) AS q (name)
+                    CROSS JOIN LATERAL (SELECT priority, scheduled_for FROM runs
+                                        WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name
+                                          AND (priority, scheduled_for, id) > (p_after_priority, p_after_scheduled, p_after_id)
+                                        ORDER BY priority, scheduled_for, id
+                                        LIMIT 1) n
+                    ORDER BY n.priority, n.scheduled_for
+                    LIMIT 1;
+                END IF;
+            ELSE
+                SELECT n.priority, n.scheduled_for <= v_now INTO v_next, v_due
+                FROM unnest(v_include) AS q (name)
+                CROSS JOIN LATERAL (SELECT priority, scheduled_for FROM runs
+                                    WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name AND priority > v_p
+                                    ORDER BY priority, scheduled_for, id
+                                    LIMIT 1) n
+                ORDER BY n.priority, n.scheduled_for
+                LIMIT 1;
+            END IF;
+            EXIT WHEN NOT FOUND;
+            v_p := v_next;
+            IF p_after_id IS NOT NULL AND v_p = p_after_priority THEN
+                v_lo_s := p_after_scheduled;
+                v_lo_id := p_after_id;
+            ELSE
+                v_lo_s := '-infinity';
+                v_lo_id := '00000000-0000-0000-0000-000000000000';
+            END IF;
+            CONTINUE WHEN NOT v_due;
+            LOOP -- again while the constant limit was what stopped a statement
+                IF NOT v_has_guarded THEN
+                    RETURN QUERY
+                    WITH due AS MATERIALIZED (
+                        SELECT c.id FROM unnest(v_include) AS q (name)
+                        CROSS JOIN LATERAL (
+                            SELECT first.id, first.scheduled_for FROM (
+                                SELECT id, scheduled_for FROM runs
+                                WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name AND priority = v_p
+                                  AND scheduled_for <= v_now AND (scheduled_for, id) > (v_lo_s, v_lo_id)
+                                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
+                                  AND concurrency_key IS NULL AND throttle_key IS NULL
+                                ORDER BY scheduled_for, id
+                                LIMIT 1000
+                                FOR UPDATE SKIP LOCKED
+                            ) first
+                            LIMIT v_room
+                        ) c
+                        ORDER BY c.scheduled_for, c.id
+                        LIMIT v_room
+                    ), claimed AS (
+                        UPDATE runs r
+                        SET status = 'running', worker_id = v_label, worker_instance = p_worker, attempt = r.attempt + 1, started_at = v_now,
+                            finished_at = NULL, lease_expires_at = v_now + p_lease_ms * interval '1 millisecond',
+                            cancel_requested = false
+                        FROM due WHERE r.id = due.id
+                        RETURNING r.*
+                    )
+                    SELECT * FROM claimed;
+                    GET DIAGNOSTICS v_n = ROW_COUNT;
+                ELSE
+                    SELECT coalesce(array_agg(m.id), '{}') INTO v_more
+                    FROM (
+                        SELECT c.id FROM unnest(v_include) AS q (name)
+                        CROSS JOIN LATERAL (
+                            SELECT first.id, first.scheduled_for FROM (
+                                SELECT id, scheduled_for FROM runs
+                                WHERE status = 'pending' AND tenant = p_tenant AND queue = q.name AND priority = v_p
+                                  AND scheduled_for <= v_now AND (scheduled_for, id) > (v_lo_s, v_lo_id)
+                                  AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
+                                  AND concurrency_key IS NULL AND throttle_key IS NULL
+                                  AND id <> ALL (v_open) -- rows this call locked already are not skipped
+                                ORDER BY scheduled_for, id
+                                LIMIT 1000
+                                FOR UPDATE SKIP LOCKED
+                            ) first
+                            LIMIT v_room
+                        ) c
+                        ORDER BY c.scheduled_for, c.id
+                        LIMIT v_room
+                    ) m;
+                    v_open := v_open || v_more;
+                    v_n := cardinality(v_more);
+                END IF;
+                v_room := v_room - v_n;
+                EXIT WHEN v_room <= 0 OR v_n < 1000;
+            END LOOP;
+            EXIT WHEN v_room <= 0;
+        END LOOP;
+    ELSIF NOT v_has_guarded OR v_open_exists THEN
         v_p := 0;
         LOOP
             IF p_after_id IS NOT NULL AND v_p < p_after_priority THEN
@@ -270,7 +383,7 @@ BEGIN
             CROSS JOIN generate_series(1, 9) AS p (p)
             CROSS JOIN LATERAL (
                 SELECT id, priority, scheduled_for, queue, concurrency_key, throttle_key FROM runs
-                WHERE status = 'pending' AND (tenant = p_tenant) IS TRUE AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
+                WHERE status = 'pending' AND tenant = p_tenant AND queue = gq.name AND priority = p.p AND scheduled_for <= v_now
                   AND forgeflow_claim_key(executor, payload) = ANY (p_executors)
                   AND (concurrency_key IS NULL OR concurrency_key <> ALL (v_full_keys))
                 ORDER BY scheduled_for, id

@@ -146,6 +146,65 @@ class PlanStabilityIT {
     }
 
     @Test
+    void aWorkerOfOneQueueReadsNoRunOfAnotherQueuesBacklog() {
+        claimOfEmailsBesideADueBacklogOfReports(false);
+    }
+
+    @Test
+    void aWorkerOfOneQueueReadsNoRunOfAnotherQueuesBacklogWhenThatQueueIsLimited() {
+        claimOfEmailsBesideADueBacklogOfReports(true);
+    }
+
+    private void claimOfEmailsBesideADueBacklogOfReports(boolean reportsLimited) {
+        if (reportsLimited) { // its due runs send the claim down the guarded path
+            new PostgresQueueRepository(jdbi, clock).configure("default", "reports", true, false,
+                    new io.forgeflow.domain.queue.QueueLimits(100_000, null));
+        }
+        QueueSelection emails = QueueSelection.only(Set.of("emails"));
+        // plans made on tables with a single run, the include path's too
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+        if (reportsLimited) {
+            dueNowInQueue("reports", 1);
+        }
+        dueNowInQueue("emails", 1);
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, emails, 16, LEASE, null)));
+        assertThat(queue.claim("w1", NOOP, emails, 16, LEASE, null)).isEmpty();
+
+        // 20,000 due runs of "reports" at every priority, then one due run of "emails"
+        dueNowInQueue("reports", 20_000);
+        dueNowInQueue("emails", 1);
+        long one = pagesRead(() -> assertThat(queue.claim("w2", NOOP, emails, 16, LEASE, null)).hasSize(1));
+        long nothing = pagesRead(() -> assertThat(queue.claim("w2", NOOP, emails, 16, LEASE, null)).isEmpty());
+
+        // the bounds of the claims beside runs scheduled for later (the guarded claim's when reports is limited): the
+        // other queue's backlog is not the worker's to read (about 4,000 pages for the first before 0031)
+        assertThat(one).as("pages read by a claim of the one due run of emails beside 20,000 of reports")
+                .isLessThan(reportsLimited ? 250 : 150);
+        assertThat(nothing).as("pages read by a claim of emails that finds nothing due")
+                .isLessThan(reportsLimited ? 150 : 80);
+    }
+
+    /** n pending runs of the one job in {@code queueName}, priorities 1 to 9, all due. No ANALYZE follows. */
+    private void dueNowInQueue(String queueName, int n) {
+        dueNowInQueue(queueName, n, 0);
+    }
+
+    /** The same at one priority (0: 1 to 9). */
+    private void dueNowInQueue(String queueName, int n, int priority) {
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, executor, "
+                    + "payload, timeout_seconds, queue) SELECT gen_random_uuid(), r.job_id, 'pending', "
+                    + "CASE WHEN ? = 0 THEN 1 + g % 9 ELSE ? END, "
+                    + "CAST(? AS timestamptz) - interval '1 second' + g * interval '1 microsecond', 0, 1, 'noop', "
+                    + "'{}', 60, ? FROM (SELECT job_id FROM runs LIMIT 1) r, generate_series(1, ?) AS g",
+                    priority, priority, java.sql.Timestamp.from(now), queueName, n);
+            h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
+            h.select("SELECT 1").mapTo(Integer.class).one();
+        }
+    }
+
+    @Test
     void aClaimAfterOneThatTookAllItAskedForDoesNotReadTheRunsClaimedBefore() {
         // plans made on tables with a single run
         pg.insert(aRun().dueAt(now.minusSeconds(1)));
@@ -168,6 +227,37 @@ class PlanStabilityIT {
         // the first claim reads past the entries of the 50,000 (and their heap rows, the first time: 50,000 pages); the
         // next one starts past the first one's last run (its hint): what any claim of 4 reads and writes
         assertThat(first).as("pages read by a claim from the start of the index").isGreaterThan(1_000);
+        assertThat(next).as("pages read by the claim after it").isLessThan(250);
+    }
+
+    @Test
+    void aWorkerOfOneQueueAfterAClaimThatTookAllItAskedForDoesNotReadTheRunsClaimedBefore() {
+        QueueSelection emails = QueueSelection.only(Set.of("emails"));
+        // plans made on tables with a single run, the include path's with a hint too
+        pg.insert(aRun().dueAt(now.minusSeconds(1)));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, 1, LEASE)));
+        dueNowInQueue("emails", 2);
+        List<Run> warm = queue.claim("w1", NOOP, emails, 1, LEASE, null);
+        queue.acknowledge(succeeded(warm));
+        queue.acknowledge(succeeded(queue.claim("w1", NOOP, emails, 1, LEASE, ClaimHint.after(warm))));
+
+        // a drain of emails half done (one priority, as the hint is read past within it), beside due runs of reports
+        dueNowInQueue("emails", 60_000, 5);
+        dueNowInQueue("reports", 60_000);
+        try (Handle h = pg.jdbi().open()) {
+            RunLifecycleGuard.shortcut(h, "UPDATE runs SET status = 'succeeded', finished_at = now() WHERE id IN (SELECT id FROM runs "
+                    + "WHERE status = 'pending' AND queue = 'emails' ORDER BY priority, scheduled_for, id LIMIT 50000)");
+        }
+        java.util.concurrent.atomic.AtomicReference<List<Run>> firstClaim = new java.util.concurrent.atomic.AtomicReference<>();
+        long first = pagesRead(() -> {
+            firstClaim.set(queue.claim("w1", NOOP, emails, 4, LEASE, null));
+            assertThat(firstClaim.get()).hasSize(4);
+        });
+        ClaimHint hint = ClaimHint.after(firstClaim.get());
+        long next = pagesRead(() -> assertThat(queue.claim("w1", NOOP, emails, 4, LEASE, hint)).hasSize(4));
+
+        // as aClaimAfterOneThatTookAllItAskedForDoesNotReadTheRunsClaimedBefore, within the worker's queue
+        assertThat(first).as("pages read by a claim from the start of the queue's index range").isGreaterThan(1_000);
         assertThat(next).as("pages read by the claim after it").isLessThan(250);
     }
 

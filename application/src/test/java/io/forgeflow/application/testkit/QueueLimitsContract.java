@@ -7,6 +7,7 @@ import io.forgeflow.domain.job.JobSpec;
 import io.forgeflow.domain.job.JobStatus;
 import io.forgeflow.domain.job.Overlap;
 import io.forgeflow.domain.port.Acknowledgement;
+import io.forgeflow.domain.port.ClaimHint;
 import io.forgeflow.domain.port.JobRepository;
 import io.forgeflow.domain.port.QueueRepository;
 import io.forgeflow.domain.port.RunFence;
@@ -550,6 +551,42 @@ public abstract class QueueLimitsContract {
         }
 
         @Test
+        void severalNamedQueuesAreClaimedInOneClaimOrderPastTheHintAndNoOtherIsTaken() {
+            claimsOfTwoNamedQueues(false);
+        }
+
+        @Test
+        void severalNamedQueuesOneOfThemLimitedAreClaimedInOneClaimOrderToo() {
+            claimsOfTwoNamedQueues(true);
+        }
+
+        private void claimsOfTwoNamedQueues(boolean reportsLimited) {
+            Instant now = clock().instant();
+            Job reports = job("reports", null, null);
+            Job hooks = job("webhooks", null, null);
+            Run other = due(job("default", null, null), 1, now.minusSeconds(90));
+            Run hookHigh = due(hooks, 2, now.minusSeconds(1));
+            Run report1 = due(reports, 5, now.minusSeconds(40));
+            Run hook1 = due(hooks, 5, now.minusSeconds(30));
+            Run report2 = due(reports, 5, now.minusSeconds(20));
+            Run hook2 = due(hooks, 5, now.minusSeconds(10));
+            due(hooks, 5, now.plusSeconds(60));
+            if (reportsLimited) {
+                configure("reports", 10, null);
+            }
+            QueueSelection both = QueueSelection.only(Set.of("reports", "webhooks"));
+
+            List<Run> first = claim(WORKER_A, both, 2);
+            assertThat(first).extracting(Run::id).containsExactly(hookHigh.id(), report1.id());
+            List<Run> second = queue().claim(WORKER_A, SHELL, both, 2, LEASE, ClaimHint.after(first));
+            assertThat(second).extracting(Run::id).containsExactly(hook1.id(), report2.id());
+            assertThat(queue().claim(WORKER_A, SHELL, both, 10, LEASE, ClaimHint.after(second)))
+                    .extracting(Run::id).containsExactly(hook2.id());
+            assertThat(claim(WORKER_A, both, 10)).as("the later run of webhooks is not due").isEmpty();
+            assertThat(claim(WORKER_A, 10)).extracting(Run::id).containsExactly(other.id());
+        }
+
+        @Test
         void anIncludedButExcludedQueueIsNotTaken() {
             due(job("reports", null, null));
             Run hook = due(job("webhooks", null, null));
@@ -630,6 +667,30 @@ public abstract class QueueLimitsContract {
 
             assertThat(claimed).isEqualTo(4);
             assertThat(queues().get("default", "reports").startsInWindow()).isEqualTo(4);
+        }
+
+        @Test
+        void claimersRacingOverTwoNamedQueuesTakeEachRunOnceAndNoRunOfAnotherQueue() throws Exception {
+            dueRuns(job("reports", null, null), 30);
+            dueRuns(job("webhooks", null, null), 30);
+            List<Run> other = dueRuns(job("default", null, null), 5);
+            QueueSelection both = QueueSelection.only(Set.of("reports", "webhooks"));
+            Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+            // each claims until it gets nothing
+            int claimed = race(8, worker -> {
+                int n = 0;
+                for (List<Run> got = claim(worker, both, 4); !got.isEmpty(); got = claim(worker, both, 4)) {
+                    got.forEach(r -> seen.add(r.id()));
+                    n += got.size();
+                }
+                return n;
+            });
+
+            assertThat(claimed).isEqualTo(60);
+            assertThat(seen).hasSize(60);
+            assertThat(claim(WORKER_A, 10)).extracting(Run::id)
+                    .containsExactlyInAnyOrderElementsOf(other.stream().map(Run::id).toList());
         }
     }
 
