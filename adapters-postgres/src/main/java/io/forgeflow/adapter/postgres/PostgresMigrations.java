@@ -16,6 +16,8 @@ import liquibase.parser.ChangeLogParserFactory;
 import liquibase.resource.ClassLoaderResourceAccessor;
 import liquibase.resource.ResourceAccessor;
 import liquibase.ui.LoggerUIService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -37,6 +39,8 @@ import java.util.Set;
 public final class PostgresMigrations {
     /** The root changelog, a classpath resource. */
     public static final String CHANGELOG = "migrations.xml";
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresMigrations.class);
 
     private static volatile List<ChangeSetKey> expected;
 
@@ -61,6 +65,10 @@ public final class PostgresMigrations {
      * and stall the cluster. A changeset that could not get a lock is rolled back and tried again after 200-500 ms,
      * letting the others through, for up to {@link #LOCK_PATIENCE}; then the migration fails naming the oldest
      * transactions that hold the schema's tables (nothing of that changeset is applied).
+     *
+     * <p>A database a newer release has migrated (it records changesets this release does not have) is left as it
+     * is: this release's function files differ from the newer ones, and re-running them would put older functions
+     * back under the newer nodes of a rolling upgrade.
      */
     public static void migrate(DataSource dataSource, String schema) {
         migrate(dataSource, schema, LOCK_PATIENCE);
@@ -80,6 +88,15 @@ public final class PostgresMigrations {
             st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK_KEY + ")");
             try {
                 prepareSchema(lock, schema);
+                List<String> newer = newerChangeSets(lock, schema);
+                if (!newer.isEmpty()) {
+                    // a newer release migrated this database: re-running this release's changed function files
+                    // (runOnChange) would put its older functions back under the newer nodes
+                    LOG.warn("not migrating: the database was migrated by a newer release ({} changesets this "
+                            + "release does not know, first {}); this node runs on its schema as it is",
+                            newer.size(), newer.get(0));
+                    return;
+                }
                 long deadline = System.nanoTime() + patience.toNanos();
                 while (true) {
                     try {
@@ -262,6 +279,16 @@ public final class PostgresMigrations {
         List<ChangeSetKey> expected = expectedChangeSets();
         Set<ChangeSetKey> applied = appliedChangeSets(connection, schema);
         return expected.stream().filter(key -> !applied.contains(key)).map(ChangeSetKey::id).toList();
+    }
+
+    /**
+     * The ids of the changesets the database has applied that this release's changelog does not have: a newer release
+     * migrated it. Empty for a database of this release or an older one.
+     */
+    static List<String> newerChangeSets(Connection connection, String schema) {
+        Set<ChangeSetKey> known = new HashSet<>(expectedChangeSets());
+        return appliedChangeSets(connection, schema).stream().filter(key -> !known.contains(key))
+                .map(ChangeSetKey::id).sorted().toList();
     }
 
     /** Liquibase identifies a changeset by id, author and the changelog path it stores. */

@@ -89,6 +89,36 @@ class PostgresMigrationsIT {
         assertThat(PostgresMigrations.isMigrated(empty)).isTrue();
     }
 
+    /**
+     * Rolling upgrades: a node of an older release that starts (or restarts) after a newer release migrated the
+     * database must not put its older functions back (its function files differ from what the newer release recorded,
+     * and Liquibase re-runs a changed runOnChange file). It leaves the schema as it is and starts on it.
+     */
+    @Test
+    void aNodeOfAnOlderReleaseLeavesTheNewerReleasesSchemaAlone() throws Exception {
+        DataSource db = pg.createEmptyDatabase();
+        PostgresMigrations.migrate(db);
+        try (java.sql.Connection c = db.getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("SET search_path = forgeflow");
+            // what a newer release leaves: a changeset this one does not know, and a function file of its own
+            st.execute("INSERT INTO databasechangelog (id, author, filename, dateexecuted, orderexecuted, exectype,"
+                    + " md5sum) SELECT '9999-newer', 'forgeflow', 'db/changelog/9999-newer.sql', now(),"
+                    + " max(orderexecuted) + 1, 'EXECUTED', '9:0' FROM databasechangelog");
+            st.execute("UPDATE databasechangelog SET md5sum = '9:1' WHERE id = 'function-forgeflow_worker_label'");
+            st.execute("CREATE OR REPLACE FUNCTION forgeflow_worker_label(p_holder text) RETURNS text"
+                    + " LANGUAGE sql IMMUTABLE AS $$ SELECT 'newer:' || p_holder $$");
+        }
+
+        PostgresMigrations.migrate(db);
+
+        try (java.sql.Connection c = db.getConnection(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT forgeflow.forgeflow_worker_label('node-1#abc')")) {
+            rs.next();
+            assertThat(rs.getString(1)).as("the newer release's function").isEqualTo("newer:node-1#abc");
+        }
+        assertThat(PostgresMigrations.isMigrated(db)).as("nothing of this release is missing").isTrue();
+    }
+
     private static int appliedChangeSets(DataSource dataSource) {
         return PostgresJdbi.create(dataSource).withHandle(h ->
                 h.createQuery("SELECT count(*) FROM databasechangelog").mapTo(Integer.class).one());
