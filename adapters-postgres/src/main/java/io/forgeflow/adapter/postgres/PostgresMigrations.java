@@ -282,12 +282,13 @@ public final class PostgresMigrations {
     }
 
     /**
-     * The ids of the changesets the database has applied that this release's changelog does not have: a newer release
-     * migrated it. Empty for a database of this release or an older one.
+     * The ids of ForgeFlow's changesets (author forgeflow) the database has applied that this release's changelog does
+     * not have: a newer release migrated it. Empty for a database of this release or an older one.
      */
     static List<String> newerChangeSets(Connection connection, String schema) {
         Set<ChangeSetKey> known = new HashSet<>(expectedChangeSets());
-        return appliedChangeSets(connection, schema).stream().filter(key -> !known.contains(key))
+        return appliedChangeSets(connection, schema).stream()
+                .filter(key -> "forgeflow".equals(key.author()) && !known.contains(key))
                 .map(ChangeSetKey::id).sorted().toList();
     }
 
