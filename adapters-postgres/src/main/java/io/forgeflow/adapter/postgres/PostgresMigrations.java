@@ -286,9 +286,11 @@ public final class PostgresMigrations {
      * not have: a newer release migrated it. Empty for a database of this release or an older one.
      */
     static List<String> newerChangeSets(Connection connection, String schema) {
-        Set<ChangeSetKey> known = new HashSet<>(expectedChangeSets());
+        // by id alone: a path stored differently by an older Liquibase is still the same changeset
+        Set<String> known = new HashSet<>();
+        expectedChangeSets().forEach(key -> known.add(key.id()));
         return appliedChangeSets(connection, schema).stream()
-                .filter(key -> "forgeflow".equals(key.author()) && !known.contains(key))
+                .filter(key -> "forgeflow".equals(key.author()) && !known.contains(key.id()))
                 .map(ChangeSetKey::id).sorted().toList();
     }
 
@@ -362,8 +364,11 @@ public final class PostgresMigrations {
             boolean autoCommit = connection.getAutoCommit();
             try (Statement st = connection.createStatement()) {
                 st.execute(UNLIMITED);
-                if (lockTimeout != null) {
-                    st.execute("SET lock_timeout = '" + lockTimeout + "'");
+            }
+            if (lockTimeout != null) {
+                try (PreparedStatement limit = connection.prepareStatement("SELECT set_config('lock_timeout', ?, false)")) {
+                    limit.setString(1, lockTimeout);
+                    limit.execute();
                 }
             }
             String searchPath;
