@@ -2,6 +2,7 @@ package io.forgeflow.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.PsqlSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

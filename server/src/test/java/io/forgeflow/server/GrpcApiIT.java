@@ -48,6 +48,7 @@ import io.forgeflow.adapter.grpc.v1.TenantServiceGrpc;
 import io.forgeflow.adapter.grpc.v1.UpdateJobRequest;
 import io.forgeflow.adapter.grpc.v1.WatchRunsRequest;
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.PsqlSession;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
 import io.grpc.Context;

@@ -1,6 +1,7 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.PsqlSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -9,8 +10,6 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -37,14 +36,12 @@ class MigrationLocksIT {
 
     static final String APPLICATION = "forgeflow-test-migration-locks";
 
-    final List<Process> sessions = new ArrayList<>();
+    final List<PsqlSession> sessions = new ArrayList<>();
 
     @AfterEach
-    void endSessions() throws SQLException {
-        sessions.forEach(Process::destroyForcibly);
-        try (Connection c = pg.dataSource().getConnection(); Statement st = c.createStatement()) {
-            st.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '"
-                    + APPLICATION + "'");
+    void endSessions() throws InterruptedException {
+        for (PsqlSession session : sessions) {
+            session.close();
         }
     }
 
@@ -59,7 +56,7 @@ class MigrationLocksIT {
         new PostgresExecutorCatalog(org.jdbi.v3.core.Jdbi.create(db)).record(List.of("noop"), "node-1");
         unapply(db, changeSet);
 
-        Process application = holdOpen(db, "SELECT * FROM forgeflow.enqueue('order-42', 'noop')");
+        PsqlSession application = holdOpen(db, "SELECT * FROM forgeflow.enqueue('order-42', 'noop')");
         CompletableFuture<Void> migration = CompletableFuture.runAsync(() -> PostgresMigrations.migrate(db));
         awaitWaitingForALock(db);
 
@@ -71,8 +68,7 @@ class MigrationLocksIT {
         }
         assertThat(migration).as("the migration waits for the application's transaction").isNotDone();
 
-        application.getOutputStream().write("COMMIT;\n\\q\n".getBytes(StandardCharsets.UTF_8));
-        application.getOutputStream().flush();
+        application.commit();
         migration.get(60, TimeUnit.SECONDS);
         assertThat(PostgresMigrations.isMigrated(db)).isTrue();
         assertThat(count(db, "SELECT count(*) FROM forgeflow.jobs WHERE name IN ('order-42', 'while-migrating')"))
@@ -114,33 +110,10 @@ class MigrationLocksIT {
     }
 
     /** A psql session, as an application: runs {@code statement} in a transaction and keeps it open. */
-    private Process holdOpen(PGSimpleDataSource db, String statement) throws IOException {
-        URI uri = URI.create(db.getURL().substring("jdbc:".length()));
-        ProcessBuilder builder = new ProcessBuilder("psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", uri.getHost(),
-                "-p", String.valueOf(uri.getPort()), "-U", db.getUser(), "-d", uri.getPath().substring(1))
-                .redirectErrorStream(true);
-        builder.environment().put("PGAPPNAME", APPLICATION);
-        if (db.getPassword() != null) {
-            builder.environment().put("PGPASSWORD", db.getPassword());
-        }
-        Process psql = builder.start();
-        sessions.add(psql);
-        OutputStream in = psql.getOutputStream();
-        in.write(("BEGIN;\n" + statement + ";\n\\echo holding\n").getBytes(StandardCharsets.UTF_8));
-        in.flush();
-        StringBuilder seen = new StringBuilder();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!seen.toString().contains("holding")) {
-            if (System.nanoTime() > deadline || !psql.isAlive()) {
-                throw new AssertionError("psql did not start its transaction: " + seen);
-            }
-            int ch = psql.getInputStream().read();
-            if (ch < 0) {
-                throw new AssertionError("psql ended: " + seen);
-            }
-            seen.append((char) ch);
-        }
-        return psql;
+    private PsqlSession holdOpen(PGSimpleDataSource db, String statement) throws IOException, InterruptedException {
+        PsqlSession session = PsqlSession.holdOpen(db.getURL(), db.getUser(), db.getPassword(), APPLICATION, statement);
+        sessions.add(session);
+        return session;
     }
 
     /** Until some session of this database (the migration) has waited for a relation's lock. */

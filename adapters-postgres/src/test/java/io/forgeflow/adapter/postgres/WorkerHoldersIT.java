@@ -1,6 +1,7 @@
 package io.forgeflow.adapter.postgres;
 
 import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.adapter.postgres.testing.PsqlSession;
 import io.forgeflow.application.run.OutcomePolicy;
 import io.forgeflow.domain.backoff.RetryPolicy;
 import io.forgeflow.domain.port.Acknowledgement;
@@ -16,15 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 import static io.forgeflow.adapter.postgres.testing.TestRuns.aRun;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,14 +45,13 @@ class WorkerHoldersIT {
     final Instant now = clock.instant();
     final PostgresRunQueue queue = new PostgresRunQueue(pg.jdbi(), clock);
     final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), clock);
-    final List<Process> sessions = new ArrayList<>();
+    final List<PsqlSession> sessions = new ArrayList<>();
 
     @AfterEach
-    void endSessions() {
-        sessions.forEach(Process::destroyForcibly);
-        // the backend of a killed psql sleeps on with its locks: end it
-        pg.jdbi().useHandle(h -> h.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                + "WHERE application_name = '" + APPLICATION + "'"));
+    void endSessions() throws InterruptedException {
+        for (PsqlSession session : sessions) {
+            session.close();
+        }
     }
 
     @Test
@@ -189,28 +186,6 @@ class WorkerHoldersIT {
     /** A psql session, as an application or an operator: takes the lock, then keeps its transaction open. */
     private void holdLocked(String statement) throws IOException, InterruptedException {
         String schema = pg.jdbi().withHandle(h -> h.createQuery("SELECT current_schema()").mapTo(String.class).one());
-        URI uri = URI.create(pg.jdbcUrl().substring("jdbc:".length()));
-        String database = uri.getPath().substring(1);
-        ProcessBuilder builder = new ProcessBuilder("psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", uri.getHost(),
-                "-p", String.valueOf(uri.getPort()), "-U", "postgres", "-d", database).redirectErrorStream(true);
-        builder.environment().put("PGAPPNAME", APPLICATION);
-        Process psql = builder.start();
-        sessions.add(psql);
-        String script = "SET search_path = " + schema + ";\nBEGIN;\n" + statement + ";\n\\echo locked\n"
-                + "SELECT pg_sleep(60);\n";
-        psql.getOutputStream().write(script.getBytes(StandardCharsets.UTF_8));
-        psql.getOutputStream().flush();
-        StringBuilder seen = new StringBuilder();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!seen.toString().contains("locked")) {
-            if (System.nanoTime() > deadline || !psql.isAlive()) {
-                throw new AssertionError("psql did not take the lock: " + seen);
-            }
-            int c = psql.getInputStream().read();
-            if (c < 0) {
-                throw new AssertionError("psql ended: " + seen);
-            }
-            seen.append((char) c);
-        }
+        sessions.add(PsqlSession.hold(pg, APPLICATION, "SET LOCAL search_path = " + schema + ";\n" + statement, 60));
     }
 }
