@@ -1804,6 +1804,45 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_history_droppable(p_horizon timestamp with time zone) RETURNS SETOF text
+    LANGUAGE sql STABLE
+    AS $_$
+    SELECT substr(c.relname, 14)
+    FROM pg_inherits i
+    JOIN pg_class c ON c.oid = i.inhrelid
+    WHERE i.inhparent = to_regclass('run_history')
+      AND c.relname ~ '^run_history_p[0-9]{8}$'
+      AND (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp AT TIME ZONE 'UTC' <= p_horizon
+    ORDER BY 1
+$_$;
+
+CREATE FUNCTION forgeflow.forgeflow_history_partitions(p_from date, p_to date) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    d date := p_from;
+    added integer := 0;
+    suffix text;
+BEGIN
+    WHILE d <= p_to LOOP
+        suffix := to_char(d, 'YYYYMMDD');
+        IF to_regclass(quote_ident('run_history_p' || suffix)) IS NULL THEN
+            EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF run_history FOR VALUES FROM (%L) TO (%L)',
+                           'run_history_p' || suffix, d::timestamp AT TIME ZONE 'UTC',
+                           (d + 1)::timestamp AT TIME ZONE 'UTC');
+            added := added + 1;
+        END IF;
+        IF to_regclass(quote_ident('attempt_history_p' || suffix)) IS NULL THEN
+            EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF attempt_history FOR VALUES FROM (%L) TO (%L)',
+                           'attempt_history_p' || suffix, d::timestamp AT TIME ZONE 'UTC',
+                           (d + 1)::timestamp AT TIME ZONE 'UTC');
+        END IF;
+        d := d + 1;
+    END LOOP;
+    RETURN added;
+END
+$$;
+
 CREATE TABLE forgeflow.jobs (
     id uuid NOT NULL,
     name text NOT NULL,
@@ -1951,6 +1990,56 @@ BEGIN
     SELECT p_child, p.id, p.n FROM unnest(p_parents) WITH ORDINALITY AS p (id, n)
     ON CONFLICT DO NOTHING;
     RETURN forgeflow_resolve_child(p_child, true);
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_move_history(p_before timestamp with time zone, p_limit integer, p_now timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_oldest timestamptz;
+    moved integer;
+BEGIN
+    SELECT min(r.finished_at) INTO v_oldest FROM runs r
+    WHERE r.status IN ('succeeded', 'dead', 'cancelled') AND r.finished_at < p_before;
+    IF v_oldest IS NULL THEN
+        RETURN 0;
+    END IF;
+    PERFORM forgeflow_history_partitions((v_oldest AT TIME ZONE 'UTC')::date,
+                                         (greatest(p_now, p_before) AT TIME ZONE 'UTC')::date + 2);
+    WITH picked AS (
+        SELECT r.id
+        FROM runs r
+        WHERE r.status IN ('succeeded', 'dead', 'cancelled')
+          AND r.finished_at < p_before
+          AND NOT (r.status = 'dead' AND r.sequence_key IS NOT NULL AND r.sequence_on_dead = 'block')
+          AND (r.debounce_until IS NULL OR r.debounce_until <= p_now)
+          AND NOT r.has_children
+          AND NOT EXISTS (SELECT 1 FROM job_dependencies d WHERE d.job_id = r.job_id)
+          AND NOT EXISTS (SELECT 1 FROM job_dependencies d WHERE d.parent_id = r.job_id)
+          AND NOT EXISTS (SELECT 1 FROM jobs j JOIN batches b ON b.id = j.batch_id
+                          WHERE j.id = r.job_id AND b.completed_at IS NULL)
+        ORDER BY r.finished_at
+        LIMIT p_limit
+        FOR UPDATE OF r SKIP LOCKED
+    ), gone AS (
+        DELETE FROM runs r USING picked p WHERE r.id = p.id
+        RETURNING r.*
+    ), gone_attempts AS (
+        DELETE FROM run_attempts a USING gone g WHERE a.run_id = g.id
+        RETURNING a.*, g.finished_at AS run_finished_at
+    ), kept_attempts AS (
+        INSERT INTO attempt_history
+        SELECT h.* FROM gone_attempts a, LATERAL jsonb_populate_record(NULL::attempt_history, to_jsonb(a)) h
+    )
+    INSERT INTO run_history
+    SELECT h.*
+    FROM gone g,
+         LATERAL jsonb_populate_record(NULL::run_history, to_jsonb(g) || jsonb_build_object('worker_id',
+             coalesce(g.worker_id, (SELECT a.worker_id FROM run_attempts a
+                                    WHERE a.run_id = g.id AND a.attempt = g.attempt)))) h;
+    GET DIAGNOSTICS moved = ROW_COUNT;
+    RETURN moved;
 END
 $$;
 
@@ -2157,6 +2246,31 @@ BEGIN
     FOR v_child IN SELECT d.job_id FROM job_dependencies d WHERE d.parent_id = p_parent ORDER BY d.job_id LOOP
         PERFORM forgeflow_resolve_child(v_child, false);
     END LOOP;
+END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_restore_run(p_id uuid) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    restored integer;
+BEGIN
+    WITH back AS (
+        DELETE FROM run_history h WHERE h.id = p_id AND h.status IN ('dead', 'cancelled')
+        RETURNING h.*
+    ), back_attempts AS (
+        DELETE FROM attempt_history a USING back b WHERE a.run_id = b.id AND a.run_finished_at = b.finished_at
+        RETURNING a.*
+    ), run_back AS (
+        INSERT INTO runs
+        SELECT r.* FROM back b, LATERAL jsonb_populate_record(NULL::runs, to_jsonb(b) || '{"worker_id": null}') r
+        RETURNING id
+    ), attempts_back AS (
+        INSERT INTO run_attempts
+        SELECT a.* FROM back_attempts x, LATERAL jsonb_populate_record(NULL::run_attempts, to_jsonb(x)) a
+    )
+    SELECT count(*) INTO restored FROM run_back;
+    RETURN restored > 0;
 END
 $$;
 
@@ -2409,6 +2523,157 @@ BEGIN
 END
 $$;
 
+CREATE TABLE forgeflow.run_history (
+    id uuid NOT NULL,
+    job_id uuid NOT NULL,
+    status text NOT NULL,
+    priority smallint NOT NULL,
+    scheduled_for timestamp with time zone NOT NULL,
+    fired_for timestamp with time zone,
+    attempt integer DEFAULT 0 NOT NULL,
+    max_attempts integer NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone NOT NULL,
+    worker_id text,
+    lease_expires_at timestamp with time zone,
+    output text,
+    error text,
+    executor text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    timeout_seconds integer NOT NULL,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    concurrency_key text,
+    max_concurrent integer,
+    unique_key text,
+    retry_base_seconds integer,
+    retry_max_seconds integer,
+    labels jsonb DEFAULT '{}'::jsonb NOT NULL,
+    traceparent text,
+    tracestate text,
+    trace_origin text,
+    has_children boolean DEFAULT false NOT NULL,
+    worker_instance text,
+    backfill_id uuid,
+    snoozes integer DEFAULT 0 NOT NULL,
+    sequence_key text,
+    sequence_on_dead text,
+    sequence_pos bigint,
+    throttle_key text,
+    throttle_count integer,
+    throttle_per_seconds integer,
+    debounce_key text,
+    debounce_until timestamp with time zone,
+    debounced integer DEFAULT 0 NOT NULL,
+    tenant text DEFAULT 'default'::text NOT NULL
+)
+PARTITION BY RANGE (finished_at);
+
+CREATE VIEW forgeflow.all_runs AS
+ SELECT runs.id,
+    runs.job_id,
+    runs.status,
+    runs.priority,
+    runs.scheduled_for,
+    runs.fired_for,
+    runs.attempt,
+    runs.max_attempts,
+    runs.started_at,
+    runs.finished_at,
+    runs.worker_id,
+    runs.lease_expires_at,
+    runs.output,
+    runs.error,
+    runs.executor,
+    runs.payload,
+    runs.timeout_seconds,
+    runs.cancel_requested,
+    runs.created_at,
+    runs.queue,
+    runs.concurrency_key,
+    runs.max_concurrent,
+    runs.unique_key,
+    runs.retry_base_seconds,
+    runs.retry_max_seconds,
+    runs.labels,
+    runs.traceparent,
+    runs.tracestate,
+    runs.trace_origin,
+    runs.has_children,
+    runs.worker_instance,
+    runs.backfill_id,
+    runs.snoozes,
+    runs.sequence_key,
+    runs.sequence_on_dead,
+    runs.sequence_pos,
+    runs.throttle_key,
+    runs.throttle_count,
+    runs.throttle_per_seconds,
+    runs.debounce_key,
+    runs.debounce_until,
+    runs.debounced,
+    runs.tenant
+   FROM forgeflow.runs
+UNION ALL
+ SELECT run_history.id,
+    run_history.job_id,
+    run_history.status,
+    run_history.priority,
+    run_history.scheduled_for,
+    run_history.fired_for,
+    run_history.attempt,
+    run_history.max_attempts,
+    run_history.started_at,
+    run_history.finished_at,
+    run_history.worker_id,
+    run_history.lease_expires_at,
+    run_history.output,
+    run_history.error,
+    run_history.executor,
+    run_history.payload,
+    run_history.timeout_seconds,
+    run_history.cancel_requested,
+    run_history.created_at,
+    run_history.queue,
+    run_history.concurrency_key,
+    run_history.max_concurrent,
+    run_history.unique_key,
+    run_history.retry_base_seconds,
+    run_history.retry_max_seconds,
+    run_history.labels,
+    run_history.traceparent,
+    run_history.tracestate,
+    run_history.trace_origin,
+    run_history.has_children,
+    run_history.worker_instance,
+    run_history.backfill_id,
+    run_history.snoozes,
+    run_history.sequence_key,
+    run_history.sequence_on_dead,
+    run_history.sequence_pos,
+    run_history.throttle_key,
+    run_history.throttle_count,
+    run_history.throttle_per_seconds,
+    run_history.debounce_key,
+    run_history.debounce_until,
+    run_history.debounced,
+    run_history.tenant
+   FROM forgeflow.run_history;
+
+CREATE TABLE forgeflow.attempt_history (
+    run_id uuid NOT NULL,
+    attempt integer NOT NULL,
+    worker_id text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone,
+    outcome text,
+    error text,
+    retry_after_seconds integer,
+    run_finished_at timestamp with time zone NOT NULL
+)
+PARTITION BY RANGE (run_finished_at);
+
 CREATE TABLE forgeflow.backfills (
     id uuid NOT NULL,
     job_id uuid NOT NULL,
@@ -2510,7 +2775,8 @@ CREATE TABLE forgeflow.nodes (
     leader_term bigint,
     pool_max integer,
     pool_in_use integer,
-    session_connections integer
+    session_connections integer,
+    history_reader text
 );
 
 CREATE TABLE forgeflow.notices (
@@ -2682,6 +2948,8 @@ ALTER TABLE ONLY forgeflow.worker_leases
 ALTER TABLE ONLY forgeflow.workflow_rechecks
     ADD CONSTRAINT workflow_rechecks_pkey PRIMARY KEY (job_id);
 
+CREATE INDEX attempt_history_run_idx ON ONLY forgeflow.attempt_history USING btree (run_id, attempt);
+
 CREATE INDEX backfills_job_idx ON forgeflow.backfills USING btree (job_id, id);
 
 CREATE INDEX batches_open_idx ON forgeflow.batches USING btree (created_at, id) WHERE (completed_at IS NULL);
@@ -2711,6 +2979,24 @@ CREATE INDEX jobs_status_id_idx ON forgeflow.jobs USING btree (status, id DESC);
 CREATE INDEX jobs_tenant_idx ON forgeflow.jobs USING btree (tenant, id DESC) WHERE (tenant <> 'default'::text);
 
 CREATE INDEX queue_starts_tenant_queue_time_idx ON forgeflow.queue_starts USING btree (tenant, queue, started_at);
+
+CREATE INDEX run_history_backfill_idx ON ONLY forgeflow.run_history USING btree (backfill_id, status) WHERE (backfill_id IS NOT NULL);
+
+CREATE INDEX run_history_finished_idx ON ONLY forgeflow.run_history USING btree (finished_at);
+
+CREATE INDEX run_history_id_idx ON ONLY forgeflow.run_history USING btree (id);
+
+CREATE INDEX run_history_job_id_idx ON ONLY forgeflow.run_history USING btree (job_id, id DESC);
+
+CREATE INDEX run_history_labels_idx ON ONLY forgeflow.run_history USING gin (labels jsonb_path_ops) WHERE (labels <> '{}'::jsonb);
+
+CREATE INDEX run_history_queue_id_idx ON ONLY forgeflow.run_history USING btree (queue, id DESC) WHERE (queue <> 'default'::text);
+
+CREATE INDEX run_history_scheduled_for_brin ON ONLY forgeflow.run_history USING brin (scheduled_for) WITH (pages_per_range='16');
+
+CREATE INDEX run_history_status_id_idx ON ONLY forgeflow.run_history USING btree (status, id DESC);
+
+CREATE INDEX run_history_tick_idx ON ONLY forgeflow.run_history USING btree (job_id, fired_for) WHERE (fired_for IS NOT NULL);
 
 CREATE INDEX runs_backfill_idx ON forgeflow.runs USING btree (backfill_id, status) WHERE (backfill_id IS NOT NULL);
 

@@ -41,6 +41,7 @@ public final class EnvironmentOverrides {
             Map.entry("adminInsecure", "FORGEFLOW_ADMIN_INSECURE"),
             Map.entry("httpAllowPrivate", "FORGEFLOW_HTTP_ALLOW_PRIVATE"), Map.entry("retention", "FORGEFLOW_RETENTION"),
             Map.entry("retentionInterval", "FORGEFLOW_RETENTION_INTERVAL"), Map.entry("logFormat", "FORGEFLOW_LOG_FORMAT"),
+            Map.entry("historyAfter", "FORGEFLOW_HISTORY_AFTER"),
             Map.entry("eventBuffer", "FORGEFLOW_EVENT_BUFFER"), Map.entry("eventStreams", "FORGEFLOW_EVENT_STREAMS"),
             Map.entry("listByteBudget", "FORGEFLOW_LIST_BYTE_BUDGET"),
             Map.entry("maxConnectionsPerAddress", "FORGEFLOW_MAX_CONNECTIONS_PER_ADDRESS"),
@@ -175,6 +176,9 @@ public final class EnvironmentOverrides {
         if ((v = env.get("FORGEFLOW_RETENTION_INTERVAL")) != null) {
             s.retentionInterval = duration("FORGEFLOW_RETENTION_INTERVAL", v);
         }
+        if ((v = env.get("FORGEFLOW_HISTORY_AFTER")) != null) {
+            s.historyAfter = duration("FORGEFLOW_HISTORY_AFTER", v);
+        }
         if ((v = env.get("FORGEFLOW_LOG_FORMAT")) != null) {
             s.logFormat = LogFormat.parse(v); // applied to the logging section by ForgeFlowConfiguration
         }
@@ -307,10 +311,10 @@ public final class EnvironmentOverrides {
             throw new IllegalArgumentException("FORGEFLOW_HEARTBEAT_INTERVAL (" + s.heartbeatInterval
                     + ") must be at most half of FORGEFLOW_LEASE_DURATION (" + s.leaseDuration + ")");
         }
-        for (Duration d : List.of(s.retention, s.retentionInterval, s.eventKeepAlive)) {
+        for (Duration d : List.of(s.retention, s.retentionInterval, s.eventKeepAlive, s.historyAfter)) {
             if (d.toMilliseconds() <= 0) {
-                throw new IllegalArgumentException("FORGEFLOW_RETENTION, FORGEFLOW_RETENTION_INTERVAL and "
-                        + "FORGEFLOW_EVENT_KEEPALIVE must be positive, got " + d);
+                throw new IllegalArgumentException("FORGEFLOW_RETENTION, FORGEFLOW_RETENTION_INTERVAL, "
+                        + "FORGEFLOW_HISTORY_AFTER and FORGEFLOW_EVENT_KEEPALIVE must be positive, got " + d);
             }
         }
         if (s.leaderSessionTimeout.toMilliseconds() < 2 * s.schedulerTick.toMilliseconds()) {

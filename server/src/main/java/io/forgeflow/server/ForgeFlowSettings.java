@@ -203,6 +203,15 @@ public class ForgeFlowSettings {
     @NotNull
     public Duration retention = Duration.days(14);
 
+    /**
+     * How long a finished run stays among the live runs before the leader moves it, with its attempts, to the finished
+     * history (run_history, daily partitions dropped whole at retention) (FORGEFLOW_HISTORY_AFTER). Default 1h. At
+     * or above {@link #retention}, nothing moves and finished runs are deleted row by row at retention.
+     */
+    @JsonProperty
+    @NotNull
+    public Duration historyAfter = Duration.hours(1);
+
     /** How often the leader looks for history to delete (FORGEFLOW_RETENTION_INTERVAL). Default 1m. */
     @JsonProperty
     @NotNull

@@ -57,7 +57,8 @@ final class ObservabilityWiring {
                           ForgeFlowSettings settings, ForgeFlowMetrics metrics) {
         Duration heartbeat = settings.heartbeatInterval.toJavaDuration();
         RetentionSweeper sweeper = new RetentionSweeper(retention, nodes, election, settings.retention.toJavaDuration(),
-                Duration.ofSeconds(QueryNodes.keepWindowSeconds(heartbeat)), RETENTION_PAUSE, metrics::retentionDeleted);
+                Duration.ofSeconds(QueryNodes.keepWindowSeconds(heartbeat)), RETENTION_PAUSE, RetentionSweeper.BATCH,
+                settings.historyAfter.toJavaDuration(), metrics::retentionDeleted);
         // where autovacuum is off, the leader keeps the planner's statistics fresh itself (README, "Keep autovacuum on")
         RetentionRole role = new RetentionRole(sweeper, settings.retentionInterval.toJavaDuration(), STATISTICS_INTERVAL);
         environment.lifecycle().manage(NodeWiring.managed(role::start, role::stop));

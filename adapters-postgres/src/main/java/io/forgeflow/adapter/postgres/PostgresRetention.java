@@ -22,6 +22,10 @@ public final class PostgresRetention implements Retention {
     /** {@code statement_timeout} of a retention batch (longer than the session's); null keeps the session's. */
     private final Duration batchTimeout;
     private volatile boolean warnedAutovacuumOff;
+    /** The node of an earlier release last named in the log for holding the move back. */
+    private volatile String warnedOlderNode;
+    /** How long the leader's history DDL (a partition created or dropped) waits for a reader before giving way. */
+    static final Duration HISTORY_LOCK_TIMEOUT = Duration.ofMillis(500);
     /** The statement that analyzes each table whose statistics {@link #analyzeStale} keeps fresh. */
     private static final java.util.Map<String, String> ANALYZE = java.util.Map.of(
             "jobs", "ANALYZE jobs", "runs", "ANALYZE runs", "run_attempts", "ANALYZE run_attempts");
@@ -64,6 +68,90 @@ public final class PostgresRetention implements Retention {
         return inBatch(handle -> handle.attach(RetentionSql.class).deleteFinishedRuns(millis, limit, clock.now()));
     }
 
+    /**
+     * {@inheritDoc} One statement per batch (forgeflow_move_history), which first creates the history partitions the
+     * batch and the next two days need, under a short {@code lock_timeout}: when a reader holds the history tables,
+     * this batch gives way (0) and the next pass tries again. Nothing moves while a live node of an earlier release,
+     * which reads only {@code runs}, is registered (nodes.history_reader behind its version).
+     */
+    @Override
+    public int moveToHistory(Duration after, int limit) {
+        long millis = PostgresRunQueue.positiveMillis(after, "after");
+        checkLimit(limit);
+        java.time.Instant now = clock.now();
+        String olderNode = jdbi.withHandle(h -> h.select("SELECT worker_id || ' (' || version || ')' FROM nodes "
+                        + "WHERE last_seen_at > coalesce(CAST(? AS timestamptz), now()) - interval '10 minutes' "
+                        + "AND history_reader IS DISTINCT FROM version ORDER BY worker_id LIMIT 1", now)
+                .mapTo(String.class).findOne().orElse(null));
+        if (olderNode != null) {
+            if (!olderNode.equals(warnedOlderNode)) {
+                warnedOlderNode = olderNode;
+                LOG.warn("history: finished runs stay in runs while node {} of an earlier release is live (it does "
+                        + "not read run_history); they move once every node runs this release", olderNode);
+            }
+            return 0;
+        }
+        try {
+            return inBatch(handle -> {
+                handle.execute("SELECT set_config('lock_timeout', ?, true)", HISTORY_LOCK_TIMEOUT.toMillis() + "ms");
+                return handle.createQuery("SELECT forgeflow_move_history(coalesce(CAST(:now AS timestamptz), now()) "
+                                + "- :millis * interval '1 millisecond', :limit, coalesce(CAST(:now AS timestamptz), now()))")
+                        .bind("now", now).bind("millis", millis).bind("limit", limit)
+                        .mapTo(Integer.class).one();
+            });
+        } catch (RuntimeException e) {
+            if (!isLockTimeout(e)) {
+                throw e;
+            }
+            LOG.info("history: a reader held the history tables past {}; the move goes on at the next pass",
+                    HISTORY_LOCK_TIMEOUT);
+            return 0;
+        }
+    }
+
+    /**
+     * {@inheritDoc} Each day is one {@code DROP TABLE} of its two partitions, in a transaction of its own under a short
+     * {@code lock_timeout}: a day whose tables a reader holds is left for the next pass.
+     */
+    @Override
+    public List<String> dropHistory(Duration keep) {
+        long millis = PostgresRunQueue.positiveMillis(keep, "keep");
+        java.time.Instant now = clock.now();
+        List<String> days = jdbi.withHandle(h -> h.createQuery("SELECT forgeflow_history_droppable("
+                        + "coalesce(CAST(:now AS timestamptz), now()) - :millis * interval '1 millisecond')")
+                .bind("now", now).bind("millis", millis).mapTo(String.class).list());
+        List<String> dropped = new java.util.ArrayList<>();
+        for (String day : days) {
+            if (!day.matches("[0-9]{8}")) {
+                continue;
+            }
+            try {
+                jdbi.useTransaction(h -> {
+                    h.execute("SELECT set_config('lock_timeout', ?, true)", HISTORY_LOCK_TIMEOUT.toMillis() + "ms");
+                    h.execute("DROP TABLE IF EXISTS attempt_history_p" + day + ", run_history_p" + day);
+                });
+                dropped.add(day);
+            } catch (RuntimeException e) {
+                if (!isLockTimeout(e)) {
+                    throw e;
+                }
+                LOG.info("history: a reader held day {} past {}; it is dropped at the next pass", day,
+                        HISTORY_LOCK_TIMEOUT);
+                break;
+            }
+        }
+        return dropped;
+    }
+
+    private static boolean isLockTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException sql && "55P03".equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public int deleteFinishedJobs(Duration olderThan, int limit) {
         long millis = PostgresRunQueue.positiveMillis(olderThan, "olderThan");
@@ -101,11 +189,13 @@ public final class PostgresRetention implements Retention {
     /** Analyzes the scheduler's tables whose statistics are stale, whatever autovacuum's setting. */
     List<String> analyzeStale() {
         List<String> stale = jdbi.withHandle(h -> h.select("SELECT relname FROM pg_stat_user_tables "
-                        + "WHERE schemaname = current_schema() AND relname IN ('jobs', 'runs', 'run_attempts') "
+                        + "WHERE schemaname = current_schema() AND (relname IN ('jobs', 'runs', 'run_attempts') "
+                        + "OR relname ~ '^(run|attempt)_history_p[0-9]{8}$') "
                         + "AND n_mod_since_analyze >= 50 + 0.1 * greatest(n_live_tup, 0) ORDER BY relname")
                 .mapTo(String.class).list());
         for (String table : stale) {
-            String analyze = ANALYZE.get(table);
+            // a history partition's name is checked by the pattern above: digits after a fixed prefix
+            String analyze = ANALYZE.getOrDefault(table, "ANALYZE " + table);
             inBatch(h -> h.execute(analyze));
         }
         return stale;

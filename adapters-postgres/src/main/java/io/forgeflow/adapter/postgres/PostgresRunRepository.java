@@ -131,7 +131,12 @@ public final class PostgresRunRepository implements RunRepository {
             return Optional.empty();
         }
         try {
-            return jdbi.withExtension(RunSql.class, sql -> sql.requeue(id, attemptBudget, clock.now()));
+            // a run that moved to history comes back first, in the same transaction (forgeflow_restore_run)
+            return jdbi.inTransaction(handle -> {
+                handle.createQuery("SELECT forgeflow_restore_run(CAST(? AS uuid))").bind(0, id)
+                        .mapTo(Boolean.class).one();
+                return handle.attach(RunSql.class).requeue(id, attemptBudget, clock.now());
+            });
         } catch (RuntimeException e) {
             throw uniqueConflictOr(e, sql -> sql.liveHolderForRun(id));
         }

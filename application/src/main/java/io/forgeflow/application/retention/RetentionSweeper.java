@@ -14,8 +14,10 @@ import java.util.function.ObjIntConsumer;
  * On the leader: deletes what is older than the retention period, so that the tables do not grow forever.
  *
  * <ul>
- *   <li>Finished runs (succeeded, dead, cancelled) whose {@code finished_at} is older than the retention, with their
- *       attempt rows;</li>
+ *   <li>Finished runs older than {@code historyAfter} move, with their attempts, to the finished history, and the
+ *       days of history older than the retention are dropped whole;</li>
+ *   <li>Finished runs (succeeded, dead, cancelled) still among the live runs whose {@code finished_at} is older than
+ *       the retention (those the move leaves there), with their attempt rows;</li>
  *   <li>then jobs that can never run again (completed one-off jobs, cancelled jobs) unchanged for as long, once
  *       they have no runs left;</li>
  *   <li>and the rows of nodes unseen for {@code nodeKeep} (nodes that died without saying goodbye).</li>
@@ -26,7 +28,7 @@ import java.util.function.ObjIntConsumer;
  * disk for long; a pass stops after {@value #MAX_BATCHES_PER_PASS} batches and the next pass continues.
  */
 public final class RetentionSweeper {
-    /** Rows per delete statement. */
+    /** Rows per delete or move statement. */
     public static final int BATCH = 1_000;
     /** Batches per table in one pass (a pass deletes at most this many times {@link #BATCH} rows per table). */
     public static final int MAX_BATCHES_PER_PASS = 100;
@@ -41,6 +43,9 @@ public final class RetentionSweeper {
     private final Duration pause;
     private final int batch;
     private final ObjIntConsumer<String> deleted;
+    private final Duration historyAfter;
+    /** How long a finished run stays among the live runs by default before it moves to the finished history. */
+    public static final Duration DEFAULT_HISTORY_AFTER = Duration.ofHours(1);
 
     /**
      * @param keep     the retention period (FORGEFLOW_RETENTION)
@@ -57,6 +62,18 @@ public final class RetentionSweeper {
     /** @param batch rows per delete statement */
     public RetentionSweeper(Retention retention, NodeRegistry nodes, LeaderElection election, Duration keep,
                             Duration nodeKeep, Duration pause, int batch, ObjIntConsumer<String> deleted) {
+        this(retention, nodes, election, keep, nodeKeep, pause, batch, DEFAULT_HISTORY_AFTER, deleted);
+    }
+
+    /**
+     * @param historyAfter how long a finished run stays among the live runs before it moves to the finished history
+     *                     (FORGEFLOW_HISTORY_AFTER); null, or not shorter than {@code keep}: runs are deleted from
+     *                     the live tables at retention, as before history existed
+     */
+    public RetentionSweeper(Retention retention, NodeRegistry nodes, LeaderElection election, Duration keep,
+                            Duration nodeKeep, Duration pause, int batch, Duration historyAfter,
+                            ObjIntConsumer<String> deleted) {
+        this.historyAfter = historyAfter == null ? null : requirePositive(historyAfter, "historyAfter");
         this.retention = Objects.requireNonNull(retention, "retention");
         this.nodes = nodes;
         this.election = Objects.requireNonNull(election, "election");
@@ -74,6 +91,13 @@ public final class RetentionSweeper {
     public Sweep runOnce() {
         if (!election.isLeader()) {
             return new Sweep(0, 0, 0);
+        }
+        int moved = historyAfter == null || historyAfter.compareTo(keep) >= 0 ? 0
+                : sweep("history", () -> retention.moveToHistory(historyAfter, batch));
+        java.util.List<String> days = election.isLeader() ? retention.dropHistory(keep) : java.util.List.of();
+        if (moved > 0 || !days.isEmpty()) {
+            LOG.info("history: moved {} run(s) finished more than {} ago; dropped the history of {} day(s) {}",
+                    moved, historyAfter, days.size(), days);
         }
         int runs = sweep("runs", () -> retention.deleteFinishedRuns(keep, batch));
         int jobs = sweep("jobs", () -> retention.deleteFinishedJobs(keep, batch));

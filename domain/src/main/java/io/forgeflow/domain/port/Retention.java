@@ -25,6 +25,24 @@ public interface Retention {
     int deleteFinishedJobs(Duration olderThan, int limit);
 
     /**
+     * Moves at most {@code limit} runs that finished more than {@code after} ago, with their attempts, out of the live
+     * tables into the finished history, where they stay readable (by id, in lists, and for a requeue) until
+     * {@link #dropHistory} removes their day as a whole. Returns how many moved (fewer than {@code limit}: nothing
+     * more is due now). The default moves nothing.
+     */
+    default int moveToHistory(Duration after, int limit) {
+        return 0;
+    }
+
+    /**
+     * Drops the days of finished history whose runs all finished more than {@code keep} ago, whole (no row-by-row
+     * delete). Returns the days dropped. The default drops nothing.
+     */
+    default List<String> dropHistory(Duration keep) {
+        return List.of();
+    }
+
+    /**
      * Brings the query planner's statistics of the scheduler's tables up to date when the database does not do it
      * itself (PostgreSQL with autovacuum off) and enough rows changed since they were last gathered: without them a
      * statement plan made while the tables were small is kept as they grow. Returns the tables it refreshed; empty

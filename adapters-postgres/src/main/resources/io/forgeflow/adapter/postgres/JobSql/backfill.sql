@@ -32,6 +32,7 @@ WITH job AS MATERIALIZED (
            (j.throttle ->> 'count')::integer, (j.throttle ->> 'per_seconds')::integer, j.tenant
     FROM job j, tick t
     WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.job_id = j.id AND r.fired_for = t.at)
+      AND NOT EXISTS (SELECT 1 FROM run_history h WHERE h.job_id = j.id AND h.fired_for = t.at)
     ORDER BY t.at
     ON CONFLICT (job_id, fired_for) WHERE fired_for IS NOT NULL DO NOTHING
     RETURNING id

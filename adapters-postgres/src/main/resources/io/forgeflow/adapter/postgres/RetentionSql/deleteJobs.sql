@@ -4,3 +4,4 @@
 DELETE FROM jobs j
 WHERE j.id = ANY (CAST(:ids AS uuid[]))
   AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.job_id = j.id)
+  AND NOT EXISTS (SELECT 1 FROM run_history h WHERE h.job_id = j.id)

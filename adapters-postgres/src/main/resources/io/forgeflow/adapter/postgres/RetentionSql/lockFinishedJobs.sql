@@ -6,5 +6,6 @@ FROM jobs j
 WHERE j.status IN ('completed', 'cancelled', 'deleted')
   AND j.updated_at < coalesce(CAST(:now AS timestamptz), now()) - :olderThanMillis * interval '1 millisecond'
   AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.job_id = j.id)
+  AND NOT EXISTS (SELECT 1 FROM run_history h WHERE h.job_id = j.id)
 LIMIT :limit
 FOR UPDATE OF j SKIP LOCKED

@@ -26,7 +26,7 @@ WITH candidate AS (
                AS payload,
            r.timeout_seconds, r.cancel_requested, r.created_at, r.queue, r.traceparent, r.tracestate, r.trace_origin,
            r.retry_base_seconds, r.retry_max_seconds, r.labels, r.snoozes, r.tenant
-    FROM runs r
+    FROM all_runs r
     WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
       AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))
       AND (CAST(:queue AS text) IS NULL

@@ -4,9 +4,9 @@
 SELECT (SELECT count(*) FROM runs WHERE status = 'waiting')   AS waiting,
        (SELECT count(*) FROM runs WHERE status = 'pending')   AS pending,
        (SELECT count(*) FROM runs WHERE status = 'running')   AS running,
-       (SELECT count(*) FROM runs WHERE status = 'succeeded') AS succeeded,
-       (SELECT count(*) FROM runs WHERE status = 'dead')      AS dead,
-       (SELECT count(*) FROM runs WHERE status = 'cancelled') AS cancelled,
+       (SELECT count(*) FROM all_runs WHERE status = 'succeeded') AS succeeded,
+       (SELECT count(*) FROM all_runs WHERE status = 'dead')  AS dead,
+       (SELECT count(*) FROM all_runs WHERE status = 'cancelled') AS cancelled,
        (SELECT coalesce(extract(epoch FROM coalesce(CAST(:now AS timestamptz), now()) - min(first.scheduled_for)), 0)
         FROM generate_series(1, 9) AS p (priority)
         CROSS JOIN LATERAL (SELECT r.scheduled_for

@@ -9,6 +9,6 @@ SELECT b.id, b.name, b.tenant, b.idempotency_key, b.request_hash, b.created_at, 
        count(j.id) FILTER (WHERE l.status IS NULL OR l.status = 'cancelled') AS cancelled
 FROM batches b
 LEFT JOIN jobs j ON j.batch_id = b.id
-LEFT JOIN LATERAL (SELECT r.status FROM runs r WHERE r.job_id = j.id ORDER BY r.id DESC LIMIT 1) l ON true
+LEFT JOIN LATERAL (SELECT r.status FROM all_runs r WHERE r.job_id = j.id ORDER BY r.id DESC LIMIT 1) l ON true
 WHERE b.id = CAST(:id AS uuid)
 GROUP BY b.id

@@ -1,0 +1,131 @@
+--liquibase formatted sql
+
+-- Finished history (migration 0033): the leader moves finished runs, with their attempts, into run_history and
+-- attempt_history, daily partitions by the run's finished_at (UTC days), and drops whole partitions at retention.
+-- Rows are copied through jsonb by column name, so a column added to runs and to run_history (HistoryTablesIT checks
+-- both have the same) needs no change here. Re-run when changed.
+
+--changeset forgeflow:function-forgeflow_history runOnChange:true splitStatements:false
+-- The partitions for the UTC days p_from to p_to of both history tables, created where missing. Returns how many days
+-- were added. Creating a partition takes a short lock on its parent (readers of all_runs wait for it): the caller
+-- sets lock_timeout.
+CREATE OR REPLACE FUNCTION forgeflow_history_partitions(p_from date, p_to date) RETURNS integer
+    LANGUAGE plpgsql AS $$
+DECLARE
+    d date := p_from;
+    added integer := 0;
+    suffix text;
+BEGIN
+    WHILE d <= p_to LOOP
+        suffix := to_char(d, 'YYYYMMDD');
+        IF to_regclass(quote_ident('run_history_p' || suffix)) IS NULL THEN
+            EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF run_history FOR VALUES FROM (%L) TO (%L)',
+                           'run_history_p' || suffix, d::timestamp AT TIME ZONE 'UTC',
+                           (d + 1)::timestamp AT TIME ZONE 'UTC');
+            added := added + 1;
+        END IF;
+        IF to_regclass(quote_ident('attempt_history_p' || suffix)) IS NULL THEN
+            EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF attempt_history FOR VALUES FROM (%L) TO (%L)',
+                           'attempt_history_p' || suffix, d::timestamp AT TIME ZONE 'UTC',
+                           (d + 1)::timestamp AT TIME ZONE 'UTC');
+        END IF;
+        d := d + 1;
+    END LOOP;
+    RETURN added;
+END
+$$;
+
+-- One batch of the move: at most p_limit runs that finished before p_before, oldest first, with their attempts, in one
+-- statement (nothing is lost or kept twice). Rows another transaction holds are skipped (SKIP LOCKED), so this never
+-- waits for a requeue. Left in runs, because live logic still reads them there: a dead run that blocks its sequence,
+-- a run whose debounce window is open, the runs of workflow jobs (parents and children: readiness and requeue read
+-- their latest runs) and of jobs in a batch that has not completed. The partitions the batch needs, and those of the
+-- next two days, are created first.
+CREATE OR REPLACE FUNCTION forgeflow_move_history(p_before timestamptz, p_limit integer, p_now timestamptz)
+    RETURNS integer
+    LANGUAGE plpgsql AS $$
+DECLARE
+    v_oldest timestamptz;
+    moved integer;
+BEGIN
+    SELECT min(r.finished_at) INTO v_oldest FROM runs r
+    WHERE r.status IN ('succeeded', 'dead', 'cancelled') AND r.finished_at < p_before;
+    IF v_oldest IS NULL THEN
+        RETURN 0;
+    END IF;
+    PERFORM forgeflow_history_partitions((v_oldest AT TIME ZONE 'UTC')::date,
+                                         (greatest(p_now, p_before) AT TIME ZONE 'UTC')::date + 2);
+    WITH picked AS (
+        SELECT r.id
+        FROM runs r
+        WHERE r.status IN ('succeeded', 'dead', 'cancelled')
+          AND r.finished_at < p_before
+          AND NOT (r.status = 'dead' AND r.sequence_key IS NOT NULL AND r.sequence_on_dead = 'block')
+          AND (r.debounce_until IS NULL OR r.debounce_until <= p_now)
+          AND NOT r.has_children
+          AND NOT EXISTS (SELECT 1 FROM job_dependencies d WHERE d.job_id = r.job_id)
+          AND NOT EXISTS (SELECT 1 FROM job_dependencies d WHERE d.parent_id = r.job_id)
+          AND NOT EXISTS (SELECT 1 FROM jobs j JOIN batches b ON b.id = j.batch_id
+                          WHERE j.id = r.job_id AND b.completed_at IS NULL)
+        ORDER BY r.finished_at
+        LIMIT p_limit
+        FOR UPDATE OF r SKIP LOCKED
+    ), gone AS (
+        DELETE FROM runs r USING picked p WHERE r.id = p.id
+        RETURNING r.*
+    ), gone_attempts AS (
+        DELETE FROM run_attempts a USING gone g WHERE a.run_id = g.id
+        RETURNING a.*, g.finished_at AS run_finished_at
+    ), kept_attempts AS (
+        INSERT INTO attempt_history
+        SELECT h.* FROM gone_attempts a, LATERAL jsonb_populate_record(NULL::attempt_history, to_jsonb(a)) h
+    )
+    INSERT INTO run_history
+    SELECT h.*
+    FROM gone g,
+         LATERAL jsonb_populate_record(NULL::run_history, to_jsonb(g) || jsonb_build_object('worker_id',
+             coalesce(g.worker_id, (SELECT a.worker_id FROM run_attempts a
+                                    WHERE a.run_id = g.id AND a.attempt = g.attempt)))) h;
+    GET DIAGNOSTICS moved = ROW_COUNT;
+    RETURN moved;
+END
+$$;
+
+-- Moves one run back from history into runs, with its attempts, for a requeue in the same transaction; only a dead or
+-- cancelled run (as requeue takes). Returns whether it moved one.
+CREATE OR REPLACE FUNCTION forgeflow_restore_run(p_id uuid) RETURNS boolean
+    LANGUAGE plpgsql AS $$
+DECLARE
+    restored integer;
+BEGIN
+    WITH back AS (
+        DELETE FROM run_history h WHERE h.id = p_id AND h.status IN ('dead', 'cancelled')
+        RETURNING h.*
+    ), back_attempts AS (
+        DELETE FROM attempt_history a USING back b WHERE a.run_id = b.id AND a.run_finished_at = b.finished_at
+        RETURNING a.*
+    ), run_back AS (
+        INSERT INTO runs
+        SELECT r.* FROM back b, LATERAL jsonb_populate_record(NULL::runs, to_jsonb(b) || '{"worker_id": null}') r
+        RETURNING id
+    ), attempts_back AS (
+        INSERT INTO run_attempts
+        SELECT a.* FROM back_attempts x, LATERAL jsonb_populate_record(NULL::run_attempts, to_jsonb(x)) a
+    )
+    SELECT count(*) INTO restored FROM run_back;
+    RETURN restored > 0;
+END
+$$;
+
+-- The UTC days whose history partitions hold only runs that finished before p_horizon (the partition's upper bound
+-- is at or before it), oldest first, as the partitions' suffix (YYYYMMDD).
+CREATE OR REPLACE FUNCTION forgeflow_history_droppable(p_horizon timestamptz) RETURNS SETOF text
+    LANGUAGE sql STABLE AS $$
+    SELECT substr(c.relname, 14)
+    FROM pg_inherits i
+    JOIN pg_class c ON c.oid = i.inhrelid
+    WHERE i.inhparent = to_regclass('run_history')
+      AND c.relname ~ '^run_history_p[0-9]{8}$'
+      AND (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp AT TIME ZONE 'UTC' <= p_horizon
+    ORDER BY 1
+$$;

@@ -1,0 +1,224 @@
+package io.forgeflow.adapter.postgres;
+
+import io.forgeflow.adapter.postgres.testing.PostgresExtension;
+import io.forgeflow.domain.job.Job;
+import io.forgeflow.domain.job.JobStatus;
+import io.forgeflow.domain.port.RunFilter;
+import io.forgeflow.domain.run.Attempt;
+import io.forgeflow.domain.run.Run;
+import io.forgeflow.domain.run.RunStatus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static io.forgeflow.adapter.postgres.testing.TestJobs.aJob;
+import static io.forgeflow.adapter.postgres.testing.TestRuns.aRun;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 46: finished runs move, with their attempts, into run_history (daily partitions by finished_at) and stay
+ * readable everywhere a finished run is read; retention drops whole days.
+ */
+class RunHistoryIT {
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.migratedAlone();
+
+    static final Duration AFTER = Duration.ofHours(1);
+    static final Duration KEEP = Duration.ofDays(14);
+
+    final TestClock clock = TestClock.at("2025-06-01T12:00:00Z");
+    final Instant now = clock.instant();
+    final Instant twoHoursAgo = now.minus(Duration.ofHours(2));
+    final PostgresRetention retention = new PostgresRetention(pg.jdbi(), clock);
+    final PostgresRunRepository runs = new PostgresRunRepository(pg.jdbi(), clock);
+
+    @Test
+    void aMovedRunIsReadByIdWithItsAttemptsInListsAndInCountsAsBefore() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run run = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).succeeded().withOutput("done"));
+        attempt(run, "w7");
+        Run before = runs.find(run.id()).orElseThrow();
+        List<Attempt> attemptsBefore = runs.attempts(run.id());
+        long succeededBefore = runs.countByStatus(null).get(RunStatus.SUCCEEDED);
+
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(1);
+
+        assertThat(count("runs")).isZero();
+        assertThat(count("run_attempts")).isZero();
+        assertThat(count("run_history")).isEqualTo(1);
+        assertThat(count("attempt_history")).isEqualTo(1);
+        assertThat(runs.find(run.id())).contains(before);
+        assertThat(before.workerId()).isEqualTo("w7");
+        assertThat(runs.attempts(run.id())).isEqualTo(attemptsBefore);
+        assertThat(runs.listMatching(RunFilter.of(job.id(), null), 10, null).items()).containsExactly(before);
+        assertThat(runs.listMatching(RunFilter.of(null, RunStatus.SUCCEEDED), 10, null).items()).containsExactly(before);
+        assertThat(runs.listForDisplayMatching(RunFilter.ALL, 10, null, new io.forgeflow.domain.port.ListBudget(1 << 20))
+                .items()).extracting(listed -> listed.run().id()).containsExactly(run.id());
+        assertThat(runs.countByStatus(null).get(RunStatus.SUCCEEDED)).isEqualTo(succeededBefore);
+    }
+
+    @Test
+    void listsMergeLiveAndMovedRunsNewestFirstAcrossPages() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run older = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo.minusSeconds(60)).createdAt(
+                twoHoursAgo.minusSeconds(60)).succeeded());
+        Run moved = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).createdAt(twoHoursAgo).dead());
+        Run recent = pg.insert(aRun().ofJob(job.id()).dueAt(now.minusSeconds(60)).createdAt(now.minusSeconds(60))
+                .succeeded());
+        Run pending = pg.insert(aRun().ofJob(job.id()).dueAt(now).createdAt(now));
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(2);
+
+        var first = runs.listMatching(RunFilter.of(job.id(), null), 2, null);
+        var second = runs.listMatching(RunFilter.of(job.id(), null), 2, first.nextCursor());
+
+        assertThat(first.items()).extracting(Run::id).containsExactly(pending.id(), recent.id());
+        assertThat(second.items()).extracting(Run::id).containsExactly(moved.id(), older.id());
+    }
+
+    @Test
+    void aRequeuedMovedRunComesBackWithItsAttemptsAndRunsAgain() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run dead = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).dead().withError("boom"));
+        attempt(dead, "w1");
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(1);
+
+        Run requeued = runs.requeue(dead.id(), 2).orElseThrow();
+
+        assertThat(requeued.status()).isEqualTo(RunStatus.PENDING);
+        assertThat(requeued.workerId()).isEqualTo("w1");
+        assertThat(count("run_history")).isZero();
+        assertThat(count("attempt_history")).isZero();
+        assertThat(count("runs")).isEqualTo(1);
+        assertThat(count("run_attempts")).isEqualTo(1);
+        assertThat(runs.find(dead.id()).orElseThrow().status()).isEqualTo(RunStatus.PENDING);
+    }
+
+    @Test
+    void aRequeueThatFailsLeavesTheMovedRunInHistory() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run succeeded = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).succeeded());
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(1);
+
+        assertThat(runs.requeue(succeeded.id(), 1)).isEmpty(); // only dead and cancelled runs are requeued
+
+        assertThat(count("run_history")).isEqualTo(1);
+        assertThat(count("runs")).isZero();
+    }
+
+    @Test
+    void whatLiveLogicStillReadsStaysInRuns() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run recent = pg.insert(aRun().ofJob(job.id()).dueAt(now.minusSeconds(600)).succeeded());
+        Run pending = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo));
+        Run blocking = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).dead());
+        pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET sequence_key = 'orders', sequence_on_dead = 'block', "
+                + "sequence_pos = 1 WHERE id = CAST(? AS uuid)", blocking.id()));
+        Job parent = pg.insert(aJob().withStatus(JobStatus.COMPLETED));
+        Job child = pg.insert(aJob().withStatus(JobStatus.COMPLETED));
+        pg.jdbi().useHandle(h -> h.execute("INSERT INTO job_dependencies (job_id, parent_id, position) "
+                + "VALUES (CAST(? AS uuid), CAST(? AS uuid), 0)", child.id(), parent.id()));
+        Run parentRun = pg.insert(aRun().ofJob(parent.id()).dueAt(twoHoursAgo).succeeded());
+        Run childRun = pg.insert(aRun().ofJob(child.id()).dueAt(twoHoursAgo).cancelled());
+        Run debounced = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).succeeded());
+        pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET debounce_key = 'k', debounce_until = ? "
+                + "WHERE id = CAST(? AS uuid)", now.plusSeconds(60), debounced.id()));
+
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isZero();
+
+        List<String> left = pg.jdbi().withHandle(h -> h.select("SELECT id::text FROM runs").mapTo(String.class).list());
+        assertThat(left).containsExactlyInAnyOrder(recent.id(), pending.id(), blocking.id(), parentRun.id(), childRun.id(),
+                        debounced.id());
+    }
+
+    @Test
+    void nothingMovesWhileALiveNodeOfAnEarlierReleaseDoesNotReadHistory() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).succeeded());
+        pg.jdbi().useHandle(h -> h.execute("INSERT INTO nodes (worker_id, roles, version, started_at, last_seen_at) "
+                + "VALUES ('old-node', '{worker}', '0.12.0', ?, ?)", now, now));
+
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isZero();
+
+        pg.jdbi().useHandle(h -> h.execute("UPDATE nodes SET last_seen_at = ? WHERE worker_id = 'old-node'",
+                now.minus(Duration.ofHours(1))));
+        assertThat(retention.moveToHistory(AFTER, 1_000)).as("once that node is gone").isEqualTo(1);
+    }
+
+    @Test
+    void retentionDropsWholeDaysAndDeletesNoRow() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Instant tooOld = now.minus(KEEP).minus(Duration.ofDays(2));
+        Run dropped = pg.insert(aRun().ofJob(job.id()).dueAt(tooOld).succeeded());
+        attempt(dropped, "w1");
+        Run kept = pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(KEEP).plus(Duration.ofDays(1))).succeeded());
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(2);
+        String oldDay = day(tooOld);
+
+        assertThat(retention.dropHistory(KEEP)).contains(oldDay).doesNotContain(day(kept.finishedAt()));
+
+        assertThat(partitions()).doesNotContain("run_history_p" + oldDay, "attempt_history_p" + oldDay)
+                .contains("run_history_p" + day(kept.finishedAt()), "run_history_p" + day(now.plus(Duration.ofDays(2))));
+        assertThat(runs.find(dropped.id())).isEmpty();
+        assertThat(runs.find(kept.id())).isPresent();
+        long deletedRows = pg.jdbi().withHandle(h -> h.select("SELECT coalesce(sum(n_tup_del), 0) FROM "
+                + "pg_stat_user_tables WHERE relname ~ '^(run|attempt)_history_p'").mapTo(Long.class).one());
+        assertThat(deletedRows).isZero();
+    }
+
+    @Test
+    void aJobIsKeptWhileItsRunsAreInHistoryAndPurgeTakesThemAlong() {
+        Job done = pg.insert(aJob().withStatus(JobStatus.COMPLETED).createdAt(now.minus(KEEP).minus(
+                Duration.ofDays(3))));
+        Run run = pg.insert(aRun().ofJob(done.id()).dueAt(now.minus(KEEP).minus(Duration.ofDays(3))).succeeded());
+        attempt(run, "w1");
+        pg.jdbi().useHandle(h -> h.execute("UPDATE jobs SET updated_at = ? WHERE id = CAST(? AS uuid)",
+                now.minus(KEEP).minus(Duration.ofDays(3)), done.id()));
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(1);
+
+        assertThat(retention.deleteFinishedJobs(KEEP, 1_000)).as("its run is still readable").isZero();
+
+        pg.jdbi().useHandle(h -> h.execute("UPDATE jobs SET status = 'deleted' WHERE id = CAST(? AS uuid)", done.id()));
+        assertThat(new PostgresJobRepository(pg.jdbi(), clock).purge(done.id())).isTrue();
+        assertThat(count("run_history")).isZero();
+        assertThat(count("attempt_history")).isZero();
+    }
+
+    @Test
+    void historyTablesKeepTheColumnsOfTheLiveTables() {
+        assertThat(columns("run_history")).isEqualTo(columns("runs"));
+        assertThat(columns("all_runs")).isEqualTo(columns("runs"));
+        List<String> attempts = new java.util.ArrayList<>(columns("run_attempts"));
+        attempts.add("run_finished_at timestamp with time zone");
+        assertThat(columns("attempt_history")).isEqualTo(attempts);
+    }
+
+    private List<String> columns(String table) {
+        return pg.jdbi().withHandle(h -> h.select("SELECT attname || ' ' || format_type(atttypid, atttypmod) "
+                + "FROM pg_attribute WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped "
+                + "ORDER BY attnum", table).mapTo(String.class).list());
+    }
+
+    private List<String> partitions() {
+        return pg.jdbi().withHandle(h -> h.select("SELECT c.relname FROM pg_inherits i JOIN pg_class c "
+                + "ON c.oid = i.inhrelid WHERE i.inhparent IN (to_regclass('run_history'), "
+                + "to_regclass('attempt_history'))").mapTo(String.class).list());
+    }
+
+    private static String day(Instant at) {
+        return java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd").withZone(java.time.ZoneOffset.UTC).format(at);
+    }
+
+    private long count(String table) {
+        return pg.jdbi().withHandle(h -> h.select("SELECT count(*) FROM " + table).mapTo(Long.class).one());
+    }
+
+    private void attempt(Run run, String worker) {
+        pg.jdbi().useHandle(h -> h.createUpdate("INSERT INTO run_attempts (run_id, attempt, worker_id, started_at, "
+                        + "finished_at, outcome) VALUES (CAST(:id AS uuid), :attempt, :worker, :at, :at, 'failed')")
+                .bind("id", run.id()).bind("attempt", run.attempt()).bind("worker", worker)
+                .bind("at", run.finishedAt()).execute());
+    }
+}
