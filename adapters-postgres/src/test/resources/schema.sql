@@ -357,6 +357,17 @@ SELECT * FROM forgeflow_end_attempts(p_ids, p_workers, p_attempts, p_next, p_del
                                      p_now)
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_analyze_history(p_table text) RETURNS void
+    LANGUAGE plpgsql
+    AS $_$
+BEGIN
+    IF p_table !~ '^(run|attempt)_history_p[0-9]{8}$' THEN
+        RAISE EXCEPTION 'not a history partition: %', p_table USING ERRCODE = '22023';
+    END IF;
+    EXECUTE format('ANALYZE %I', p_table);
+END
+$_$;
+
 CREATE FUNCTION forgeflow.forgeflow_batch_payload(p_executor text, p_payload jsonb, p_batch uuid, p_succeeded integer, p_dead integer, p_cancelled integer) RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE
     AS $$
@@ -1406,6 +1417,17 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION forgeflow.forgeflow_drop_history_day(p_day text) RETURNS void
+    LANGUAGE plpgsql
+    AS $_$
+BEGIN
+    IF p_day !~ '^[0-9]{8}$' THEN
+        RAISE EXCEPTION 'not a day of history: %', p_day USING ERRCODE = '22023';
+    END IF;
+    EXECUTE format('DROP TABLE IF EXISTS %I, %I', 'attempt_history_p' || p_day, 'run_history_p' || p_day);
+END
+$_$;
+
 CREATE FUNCTION forgeflow.forgeflow_end_attempts(p_ids uuid[], p_workers text[], p_attempts integer[], p_next text[], p_delays bigint[], p_outcomes text[], p_outputs text[], p_errors text[], p_now timestamp with time zone) RETURNS TABLE(id uuid, worker_id text, attempt integer, job_id uuid, status text)
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
@@ -2010,6 +2032,7 @@ BEGIN
     WITH picked AS (
         SELECT r.id
         FROM runs r
+        JOIN jobs j ON j.id = r.job_id
         WHERE r.status IN ('succeeded', 'dead', 'cancelled')
           AND r.finished_at < p_before
           AND NOT (r.status = 'dead' AND r.sequence_key IS NOT NULL AND r.sequence_on_dead = 'block')
@@ -2017,11 +2040,11 @@ BEGIN
           AND NOT r.has_children
           AND NOT EXISTS (SELECT 1 FROM job_dependencies d WHERE d.job_id = r.job_id)
           AND NOT EXISTS (SELECT 1 FROM job_dependencies d WHERE d.parent_id = r.job_id)
-          AND NOT EXISTS (SELECT 1 FROM jobs j JOIN batches b ON b.id = j.batch_id
-                          WHERE j.id = r.job_id AND b.completed_at IS NULL)
+          AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = j.batch_id AND b.completed_at IS NULL)
         ORDER BY r.finished_at
         LIMIT p_limit
         FOR UPDATE OF r SKIP LOCKED
+        FOR KEY SHARE OF j SKIP LOCKED
     ), gone AS (
         DELETE FROM runs r USING picked p WHERE r.id = p.id
         RETURNING r.*
@@ -2039,6 +2062,10 @@ BEGIN
              coalesce(g.worker_id, (SELECT a.worker_id FROM run_attempts a
                                     WHERE a.run_id = g.id AND a.attempt = g.attempt)))) h;
     GET DIAGNOSTICS moved = ROW_COUNT;
+
+    PERFORM brin_summarize_new_values(i.inhrelid)
+    FROM pg_inherits i
+    WHERE i.inhparent = to_regclass('run_history_scheduled_for_brin');
     RETURN moved;
 END
 $$;
@@ -2255,6 +2282,11 @@ CREATE FUNCTION forgeflow.forgeflow_restore_run(p_id uuid) RETURNS boolean
 DECLARE
     restored integer;
 BEGIN
+
+    PERFORM 1 FROM runs WHERE id = p_id FOR UPDATE;
+    IF FOUND THEN
+        RETURN false;
+    END IF;
     WITH back AS (
         DELETE FROM run_history h WHERE h.id = p_id AND h.status IN ('dead', 'cancelled')
         RETURNING h.*
@@ -2992,7 +3024,7 @@ CREATE INDEX run_history_labels_idx ON ONLY forgeflow.run_history USING gin (lab
 
 CREATE INDEX run_history_queue_id_idx ON ONLY forgeflow.run_history USING btree (queue, id DESC) WHERE (queue <> 'default'::text);
 
-CREATE INDEX run_history_scheduled_for_brin ON ONLY forgeflow.run_history USING brin (scheduled_for) WITH (pages_per_range='16');
+CREATE INDEX run_history_scheduled_for_brin ON ONLY forgeflow.run_history USING brin (scheduled_for) WITH (pages_per_range='16', autosummarize='on');
 
 CREATE INDEX run_history_status_id_idx ON ONLY forgeflow.run_history USING btree (status, id DESC);
 

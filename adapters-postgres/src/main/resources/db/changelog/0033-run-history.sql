@@ -19,7 +19,8 @@ CREATE INDEX run_history_status_id_idx ON run_history (status, id DESC);
 CREATE INDEX run_history_queue_id_idx ON run_history (queue, id DESC) WHERE queue <> 'default';
 CREATE INDEX run_history_labels_idx ON run_history USING gin (labels jsonb_path_ops) WHERE labels <> '{}'::jsonb;
 CREATE INDEX run_history_finished_idx ON run_history (finished_at);
-CREATE INDEX run_history_scheduled_for_brin ON run_history USING brin (scheduled_for) WITH (pages_per_range = 16);
+CREATE INDEX run_history_scheduled_for_brin ON run_history USING brin (scheduled_for)
+    WITH (pages_per_range = 16, autosummarize = on);
 CREATE INDEX run_history_tick_idx ON run_history (job_id, fired_for) WHERE fired_for IS NOT NULL;
 CREATE INDEX run_history_backfill_idx ON run_history (backfill_id, status) WHERE backfill_id IS NOT NULL;
 CREATE TABLE attempt_history (LIKE run_attempts INCLUDING DEFAULTS, run_finished_at timestamptz NOT NULL)

@@ -37,10 +37,11 @@ $$;
 
 -- One batch of the move: at most p_limit runs that finished before p_before, oldest first, with their attempts, in one
 -- statement (nothing is lost or kept twice). Rows another transaction holds are skipped (SKIP LOCKED), so this never
--- waits for a requeue. Left in runs, because live logic still reads them there: a dead run that blocks its sequence,
--- a run whose debounce window is open, the runs of workflow jobs (parents and children: readiness and requeue read
--- their latest runs) and of jobs in a batch that has not completed. The partitions the batch needs, and those of the
--- next two days, are created first.
+-- waits for a requeue; the job's row is key-shared, so a purge of the job (which locks it first) waits for the move and
+-- then finds the moved runs in history. Left in runs, because live logic still reads them there: a dead run that
+-- blocks its sequence, a run whose debounce window is open, the runs of workflow jobs (parents and children: readiness
+-- and requeue read their latest runs) and of jobs in a batch that has not completed. The partitions the batch needs,
+-- and those of the next two days, are created first.
 CREATE OR REPLACE FUNCTION forgeflow_move_history(p_before timestamptz, p_limit integer, p_now timestamptz)
     RETURNS integer
     LANGUAGE plpgsql AS $$
@@ -58,6 +59,7 @@ BEGIN
     WITH picked AS (
         SELECT r.id
         FROM runs r
+        JOIN jobs j ON j.id = r.job_id
         WHERE r.status IN ('succeeded', 'dead', 'cancelled')
           AND r.finished_at < p_before
           AND NOT (r.status = 'dead' AND r.sequence_key IS NOT NULL AND r.sequence_on_dead = 'block')
@@ -65,11 +67,11 @@ BEGIN
           AND NOT r.has_children
           AND NOT EXISTS (SELECT 1 FROM job_dependencies d WHERE d.job_id = r.job_id)
           AND NOT EXISTS (SELECT 1 FROM job_dependencies d WHERE d.parent_id = r.job_id)
-          AND NOT EXISTS (SELECT 1 FROM jobs j JOIN batches b ON b.id = j.batch_id
-                          WHERE j.id = r.job_id AND b.completed_at IS NULL)
+          AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = j.batch_id AND b.completed_at IS NULL)
         ORDER BY r.finished_at
         LIMIT p_limit
         FOR UPDATE OF r SKIP LOCKED
+        FOR KEY SHARE OF j SKIP LOCKED
     ), gone AS (
         DELETE FROM runs r USING picked p WHERE r.id = p.id
         RETURNING r.*
@@ -87,6 +89,10 @@ BEGIN
              coalesce(g.worker_id, (SELECT a.worker_id FROM run_attempts a
                                     WHERE a.run_id = g.id AND a.attempt = g.attempt)))) h;
     GET DIAGNOSTICS moved = ROW_COUNT;
+    -- the block ranges just filled, summarized for the scheduled_for filters (autosummarize needs autovacuum)
+    PERFORM brin_summarize_new_values(i.inhrelid)
+    FROM pg_inherits i
+    WHERE i.inhparent = to_regclass('run_history_scheduled_for_brin');
     RETURN moved;
 END
 $$;
@@ -98,6 +104,12 @@ CREATE OR REPLACE FUNCTION forgeflow_restore_run(p_id uuid) RETURNS boolean
 DECLARE
     restored integer;
 BEGIN
+    -- a run still in runs stays there, locked until the requeue's update; one the leader is moving right now is
+    -- waited for, and then found in history by the next statement
+    PERFORM 1 FROM runs WHERE id = p_id FOR UPDATE;
+    IF FOUND THEN
+        RETURN false;
+    END IF;
     WITH back AS (
         DELETE FROM run_history h WHERE h.id = p_id AND h.status IN ('dead', 'cancelled')
         RETURNING h.*
@@ -128,4 +140,27 @@ CREATE OR REPLACE FUNCTION forgeflow_history_droppable(p_horizon timestamptz) RE
       AND c.relname ~ '^run_history_p[0-9]{8}$'
       AND (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp AT TIME ZONE 'UTC' <= p_horizon
     ORDER BY 1
+$$;
+
+-- Drops one day of history (both tables' partitions, named by forgeflow_history_droppable). The caller sets
+-- lock_timeout: dropping a partition locks its parent.
+CREATE OR REPLACE FUNCTION forgeflow_drop_history_day(p_day text) RETURNS void
+    LANGUAGE plpgsql AS $$
+BEGIN
+    IF p_day !~ '^[0-9]{8}$' THEN
+        RAISE EXCEPTION 'not a day of history: %', p_day USING ERRCODE = '22023';
+    END IF;
+    EXECUTE format('DROP TABLE IF EXISTS %I, %I', 'attempt_history_p' || p_day, 'run_history_p' || p_day);
+END
+$$;
+
+-- Analyzes one history partition (PostgresRetention.analyzeStale, where autovacuum is off).
+CREATE OR REPLACE FUNCTION forgeflow_analyze_history(p_table text) RETURNS void
+    LANGUAGE plpgsql AS $$
+BEGIN
+    IF p_table !~ '^(run|attempt)_history_p[0-9]{8}$' THEN
+        RAISE EXCEPTION 'not a history partition: %', p_table USING ERRCODE = '22023';
+    END IF;
+    EXECUTE format('ANALYZE %I', p_table);
+END
 $$;

@@ -366,7 +366,13 @@ public final class PostgresJobRepository implements JobRepository {
         if (!Ids.isWellFormed(id)) {
             return false;
         }
-        return jdbi.inTransaction(handle -> handle.attach(JobSql.class).purge(id)).isPresent();
+        return jdbi.inTransaction(handle -> {
+            // the job's row first: a move of its runs to history (which key-shares it) ends before purge.sql's
+            // snapshot, which then sees them in history
+            handle.createQuery("SELECT 1 FROM jobs WHERE id = CAST(? AS uuid) FOR UPDATE").bind(0, id)
+                    .mapTo(Integer.class).findOne();
+            return handle.attach(JobSql.class).purge(id);
+        }).isPresent();
     }
 
     @Override

@@ -122,13 +122,10 @@ public final class PostgresRetention implements Retention {
                 .bind("now", now).bind("millis", millis).mapTo(String.class).list());
         List<String> dropped = new java.util.ArrayList<>();
         for (String day : days) {
-            if (!day.matches("[0-9]{8}")) {
-                continue;
-            }
             try {
                 jdbi.useTransaction(h -> {
                     h.execute("SELECT set_config('lock_timeout', ?, true)", HISTORY_LOCK_TIMEOUT.toMillis() + "ms");
-                    h.execute("DROP TABLE IF EXISTS attempt_history_p" + day + ", run_history_p" + day);
+                    h.execute("SELECT forgeflow_drop_history_day(?)", day);
                 });
                 dropped.add(day);
             } catch (RuntimeException e) {
@@ -194,8 +191,11 @@ public final class PostgresRetention implements Retention {
                         + "AND n_mod_since_analyze >= 50 + 0.1 * greatest(n_live_tup, 0) ORDER BY relname")
                 .mapTo(String.class).list());
         for (String table : stale) {
-            // a history partition's name is checked by the pattern above: digits after a fixed prefix
-            String analyze = ANALYZE.getOrDefault(table, "ANALYZE " + table);
+            String analyze = ANALYZE.get(table);
+            if (analyze == null) { // a history partition
+                inBatch(h -> h.execute("SELECT forgeflow_analyze_history(?)", table));
+                continue;
+            }
             inBatch(h -> h.execute(analyze));
         }
         return stale;

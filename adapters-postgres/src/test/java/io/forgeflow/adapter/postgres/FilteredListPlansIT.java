@@ -103,26 +103,7 @@ class FilteredListPlansIT {
                 (int) java.util.stream.IntStream.rangeClosed(1, JOBS)
                         .filter(g -> g % 1_000 != 0 && ("job-" + g).startsWith("job-9999")).count());
 
-        // runs, newest first
-        String someJob = jdbi.withHandle(h -> h.select("SELECT id::text FROM jobs WHERE name = 'job-500'")
-                .mapTo(String.class).one());
-        runPage(soft, "job_id", RunFilter.of(someJob, null), 10);
-        runPage(soft, "status=pending (1%)", RunFilter.of(null, RunStatus.PENDING), PAGE);
-        runPage(soft, "status=dead (0.1%)", RunFilter.of(null, RunStatus.DEAD), PAGE);
-        runPage(soft, "queue=billing (1%)", filter(null, "billing", Map.of(), null, null, null), PAGE);
-        runPage(soft, "queue=default (99%)", filter(null, "default", Map.of(), null, null, null), PAGE);
-        runPage(soft, "queue=audit (500 runs)", AUDIT_RUNS, PAGE);
-        runPage(soft, "label team:t2 (1%)", filter(null, null, Map.of("team", "t2"), null, null, null), PAGE);
-        runPage(soft, "label tier:gold (330 runs)", GOLD_RUNS, PAGE);
-        runPage(soft, "scheduled_after (newest)", filter(null, null, Map.of(), T0.plusSeconds(RUNS - 2_000), null,
-                null), PAGE);
-        runPage(soft, "scheduled_before (oldest 1,000)", OLDEST_RUNS, PAGE);
-        runPage(soft, "scheduled window (old)", filter(null, null, Map.of(), T0.plusSeconds(RUNS / 5),
-                T0.plusSeconds(RUNS / 5 + 1_000), null), PAGE);
-        runPage(soft, "finished_after (last 1,000 finished)", filter(null, null, Map.of(), null, null,
-                T0.plusSeconds(RUNS - 11_000)), PAGE);
-        runPage(soft, "status and queue (100)", new RunFilter(null, RunStatus.PENDING, "billing", Map.of(), null, null,
-                null), Math.min(PAGE, RUNS / 10_000));
+        runPages(soft);
         soft.assertAll();
 
         // the same pages without migration 0013's indexes: the test can fail
@@ -144,6 +125,55 @@ class FilteredListPlansIT {
                 INDEXES.forEach(h::execute);
             }
         }
+    }
+
+    /**
+     * Issue 46: the same run pages with every finished run moved to the finished history (run_history, a partition per
+     * day): the lists read both, each through the same kind of index, and a page reads as little (rows read in runs
+     * and in every history partition counted together).
+     */
+    @Test
+    void theSameRunPagesReadAsLittleWithTheFinishedRunsInHistory() {
+        load();
+        try (Handle h = pg.jdbi().open()) {
+            Instant end = T0.plusSeconds(RUNS + 10L);
+            int moved = h.select("SELECT forgeflow_move_history(CAST(? AS timestamptz), ?, CAST(? AS timestamptz))",
+                    java.sql.Timestamp.from(end), RUNS, java.sql.Timestamp.from(end)).mapTo(Integer.class).one();
+            assertThat(moved).isEqualTo(RUNS - RUNS / 100);
+            h.execute("ANALYZE runs");
+            h.execute("ANALYZE run_history");
+            h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
+        }
+        SoftAssertions soft = new SoftAssertions();
+        runPages(soft);
+        soft.assertAll();
+        try (Handle h = pg.jdbi().open()) {
+            h.execute("TRUNCATE jobs CASCADE");
+            h.execute("TRUNCATE run_history, attempt_history");
+        }
+    }
+
+    /** The run pages, newest first, each filter with the rows it should list. */
+    private void runPages(SoftAssertions soft) {
+        String someJob = jdbi.withHandle(h -> h.select("SELECT id::text FROM jobs WHERE name = 'job-500'")
+                .mapTo(String.class).one());
+        runPage(soft, "job_id", RunFilter.of(someJob, null), 10);
+        runPage(soft, "status=pending (1%)", RunFilter.of(null, RunStatus.PENDING), PAGE);
+        runPage(soft, "status=dead (0.1%)", RunFilter.of(null, RunStatus.DEAD), PAGE);
+        runPage(soft, "queue=billing (1%)", filter(null, "billing", Map.of(), null, null, null), PAGE);
+        runPage(soft, "queue=default (99%)", filter(null, "default", Map.of(), null, null, null), PAGE);
+        runPage(soft, "queue=audit (500 runs)", AUDIT_RUNS, PAGE);
+        runPage(soft, "label team:t2 (1%)", filter(null, null, Map.of("team", "t2"), null, null, null), PAGE);
+        runPage(soft, "label tier:gold (330 runs)", GOLD_RUNS, PAGE);
+        runPage(soft, "scheduled_after (newest)", filter(null, null, Map.of(), T0.plusSeconds(RUNS - 2_000), null,
+                null), PAGE);
+        runPage(soft, "scheduled_before (oldest 1,000)", OLDEST_RUNS, PAGE);
+        runPage(soft, "scheduled window (old)", filter(null, null, Map.of(), T0.plusSeconds(RUNS / 5),
+                T0.plusSeconds(RUNS / 5 + 1_000), null), PAGE);
+        runPage(soft, "finished_after (last 1,000 finished)", filter(null, null, Map.of(), null, null,
+                T0.plusSeconds(RUNS - 11_000)), PAGE);
+        runPage(soft, "status and queue (100)", new RunFilter(null, RunStatus.PENDING, "billing", Map.of(), null, null,
+                null), Math.min(PAGE, RUNS / 10_000));
     }
 
     static final JobFilter AUDIT_JOBS = new JobFilter(null, "audit", Map.of(), null);
@@ -245,9 +275,12 @@ class FilteredListPlansIT {
             h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
             h.select("SELECT 1").mapTo(Integer.class).one();
             return h.select("SELECT relname, seq_tup_read + coalesce(idx_tup_fetch, 0) AS read FROM pg_stat_user_tables "
-                            + "WHERE relname IN ('jobs', 'runs')")
+                            + "WHERE relname IN ('jobs', 'runs') OR relname ~ '^run_history_p'")
                     .reduceRows(new HashMap<String, Long>(), (m, row) -> {
-                        m.put(row.getColumn("relname", String.class), row.getColumn("read", Long.class));
+                        // a history partition's rows count as rows of runs
+                        String table = row.getColumn("relname", String.class).startsWith("run_history") ? "runs"
+                                : row.getColumn("relname", String.class);
+                        m.merge(table, row.getColumn("read", Long.class), Long::sum);
                         return m;
                     });
         }

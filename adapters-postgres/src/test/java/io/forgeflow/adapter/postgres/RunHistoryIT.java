@@ -187,6 +187,71 @@ class RunHistoryIT {
     }
 
     @Test
+    void theRollbackOfMigration0033MovesTheHistoryBackIntoRuns() throws Exception {
+        org.postgresql.ds.PGSimpleDataSource db = (org.postgresql.ds.PGSimpleDataSource) pg.createEmptyDatabase();
+        PostgresMigrations.migrate(db, PostgresSchema.DEFAULT);
+        org.postgresql.ds.PGSimpleDataSource inSchema = new org.postgresql.ds.PGSimpleDataSource();
+        inSchema.setURL(db.getURL());
+        inSchema.setUser(db.getUser());
+        inSchema.setPassword(db.getPassword());
+        inSchema.setCurrentSchema(PostgresSchema.DEFAULT);
+        org.jdbi.v3.core.Jdbi own = PostgresJdbi.create(inSchema);
+        Job job = aJob().recurring("* * * * *", now).build();
+        Run run = aRun().ofJob(job.id()).dueAt(twoHoursAgo).dead().build();
+        own.useHandle(h -> {
+            h.execute("INSERT INTO jobs (id, name, executor, payload, status, next_run_at) VALUES "
+                    + "(CAST(? AS uuid), 'j', 'shell', '{\"command\": \"true\"}', 'active', ?)", job.id(), now);
+            h.execute("INSERT INTO runs (id, job_id, status, priority, scheduled_for, attempt, max_attempts, "
+                    + "finished_at, executor, timeout_seconds, retry_base_seconds, retry_max_seconds) VALUES "
+                    + "(CAST(? AS uuid), CAST(? AS uuid), 'dead', 5, ?, 1, 1, ?, 'shell', 60, 5, 60)",
+                    run.id(), job.id(), twoHoursAgo, twoHoursAgo);
+            h.execute("INSERT INTO run_attempts (run_id, attempt, worker_id, started_at, finished_at, outcome) "
+                    + "VALUES (CAST(? AS uuid), 1, 'w1', ?, ?, 'failed')", run.id(), twoHoursAgo, twoHoursAgo);
+        });
+        assertThat(new PostgresRetention(own, clock).moveToHistory(AFTER, 10)).isEqualTo(1);
+        String rollback;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/db/changelog/0033-run-history.sql")) {
+            rollback = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                    .filter(l -> l.startsWith("--rollback ")).findFirst().orElseThrow()
+                    .substring("--rollback ".length());
+        }
+
+        own.useHandle(h -> h.execute(rollback));
+
+        own.useHandle(h -> {
+            assertThat(h.select("SELECT status || ' ' || coalesce(worker_id, '-') FROM runs").mapTo(String.class)
+                    .list()).containsExactly("dead -");
+            assertThat(h.select("SELECT worker_id FROM run_attempts").mapTo(String.class).list()).containsExactly("w1");
+            assertThat(h.select("SELECT to_regclass('run_history') IS NULL").mapTo(Boolean.class).one()).isTrue();
+        });
+    }
+
+    @Test
+    void aBackfillDoesNotRunAgainTheTicksWhoseRunsMovedToHistory() {
+        Job job = pg.insert(aJob().recurring("0 * * * *", now.plusSeconds(3600)));
+        PostgresJobRepository jobs = new PostgresJobRepository(pg.jdbi(), clock);
+        Instant t1 = Instant.parse("2025-06-01T08:00:00Z");
+        Instant t2 = Instant.parse("2025-06-01T09:00:00Z");
+        String first = io.forgeflow.domain.id.Ids.newId(now);
+        assertThat(jobs.backfill(job.id(), first, io.forgeflow.domain.job.Backfill.of(t1, now, null, null),
+                List.of(t1, t2)).orElseThrow().runs()).hasSize(2);
+        pg.jdbi().useHandle(h -> {
+            h.execute("UPDATE runs SET status = 'running', attempt = 1, worker_id = 'w1', started_at = scheduled_for, "
+                    + "lease_expires_at = scheduled_for + interval '1 minute' WHERE job_id = CAST(? AS uuid)", job.id());
+            h.execute("UPDATE runs SET status = 'succeeded', worker_id = NULL, lease_expires_at = NULL, "
+                    + "finished_at = scheduled_for + interval '1 minute' WHERE job_id = CAST(? AS uuid)", job.id());
+        });
+        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(2);
+
+        var again = jobs.backfill(job.id(), io.forgeflow.domain.id.Ids.newId(now),
+                io.forgeflow.domain.job.Backfill.of(t1, now, null, null), List.of(t1, t2)).orElseThrow();
+
+        assertThat(again.runs()).as("those ticks ran").isEmpty();
+        assertThat(jobs.backfillProgress(job.id(), first).orElseThrow().runs())
+                .containsExactly(java.util.Map.entry("succeeded", 2L));
+    }
+
+    @Test
     void historyTablesKeepTheColumnsOfTheLiveTables() {
         assertThat(columns("run_history")).isEqualTo(columns("runs"));
         assertThat(columns("all_runs")).isEqualTo(columns("runs"));
