@@ -171,7 +171,8 @@ final class EmbeddedAssembly {
                         });
                 RetentionRole retention = new RetentionRole(new RetentionSweeper(new PostgresRetention(jdbi, null,
                         RETENTION_STATEMENT_TIMEOUT), nodes, election, b.retention,
-                        Duration.ofSeconds(QueryNodes.keepWindowSeconds(heartbeat)), RETENTION_PAUSE, (table, n) -> { }),
+                        Duration.ofSeconds(QueryNodes.keepWindowSeconds(heartbeat)), RETENTION_PAUSE,
+                        RetentionSweeper.BATCH, b.historyAfter, (table, n) -> { }),
                         RETENTION_INTERVAL, STATISTICS_INTERVAL);
                 scheduler.start();
                 stops.add(() -> {

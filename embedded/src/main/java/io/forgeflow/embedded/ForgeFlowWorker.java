@@ -107,6 +107,7 @@ public final class ForgeFlowWorker implements AutoCloseable {
         Duration retryBase = Duration.ofSeconds(5);
         Duration schedulerTick = Duration.ofSeconds(1);
         Duration retention = Duration.ofDays(14);
+        Duration historyAfter = io.forgeflow.application.retention.RetentionSweeper.DEFAULT_HISTORY_AFTER;
         byte[] notifySecret;
         int maxOutputBytes = 64 * 1024;
         ObjectMapper objectMapper;
@@ -280,6 +281,18 @@ public final class ForgeFlowWorker implements AutoCloseable {
         /** With the scheduler role: finished runs older than this are deleted (default 14 days). */
         public Builder retention(Duration retention) {
             this.retention = retention;
+            return this;
+        }
+
+        /**
+         * With the scheduler role: a finished run stays among the live runs this long, then moves with its attempts to
+         * the finished history, whose days retention drops whole (default 1 hour; FORGEFLOW_HISTORY_AFTER on nodes).
+         */
+        public Builder historyAfter(Duration historyAfter) {
+            if (historyAfter == null || historyAfter.isNegative() || historyAfter.isZero()) {
+                throw new IllegalArgumentException("historyAfter must be positive, was " + historyAfter);
+            }
+            this.historyAfter = historyAfter;
             return this;
         }
 

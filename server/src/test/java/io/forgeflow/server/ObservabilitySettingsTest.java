@@ -34,9 +34,11 @@ class ObservabilitySettingsTest {
     void theVariablesOverrideTheSettings() {
         ForgeFlowConfiguration config = new ForgeFlowConfiguration();
         EnvironmentOverrides.apply(config, Map.of("FORGEFLOW_RETENTION", "30d", "FORGEFLOW_RETENTION_INTERVAL", "5m",
-                "FORGEFLOW_LOG_FORMAT", "JSON", "FORGEFLOW_EVENT_BUFFER", "500", "FORGEFLOW_EVENT_KEEPALIVE", "5s"));
+                "FORGEFLOW_LOG_FORMAT", "JSON", "FORGEFLOW_EVENT_BUFFER", "500", "FORGEFLOW_EVENT_KEEPALIVE", "5s",
+                "FORGEFLOW_HISTORY_AFTER", "6h"));
         ForgeFlowSettings s = config.forgeflow();
 
+        assertThat(s.historyAfter.toHours()).isEqualTo(6);
         assertThat(s.retention.toDays()).isEqualTo(30);
         assertThat(s.retentionInterval.toMinutes()).isEqualTo(5);
         assertThat(s.logFormat).isEqualTo("json");
@@ -52,6 +54,10 @@ class ObservabilitySettingsTest {
                 Map.of("FORGEFLOW_RETENTION", "forever"))).hasMessageContaining("FORGEFLOW_RETENTION");
         assertThatThrownBy(() -> EnvironmentOverrides.apply(new ForgeFlowConfiguration(),
                 Map.of("FORGEFLOW_RETENTION", "0s"))).hasMessageContaining("FORGEFLOW_RETENTION");
+        assertThatThrownBy(() -> EnvironmentOverrides.apply(new ForgeFlowConfiguration(),
+                Map.of("FORGEFLOW_HISTORY_AFTER", "0s"))).hasMessageContaining("FORGEFLOW_HISTORY_AFTER");
+        assertThatThrownBy(() -> EnvironmentOverrides.apply(new ForgeFlowConfiguration(),
+                Map.of("FORGEFLOW_HISTORY_AFTER", "soon"))).hasMessageContaining("FORGEFLOW_HISTORY_AFTER");
         assertThatThrownBy(() -> EnvironmentOverrides.apply(new ForgeFlowConfiguration(),
                 Map.of("FORGEFLOW_EVENT_BUFFER", "0"))).hasMessageContaining("FORGEFLOW_EVENT_BUFFER");
     }

@@ -66,7 +66,7 @@ public class ForgeFlowLifecycle implements SmartLifecycle {
                     .migrate(false).concurrency(properties.getConcurrency()).scheduler(properties.isScheduler())
                     .lease(properties.getLease()).heartbeatInterval(properties.getHeartbeat())
                     .pollInterval(properties.getPollInterval()).drainGrace(properties.getDrainGrace())
-                    .retention(properties.getRetention()).notifySecret(properties.getNotifySecret())
+                    .retention(properties.getRetention()).historyAfter(properties.getHistoryAfter()).notifySecret(properties.getNotifySecret())
                     .retryBase(properties.getRetryBase()).objectMapper(mapper)
                     .metrics(metrics);
             if (properties.getWorkerId() != null) {

@@ -37,6 +37,8 @@ public class ForgeFlowProperties {
     private Duration drainGrace = Duration.ofSeconds(30);
     /** With the scheduler role: finished runs older than this are deleted. */
     private Duration retention = Duration.ofDays(14);
+    /** With the scheduler role: how long a finished run stays among the live runs before it moves to history. */
+    private Duration historyAfter = Duration.ofHours(1);
     /**
      * With the scheduler role: the cluster's FORGEFLOW_NOTIFY_SECRET, so the notices this application hands on while
      * it leads are signed as the nodes sign theirs; empty: unsigned.
@@ -168,6 +170,14 @@ public class ForgeFlowProperties {
 
     public void setRetention(Duration retention) {
         this.retention = retention;
+    }
+
+    public Duration getHistoryAfter() {
+        return historyAfter;
+    }
+
+    public void setHistoryAfter(Duration historyAfter) {
+        this.historyAfter = historyAfter;
     }
 
     public boolean isKeepAlive() {

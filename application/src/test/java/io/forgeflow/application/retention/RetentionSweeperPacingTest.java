@@ -45,7 +45,8 @@ class RetentionSweeperPacingTest {
     void aBatchOfOneRowIsTheSmallestAllowed() {
         retention.runs = 3;
         assertThat(sweeper(Duration.ZERO, 1).runOnce().runs()).isEqualTo(3);
-        assertThat(retention.calls).containsExactly("runs 14d/1", "runs 14d/1", "runs 14d/1", "runs 14d/1", "jobs 14d/1");
+        assertThat(retention.calls).containsExactly("history 60m/1", "drop 14d", "runs 14d/1", "runs 14d/1",
+                "runs 14d/1", "runs 14d/1", "jobs 14d/1");
         assertThatThrownBy(() -> sweeper(Duration.ZERO, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("batch must be at least 1, was 0");
     }

@@ -31,8 +31,45 @@ class RetentionSweeperTest {
         RetentionSweeper.Sweep sweep = sweeper.runOnce();
 
         assertThat(sweep).isEqualTo(new RetentionSweeper.Sweep(25, 3, 0));
-        assertThat(retention.calls).containsExactly("runs 14d/10", "runs 14d/10", "runs 14d/10", "jobs 14d/10");
+        assertThat(retention.calls).containsExactly("history 60m/10", "drop 14d", "runs 14d/10", "runs 14d/10",
+                "runs 14d/10", "jobs 14d/10");
         assertThat(deleted).containsExactly("runs:10", "runs:10", "runs:5", "jobs:3");
+    }
+
+    @Test
+    void finishedRunsMoveToHistoryInBatchesThenOldDaysAreDroppedThenTheRestIsDeleted() {
+        retention.history = 15;
+        retention.days = List.of("20250101");
+        retention.runs = 2;
+
+        RetentionSweeper.Sweep sweep = sweeper.runOnce();
+
+        assertThat(sweep).isEqualTo(new RetentionSweeper.Sweep(2, 0, 0));
+        assertThat(retention.calls).containsExactly("history 60m/10", "history 60m/10", "drop 14d", "runs 14d/10",
+                "jobs 14d/10");
+        assertThat(deleted).containsExactly("history:10", "history:5", "runs:2");
+    }
+
+    @Test
+    void aHistoryAfterNotShorterThanTheRetentionMovesNothing() {
+        retention.history = 5;
+        RetentionSweeper late = new RetentionSweeper(retention, nodes, election, KEEP, NODE_KEEP, Duration.ZERO, 10,
+                KEEP, null);
+
+        late.runOnce();
+
+        assertThat(retention.calls).doesNotContain("history 20160m/10").contains("drop 14d");
+        assertThat(retention.history).isEqualTo(5);
+    }
+
+    @Test
+    void aStandbyNeitherMovesNorDrops() {
+        retention.history = 5;
+        election.setLeader(false);
+
+        sweeper.runOnce();
+
+        assertThat(retention.calls).isEmpty();
     }
 
     @Test
@@ -41,7 +78,8 @@ class RetentionSweeperTest {
 
         assertThat(sweeper.runOnce().runs()).isEqualTo(20);
 
-        assertThat(retention.calls).containsExactly("runs 14d/10", "runs 14d/10", "runs 14d/10", "jobs 14d/10");
+        assertThat(retention.calls).containsExactly("history 60m/10", "drop 14d", "runs 14d/10", "runs 14d/10",
+                "runs 14d/10", "jobs 14d/10");
     }
 
     @Test
@@ -113,7 +151,7 @@ class RetentionSweeperTest {
         retention.onCall = () -> election.setLeader(false);
 
         assertThat(sweeper.runOnce().runs()).isEqualTo(10);
-        assertThat(retention.calls).containsExactly("runs 14d/10");
+        assertThat(retention.calls).containsExactly("history 60m/10", "drop 14d", "runs 14d/10");
     }
 
     @Test
@@ -144,6 +182,23 @@ class RetentionSweeperTest {
         public List<String> refreshStatistics() {
             calls.add("statistics");
             return stale;
+        }
+
+        int history;
+        List<String> days = List.of();
+
+        @Override
+        public int moveToHistory(Duration after, int limit) {
+            calls.add("history " + after.toMinutes() + "m/" + limit);
+            int n = Math.min(limit, history);
+            history -= n;
+            return n;
+        }
+
+        @Override
+        public List<String> dropHistory(Duration keep) {
+            calls.add("drop " + keep.toDays() + "d");
+            return days;
         }
 
         @Override
