@@ -70,7 +70,10 @@ public final class PostgresRunRepository implements RunRepository {
         if (!Ids.isWellFormed(id)) {
             return Optional.empty();
         }
-        return jdbi.withExtension(RunSql.class, sql -> sql.find(id));
+        // runs first: only a run that is not there pays for a look through every day of history
+        // (and runs again: a requeue may have brought it back between the two)
+        return jdbi.withExtension(RunSql.class, sql -> sql.find(id).or(() -> sql.findInHistory(id))
+                .or(() -> sql.find(id)));
     }
 
     @Override
@@ -78,7 +81,10 @@ public final class PostgresRunRepository implements RunRepository {
         if (!Ids.isWellFormed(runId)) {
             return List.of();
         }
-        return jdbi.withExtension(RunSql.class, sql -> sql.attempts(runId));
+        return jdbi.withExtension(RunSql.class, sql -> {
+            List<Attempt> attempts = sql.attempts(runId);
+            return attempts.isEmpty() && !sql.isLive(runId) ? sql.attemptsInHistory(runId) : attempts;
+        });
     }
 
     /** {@inheritDoc} A malformed cursor throws {@link IllegalArgumentException} naming {@code cursor}. */

@@ -50,6 +50,17 @@ interface RunSql {
     @SqlQuery
     List<Attempt> attempts(@Bind("runId") String runId);
 
+    /** {@link #find} of a run that moved to the finished history. */
+    @SqlQuery
+    Optional<Run> findInHistory(@Bind("id") String id);
+
+    /** {@link #attempts} of a run that moved to the finished history. */
+    @SqlQuery
+    List<Attempt> attemptsInHistory(@Bind("runId") String runId);
+
+    @SqlQuery
+    boolean isLive(@Bind("id") String id);
+
     /** GET /api/runs with its filters (null: none), whole runs; run it with custom plans (FilteredLists). */
     @SqlQuery
     List<Run> listMatching(@Bind("jobId") String jobId, @Bind("status") String status, @Bind("queue") String queue,

@@ -1,12 +1,7 @@
--- attempts: a plain read of one run's attempt history (primary key prefix; attempt_history once the run moved there),
--- no locks. A running attempt has no row
+-- attempts: a plain read of one run's attempt history (primary key prefix), no locks. A running attempt has no row
 -- until it ends (forgeflow_end_attempts writes it once): the running run stands for it, as its claim left it.
 SELECT run_id, attempt, worker_id, started_at, finished_at, outcome, error, retry_after_seconds
 FROM run_attempts
-WHERE run_id = CAST(:runId AS uuid)
-UNION ALL
-SELECT run_id, attempt, worker_id, started_at, finished_at, outcome, error, retry_after_seconds
-FROM attempt_history
 WHERE run_id = CAST(:runId AS uuid)
 UNION ALL
 SELECT r.id, r.attempt, r.worker_id, coalesce(r.started_at, now()), NULL, NULL, NULL, NULL

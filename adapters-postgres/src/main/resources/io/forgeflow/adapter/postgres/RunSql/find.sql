@@ -6,5 +6,5 @@ SELECT r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, r.schedu
        r.lease_expires_at, r.output, r.error, r.executor, r.payload, r.timeout_seconds, r.cancel_requested, r.created_at,
        r.queue, r.traceparent, r.tracestate, r.trace_origin,
        r.retry_base_seconds, r.retry_max_seconds, r.labels, r.snoozes, r.tenant
-FROM all_runs r
+FROM runs r
 WHERE r.id = CAST(:id AS uuid)
