@@ -2015,7 +2015,7 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION forgeflow.forgeflow_move_history(p_before timestamp with time zone, p_limit integer, p_now timestamp with time zone) RETURNS integer
+CREATE FUNCTION forgeflow.forgeflow_move_history(p_since timestamp with time zone, p_before timestamp with time zone, p_limit integer, p_now timestamp with time zone) RETURNS integer
     LANGUAGE plpgsql
     AS $$
 DECLARE
@@ -2023,7 +2023,7 @@ DECLARE
     moved integer;
 BEGIN
     SELECT min(r.finished_at) INTO v_oldest FROM runs r
-    WHERE r.status IN ('succeeded', 'dead', 'cancelled') AND r.finished_at < p_before;
+    WHERE r.status IN ('succeeded', 'dead', 'cancelled') AND r.finished_at >= p_since AND r.finished_at < p_before;
     IF v_oldest IS NULL THEN
         RETURN 0;
     END IF;
@@ -2034,6 +2034,7 @@ BEGIN
         FROM runs r
         JOIN jobs j ON j.id = r.job_id
         WHERE r.status IN ('succeeded', 'dead', 'cancelled')
+          AND r.finished_at >= p_since
           AND r.finished_at < p_before
           AND NOT (r.status = 'dead' AND r.sequence_key IS NOT NULL AND r.sequence_on_dead = 'block')
           AND (r.debounce_until IS NULL OR r.debounce_until <= p_now)

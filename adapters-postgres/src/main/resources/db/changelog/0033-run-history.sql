@@ -5,7 +5,7 @@
 -- partitioned by day of the run's finished_at; retention then drops whole partitions. runs keeps live and recently
 -- finished runs, so the claim, heartbeats, lease recovery and their plans are untouched. Readers of finished runs read
 -- all_runs (runs, then run_history). The columns of run_history are those of runs in the same order (LIKE), and
--- attempt_history's those of run_attempts plus run_finished_at, its partition key; HistoryTablesIT keeps them so. In
+-- attempt_history's those of run_attempts plus run_finished_at, its partition key; RunHistoryIT keeps them so. In
 -- run_history, worker_id is the worker of the run's last attempt (a finished run in runs finds it in run_attempts).
 -- New tables only: no lock on runs. Nodes record whether they read history (history_reader: their version), and
 -- nothing moves while a live node does not.

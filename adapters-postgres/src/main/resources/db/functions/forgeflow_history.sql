@@ -2,7 +2,7 @@
 
 -- Finished history (migration 0033): the leader moves finished runs, with their attempts, into run_history and
 -- attempt_history, daily partitions by the run's finished_at (UTC days), and drops whole partitions at retention.
--- Rows are copied through jsonb by column name, so a column added to runs and to run_history (HistoryTablesIT checks
+-- Rows are copied through jsonb by column name, so a column added to runs and to run_history (RunHistoryIT checks
 -- both have the same) needs no change here. Re-run when changed.
 
 --changeset forgeflow:function-forgeflow_history runOnChange:true splitStatements:false
@@ -35,14 +35,16 @@ BEGIN
 END
 $$;
 
--- One batch of the move: at most p_limit runs that finished before p_before, oldest first, with their attempts, in one
+-- One batch of the move: at most p_limit runs that finished from p_since (the retention's horizon: older ones are
+-- deleted where they are, with no partition made for them) to p_before, oldest first, with their attempts, in one
 -- statement (nothing is lost or kept twice). Rows another transaction holds are skipped (SKIP LOCKED), so this never
 -- waits for a requeue; the job's row is key-shared, so a purge of the job (which locks it first) waits for the move and
 -- then finds the moved runs in history. Left in runs, because live logic still reads them there: a dead run that
 -- blocks its sequence, a run whose debounce window is open, the runs of workflow jobs (parents and children: readiness
 -- and requeue read their latest runs) and of jobs in a batch that has not completed. The partitions the batch needs,
 -- and those of the next two days, are created first.
-CREATE OR REPLACE FUNCTION forgeflow_move_history(p_before timestamptz, p_limit integer, p_now timestamptz)
+CREATE OR REPLACE FUNCTION forgeflow_move_history(p_since timestamptz, p_before timestamptz, p_limit integer,
+                                                  p_now timestamptz)
     RETURNS integer
     LANGUAGE plpgsql AS $$
 DECLARE
@@ -50,7 +52,7 @@ DECLARE
     moved integer;
 BEGIN
     SELECT min(r.finished_at) INTO v_oldest FROM runs r
-    WHERE r.status IN ('succeeded', 'dead', 'cancelled') AND r.finished_at < p_before;
+    WHERE r.status IN ('succeeded', 'dead', 'cancelled') AND r.finished_at >= p_since AND r.finished_at < p_before;
     IF v_oldest IS NULL THEN
         RETURN 0;
     END IF;
@@ -61,6 +63,7 @@ BEGIN
         FROM runs r
         JOIN jobs j ON j.id = r.job_id
         WHERE r.status IN ('succeeded', 'dead', 'cancelled')
+          AND r.finished_at >= p_since
           AND r.finished_at < p_before
           AND NOT (r.status = 'dead' AND r.sequence_key IS NOT NULL AND r.sequence_on_dead = 'block')
           AND (r.debounce_until IS NULL OR r.debounce_until <= p_now)

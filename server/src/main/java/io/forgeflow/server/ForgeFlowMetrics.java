@@ -1,5 +1,6 @@
 package io.forgeflow.server;
 
+import io.forgeflow.application.retention.RetentionSweeper;
 import io.forgeflow.application.worker.WorkerListener;
 import io.forgeflow.domain.backoff.FailureDecision;
 import io.forgeflow.domain.port.LeaderElection;
@@ -50,6 +51,8 @@ final class ForgeFlowMetrics implements WorkerListener {
     private final Counter recoveries;
     private final Counter missedTicks;
     private final Counter retention;
+    private final Counter historyMoved;
+    private final Counter historyDaysDropped;
     private final Counter batchesCreated;
     private final Counter batchJobs;
     private final Counter batchesCompleted;
@@ -101,6 +104,11 @@ final class ForgeFlowMetrics implements WorkerListener {
         for (String table : List.of("runs", "jobs", "nodes")) {
             retention.labelValues(table);
         }
+        historyMoved = Counter.builder().name("forgeflow_history_moved_total")
+                .help("Finished runs this node (as leader) moved, with their attempts, to the finished history")
+                .register(registry);
+        historyDaysDropped = Counter.builder().name("forgeflow_history_days_dropped_total")
+                .help("Days of finished history this node (as leader) dropped whole at retention").register(registry);
         duration = Histogram.builder().name("forgeflow_run_duration_seconds").help("Execution time of one attempt")
                 .labelNames("executor", "outcome").classicUpperBounds(SECONDS).register(registry);
         pickup = Histogram.builder().name("forgeflow_pickup_latency_seconds")
@@ -289,8 +297,13 @@ final class ForgeFlowMetrics implements WorkerListener {
     }
 
     void retentionDeleted(String table, int n) {
-        if (n > 0) {
-            retention.labelValues(table).inc(n);
+        if (n <= 0) {
+            return;
+        }
+        switch (table) {
+            case RetentionSweeper.MOVED -> historyMoved.inc(n);
+            case RetentionSweeper.DAYS_DROPPED -> historyDaysDropped.inc(n);
+            default -> retention.labelValues(table).inc(n);
         }
     }
 

@@ -71,7 +71,7 @@ class RunHistoryApiIT {
             return run.get("status").asText().equals("dead") && run.get("attempts").size() == 2;
         });
         Scrape metrics = new Scrape(body("/metrics"));
-        assertThat(metrics.value("forgeflow_retention_deleted_total", "table=\"history\"")).isGreaterThanOrEqualTo(2);
+        assertThat(metrics.value("forgeflow_history_moved_total")).isGreaterThanOrEqualTo(2);
     }
 
     boolean inHistory(String runId) {

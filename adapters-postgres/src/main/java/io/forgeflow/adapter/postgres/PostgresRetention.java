@@ -75,8 +75,9 @@ public final class PostgresRetention implements Retention {
      * which reads only {@code runs}, is registered (nodes.history_reader behind its version).
      */
     @Override
-    public int moveToHistory(Duration after, int limit) {
+    public int moveToHistory(Duration after, Duration keep, int limit) {
         long millis = PostgresRunQueue.positiveMillis(after, "after");
+        long keepMillis = PostgresRunQueue.positiveMillis(keep, "keep");
         checkLimit(limit);
         java.time.Instant now = clock.now();
         String olderNode = jdbi.withHandle(h -> h.select("SELECT worker_id || ' (' || version || ')' FROM nodes "
@@ -94,9 +95,11 @@ public final class PostgresRetention implements Retention {
         try {
             return inBatch(handle -> {
                 handle.execute("SELECT set_config('lock_timeout', ?, true)", HISTORY_LOCK_TIMEOUT.toMillis() + "ms");
-                return handle.createQuery("SELECT forgeflow_move_history(coalesce(CAST(:now AS timestamptz), now()) "
-                                + "- :millis * interval '1 millisecond', :limit, coalesce(CAST(:now AS timestamptz), now()))")
-                        .bind("now", now).bind("millis", millis).bind("limit", limit)
+                return handle.createQuery("SELECT forgeflow_move_history("
+                                + "coalesce(CAST(:now AS timestamptz), now()) - :keep * interval '1 millisecond', "
+                                + "coalesce(CAST(:now AS timestamptz), now()) - :millis * interval '1 millisecond', "
+                                + ":limit, coalesce(CAST(:now AS timestamptz), now()))")
+                        .bind("now", now).bind("keep", keepMillis).bind("millis", millis).bind("limit", limit)
                         .mapTo(Integer.class).one();
             });
         } catch (RuntimeException e) {

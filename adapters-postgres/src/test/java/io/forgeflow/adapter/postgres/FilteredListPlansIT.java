@@ -137,8 +137,9 @@ class FilteredListPlansIT {
         load();
         try (Handle h = pg.jdbi().open()) {
             Instant end = T0.plusSeconds(RUNS + 10L);
-            int moved = h.select("SELECT forgeflow_move_history(CAST(? AS timestamptz), ?, CAST(? AS timestamptz))",
-                    java.sql.Timestamp.from(end), RUNS, java.sql.Timestamp.from(end)).mapTo(Integer.class).one();
+            int moved = h.select("SELECT forgeflow_move_history(CAST(? AS timestamptz), CAST(? AS timestamptz), ?, "
+                            + "CAST(? AS timestamptz))", java.sql.Timestamp.from(T0), java.sql.Timestamp.from(end), RUNS,
+                    java.sql.Timestamp.from(end)).mapTo(Integer.class).one();
             assertThat(moved).isEqualTo(RUNS - RUNS / 100);
             h.execute("ANALYZE runs");
             h.execute("ANALYZE run_history");

@@ -44,7 +44,7 @@ class RunHistoryIT {
         List<Attempt> attemptsBefore = runs.attempts(run.id());
         long succeededBefore = runs.countByStatus(null).get(RunStatus.SUCCEEDED);
 
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(1);
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(1);
 
         assertThat(count("runs")).isZero();
         assertThat(count("run_attempts")).isZero();
@@ -69,7 +69,7 @@ class RunHistoryIT {
         Run recent = pg.insert(aRun().ofJob(job.id()).dueAt(now.minusSeconds(60)).createdAt(now.minusSeconds(60))
                 .succeeded());
         Run pending = pg.insert(aRun().ofJob(job.id()).dueAt(now).createdAt(now));
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(2);
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(2);
 
         var first = runs.listMatching(RunFilter.of(job.id(), null), 2, null);
         var second = runs.listMatching(RunFilter.of(job.id(), null), 2, first.nextCursor());
@@ -83,7 +83,7 @@ class RunHistoryIT {
         Job job = pg.insert(aJob().recurring("* * * * *", now));
         Run dead = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).dead().withError("boom"));
         attempt(dead, "w1");
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(1);
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(1);
 
         Run requeued = runs.requeue(dead.id(), 2).orElseThrow();
 
@@ -100,7 +100,7 @@ class RunHistoryIT {
     void aRequeueThatFailsLeavesTheMovedRunInHistory() {
         Job job = pg.insert(aJob().recurring("* * * * *", now));
         Run succeeded = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).succeeded());
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(1);
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(1);
 
         assertThat(runs.requeue(succeeded.id(), 1)).isEmpty(); // only dead and cancelled runs are requeued
 
@@ -126,7 +126,7 @@ class RunHistoryIT {
         pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET debounce_key = 'k', debounce_until = ? "
                 + "WHERE id = CAST(? AS uuid)", now.plusSeconds(60), debounced.id()));
 
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isZero();
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isZero();
 
         List<String> left = pg.jdbi().withHandle(h -> h.select("SELECT id::text FROM runs").mapTo(String.class).list());
         assertThat(left).containsExactlyInAnyOrder(recent.id(), pending.id(), blocking.id(), parentRun.id(), childRun.id(),
@@ -140,11 +140,11 @@ class RunHistoryIT {
         pg.jdbi().useHandle(h -> h.execute("INSERT INTO nodes (worker_id, roles, version, started_at, last_seen_at) "
                 + "VALUES ('old-node', '{worker}', '0.12.0', ?, ?)", now, now));
 
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isZero();
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isZero();
 
         pg.jdbi().useHandle(h -> h.execute("UPDATE nodes SET last_seen_at = ? WHERE worker_id = 'old-node'",
                 now.minus(Duration.ofHours(1))));
-        assertThat(retention.moveToHistory(AFTER, 1_000)).as("once that node is gone").isEqualTo(1);
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).as("once that node is gone").isEqualTo(1);
     }
 
     @Test
@@ -154,7 +154,8 @@ class RunHistoryIT {
         Run dropped = pg.insert(aRun().ofJob(job.id()).dueAt(tooOld).succeeded());
         attempt(dropped, "w1");
         Run kept = pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(KEEP).plus(Duration.ofDays(1))).succeeded());
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(2);
+        // moved while a longer retention kept them; then the retention is 14 days
+        assertThat(retention.moveToHistory(AFTER, KEEP.plusDays(7), 1_000)).isEqualTo(2);
         String oldDay = day(tooOld);
 
         assertThat(retention.dropHistory(KEEP)).contains(oldDay).doesNotContain(day(kept.finishedAt()));
@@ -169,6 +170,18 @@ class RunHistoryIT {
     }
 
     @Test
+    void runsThatFinishedBeforeTheRetentionAreLeftToDeletionAndGetNoPartition() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run ancient = pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(400))).succeeded());
+
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isZero();
+
+        assertThat(partitions()).doesNotContain("run_history_p" + day(ancient.finishedAt()));
+        assertThat(retention.deleteFinishedRuns(KEEP, 1_000)).isEqualTo(1);
+        assertThat(runs.find(ancient.id())).isEmpty();
+    }
+
+    @Test
     void aJobIsKeptWhileItsRunsAreInHistoryAndPurgeTakesThemAlong() {
         Job done = pg.insert(aJob().withStatus(JobStatus.COMPLETED).createdAt(now.minus(KEEP).minus(
                 Duration.ofDays(3))));
@@ -176,7 +189,7 @@ class RunHistoryIT {
         attempt(run, "w1");
         pg.jdbi().useHandle(h -> h.execute("UPDATE jobs SET updated_at = ? WHERE id = CAST(? AS uuid)",
                 now.minus(KEEP).minus(Duration.ofDays(3)), done.id()));
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(1);
+        assertThat(retention.moveToHistory(AFTER, KEEP.plusDays(7), 1_000)).isEqualTo(1);
 
         assertThat(retention.deleteFinishedJobs(KEEP, 1_000)).as("its run is still readable").isZero();
 
@@ -208,7 +221,7 @@ class RunHistoryIT {
             h.execute("INSERT INTO run_attempts (run_id, attempt, worker_id, started_at, finished_at, outcome) "
                     + "VALUES (CAST(? AS uuid), 1, 'w1', ?, ?, 'failed')", run.id(), twoHoursAgo, twoHoursAgo);
         });
-        assertThat(new PostgresRetention(own, clock).moveToHistory(AFTER, 10)).isEqualTo(1);
+        assertThat(new PostgresRetention(own, clock).moveToHistory(AFTER, KEEP, 10)).isEqualTo(1);
         String rollback;
         try (java.io.InputStream in = getClass().getResourceAsStream("/db/changelog/0033-run-history.sql")) {
             rollback = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
@@ -241,7 +254,7 @@ class RunHistoryIT {
             h.execute("UPDATE runs SET status = 'succeeded', worker_id = NULL, lease_expires_at = NULL, "
                     + "finished_at = scheduled_for + interval '1 minute' WHERE job_id = CAST(? AS uuid)", job.id());
         });
-        assertThat(retention.moveToHistory(AFTER, 1_000)).isEqualTo(2);
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(2);
 
         var again = jobs.backfill(job.id(), io.forgeflow.domain.id.Ids.newId(now),
                 io.forgeflow.domain.job.Backfill.of(t1, now, null, null), List.of(t1, t2)).orElseThrow();

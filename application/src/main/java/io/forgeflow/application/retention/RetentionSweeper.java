@@ -44,6 +44,9 @@ public final class RetentionSweeper {
     private final int batch;
     private final ObjIntConsumer<String> deleted;
     private final Duration historyAfter;
+    /** What the {@code deleted} consumer is told for runs moved to the finished history, and for days dropped. */
+    public static final String MOVED = "history";
+    public static final String DAYS_DROPPED = "history_days";
     /** How long a finished run stays among the live runs by default before it moves to the finished history. */
     public static final Duration DEFAULT_HISTORY_AFTER = Duration.ofHours(1);
 
@@ -51,8 +54,9 @@ public final class RetentionSweeper {
      * @param keep     the retention period (FORGEFLOW_RETENTION)
      * @param nodeKeep how long an unseen node's row is kept
      * @param pause    the pause between two batches (zero in tests)
-     * @param deleted  told how many rows of which kind ({@code runs}, {@code jobs}, {@code nodes}) each batch deleted
-     *                 (a metric); may be null
+     * @param deleted  told how many rows of which kind ({@code runs}, {@code jobs}, {@code nodes}) each batch deleted,
+     *                 how many runs it moved ({@link #MOVED}) and days it dropped ({@link #DAYS_DROPPED}) (metrics);
+     *                 may be null
      */
     public RetentionSweeper(Retention retention, NodeRegistry nodes, LeaderElection election, Duration keep,
                             Duration nodeKeep, Duration pause, ObjIntConsumer<String> deleted) {
@@ -93,8 +97,11 @@ public final class RetentionSweeper {
             return new Sweep(0, 0, 0);
         }
         int moved = historyAfter == null || historyAfter.compareTo(keep) >= 0 ? 0
-                : sweep("history", () -> retention.moveToHistory(historyAfter, batch));
+                : sweep(MOVED, () -> retention.moveToHistory(historyAfter, keep, batch));
         java.util.List<String> days = election.isLeader() ? retention.dropHistory(keep) : java.util.List.of();
+        if (!days.isEmpty()) {
+            deleted.accept(DAYS_DROPPED, days.size());
+        }
         if (moved > 0 || !days.isEmpty()) {
             LOG.info("history: moved {} run(s) finished more than {} ago; dropped the history of {} day(s) {}",
                     moved, historyAfter, days.size(), days);

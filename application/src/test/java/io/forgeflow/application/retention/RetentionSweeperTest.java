@@ -47,7 +47,7 @@ class RetentionSweeperTest {
         assertThat(sweep).isEqualTo(new RetentionSweeper.Sweep(2, 0, 0));
         assertThat(retention.calls).containsExactly("history 60m/10", "history 60m/10", "drop 14d", "runs 14d/10",
                 "jobs 14d/10");
-        assertThat(deleted).containsExactly("history:10", "history:5", "runs:2");
+        assertThat(deleted).containsExactly("history:10", "history:5", "history_days:1", "runs:2");
     }
 
     @Test
@@ -188,7 +188,7 @@ class RetentionSweeperTest {
         List<String> days = List.of();
 
         @Override
-        public int moveToHistory(Duration after, int limit) {
+        public int moveToHistory(Duration after, Duration keep, int limit) {
             calls.add("history " + after.toMinutes() + "m/" + limit);
             int n = Math.min(limit, history);
             history -= n;

@@ -25,12 +25,13 @@ public interface Retention {
     int deleteFinishedJobs(Duration olderThan, int limit);
 
     /**
-     * Moves at most {@code limit} runs that finished more than {@code after} ago, with their attempts, out of the live
-     * tables into the finished history, where they stay readable (by id, in lists, and for a requeue) until
-     * {@link #dropHistory} removes their day as a whole. Returns how many moved (fewer than {@code limit}: nothing
-     * more is due now). The default moves nothing.
+     * Moves at most {@code limit} runs that finished more than {@code after} ago but within {@code keep}, with their
+     * attempts, out of the live tables into the finished history, where they stay readable (by id, in lists, and for
+     * a requeue) until {@link #dropHistory} removes their day as a whole; older ones are left to
+     * {@link #deleteFinishedRuns}. Returns how many moved (fewer than {@code limit}: nothing more is due now). The
+     * default moves nothing.
      */
-    default int moveToHistory(Duration after, int limit) {
+    default int moveToHistory(Duration after, Duration keep, int limit) {
         return 0;
     }
 
