@@ -107,8 +107,9 @@ final class ForgeFlowMetrics implements WorkerListener {
         historyMoved = Counter.builder().name("forgeflow_history_moved_total")
                 .help("Finished runs this node (as leader) moved, with their attempts, to the finished history")
                 .register(registry);
-        historyDaysDropped = Counter.builder().name("forgeflow_history_days_dropped_total")
-                .help("Days of finished history this node (as leader) dropped whole at retention").register(registry);
+        historyDaysDropped = Counter.builder().name("forgeflow_history_partitions_dropped_total")
+                .help("Daily partitions of finished history this node (as leader) dropped whole at retention")
+                .register(registry);
         duration = Histogram.builder().name("forgeflow_run_duration_seconds").help("Execution time of one attempt")
                 .labelNames("executor", "outcome").classicUpperBounds(SECONDS).register(registry);
         pickup = Histogram.builder().name("forgeflow_pickup_latency_seconds")
