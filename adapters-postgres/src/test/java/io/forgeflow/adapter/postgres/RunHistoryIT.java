@@ -182,6 +182,52 @@ class RunHistoryIT {
     }
 
     @Test
+    void anApplicationHoldingTheHistoryOpenMakesTheDropGiveWayUntilTheNextPass() throws Exception {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run old = pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(KEEP).minus(Duration.ofDays(2))).succeeded());
+        assertThat(retention.moveToHistory(AFTER, KEEP.plusDays(7), 1_000)).isEqualTo(1);
+        String oldDay = day(old.finishedAt());
+        // an application's report over the history, its transaction left open
+        io.forgeflow.adapter.postgres.testing.PsqlSession report = io.forgeflow.adapter.postgres.testing.PsqlSession
+                .holdOpen(pg.jdbcUrl(), pg.user(), pg.password(), "history-report",
+                        "SELECT count(*) FROM forgeflow.all_runs");
+        try {
+            assertThat(retention.dropHistory(KEEP)).as("gives way").doesNotContain(oldDay);
+            assertThat(partitions()).contains("run_history_p" + oldDay);
+            long waiting = pg.jdbi().withHandle(h -> h.select("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                    .mapTo(Long.class).one());
+            assertThat(waiting).as("no lock request left waiting, for others to queue behind").isZero();
+            report.commit();
+        } finally {
+            report.close();
+        }
+        assertThat(retention.dropHistory(KEEP)).contains(oldDay);
+        assertThat(partitions()).doesNotContain("run_history_p" + oldDay, "attempt_history_p" + oldDay);
+    }
+
+    @Test
+    void anApplicationHoldingTheHistoryOpenMakesTheMoveThatNeedsANewDayWaitForTheNextPass() throws Exception {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run run = pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(5))).succeeded());
+        pg.jdbi().useHandle(h -> h.execute("SELECT forgeflow_drop_history_day(?)", day(run.finishedAt())));
+        io.forgeflow.adapter.postgres.testing.PsqlSession report = io.forgeflow.adapter.postgres.testing.PsqlSession
+                .holdOpen(pg.jdbcUrl(), pg.user(), pg.password(), "history-report",
+                        "SELECT count(*) FROM forgeflow.all_runs");
+        try {
+            assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).as("gives way").isZero();
+            assertThat(count("runs")).isEqualTo(1);
+            long waiting = pg.jdbi().withHandle(h -> h.select("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                    .mapTo(Long.class).one());
+            assertThat(waiting).as("no lock request left waiting, for others to queue behind").isZero();
+            report.commit();
+        } finally {
+            report.close();
+        }
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(1);
+        assertThat(runs.find(run.id())).isPresent();
+    }
+
+    @Test
     void aJobIsKeptWhileItsRunsAreInHistoryAndPurgeTakesThemAlong() {
         Job done = pg.insert(aJob().withStatus(JobStatus.COMPLETED).createdAt(now.minus(KEEP).minus(
                 Duration.ofDays(3))));
