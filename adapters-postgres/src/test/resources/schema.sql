@@ -2055,18 +2055,17 @@ BEGIN
     ), kept_attempts AS (
         INSERT INTO attempt_history
         SELECT h.* FROM gone_attempts a, LATERAL jsonb_populate_record(NULL::attempt_history, to_jsonb(a)) h
+        ORDER BY a.run_finished_at, a.run_id, a.attempt
     )
     INSERT INTO run_history
     SELECT h.*
     FROM gone g,
          LATERAL jsonb_populate_record(NULL::run_history, to_jsonb(g) || jsonb_build_object('worker_id',
              coalesce(g.worker_id, (SELECT a.worker_id FROM run_attempts a
-                                    WHERE a.run_id = g.id AND a.attempt = g.attempt)))) h;
-    GET DIAGNOSTICS moved = ROW_COUNT;
+                                    WHERE a.run_id = g.id AND a.attempt = g.attempt)))) h
 
-    PERFORM brin_summarize_new_values(i.inhrelid)
-    FROM pg_inherits i
-    WHERE i.inhparent = to_regclass('run_history_scheduled_for_brin');
+    ORDER BY g.finished_at, g.id;
+    GET DIAGNOSTICS moved = ROW_COUNT;
     RETURN moved;
 END
 $$;
@@ -3025,7 +3024,7 @@ CREATE INDEX run_history_labels_idx ON ONLY forgeflow.run_history USING gin (lab
 
 CREATE INDEX run_history_queue_id_idx ON ONLY forgeflow.run_history USING btree (queue, id DESC) WHERE (queue <> 'default'::text);
 
-CREATE INDEX run_history_scheduled_for_brin ON ONLY forgeflow.run_history USING brin (scheduled_for) WITH (pages_per_range='16', autosummarize='on');
+CREATE INDEX run_history_scheduled_for_idx ON ONLY forgeflow.run_history USING btree (scheduled_for);
 
 CREATE INDEX run_history_status_id_idx ON ONLY forgeflow.run_history USING btree (status, id DESC);
 

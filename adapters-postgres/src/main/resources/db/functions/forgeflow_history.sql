@@ -84,18 +84,17 @@ BEGIN
     ), kept_attempts AS (
         INSERT INTO attempt_history
         SELECT h.* FROM gone_attempts a, LATERAL jsonb_populate_record(NULL::attempt_history, to_jsonb(a)) h
+        ORDER BY a.run_finished_at, a.run_id, a.attempt
     )
     INSERT INTO run_history
     SELECT h.*
     FROM gone g,
          LATERAL jsonb_populate_record(NULL::run_history, to_jsonb(g) || jsonb_build_object('worker_id',
              coalesce(g.worker_id, (SELECT a.worker_id FROM run_attempts a
-                                    WHERE a.run_id = g.id AND a.attempt = g.attempt)))) h;
+                                    WHERE a.run_id = g.id AND a.attempt = g.attempt)))) h
+    -- stored in the order they finished: a day's rows lie together, in the order lists read them
+    ORDER BY g.finished_at, g.id;
     GET DIAGNOSTICS moved = ROW_COUNT;
-    -- the block ranges just filled, summarized for the scheduled_for filters (autosummarize needs autovacuum)
-    PERFORM brin_summarize_new_values(i.inhrelid)
-    FROM pg_inherits i
-    WHERE i.inhparent = to_regclass('run_history_scheduled_for_brin');
     RETURN moved;
 END
 $$;
