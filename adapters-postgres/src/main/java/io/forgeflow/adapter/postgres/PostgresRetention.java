@@ -71,8 +71,9 @@ public final class PostgresRetention implements Retention {
     /**
      * {@inheritDoc} One statement per batch (forgeflow_move_history), which first creates the history partitions the
      * batch and the next two days need, under a short {@code lock_timeout}: when a reader holds the history tables,
-     * this batch gives way (0) and the next pass tries again. Nothing moves while a live node of an earlier release,
-     * which reads only {@code runs}, is registered (nodes.history_reader behind its version).
+     * this batch gives way (0) and the next pass tries again. Nothing moves while a live api or scheduler node of an
+     * earlier release, which reads finished runs in {@code runs} only, is registered (nodes.history_reader behind its
+     * version); a worker of an earlier release reads no finished run and holds nothing back.
      */
     @Override
     public int moveToHistory(Duration after, Duration keep, int limit) {
@@ -82,7 +83,8 @@ public final class PostgresRetention implements Retention {
         java.time.Instant now = clock.now();
         String olderNode = jdbi.withHandle(h -> h.select("SELECT worker_id || ' (' || version || ')' FROM nodes "
                         + "WHERE last_seen_at > coalesce(CAST(? AS timestamptz), now()) - interval '10 minutes' "
-                        + "AND history_reader IS DISTINCT FROM version ORDER BY worker_id LIMIT 1", now)
+                        + "AND history_reader IS DISTINCT FROM version AND roles && ARRAY['api', 'scheduler'] "
+                        + "ORDER BY worker_id LIMIT 1", now)
                 .mapTo(String.class).findOne().orElse(null));
         if (olderNode != null) {
             if (!olderNode.equals(warnedOlderNode)) {

@@ -138,13 +138,15 @@ class RunHistoryIT {
         Job job = pg.insert(aJob().recurring("* * * * *", now));
         pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).succeeded());
         pg.jdbi().useHandle(h -> h.execute("INSERT INTO nodes (worker_id, roles, version, started_at, last_seen_at) "
-                + "VALUES ('old-node', '{worker}', '0.12.0', ?, ?)", now, now));
+                + "VALUES ('old-node', '{api,scheduler}', '0.12.0', ?, ?), ('old-worker', '{worker}', '0.12.0', ?, ?)",
+                now, now, now, now));
 
         assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isZero();
 
         pg.jdbi().useHandle(h -> h.execute("UPDATE nodes SET last_seen_at = ? WHERE worker_id = 'old-node'",
                 now.minus(Duration.ofHours(1))));
-        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).as("once that node is gone").isEqualTo(1);
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).as("once that node is gone; an older worker reads "
+                + "no finished run").isEqualTo(1);
     }
 
     @Test
@@ -187,16 +189,11 @@ class RunHistoryIT {
         Run old = pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(KEEP).minus(Duration.ofDays(2))).succeeded());
         assertThat(retention.moveToHistory(AFTER, KEEP.plusDays(7), 1_000)).isEqualTo(1);
         String oldDay = day(old.finishedAt());
-        // an application's report over the history, its transaction left open
-        io.forgeflow.adapter.postgres.testing.PsqlSession report = io.forgeflow.adapter.postgres.testing.PsqlSession
-                .holdOpen(pg.jdbcUrl(), pg.user(), pg.password(), "history-report",
-                        "SELECT count(*) FROM forgeflow.all_runs");
+        io.forgeflow.adapter.postgres.testing.PsqlSession report = openReport();
         try {
             assertThat(retention.dropHistory(KEEP)).as("gives way").doesNotContain(oldDay);
             assertThat(partitions()).contains("run_history_p" + oldDay);
-            long waiting = pg.jdbi().withHandle(h -> h.select("SELECT count(*) FROM pg_locks WHERE NOT granted")
-                    .mapTo(Long.class).one());
-            assertThat(waiting).as("no lock request left waiting, for others to queue behind").isZero();
+            assertThat(waitingLocks()).as("no lock request left waiting, for others to queue behind").isZero();
             report.commit();
         } finally {
             report.close();
@@ -210,15 +207,11 @@ class RunHistoryIT {
         Job job = pg.insert(aJob().recurring("* * * * *", now));
         Run run = pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(5))).succeeded());
         pg.jdbi().useHandle(h -> h.execute("SELECT forgeflow_drop_history_day(?)", day(run.finishedAt())));
-        io.forgeflow.adapter.postgres.testing.PsqlSession report = io.forgeflow.adapter.postgres.testing.PsqlSession
-                .holdOpen(pg.jdbcUrl(), pg.user(), pg.password(), "history-report",
-                        "SELECT count(*) FROM forgeflow.all_runs");
+        io.forgeflow.adapter.postgres.testing.PsqlSession report = openReport();
         try {
             assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).as("gives way").isZero();
             assertThat(count("runs")).isEqualTo(1);
-            long waiting = pg.jdbi().withHandle(h -> h.select("SELECT count(*) FROM pg_locks WHERE NOT granted")
-                    .mapTo(Long.class).one());
-            assertThat(waiting).as("no lock request left waiting, for others to queue behind").isZero();
+            assertThat(waitingLocks()).as("no lock request left waiting, for others to queue behind").isZero();
             report.commit();
         } finally {
             report.close();
@@ -317,6 +310,17 @@ class RunHistoryIT {
         List<String> attempts = new java.util.ArrayList<>(columns("run_attempts"));
         attempts.add("run_finished_at timestamp with time zone");
         assertThat(columns("attempt_history")).isEqualTo(attempts);
+    }
+
+    /** An application's report over the history, its transaction left open (psql). */
+    private static io.forgeflow.adapter.postgres.testing.PsqlSession openReport() throws Exception {
+        return io.forgeflow.adapter.postgres.testing.PsqlSession.holdOpen(pg.jdbcUrl(), pg.user(), pg.password(),
+                "history-report", "SELECT count(*) FROM forgeflow.all_runs");
+    }
+
+    private static long waitingLocks() {
+        return pg.jdbi().withHandle(h -> h.select("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                .mapTo(Long.class).one());
     }
 
     private List<String> columns(String table) {
