@@ -63,6 +63,18 @@ class RetentionSweeperTest {
     }
 
     @Test
+    void aLeaderThatLosesTheLeadWhileMovingDropsNothing() {
+        retention.history = 5;
+        retention.days = List.of("20250101");
+        retention.onCall = () -> election.setLeader(false);
+
+        sweeper.runOnce();
+
+        assertThat(retention.calls).containsExactly("history 60m/10");
+        assertThat(deleted).containsExactly("history:5");
+    }
+
+    @Test
     void aStandbyNeitherMovesNorDrops() {
         retention.history = 5;
         election.setLeader(false);
@@ -148,7 +160,11 @@ class RetentionSweeperTest {
     @Test
     void aLeaderThatLosesTheLeadStopsBetweenBatches() {
         retention.runs = 100;
-        retention.onCall = () -> election.setLeader(false);
+        retention.onCall = () -> { // during the first delete of runs
+            if (retention.calls.get(retention.calls.size() - 1).startsWith("runs")) {
+                election.setLeader(false);
+            }
+        };
 
         assertThat(sweeper.runOnce().runs()).isEqualTo(10);
         assertThat(retention.calls).containsExactly("history 60m/10", "drop 14d", "runs 14d/10");
@@ -190,6 +206,7 @@ class RetentionSweeperTest {
         @Override
         public int moveToHistory(Duration after, Duration keep, int limit) {
             calls.add("history " + after.toMinutes() + "m/" + limit);
+            onCall.run();
             int n = Math.min(limit, history);
             history -= n;
             return n;

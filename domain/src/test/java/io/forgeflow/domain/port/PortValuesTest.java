@@ -210,6 +210,14 @@ class PortValuesTest {
             assertThat(retention.refreshStatistics()).isEmpty();
         }
 
+        @Test
+        void aRetentionWithoutHistoryMovesAndDropsNothing() {
+            Retention retention = implementing(Retention.class, (name, args) -> 0);
+
+            assertThat(retention.moveToHistory(Duration.ofHours(1), Duration.ofDays(14), 1_000)).isZero();
+            assertThat(retention.dropHistory(Duration.ofDays(14))).isEmpty();
+        }
+
         /** The port, with its abstract methods answered by {@code answer} and its default methods as written. */
         @SuppressWarnings("unchecked")
         private <T> T implementing(Class<T> port, java.util.function.BiFunction<String, Object[], Object> answer) {
