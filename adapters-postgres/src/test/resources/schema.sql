@@ -1838,6 +1838,62 @@ CREATE FUNCTION forgeflow.forgeflow_history_droppable(p_horizon timestamp with t
     ORDER BY 1
 $_$;
 
+CREATE FUNCTION forgeflow.forgeflow_history_page(p_job uuid, p_status text, p_queue text, p_labels jsonb, p_scheduled_after timestamp with time zone, p_scheduled_before timestamp with time zone, p_finished_after timestamp with time zone, p_tenant text, p_after uuid, p_limit integer) RETURNS SETOF forgeflow.runs
+    LANGUAGE plpgsql STABLE
+    AS $_$
+DECLARE
+    filtered CONSTANT text := ' r WHERE ($1 IS NULL OR r.job_id = $1)'
+        || ' AND ($2 IS NULL OR r.status = $2)'
+        || ' AND ($3 IS NULL OR (r.queue = $3 AND ($3 = ''default'' OR r.queue <> ''default'')))'
+        || ' AND ($4 IS NULL OR (r.labels <> ''{}''::jsonb AND r.labels @> $4))'
+        || ' AND ($5 IS NULL OR r.scheduled_for > $5)'
+        || ' AND ($6 IS NULL OR r.scheduled_for < $6)'
+        || ' AND ($7 IS NULL OR r.finished_at > $7)'
+        || ' AND ($8 IS NULL OR (r.tenant = $8 AND ($8 = ''default'' OR r.tenant <> ''default'')))'
+        || ' AND ($9 IS NULL OR r.id < $9)'
+        || ' ORDER BY r.id DESC LIMIT $10';
+    names text[] := '{}';
+    newest uuid[] := '{}';
+    v_name text;
+    v_newest uuid;
+    found_ids uuid[] := '{}';
+    kth uuid;
+    v_row runs;
+BEGIN
+    FOR v_name IN
+        SELECT c.relname
+        FROM pg_inherits i
+        JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = to_regclass('run_history')
+          AND c.relname ~ '^run_history_p[0-9]{8}$'
+          AND (p_finished_after IS NULL
+               OR (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp AT TIME ZONE 'UTC' > p_finished_after)
+    LOOP
+        EXECUTE format('SELECT id FROM %I WHERE ($1 IS NULL OR id < $1) ORDER BY id DESC LIMIT 1', v_name)
+            INTO v_newest USING p_after;
+        IF v_newest IS NOT NULL THEN
+            names := names || v_name;
+            newest := newest || v_newest;
+        END IF;
+    END LOOP;
+    FOR v_name, v_newest IN
+        SELECT x.name, x.newest FROM unnest(names, newest) AS x (name, newest) ORDER BY x.newest DESC
+    LOOP
+        IF cardinality(found_ids) >= p_limit THEN
+            SELECT f INTO kth FROM unnest(found_ids) AS f ORDER BY f DESC OFFSET p_limit - 1 LIMIT 1;
+            EXIT WHEN kth > v_newest;
+        END IF;
+        FOR v_row IN EXECUTE format('SELECT * FROM %I', v_name) || filtered
+            USING p_job, p_status, p_queue, p_labels, p_scheduled_after, p_scheduled_before, p_finished_after,
+                  p_tenant, p_after, p_limit
+        LOOP
+            found_ids := found_ids || v_row.id;
+            RETURN NEXT v_row;
+        END LOOP;
+    END LOOP;
+END
+$_$;
+
 CREATE FUNCTION forgeflow.forgeflow_history_partitions(p_from date, p_to date) RETURNS integer
     LANGUAGE plpgsql
     AS $$

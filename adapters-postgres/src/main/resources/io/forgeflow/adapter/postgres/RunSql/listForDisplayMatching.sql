@@ -14,7 +14,25 @@
 -- worker; only the rows whose running sum, newest first, stays within :budget are returned (the first always is).
 -- candidates (the same on every row) tells the caller whether rows were left for the next page. The newest-first window
 -- orders by id, the same order as the id's text that :scheduledBefore pages use.
-WITH candidate AS (
+WITH live AS MATERIALIZED (
+    -- planned on its own, as when runs held every run: one table, its filter, its order and its limit
+    SELECT *
+    FROM runs r
+    WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
+      AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))
+      AND (CAST(:queue AS text) IS NULL
+           OR (r.queue = CAST(:queue AS text) AND (CAST(:queue AS text) = 'default' OR r.queue <> 'default')))
+      AND (CAST(:labels AS jsonb) IS NULL OR (r.labels <> '{}'::jsonb AND r.labels @> CAST(:labels AS jsonb)))
+      AND (CAST(:scheduledAfter AS timestamptz) IS NULL OR r.scheduled_for > CAST(:scheduledAfter AS timestamptz))
+      AND (CAST(:scheduledBefore AS timestamptz) IS NULL OR r.scheduled_for < CAST(:scheduledBefore AS timestamptz))
+      AND (CAST(:finishedAfter AS timestamptz) IS NULL
+           OR (r.finished_at > CAST(:finishedAfter AS timestamptz) AND r.status IN ('succeeded', 'dead', 'cancelled')))
+      AND (CAST(:tenant AS text) IS NULL
+           OR (r.tenant = CAST(:tenant AS text) AND (CAST(:tenant AS text) = 'default' OR r.tenant <> 'default')))
+      AND (CAST(:after AS uuid) IS NULL OR r.id < CAST(:after AS uuid))
+    ORDER BY CASE WHEN CAST(:scheduledBefore AS timestamptz) IS NULL THEN NULL ELSE r.id::text END DESC, r.id DESC
+    LIMIT :limit
+), candidate AS (
     SELECT r.id, r.job_id, r.status, r.attempt, r.max_attempts, r.priority, r.scheduled_for, r.started_at,
            r.finished_at,
            coalesce(r.worker_id, (SELECT a.worker_id FROM run_attempts a WHERE a.run_id = r.id AND a.attempt = r.attempt))
@@ -27,42 +45,15 @@ WITH candidate AS (
            r.timeout_seconds, r.cancel_requested, r.created_at, r.queue, r.traceparent, r.tracestate, r.trace_origin,
            r.retry_base_seconds, r.retry_max_seconds, r.labels, r.snoozes, r.tenant
     FROM (
-        -- each table paged on its own, then merged: in one merge, a filter that matches no finished run
-        -- would read every history partition to its end (the planner costs a merge's start as if the
-        -- matching rows were spread evenly)
-        (SELECT *
-         FROM runs r
-         WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
-           AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))
-           AND (CAST(:queue AS text) IS NULL
-                OR (r.queue = CAST(:queue AS text) AND (CAST(:queue AS text) = 'default' OR r.queue <> 'default')))
-           AND (CAST(:labels AS jsonb) IS NULL OR (r.labels <> '{}'::jsonb AND r.labels @> CAST(:labels AS jsonb)))
-           AND (CAST(:scheduledAfter AS timestamptz) IS NULL OR r.scheduled_for > CAST(:scheduledAfter AS timestamptz))
-           AND (CAST(:scheduledBefore AS timestamptz) IS NULL OR r.scheduled_for < CAST(:scheduledBefore AS timestamptz))
-           AND (CAST(:finishedAfter AS timestamptz) IS NULL
-                OR (r.finished_at > CAST(:finishedAfter AS timestamptz) AND r.status IN ('succeeded', 'dead', 'cancelled')))
-           AND (CAST(:tenant AS text) IS NULL
-                OR (r.tenant = CAST(:tenant AS text) AND (CAST(:tenant AS text) = 'default' OR r.tenant <> 'default')))
-           AND (CAST(:after AS uuid) IS NULL OR r.id < CAST(:after AS uuid))
-         ORDER BY CASE WHEN CAST(:scheduledBefore AS timestamptz) IS NULL THEN NULL ELSE r.id::text END DESC, r.id DESC
-         LIMIT :limit)
+        -- runs and the finished history paged apart, then merged (the history a partition at a time:
+        -- forgeflow_history_page)
+        (SELECT * FROM live)
         UNION ALL
         (SELECT *
-         FROM run_history r
-         WHERE (CAST(:jobId AS uuid) IS NULL OR r.job_id = CAST(:jobId AS uuid))
-           AND (CAST(:status AS text) IS NULL OR r.status = CAST(:status AS text))
-           AND (CAST(:queue AS text) IS NULL
-                OR (r.queue = CAST(:queue AS text) AND (CAST(:queue AS text) = 'default' OR r.queue <> 'default')))
-           AND (CAST(:labels AS jsonb) IS NULL OR (r.labels <> '{}'::jsonb AND r.labels @> CAST(:labels AS jsonb)))
-           AND (CAST(:scheduledAfter AS timestamptz) IS NULL OR r.scheduled_for > CAST(:scheduledAfter AS timestamptz))
-           AND (CAST(:scheduledBefore AS timestamptz) IS NULL OR r.scheduled_for < CAST(:scheduledBefore AS timestamptz))
-           AND (CAST(:finishedAfter AS timestamptz) IS NULL
-                OR (r.finished_at > CAST(:finishedAfter AS timestamptz) AND r.status IN ('succeeded', 'dead', 'cancelled')))
-           AND (CAST(:tenant AS text) IS NULL
-                OR (r.tenant = CAST(:tenant AS text) AND (CAST(:tenant AS text) = 'default' OR r.tenant <> 'default')))
-           AND (CAST(:after AS uuid) IS NULL OR r.id < CAST(:after AS uuid))
-         ORDER BY CASE WHEN CAST(:scheduledBefore AS timestamptz) IS NULL THEN NULL ELSE r.id::text END DESC, r.id DESC
-         LIMIT :limit)
+         FROM forgeflow_history_page(CAST(:jobId AS uuid), CAST(:status AS text), CAST(:queue AS text),
+                                     CAST(:labels AS jsonb), CAST(:scheduledAfter AS timestamptz),
+                                     CAST(:scheduledBefore AS timestamptz), CAST(:finishedAfter AS timestamptz),
+                                     CAST(:tenant AS text), CAST(:after AS uuid), :limit))
     ) r
     ORDER BY CASE WHEN CAST(:scheduledBefore AS timestamptz) IS NULL THEN NULL ELSE r.id::text END DESC, r.id DESC
     LIMIT :limit
