@@ -1425,6 +1425,7 @@ BEGIN
         RAISE EXCEPTION 'not a day of history: %', p_day USING ERRCODE = '22023';
     END IF;
     EXECUTE format('DROP TABLE IF EXISTS %I, %I', 'attempt_history_p' || p_day, 'run_history_p' || p_day);
+    DELETE FROM history_days WHERE day = to_date(p_day, 'YYYYMMDD');
 END
 $_$;
 
@@ -1852,33 +1853,19 @@ DECLARE
         || ' AND ($8 IS NULL OR (r.tenant = $8 AND ($8 = ''default'' OR r.tenant <> ''default'')))'
         || ' AND ($9 IS NULL OR r.id < $9)'
         || ' ORDER BY r.id DESC LIMIT $10';
-    names text[] := '{}';
-    newest uuid[] := '{}';
     v_name text;
     v_newest uuid;
     found_ids uuid[] := '{}';
     kth uuid;
     v_row runs;
 BEGIN
-    FOR v_name IN
-        SELECT c.relname
-        FROM pg_inherits i
-        JOIN pg_class c ON c.oid = i.inhrelid
-        WHERE i.inhparent = to_regclass('run_history')
-          AND c.relname ~ '^run_history_p[0-9]{8}$'
-          AND (p_finished_after IS NULL
-               OR (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp AT TIME ZONE 'UTC' > p_finished_after)
-    LOOP
-        EXECUTE format('SELECT id FROM %I WHERE ($1 IS NULL OR id < $1) ORDER BY id DESC LIMIT 1', v_name)
-            INTO v_newest USING p_after;
-        IF v_newest IS NOT NULL THEN
-            names := names || v_name;
-            newest := newest || v_newest;
-        END IF;
-    END LOOP;
     FOR v_name, v_newest IN
-        SELECT x.name, x.newest FROM unnest(names, newest) AS x (name, newest) ORDER BY x.newest DESC
+        SELECT 'run_history_p' || to_char(d.day, 'YYYYMMDD'), d.newest_id
+        FROM history_days d
+        WHERE p_finished_after IS NULL OR (d.day + 1)::timestamp AT TIME ZONE 'UTC' > p_finished_after
+        ORDER BY d.newest_id DESC
     LOOP
+        CONTINUE WHEN to_regclass(quote_ident(v_name)) IS NULL;
         IF cardinality(found_ids) >= p_limit THEN
             SELECT f INTO kth FROM unnest(found_ids) AS f ORDER BY f DESC OFFSET p_limit - 1 LIMIT 1;
             EXIT WHEN kth > v_newest;
@@ -2108,6 +2095,12 @@ BEGIN
     ), gone_attempts AS (
         DELETE FROM run_attempts a USING gone g WHERE a.run_id = g.id
         RETURNING a.*, g.finished_at AS run_finished_at
+    ), days AS (
+        INSERT INTO history_days (day, newest_id)
+        SELECT (g.finished_at AT TIME ZONE 'UTC')::date, (array_agg(g.id ORDER BY g.id DESC))[1]
+        FROM gone g
+        GROUP BY 1
+        ON CONFLICT (day) DO UPDATE SET newest_id = greatest(history_days.newest_id, excluded.newest_id)
     ), kept_attempts AS (
         INSERT INTO attempt_history
         SELECT h.* FROM gone_attempts a, LATERAL jsonb_populate_record(NULL::attempt_history, to_jsonb(a)) h
@@ -2833,6 +2826,11 @@ CREATE TABLE forgeflow.handlers (
     CONSTRAINT handlers_worker_length CHECK (((char_length(worker_id) >= 1) AND (char_length(worker_id) <= 200)))
 );
 
+CREATE TABLE forgeflow.history_days (
+    day date NOT NULL,
+    newest_id uuid NOT NULL
+);
+
 CREATE TABLE forgeflow.job_dependencies (
     job_id uuid NOT NULL,
     parent_id uuid NOT NULL,
@@ -2990,6 +2988,9 @@ ALTER TABLE ONLY forgeflow.executors
 
 ALTER TABLE ONLY forgeflow.handlers
     ADD CONSTRAINT handlers_pkey PRIMARY KEY (name, worker_id);
+
+ALTER TABLE ONLY forgeflow.history_days
+    ADD CONSTRAINT history_days_pkey PRIMARY KEY (day);
 
 ALTER TABLE ONLY forgeflow.job_dependencies
     ADD CONSTRAINT job_dependencies_pkey PRIMARY KEY (job_id, parent_id);
