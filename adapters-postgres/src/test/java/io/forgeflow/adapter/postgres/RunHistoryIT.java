@@ -61,6 +61,61 @@ class RunHistoryIT {
     }
 
     @Test
+    void everyRunListFilterAnswersTheSameOnceTheRunsMoved() {
+        Job reports = pg.insert(aJob().recurring("* * * * *", now));
+        Job other = pg.insert(aJob().recurring("* * * * *", now));
+        Instant day1 = now.minus(Duration.ofDays(3));
+        Instant day2 = now.minus(Duration.ofDays(2));
+        List<Run> stored = List.of(
+                pg.insert(aRun().ofJob(reports.id()).dueAt(day1).createdAt(day1).succeeded()),
+                pg.insert(aRun().ofJob(other.id()).dueAt(day1.plusSeconds(60)).createdAt(day1.plusSeconds(60)).dead()),
+                pg.insert(aRun().ofJob(reports.id()).dueAt(day2).createdAt(day2).cancelled()),
+                pg.insert(aRun().ofJob(other.id()).dueAt(day2.plusSeconds(60)).createdAt(day2.plusSeconds(60))
+                        .succeeded()));
+        String[] queues = {"reports", "default", "reports", "default"};
+        String[] labels = {"{\"team\": \"billing\"}", "{\"team\": \"ops\"}", "{}", "{\"team\": \"billing\", \"env\": \"prod\"}"};
+        pg.jdbi().useHandle(h -> {
+            for (int i = 0; i < stored.size(); i++) {
+                h.execute("UPDATE runs SET queue = ?, labels = CAST(? AS jsonb) WHERE id = CAST(? AS uuid)", queues[i],
+                        labels[i], stored.get(i).id());
+            }
+        });
+        List<RunFilter> filters = List.of(RunFilter.ALL, RunFilter.of(reports.id(), null),
+                RunFilter.of(null, RunStatus.DEAD), RunFilter.of(null, RunStatus.SUCCEEDED),
+                new RunFilter(null, null, "reports", java.util.Map.of(), null, null, null),
+                new RunFilter(null, null, "default", java.util.Map.of(), null, null, null),
+                new RunFilter(null, null, null, java.util.Map.of("team", "billing"), null, null, null),
+                new RunFilter(null, null, null, java.util.Map.of("team", "billing", "env", "prod"), null, null, null),
+                new RunFilter(null, null, null, java.util.Map.of(), day1.plusSeconds(30), null, null),
+                new RunFilter(null, null, null, java.util.Map.of(), null, day2.plusSeconds(30), null),
+                new RunFilter(null, null, null, java.util.Map.of(), day1.plusSeconds(30), day2.plusSeconds(30), null),
+                new RunFilter(null, null, null, java.util.Map.of(), null, null, day1.plusSeconds(90)),
+                new RunFilter(reports.id(), RunStatus.CANCELLED, "reports", java.util.Map.of(), null, null, null));
+        java.util.Map<RunFilter, List<List<String>>> before = new java.util.LinkedHashMap<>();
+        filters.forEach(f -> before.put(f, pagesOf(f)));
+        assertThat(before.get(RunFilter.ALL).stream().mapToInt(List::size).sum()).isEqualTo(4);
+
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(4);
+
+        filters.forEach(f -> assertThat(pagesOf(f)).as("%s", f).isEqualTo(before.get(f)));
+    }
+
+    /** The ids of every page of one run at a time, checked to be the same in the lists for a response. */
+    private List<List<String>> pagesOf(RunFilter filter) {
+        List<List<String>> pages = new java.util.ArrayList<>();
+        String cursor = null;
+        do {
+            var page = runs.listMatching(filter, 1, cursor);
+            var shown = runs.listForDisplayMatching(filter, 1, cursor, new io.forgeflow.domain.port.ListBudget(1 << 20));
+            List<String> ids = page.items().stream().map(Run::id).toList();
+            assertThat(shown.items()).extracting(listed -> listed.run().id()).containsExactlyElementsOf(ids);
+            pages.add(ids);
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return pages;
+    }
+
+    @Test
     void listsMergeLiveAndMovedRunsNewestFirstAcrossPages() {
         Job job = pg.insert(aJob().recurring("* * * * *", now));
         Run older = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo.minusSeconds(60)).createdAt(
