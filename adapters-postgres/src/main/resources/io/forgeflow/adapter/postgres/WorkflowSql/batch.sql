@@ -1,5 +1,6 @@
 -- batch: a batch with its jobs counted by the status of their latest run (a job without a run counts as cancelled).
--- runs alone: a batch's runs move to history only once it completed, and then its final counts are read.
+-- all_runs: a batch's runs move to history only once it completed (then its final counts are read), so this
+-- finds them wherever they are.
 SELECT b.id, b.name, b.tenant, b.idempotency_key, b.request_hash, b.created_at, b.completed_at, b.total, b.on_complete_job_id,
        b.succeeded AS final_succeeded, b.dead AS final_dead, b.cancelled AS final_cancelled,
        count(l.status) FILTER (WHERE l.status = 'waiting') AS waiting,

@@ -1,5 +1,5 @@
 -- children: the first :limit children of a job (by id, so oldest first), with their latest run's status.
--- runs alone: the runs of workflow jobs never move to history (forgeflow_move_history leaves them in runs).
+-- all_runs, right wherever a run is; the runs of workflow jobs stay in runs (forgeflow_move_history leaves them).
 SELECT j.id, j.name, j.status, l.status AS run_status
 FROM job_dependencies d
 JOIN jobs j ON j.id = d.job_id
