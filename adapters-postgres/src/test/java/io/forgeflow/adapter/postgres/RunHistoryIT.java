@@ -258,6 +258,19 @@ class RunHistoryIT {
     }
 
     @Test
+    void theFixturesCleanupLeavesTheSchemaAsMigrated() {
+        List<String> migrated = relations();
+        pg.jdbi().useHandle(h -> h.execute("SELECT forgeflow_history_partitions(current_date - 20, current_date + 2)"));
+        assertThat(partitions()).hasSize(46);
+
+        pg.truncateAll();
+
+        // each partition left would be truncated after every later test of the JVM (seconds per test)
+        assertThat(partitions()).isEmpty();
+        assertThat(relations()).isEqualTo(migrated);
+    }
+
+    @Test
     void anApplicationHoldingTheHistoryOpenMakesTheMoveThatNeedsANewDayWaitForTheNextPass() throws Exception {
         Job job = pg.insert(aJob().recurring("* * * * *", now));
         Run run = pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(5))).succeeded());
@@ -382,6 +395,11 @@ class RunHistoryIT {
         return pg.jdbi().withHandle(h -> h.select("SELECT attname || ' ' || format_type(atttypid, atttypmod) "
                 + "FROM pg_attribute WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped "
                 + "ORDER BY attnum", table).mapTo(String.class).list());
+    }
+
+    private List<String> relations() {
+        return pg.jdbi().withHandle(h -> h.select("SELECT relname FROM pg_class "
+                + "WHERE relnamespace = to_regnamespace(current_schema()) ORDER BY relname").mapTo(String.class).list());
     }
 
     private List<String> partitions() {
