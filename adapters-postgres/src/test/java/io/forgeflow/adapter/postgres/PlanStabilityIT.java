@@ -366,13 +366,16 @@ class PlanStabilityIT {
     /** Copies the one job and its run n times (due runs of one-off jobs); no ANALYZE follows. */
     private void grow(int n) {
         try (Handle h = pg.jdbi().open()) {
-            h.execute("INSERT INTO jobs SELECT (jsonb_populate_record(NULL::jobs, to_jsonb(j) || jsonb_build_object("
-                    + "'id', gen_random_uuid(), 'status', 'active', 'idempotency_key', null))).* FROM jobs j, generate_series(1, ?)", n);
-            h.execute("INSERT INTO runs SELECT (jsonb_populate_record(NULL::runs, to_jsonb(r) || jsonb_build_object("
+            // the record in a LATERAL, once per row: (f(...)).* would call f once per column (15 s for 5,000 jobs)
+            h.execute("INSERT INTO jobs SELECT c.* FROM jobs j, generate_series(1, ?) g, "
+                    + "LATERAL jsonb_populate_record(NULL::jobs, to_jsonb(j) || jsonb_build_object("
+                    + "'id', gen_random_uuid(), 'status', 'active', 'idempotency_key', null, 'copy', g)) c", n);
+            h.execute("INSERT INTO runs SELECT c.* FROM (SELECT * FROM runs LIMIT 1) r, jobs j, "
+                    + "LATERAL jsonb_populate_record(NULL::runs, to_jsonb(r) || jsonb_build_object("
                     + "'id', gen_random_uuid(), "
                     + "'job_id', j.id, 'status', 'pending', 'attempt', 0, 'worker_id', null, 'lease_expires_at', null, "
-                    + "'started_at', null, 'finished_at', null, 'output', null, 'error', null))).* "
-                    + "FROM (SELECT * FROM runs LIMIT 1) r, jobs j WHERE j.id <> r.job_id");
+                    + "'started_at', null, 'finished_at', null, 'output', null, 'error', null)) c "
+                    + "WHERE j.id <> r.job_id");
             // this connection's own scans (the copies above) reach the statistics before the first count
             h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
             h.select("SELECT 1").mapTo(Integer.class).one();

@@ -88,8 +88,10 @@ class PostgresRetentionIT {
     }
 
     private static void copyTheJob(Handle h, int n) {
-        h.execute("INSERT INTO jobs SELECT (jsonb_populate_record(NULL::jobs, to_jsonb(j) || jsonb_build_object("
-                + "'id', gen_random_uuid(), 'idempotency_key', null))).* FROM jobs j, generate_series(1, ?)", n);
+        // the record in a LATERAL, once per row: (f(...)).* would call f once per column
+        h.execute("INSERT INTO jobs SELECT c.* FROM jobs j, generate_series(1, ?) g, "
+                + "LATERAL jsonb_populate_record(NULL::jobs, to_jsonb(j) || jsonb_build_object("
+                + "'id', gen_random_uuid(), 'idempotency_key', null, 'copy', g)) c", n);
         h.select("SELECT pg_stat_force_next_flush()").mapTo(String.class).one();
         h.select("SELECT 1").mapTo(Integer.class).one();
     }
