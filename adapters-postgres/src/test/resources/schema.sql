@@ -1827,17 +1827,22 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION forgeflow.forgeflow_history_droppable(p_horizon timestamp with time zone) RETURNS SETOF text
+CREATE FUNCTION forgeflow.forgeflow_history_bounds() RETURNS TABLE(suffix text, lower_at timestamp with time zone, upper_at timestamp with time zone)
     LANGUAGE sql STABLE
     AS $_$
-    SELECT substr(c.relname, 14)
+    SELECT substr(c.relname, 14), CAST(m[1] AS timestamptz), CAST(m[2] AS timestamptz)
     FROM pg_inherits i
     JOIN pg_class c ON c.oid = i.inhrelid
+    CROSS JOIN LATERAL regexp_match(pg_get_expr(c.relpartbound, c.oid), $re$FROM \('([^']+)'\) TO \('([^']+)'\)$re$) m
     WHERE i.inhparent = to_regclass('run_history')
       AND c.relname ~ '^run_history_p[0-9]{8}$'
-      AND (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp AT TIME ZONE 'UTC' <= p_horizon
-    ORDER BY 1
 $_$;
+
+CREATE FUNCTION forgeflow.forgeflow_history_droppable(p_horizon timestamp with time zone) RETURNS SETOF text
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT b.suffix FROM forgeflow_history_bounds() b WHERE b.upper_at <= p_horizon ORDER BY 1
+$$;
 
 CREATE FUNCTION forgeflow.forgeflow_history_page(p_job uuid, p_status text, p_queue text, p_labels jsonb, p_scheduled_after timestamp with time zone, p_scheduled_before timestamp with time zone, p_finished_after timestamp with time zone, p_tenant text, p_after uuid, p_limit integer) RETURNS SETOF forgeflow.runs
     LANGUAGE plpgsql STABLE
@@ -1862,7 +1867,9 @@ BEGIN
     FOR v_name, v_newest IN
         SELECT 'run_history_p' || to_char(d.day, 'YYYYMMDD'), d.newest_id
         FROM history_days d
-        WHERE p_finished_after IS NULL OR (d.day + 1)::timestamp AT TIME ZONE 'UTC' > p_finished_after
+        WHERE p_finished_after IS NULL
+           OR NOT EXISTS (SELECT 1 FROM forgeflow_history_bounds() b
+                          WHERE b.suffix = to_char(d.day, 'YYYYMMDD') AND b.upper_at <= p_finished_after)
         ORDER BY d.newest_id DESC
     LOOP
         CONTINUE WHEN to_regclass(quote_ident(v_name)) IS NULL;
@@ -1882,30 +1889,57 @@ END
 $_$;
 
 CREATE FUNCTION forgeflow.forgeflow_history_partitions(p_from date, p_to date) RETURNS integer
+    LANGUAGE sql
+    AS $$
+    SELECT forgeflow_history_partitions(p_from, p_to, 1)
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_history_partitions(p_from date, p_to date, p_span integer) RETURNS integer
     LANGUAGE plpgsql
     AS $$
 DECLARE
     d date := p_from;
+    lo date;
+    hi date;
     added integer := 0;
     suffix text;
 BEGIN
+    IF p_span IS NULL OR p_span < 1 THEN
+        RAISE EXCEPTION 'a history partition spans at least one day, not %', p_span USING ERRCODE = '22023';
+    END IF;
     WHILE d <= p_to LOOP
-        suffix := to_char(d, 'YYYYMMDD');
-        IF to_regclass(quote_ident('run_history_p' || suffix)) IS NULL THEN
-            EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF run_history FOR VALUES FROM (%L) TO (%L)',
-                           'run_history_p' || suffix, d::timestamp AT TIME ZONE 'UTC',
-                           (d + 1)::timestamp AT TIME ZONE 'UTC');
-            added := added + 1;
+        SELECT (b.upper_at AT TIME ZONE 'UTC')::date INTO hi
+        FROM forgeflow_history_bounds() b
+        WHERE b.lower_at <= d::timestamp AT TIME ZONE 'UTC' AND b.upper_at > d::timestamp AT TIME ZONE 'UTC';
+        IF FOUND THEN
+            d := hi;
+            CONTINUE;
         END IF;
-        IF to_regclass(quote_ident('attempt_history_p' || suffix)) IS NULL THEN
-            EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF attempt_history FOR VALUES FROM (%L) TO (%L)',
-                           'attempt_history_p' || suffix, d::timestamp AT TIME ZONE 'UTC',
-                           (d + 1)::timestamp AT TIME ZONE 'UTC');
-        END IF;
-        d := d + 1;
+        lo := d - ((d - DATE '2000-01-03') % p_span);
+        hi := lo + p_span;
+        SELECT greatest(lo, max((b.upper_at AT TIME ZONE 'UTC')::date)) INTO lo
+        FROM forgeflow_history_bounds() b
+        WHERE b.upper_at <= d::timestamp AT TIME ZONE 'UTC';
+        SELECT least(hi, min((b.lower_at AT TIME ZONE 'UTC')::date)) INTO hi
+        FROM forgeflow_history_bounds() b
+        WHERE b.lower_at > d::timestamp AT TIME ZONE 'UTC';
+        suffix := to_char(lo, 'YYYYMMDD');
+        EXECUTE format('CREATE TABLE %I PARTITION OF run_history FOR VALUES FROM (%L) TO (%L)',
+                       'run_history_p' || suffix, lo::timestamp AT TIME ZONE 'UTC', hi::timestamp AT TIME ZONE 'UTC');
+        EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF attempt_history FOR VALUES FROM (%L) TO (%L)',
+                       'attempt_history_p' || suffix, lo::timestamp AT TIME ZONE 'UTC',
+                       hi::timestamp AT TIME ZONE 'UTC');
+        added := added + 1;
+        d := hi;
     END LOOP;
     RETURN added;
 END
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_history_span(p_keep interval) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    SELECT greatest(1, ceil(extract(epoch FROM p_keep) / 86400 / 28))::integer
 $$;
 
 CREATE TABLE forgeflow.jobs (
@@ -2064,6 +2098,8 @@ CREATE FUNCTION forgeflow.forgeflow_move_history(p_since timestamp with time zon
 DECLARE
     v_oldest timestamptz;
     moved integer;
+    v_lows timestamptz[];
+    v_highs timestamptz[];
 BEGIN
     SELECT min(r.finished_at) INTO v_oldest FROM runs r
     WHERE r.status IN ('succeeded', 'dead', 'cancelled') AND r.finished_at >= p_since AND r.finished_at < p_before;
@@ -2071,7 +2107,12 @@ BEGIN
         RETURN 0;
     END IF;
     PERFORM forgeflow_history_partitions((v_oldest AT TIME ZONE 'UTC')::date,
-                                         (greatest(p_now, p_before) AT TIME ZONE 'UTC')::date + 2);
+                                         (greatest(p_now, p_before) AT TIME ZONE 'UTC')::date + 2,
+                                         forgeflow_history_span(greatest(p_now - p_since, interval '1 day')));
+
+    SELECT array_agg(b.lower_at ORDER BY b.lower_at), array_agg(b.upper_at ORDER BY b.lower_at)
+    INTO v_lows, v_highs
+    FROM forgeflow_history_bounds() b;
     WITH picked AS (
         SELECT r.id
         FROM runs r
@@ -2097,8 +2138,10 @@ BEGIN
         RETURNING a.*, g.finished_at AS run_finished_at
     ), days AS (
         INSERT INTO history_days (day, newest_id)
-        SELECT (g.finished_at AT TIME ZONE 'UTC')::date, (array_agg(g.id ORDER BY g.id DESC))[1]
+        SELECT (p.lower_at AT TIME ZONE 'UTC')::date, (array_agg(g.id ORDER BY g.id DESC))[1]
         FROM gone g
+        JOIN unnest(v_lows, v_highs) AS p (lower_at, upper_at)
+          ON g.finished_at >= p.lower_at AND g.finished_at < p.upper_at
         GROUP BY 1
         ON CONFLICT (day) DO UPDATE SET newest_id = greatest(history_days.newest_id, excluded.newest_id)
     ), kept_attempts AS (

@@ -1,38 +1,83 @@
 --liquibase formatted sql
 
 -- Finished history (migration 0033): the leader moves finished runs, with their attempts, into run_history and
--- attempt_history, daily partitions by the run's finished_at (UTC days), and drops whole partitions at retention.
+-- attempt_history, partitioned by the run's finished_at in UTC days (a day per partition, more for retentions over 28
+-- days: forgeflow_history_span), and drops whole partitions at retention.
 -- Rows are copied through jsonb by column name, so a column added to runs and to run_history (RunHistoryIT checks
 -- both have the same) needs no change here. Re-run when changed.
 
 --changeset forgeflow:function-forgeflow_history runOnChange:true splitStatements:false
--- The partitions for the UTC days p_from to p_to of both history tables, created where missing. Returns how many days
--- were added. Creating a partition takes a short lock on its parent (readers of all_runs wait for it): the caller
--- sets lock_timeout.
-CREATE OR REPLACE FUNCTION forgeflow_history_partitions(p_from date, p_to date) RETURNS integer
+-- The partitions of run_history, each named by its first UTC day (YYYYMMDD), with its bounds. A partition spans one
+-- day or more (forgeflow_history_span); attempt_history has the same partitions under the same names.
+CREATE OR REPLACE FUNCTION forgeflow_history_bounds()
+    RETURNS TABLE (suffix text, lower_at timestamptz, upper_at timestamptz)
+    LANGUAGE sql STABLE AS $$
+    SELECT substr(c.relname, 14), CAST(m[1] AS timestamptz), CAST(m[2] AS timestamptz)
+    FROM pg_inherits i
+    JOIN pg_class c ON c.oid = i.inhrelid
+    CROSS JOIN LATERAL regexp_match(pg_get_expr(c.relpartbound, c.oid), $re$FROM \('([^']+)'\) TO \('([^']+)'\)$re$) m
+    WHERE i.inhparent = to_regclass('run_history')
+      AND c.relname ~ '^run_history_p[0-9]{8}$'
+$$;
+
+-- Days per partition for a retention: one day up to 28 days kept, more beyond, so that the history never has more
+-- than about 30 partitions. Every statement over the history plans and locks each partition with its indexes (a lookup
+-- by id cannot be pruned): with a partition a day, 400 days took 55 ms and 4,000 locks per lookup.
+CREATE OR REPLACE FUNCTION forgeflow_history_span(p_keep interval) RETURNS integer
+    LANGUAGE sql IMMUTABLE AS $$
+    SELECT greatest(1, ceil(extract(epoch FROM p_keep) / 86400 / 28))::integer
+$$;
+
+-- Partitions covering the UTC days p_from to p_to of both history tables, created where missing. A new partition
+-- starts at a multiple of p_span days (counted from 2000-01-03, so that every node makes the same ones) and is cut
+-- short where an existing partition begins or ends (one made under another retention). Returns how many were added.
+-- Creating a partition takes a short lock on its parent (readers of all_runs wait for it): the caller sets
+-- lock_timeout.
+CREATE OR REPLACE FUNCTION forgeflow_history_partitions(p_from date, p_to date, p_span integer) RETURNS integer
     LANGUAGE plpgsql AS $$
 DECLARE
     d date := p_from;
+    lo date;
+    hi date;
     added integer := 0;
     suffix text;
 BEGIN
+    IF p_span IS NULL OR p_span < 1 THEN
+        RAISE EXCEPTION 'a history partition spans at least one day, not %', p_span USING ERRCODE = '22023';
+    END IF;
     WHILE d <= p_to LOOP
-        suffix := to_char(d, 'YYYYMMDD');
-        IF to_regclass(quote_ident('run_history_p' || suffix)) IS NULL THEN
-            EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF run_history FOR VALUES FROM (%L) TO (%L)',
-                           'run_history_p' || suffix, d::timestamp AT TIME ZONE 'UTC',
-                           (d + 1)::timestamp AT TIME ZONE 'UTC');
-            added := added + 1;
+        SELECT (b.upper_at AT TIME ZONE 'UTC')::date INTO hi
+        FROM forgeflow_history_bounds() b
+        WHERE b.lower_at <= d::timestamp AT TIME ZONE 'UTC' AND b.upper_at > d::timestamp AT TIME ZONE 'UTC';
+        IF FOUND THEN
+            d := hi;
+            CONTINUE;
         END IF;
-        IF to_regclass(quote_ident('attempt_history_p' || suffix)) IS NULL THEN
-            EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF attempt_history FOR VALUES FROM (%L) TO (%L)',
-                           'attempt_history_p' || suffix, d::timestamp AT TIME ZONE 'UTC',
-                           (d + 1)::timestamp AT TIME ZONE 'UTC');
-        END IF;
-        d := d + 1;
+        lo := d - ((d - DATE '2000-01-03') % p_span);
+        hi := lo + p_span;
+        SELECT greatest(lo, max((b.upper_at AT TIME ZONE 'UTC')::date)) INTO lo
+        FROM forgeflow_history_bounds() b
+        WHERE b.upper_at <= d::timestamp AT TIME ZONE 'UTC';
+        SELECT least(hi, min((b.lower_at AT TIME ZONE 'UTC')::date)) INTO hi
+        FROM forgeflow_history_bounds() b
+        WHERE b.lower_at > d::timestamp AT TIME ZONE 'UTC';
+        suffix := to_char(lo, 'YYYYMMDD');
+        EXECUTE format('CREATE TABLE %I PARTITION OF run_history FOR VALUES FROM (%L) TO (%L)',
+                       'run_history_p' || suffix, lo::timestamp AT TIME ZONE 'UTC', hi::timestamp AT TIME ZONE 'UTC');
+        EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF attempt_history FOR VALUES FROM (%L) TO (%L)',
+                       'attempt_history_p' || suffix, lo::timestamp AT TIME ZONE 'UTC',
+                       hi::timestamp AT TIME ZONE 'UTC');
+        added := added + 1;
+        d := hi;
     END LOOP;
     RETURN added;
 END
+$$;
+
+-- A partition a day (as before partitions could span more).
+CREATE OR REPLACE FUNCTION forgeflow_history_partitions(p_from date, p_to date) RETURNS integer
+    LANGUAGE sql AS $$
+    SELECT forgeflow_history_partitions(p_from, p_to, 1)
 $$;
 
 -- One batch of the move: at most p_limit runs that finished from p_since (the retention's horizon: older ones are
@@ -50,6 +95,8 @@ CREATE OR REPLACE FUNCTION forgeflow_move_history(p_since timestamptz, p_before 
 DECLARE
     v_oldest timestamptz;
     moved integer;
+    v_lows timestamptz[];
+    v_highs timestamptz[];
 BEGIN
     SELECT min(r.finished_at) INTO v_oldest FROM runs r
     WHERE r.status IN ('succeeded', 'dead', 'cancelled') AND r.finished_at >= p_since AND r.finished_at < p_before;
@@ -57,7 +104,12 @@ BEGIN
         RETURN 0;
     END IF;
     PERFORM forgeflow_history_partitions((v_oldest AT TIME ZONE 'UTC')::date,
-                                         (greatest(p_now, p_before) AT TIME ZONE 'UTC')::date + 2);
+                                         (greatest(p_now, p_before) AT TIME ZONE 'UTC')::date + 2,
+                                         forgeflow_history_span(greatest(p_now - p_since, interval '1 day')));
+    -- history_days is kept per partition, under its first day
+    SELECT array_agg(b.lower_at ORDER BY b.lower_at), array_agg(b.upper_at ORDER BY b.lower_at)
+    INTO v_lows, v_highs
+    FROM forgeflow_history_bounds() b;
     WITH picked AS (
         SELECT r.id
         FROM runs r
@@ -83,8 +135,10 @@ BEGIN
         RETURNING a.*, g.finished_at AS run_finished_at
     ), days AS (
         INSERT INTO history_days (day, newest_id)
-        SELECT (g.finished_at AT TIME ZONE 'UTC')::date, (array_agg(g.id ORDER BY g.id DESC))[1]
+        SELECT (p.lower_at AT TIME ZONE 'UTC')::date, (array_agg(g.id ORDER BY g.id DESC))[1]
         FROM gone g
+        JOIN unnest(v_lows, v_highs) AS p (lower_at, upper_at)
+          ON g.finished_at >= p.lower_at AND g.finished_at < p.upper_at
         GROUP BY 1
         ON CONFLICT (day) DO UPDATE SET newest_id = greatest(history_days.newest_id, excluded.newest_id)
     ), kept_attempts AS (
@@ -137,21 +191,15 @@ BEGIN
 END
 $$;
 
--- The UTC days whose history partitions hold only runs that finished before p_horizon (the partition's upper bound
--- is at or before it), oldest first, as the partitions' suffix (YYYYMMDD).
+-- The history partitions that hold only runs finished before p_horizon (their upper bound is at or before it), oldest
+-- first, each as its first UTC day (YYYYMMDD, the partitions' suffix).
 CREATE OR REPLACE FUNCTION forgeflow_history_droppable(p_horizon timestamptz) RETURNS SETOF text
     LANGUAGE sql STABLE AS $$
-    SELECT substr(c.relname, 14)
-    FROM pg_inherits i
-    JOIN pg_class c ON c.oid = i.inhrelid
-    WHERE i.inhparent = to_regclass('run_history')
-      AND c.relname ~ '^run_history_p[0-9]{8}$'
-      AND (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp AT TIME ZONE 'UTC' <= p_horizon
-    ORDER BY 1
+    SELECT b.suffix FROM forgeflow_history_bounds() b WHERE b.upper_at <= p_horizon ORDER BY 1
 $$;
 
--- Drops one day of history (both tables' partitions, named by forgeflow_history_droppable). The caller sets
--- lock_timeout: dropping a partition locks its parent.
+-- Drops one partition of history (both tables', named by its first day as forgeflow_history_droppable says). The
+-- caller sets lock_timeout: dropping a partition locks its parent.
 CREATE OR REPLACE FUNCTION forgeflow_drop_history_day(p_day text) RETURNS void
     LANGUAGE plpgsql AS $$
 BEGIN
@@ -209,7 +257,9 @@ BEGIN
     FOR v_name, v_newest IN
         SELECT 'run_history_p' || to_char(d.day, 'YYYYMMDD'), d.newest_id
         FROM history_days d
-        WHERE p_finished_after IS NULL OR (d.day + 1)::timestamp AT TIME ZONE 'UTC' > p_finished_after
+        WHERE p_finished_after IS NULL
+           OR NOT EXISTS (SELECT 1 FROM forgeflow_history_bounds() b
+                          WHERE b.suffix = to_char(d.day, 'YYYYMMDD') AND b.upper_at <= p_finished_after)
         ORDER BY d.newest_id DESC
     LOOP
         CONTINUE WHEN to_regclass(quote_ident(v_name)) IS NULL;

@@ -28,6 +28,8 @@ class RunHistoryIT {
 
     static final Duration AFTER = Duration.ofHours(1);
     static final Duration KEEP = Duration.ofDays(14);
+    /** At most this many partitions of each history table, whatever the retention (and the days ahead). */
+    static final int MAX_PARTITIONS = 32;
 
     final TestClock clock = TestClock.at("2025-06-01T12:00:00Z");
     final Instant now = clock.instant();
@@ -224,6 +226,61 @@ class RunHistoryIT {
         long deletedRows = pg.jdbi().withHandle(h -> h.select("SELECT coalesce(sum(n_tup_del), 0) FROM "
                 + "pg_stat_user_tables WHERE relname ~ '^(run|attempt)_history_p'").mapTo(Long.class).one());
         assertThat(deletedRows).isZero();
+    }
+
+    @Test
+    void aLongRetentionKeepsTheHistoryInAFewPartitions() {
+        Duration year = Duration.ofDays(365);
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        List<Run> stored = new java.util.ArrayList<>();
+        for (int i = 1; i <= 60; i++) {
+            stored.add(pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(5L * i))).succeeded()));
+        }
+
+        assertThat(retention.moveToHistory(AFTER, year, 1_000)).isEqualTo(60);
+
+        // a statement over the history plans and locks every partition with its indexes: with a partition a day, 400
+        // days made a lookup by id take 55 ms and 4,000 locks (of max_locks_per_transaction x max_connections)
+        assertThat(partitions().stream().filter(t -> t.startsWith("run_history_p")).count())
+                .isLessThanOrEqualTo(MAX_PARTITIONS);
+        for (Run run : stored) {
+            assertThat(runs.find(run.id())).map(Run::id).contains(run.id());
+        }
+        assertThat(runs.listMatching(RunFilter.ALL, 100, null).items()).extracting(Run::id)
+                .containsExactlyElementsOf(stored.stream().map(Run::id).sorted(java.util.Comparator.reverseOrder())
+                        .toList());
+
+        // the retention made shorter: a partition goes once all of it is older than the retention
+        Duration keep = Duration.ofDays(100);
+        assertThat(retention.dropHistory(keep)).isNotEmpty();
+        for (Run run : stored) {
+            if (run.finishedAt().isAfter(now.minus(keep))) {
+                assertThat(runs.find(run.id())).as("finished within the retention").isPresent();
+            } else if (run.finishedAt().isBefore(now.minus(keep).minus(Duration.ofDays(28)))) {
+                assertThat(runs.find(run.id())).as("a partition older than the retention").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aRetentionMadeLongerFitsItsPartitionsBesideTheDailyOnes() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Run recent = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo.minusSeconds(60)).succeeded());
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(1);
+        List<String> daily = partitions();
+        List<Run> older = List.of(
+                pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(1))).succeeded()),
+                pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(10))).succeeded()),
+                pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(40))).succeeded()),
+                pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(200))).succeeded()));
+
+        assertThat(retention.moveToHistory(AFTER, Duration.ofDays(365), 1_000)).isEqualTo(4);
+
+        assertThat(partitions()).containsAll(daily);
+        assertThat(runs.find(recent.id())).isPresent();
+        for (Run run : older) {
+            assertThat(runs.find(run.id())).as("moved beside the daily partitions").isPresent();
+        }
     }
 
     @Test
