@@ -103,7 +103,8 @@ public final class RetentionSweeper {
             deleted.accept(DAYS_DROPPED, days.size());
         }
         if (moved > 0 || !days.isEmpty()) {
-            LOG.info("history: moved {} run(s) finished more than {} ago; dropped the history of {} day(s) {}",
+            LOG.info("history: moved {} run(s) finished more than {} ago; dropped {} partition(s) of history "
+                    + "(by first day) {}",
                     moved, historyAfter, days.size(), days);
         }
         int runs = sweep("runs", () -> retention.deleteFinishedRuns(keep, batch));
