@@ -1868,8 +1868,8 @@ BEGIN
         SELECT 'run_history_p' || to_char(d.day, 'YYYYMMDD'), d.newest_id
         FROM history_days d
         WHERE p_finished_after IS NULL
-           OR NOT EXISTS (SELECT 1 FROM forgeflow_history_bounds() b
-                          WHERE b.suffix = to_char(d.day, 'YYYYMMDD') AND b.upper_at <= p_finished_after)
+           OR to_char(d.day, 'YYYYMMDD') NOT IN (SELECT b.suffix FROM forgeflow_history_bounds() b
+                                                 WHERE b.upper_at <= p_finished_after)
         ORDER BY d.newest_id DESC
     LOOP
         CONTINUE WHEN to_regclass(quote_ident(v_name)) IS NULL;
@@ -1924,7 +1924,7 @@ BEGIN
         FROM forgeflow_history_bounds() b
         WHERE b.lower_at > d::timestamp AT TIME ZONE 'UTC';
         suffix := to_char(lo, 'YYYYMMDD');
-        EXECUTE format('CREATE TABLE %I PARTITION OF run_history FOR VALUES FROM (%L) TO (%L)',
+        EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF run_history FOR VALUES FROM (%L) TO (%L)',
                        'run_history_p' || suffix, lo::timestamp AT TIME ZONE 'UTC', hi::timestamp AT TIME ZONE 'UTC');
         EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF attempt_history FOR VALUES FROM (%L) TO (%L)',
                        'attempt_history_p' || suffix, lo::timestamp AT TIME ZONE 'UTC',

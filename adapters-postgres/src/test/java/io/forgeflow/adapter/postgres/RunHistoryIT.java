@@ -19,8 +19,8 @@ import static io.forgeflow.adapter.postgres.testing.TestRuns.aRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 46: finished runs move, with their attempts, into run_history (daily partitions by finished_at) and stay
- * readable everywhere a finished run is read; retention drops whole days.
+ * Issue 46: finished runs move, with their attempts, into run_history (partitions of a day or more by finished_at)
+ * and stay readable everywhere a finished run is read; retention drops whole partitions.
  */
 class RunHistoryIT {
     @RegisterExtension
@@ -249,6 +249,13 @@ class RunHistoryIT {
         assertThat(runs.listMatching(RunFilter.ALL, 100, null).items()).extracting(Run::id)
                 .containsExactlyElementsOf(stored.stream().map(Run::id).sorted(java.util.Comparator.reverseOrder())
                         .toList());
+
+        // finished after a time within a partition of 14 days: that partition is read, the older ones are not needed
+        Instant cut = now.minus(Duration.ofDays(101)).plus(Duration.ofHours(7));
+        assertThat(runs.listMatching(new RunFilter(null, null, null, null, null, null, cut), 100, null).items())
+                .extracting(Run::id)
+                .containsExactlyElementsOf(stored.stream().filter(r -> r.finishedAt().isAfter(cut)).map(Run::id)
+                        .sorted(java.util.Comparator.reverseOrder()).toList());
 
         // the retention made shorter: a partition goes once all of it is older than the retention
         Duration keep = Duration.ofDays(100);
