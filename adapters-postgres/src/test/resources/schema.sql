@@ -1888,13 +1888,7 @@ BEGIN
 END
 $_$;
 
-CREATE FUNCTION forgeflow.forgeflow_history_partitions(p_from date, p_to date) RETURNS integer
-    LANGUAGE sql
-    AS $$
-    SELECT forgeflow_history_partitions(p_from, p_to, 1)
-$$;
-
-CREATE FUNCTION forgeflow.forgeflow_history_partitions(p_from date, p_to date, p_span integer) RETURNS integer
+CREATE FUNCTION forgeflow.forgeflow_history_partitions(p_from date, p_to date, p_span integer DEFAULT 1) RETURNS integer
     LANGUAGE plpgsql
     AS $$
 DECLARE

@@ -33,7 +33,10 @@ $$;
 -- short where an existing partition begins or ends (one made under another retention). Returns how many were added.
 -- Creating a partition takes a short lock on its parent (readers of all_runs wait for it): the caller sets
 -- lock_timeout.
-CREATE OR REPLACE FUNCTION forgeflow_history_partitions(p_from date, p_to date, p_span integer) RETURNS integer
+-- (the two-argument version of the release before, a partition a day, is replaced: no function has two signatures)
+DROP FUNCTION IF EXISTS forgeflow_history_partitions(date, date);
+CREATE OR REPLACE FUNCTION forgeflow_history_partitions(p_from date, p_to date, p_span integer DEFAULT 1)
+    RETURNS integer
     LANGUAGE plpgsql AS $$
 DECLARE
     d date := p_from;
@@ -72,12 +75,6 @@ BEGIN
     END LOOP;
     RETURN added;
 END
-$$;
-
--- A partition a day (as before partitions could span more).
-CREATE OR REPLACE FUNCTION forgeflow_history_partitions(p_from date, p_to date) RETURNS integer
-    LANGUAGE sql AS $$
-    SELECT forgeflow_history_partitions(p_from, p_to, 1)
 $$;
 
 -- One batch of the move: at most p_limit runs that finished from p_since (the retention's horizon: older ones are
