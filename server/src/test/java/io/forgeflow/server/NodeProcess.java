@@ -66,7 +66,9 @@ final class NodeProcess implements AutoCloseable {
         Path portsFile = log.resolveSibling(workerId + ".ports");
         Files.deleteIfExists(portsFile);
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC", "-jar", JAR.toString(), "server"));
+                "-XX:+UseSerialGC"));
+        NodeClassArchive.get().ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
+        command.addAll(List.of("-jar", JAR.toString(), "server"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("FORGEFLOW_"));
@@ -178,7 +180,7 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
-    private static String javaBinary() {
+    static String javaBinary() {
         return System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     }
 }
