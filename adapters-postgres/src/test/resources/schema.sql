@@ -2962,6 +2962,14 @@ CREATE TABLE forgeflow.run_attempts (
     CONSTRAINT run_attempts_retry_after_non_negative CHECK ((retry_after_seconds >= 0))
 );
 
+CREATE TABLE forgeflow.schema_release (
+    id boolean DEFAULT true NOT NULL,
+    fingerprint text NOT NULL,
+    changelog_state text NOT NULL,
+    migrated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT schema_release_id_check CHECK (id)
+);
+
 CREATE TABLE forgeflow.sequence_rechecks (
     sequence_key text NOT NULL,
     queued_at timestamp with time zone DEFAULT now() NOT NULL
@@ -3058,6 +3066,9 @@ ALTER TABLE ONLY forgeflow.runs
 
 ALTER TABLE forgeflow.runs
     ADD CONSTRAINT runs_rules CHECK (forgeflow.forgeflow_run_rules(runs.*)) NOT VALID;
+
+ALTER TABLE ONLY forgeflow.schema_release
+    ADD CONSTRAINT schema_release_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY forgeflow.sequence_rechecks
     ADD CONSTRAINT sequence_rechecks_pkey PRIMARY KEY (sequence_key);

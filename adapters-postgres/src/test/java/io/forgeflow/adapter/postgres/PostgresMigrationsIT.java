@@ -119,6 +119,75 @@ class PostgresMigrationsIT {
         assertThat(PostgresMigrations.isMigrated(db)).as("nothing of this release is missing").isTrue();
     }
 
+    /**
+     * A node that starts on a database its own release migrated does not run Liquibase (about a second of its start).
+     * Shown by Liquibase's lock table, dropped here: Liquibase, whenever it runs, makes it again.
+     */
+    @Test
+    void aNodeOfTheReleaseThatMigratedTheDatabaseDoesNotRunLiquibase() throws Exception {
+        DataSource db = pg.createEmptyDatabase();
+        PostgresMigrations.migrate(db);
+        execute(db, "DROP TABLE databasechangeloglock");
+
+        PostgresMigrations.migrate(db);
+
+        assertThat(tables(db, "forgeflow")).as("Liquibase did not run").doesNotContain("databasechangeloglock");
+        assertThat(PostgresMigrations.migratedByThisRelease(db, "forgeflow")).isTrue();
+    }
+
+    /** A changeset rolled back since (`db rollback`): the changelog table changed, so Liquibase runs and applies it. */
+    @Test
+    void aChangesetRolledBackSinceIsAppliedAgain() throws Exception {
+        DataSource db = pg.createEmptyDatabase();
+        PostgresMigrations.migrate(db);
+        execute(db, "DELETE FROM databasechangelog WHERE id = 'function-forgeflow_worker_label'",
+                "CREATE OR REPLACE FUNCTION forgeflow_worker_label(p_holder text) RETURNS text"
+                        + " LANGUAGE sql IMMUTABLE AS $$ SELECT 'rolled back:' || p_holder $$");
+        assertThat(PostgresMigrations.migratedByThisRelease(db, "forgeflow")).isFalse();
+
+        PostgresMigrations.migrate(db);
+
+        assertThat(PostgresMigrations.isMigrated(db)).isTrue();
+        assertThat(workerLabel(db)).isEqualTo("node-1");
+        assertThat(PostgresMigrations.migratedByThisRelease(db, "forgeflow")).isTrue();
+    }
+
+    /**
+     * Another release's Liquibase re-ran a function file of its own (an older release without the newer-release
+     * check does): its checksum in the changelog table changed, so this release's Liquibase runs and puts its own
+     * function back, as it always did.
+     */
+    @Test
+    void aFunctionAnotherReleaseReRanIsPutBack() throws Exception {
+        DataSource db = pg.createEmptyDatabase();
+        PostgresMigrations.migrate(db);
+        execute(db, "UPDATE databasechangelog SET md5sum = '9:1', exectype = 'RERAN' "
+                        + "WHERE id = 'function-forgeflow_worker_label'",
+                "CREATE OR REPLACE FUNCTION forgeflow_worker_label(p_holder text) RETURNS text"
+                        + " LANGUAGE sql IMMUTABLE AS $$ SELECT 'other:' || p_holder $$");
+
+        PostgresMigrations.migrate(db);
+
+        assertThat(workerLabel(db)).isEqualTo("node-1");
+    }
+
+    private static String workerLabel(DataSource db) throws Exception {
+        try (java.sql.Connection c = db.getConnection(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT forgeflow.forgeflow_worker_label('node-1#0123456789abcdef0123456789abcdef')")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static void execute(DataSource db, String... statements) throws Exception {
+        try (java.sql.Connection c = db.getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("SET search_path = forgeflow");
+            for (String statement : statements) {
+                st.execute(statement);
+            }
+        }
+    }
+
     private static int appliedChangeSets(DataSource dataSource) {
         return PostgresJdbi.create(dataSource).withHandle(h ->
                 h.createQuery("SELECT count(*) FROM databasechangelog").mapTo(Integer.class).one());

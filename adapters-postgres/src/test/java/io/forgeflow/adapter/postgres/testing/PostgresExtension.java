@@ -144,12 +144,12 @@ public final class PostgresExtension implements BeforeAllCallback, BeforeEachCal
                     if (partitions != null) {
                         handle.execute("DROP TABLE " + partitions);
                     }
-                    // every table of the schema but Liquibase's and the executor catalog (what the nodes that
-                    // started on this database run, which a node writes once at start): a table a migration adds is
-                    // emptied too
+                    // every table of the schema but Liquibase's, the release that migrated it (schema_release) and
+                    // the executor catalog (what the nodes that started on this database run, which a node writes
+                    // once at start): a table a migration adds is emptied too
                     String tables = handle.createQuery("SELECT string_agg(format('%I', tablename), ', ' ORDER BY tablename) "
                             + "FROM pg_tables WHERE schemaname = current_schema() "
-                            + "AND tablename NOT IN ('databasechangelog', 'databasechangeloglock', 'executors')")
+                            + "AND tablename NOT IN ('databasechangelog', 'databasechangeloglock', 'schema_release', 'executors')")
                             .mapTo(String.class).one();
                     handle.execute("TRUNCATE " + tables);
                 });
