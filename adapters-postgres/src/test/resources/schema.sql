@@ -1426,6 +1426,7 @@ BEGIN
     END IF;
     EXECUTE format('DROP TABLE IF EXISTS %I, %I', 'attempt_history_p' || p_day, 'run_history_p' || p_day);
     DELETE FROM history_days WHERE day = to_date(p_day, 'YYYYMMDD');
+    DELETE FROM history_counts WHERE day = to_date(p_day, 'YYYYMMDD');
 END
 $_$;
 
@@ -1838,6 +1839,31 @@ CREATE FUNCTION forgeflow.forgeflow_history_bounds() RETURNS TABLE(suffix text, 
       AND c.relname ~ '^run_history_p[0-9]{8}$'
 $_$;
 
+CREATE FUNCTION forgeflow.forgeflow_history_counted() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'forgeflow', 'pg_temp'
+    AS $$
+BEGIN
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        UPDATE history_counts c SET runs = c.runs - g.runs
+        FROM (SELECT (b.lower_at AT TIME ZONE 'UTC')::date AS day, o.tenant, o.status, count(*) AS runs
+              FROM history_removed o
+              JOIN forgeflow_history_bounds() b ON o.finished_at >= b.lower_at AND o.finished_at < b.upper_at
+              GROUP BY 1, 2, 3) g
+        WHERE c.day = g.day AND c.tenant = g.tenant AND c.status = g.status;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        INSERT INTO history_counts AS c (day, tenant, status, runs)
+        SELECT (b.lower_at AT TIME ZONE 'UTC')::date, n.tenant, n.status, count(*)
+        FROM history_added n
+        JOIN forgeflow_history_bounds() b ON n.finished_at >= b.lower_at AND n.finished_at < b.upper_at
+        GROUP BY 1, 2, 3
+        ON CONFLICT (day, tenant, status) DO UPDATE SET runs = c.runs + excluded.runs;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
 CREATE FUNCTION forgeflow.forgeflow_history_droppable(p_horizon timestamp with time zone) RETURNS SETOF text
     LANGUAGE sql STABLE
     AS $$
@@ -1934,6 +1960,19 @@ CREATE FUNCTION forgeflow.forgeflow_history_span(p_keep interval) RETURNS intege
     LANGUAGE sql IMMUTABLE
     AS $$
     SELECT greatest(1, ceil(extract(epoch FROM p_keep) / 86400 / 28))::integer
+$$;
+
+CREATE FUNCTION forgeflow.forgeflow_history_status_counts(p_tenant text) RETURNS TABLE(status text, runs bigint)
+    LANGUAGE plpgsql STABLE
+    AS $$
+BEGIN
+    RETURN QUERY
+    SELECT c.status, CAST(sum(c.runs) AS bigint)
+    FROM history_counts c
+    WHERE c.day IN (SELECT (b.lower_at AT TIME ZONE 'UTC')::date FROM forgeflow_history_bounds() b)
+      AND (p_tenant IS NULL OR c.tenant = p_tenant)
+    GROUP BY c.status;
+END
 $$;
 
 CREATE TABLE forgeflow.jobs (
@@ -2863,6 +2902,13 @@ CREATE TABLE forgeflow.handlers (
     CONSTRAINT handlers_worker_length CHECK (((char_length(worker_id) >= 1) AND (char_length(worker_id) <= 200)))
 );
 
+CREATE TABLE forgeflow.history_counts (
+    day date NOT NULL,
+    tenant text NOT NULL,
+    status text NOT NULL,
+    runs bigint NOT NULL
+);
+
 CREATE TABLE forgeflow.history_days (
     day date NOT NULL,
     newest_id uuid NOT NULL
@@ -3034,6 +3080,9 @@ ALTER TABLE ONLY forgeflow.executors
 ALTER TABLE ONLY forgeflow.handlers
     ADD CONSTRAINT handlers_pkey PRIMARY KEY (name, worker_id);
 
+ALTER TABLE ONLY forgeflow.history_counts
+    ADD CONSTRAINT history_counts_pkey PRIMARY KEY (day, tenant, status);
+
 ALTER TABLE ONLY forgeflow.history_days
     ADD CONSTRAINT history_days_pkey PRIMARY KEY (day);
 
@@ -3184,6 +3233,12 @@ CREATE INDEX throttle_starts_key_idx ON forgeflow.throttle_starts USING btree (t
 CREATE TRIGGER jobs_decide_children_on_removal BEFORE DELETE ON forgeflow.jobs FOR EACH ROW EXECUTE FUNCTION forgeflow.forgeflow_parent_removed_trigger();
 
 CREATE TRIGGER run_attempts_final BEFORE UPDATE ON forgeflow.run_attempts FOR EACH ROW WHEN ((old.outcome IS NOT NULL)) EXECUTE FUNCTION forgeflow.run_attempts_reject_rewrite();
+
+CREATE TRIGGER run_history_counted_delete AFTER DELETE ON forgeflow.run_history REFERENCING OLD TABLE AS history_removed FOR EACH STATEMENT EXECUTE FUNCTION forgeflow.forgeflow_history_counted();
+
+CREATE TRIGGER run_history_counted_insert AFTER INSERT ON forgeflow.run_history REFERENCING NEW TABLE AS history_added FOR EACH STATEMENT EXECUTE FUNCTION forgeflow.forgeflow_history_counted();
+
+CREATE TRIGGER run_history_counted_update AFTER UPDATE ON forgeflow.run_history REFERENCING OLD TABLE AS history_removed NEW TABLE AS history_added FOR EACH STATEMENT EXECUTE FUNCTION forgeflow.forgeflow_history_counted();
 
 CREATE TRIGGER runs_decide_children AFTER UPDATE OF status ON forgeflow.runs FOR EACH ROW WHEN ((new.has_children AND (new.status = ANY (ARRAY['succeeded'::text, 'dead'::text, 'cancelled'::text])) AND (old.status <> new.status))) EXECUTE FUNCTION forgeflow.forgeflow_run_ended_trigger();
 

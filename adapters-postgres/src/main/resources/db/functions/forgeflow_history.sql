@@ -205,6 +205,7 @@ BEGIN
     END IF;
     EXECUTE format('DROP TABLE IF EXISTS %I, %I', 'attempt_history_p' || p_day, 'run_history_p' || p_day);
     DELETE FROM history_days WHERE day = to_date(p_day, 'YYYYMMDD');
+    DELETE FROM history_counts WHERE day = to_date(p_day, 'YYYYMMDD');
 END
 $$;
 

@@ -370,6 +370,85 @@ class RunHistoryIT {
         assertThat(count("attempt_history")).isZero();
     }
 
+    /**
+     * /api/stats and the metrics count finished runs without reading the history's rows (migration 0035): at 10,000,000
+     * rows a count over all_runs read them all at every scrape. Their statements' plans name no history partition.
+     */
+    @Test
+    void theStatsAddUpTheHistorysCountsInsteadOfCountingItsRows() throws Exception {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).succeeded());
+        pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(2))).dead());
+        assertThat(retention.moveToHistory(AFTER, KEEP, 1_000)).isEqualTo(2);
+
+        for (String file : List.of("RunSql/countByStatus.sql", "StatsSql/snapshot.sql")) {
+            String sql;
+            try (java.io.InputStream in = getClass().getResourceAsStream("/io/forgeflow/adapter/postgres/" + file)) {
+                sql = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                        .replaceAll("(?m)--.*$", "").replace(":tenant", "NULL").replace(":now", "NULL");
+            }
+            String plan = pg.jdbi().withHandle(h -> String.join("\n", h.createQuery("EXPLAIN (COSTS OFF) " + sql)
+                    .mapTo(String.class).list()));
+            assertThat(plan).as(file).doesNotContain("run_history");
+        }
+        assertThat(runs.countByStatus(null)).containsEntry(RunStatus.SUCCEEDED, 1L).containsEntry(RunStatus.DEAD, 1L);
+    }
+
+    /** The history's counts follow every writer of run_history: the move, a requeue's restore, a purge, a drop. */
+    @Test
+    void theHistorysCountsFollowTheMoveARequeueAPurgeAndADrop() {
+        Job job = pg.insert(aJob().recurring("* * * * *", now));
+        Job other = pg.insert(aJob().recurring("* * * * *", now));
+        Instant old = now.minus(KEEP).minus(Duration.ofDays(2));
+        Run dead = pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).dead());
+        pg.insert(aRun().ofJob(job.id()).dueAt(twoHoursAgo).succeeded());
+        pg.insert(aRun().ofJob(job.id()).dueAt(now.minus(Duration.ofDays(3))).cancelled());
+        pg.insert(aRun().ofJob(other.id()).dueAt(now.minus(Duration.ofDays(3))).succeeded());
+        pg.insert(aRun().ofJob(other.id()).dueAt(old).succeeded());
+        pg.insert(aRun().ofJob(other.id()).dueAt(old).dead());
+        pg.insert(aRun().ofJob(other.id()).dueAt(now).running().leasedBy("w1").leaseUntil(now.plusSeconds(60)).attempt(1));
+        pg.jdbi().useHandle(h -> h.execute("UPDATE runs SET tenant = 'acme' WHERE job_id = CAST(? AS uuid)", other.id()));
+        assertThat(retention.moveToHistory(AFTER, KEEP.plusDays(7), 1_000)).isEqualTo(6);
+        countsAreTheRows();
+
+        runs.requeue(dead.id(), 2).orElseThrow();
+        countsAreTheRows();
+
+        assertThat(retention.dropHistory(KEEP)).contains(day(old));
+        countsAreTheRows();
+
+        pg.jdbi().useHandle(h -> h.execute("UPDATE jobs SET status = 'deleted' WHERE id = CAST(? AS uuid)", other.id()));
+        assertThat(new PostgresJobRepository(pg.jdbi(), clock).purge(other.id())).isTrue();
+        countsAreTheRows();
+    }
+
+    /** The counts the stats read are those of the rows: all tenants, and each. */
+    private void countsAreTheRows() {
+        PostgresQueueStats stats = new PostgresQueueStats(pg.jdbi(), clock);
+        for (String tenant : java.util.Arrays.asList(null, "default", "acme")) {
+            java.util.Map<RunStatus, Long> rows = new java.util.EnumMap<>(RunStatus.class);
+            pg.jdbi().useHandle(h -> h.createQuery("SELECT status, count(*) FROM all_runs "
+                            + "WHERE CAST(:tenant AS text) IS NULL OR tenant = :tenant GROUP BY status")
+                    .bind("tenant", tenant)
+                    .map((rs, ctx) -> java.util.Map.entry(RunStatus.valueOf(rs.getString(1).toUpperCase()),
+                            rs.getLong(2)))
+                    .forEach(e -> rows.put(e.getKey(), e.getValue())));
+            java.util.Map<RunStatus, Long> counted = new java.util.EnumMap<>(RunStatus.class);
+            runs.countByStatus(tenant).forEach((status, n) -> {
+                if (n > 0) {
+                    counted.put(status, n);
+                }
+            });
+            assertThat(counted).as("tenant " + tenant).isEqualTo(rows);
+            if (tenant == null) {
+                for (RunStatus status : List.of(RunStatus.SUCCEEDED, RunStatus.DEAD, RunStatus.CANCELLED)) {
+                    assertThat(stats.snapshot().depth().getOrDefault(status, 0L)).as(status.name())
+                            .isEqualTo(rows.getOrDefault(status, 0L));
+                }
+            }
+        }
+    }
+
     @Test
     void theRollbackOfMigration0033MovesTheHistoryBackIntoRuns() throws Exception {
         org.postgresql.ds.PGSimpleDataSource db = (org.postgresql.ds.PGSimpleDataSource) pg.createEmptyDatabase();
