@@ -197,12 +197,7 @@ public final class PostgresMigrations {
      */
     static boolean migratedByThisRelease(DataSource dataSource, String schema) {
         try (Connection connection = dataSource.getConnection()) {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try (PreparedStatement path = connection.prepareStatement("SELECT set_config('search_path', ?, true)");
-                 Statement statement = connection.createStatement()) {
-                path.setString(1, schema);
-                path.execute();
+            return inSchema(connection, schema, false, (c, statement) -> {
                 try (ResultSet exists = statement.executeQuery("SELECT to_regclass('schema_release') IS NOT NULL "
                         + "AND to_regclass('databasechangelog') IS NOT NULL")) {
                     exists.next();
@@ -215,10 +210,7 @@ public final class PostgresMigrations {
                     return rs.next() && releaseFingerprint().equals(rs.getString(1))
                             && rs.getString(2).equals(rs.getString(3));
                 }
-            } finally {
-                connection.rollback();
-                connection.setAutoCommit(autoCommit);
-            }
+            });
         } catch (SQLException | RuntimeException e) {
             LOG.debug("could not read the schema's release; running Liquibase", e);
             return false;
@@ -227,22 +219,44 @@ public final class PostgresMigrations {
 
     /** Records that this release migrated {@code schema}, and the changelog table's state it left. */
     private static void recordRelease(Connection connection, String schema) throws SQLException {
+        inSchema(connection, schema, true, (c, statement) -> {
+            try (PreparedStatement write = c.prepareStatement("INSERT INTO schema_release AS r "
+                    + "(id, fingerprint, changelog_state, migrated_at) SELECT true, ?, (" + CHANGELOG_STATE + "), now() "
+                    + "ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint, "
+                    + "changelog_state = excluded.changelog_state, migrated_at = excluded.migrated_at")) {
+                write.setString(1, releaseFingerprint());
+                return write.executeUpdate();
+            }
+        });
+    }
+
+    private interface SchemaWork<T> {
+        T run(Connection connection, Statement statement) throws SQLException;
+    }
+
+    /**
+     * {@code work} in a transaction of its own with {@code schema} alone on the search path, committed if
+     * {@code commit}, else rolled back; the connection's auto-commit is left as it came.
+     */
+    private static <T> T inSchema(Connection connection, String schema, boolean commit, SchemaWork<T> work)
+            throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
+        boolean committed = false;
         try (PreparedStatement path = connection.prepareStatement("SELECT set_config('search_path', ?, true)");
-             PreparedStatement write = connection.prepareStatement("INSERT INTO schema_release AS r "
-                     + "(id, fingerprint, changelog_state, migrated_at) SELECT true, ?, (" + CHANGELOG_STATE + "), now() "
-                     + "ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint, "
-                     + "changelog_state = excluded.changelog_state, migrated_at = excluded.migrated_at")) {
+             Statement statement = connection.createStatement()) {
             path.setString(1, schema);
             path.execute();
-            write.setString(1, releaseFingerprint());
-            write.executeUpdate();
-            connection.commit();
-        } catch (SQLException | RuntimeException e) {
-            connection.rollback();
-            throw e;
+            T result = work.run(connection, statement);
+            if (commit) {
+                connection.commit();
+                committed = true;
+            }
+            return result;
         } finally {
+            if (!committed) {
+                connection.rollback();
+            }
             connection.setAutoCommit(autoCommit);
         }
     }
@@ -432,15 +446,10 @@ public final class PostgresMigrations {
     }
 
     private static Set<ChangeSetKey> appliedChangeSets(Connection connection, String schema) {
-        Set<ChangeSetKey> applied = new HashSet<>();
         try {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
             // the schema alone on the search path, for this read-only transaction
-            try (PreparedStatement path = connection.prepareStatement("SELECT set_config('search_path', ?, true)");
-                 Statement statement = connection.createStatement()) {
-                path.setString(1, schema);
-                path.execute();
+            return inSchema(connection, schema, false, (c, statement) -> {
+                Set<ChangeSetKey> applied = new HashSet<>();
                 try (ResultSet exists = statement.executeQuery("SELECT to_regclass('databasechangelog') IS NOT NULL")) {
                     exists.next();
                     if (!exists.getBoolean(1)) {
@@ -453,10 +462,7 @@ public final class PostgresMigrations {
                     }
                 }
                 return applied;
-            } finally {
-                connection.rollback();
-                connection.setAutoCommit(autoCommit);
-            }
+            });
         } catch (SQLException e) {
             throw new IllegalStateException("could not read the migration status: " + e.getMessage(), e);
         }
