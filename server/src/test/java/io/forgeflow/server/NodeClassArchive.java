@@ -79,18 +79,8 @@ final class NodeClassArchive {
         Path log = ARCHIVE.resolveSibling("training.log");
         Path portsFile = ARCHIVE.resolveSibling("training.ports");
         Files.deleteIfExists(portsFile);
-        ProcessBuilder pb = new ProcessBuilder(List.of(NodeProcess.javaBinary(), "-Xmx256m",
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:ArchiveClassesAtExit=" + partial,
-                "-jar", NodeProcess.JAR.toString(), "server")).redirectErrorStream(true).redirectOutput(log.toFile());
-        Map<String, String> env = pb.environment();
-        env.keySet().removeIf(k -> k.startsWith("FORGEFLOW_"));
-        env.put("LANG", "C.UTF-8");
-        env.put("FORGEFLOW_DATABASE_URL", url);
-        env.put("FORGEFLOW_ROLES", "api,scheduler,worker");
-        env.put("FORGEFLOW_WORKER_ID", "class-archive-training");
-        env.put("FORGEFLOW_LISTEN_ADDR", "127.0.0.1:0");
-        env.put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:0");
-        env.put("FORGEFLOW_PORTS_FILE", portsFile.toAbsolutePath().toString());
+        ProcessBuilder pb = NodeProcess.processBuilder("class-archive-training", "api,scheduler,worker", url, Map.of(),
+                List.of("-XX:ArchiveClassesAtExit=" + partial), log, portsFile);
         Process process = pb.start();
         try {
             long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();

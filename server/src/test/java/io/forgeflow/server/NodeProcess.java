@@ -65,9 +65,25 @@ final class NodeProcess implements AutoCloseable {
         Path log = Files.createDirectories(Path.of("target", "node-logs")).resolve(workerId + ".log");
         Path portsFile = log.resolveSibling(workerId + ".ports");
         Files.deleteIfExists(portsFile);
+        List<String> jvm = new ArrayList<>();
+        NodeClassArchive.get().ifPresent(archive -> jvm.add("-XX:SharedArchiveFile=" + archive));
+        ProcessBuilder pb = processBuilder(workerId, roles, databaseUrl, extraEnv, jvm, log, portsFile);
+        Process process = pb.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        NodeProcess node = new NodeProcess(workerId, awaitPorts(workerId, portsFile, process, log, deadline), log, process);
+        node.awaitHealthy(deadline);
+        return node;
+    }
+
+    /**
+     * The command and environment of a node process from the jar: these roles on this database, listening on loopback
+     * port 0 (the ports it got go to {@code portsFile}), its output in {@code log}; {@code jvmOptions} before the jar.
+     */
+    static ProcessBuilder processBuilder(String workerId, String roles, String databaseUrl, Map<String, String> extraEnv,
+                                         List<String> jvmOptions, Path log, Path portsFile) {
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC"));
-        NodeClassArchive.get().ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
+        command.addAll(jvmOptions);
         command.addAll(List.of("-jar", JAR.toString(), "server"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = pb.environment();
@@ -80,11 +96,7 @@ final class NodeProcess implements AutoCloseable {
         env.put("FORGEFLOW_ADMIN_LISTEN_ADDR", "127.0.0.1:0");
         env.put("FORGEFLOW_PORTS_FILE", portsFile.toAbsolutePath().toString());
         env.putAll(extraEnv);
-        Process process = pb.start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        NodeProcess node = new NodeProcess(workerId, awaitPorts(workerId, portsFile, process, log, deadline), log, process);
-        node.awaitHealthy(deadline);
-        return node;
+        return pb;
     }
 
     /** A node's FORGEFLOW_PORTS_FILE: {@code name=port} lines (api, admin, grpc). */

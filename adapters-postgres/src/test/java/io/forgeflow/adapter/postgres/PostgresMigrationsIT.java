@@ -132,7 +132,7 @@ class PostgresMigrationsIT {
         PostgresMigrations.migrate(db);
 
         assertThat(tables(db, "forgeflow")).as("Liquibase did not run").doesNotContain("databasechangeloglock");
-        assertThat(PostgresMigrations.migratedByThisRelease(db, "forgeflow")).isTrue();
+        assertThat(SchemaRelease.migratedByThisRelease(db, "forgeflow")).isTrue();
     }
 
     /** A changeset rolled back since (`db rollback`): the changelog table changed, so Liquibase runs and applies it. */
@@ -143,13 +143,13 @@ class PostgresMigrationsIT {
         execute(db, "DELETE FROM databasechangelog WHERE id = 'function-forgeflow_worker_label'",
                 "CREATE OR REPLACE FUNCTION forgeflow_worker_label(p_holder text) RETURNS text"
                         + " LANGUAGE sql IMMUTABLE AS $$ SELECT 'rolled back:' || p_holder $$");
-        assertThat(PostgresMigrations.migratedByThisRelease(db, "forgeflow")).isFalse();
+        assertThat(SchemaRelease.migratedByThisRelease(db, "forgeflow")).isFalse();
 
         PostgresMigrations.migrate(db);
 
         assertThat(PostgresMigrations.isMigrated(db)).isTrue();
         assertThat(workerLabel(db)).isEqualTo("node-1");
-        assertThat(PostgresMigrations.migratedByThisRelease(db, "forgeflow")).isTrue();
+        assertThat(SchemaRelease.migratedByThisRelease(db, "forgeflow")).isTrue();
     }
 
     /**
